@@ -1,0 +1,314 @@
+// The abstract syntax tree that the grammar (grammar_def.hpp) builds: plain structs and
+// x3::variant, every node position-tagged (ids into the parse's position cache, see parser.hpp).
+// Binary operators are kept as flat chains here; the checker folds them by precedence (spec/grammar.md).
+#pragma once
+#include <boost/fusion/include/adapt_struct.hpp>
+#include <boost/optional.hpp>
+#include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
+#include <string>
+#include <vector>
+
+namespace vx::ast {
+
+namespace x3 = boost::spirit::x3;
+using x3::position_tagged;
+
+struct Expr;
+struct Block;
+struct IfExpr;
+struct Type;
+
+struct Ident : position_tagged {
+  std::string name;
+};
+
+// `a::b::c`
+struct Path : position_tagged {
+  std::vector<Ident> segments;
+};
+
+struct IntLit : position_tagged {
+  std::string text;  // digits (with 0x/0b/0o and `_`) followed by an optional suffix
+};
+struct FloatLit : position_tagged {
+  std::string text;
+};
+struct BoolLit : position_tagged {
+  std::string text;  // "true" or "false"
+};
+struct StringLit : position_tagged {
+  std::string value;  // escapes already resolved
+};
+
+// One dimension of a tensor type: a literal, `?`, or the name of a const item.
+struct Dim : position_tagged {
+  std::string text;
+};
+
+struct TensorType : position_tagged {
+  x3::forward_ast<Type> elem;
+  std::vector<Dim> dims;
+  boost::optional<Path> memory;
+};
+
+struct RefType : position_tagged {
+  bool is_mut = false;
+  x3::forward_ast<Type> inner;
+};
+
+struct NamedType : position_tagged {
+  std::string name;  // a scalar type, `void`, `Token`; `()` is spelt "()"
+};
+
+struct Type : position_tagged, x3::variant<NamedType, TensorType, RefType> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+// `Tensor<f32, [64, 300], Memory::SMEM>::fill(1.0)`
+struct TensorCtor : position_tagged {
+  TensorType type;
+  Ident method;
+  std::vector<Expr> args;
+};
+
+// A path, called when it has arguments: `lanes::sum(&p, 256)`, `Memory::HBM`, `x`.
+struct PathExpr : position_tagged {
+  Path path;
+  boost::optional<std::vector<Expr>> call_args;
+};
+
+// `println!("…", a, b)`
+struct MacroCall : position_tagged {
+  Ident name;
+  std::vector<Expr> args;
+};
+
+struct ArrayLit : position_tagged {
+  std::vector<Expr> elems;
+};
+
+struct Paren : position_tagged {
+  x3::forward_ast<Expr> inner;
+};
+
+struct UnitLit : position_tagged {
+  char unused = 0;
+};
+
+struct UnsafeBlock : position_tagged {
+  x3::forward_ast<Block> body;
+};
+
+struct Primary : position_tagged,
+                 x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr,
+                             ArrayLit, UnitLit, Paren, UnsafeBlock, x3::forward_ast<IfExpr>,
+                             x3::forward_ast<Block>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct IndexSuffix : position_tagged {
+  x3::forward_ast<Expr> index;
+};
+struct MethodSuffix : position_tagged {
+  Ident name;
+  std::vector<Expr> args;
+};
+struct Suffix : position_tagged, x3::variant<IndexSuffix, MethodSuffix> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct Postfix : position_tagged {
+  Primary base;
+  std::vector<Suffix> suffixes;
+};
+
+// Prefix operators, outermost first: "-", "!", "*", "&", "&mut".
+struct Unary : position_tagged {
+  std::vector<std::string> ops;
+  Postfix operand;
+};
+
+struct Cast : position_tagged {
+  Unary operand;
+  std::vector<Type> types;  // `x as f32 as i32`
+};
+
+struct BinaryRest : position_tagged {
+  std::string op;
+  Cast operand;
+};
+
+// `a op b op c …`, every binary operator of every precedence level in one flat chain.
+struct Expr : position_tagged {
+  Cast first;
+  std::vector<BinaryRest> rest;
+};
+
+struct ElseIf : position_tagged {
+  Expr cond;
+  x3::forward_ast<Block> body;
+};
+
+// `if c { } else if d { } else { }`, the `else if` arms kept flat.
+struct IfExpr : position_tagged {
+  Expr cond;
+  x3::forward_ast<Block> then_block;
+  std::vector<ElseIf> else_ifs;
+  boost::optional<x3::forward_ast<Block>> else_block;
+};
+
+struct LetStmt : position_tagged {
+  bool is_mut = false;
+  Ident name;
+  boost::optional<Type> type;
+  boost::optional<Expr> init;
+};
+
+struct AssignTail : position_tagged {
+  std::string op;  // "=", "+=", …
+  Expr value;
+};
+
+// An expression statement, or an assignment; `semicolon` is false for a block's tail value.
+struct ExprStmt : position_tagged {
+  Expr expr;
+  boost::optional<AssignTail> assign;
+  bool semicolon = false;
+};
+
+struct ReturnStmt : position_tagged {
+  boost::optional<Expr> value;
+};
+struct BreakStmt : position_tagged {
+  char unused = 0;
+};
+struct ContinueStmt : position_tagged {
+  char unused = 0;
+};
+
+struct WhileStmt : position_tagged {
+  Expr cond;
+  x3::forward_ast<Block> body;
+};
+
+struct LoopStmt : position_tagged {
+  x3::forward_ast<Block> body;
+};
+
+// `across blocks`, `across lanes`, `across lanes(256)`
+struct Across : position_tagged {
+  std::string level;                   // "blocks" or "lanes"
+  boost::optional<IntLit> lane_count;  // `lanes(N)`
+};
+
+struct ForStmt : position_tagged {
+  Ident var;
+  Expr start;
+  std::string range_op;  // ".." or "..="
+  Expr end;
+  boost::optional<Across> across;
+  x3::forward_ast<Block> body;
+};
+
+struct SpawnStmt : position_tagged {
+  Path topology;
+  x3::forward_ast<Block> body;
+};
+
+struct Stmt : position_tagged,
+              x3::variant<LetStmt, ReturnStmt, BreakStmt, ContinueStmt, WhileStmt, LoopStmt,
+                          ForStmt, SpawnStmt, ExprStmt> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct Block : position_tagged {
+  std::vector<Stmt> stmts;
+  char close = '}';  // the closing brace (a second member keeps X3 from unwrapping the struct)
+};
+
+struct Attribute : position_tagged {
+  bool inner = false;  // `#![…]` rather than `#[…]`
+  std::string text;    // what stands between the brackets
+};
+
+struct Param : position_tagged {
+  Ident name;
+  Type type;
+};
+
+struct FnItem : position_tagged {
+  bool is_pub = false;
+  Ident name;
+  std::vector<Param> params;
+  boost::optional<Type> ret;
+  Block body;
+};
+
+struct ConstItem : position_tagged {
+  bool is_pub = false;
+  Ident name;
+  Type type;
+  Expr value;
+};
+
+struct ImportItem : position_tagged {
+  Path path;
+};
+
+struct Item : position_tagged, x3::variant<Attribute, ImportItem, FnItem, ConstItem> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct Program : position_tagged {
+  std::vector<Item> items;
+};
+
+}  // namespace vx::ast
+
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Ident, name)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Path, segments)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::IntLit, text)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::FloatLit, text)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::BoolLit, text)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::StringLit, value)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Dim, text)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::TensorType, elem, dims, memory)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::RefType, is_mut, inner)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::NamedType, name)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::TensorCtor, type, method, args)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::PathExpr, path, call_args)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::MacroCall, name, args)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ArrayLit, elems)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Paren, inner)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::UnsafeBlock, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::IndexSuffix, index)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::MethodSuffix, name, args)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Postfix, base, suffixes)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Unary, ops, operand)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Cast, operand, types)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::BinaryRest, op, operand)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Expr, first, rest)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ElseIf, cond, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::IfExpr, cond, then_block, else_ifs, else_block)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::LetStmt, is_mut, name, type, init)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::AssignTail, op, value)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ExprStmt, expr, assign, semicolon)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ReturnStmt, value)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::WhileStmt, cond, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::LoopStmt, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Across, level, lane_count)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ForStmt, var, start, range_op, end, across, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::SpawnStmt, topology, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Block, stmts, close)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Attribute, inner, text)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Param, name, type)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::FnItem, is_pub, name, params, ret, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ConstItem, is_pub, name, type, value)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ImportItem, path)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Program, items)

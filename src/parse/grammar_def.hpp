@@ -1,0 +1,437 @@
+// The definition of Vx's grammar (spec/grammar.md). Each rule opens with the production it
+// implements. Binary operators are parsed as one flat chain (ast::Expr) and folded by precedence
+// in the checker, which keeps this grammar small and its compile time down.
+#pragma once
+#include <boost/spirit/home/x3.hpp>
+
+#include "parse/ast.hpp"
+#include "parse/grammar.hpp"
+
+namespace vx::grammar {
+
+namespace x3 = boost::spirit::x3;
+using x3::ascii::alnum;
+using x3::ascii::alpha;
+using x3::ascii::digit;
+using x3::ascii::xdigit;
+using x3::attr;
+using x3::eoi;
+using x3::lexeme;
+using x3::lit;
+using x3::matches;
+using x3::raw;
+
+// Tags every node with its source range (both a variant and the node it holds).
+struct Annotate {
+  template <class It, class Ctx, class T>
+  void on_success(It const& first, It const& last, T& node, Ctx const& ctx) const {
+    x3::get<x3::error_handler_tag>(ctx).get().tag(node, first, last);
+  }
+};
+
+// ---- Lexical pieces ------------------------------------------------------------------------
+
+auto const word_end = !(alnum | '_');
+inline auto kw(char const* word) { return lexeme[lit(word) >> word_end]; }
+
+// The reserved words, which are never identifiers.
+x3::symbols<x3::unused_type> const keywords({"fn",    "pub",    "const", "import",   "let",
+                                              "mut",   "if",     "else",  "while",    "loop",
+                                              "for",   "in",     "across", "return",  "break",
+                                              "continue", "spawn", "unsafe", "as",    "true",
+                                              "false"});
+
+x3::rule<class raw_ident_class, std::string> const raw_ident = "identifier";
+auto const raw_ident_def =
+    lexeme[(alpha | x3::char_('_')) >> *(alnum | x3::char_('_'))] - lexeme[keywords >> word_end];
+
+struct ident_class : Annotate {};
+x3::rule<ident_class, ast::Ident> const ident = "identifier";
+auto const ident_def = raw_ident[([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
+
+// path = ident { "::" ident }
+struct path_class : Annotate {};
+x3::rule<path_class, ast::Path> const path = "path";
+auto const path_def =
+    (ident % "::")[([](auto& ctx) { x3::_val(ctx).segments = std::move(x3::_attr(ctx)); })];
+
+// Numbers: the checker reads the digits and the suffix (spec/grammar.md, literals).
+auto const digits = digit >> *(digit | '_');
+auto const exponent = x3::char_("eE") >> -x3::char_("+-") >> digit >> *(digit | '_');
+auto const suffix = *(alnum | '_');
+auto const float_suffix = lexeme[(lit("f16") | "f32" | "f64" | "bf16") >> word_end];
+
+struct float_lit_class : Annotate {};
+x3::rule<float_lit_class, ast::FloatLit> const float_lit = "float literal";
+auto const float_lit_def =
+    raw[lexeme[digits >> (('.' >> digit >> *(digit | '_') >> -exponent) | exponent | &float_suffix) >>
+               suffix]][([](auto& ctx) {
+      auto& r = x3::_attr(ctx);
+      x3::_val(ctx).text.assign(r.begin(), r.end());
+    })];
+
+struct int_lit_class : Annotate {};
+x3::rule<int_lit_class, ast::IntLit> const int_lit = "integer literal";
+auto const int_lit_def =
+    raw[lexeme[(lit("0x") >> +(xdigit | '_') >> suffix) | (lit("0b") >> +x3::char_("01_") >> suffix) |
+               (lit("0o") >> +x3::char_("0-7_") >> suffix) | (digits >> suffix)]][([](auto& ctx) {
+      auto& r = x3::_attr(ctx);
+      x3::_val(ctx).text.assign(r.begin(), r.end());
+    })];
+
+struct bool_lit_class : Annotate {};
+x3::rule<bool_lit_class, ast::BoolLit> const bool_lit = "boolean";
+x3::rule<class bool_word_class, std::string> const bool_word = "boolean";
+auto const bool_word_def = lexeme[(x3::string("true") | x3::string("false")) >> word_end];
+auto const bool_lit_def = bool_word[([](auto& ctx) {
+  x3::_val(ctx).text = std::move(x3::_attr(ctx));
+})];
+
+// Escapes inside string literals.
+x3::symbols<char> const escapes({{"\\n", '\n'},
+                                 {"\\t", '\t'},
+                                 {"\\r", '\r'},
+                                 {"\\0", '\0'},
+                                 {"\\\\", '\\'},
+                                 {"\\\"", '"'},
+                                 {"\\'", '\''}});
+
+inline void append_utf8(std::string& s, uint32_t cp) {
+  if (cp < 0x80) {
+    s += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    s += static_cast<char>(0xC0 | (cp >> 6));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    s += static_cast<char>(0xE0 | (cp >> 12));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (cp >> 18));
+    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+struct invalid_escape_class;
+x3::rule<invalid_escape_class> const valid_escape = "a valid escape (\\n \\t \\r \\0 \\\\ \\\" \\u{…})";
+
+struct string_lit_class : Annotate {};
+x3::rule<string_lit_class, ast::StringLit> const string_lit = "string literal";
+auto const push_char = [](auto& ctx) { x3::_val(ctx).value += x3::_attr(ctx); };
+auto const push_unicode = [](auto& ctx) {
+  uint32_t cp = x3::_attr(ctx);
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) x3::_pass(ctx) = false;
+  else append_utf8(x3::_val(ctx).value, cp);
+};
+auto const string_lit_def =
+    lexeme['"' >> *(escapes[push_char] |
+                    (lit("\\u{") >> x3::hex[push_unicode] >> '}') |
+                    (&lit('\\') > valid_escape) |
+                    (any_byte - '"')[push_char]) > '"'];
+auto const valid_escape_def = !lit('\\');
+
+// ---- Types ---------------------------------------------------------------------------------
+
+struct type_class : Annotate {};
+x3::rule<type_class, ast::Type> const type = "type";
+
+// dim = integer | "?" | identifier
+struct dim_class : Annotate {};
+x3::rule<dim_class, ast::Dim> const dim = "dimension (a number, a const name or `?`)";
+x3::rule<class dim_number_class, std::string> const dim_number = "number";
+auto const dim_number_def = raw[lexeme[digits >> suffix]];
+x3::rule<class dim_text_class, std::string> const dim_text = "dimension";
+auto const dim_text_def = x3::string("?") | dim_number | raw_ident;
+auto const dim_def = dim_text[(
+    [](auto& ctx) { x3::_val(ctx).text = std::move(x3::_attr(ctx)); })];
+
+// tensor_type = "Tensor" "<" type "," "[" dim { "," dim } "]" [ "," path ] ">"
+struct tensor_type_class : Annotate {};
+x3::rule<tensor_type_class, ast::TensorType> const tensor_type = "tensor type";
+auto const tensor_type_def = kw("Tensor") > '<' > type > ',' > '[' > (dim % ',') > ']' >
+                             -(',' > path) > '>';
+
+// ref_type = "&" [ "mut" ] type
+struct ref_type_class : Annotate {};
+x3::rule<ref_type_class, ast::RefType> const ref_type = "reference type";
+auto const ref_type_def = lit('&') >> matches[kw("mut")] >> type;
+
+// named_type = identifier | "(" ")"
+struct named_type_class : Annotate {};
+x3::rule<named_type_class, ast::NamedType> const named_type = "type name";
+x3::rule<class type_name_class, std::string> const type_name = "type name";
+auto const type_name_def = raw_ident | (lit('(') >> lit(')') >> attr(std::string("()")));
+auto const named_type_def = type_name[(
+    [](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
+
+auto const type_def = ref_type | tensor_type | named_type;
+
+// ---- Expressions ---------------------------------------------------------------------------
+
+struct expr_class : Annotate {};
+x3::rule<expr_class, ast::Expr> const expr = "expression";
+struct block_class : Annotate {};
+x3::rule<block_class, ast::Block> const block = "block";
+struct if_expr_class : Annotate {};
+x3::rule<if_expr_class, ast::IfExpr> const if_expr = "`if` expression";
+
+x3::rule<class args_class, std::vector<ast::Expr>> const args = "arguments";
+auto const args_def = -(expr % ',') >> -lit(',');
+
+// tensor_ctor = tensor_type "::" identifier "(" arguments ")"
+struct tensor_ctor_class : Annotate {};
+x3::rule<tensor_ctor_class, ast::TensorCtor> const tensor_ctor = "tensor constructor";
+auto const tensor_ctor_def = tensor_type > "::" > ident > '(' > args > ')';
+
+// macro_call = identifier "!" "(" arguments ")"
+struct macro_call_class : Annotate {};
+x3::rule<macro_call_class, ast::MacroCall> const macro_call = "macro call";
+auto const macro_call_def = ident >> '!' >> '(' > args > ')';
+
+// path_expr = path [ "(" arguments ")" ]
+struct path_expr_class : Annotate {};
+x3::rule<path_expr_class, ast::PathExpr> const path_expr = "path";
+auto const path_expr_def = path >> -('(' > args > ')');
+
+struct array_lit_class : Annotate {};
+x3::rule<array_lit_class, ast::ArrayLit> const array_lit = "array";
+auto const array_lit_def =
+    ('[' > args > ']')[([](auto& ctx) { x3::_val(ctx).elems = std::move(x3::_attr(ctx)); })];
+
+struct unit_lit_class : Annotate {};
+x3::rule<unit_lit_class, ast::UnitLit> const unit_lit = "()";
+auto const unit_lit_def = lit('(') >> lit(')');
+
+struct paren_class : Annotate {};
+x3::rule<paren_class, ast::Paren> const paren = "parenthesized expression";
+auto const paren_def =
+    ('(' > expr > ')')[([](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); })];
+
+struct unsafe_block_class : Annotate {};
+x3::rule<unsafe_block_class, ast::UnsafeBlock> const unsafe_block = "`unsafe` block";
+auto const unsafe_block_def =
+    (kw("unsafe") > block)[([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
+
+// primary = literal | tensor_ctor | macro_call | path_expr | array | "(" ")" | "(" expr ")"
+//         | unsafe_block | if_expr | block
+struct primary_class : Annotate {};
+x3::rule<primary_class, ast::Primary> const primary = "expression";
+auto const primary_def = float_lit | int_lit | bool_lit | string_lit | tensor_ctor | macro_call |
+                         path_expr | array_lit | unit_lit | paren | unsafe_block | if_expr | block;
+
+// suffix = "[" expr "]" | "." identifier "(" arguments ")"
+struct index_suffix_class : Annotate {};
+x3::rule<index_suffix_class, ast::IndexSuffix> const index_suffix = "index";
+auto const index_suffix_def =
+    ('[' > expr > ']')[([](auto& ctx) { x3::_val(ctx).index = std::move(x3::_attr(ctx)); })];
+
+struct method_suffix_class : Annotate {};
+x3::rule<method_suffix_class, ast::MethodSuffix> const method_suffix = "method call";
+auto const method_suffix_def = '.' >> ident > '(' > args > ')';
+
+struct suffix_class : Annotate {};
+x3::rule<suffix_class, ast::Suffix> const suffix_rule = "suffix";
+auto const suffix_rule_def = index_suffix | method_suffix;
+
+struct postfix_class : Annotate {};
+x3::rule<postfix_class, ast::Postfix> const postfix = "expression";
+auto const postfix_def = primary >> *suffix_rule;
+
+// unary = { "-" | "!" | "*" | "&" [ "mut" ] } postfix
+x3::rule<class prefix_op_class, std::string> const prefix_op = "prefix operator";
+auto const prefix_op_def = (lit('&') >> kw("mut") >> attr(std::string("&mut"))) |
+                           x3::string("&") | x3::string("-") | x3::string("!") | x3::string("*");
+
+struct unary_class : Annotate {};
+x3::rule<unary_class, ast::Unary> const unary = "expression";
+auto const unary_def = *prefix_op >> postfix;
+
+// cast = unary { "as" type }
+struct cast_class : Annotate {};
+x3::rule<cast_class, ast::Cast> const cast = "expression";
+auto const cast_def = unary >> *(kw("as") > type);
+
+// The binary operators of every level; the checker applies their precedence.
+x3::symbols<std::string> const binary_ops({{"||", "||"}, {"&&", "&&"}, {"==", "=="}, {"!=", "!="},
+                                           {"<=", "<="}, {">=", ">="}, {"<", "<"},   {">", ">"},
+                                           {"|", "|"},   {"^", "^"},   {"&", "&"},   {"<<", "<<"},
+                                           {">>", ">>"}, {"+", "+"},   {"-", "-"},   {"*", "*"},
+                                           {"/", "/"},   {"%", "%"}});
+
+struct binary_rest_class : Annotate {};
+x3::rule<binary_rest_class, ast::BinaryRest> const binary_rest = "binary operation";
+auto const binary_rest_def = binary_ops >> cast;
+
+// expr = cast { binary_op cast }
+auto const expr_def = cast >> *binary_rest;
+
+// if_expr = "if" expr block { "else" "if" expr block } [ "else" block ]
+struct else_if_class : Annotate {};
+x3::rule<else_if_class, ast::ElseIf> const else_if = "`else if`";
+auto const else_if_def = kw("else") >> kw("if") > expr > block;
+x3::rule<class else_block_class, ast::Block> const else_block = "`else` block";
+auto const else_block_def = kw("else") > block;
+auto const if_expr_def = kw("if") > expr > block > *else_if > -else_block;
+
+// ---- Statements ----------------------------------------------------------------------------
+
+// let = "let" [ "mut" ] identifier [ ":" type ] [ "=" expr ] ";"
+struct let_class : Annotate {};
+x3::rule<let_class, ast::LetStmt> const let_stmt = "`let` statement";
+auto const let_stmt_def = kw("let") > matches[kw("mut")] > ident > -(':' > type) > -('=' > expr) > ';';
+
+struct return_class : Annotate {};
+x3::rule<return_class, ast::ReturnStmt> const return_stmt = "`return` statement";
+auto const return_stmt_def =
+    (kw("return") > -expr > ';')[([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
+
+struct break_class : Annotate {};
+x3::rule<break_class, ast::BreakStmt> const break_stmt = "`break`";
+auto const break_stmt_def = kw("break") > ';';
+
+struct continue_class : Annotate {};
+x3::rule<continue_class, ast::ContinueStmt> const continue_stmt = "`continue`";
+auto const continue_stmt_def = kw("continue") > ';';
+
+// while = "while" expr block
+struct while_class : Annotate {};
+x3::rule<while_class, ast::WhileStmt> const while_stmt = "`while` loop";
+auto const while_stmt_def = kw("while") > expr > block;
+
+// loop = "loop" block
+struct loop_class : Annotate {};
+x3::rule<loop_class, ast::LoopStmt> const loop_stmt = "`loop`";
+auto const loop_stmt_def =
+    (kw("loop") > block)[([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
+
+// across = "across" ( "blocks" | "lanes" [ "(" integer ")" ] )
+struct across_class : Annotate {};
+x3::rule<across_class, ast::Across> const across = "`across blocks` or `across lanes`";
+x3::rule<class level_class, std::string> const level = "`blocks` or `lanes`";
+auto const level_def = lexeme[(x3::string("blocks") | x3::string("lanes")) >> word_end];
+auto const across_def = kw("across") > level > -('(' > int_lit > ')');
+
+// for = "for" identifier "in" expr ( ".." | "..=" ) expr [ across ] block
+x3::rule<class range_op_class, std::string> const range_op = "`..` or `..=`";
+auto const range_op_def = x3::string("..=") | x3::string("..");
+struct for_class : Annotate {};
+x3::rule<for_class, ast::ForStmt> const for_stmt = "`for` loop";
+auto const for_stmt_def = kw("for") > ident > kw("in") > expr > range_op > expr > -across > block;
+
+// spawn = "spawn" "on" "(" path ")" block
+struct spawn_class : Annotate {};
+x3::rule<spawn_class, ast::SpawnStmt> const spawn_stmt = "`spawn on` region";
+auto const spawn_stmt_def = kw("spawn") > kw("on") > '(' > path > ')' > block;
+
+// assign = ( "=" | "+=" | … ) expr
+x3::symbols<std::string> const assign_ops({{"=", "="},
+                                           {"+=", "+="},
+                                           {"-=", "-="},
+                                           {"*=", "*="},
+                                           {"/=", "/="},
+                                           {"%=", "%="},
+                                           {"&=", "&="},
+                                           {"|=", "|="},
+                                           {"^=", "^="},
+                                           {"<<=", "<<="},
+                                           {">>=", ">>="}});
+struct assign_class : Annotate {};
+x3::rule<assign_class, ast::AssignTail> const assign_tail = "assignment";
+auto const assign_tail_def = assign_ops > expr;
+
+// A statement that is a block-like expression (`if`, `{ }`, `unsafe { }`) needs no `;`, and
+// is never continued by a binary operator, as in Rust.
+x3::rule<class stmt_end_class, bool> const stmt_end = "`;`";
+auto const stmt_end_def = (lit(';') >> attr(true)) | (&lit('}') >> attr(false));
+
+struct expr_stmt_class : Annotate {};
+x3::rule<expr_stmt_class, ast::ExprStmt> const expr_stmt = "statement";
+auto const expr_stmt_def = expr >> -assign_tail > stmt_end;
+
+x3::rule<class block_like_class, ast::Primary> const block_like = "block";
+auto const block_like_def = unsafe_block | if_expr | block;
+
+struct block_stmt_class : Annotate {};
+x3::rule<block_stmt_class, ast::ExprStmt> const block_stmt = "statement";
+auto const block_stmt_def =
+    block_like[([](auto& ctx) {
+      auto& e = x3::_val(ctx).expr;
+      e.first.operand.operand.base = std::move(x3::_attr(ctx));
+      // Tag the wrappers that the grammar did not build with the range of the block.
+      auto& eh = x3::get<x3::error_handler_tag>(ctx).get();
+      auto w = x3::_where(ctx);
+      eh.tag(e, w.begin(), w.end());
+      eh.tag(e.first, w.begin(), w.end());
+      eh.tag(e.first.operand, w.begin(), w.end());
+      eh.tag(e.first.operand.operand, w.begin(), w.end());
+    })] >>
+    matches[';'][([](auto& ctx) { x3::_val(ctx).semicolon = x3::_attr(ctx); })];
+
+// stmt = let | return | break | continue | while | loop | for | spawn | block_stmt | expr_stmt
+struct stmt_class : Annotate {};
+x3::rule<stmt_class, ast::Stmt> const stmt = "statement";
+auto const stmt_def = let_stmt | return_stmt | break_stmt | continue_stmt | while_stmt | loop_stmt |
+                      for_stmt | spawn_stmt | block_stmt | expr_stmt;
+
+// block = "{" { stmt } "}"
+x3::rule<class close_brace_class, char> const close_brace = "`}` or a statement";
+auto const close_brace_def = x3::char_('}');
+auto const block_def = '{' > *stmt > close_brace;
+
+// ---- Items ---------------------------------------------------------------------------------
+
+// attribute = "#" [ "!" ] "[" text "]"
+struct attribute_class : Annotate {};
+x3::rule<attribute_class, ast::Attribute> const attribute = "attribute";
+auto const attribute_def = '#' >> matches['!'] >> '[' > lexeme[*(any_byte - ']')] > ']';
+
+struct param_class : Annotate {};
+x3::rule<param_class, ast::Param> const param = "parameter";
+auto const param_def = ident > ':' > type;
+
+x3::rule<class params_class, std::vector<ast::Param>> const params = "parameters";
+auto const params_def = -(param % ',') >> -lit(',');
+
+// fn = [ "pub" ] "fn" identifier "(" params ")" [ "->" type ] block
+struct fn_class : Annotate {};
+x3::rule<fn_class, ast::FnItem> const fn_item = "function";
+auto const fn_item_def = matches[kw("pub")] >> kw("fn") > ident > '(' > params > ')' >
+                         -("->" > type) > block;
+
+// const = [ "pub" ] "const" identifier ":" type "=" expr ";"
+struct const_class : Annotate {};
+x3::rule<const_class, ast::ConstItem> const const_item = "const item";
+auto const const_item_def =
+    matches[kw("pub")] >> kw("const") > ident > ':' > type > '=' > expr > ';';
+
+// import = "import" path ";"
+struct import_class : Annotate {};
+x3::rule<import_class, ast::ImportItem> const import_item = "import";
+auto const import_item_def =
+    (kw("import") > path > ';')[([](auto& ctx) { x3::_val(ctx).path = std::move(x3::_attr(ctx)); })];
+
+struct item_class : Annotate {};
+x3::rule<item_class, ast::Item> const item = "item";
+auto const item_def = attribute | import_item | fn_item | const_item;
+
+// program = { item }
+struct program_class : Annotate {};
+program_type const program_rule = "program";
+auto const program_rule_def =
+    (*item)[([](auto& ctx) { x3::_val(ctx).items = std::move(x3::_attr(ctx)); })];
+
+BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_escape, string_lit,
+                    type, dim_number, dim_text, dim, tensor_type, ref_type, type_name, named_type, bool_word, expr, block, if_expr, args,
+                    tensor_ctor, macro_call, path_expr, array_lit, unit_lit, paren, unsafe_block,
+                    primary, index_suffix, method_suffix, suffix_rule, postfix, prefix_op, unary,
+                    cast, binary_rest, else_if, else_block, let_stmt, return_stmt, break_stmt,
+                    continue_stmt, while_stmt, loop_stmt, level, across, range_op, for_stmt,
+                    spawn_stmt, assign_tail, stmt_end, expr_stmt, block_like, block_stmt, stmt,
+                    close_brace, attribute, param, params, fn_item, const_item, import_item, item)
+
+// The program rule is defined separately: it is the one the parser instantiates.
+BOOST_SPIRIT_DEFINE(program_rule)
+
+}  // namespace vx::grammar

@@ -1,0 +1,35 @@
+// Parsing: source text to the AST (spec/grammar.md). A pre-scan refuses bad bytes, unclosed
+// delimiters and nesting deeper than kMaxNesting before the X3 grammar runs, so the grammar
+// never recurses without bound. Needs nothing before it.
+#pragma once
+#include <memory>
+
+#include "parse/ast.hpp"
+#include "support/diagnostics.hpp"
+
+namespace vx {
+
+inline constexpr int kMaxNesting = 256;
+
+class ParsedProgram {
+ public:
+  ParsedProgram();
+  ~ParsedProgram();
+  ast::Program program;
+  // The source range of a node that the grammar tagged; an empty span if it was not tagged.
+  Span span(const ast::position_tagged& node) const;
+
+ private:
+  friend std::unique_ptr<ParsedProgram> parse_program(const SourceFile&, Diagnostics&);
+  struct Positions;
+  std::unique_ptr<Positions> positions_;
+  const char* base_ = nullptr;
+};
+
+// Returns nullptr (with diagnostics) when the program does not parse.
+std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics& diags);
+
+// Prints the AST readably (`vx parse --dump=ast`).
+void dump_ast(std::ostream& out, const ParsedProgram& parsed, const SourceFile& file);
+
+}  // namespace vx

@@ -1,0 +1,60 @@
+// Diagnostics: a code, a span, a message, labels and notes, collected in a list and rendered
+// like rustc's (`error[E0200]: …`, `--> file:line:col`, the line, a `^^^` underline) or as JSON.
+// Every pass reports user errors here; internal errors never come from here.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "support/source.hpp"
+
+namespace vx {
+
+enum class Severity { Error, Warning, Note };
+
+struct Label {
+  Span span;
+  std::string text;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string code;     // "E0200"; empty for a plain message
+  std::string message;  // the headline
+  Span span;            // the primary span
+  std::string label;    // text under the primary `^^^`
+  std::vector<Label> secondary;
+  std::vector<std::string> notes;  // `= note: …` lines
+  std::vector<std::string> helps;  // `= help: …` lines
+  nlohmann::json data;             // extra machine-readable data (explain tables …)
+};
+
+class Diagnostics {
+ public:
+  explicit Diagnostics(std::shared_ptr<const SourceFile> file) : file_(std::move(file)) {}
+
+  Diagnostic& error(std::string code, Span span, std::string message, std::string label = {});
+  Diagnostic& add(Diagnostic d);
+  bool has_errors() const;
+  size_t error_count() const;
+  const std::vector<Diagnostic>& list() const { return list_; }
+  const SourceFile& file() const { return *file_; }
+  std::shared_ptr<const SourceFile> file_ptr() const { return file_; }
+  // Caps the number of errors kept, so that garbage input cannot produce megabytes of output.
+  bool full() const { return list_.size() >= kMaxErrors; }
+
+ private:
+  static constexpr size_t kMaxErrors = 50;
+  std::shared_ptr<const SourceFile> file_;
+  std::vector<Diagnostic> list_;
+};
+
+enum class ErrorFormat { Human, Json };
+
+void render_human(std::ostream& out, const SourceFile& file, const Diagnostic& d);
+nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d);
+// Prints every diagnostic in `diags`, then (human format) a line counting the errors.
+void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format);
+
+}  // namespace vx
