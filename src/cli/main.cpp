@@ -1,11 +1,91 @@
+// `vx`: the command line (spec/cli.md). Sub-commands: run, check, parse, conformance.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <climits>
 #include <iostream>
-#include "parse/parser.hpp"
+
+#include "cli/conformance.hpp"
+#include "cli/driver.hpp"
+
+namespace {
+
+std::string self_exe(const char* argv0) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) return std::string(buf, static_cast<size_t>(n));
+  return argv0;
+}
+
+int vx_main(int argc, char** argv) {
+  CLI::App app{"vx: the reference implementation of the Vx language", "vx"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "vx 0.1.0");
+
+  vx::DriverOptions opts;
+  std::string error_format = "human";
+  auto add_program_options = [&](CLI::App* cmd) {
+    cmd->add_option("FILE", opts.file, "the .vx program")->required();
+    cmd->add_option("--error-format", error_format, "how diagnostics are printed")
+        ->check(CLI::IsMember({"human", "json"}));
+    cmd->add_option("--machine", opts.machine, "machine file (fleet/*.vx)");
+  };
+  auto* run = app.add_subcommand("run", "check a program, then run it");
+  add_program_options(run);
+  auto* check = app.add_subcommand("check", "check a program without running it");
+  add_program_options(check);
+  auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
+  add_program_options(parse);
+  parse->add_option("--dump", opts.dump, "what to print")->check(CLI::IsMember({"ast"}));
+
+  vx::ConformanceOptions conf;
+  auto* conformance = app.add_subcommand("conformance", "run the conformance corpus");
+  conformance->add_option("DIR", conf.dirs, "corpus directories or files")->required();
+  conformance->add_option("--impl", conf.impl_template,
+                          "command of another implementation, with {file} (and {flags})");
+  conformance->add_option("--format", conf.format, "text, json or junit")
+      ->check(CLI::IsMember({"text", "json", "junit"}));
+  conformance->add_option("--output", conf.output_file, "also write the JSON/JUnit report here");
+  conformance->add_option("--timeout", conf.timeout_seconds, "seconds per program");
+  conformance->add_option("-j,--jobs", conf.jobs, "programs run at once");
+  conformance->add_flag("-v,--verbose", conf.verbose, "list passing programs too");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;
+  if (*conformance) {
+    conf.self_exe = self_exe(argv[0]);
+    return vx::run_conformance(conf, std::cout, std::cerr);
+  }
+  opts.stage = *run ? vx::Stage::Run : *check ? vx::Stage::Check : vx::Stage::Parse;
+  int status = vx::with_large_stack([&] { return vx::run_driver(opts, std::cout, std::cerr); });
+  std::cout.flush();
+  return status;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  std::string err;
-  auto file = vx::read_source_file(argv[1], err);
-  vx::Diagnostics diags(file);
-  auto p = vx::parse_program(*file, diags);
-  vx::emit_diagnostics(std::cerr, diags, vx::ErrorFormat::Human);
-  std::cout << (p ? "parsed " + std::to_string(p->program.items.size()) + " items\n" : "failed\n");
-  return p ? 0 : 1;
+  std::ios::sync_with_stdio(false);
+  try {
+    return vx_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << "error: out of memory\n";
+    return 101;
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "error: internal error: " << e.what() << "\n";
+    return 70;
+  }
 }

@@ -29,6 +29,25 @@ struct Annotate {
   }
 };
 
+// Rules whose definition has a semantic action get no attribute in on_success (X3 passes
+// `unused`), and X3 1.74 gives actions no usable start position, so such rules open with
+// `eps[mark]`, which records where the node starts, and their action (`tagged`) records where
+// it ends.
+auto const mark = [](auto& ctx) {
+  auto here = x3::_where(ctx).begin();  // eps consumed nothing: this is the start (after skip)
+  x3::get<x3::error_handler_tag>(ctx).get().tag(x3::_val(ctx), here, here);
+};
+template <class F>
+auto tagged(F f) {
+  return [f](auto& ctx) {
+    f(ctx);
+    auto& handler = x3::get<x3::error_handler_tag>(ctx).get();
+    auto start = handler.position_of(x3::_val(ctx)).begin();
+    handler.tag(x3::_val(ctx), start, x3::_where(ctx).begin());  // _where starts at the end
+  };
+}
+auto const tag_only = tagged([](auto&) {});
+
 // ---- Lexical pieces ------------------------------------------------------------------------
 
 auto const word_end = !(alnum | '_');
@@ -47,13 +66,13 @@ auto const raw_ident_def =
 
 struct ident_class : Annotate {};
 x3::rule<ident_class, ast::Ident> const ident = "identifier";
-auto const ident_def = raw_ident[([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
+auto const ident_def = x3::eps[mark] >> raw_ident[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 
 // path = ident { "::" ident }
 struct path_class : Annotate {};
 x3::rule<path_class, ast::Path> const path = "path";
-auto const path_def =
-    (ident % "::")[([](auto& ctx) { x3::_val(ctx).segments = std::move(x3::_attr(ctx)); })];
+auto const path_def = x3::eps[mark] >>
+    (ident % "::")[tagged([](auto& ctx) { x3::_val(ctx).segments = std::move(x3::_attr(ctx)); })];
 
 // Numbers: the checker reads the digits and the suffix (spec/grammar.md, literals).
 auto const digits = digit >> *(digit | '_');
@@ -63,18 +82,18 @@ auto const float_suffix = lexeme[(lit("f16") | "f32" | "f64" | "bf16") >> word_e
 
 struct float_lit_class : Annotate {};
 x3::rule<float_lit_class, ast::FloatLit> const float_lit = "float literal";
-auto const float_lit_def =
+auto const float_lit_def = x3::eps[mark] >>
     raw[lexeme[digits >> (('.' >> digit >> *(digit | '_') >> -exponent) | exponent | &float_suffix) >>
-               suffix]][([](auto& ctx) {
+               suffix]][tagged([](auto& ctx) {
       auto& r = x3::_attr(ctx);
       x3::_val(ctx).text.assign(r.begin(), r.end());
     })];
 
 struct int_lit_class : Annotate {};
 x3::rule<int_lit_class, ast::IntLit> const int_lit = "integer literal";
-auto const int_lit_def =
+auto const int_lit_def = x3::eps[mark] >>
     raw[lexeme[(lit("0x") >> +(xdigit | '_') >> suffix) | (lit("0b") >> +x3::char_("01_") >> suffix) |
-               (lit("0o") >> +x3::char_("0-7_") >> suffix) | (digits >> suffix)]][([](auto& ctx) {
+               (lit("0o") >> +x3::char_("0-7_") >> suffix) | (digits >> suffix)]][tagged([](auto& ctx) {
       auto& r = x3::_attr(ctx);
       x3::_val(ctx).text.assign(r.begin(), r.end());
     })];
@@ -83,7 +102,7 @@ struct bool_lit_class : Annotate {};
 x3::rule<bool_lit_class, ast::BoolLit> const bool_lit = "boolean";
 x3::rule<class bool_word_class, std::string> const bool_word = "boolean";
 auto const bool_word_def = lexeme[(x3::string("true") | x3::string("false")) >> word_end];
-auto const bool_lit_def = bool_word[([](auto& ctx) {
+auto const bool_lit_def = x3::eps[mark] >> bool_word[tagged([](auto& ctx) {
   x3::_val(ctx).text = std::move(x3::_attr(ctx));
 })];
 
@@ -125,11 +144,11 @@ auto const push_unicode = [](auto& ctx) {
   if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) x3::_pass(ctx) = false;
   else append_utf8(x3::_val(ctx).value, cp);
 };
-auto const string_lit_def =
-    lexeme['"' >> *(escapes[push_char] |
+auto const string_lit_def = x3::eps[mark] >>
+    lexeme[('"' >> *(escapes[push_char] |
                     (lit("\\u{") >> x3::hex[push_unicode] >> '}') |
                     (&lit('\\') > valid_escape) |
-                    (any_byte - '"')[push_char]) > '"'];
+                    (any_byte - '"')[push_char]) > '"')[tag_only]];
 auto const valid_escape_def = !lit('\\');
 
 // ---- Types ---------------------------------------------------------------------------------
@@ -144,7 +163,7 @@ x3::rule<class dim_number_class, std::string> const dim_number = "number";
 auto const dim_number_def = raw[lexeme[digits >> suffix]];
 x3::rule<class dim_text_class, std::string> const dim_text = "dimension";
 auto const dim_text_def = x3::string("?") | dim_number | raw_ident;
-auto const dim_def = dim_text[(
+auto const dim_def = x3::eps[mark] >> dim_text[tagged(
     [](auto& ctx) { x3::_val(ctx).text = std::move(x3::_attr(ctx)); })];
 
 // tensor_type = "Tensor" "<" type "," "[" dim { "," dim } "]" [ "," path ] ">"
@@ -163,7 +182,7 @@ struct named_type_class : Annotate {};
 x3::rule<named_type_class, ast::NamedType> const named_type = "type name";
 x3::rule<class type_name_class, std::string> const type_name = "type name";
 auto const type_name_def = raw_ident | (lit('(') >> lit(')') >> attr(std::string("()")));
-auto const named_type_def = type_name[(
+auto const named_type_def = x3::eps[mark] >> type_name[tagged(
     [](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 
 auto const type_def = ref_type | tensor_type | named_type;
@@ -197,8 +216,8 @@ auto const path_expr_def = path >> -('(' > args > ')');
 
 struct array_lit_class : Annotate {};
 x3::rule<array_lit_class, ast::ArrayLit> const array_lit = "array";
-auto const array_lit_def =
-    ('[' > args > ']')[([](auto& ctx) { x3::_val(ctx).elems = std::move(x3::_attr(ctx)); })];
+auto const array_lit_def = x3::eps[mark] >>
+    ('[' > args > ']')[tagged([](auto& ctx) { x3::_val(ctx).elems = std::move(x3::_attr(ctx)); })];
 
 struct unit_lit_class : Annotate {};
 x3::rule<unit_lit_class, ast::UnitLit> const unit_lit = "()";
@@ -206,13 +225,13 @@ auto const unit_lit_def = lit('(') >> lit(')');
 
 struct paren_class : Annotate {};
 x3::rule<paren_class, ast::Paren> const paren = "parenthesized expression";
-auto const paren_def =
-    ('(' > expr > ')')[([](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); })];
+auto const paren_def = x3::eps[mark] >>
+    ('(' > expr > ')')[tagged([](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); })];
 
 struct unsafe_block_class : Annotate {};
 x3::rule<unsafe_block_class, ast::UnsafeBlock> const unsafe_block = "`unsafe` block";
-auto const unsafe_block_def =
-    (kw("unsafe") > block)[([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
+auto const unsafe_block_def = x3::eps[mark] >>
+    (kw("unsafe") > block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
 
 // primary = literal | tensor_ctor | macro_call | path_expr | array | "(" ")" | "(" expr ")"
 //         | unsafe_block | if_expr | block
@@ -224,8 +243,8 @@ auto const primary_def = float_lit | int_lit | bool_lit | string_lit | tensor_ct
 // suffix = "[" expr "]" | "." identifier "(" arguments ")"
 struct index_suffix_class : Annotate {};
 x3::rule<index_suffix_class, ast::IndexSuffix> const index_suffix = "index";
-auto const index_suffix_def =
-    ('[' > expr > ']')[([](auto& ctx) { x3::_val(ctx).index = std::move(x3::_attr(ctx)); })];
+auto const index_suffix_def = x3::eps[mark] >>
+    ('[' > expr > ']')[tagged([](auto& ctx) { x3::_val(ctx).index = std::move(x3::_attr(ctx)); })];
 
 struct method_suffix_class : Annotate {};
 x3::rule<method_suffix_class, ast::MethodSuffix> const method_suffix = "method call";
@@ -284,8 +303,8 @@ auto const let_stmt_def = kw("let") > matches[kw("mut")] > ident > -(':' > type)
 
 struct return_class : Annotate {};
 x3::rule<return_class, ast::ReturnStmt> const return_stmt = "`return` statement";
-auto const return_stmt_def =
-    (kw("return") > -expr > ';')[([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
+auto const return_stmt_def = x3::eps[mark] >>
+    (kw("return") > -expr > ';')[tagged([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
 
 struct break_class : Annotate {};
 x3::rule<break_class, ast::BreakStmt> const break_stmt = "`break`";
@@ -303,8 +322,8 @@ auto const while_stmt_def = kw("while") > expr > block;
 // loop = "loop" block
 struct loop_class : Annotate {};
 x3::rule<loop_class, ast::LoopStmt> const loop_stmt = "`loop`";
-auto const loop_stmt_def =
-    (kw("loop") > block)[([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
+auto const loop_stmt_def = x3::eps[mark] >>
+    (kw("loop") > block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
 
 // across = "across" ( "blocks" | "lanes" [ "(" integer ")" ] )
 struct across_class : Annotate {};
@@ -355,8 +374,8 @@ auto const block_like_def = unsafe_block | if_expr | block;
 
 struct block_stmt_class : Annotate {};
 x3::rule<block_stmt_class, ast::ExprStmt> const block_stmt = "statement";
-auto const block_stmt_def =
-    block_like[([](auto& ctx) {
+auto const block_stmt_def = x3::eps[mark] >>
+    (block_like[([](auto& ctx) {
       auto& e = x3::_val(ctx).expr;
       e.first.operand.operand.base = std::move(x3::_attr(ctx));
       // Tag the wrappers that the grammar did not build with the range of the block.
@@ -367,7 +386,7 @@ auto const block_stmt_def =
       eh.tag(e.first.operand, w.begin(), w.end());
       eh.tag(e.first.operand.operand, w.begin(), w.end());
     })] >>
-    matches[';'][([](auto& ctx) { x3::_val(ctx).semicolon = x3::_attr(ctx); })];
+    matches[';'][([](auto& ctx) { x3::_val(ctx).semicolon = x3::_attr(ctx); })])[tag_only];
 
 // stmt = let | return | break | continue | while | loop | for | spawn | block_stmt | expr_stmt
 struct stmt_class : Annotate {};
@@ -409,8 +428,8 @@ auto const const_item_def =
 // import = "import" path ";"
 struct import_class : Annotate {};
 x3::rule<import_class, ast::ImportItem> const import_item = "import";
-auto const import_item_def =
-    (kw("import") > path > ';')[([](auto& ctx) { x3::_val(ctx).path = std::move(x3::_attr(ctx)); })];
+auto const import_item_def = x3::eps[mark] >>
+    (kw("import") > path > ';')[tagged([](auto& ctx) { x3::_val(ctx).path = std::move(x3::_attr(ctx)); })];
 
 struct item_class : Annotate {};
 x3::rule<item_class, ast::Item> const item = "item";
@@ -419,8 +438,8 @@ auto const item_def = attribute | import_item | fn_item | const_item;
 // program = { item }
 struct program_class : Annotate {};
 program_type const program_rule = "program";
-auto const program_rule_def =
-    (*item)[([](auto& ctx) { x3::_val(ctx).items = std::move(x3::_attr(ctx)); })];
+auto const program_rule_def = x3::eps[mark] >>
+    (*item)[tagged([](auto& ctx) { x3::_val(ctx).items = std::move(x3::_attr(ctx)); })];
 
 BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_escape, string_lit,
                     type, dim_number, dim_text, dim, tensor_type, ref_type, type_name, named_type, bool_word, expr, block, if_expr, args,

@@ -1,0 +1,834 @@
+// Literals, calls of functions and built-ins, methods, tensor constructors and macros
+// (spec/types.md §literals, spec/builtins.md, spec/formatting.md).
+#include <boost/variant/get.hpp>
+#include <cmath>
+#include <cstring>
+
+#include "check/checker_impl.hpp"
+#include "support/half.hpp"
+
+namespace vx::tir {
+const char* builtin_spelling(BuiltinId id) {
+  static const char* names[] = {
+#define VX_BUILTIN(E, spelling, kind) spelling,
+#include "check/builtins.def"
+#undef VX_BUILTIN
+  };
+  return names[static_cast<int>(id)];
+}
+const char* binop_spelling(BinOp op) {
+  static const char* names[] = {"+",  "-", "*",  "/",  "%", "&", "|",  "^",  "<<",
+                                ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
+  return names[static_cast<int>(op)];
+}
+}  // namespace vx::tir
+
+namespace vx::check {
+
+namespace {
+
+// Splits a literal into its digits and its suffix (`1_000u32` -> "1000", "u32").
+void split_literal(const std::string& text, bool is_float, std::string& digits,
+                   std::string& suffix, int& radix) {
+  radix = 10;
+  size_t i = 0;
+  if (!is_float && text.size() > 1 && text[0] == '0' &&
+      (text[1] == 'x' || text[1] == 'b' || text[1] == 'o')) {
+    radix = text[1] == 'x' ? 16 : text[1] == 'b' ? 2 : 8;
+    i = 2;
+  }
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '_') continue;
+    bool ok;
+    if (radix == 16) ok = std::isxdigit(static_cast<unsigned char>(c));
+    else if (is_float)
+      ok = std::isdigit(static_cast<unsigned char>(c)) || c == '.' ||
+           ((c == 'e' || c == 'E') && i + 1 < text.size() &&
+            (std::isdigit(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '+' ||
+             text[i + 1] == '-')) ||
+           ((c == '+' || c == '-') && i > 0 && (text[i - 1] == 'e' || text[i - 1] == 'E'));
+    else ok = std::isdigit(static_cast<unsigned char>(c));
+    if (!ok) break;
+    digits += c;
+  }
+  suffix = text.substr(i);
+  // A hex literal with an `i`/`u` suffix: the suffix starts at the `i` or `u`.
+  if (radix == 16) {
+    size_t k = text.find_first_of("iu", 2);
+    if (k != std::string::npos) {
+      digits.clear();
+      for (size_t j = 2; j < k; ++j)
+        if (text[j] != '_') digits += text[j];
+      suffix = text.substr(k);
+    }
+  }
+}
+
+}  // namespace
+
+tir::Expr* Checker::check_int_lit(const ast::IntLit& l, const Type* expected, bool negate,
+                                  Span s) {
+  std::string digits, suffix;
+  int radix;
+  split_literal(l.text, false, digits, suffix, radix);
+  Type t = Type::of(Scalar::I32);
+  if (!suffix.empty()) {
+    Scalar sc;
+    if (!scalar_by_name(suffix, sc) || sc == Scalar::Bool) {
+      auto& d = error("E0004", s, "invalid suffix `" + suffix + "` for a number literal",
+                      "invalid suffix");
+      d.helps.push_back("the suffixes are i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64");
+      return error_expr(s);
+    }
+    t = Type::of(sc);
+    if (is_float(sc)) {
+      if (radix != 10) {
+        error("E0004", s, "a float literal cannot be written in base " + std::to_string(radix));
+        return error_expr(s);
+      }
+      ast::FloatLit fl;
+      fl.text = l.text;
+      return check_float_lit(fl, &t, negate, s);
+    }
+  } else if (expected && expected->is_scalar() && is_int(expected->scalar)) {
+    t = *expected;
+  }
+  if (digits.empty()) {
+    error("E0004", s, "a number literal needs digits", "no digits");
+    return error_expr(s);
+  }
+  // Read the magnitude, refusing overflow of 64 bits.
+  unsigned __int128 v = 0;
+  for (char c : digits) {
+    int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                                                         : std::tolower(c) - 'a' + 10;
+    if (d >= radix) {
+      error("E0004", s, std::string("invalid digit `") + c + "` in a base " +
+                            std::to_string(radix) + " literal");
+      return error_expr(s);
+    }
+    v = v * radix + d;
+    if (v > (static_cast<unsigned __int128>(1) << 64)) break;
+  }
+  const ScalarInfo& info = scalar_info(t.scalar);
+  unsigned __int128 max_pos = info.is_signed ? (static_cast<unsigned __int128>(1) << (info.bits - 1)) - 1
+                                             : (static_cast<unsigned __int128>(1) << info.bits) - 1;
+  unsigned __int128 max_neg = info.is_signed ? (static_cast<unsigned __int128>(1) << (info.bits - 1)) : 0;
+  if (negate && !info.is_signed) {
+    auto& d = error("E0202", s, "cannot negate a literal of unsigned type `" + type_name(t) + "`",
+                    "unsigned");
+    (void)d;
+    return error_expr(s);
+  }
+  if ((!negate && v > max_pos) || (negate && v > max_neg)) {
+    auto& d = error("E0004", s, "literal out of range for `" + type_name(t) + "`",
+                    "does not fit in `" + type_name(t) + "`");
+    d.notes.push_back("the range of `" + type_name(t) + "` is " +
+                      (info.is_signed ? "-" + std::to_string(static_cast<uint64_t>(max_neg)) : "0") +
+                      " to " + std::to_string(static_cast<uint64_t>(max_pos)));
+    return error_expr(s);
+  }
+  tir::Expr* e = make(tir::ExprKind::Literal, t, s);
+  uint64_t u = static_cast<uint64_t>(v);
+  e->lit.i = negate ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
+  return e;
+}
+
+tir::Expr* Checker::check_float_lit(const ast::FloatLit& l, const Type* expected, bool negate,
+                                    Span s) {
+  std::string digits, suffix;
+  int radix;
+  split_literal(l.text, true, digits, suffix, radix);
+  Type t = Type::of(Scalar::F64);
+  if (!suffix.empty()) {
+    Scalar sc;
+    if (!scalar_by_name(suffix, sc) || !is_float(sc)) {
+      auto& d = error("E0004", s, "invalid suffix `" + suffix + "` for a float literal",
+                      "invalid suffix");
+      d.helps.push_back("the float suffixes are f16 bf16 f32 f64");
+      return error_expr(s);
+    }
+    t = Type::of(sc);
+  } else if (expected && expected->is_scalar() && is_float(expected->scalar)) {
+    t = *expected;
+  }
+  std::string text = (negate ? "-" : "") + digits;
+  tir::Expr* e = make(tir::ExprKind::Literal, t, s);
+  switch (t.scalar) {
+    case Scalar::F32: e->lit.f = std::strtof(text.c_str(), nullptr); break;
+    case Scalar::F16: e->lit.f = f16_bits_to_f32(f64_to_f16_bits(std::strtod(text.c_str(), nullptr))); break;
+    case Scalar::BF16: e->lit.f = bf16_bits_to_f32(f64_to_bf16_bits(std::strtod(text.c_str(), nullptr))); break;
+    default: e->lit.f = std::strtod(text.c_str(), nullptr); break;
+  }
+  if (std::isinf(e->lit.f)) {
+    error("E0004", s, "literal out of range for `" + type_name(t) + "`", "rounds to infinity");
+    return error_expr(s);
+  }
+  return e;
+}
+
+tir::Expr* Checker::ordering_arg(const ast::Expr& e, const char* enum_name,
+                                 const std::vector<std::string>& names) {
+  Span s = span(e);
+  const ast::PathExpr* pe = nullptr;
+  if (e.rest.empty() && e.first.types.empty() && e.first.operand.ops.empty() &&
+      e.first.operand.operand.suffixes.empty())
+    pe = boost::get<ast::PathExpr>(&e.first.operand.operand.base);
+  std::string all;
+  for (size_t i = 0; i < names.size(); ++i)
+    all += (i ? ", `" : "`") + std::string(enum_name) + "::" + names[i] + "`";
+  if (pe && !pe->call_args && pe->path.segments.size() == 2 &&
+      pe->path.segments[0].name == enum_name) {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (pe->path.segments[1].name == names[i]) {
+        tir::Expr* lit = make(tir::ExprKind::Literal, Type::of(Scalar::I32), s);
+        lit->lit.i = static_cast<int64_t>(i);
+        return lit;
+      }
+  }
+  error("E0403", s, std::string("expected a `") + enum_name + "`", "one of " + all);
+  return error_expr(s);
+}
+
+namespace {
+const std::vector<std::string> kOrderings = {"Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"};
+const std::vector<std::string> kScopes = {"Block", "Device", "System"};
+}  // namespace
+
+tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Span s) {
+  const auto& segs = p.path.segments;
+  const auto& args = *p.call_args;
+  std::string name;
+  for (size_t i = 0; i < segs.size(); ++i) name += (i ? "::" : "") + segs[i].name;
+  auto arity = [&](size_t n) {
+    if (args.size() == n) return true;
+    error("E0201", s,
+          "`" + name + "` takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") +
+              " but " + std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") +
+              " given",
+          "wrong number of arguments");
+    return false;
+  };
+  auto make_builtin = [&](tir::BuiltinId id, const Type& t) {
+    tir::Expr* e = make(tir::ExprKind::Builtin, t, s);
+    e->builtin = id;
+    return e;
+  };
+  // A tensor reference argument (`&t` / `&mut t`).
+  auto ref_arg = [&](const ast::Expr& a, bool want_mut, const char* role) -> tir::Expr* {
+    tir::Expr* e = check_expr(a, nullptr);
+    if (e->type.is_error()) return e;
+    if (e->type.kind != TypeKind::Ref || (want_mut && !e->type.ref_mut)) {
+      error("E0200", span(a),
+            std::string("`") + name + "` takes " + (want_mut ? "`&mut` " : "`&` ") +
+                "to a tensor as its " + role + ", found `" + type_name(e->type) + "`",
+            want_mut ? "write `&mut name`" : "write `&name`");
+      return error_expr(span(a));
+    }
+    return e;
+  };
+  auto int_arg = [&](const ast::Expr& a, const Type& t) {
+    tir::Expr* e = check_expr(a, &t);
+    return coerce(e, t, span(a));
+  };
+
+  if (name == "transfer") {
+    if (!arity(2)) return error_expr(s);
+    tir::Expr* x = check_expr(args[0], nullptr);
+    Memory m = Memory::CpuDram;
+    const ast::Expr& ma = args[1];
+    const ast::PathExpr* mp = nullptr;
+    if (ma.rest.empty() && ma.first.types.empty() && ma.first.operand.ops.empty() &&
+        ma.first.operand.operand.suffixes.empty())
+      mp = boost::get<ast::PathExpr>(&ma.first.operand.operand.base);
+    bool ok = mp && !mp->call_args && mp->path.segments.size() == 2 &&
+              mp->path.segments[0].name == "Memory";
+    std::string mn = ok ? mp->path.segments[1].name : "";
+    if (mn == "CPU_DRAM") m = Memory::CpuDram;
+    else if (mn == "HBM") m = Memory::Hbm;
+    else if (mn == "SMEM") {
+      error("E0402", span(ma), "a tensor cannot be transferred to SMEM",
+            "SMEM tiles are made in block code with `uninit()`");
+      return error_expr(s);
+    } else {
+      error("E0403", span(ma), "expected a memory", "`Memory::CPU_DRAM` or `Memory::HBM`");
+      return error_expr(s);
+    }
+    if (x->type.is_error()) return error_expr(s);
+    bool fresh = x->kind == tir::ExprKind::TensorNew;  // `transfer(Tensor<…>::fill(v), M)`
+    if (!fresh && (x->kind != tir::ExprKind::Var || x->type.kind != TypeKind::Tensor)) {
+      error("E0200", span(args[0]),
+            "`transfer` moves a tensor, found `" + type_name(x->type) + "`",
+            x->type.kind == TypeKind::Ref ? "a reference cannot be moved" : "not a tensor");
+      return error_expr(s);
+    }
+    if (spawn_depth_ > 0) {
+      error("E0200", s, "`transfer` cannot be called in a `spawn on` region",
+            "move data before or after the region");
+      return error_expr(s);
+    }
+    mark_moved(x, s);
+    Type t = x->type;
+    t.memory = m;
+    tir::Expr* e = make(tir::ExprKind::Transfer, t, s);
+    e->args = {x};
+    return e;
+  }
+  if (segs.size() == 2 && segs[0].name == "lanes") {
+    const std::string& r = segs[1].name;
+    Type i32 = Type::of(Scalar::I32);
+    if (r == "sum" || r == "max" || r == "argmax" || r == "sum_unordered" || r == "sort") {
+      if (!arity(2)) return error_expr(s);
+      bool is_sort = r == "sort";
+      tir::Expr* t = ref_arg(args[0], is_sort, "first argument");
+      tir::Expr* n = int_arg(args[1], i32);
+      if (t->type.is_error() || n->type.is_error()) return error_expr(s);
+      if (t->type.rank() != 1) {
+        error("E0200", span(args[0]), "`" + name + "` works on a tile of one dimension, not " +
+                                          std::to_string(t->type.rank()));
+        return error_expr(s);
+      }
+      Scalar sc = t->type.scalar;
+      if (sc == Scalar::Bool) {
+        error("E0200", span(args[0]), "`" + name + "` needs a tile of numbers, not of bool");
+        return error_expr(s);
+      }
+      if (is_sort && sc != Scalar::I64) {
+        error("E0200", span(args[0]), "`lanes::sort` sorts a tile of i64, not of " +
+                                          std::string(scalar_info(sc).name));
+        return error_expr(s);
+      }
+      if (is_sort) {
+        int64_t size = t->type.dims[0];
+        if (size > 0 && (size & (size - 1)) != 0) {
+          error("E0200", span(args[0]),
+                "`lanes::sort` needs a tile whose size is a power of two, not " +
+                    std::to_string(size));
+          return error_expr(s);
+        }
+      }
+      tir::BuiltinId id = r == "sum"             ? tir::BuiltinId::LanesSum
+                          : r == "max"           ? tir::BuiltinId::LanesMax
+                          : r == "argmax"        ? tir::BuiltinId::LanesArgmax
+                          : r == "sum_unordered" ? tir::BuiltinId::LanesSumUnordered
+                                                 : tir::BuiltinId::LanesSort;
+      Type rt = is_sort ? Type::unit() : r == "argmax" ? i32 : Type::of(sc);
+      tir::Expr* e = make_builtin(id, rt);
+      e->args = {t, n};
+      return e;
+    }
+    if (r == "copy_async") {
+      if (!arity(3)) return error_expr(s);
+      tir::Expr* tile = ref_arg(args[0], true, "first argument (the tile)");
+      tir::Expr* src = ref_arg(args[1], false, "second argument (the source)");
+      const ast::ArrayLit* arr = nullptr;
+      const ast::Expr& ia = args[2];
+      if (ia.rest.empty() && ia.first.types.empty() && ia.first.operand.ops.empty() &&
+          ia.first.operand.operand.suffixes.empty())
+        arr = boost::get<ast::ArrayLit>(&ia.first.operand.operand.base);
+      if (!arr) {
+        error("E0200", span(ia), "`lanes::copy_async` takes the start index as an array `[i, j]`",
+              "expected `[…]`");
+        return error_expr(s);
+      }
+      std::vector<tir::Expr*> idx;
+      for (const auto& x : arr->elems) {
+        tir::Expr* i = check_expr(x, nullptr);
+        if (!i->type.is_error() && !(i->type.is_scalar() && is_int(i->type.scalar))) {
+          error("E0200", span(x), "an index must be an integer, not `" + type_name(i->type) + "`");
+          i = error_expr(span(x));
+        }
+        idx.push_back(i);
+      }
+      if (tile->type.is_error() || src->type.is_error()) return error_expr(s);
+      if (tile->type.scalar != src->type.scalar) {
+        error("E0200", s, "the tile holds `" + std::string(scalar_info(tile->type.scalar).name) +
+                              "` but the source holds `" +
+                              scalar_info(src->type.scalar).name + "`");
+        return error_expr(s);
+      }
+      if (tile->type.rank() != src->type.rank() ||
+          static_cast<int>(idx.size()) != src->type.rank()) {
+        error("E0200", s, "the tile, the source and the start index must have one rank (tile " +
+                              std::to_string(tile->type.rank()) + ", source " +
+                              std::to_string(src->type.rank()) + ", index " +
+                              std::to_string(idx.size()) + ")");
+        return error_expr(s);
+      }
+      if (tile->type.memory != Memory::Smem) {
+        error("E0200", span(args[0]), "`lanes::copy_async` copies into an SMEM tile, not into " +
+                                          std::string(memory_name(tile->type.memory)));
+        return error_expr(s);
+      }
+      tir::Expr* e = make_builtin(tir::BuiltinId::CopyAsync, Type::token());
+      e->args = {tile, src};
+      e->args.insert(e->args.end(), idx.begin(), idx.end());
+      return e;
+    }
+    error("E0101", s, "unknown built-in `" + name + "`",
+          "the `lanes::` routines are sum, max, argmax, sum_unordered, sort and copy_async");
+    return error_expr(s);
+  }
+  if (name == "scoped_fence") {
+    if (!arity(2)) return error_expr(s);
+    tir::Expr* o = ordering_arg(args[0], "AtomicOrdering", kOrderings);
+    tir::Expr* sc = ordering_arg(args[1], "FenceScope", kScopes);
+    if (o->type.is_error() || sc->type.is_error()) return error_expr(s);
+    tir::Expr* e = make_builtin(tir::BuiltinId::ScopedFence, Type::unit());
+    e->args = {o, sc};
+    return e;
+  }
+  if (segs.size() == 1 && name.rfind("atomic_", 0) == 0) {
+    static const std::pair<const char*, tir::BuiltinId> families[] = {
+        {"atomic_compare_and_swap_", tir::BuiltinId::AtomicCompareAndSwap},
+        {"atomic_fetch_add_", tir::BuiltinId::AtomicFetchAdd},
+        {"atomic_fetch_sub_", tir::BuiltinId::AtomicFetchSub},
+        {"atomic_fetch_max_", tir::BuiltinId::AtomicFetchMax},
+        {"atomic_fetch_min_", tir::BuiltinId::AtomicFetchMin},
+        {"atomic_load_", tir::BuiltinId::AtomicLoad},
+        {"atomic_store_", tir::BuiltinId::AtomicStore},
+        {"atomic_swap_", tir::BuiltinId::AtomicSwap}};
+    for (const auto& [prefix, id] : families) {
+      size_t plen = std::strlen(prefix);
+      if (name.compare(0, plen, prefix) != 0) continue;
+      std::string ty = name.substr(plen);
+      Scalar sc;
+      bool known = scalar_by_name(ty, sc) &&
+                   (sc == Scalar::I32 || sc == Scalar::U32 || sc == Scalar::I64 ||
+                    sc == Scalar::U64 || sc == Scalar::F32);
+      if (!known) {
+        error("E0101", s, "unknown atomic `" + name + "`",
+              "atomics exist for i32, u32, i64, u64 and f32");
+        return error_expr(s);
+      }
+      size_t nargs = id == tir::BuiltinId::AtomicLoad             ? 3
+                     : id == tir::BuiltinId::AtomicCompareAndSwap ? 5
+                                                                   : 4;
+      if (!arity(nargs)) return error_expr(s);
+      tir::Expr* t = ref_arg(args[0], false, "first argument");
+      Type i64 = Type::of(Scalar::I64);
+      tir::Expr* idx = check_expr(args[1], nullptr);
+      if (!idx->type.is_error() && !(idx->type.is_scalar() && is_int(idx->type.scalar))) {
+        error("E0200", span(args[1]), "the index of an atomic must be an integer");
+        idx = error_expr(span(args[1]));
+      }
+      (void)i64;
+      Type et = Type::of(sc);
+      std::vector<tir::Expr*> vals;
+      for (size_t k = 2; k + 1 < nargs; ++k)
+        vals.push_back(coerce(check_expr(args[k], &et), et, span(args[k])));
+      tir::Expr* o = ordering_arg(args[nargs - 1], "AtomicOrdering", kOrderings);
+      if (t->type.is_error() || idx->type.is_error() || o->type.is_error()) return error_expr(s);
+      for (auto* v : vals)
+        if (v->type.is_error()) return error_expr(s);
+      if (t->type.scalar != sc) {
+        error("E0200", span(args[0]),
+              "`" + name + "` works on a tensor of " + ty + ", but this one holds " +
+                  scalar_info(t->type.scalar).name,
+              "wrong element type");
+        return error_expr(s);
+      }
+      tir::Expr* e = make_builtin(id, id == tir::BuiltinId::AtomicStore ? Type::unit() : et);
+      e->args = {t, idx};
+      e->args.insert(e->args.end(), vals.begin(), vals.end());
+      e->args.push_back(o);
+      return e;
+    }
+  }
+  // A user function.
+  auto it = fn_by_name_.find(name);
+  if (segs.size() != 1 || it == fn_by_name_.end()) {
+    Local* l = segs.size() == 1 ? lookup(name) : nullptr;
+    auto& d = error("E0101", span(p.path), "cannot find function `" + name + "`",
+                    l ? "a variable, not a function" : "not found");
+    (void)d;
+    for (const auto& a : args) check_expr(a, nullptr);
+    return error_expr(s);
+  }
+  const FnSig& sig = sigs_[it->second];
+  if (!arity(sig.params.size())) {
+    for (const auto& a : args) check_expr(a, nullptr);
+    return error_expr(s);
+  }
+  if (spawn_depth_ > 0) {
+    // Functions called from device code run there: fine for the interpreter; the kernel rules
+    // (E6032) decide what a kernel may call.
+  }
+  tir::Expr* e = make(tir::ExprKind::Call, sig.ret, s);
+  e->fn_index = it->second;
+  e->text = name;
+  bool bad = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    tir::Expr* a = check_expr(args[i], &sig.params[i]);
+    if (!compatible(sig.params[i], a->type) && !a->type.is_error()) {
+      auto& d = error("E0200", span(args[i]),
+                      "mismatched types: parameter `" + sig.param_names[i] + "` of `" + name +
+                          "` is `" + type_name(sig.params[i]) + "`, found `" + type_name(a->type) +
+                          "`",
+                      "argument " + std::to_string(i + 1));
+      d.secondary.push_back({sig.span, "`" + name + "` defined here"});
+      if (sig.params[i].kind == TypeKind::Ref && a->type.kind == TypeKind::Tensor)
+        d.helps.push_back(std::string("pass a reference: `") + (sig.params[i].ref_mut ? "&mut " : "&") +
+                          (a->text.empty() ? "x" : a->text) + "`");
+      bad = true;
+    }
+    if (a->type.is_error()) bad = true;
+    mark_moved(a, span(args[i]));
+    e->args.push_back(a);
+  }
+  (void)expected;
+  return bad ? error_expr(s) : e;
+}
+
+tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Span s) {
+  const std::string& name = m.name.name;
+  std::vector<tir::Expr*> args;
+  const Type& rt = recv->type;
+  if (rt.is_error()) {
+    for (const auto& a : m.args) check_expr(a, nullptr);
+    return error_expr(s);
+  }
+  auto arity = [&](size_t n) {
+    if (m.args.size() == n) return true;
+    error("E0201", s,
+          "`." + name + "()` takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") +
+              " but " + std::to_string(m.args.size()) + " were given",
+          "wrong number of arguments");
+    return false;
+  };
+  auto builtin = [&](tir::BuiltinId id, const Type& t) {
+    tir::Expr* e = make(tir::ExprKind::Builtin, t, s);
+    e->builtin = id;
+    e->args.push_back(recv);
+    return e;
+  };
+  if (rt.kind == TypeKind::Token) {
+    if (name != "wait") {
+      error("E0105", span(m.name), "a token has no method `" + name + "`", "only `.wait()`");
+      return error_expr(s);
+    }
+    if (!arity(0)) return error_expr(s);
+    if (recv->kind == tir::ExprKind::Var) {
+      if (Local* l = lookup(recv->text)) {
+        if (l->moved) {
+          error("E0301", s, "the token `" + recv->text + "` was already waited for");
+        }
+        l->moved = true;
+        l->moved_at = s;
+      }
+    }
+    return builtin(tir::BuiltinId::Wait, Type::unit());
+  }
+  if (rt.is_tensor_like()) {
+    if (name == "len") {
+      if (!arity(0)) return error_expr(s);
+      return builtin(tir::BuiltinId::Len, Type::of(Scalar::I32));
+    }
+    if (name == "dim") {
+      if (!arity(1)) return error_expr(s);
+      Type i32 = Type::of(Scalar::I32);
+      tir::Expr* k = coerce(check_expr(m.args[0], &i32), i32, span(m.args[0]));
+      if (k->type.is_error()) return error_expr(s);
+      if (k->kind != tir::ExprKind::Literal || k->lit.i < 0 || k->lit.i >= rt.rank()) {
+        error("E0200", span(m.args[0]),
+              "`.dim(k)` needs a constant k from 0 to " + std::to_string(rt.rank() - 1));
+        return error_expr(s);
+      }
+      tir::Expr* e = builtin(tir::BuiltinId::Dim, Type::of(Scalar::I32));
+      e->args.push_back(k);
+      return e;
+    }
+    error("E0105", span(m.name), "a tensor has no method `" + name + "`",
+          "tensors have `.len()` and `.dim(k)`");
+    return error_expr(s);
+  }
+  if (!rt.is_scalar() || rt.scalar == Scalar::Bool) {
+    error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`");
+    return error_expr(s);
+  }
+  Scalar sc = rt.scalar;
+  static const std::map<std::string, tir::BuiltinId> float_unary = {
+      {"sqrt", tir::BuiltinId::Sqrt},   {"exp", tir::BuiltinId::Exp},
+      {"exp2", tir::BuiltinId::Exp2},   {"log", tir::BuiltinId::Log},
+      {"log2", tir::BuiltinId::Log2},   {"tanh", tir::BuiltinId::Tanh},
+      {"sin", tir::BuiltinId::Sin},     {"cos", tir::BuiltinId::Cos},
+      {"fast_exp", tir::BuiltinId::FastExp}, {"fast_tanh", tir::BuiltinId::FastTanh},
+      {"abs", tir::BuiltinId::Abs},     {"floor", tir::BuiltinId::Floor},
+      {"ceil", tir::BuiltinId::Ceil},   {"round", tir::BuiltinId::Round},
+      {"trunc", tir::BuiltinId::Trunc}};
+  static const std::map<std::string, tir::BuiltinId> binary = {
+      {"pow", tir::BuiltinId::Pow}, {"min", tir::BuiltinId::Min}, {"max", tir::BuiltinId::Max}};
+  if (is_float(sc)) {
+    if (auto it = float_unary.find(name); it != float_unary.end()) {
+      if (!arity(0)) return error_expr(s);
+      if ((it->second == tir::BuiltinId::FastExp || it->second == tir::BuiltinId::FastTanh) &&
+          sc != Scalar::F32) {
+        error("E0105", span(m.name), "`." + name + "()` exists for f32 only, not for " +
+                                         scalar_info(sc).name,
+              "use the exact `." + name.substr(5) + "()`");
+        return error_expr(s);
+      }
+      return builtin(it->second, rt);
+    }
+    if (auto it = binary.find(name); it != binary.end()) {
+      if (!arity(1)) return error_expr(s);
+      tir::Expr* a = coerce(check_expr(m.args[0], &rt), rt, span(m.args[0]));
+      if (a->type.is_error()) return error_expr(s);
+      tir::Expr* e = builtin(it->second, rt);
+      e->args.push_back(a);
+      return e;
+    }
+  } else {
+    if (name == "abs") {
+      if (!arity(0)) return error_expr(s);
+      if (!is_signed_int(sc)) {
+        error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `abs`",
+              "unsigned values are never negative");
+        return error_expr(s);
+      }
+      return builtin(tir::BuiltinId::Abs, rt);
+    }
+    if (name == "min" || name == "max") {
+      if (!arity(1)) return error_expr(s);
+      tir::Expr* a = coerce(check_expr(m.args[0], &rt), rt, span(m.args[0]));
+      if (a->type.is_error()) return error_expr(s);
+      tir::Expr* e = builtin(name == "min" ? tir::BuiltinId::Min : tir::BuiltinId::Max, rt);
+      e->args.push_back(a);
+      return e;
+    }
+    if (name == "pow") {
+      if (!arity(1)) return error_expr(s);
+      Type u32 = Type::of(Scalar::U32);
+      tir::Expr* a = coerce(check_expr(m.args[0], &u32), u32, span(m.args[0]), "the exponent");
+      if (a->type.is_error()) return error_expr(s);
+      tir::Expr* e = builtin(tir::BuiltinId::Pow, rt);
+      e->args.push_back(a);
+      return e;
+    }
+  }
+  error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`",
+        "unknown method");
+  return error_expr(s);
+}
+
+tir::Expr* Checker::check_tensor_ctor(const ast::TensorCtor& c, Span s) {
+  Type t = resolve_type(ast::Type(c.type));
+  const std::string& method = c.method.name;
+  if (method != "fill" && method != "uninit") {
+    error("E0105", span(c.method), "`Tensor` has no constructor `" + method + "`",
+          "use `fill(v)` or `uninit()`");
+    return error_expr(s);
+  }
+  if (t.is_error()) {
+    for (const auto& a : c.args) check_expr(a, nullptr);
+    return error_expr(s);
+  }
+  for (int64_t d : t.dims)
+    if (d == kUnknownDim) {
+      error("E0206", s, "a new tensor needs every dimension, not `?`", "unknown dimension");
+      return error_expr(s);
+    }
+  tir::Expr* e = make(tir::ExprKind::TensorNew, t, s);
+  if (method == "fill") {
+    if (c.args.size() != 1) {
+      error("E0201", s, "`fill` takes 1 argument but " + std::to_string(c.args.size()) +
+                            " were given");
+      return error_expr(s);
+    }
+    Type et = Type::of(t.scalar);
+    tir::Expr* v = coerce(check_expr(c.args[0], &et), et, span(c.args[0]), "the fill value");
+    if (v->type.is_error()) return error_expr(s);
+    e->builtin_fill = true;
+    e->args = {v};
+    if (t.memory == Memory::Smem && spawn_depth_ == 0) {
+      error("E0402", s, "an SMEM tile can only be made in a `spawn on` region", "in host code");
+      return error_expr(s);
+    }
+    return e;
+  }
+  if (!c.args.empty()) {
+    error("E0201", s, "`uninit` takes no arguments");
+    return error_expr(s);
+  }
+  if (t.memory != Memory::Smem) {
+    auto& d = error("E0402", s,
+                    std::string("`uninit()` makes SMEM tiles only, not tensors in ") +
+                        memory_name(t.memory),
+                    "not in SMEM");
+    d.helps.push_back("use `fill(v)`");
+    return error_expr(s);
+  }
+  if (unsafe_depth_ == 0) {
+    auto& d = error("E0402", s, "`uninit()` is unsafe: its elements hold no value yet",
+                    "outside an `unsafe` block");
+    d.helps.push_back("write `unsafe { Tensor<…, Memory::SMEM>::uninit() }`");
+    return error_expr(s);
+  }
+  if (spawn_depth_ == 0) {
+    error("E0402", s, "an SMEM tile can only be made in a `spawn on` region", "in host code");
+    return error_expr(s);
+  }
+  return e;
+}
+
+bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Span s,
+                           tir::Expr* into) {
+  const ast::Expr& fa = args[first];
+  const ast::StringLit* lit = nullptr;
+  if (fa.rest.empty() && fa.first.types.empty() && fa.first.operand.ops.empty() &&
+      fa.first.operand.operand.suffixes.empty())
+    lit = boost::get<ast::StringLit>(&fa.first.operand.operand.base);
+  if (!lit) {
+    error("E0501", span(fa), "format argument must be a string literal",
+          "expected a string like \"{}\"");
+    return false;
+  }
+  std::vector<fmt::Piece> pieces;
+  std::string err;
+  uint32_t err_at = 0;
+  if (!fmt::parse_format(lit->value, pieces, err, err_at)) {
+    error("E0501", span(fa), "invalid format string: " + err, "in this format string");
+    return false;
+  }
+  // Arguments: the positional ones, then captured names.
+  size_t nargs = args.size() - first - 1;
+  std::vector<tir::Expr*> values;
+  for (size_t i = 0; i < nargs; ++i) values.push_back(check_expr(args[first + 1 + i], nullptr));
+  std::vector<bool> used(nargs, false);
+  int next = 0;
+  bool ok = true;
+  std::string pending;
+  for (const auto& p : pieces) {
+    if (!p.is_arg) {
+      pending += p.literal;
+      continue;
+    }
+    tir::Expr* v = nullptr;
+    int index = -1;
+    if (!p.name.empty()) {
+      v = use_var(p.name, span(fa), false);
+      values.push_back(v);
+      index = static_cast<int>(values.size()) - 1;
+    } else {
+      index = p.arg_index >= 0 ? p.arg_index : next++;
+      if (index >= static_cast<int>(nargs)) {
+        error("E0501", span(fa),
+              "the format string refers to argument " + std::to_string(index + 1) + " but " +
+                  std::to_string(nargs) + (nargs == 1 ? " argument was" : " arguments were") +
+                  " given",
+              "too few arguments");
+        ok = false;
+        continue;
+      }
+      used[index] = true;
+      v = values[index];
+    }
+    if (!v->type.is_error()) {
+      fmt::ArgClass c;
+      if (v->type.kind == TypeKind::String) c = fmt::ArgClass::Str;
+      else if (v->type.is_scalar(Scalar::Bool)) c = fmt::ArgClass::Bool;
+      else if (v->type.is_scalar() && is_float(v->type.scalar)) c = fmt::ArgClass::Float;
+      else if (v->type.is_scalar()) c = fmt::ArgClass::Integer;
+      else {
+        error("E0501", v->span, "cannot format a value of type `" + type_name(v->type) + "`",
+              "only scalars and strings can be printed");
+        ok = false;
+        continue;
+      }
+      std::string bad = fmt::check_spec(p.spec, c);
+      if (!bad.empty()) {
+        error("E0501", span(fa), bad, "in this format string");
+        ok = false;
+        continue;
+      }
+    } else {
+      ok = false;
+    }
+    tir::FormatPiece fp;
+    fp.literal = std::move(pending);
+    pending.clear();
+    fp.arg = index;
+    fp.spec = p.spec;
+    into->format.push_back(std::move(fp));
+  }
+  if (!pending.empty()) {
+    tir::FormatPiece fp;
+    fp.literal = std::move(pending);
+    into->format.push_back(std::move(fp));
+  }
+  for (size_t i = 0; i < nargs; ++i)
+    if (!used[i]) {
+      error("E0501", span(args[first + 1 + i]), "argument never used by the format string",
+            "unused argument");
+      ok = false;
+    }
+  into->args = std::move(values);
+  return ok;
+}
+
+tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
+  const std::string& name = m.name.name;
+  if (name == "println" || name == "print") {
+    tir::Expr* e = make(tir::ExprKind::Print, Type::unit(), s);
+    e->newline = name == "println";
+    if (m.args.empty()) {
+      if (name == "print") {
+        error("E0501", s, "`print!` needs a format string", "missing format string");
+        return error_expr(s);
+      }
+      return e;
+    }
+    if (!check_format(m.args, 0, s, e)) return error_expr(s);
+    return e;
+  }
+  if (name == "assert") {
+    if (m.args.empty()) {
+      error("E0201", s, "`assert!` needs a condition");
+      return error_expr(s);
+    }
+    Type boolean = Type::of(Scalar::Bool);
+    tir::Expr* c = coerce(check_expr(m.args[0], &boolean), boolean, span(m.args[0]), "the condition");
+    tir::Expr* e = make(tir::ExprKind::Assert, Type::unit(), s);
+    if (m.args.size() > 1 && !check_format(m.args, 1, s, e)) return error_expr(s);
+    if (c->type.is_error()) return error_expr(s);
+    e->args.insert(e->args.begin(), c);
+    // Format pieces index args from 0 for the message; shift them past the condition.
+    for (auto& p : e->format)
+      if (p.arg >= 0) ++p.arg;
+    return e;
+  }
+  if (name == "assert_eq") {
+    if (m.args.size() < 2) {
+      error("E0201", s, "`assert_eq!` needs two values");
+      return error_expr(s);
+    }
+    tir::Expr* a;
+    tir::Expr* b;
+    if (untyped_literal(m.args[0].first) && m.args[0].rest.empty()) {
+      b = check_expr(m.args[1], nullptr);
+      a = check_expr(m.args[0], b->type.is_error() ? nullptr : &b->type);
+    } else {
+      a = check_expr(m.args[0], nullptr);
+      b = check_expr(m.args[1], a->type.is_error() ? nullptr : &a->type);
+    }
+    tir::Expr* e = make(tir::ExprKind::Assert, Type::unit(), s);
+    e->is_assert_eq = true;
+    if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
+    if (a->type.is_error() || b->type.is_error()) return error_expr(s);
+    if (!a->type.is_scalar() || a->type != b->type) {
+      error("E0200", s, "`assert_eq!` compares two scalars of one type, found `" +
+                            type_name(a->type) + "` and `" + type_name(b->type) + "`");
+      return error_expr(s);
+    }
+    e->args.insert(e->args.begin(), {a, b});
+    for (auto& p : e->format)
+      if (p.arg >= 0) p.arg += 2;
+    return e;
+  }
+  auto& d = error("E0502", span(m.name), "unknown macro `" + name + "!`", "not a macro");
+  d.helps.push_back("the macros are println!, print!, assert! and assert_eq!");
+  return error_expr(s);
+}
+
+}  // namespace vx::check

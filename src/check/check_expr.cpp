@@ -1,0 +1,613 @@
+// Expressions: operator precedence, literal inference, variables and moves, indexing and views,
+// references, casts, `if` and blocks (spec/types.md, spec/grammar.md §precedence).
+#include <boost/variant/get.hpp>
+
+#include "check/checker_impl.hpp"
+
+namespace vx::check {
+
+namespace {
+
+struct OpInfo {
+  int prec;
+  tir::BinOp op;
+};
+
+// Rust's precedence, loosest first (spec/grammar.md).
+const std::map<std::string, OpInfo>& op_table() {
+  static const std::map<std::string, OpInfo> table = {
+      {"||", {1, tir::BinOp::Or}},     {"&&", {2, tir::BinOp::And}},
+      {"==", {3, tir::BinOp::Eq}},     {"!=", {3, tir::BinOp::Ne}},
+      {"<", {3, tir::BinOp::Lt}},      {"<=", {3, tir::BinOp::Le}},
+      {">", {3, tir::BinOp::Gt}},      {">=", {3, tir::BinOp::Ge}},
+      {"|", {4, tir::BinOp::BitOr}},   {"^", {5, tir::BinOp::BitXor}},
+      {"&", {6, tir::BinOp::BitAnd}},  {"<<", {7, tir::BinOp::Shl}},
+      {">>", {7, tir::BinOp::Shr}},    {"+", {8, tir::BinOp::Add}},
+      {"-", {8, tir::BinOp::Sub}},     {"*", {9, tir::BinOp::Mul}},
+      {"/", {9, tir::BinOp::Div}},     {"%", {9, tir::BinOp::Rem}}};
+  return table;
+}
+
+bool is_comparison(tir::BinOp op) {
+  return op == tir::BinOp::Eq || op == tir::BinOp::Ne || op == tir::BinOp::Lt ||
+         op == tir::BinOp::Le || op == tir::BinOp::Gt || op == tir::BinOp::Ge;
+}
+
+Span join(Span a, Span b) {
+  if (a.empty() && a.begin == 0) return b;
+  if (b.empty() && b.begin == 0) return a;
+  return {std::min(a.begin, b.begin), std::max(a.end, b.end)};
+}
+
+}  // namespace
+
+tir::Expr* Checker::make(tir::ExprKind k, const Type& t, Span s) {
+  tir::Expr* e = prog_.new_expr();
+  e->kind = k;
+  e->type = t;
+  e->span = s;
+  return e;
+}
+
+tir::Expr* Checker::error_expr(Span s) { return make(tir::ExprKind::Unit, Type::error(), s); }
+
+bool Checker::compatible(const Type& param, const Type& arg) const {
+  if (param.is_error() || arg.is_error()) return true;
+  if (param.kind == TypeKind::Ref && arg.kind == TypeKind::Ref) {
+    if (param.ref_mut && !arg.ref_mut) return false;
+  } else if (param.kind != arg.kind) {
+    return false;
+  }
+  if (!param.is_tensor_like()) return param == arg;
+  if (param.scalar != arg.scalar || param.memory != arg.memory || param.rank() != arg.rank())
+    return false;
+  for (int i = 0; i < param.rank(); ++i)
+    if (param.dims[i] != kUnknownDim && param.dims[i] != arg.dims[i]) return false;
+  return true;
+}
+
+tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const char* what) {
+  if (e->type.is_error() || expected.is_error() || compatible(expected, e->type)) return e;
+  std::string msg = "mismatched types: expected `" + type_name(expected) + "`, found `" +
+                    type_name(e->type) + "`";
+  auto& d = error("E0200", where, msg,
+                  std::string(what ? what : "this") + " has type `" + type_name(e->type) + "`");
+  if (expected.is_scalar() && e->type.is_scalar())
+    d.helps.push_back("convert it with `as " + type_name(expected) + "`");
+  return error_expr(where);
+}
+
+void Checker::mark_moved(tir::Expr* e, Span at) {
+  // A tensor local used by value (not through a reference) is moved.
+  if (e->kind == tir::ExprKind::Var && e->type.kind == TypeKind::Tensor) {
+    if (Local* l = lookup(e->text)) {
+      l->moved = true;
+      l->moved_at = at;
+    }
+  }
+}
+
+tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
+  Local* l = lookup(name);
+  if (!l) {
+    Type ct;
+    tir::Literal cv;
+    if (const_value(name, span, ct, cv)) {
+      if (ct.is_error()) return error_expr(span);
+      tir::Expr* e = make(tir::ExprKind::Literal, ct, span);
+      e->lit = cv;
+      return e;
+    }
+    auto& d = error("E0100", span, "cannot find value `" + name + "` in this scope",
+                    "not found in this scope");
+    if (fn_by_name_.count(name)) d.helps.push_back("`" + name + "` is a function: call it");
+    return error_expr(span);
+  }
+  if (l->moved) {
+    auto& d = error("E0301", span, "use of moved value `" + name + "`", "value used after move");
+    d.secondary.push_back({l->moved_at, "value moved here"});
+    l->moved = false;  // report once
+  }
+  tir::Expr* e = make(tir::ExprKind::Var, l->type, span);
+  e->slot = l->slot;
+  e->text = name;
+  (void)as_move;
+  return e;
+}
+
+std::unique_ptr<OpTree> Checker::fold_chain(const ast::Expr& e) {
+  // Precedence climbing over the flat chain the grammar built.
+  const auto& table = op_table();
+  size_t pos = 0;
+  auto leaf = [&](const ast::Cast& c) {
+    auto t = std::make_unique<OpTree>();
+    t->leaf = &c;
+    t->span = span(c);
+    return t;
+  };
+  std::function<std::unique_ptr<OpTree>(std::unique_ptr<OpTree>, int)> climb =
+      [&](std::unique_ptr<OpTree> lhs, int min_prec) {
+        while (pos < e.rest.size()) {
+          const auto& r = e.rest[pos];
+          int prec = table.at(r.op).prec;
+          if (prec < min_prec) break;
+          ++pos;
+          auto rhs = leaf(r.operand);
+          while (pos < e.rest.size() && table.at(e.rest[pos].op).prec > prec)
+            rhs = climb(std::move(rhs), prec + 1);
+          if (prec == 3 && lhs->leaf == nullptr && table.at(lhs->op).prec == 3) {
+            auto& d = error("E0001", span(r), "comparison operators cannot be chained",
+                            "second comparison");
+            d.helps.push_back("split it with `&&`, as in `a < b && b < c`");
+          }
+          auto node = std::make_unique<OpTree>();
+          node->op = r.op;
+          node->op_span = span(r);
+          node->span = join(lhs->span, rhs->span);
+          node->lhs = std::move(lhs);
+          node->rhs = std::move(rhs);
+          lhs = std::move(node);
+        }
+        return lhs;
+      };
+  return climb(leaf(e.first), 0);
+}
+
+tir::Expr* Checker::check_expr(const ast::Expr& e, const Type* expected) {
+  if (e.rest.empty()) return check_cast(e.first, expected);
+  auto tree = fold_chain(e);
+  return check_tree(*tree, expected);
+}
+
+bool Checker::untyped_literal(const ast::Cast& c) const {
+  if (!c.types.empty()) return false;
+  for (const auto& op : c.operand.ops)
+    if (op != "-") return false;
+  const ast::Postfix& p = c.operand.operand;
+  if (!p.suffixes.empty()) return false;
+  auto suffix_free = [](const std::string& text, bool is_float) {
+    size_t i = 0;
+    if (!is_float && text.size() > 2 && text[0] == '0' &&
+        (text[1] == 'x' || text[1] == 'b' || text[1] == 'o'))
+      return text.find_first_of("iu", 2) == std::string::npos;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
+                               text[i] == '_' || text[i] == '.' ||
+                               ((text[i] == 'e' || text[i] == 'E') && is_float) ||
+                               ((text[i] == '+' || text[i] == '-') && is_float)))
+      ++i;
+    return i == text.size();
+  };
+  if (auto* il = boost::get<ast::IntLit>(&p.base)) return suffix_free(il->text, false);
+  if (auto* fl = boost::get<ast::FloatLit>(&p.base)) return suffix_free(fl->text, true);
+  if (auto* par = boost::get<ast::Paren>(&p.base)) {
+    const ast::Expr& inner = par->inner.get();
+    if (!inner.rest.empty()) {
+      for (const auto& r : inner.rest)
+        if (!untyped_literal(r.operand)) return false;
+    }
+    return untyped_literal(inner.first);
+  }
+  return false;
+}
+
+bool Checker::untyped_literal(const OpTree& t) const {
+  if (t.leaf) return untyped_literal(*t.leaf);
+  return untyped_literal(*t.lhs) && untyped_literal(*t.rhs);
+}
+
+tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
+  if (t.leaf) return check_cast(*t.leaf, expected);
+  const OpInfo info = op_table().at(t.op);
+  tir::BinOp op = info.op;
+  tir::Expr* a;
+  tir::Expr* b;
+  Type boolean = Type::of(Scalar::Bool);
+  if (op == tir::BinOp::And || op == tir::BinOp::Or) {
+    a = coerce(check_tree(*t.lhs, &boolean), boolean, t.lhs->span, "the left operand");
+    b = coerce(check_tree(*t.rhs, &boolean), boolean, t.rhs->span, "the right operand");
+  } else if (op == tir::BinOp::Shl || op == tir::BinOp::Shr) {
+    a = check_tree(*t.lhs, expected);
+    b = check_tree(*t.rhs, nullptr);
+  } else {
+    const Type* hint = is_comparison(op) ? nullptr : expected;
+    if (untyped_literal(*t.lhs) && !untyped_literal(*t.rhs)) {
+      b = check_tree(*t.rhs, hint);
+      a = check_tree(*t.lhs, b->type.is_error() ? hint : &b->type);
+    } else {
+      a = check_tree(*t.lhs, hint);
+      b = check_tree(*t.rhs, a->type.is_error() ? hint : &a->type);
+    }
+  }
+  Type result = a->type;
+  if (a->type.is_error() || b->type.is_error()) return error_expr(t.span);
+  auto refuse = [&](const std::string& why) {
+    auto& d = error("E0202", t.op_span,
+                    "cannot apply `" + t.op + "` to `" + type_name(a->type) + "` and `" +
+                        type_name(b->type) + "`",
+                    why);
+    d.secondary.push_back({a->span, "`" + type_name(a->type) + "`"});
+    d.secondary.push_back({b->span, "`" + type_name(b->type) + "`"});
+    return error_expr(t.span);
+  };
+  if (!a->type.is_scalar() || !b->type.is_scalar())
+    return refuse("operators work on scalars");
+  Scalar sa = a->type.scalar;
+  if (op == tir::BinOp::Shl || op == tir::BinOp::Shr) {
+    if (!is_int(sa) || !is_int(b->type.scalar)) return refuse("shifts need integers");
+  } else if (op != tir::BinOp::And && op != tir::BinOp::Or) {
+    if (a->type != b->type) {
+      auto& d = error("E0200", t.op_span,
+                      "mismatched types: `" + type_name(a->type) + "` " + t.op + " `" +
+                          type_name(b->type) + "`",
+                      "both operands must have one type");
+      d.secondary.push_back({a->span, "`" + type_name(a->type) + "`"});
+      d.secondary.push_back({b->span, "`" + type_name(b->type) + "`"});
+      d.helps.push_back("convert one side with `as`");
+      return error_expr(t.span);
+    }
+    bool arith = op == tir::BinOp::Add || op == tir::BinOp::Sub || op == tir::BinOp::Mul ||
+                 op == tir::BinOp::Div || op == tir::BinOp::Rem;
+    bool bitwise = op == tir::BinOp::BitAnd || op == tir::BinOp::BitOr || op == tir::BinOp::BitXor;
+    if (arith && sa == Scalar::Bool) return refuse("arithmetic needs numbers");
+    if (bitwise && is_float(sa)) return refuse("bitwise operators need integers or bool");
+    if (is_comparison(op) && sa == Scalar::Bool && op != tir::BinOp::Eq && op != tir::BinOp::Ne)
+      return refuse("booleans can only be compared with `==` and `!=`");
+  }
+  if (is_comparison(op)) result = Type::of(Scalar::Bool);
+  tir::Expr* e = make(tir::ExprKind::Binary, result, t.span);
+  e->bop = op;
+  e->args = {a, b};
+  return e;
+}
+
+tir::Expr* Checker::check_cast(const ast::Cast& c, const Type* expected) {
+  if (c.types.empty()) return check_unary(c.operand, 0, expected, span(c));
+  tir::Expr* e = check_unary(c.operand, 0, nullptr, span(c.operand));
+  for (const auto& ty : c.types) {
+    Type to = resolve_type(ty);
+    if (e->type.is_error() || to.is_error()) {
+      e = error_expr(span(c));
+      continue;
+    }
+    if (!e->type.is_scalar() || !to.is_scalar()) {
+      error("E0203", span(ty), "cannot cast `" + type_name(e->type) + "` to `" + type_name(to) +
+                                   "`", "`as` converts between scalar types");
+      e = error_expr(span(c));
+      continue;
+    }
+    if (to.scalar == Scalar::Bool && e->type.scalar != Scalar::Bool) {
+      auto& d = error("E0203", span(ty), "cannot cast `" + type_name(e->type) + "` to `bool`",
+                      "no cast to bool");
+      d.helps.push_back("compare instead: `x != 0`");
+      e = error_expr(span(c));
+      continue;
+    }
+    tir::Expr* cast = make(tir::ExprKind::Cast, to, {span(c).begin, span(ty).end});
+    cast->args = {e};
+    e = cast;
+  }
+  return e;
+}
+
+tir::Expr* Checker::check_unary(const ast::Unary& u, size_t first_op, const Type* expected,
+                                Span whole) {
+  if (first_op == u.ops.size()) return check_postfix(u.operand, expected, false);
+  const std::string& op = u.ops[first_op];
+  Span s{whole.begin, span(u).end};
+  if (op == "&" || op == "&mut") {
+    if (first_op + 1 != u.ops.size()) {
+      error("E0202", s, "`" + op + "` must be applied to a tensor or an element range",
+            "unsupported reference");
+      return error_expr(s);
+    }
+    return check_place_ref(u.operand, op == "&mut", s);
+  }
+  if (op == "*") {
+    error("E0202", s, "`*` (dereference) is not supported: references are to tensors and are "
+                      "indexed directly", "remove the `*`");
+    return error_expr(s);
+  }
+  // A negated literal is one literal, so that `-128i8` is in range.
+  if (op == "-" && first_op + 1 == u.ops.size() && u.operand.suffixes.empty()) {
+    if (auto* il = boost::get<ast::IntLit>(&u.operand.base))
+      return check_int_lit(*il, expected, true, s);
+    if (auto* fl = boost::get<ast::FloatLit>(&u.operand.base))
+      return check_float_lit(*fl, expected, true, s);
+  }
+  tir::Expr* a = check_unary(u, first_op + 1, expected, whole);
+  if (a->type.is_error()) return a;
+  if (!a->type.is_scalar()) {
+    error("E0202", s, "cannot apply `" + op + "` to `" + type_name(a->type) + "`");
+    return error_expr(s);
+  }
+  Scalar sc = a->type.scalar;
+  if (op == "-" && (sc == Scalar::Bool || (is_int(sc) && !is_signed_int(sc)))) {
+    auto& d = error("E0202", s, "cannot negate a value of type `" + type_name(a->type) + "`",
+                    "`-` needs a signed integer or a float");
+    if (is_int(sc)) d.helps.push_back("use `0 - x` for wrapping negation");
+    return error_expr(s);
+  }
+  if (op == "!" && is_float(sc)) {
+    error("E0202", s, "cannot apply `!` to `" + type_name(a->type) + "`",
+          "`!` needs bool or an integer");
+    return error_expr(s);
+  }
+  tir::Expr* e = make(tir::ExprKind::Unary, a->type, s);
+  e->uop = op == "-" ? tir::UnOp::Neg : tir::UnOp::Not;
+  e->args = {a};
+  return e;
+}
+
+tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::IndexSuffix*>& idx,
+                                Span s, bool allow_view) {
+  std::vector<tir::Expr*> indices;
+  for (const auto* ix : idx) {
+    tir::Expr* i = check_expr(ix->index.get(), nullptr);
+    if (!i->type.is_error() && !(i->type.is_scalar() && is_int(i->type.scalar)))
+      error("E0200", span(ix->index.get()),
+            "an index must be an integer, not `" + type_name(i->type) + "`", "not an integer");
+    indices.push_back(i);
+  }
+  if (base->type.is_error()) return error_expr(s);
+  if (!base->type.is_tensor_like()) {
+    error("E0204", s, "cannot index a value of type `" + type_name(base->type) + "`",
+          "not a tensor");
+    return error_expr(s);
+  }
+  int rank = base->type.rank();
+  if (static_cast<int>(indices.size()) > rank) {
+    error("E0204", s,
+          "too many indices: `" + base->text + "` has " + std::to_string(rank) +
+              (rank == 1 ? " dimension" : " dimensions") + ", indexed with " +
+              std::to_string(indices.size()),
+          "too many indices");
+    return error_expr(s);
+  }
+  Memory m = base->type.memory;
+  if (spawn_depth_ == 0 && m != Memory::CpuDram) {
+    auto& d = error("E0400", s,
+                    "host code cannot index `" + base->text + "`, which is in " +
+                        std::string(memory_name(m)),
+                    "indexed outside a `spawn on` region");
+    d.helps.push_back("transfer it with `transfer(" + base->text +
+                      ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region");
+    return error_expr(s);
+  }
+  if (spawn_depth_ > 0 && m == Memory::CpuDram) {
+    auto& d = error("E0401", s,
+                    "device code cannot index `" + base->text + "`, which is in CPU_DRAM",
+                    "indexed inside a `spawn on` region");
+    d.helps.push_back("transfer it with `transfer(" + base->text +
+                      ", Memory::HBM)` before the region");
+    return error_expr(s);
+  }
+  if (static_cast<int>(indices.size()) < rank) {
+    if (!allow_view) {
+      auto& d = error("E0204", s,
+                      "`" + base->text + "` has " + std::to_string(rank) + " dimensions but " +
+                          std::to_string(indices.size()) + (indices.size() == 1 ? " index" : " indices") +
+                          " were given",
+                      "a sub-tensor is not a value");
+      d.helps.push_back("index every dimension, or take a reference to the sub-tensor: `&" +
+                        base->text + "[…]`");
+      return error_expr(s);
+    }
+    Type vt = base->type;
+    vt.kind = TypeKind::Ref;
+    vt.dims.erase(vt.dims.begin(), vt.dims.begin() + indices.size());
+    tir::Expr* e = make(tir::ExprKind::View, vt, s);
+    e->args.push_back(base);
+    e->args.insert(e->args.end(), indices.begin(), indices.end());
+    e->text = base->text;
+    return e;
+  }
+  tir::Expr* e = make(tir::ExprKind::Index, Type::of(base->type.scalar), s);
+  e->args.push_back(base);
+  e->args.insert(e->args.end(), indices.begin(), indices.end());
+  e->text = base->text;
+  return e;
+}
+
+tir::Expr* Checker::check_place_ref(const ast::Postfix& p, bool is_mut, Span s) {
+  const ast::PathExpr* pe = boost::get<ast::PathExpr>(&p.base);
+  bool all_index = std::all_of(p.suffixes.begin(), p.suffixes.end(), [](const ast::Suffix& x) {
+    return boost::get<ast::IndexSuffix>(&x) != nullptr;
+  });
+  if (!pe || pe->call_args || pe->path.segments.size() != 1 || !all_index) {
+    error("E0202", s, "a reference must name a tensor variable or part of one",
+          "cannot take a reference to this");
+    return error_expr(s);
+  }
+  const std::string& name = pe->path.segments[0].name;
+  tir::Expr* base = use_var(name, span(pe->path), false);
+  if (base->type.is_error()) return base;
+  if (!base->type.is_tensor_like()) {
+    auto& d = error("E0202", s, "cannot take a reference to `" + name + "` of type `" +
+                                    type_name(base->type) + "`",
+                    "references are to tensors only");
+    d.helps.push_back("pass the value itself");
+    return error_expr(s);
+  }
+  if (is_mut) {
+    Local* l = lookup(name);
+    if (base->type.kind == TypeKind::Ref && !base->type.ref_mut) {
+      error("E0302", s, "cannot borrow `" + name + "` as mutable: it is a `&` reference",
+            "`&mut` of a `&` reference");
+      return error_expr(s);
+    }
+    if (base->type.kind == TypeKind::Tensor && l && !l->is_mut) {
+      auto& d = error("E0302", s, "cannot borrow `" + name + "` as mutable",
+                      "`" + name + "` is not declared with `mut`");
+      d.secondary.push_back({l->decl, "declared here"});
+      d.helps.push_back("declare it with `let mut " + name + "`");
+      return error_expr(s);
+    }
+  }
+  tir::Expr* target = base;
+  if (!p.suffixes.empty()) {
+    std::vector<const ast::IndexSuffix*> idx;
+    for (const auto& sfx : p.suffixes) idx.push_back(&boost::get<ast::IndexSuffix>(sfx));
+    target = check_index(base, idx, s, true);
+    if (target->type.is_error()) return target;
+    if (target->kind != tir::ExprKind::View) {
+      error("E0202", s, "cannot take a reference to a single element", "an element, not a tensor");
+      return error_expr(s);
+    }
+  }
+  Type rt = target->type;
+  rt.kind = TypeKind::Ref;
+  rt.ref_mut = is_mut;
+  tir::Expr* e = make(tir::ExprKind::Ref, rt, s);
+  e->args = {target};
+  e->text = name;
+  return e;
+}
+
+tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, bool) {
+  Span whole = span(p);
+  if (p.suffixes.empty()) return check_primary(p.base, expected);
+  tir::Expr* cur = check_primary(p.base, nullptr);
+  size_t i = 0;
+  while (i < p.suffixes.size()) {
+    if (boost::get<ast::IndexSuffix>(&p.suffixes[i])) {
+      std::vector<const ast::IndexSuffix*> idx;
+      size_t j = i;
+      while (j < p.suffixes.size() && boost::get<ast::IndexSuffix>(&p.suffixes[j]))
+        idx.push_back(&boost::get<ast::IndexSuffix>(p.suffixes[j++]));
+      Span s{whole.begin, span(p.suffixes[j - 1]).end};
+      if (!cur->type.is_error() && cur->kind != tir::ExprKind::Var) {
+        error("E0204", s, "only a tensor variable can be indexed", "bind it with `let` first");
+        cur = error_expr(s);
+      } else {
+        cur = check_index(cur, idx, s, false);
+      }
+      i = j;
+    } else {
+      const auto& m = boost::get<ast::MethodSuffix>(p.suffixes[i]);
+      Span s{whole.begin, span(p.suffixes[i]).end};
+      cur = check_method(cur, m, s);
+      ++i;
+    }
+  }
+  return cur;
+}
+
+tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s) {
+  Type boolean = Type::of(Scalar::Bool);
+  tir::Expr* cond = coerce(check_expr(e.cond, &boolean), boolean, span(e.cond), "the condition");
+  Type then_t;
+  tir::Block* then_b = check_block(e.then_block.get(), expected, then_t);
+  tir::Expr* r = make(tir::ExprKind::If, Type::unit(), s);
+  r->args = {cond};
+  r->block = then_b;
+  // Fold `else if` arms into nested Ifs, innermost last.
+  tir::Block* else_b = nullptr;
+  Type else_t = Type::unit();
+  bool has_else = e.else_block.has_value();
+  if (has_else) else_b = check_block(e.else_block->get(), expected, else_t);
+  for (size_t k = e.else_ifs.size(); k-- > 0;) {
+    const ast::ElseIf& ei = e.else_ifs[k];
+    tir::Expr* c = coerce(check_expr(ei.cond, &boolean), boolean, span(ei.cond), "the condition");
+    Type bt;
+    tir::Block* body = check_block(ei.body.get(), expected, bt);
+    tir::Expr* inner = make(tir::ExprKind::If, Type::unit(), span(ei));
+    inner->args = {c};
+    inner->block = body;
+    inner->else_block = else_b;
+    Type it = Type::unit();
+    if (else_b) {
+      if (bt.is_error()) it = else_t;
+      else if (else_t.is_error() || bt == else_t) it = bt;
+      else {
+        error("E0200", body->tail ? body->tail->span : span(ei),
+              "`if` and `else` have different types: `" + type_name(bt) + "` and `" +
+                  type_name(else_t) + "`");
+        it = Type::error();
+      }
+    }
+    inner->type = it.is_error() ? Type::unit() : it;
+    tir::Block* wrap = prog_.new_block();
+    wrap->span = span(ei);
+    wrap->tail = inner;
+    else_b = wrap;
+    else_t = it;
+  }
+  r->else_block = else_b;
+  if (!else_b) {
+    if (!then_t.is_unit() && !then_t.is_error() && then_b->tail) {
+      auto& d = error("E0207", then_b->tail->span,
+                      "`if` without `else` cannot have a value of type `" + type_name(then_t) + "`",
+                      "this value has nowhere to go");
+      d.helps.push_back("add an `else` branch, or end the line with `;`");
+    }
+    return r;
+  }
+  if (then_t.is_error()) r->type = else_t.is_error() ? Type::unit() : else_t;
+  else if (else_t.is_error() || then_t == else_t) r->type = then_t;
+  else {
+    auto& d = error("E0200", else_b->tail ? else_b->tail->span : s,
+                    "`if` and `else` have different types: `" + type_name(then_t) + "` and `" +
+                        type_name(else_t) + "`",
+                    "expected `" + type_name(then_t) + "`");
+    if (then_b->tail) d.secondary.push_back({then_b->tail->span, "`" + type_name(then_t) + "`"});
+    return error_expr(s);
+  }
+  return r;
+}
+
+tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
+  Span s = span(p);
+  if (auto* l = boost::get<ast::IntLit>(&p)) return check_int_lit(*l, expected, false, s);
+  if (auto* l = boost::get<ast::FloatLit>(&p)) return check_float_lit(*l, expected, false, s);
+  if (auto* l = boost::get<ast::BoolLit>(&p)) {
+    tir::Expr* e = make(tir::ExprKind::Literal, Type::of(Scalar::Bool), s);
+    e->lit.i = l->text == "true";
+    return e;
+  }
+  if (auto* l = boost::get<ast::StringLit>(&p)) {
+    tir::Expr* e = make(tir::ExprKind::String, Type::kind_only(TypeKind::String), s);
+    e->text = l->value;
+    return e;
+  }
+  if (auto* c = boost::get<ast::TensorCtor>(&p)) return check_tensor_ctor(*c, s);
+  if (auto* m = boost::get<ast::MacroCall>(&p)) return check_macro(*m, s);
+  if (auto* pe = boost::get<ast::PathExpr>(&p)) {
+    if (pe->call_args) return check_call(*pe, expected, s);
+    const auto& segs = pe->path.segments;
+    if (segs.size() == 1) return use_var(segs[0].name, s, true);
+    std::string name;
+    for (size_t i = 0; i < segs.size(); ++i) name += (i ? "::" : "") + segs[i].name;
+    if (segs[0].name == "Memory" || segs[0].name == "AtomicOrdering" ||
+        segs[0].name == "FenceScope" || segs[0].name == "Topology")
+      error("E0200", s, "`" + name + "` can only be an argument of the built-in that takes it",
+            "not a value here");
+    else
+      error("E0100", s, "cannot find `" + name + "`", "not found");
+    return error_expr(s);
+  }
+  if (boost::get<ast::ArrayLit>(&p)) {
+    error("E0200", s, "an array literal can only be the index of `lanes::copy_async`",
+          "not a value here");
+    return error_expr(s);
+  }
+  if (boost::get<ast::UnitLit>(&p)) return make(tir::ExprKind::Unit, Type::unit(), s);
+  if (auto* par = boost::get<ast::Paren>(&p)) return check_expr(par->inner.get(), expected);
+  if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {
+    ++unsafe_depth_;
+    Type t;
+    tir::Block* b = check_block(ub->body.get(), expected, t);
+    --unsafe_depth_;
+    tir::Expr* e = make(tir::ExprKind::BlockExpr, t.is_error() ? Type::unit() : t, s);
+    e->block = b;
+    return e;
+  }
+  if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return check_if(ie->get(), expected, s);
+  const auto& blk = boost::get<ast::x3::forward_ast<ast::Block>>(p);
+  Type t;
+  tir::Block* b = check_block(blk.get(), expected, t);
+  tir::Expr* e = make(tir::ExprKind::BlockExpr, t.is_error() ? Type::unit() : t, s);
+  e->block = b;
+  return e;
+}
+
+}  // namespace vx::check

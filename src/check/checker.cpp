@@ -1,0 +1,631 @@
+// Items, types and statements. Expressions are in check_expr.cpp, built-ins in check_builtins.cpp.
+#include <boost/variant/get.hpp>
+
+#include "check/checker_impl.hpp"
+
+namespace vx {
+
+std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags) {
+  auto program = std::make_unique<tir::Program>();
+  program->file = diags.file_ptr();
+  check::Checker checker(parsed, diags, *program);
+  checker.run();
+  if (diags.has_errors()) return nullptr;
+  return program;
+}
+
+}  // namespace vx
+
+namespace vx::check {
+
+Diagnostic& Checker::error(const char* code, Span span, std::string message, std::string label) {
+  return diags_.error(code, span, std::move(message), std::move(label));
+}
+
+void Checker::run() {
+  // Collect the items: functions and consts, each name once.
+  std::map<std::string, Span> defined;
+  auto define = [&](const std::string& name, Span s) {
+    auto it = defined.find(name);
+    if (it != defined.end()) {
+      auto& d = error("E0102", s, "`" + name + "` is defined twice", "defined again here");
+      d.secondary.push_back({it->second, "first defined here"});
+      return false;
+    }
+    defined[name] = s;
+    return true;
+  };
+  for (const auto& item : parsed_.program.items) {
+    if (auto* f = boost::get<ast::FnItem>(&item)) {
+      if (!define(f->name.name, span(f->name))) continue;
+      FnSig sig;
+      sig.name = f->name.name;
+      sig.span = span(f->name);
+      sig.item = f;
+      fn_by_name_[sig.name] = static_cast<int>(sigs_.size());
+      sigs_.push_back(std::move(sig));
+    } else if (auto* c = boost::get<ast::ConstItem>(&item)) {
+      if (!define(c->name.name, span(c->name))) continue;
+      consts_[c->name.name].item = c;
+    }
+  }
+  // Signatures (after every const is known, so that dimensions can name consts).
+  for (auto& sig : sigs_) {
+    std::map<std::string, Span> seen;
+    for (const auto& p : sig.item->params) {
+      if (seen.count(p.name.name)) {
+        auto& d = error("E0102", span(p.name), "parameter `" + p.name.name + "` is declared twice",
+                        "declared again here");
+        d.secondary.push_back({seen[p.name.name], "first declared here"});
+      }
+      seen[p.name.name] = span(p.name);
+      Type t = resolve_type(p.type);
+      if (t.kind == TypeKind::Token || t.kind == TypeKind::Unit)
+        error("E0104", span(p.type), "a parameter cannot have type `" + type_name(t) + "`");
+      sig.params.push_back(t);
+      sig.param_names.push_back(p.name.name);
+    }
+    sig.ret = sig.item->ret ? resolve_type(*sig.item->ret) : Type::unit();
+    if (sig.ret.kind == TypeKind::Ref || sig.ret.kind == TypeKind::Token)
+      error("E0104", span(*sig.item->ret),
+            "a function cannot return `" + type_name(sig.ret) + "`",
+            "return a tensor by value instead");
+  }
+  for (auto& [name, info] : consts_) {
+    Type t;
+    tir::Literal v;
+    const_value(name, span(info.item->name), t, v);
+  }
+  prog_.functions.resize(sigs_.size());
+  for (size_t i = 0; i < sigs_.size(); ++i) check_function(static_cast<int>(i));
+  auto main_it = fn_by_name_.find("main");
+  if (main_it == fn_by_name_.end()) {
+    if (!diags_.has_errors()) {
+      auto& d = error("E0103", {0, 0}, "the program has no `fn main`");
+      d.helps.push_back("add `fn main() { … }`, where the program starts");
+    }
+    return;
+  }
+  const FnSig& m = sigs_[main_it->second];
+  prog_.main_index = main_it->second;
+  if (!m.params.empty())
+    error("E0201", m.span, "`main` takes no parameters", "declared with parameters");
+  if (!(m.ret.is_unit() || m.ret.is_scalar(Scalar::I32) || m.ret.is_error()))
+    error("E0200", span(*m.item->ret),
+          "`main` must return `()` or `i32`, not `" + type_name(m.ret) + "`");
+}
+
+bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Literal& value) {
+  auto it = consts_.find(name);
+  if (it == consts_.end()) return false;
+  ConstInfo& c = it->second;
+  if (c.state == ConstInfo::InProgress) {
+    error("E0206", use, "the value of const `" + name + "` depends on itself");
+    c.state = ConstInfo::Failed;
+  }
+  if (c.state == ConstInfo::Pending) {
+    c.state = ConstInfo::InProgress;
+    c.type = resolve_type(c.item->type);
+    if (!c.type.is_scalar()) {
+      if (!c.type.is_error())
+        error("E0104", span(c.item->type), "a const must have a scalar type, not `" +
+                                               type_name(c.type) + "`");
+      c.state = ConstInfo::Failed;
+    } else {
+      // A const's value is a literal, possibly negated, or another const.
+      auto saved_fn = fn_;
+      fn_ = nullptr;
+      tir::Expr* e = check_expr(c.item->value, &c.type);
+      fn_ = saved_fn;
+      if (e->type.is_error()) {
+        c.state = ConstInfo::Failed;
+      } else if (e->kind != tir::ExprKind::Literal) {
+        error("E0206", span(c.item->value),
+              "the value of a const must be a literal or another const",
+              "not a constant value");
+        c.state = ConstInfo::Failed;
+      } else {
+        c.value = e->lit;
+        c.state = ConstInfo::Done;
+      }
+    }
+  }
+  type = c.state == ConstInfo::Done ? c.type : Type::error();
+  value = c.value;
+  return true;
+}
+
+Type Checker::resolve_type(const ast::Type& t) {
+  if (auto* n = boost::get<ast::NamedType>(&t)) {
+    Scalar s;
+    if (scalar_by_name(n->name, s)) return Type::of(s);
+    if (n->name == "()" || n->name == "void") return Type::unit();
+    if (n->name == "Token") return Type::token();
+    error("E0104", span(*n), "unknown type `" + n->name + "`", "not a type");
+    return Type::error();
+  }
+  if (auto* r = boost::get<ast::RefType>(&t)) {
+    Type inner = resolve_type(r->inner.get());
+    if (inner.is_error()) return inner;
+    if (inner.kind != TypeKind::Tensor) {
+      error("E0104", span(*r), "references are to tensors only, not to `" + type_name(inner) + "`",
+            "unsupported reference");
+      return Type::error();
+    }
+    inner.kind = TypeKind::Ref;
+    inner.ref_mut = r->is_mut;
+    return inner;
+  }
+  const auto& tt = boost::get<ast::TensorType>(t);
+  Type elem = resolve_type(tt.elem.get());
+  if (elem.is_error()) return elem;
+  if (!elem.is_scalar()) {
+    error("E0104", span(tt.elem.get()), "a tensor holds scalars, not `" + type_name(elem) + "`");
+    return Type::error();
+  }
+  std::vector<int64_t> dims;
+  bool ok = true;
+  if (tt.dims.size() > 8) {
+    error("E0206", span(tt), "a tensor has at most 8 dimensions, this one has " +
+                                 std::to_string(tt.dims.size()));
+    return Type::error();
+  }
+  int64_t total = 1;
+  for (const auto& d : tt.dims) {
+    int64_t v = 0;
+    if (d.text == "?") {
+      dims.push_back(kUnknownDim);
+      continue;
+    }
+    if (d.text[0] >= '0' && d.text[0] <= '9') {
+      ast::IntLit lit;
+      lit.text = d.text;
+      Type i64 = Type::of(Scalar::I64);
+      // Reuse the literal reader; report through its diagnostics.
+      tir::Expr* e = check_int_lit(lit, &i64, false, span(d));
+      if (e->type.is_error()) {
+        ok = false;
+        continue;
+      }
+      v = e->lit.i;
+    } else {
+      Type ct;
+      tir::Literal cv;
+      if (!const_value(d.text, span(d), ct, cv)) {
+        error("E0206", span(d), "dimension `" + d.text + "` is not a const",
+              "a dimension is a number, a const or `?`");
+        ok = false;
+        continue;
+      }
+      if (ct.is_error()) {
+        ok = false;
+        continue;
+      }
+      if (!is_int(ct.scalar)) {
+        error("E0206", span(d), "dimension `" + d.text + "` is not an integer const");
+        ok = false;
+        continue;
+      }
+      v = cv.i;
+    }
+    if (v <= 0 || v > (int64_t(1) << 40)) {
+      error("E0206", span(d), "a dimension must be between 1 and 2^40, not " + std::to_string(v));
+      ok = false;
+      continue;
+    }
+    total = total > (int64_t(1) << 40) / v ? (int64_t(1) << 41) : total * v;
+    dims.push_back(v);
+  }
+  if (!ok) return Type::error();
+  if (total > (int64_t(1) << 40)) {
+    error("E0206", span(tt), "the tensor has more than 2^40 elements");
+    return Type::error();
+  }
+  if (dims.empty()) {
+    error("E0206", span(tt), "a tensor needs at least one dimension");
+    return Type::error();
+  }
+  Memory mem = Memory::CpuDram;
+  if (tt.memory) {
+    const auto& segs = tt.memory->segments;
+    std::string m = segs.size() == 2 && segs[0].name == "Memory" ? segs[1].name : "";
+    if (m == "CPU_DRAM") mem = Memory::CpuDram;
+    else if (m == "HBM") mem = Memory::Hbm;
+    else if (m == "SMEM") mem = Memory::Smem;
+    else {
+      error("E0403", span(*tt.memory), "unknown memory `" + [&] {
+        std::string s;
+        for (size_t i = 0; i < segs.size(); ++i) s += (i ? "::" : "") + segs[i].name;
+        return s;
+      }() + "`", "expected `Memory::CPU_DRAM`, `Memory::HBM` or `Memory::SMEM`");
+      return Type::error();
+    }
+  }
+  return Type::tensor(elem.scalar, mem, std::move(dims));
+}
+
+void Checker::check_function(int index) {
+  const FnSig& sig = sigs_[index];
+  tir::Function& f = prog_.functions[index];
+  f.name = sig.name;
+  f.span = sig.span;
+  f.ret = sig.ret;
+  fn_ = &f;
+  sig_ = &sig;
+  scopes_.clear();
+  scopes_.emplace_back();
+  loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
+  for (size_t i = 0; i < sig.params.size(); ++i)
+    f.param_slots.push_back(
+        declare(sig.param_names[i], sig.params[i], false, span(sig.item->params[i].name)));
+  Type result;
+  f.body = check_block(sig.item->body, &sig.ret, result, false);
+  if (!sig.ret.is_unit() && !sig.ret.is_error() && !f.body->tail && !block_diverges(f.body)) {
+    Span close{span(sig.item->body).end - 1, span(sig.item->body).end};
+    auto& d = error("E0205", close,
+                    "function `" + sig.name + "` may end without returning a `" +
+                        type_name(sig.ret) + "`",
+                    "the end of the function is reachable");
+    d.secondary.push_back({span(*sig.item->ret), "the function returns this type"});
+  } else if (f.body->tail && !sig.ret.is_error()) {
+    f.body->tail = coerce(f.body->tail, sig.ret, f.body->tail->span, "the function's value");
+  }
+  fn_ = nullptr;
+}
+
+Local* Checker::lookup(const std::string& name) {
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+    for (auto l = s->rbegin(); l != s->rend(); ++l)
+      if (l->name == name) return &*l;
+  return nullptr;
+}
+
+int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span decl) {
+  int slot = fn_->slot_count();
+  fn_->slot_types.push_back(t);
+  fn_->slot_names.push_back(name);
+  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}});
+  return slot;
+}
+
+// Whether control never reaches the end of the block (it returns, or loops forever).
+bool Checker::block_diverges(const tir::Block* b) const {
+  std::function<bool(const tir::Block*)> diverges = [&](const tir::Block* blk) -> bool {
+    for (const tir::Stmt* s : blk->stmts) {
+      if (s->kind == tir::StmtKind::Return) return true;
+      if (s->kind == tir::StmtKind::Expr && s->value && s->value->kind == tir::ExprKind::If &&
+          s->value->else_block && diverges(s->value->block) && diverges(s->value->else_block))
+        return true;
+      if (s->kind == tir::StmtKind::Expr && s->value &&
+          s->value->kind == tir::ExprKind::BlockExpr && diverges(s->value->block))
+        return true;
+      if (s->kind == tir::StmtKind::Loop) {
+        // A `loop` without a `break` of its own never ends normally.
+        std::function<bool(const tir::Block*)> has_break = [&](const tir::Block* x) -> bool {
+          for (const tir::Stmt* t : x->stmts) {
+            if (t->kind == tir::StmtKind::Break) return true;
+            if (t->kind == tir::StmtKind::Expr && t->value) {
+              if (t->value->block && has_break(t->value->block)) return true;
+              if (t->value->else_block && has_break(t->value->else_block)) return true;
+            }
+          }
+          return false;
+        };
+        if (!has_break(s->body)) return true;
+      }
+    }
+    return false;
+  };
+  return diverges(b);
+}
+
+tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type& result,
+                                 bool new_scope) {
+  tir::Block* blk = prog_.new_block();
+  blk->span = span(b);
+  if (new_scope) scopes_.emplace_back();
+  for (size_t i = 0; i < b.stmts.size(); ++i) {
+    const ast::Stmt& s = b.stmts[i];
+    const auto* es = boost::get<ast::ExprStmt>(&s);
+    bool is_tail = es && !es->semicolon && !es->assign && i + 1 == b.stmts.size();
+    if (is_tail) {
+      tir::Expr* e = check_expr(es->expr, expected);
+      if (e->type.is_unit() && e->kind != tir::ExprKind::Unit) {
+        // A unit-valued tail (`if c { … }` without else, a call returning ()) acts as a statement.
+        tir::Stmt* st = prog_.new_stmt();
+        st->kind = tir::StmtKind::Expr;
+        st->span = e->span;
+        st->value = e;
+        blk->stmts.push_back(st);
+      } else {
+        blk->tail = e;
+      }
+      continue;
+    }
+    if (diags_.full()) break;
+    check_stmt(s, blk->stmts);
+  }
+  if (blk->tail) result = blk->tail->type;
+  else if (block_diverges(blk)) result = Type::error();  // never reaches its end: fits any type
+  else result = Type::unit();
+  if (new_scope) scopes_.pop_back();
+  return blk;
+}
+
+namespace {
+tir::BinOp compound_op(const std::string& op) {
+  static const std::map<std::string, tir::BinOp> ops = {
+      {"+=", tir::BinOp::Add},    {"-=", tir::BinOp::Sub},    {"*=", tir::BinOp::Mul},
+      {"/=", tir::BinOp::Div},    {"%=", tir::BinOp::Rem},    {"&=", tir::BinOp::BitAnd},
+      {"|=", tir::BinOp::BitOr},  {"^=", tir::BinOp::BitXor}, {"<<=", tir::BinOp::Shl},
+      {">>=", tir::BinOp::Shr}};
+  return ops.at(op);
+}
+}  // namespace
+
+void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
+  tir::Stmt* st = prog_.new_stmt();
+  st->span = span(s);
+  if (const auto* let = boost::get<ast::LetStmt>(&s)) {
+    st->kind = tir::StmtKind::Let;
+    Type declared;
+    bool has_type = false;
+    if (let->type) {
+      declared = resolve_type(*let->type);
+      has_type = true;
+    }
+    Type t = declared;
+    if (let->init) {
+      st->value = check_expr(*let->init, has_type ? &declared : nullptr);
+      if (has_type) st->value = coerce(st->value, declared, span(*let->init));
+      else t = st->value->type;
+      mark_moved(st->value, span(*let->init));
+      if (t.kind == TypeKind::String)
+        error("E0200", span(*let->init), "a string can only be printed, not stored", "a string");
+    } else if (!has_type) {
+      error("E0200", span(let->name), "`let " + let->name.name + ";` needs a type or a value",
+            "write `let " + let->name.name + ": T = …;`");
+      t = Type::error();
+    }
+    if (t.kind == TypeKind::Tensor && t.memory == Memory::Smem && spawn_depth_ == 0)
+      error("E0402", st->span, "an SMEM tile can only be made in a `spawn on` region",
+            "`" + let->name.name + "` is made in host code");
+    st->var_name = let->name.name;
+    st->slot = declare(let->name.name, t, let->is_mut, span(let->name));
+    out.push_back(st);
+    return;
+  }
+  if (const auto* ret = boost::get<ast::ReturnStmt>(&s)) {
+    st->kind = tir::StmtKind::Return;
+    if (spawn_depth_ > 0) {
+      error("E0503", st->span, "`return` cannot leave a `spawn on` region",
+            "inside a `spawn on` region");
+    }
+    if (ret->value) {
+      st->value = check_expr(*ret->value, &sig_->ret);
+      st->value = coerce(st->value, sig_->ret, span(*ret->value), "the returned value");
+      mark_moved(st->value, span(*ret->value));
+    } else if (!sig_->ret.is_unit() && !sig_->ret.is_error()) {
+      error("E0200", st->span,
+            "`return;` in a function that returns `" + type_name(sig_->ret) + "`",
+            "expected a value");
+    }
+    out.push_back(st);
+    return;
+  }
+  if (boost::get<ast::BreakStmt>(&s) || boost::get<ast::ContinueStmt>(&s)) {
+    bool is_break = boost::get<ast::BreakStmt>(&s) != nullptr;
+    st->kind = is_break ? tir::StmtKind::Break : tir::StmtKind::Continue;
+    if (loop_depth_ == 0)
+      error("E0500", st->span,
+            std::string("`") + (is_break ? "break" : "continue") + "` outside of a loop",
+            spawn_depth_ > 0 ? "a `spawn on` region is not a loop" : "not in a loop");
+    out.push_back(st);
+    return;
+  }
+  if (const auto* w = boost::get<ast::WhileStmt>(&s)) {
+    st->kind = tir::StmtKind::While;
+    Type b = Type::of(Scalar::Bool);
+    st->value = coerce(check_expr(w->cond, &b), b, span(w->cond), "the condition");
+    ++loop_depth_;
+    Type r;
+    Type unit;
+    st->body = check_block(w->body.get(), &unit, r);
+    --loop_depth_;
+    out.push_back(st);
+    return;
+  }
+  if (const auto* l = boost::get<ast::LoopStmt>(&s)) {
+    st->kind = tir::StmtKind::Loop;
+    ++loop_depth_;
+    Type r, unit;
+    st->body = check_block(l->body.get(), &unit, r);
+    --loop_depth_;
+    out.push_back(st);
+    return;
+  }
+  if (const auto* f = boost::get<ast::ForStmt>(&s)) {
+    st->kind = tir::StmtKind::For;
+    st->inclusive = f->range_op == "..=";
+    // The bounds share one integer type; an unsuffixed literal takes the other's.
+    bool start_lit = untyped_literal(f->start.first) && f->start.rest.empty();
+    if (start_lit) {
+      st->end = check_expr(f->end, nullptr);
+      st->start = check_expr(f->start, &st->end->type);
+    } else {
+      st->start = check_expr(f->start, nullptr);
+      st->end = check_expr(f->end, &st->start->type);
+    }
+    Type t = st->start->type;
+    if (!t.is_error() && !(t.is_scalar() && is_int(t.scalar))) {
+      error("E0200", span(f->start), "a range needs integers, not `" + type_name(t) + "`");
+      t = Type::error();
+    }
+    if (!t.is_error()) st->end = coerce(st->end, t, span(f->end), "the end of the range");
+    if (f->across) {
+      st->across = f->across->level == "blocks" ? tir::Across::Blocks : tir::Across::Lanes;
+      if (f->across->lane_count) {
+        if (st->across == tir::Across::Blocks) {
+          error("E0001", span(*f->across->lane_count), "`across blocks` takes no count",
+                "write `across blocks`");
+        } else {
+          Type i32 = Type::of(Scalar::I32);
+          tir::Expr* n = check_int_lit(*f->across->lane_count, &i32, false,
+                                       span(*f->across->lane_count));
+          if (!n->type.is_error()) st->lane_count = static_cast<int>(n->lit.i);
+        }
+      }
+    }
+    scopes_.emplace_back();
+    st->var_name = f->var.name;
+    st->slot = declare(f->var.name, t, false, span(f->var));
+    ++loop_depth_;
+    if (st->across == tir::Across::Blocks) ++block_loop_depth_;
+    Type r, unit;
+    st->body = check_block(f->body.get(), &unit, r);
+    if (st->across == tir::Across::Blocks) --block_loop_depth_;
+    --loop_depth_;
+    scopes_.pop_back();
+    out.push_back(st);
+    return;
+  }
+  if (const auto* sp = boost::get<ast::SpawnStmt>(&s)) {
+    st->kind = tir::StmtKind::Spawn;
+    const auto& segs = sp->topology.segments;
+    if (!(segs.size() == 2 && segs[0].name == "Topology" && segs[1].name == "Device")) {
+      std::string name;
+      for (size_t i = 0; i < segs.size(); ++i) name += (i ? "::" : "") + segs[i].name;
+      error("E0403", span(sp->topology), "unknown topology `" + name + "`",
+            "expected `Topology::Device`");
+    }
+    if (spawn_depth_ > 0)
+      error("E0404", st->span, "a `spawn on` region cannot be inside another one",
+            "nested `spawn on`");
+    int saved_loops = loop_depth_;
+    loop_depth_ = 0;
+    ++spawn_depth_;
+    Type r, unit;
+    st->body = check_block(sp->body.get(), &unit, r);
+    --spawn_depth_;
+    loop_depth_ = saved_loops;
+    out.push_back(st);
+    return;
+  }
+  const auto& es = boost::get<ast::ExprStmt>(s);
+  if (!es.assign) {
+    st->kind = tir::StmtKind::Expr;
+    Type unit;
+    st->value = check_expr(es.expr, nullptr);
+    mark_moved(st->value, span(es.expr));
+    out.push_back(st);
+    return;
+  }
+  // Assignment: the target is a local or a tensor element.
+  st->kind = tir::StmtKind::Assign;
+  const ast::AssignTail& a = *es.assign;
+  st->compound = a.op != "=";
+  if (st->compound) st->op = compound_op(a.op);
+  const ast::Expr& target = es.expr;
+  Span tspan = span(target);
+  const ast::Postfix* place = nullptr;
+  if (target.rest.empty() && target.first.types.empty() && target.first.operand.ops.empty())
+    place = &target.first.operand.operand;
+  const ast::PathExpr* pe = place ? boost::get<ast::PathExpr>(&place->base) : nullptr;
+  bool simple_name = pe && !pe->call_args && pe->path.segments.size() == 1;
+  bool all_index = place && std::all_of(place->suffixes.begin(), place->suffixes.end(),
+                                        [](const ast::Suffix& x) {
+                                          return boost::get<ast::IndexSuffix>(&x) != nullptr;
+                                        });
+  if (!simple_name || !all_index) {
+    error("E0200", tspan, "cannot assign to this expression",
+          "expected a variable or a tensor element");
+    st->target = error_expr(tspan);
+    st->value = check_expr(a.value, nullptr);
+    out.push_back(st);
+    return;
+  }
+  const std::string& name = pe->path.segments[0].name;
+  Local* local = lookup(name);
+  if (!local) {
+    Type ct;
+    tir::Literal cv;
+    if (const_value(name, tspan, ct, cv))
+      error("E0300", tspan, "cannot assign to const `" + name + "`", "a const");
+    else
+      error("E0100", span(pe->path), "cannot find `" + name + "` in this scope", "not found");
+    st->target = error_expr(tspan);
+    st->value = check_expr(a.value, nullptr);
+    out.push_back(st);
+    return;
+  }
+  if (place->suffixes.empty()) {
+    if (!local->is_mut && !local->type.is_error()) {
+      auto& d = error("E0300", tspan, "cannot assign twice to immutable variable `" + name + "`",
+                      "cannot assign to an immutable variable");
+      d.secondary.push_back({local->decl, "declared here without `mut`"});
+      d.helps.push_back("declare it with `let mut " + name + "`");
+    }
+    if (local->type.kind == TypeKind::Ref && !local->type.is_error()) {
+      error("E0300", tspan, "cannot assign to reference parameter `" + name + "`",
+            "assign to its elements instead");
+    }
+    tir::Expr* t = make(tir::ExprKind::Var, local->type, tspan);
+    t->slot = local->slot;
+    t->text = name;
+    st->target = t;
+    st->value = check_expr(a.value, &local->type);
+    if (st->compound && !local->type.is_error() &&
+        !(local->type.is_scalar() && local->type.scalar != Scalar::Bool) &&
+        !(local->type.is_scalar(Scalar::Bool) &&
+          (st->op == tir::BinOp::BitAnd || st->op == tir::BinOp::BitOr ||
+           st->op == tir::BinOp::BitXor)))
+      error("E0202", tspan, "`" + a.op + "` cannot be applied to `" + type_name(local->type) + "`");
+    if (st->compound && (st->op == tir::BinOp::Shl || st->op == tir::BinOp::Shr)) {
+      if (!st->value->type.is_error() &&
+          !(st->value->type.is_scalar() && is_int(st->value->type.scalar)))
+        error("E0202", span(a.value), "a shift amount must be an integer");
+    } else {
+      st->value = coerce(st->value, local->type, span(a.value));
+    }
+    if (!st->compound) {
+      mark_moved(st->value, span(a.value));
+      local->moved = false;  // a new value
+    }
+    if (local->moved)
+      error("E0301", tspan, "use of moved value `" + name + "`");
+    out.push_back(st);
+    return;
+  }
+  // An element of a tensor.
+  tir::Expr* base = use_var(name, span(pe->path), false);
+  if (!base->type.is_error()) {
+    if (base->type.kind == TypeKind::Ref && !base->type.ref_mut) {
+      auto& d = error("E0302", tspan, "cannot assign through `&` reference `" + name + "`",
+                      "`" + name + "` is a `&` reference, so its elements cannot be written");
+      d.helps.push_back("take it as `&mut`");
+    } else if (base->type.kind == TypeKind::Tensor && !local->is_mut) {
+      auto& d = error("E0300", tspan, "cannot assign to an element of immutable `" + name + "`",
+                      "cannot assign");
+      d.secondary.push_back({local->decl, "declared here without `mut`"});
+      d.helps.push_back("declare it with `let mut " + name + "`");
+    }
+  }
+  std::vector<const ast::IndexSuffix*> idx;
+  for (const auto& sfx : place->suffixes) idx.push_back(&boost::get<ast::IndexSuffix>(sfx));
+  st->target = check_index(base, idx, tspan, false);
+  Type et = st->target->type;
+  st->value = check_expr(a.value, et.is_error() ? nullptr : &et);
+  if (st->compound && (st->op == tir::BinOp::Shl || st->op == tir::BinOp::Shr)) {
+    if (!st->value->type.is_error() &&
+        !(st->value->type.is_scalar() && is_int(st->value->type.scalar)))
+      error("E0202", span(a.value), "a shift amount must be an integer");
+  } else if (!et.is_error()) {
+    st->value = coerce(st->value, et, span(a.value));
+    if (st->compound && et.is_scalar(Scalar::Bool) && st->op != tir::BinOp::BitAnd &&
+        st->op != tir::BinOp::BitOr && st->op != tir::BinOp::BitXor)
+      error("E0202", tspan, "`" + a.op + "` cannot be applied to `bool`");
+  }
+  out.push_back(st);
+}
+
+}  // namespace vx::check

@@ -1,0 +1,16 @@
+// The checker, first part (spec/types.md, spec/semantics.md, spec/memory.md, spec/errors.md):
+// resolves names and scopes, infers literal types, checks types, calls and returns, `let` vs
+// `let mut`, moves, references and the memory rule, and builds the typed program (tir.hpp).
+// Needs a parsed program. A program with any error yields no typed program.
+#pragma once
+#include <memory>
+
+#include "check/tir.hpp"
+#include "parse/parser.hpp"
+#include "support/diagnostics.hpp"
+
+namespace vx {
+
+std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags);
+
+}  // namespace vx

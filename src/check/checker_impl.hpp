@@ -1,0 +1,119 @@
+// Internal to the checker: the state shared by its files (checker.cpp for items and statements,
+// check_expr.cpp for expressions, check_builtins.cpp for literals, built-ins and macros).
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/checker.hpp"
+
+namespace vx::check {
+
+struct FnSig {
+  std::string name;
+  std::vector<Type> params;
+  std::vector<std::string> param_names;
+  Type ret;
+  Span span;
+  const ast::FnItem* item = nullptr;
+};
+
+struct ConstInfo {
+  const ast::ConstItem* item = nullptr;
+  Type type;
+  tir::Literal value;
+  enum State { Pending, InProgress, Done, Failed } state = Pending;
+};
+
+struct Local {
+  std::string name;
+  int slot = -1;
+  Type type;
+  bool is_mut = false;
+  bool moved = false;
+  Span decl;
+  Span moved_at;
+};
+
+// A binary operator chain folded by precedence.
+struct OpTree {
+  const ast::Cast* leaf = nullptr;
+  std::string op;
+  Span op_span;
+  std::unique_ptr<OpTree> lhs, rhs;
+  Span span;
+};
+
+class Checker {
+ public:
+  Checker(const ParsedProgram& parsed, Diagnostics& diags, tir::Program& program)
+      : parsed_(parsed), diags_(diags), file_(diags.file()), prog_(program) {}
+  void run();
+
+  // ---- checker.cpp: items, types, statements, scopes
+  Span span(const ast::position_tagged& n) const { return parsed_.span(n); }
+  Diagnostic& error(const char* code, Span span, std::string message, std::string label = {});
+  Type resolve_type(const ast::Type& t);
+  bool const_value(const std::string& name, Span use, Type& type, tir::Literal& value);
+  void check_function(int index);
+  tir::Block* check_block(const ast::Block& b, const Type* expected, Type& result,
+                          bool new_scope = true);
+  void check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out);
+  Local* lookup(const std::string& name);
+  int declare(const std::string& name, const Type& t, bool is_mut, Span decl);
+  bool block_diverges(const tir::Block* b) const;
+
+  // ---- check_expr.cpp: expressions
+  tir::Expr* check_expr(const ast::Expr& e, const Type* expected);
+  std::unique_ptr<OpTree> fold_chain(const ast::Expr& e);
+  tir::Expr* check_tree(const OpTree& t, const Type* expected);
+  tir::Expr* check_cast(const ast::Cast& c, const Type* expected);
+  tir::Expr* check_unary(const ast::Unary& u, size_t first_op, const Type* expected, Span span);
+  tir::Expr* check_postfix(const ast::Postfix& p, const Type* expected, bool want_place);
+  tir::Expr* check_primary(const ast::Primary& p, const Type* expected);
+  tir::Expr* check_if(const ast::IfExpr& e, const Type* expected, Span span);
+  tir::Expr* use_var(const std::string& name, Span span, bool as_move);
+  tir::Expr* check_index(tir::Expr* base, const std::vector<const ast::IndexSuffix*>& idx,
+                         Span span, bool allow_view);
+  tir::Expr* check_place_ref(const ast::Postfix& p, bool is_mut, Span span);
+  tir::Expr* make(tir::ExprKind k, const Type& t, Span s);
+  tir::Expr* error_expr(Span s);
+  tir::Expr* coerce(tir::Expr* e, const Type& expected, Span where, const char* what = nullptr);
+  bool untyped_literal(const OpTree& t) const;
+  bool untyped_literal(const ast::Cast& c) const;
+  void mark_moved(tir::Expr* e, Span at);
+  bool compatible(const Type& param, const Type& arg) const;
+
+  // ---- check_builtins.cpp: literals, calls, built-ins, methods, macros
+  tir::Expr* check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span span);
+  tir::Expr* check_float_lit(const ast::FloatLit& l, const Type* expected, bool negate, Span span);
+  tir::Expr* check_call(const ast::PathExpr& p, const Type* expected, Span span);
+  tir::Expr* check_method(tir::Expr* recv, const ast::MethodSuffix& m, Span span);
+  tir::Expr* check_macro(const ast::MacroCall& m, Span span);
+  tir::Expr* check_tensor_ctor(const ast::TensorCtor& c, Span span);
+  bool check_format(const std::vector<ast::Expr>& args, size_t first, Span span,
+                    tir::Expr* into);
+  tir::Expr* ordering_arg(const ast::Expr& e, const char* enum_name,
+                          const std::vector<std::string>& names);
+
+  const ParsedProgram& parsed_;
+  Diagnostics& diags_;
+  const SourceFile& file_;
+  tir::Program& prog_;
+
+  std::vector<FnSig> sigs_;
+  std::map<std::string, int> fn_by_name_;
+  std::map<std::string, ConstInfo> consts_;
+
+  // Per function.
+  tir::Function* fn_ = nullptr;
+  const FnSig* sig_ = nullptr;
+  std::vector<std::vector<Local>> scopes_;
+  int loop_depth_ = 0;
+  int spawn_depth_ = 0;
+  int unsafe_depth_ = 0;
+  int block_loop_depth_ = 0;  // across blocks loops around the current code
+};
+
+}  // namespace vx::check

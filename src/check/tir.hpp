@@ -1,0 +1,168 @@
+// The typed program (TIR): what the checker proves and what every back end reads — the
+// interpreter compiles it into an executable tree, the CUDA emitter prints it. Every name is
+// resolved (locals to frame slots, calls to function indices, built-ins to BuiltinId), every
+// expression has its type, operator chains are folded by precedence, consts are folded into
+// literals, and unsuffixed literals have their inferred types. Nodes live in the Program's arena.
+#pragma once
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check/types.hpp"
+#include "support/format.hpp"
+#include "support/source.hpp"
+
+namespace vx::tir {
+
+enum class BuiltinId : uint8_t {
+#define VX_BUILTIN(E, spelling, kind) E,
+#include "check/builtins.def"
+#undef VX_BUILTIN
+};
+const char* builtin_spelling(BuiltinId id);
+
+enum class BinOp : uint8_t {
+  Add, Sub, Mul, Div, Rem,       // arithmetic: operands and result of one type
+  BitAnd, BitOr, BitXor,         // integers and bool
+  Shl, Shr,                      // left operand's type; the right may be any integer type
+  Eq, Ne, Lt, Le, Gt, Ge,        // operands of one type; result bool
+  And, Or,                       // bool, short-circuit
+};
+const char* binop_spelling(BinOp op);
+
+enum class UnOp : uint8_t { Neg, Not };  // Not: `!` on bool (logical) or integers (bitwise)
+
+enum class Across : uint8_t { None, Blocks, Lanes };
+
+// Atomic orderings and fence scopes are passed to built-ins as i32 literals of these values.
+enum class AtomicOrdering : int32_t { Relaxed, Acquire, Release, AcqRel, SeqCst };
+enum class FenceScope : int32_t { Block, Device, System };
+
+struct Block;
+struct Stmt;
+
+// A scalar constant. Integers are stored sign- or zero-extended to 64 bits (`i`), floats in
+// `f` already rounded to their type (an f16 literal holds the f16 value), bool as 0 / 1 in `i`.
+struct Literal {
+  int64_t i = 0;
+  double f = 0;
+};
+
+enum class ExprKind : uint8_t {
+  Literal,    // `lit`; type is a scalar
+  Unit,       // `()`
+  String,     // a string literal (`text`); only as a macro argument
+  Var,        // the local in `slot` (a scalar, a tensor, a reference or a token)
+  Unary,      // `uop` args[0]
+  Binary,     // args[0] `bop` args[1]
+  Cast,       // args[0] as `type` (scalar to scalar)
+  Index,      // args[0][args[1]][args[2]]…: args[0] is tensor-like (Var or View); as many indices
+              // as its rank; the value is the element (scalar)
+  View,       // args[0][args[1]]… with fewer indices than the rank: a reference to the sub-tensor
+              // (type Ref, rank reduced); only under `&` / `&mut` in the source
+  Ref,        // `&x` / `&mut x` of a tensor-like args[0] (Var or View); type Ref
+  Call,       // user function `fn_index` with args (a tensor argument by value is moved)
+  Builtin,    // `builtin` with args; for methods args[0] is the receiver; orderings and fence
+              // scopes are i32 literals (AtomicOrdering, FenceScope)
+  TensorNew,  // `Tensor<…>::fill(args[0])` (builtin_fill = true) or `::uninit()`; type is Tensor
+  Transfer,   // `transfer(args[0], Memory::M)`: args[0] is a Var holding a tensor, which is moved;
+              // type is the same tensor in the new memory
+  If,         // if args[0] { block } else { else_block } (else_block may be null); `else if`
+              // chains are nested: else_block holds a tail If
+  BlockExpr,  // `{ … }` or `unsafe { … }`: `block`
+  Print,      // println!/print!: `format` pieces over args; `newline` for println!
+  Assert,     // assert!(args[0]) with an optional message (`format` over args[1..]), or
+              // assert_eq!(args[0], args[1]) when `is_assert_eq`
+};
+
+struct FormatPiece {
+  std::string literal;  // printed before the argument
+  int arg = -1;         // index into args of the argument, or -1 for a literal-only piece
+  fmt::Spec spec;
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::Unit;
+  Type type;
+  Span span;
+  Literal lit;
+  int slot = -1;      // Var
+  int fn_index = -1;  // Call
+  BinOp bop = BinOp::Add;
+  UnOp uop = UnOp::Neg;
+  BuiltinId builtin = BuiltinId::LanesSum;
+  bool builtin_fill = false;  // TensorNew
+  bool newline = false;       // Print
+  bool is_assert_eq = false;  // Assert
+  std::string text;           // String; for Var, the variable's name (for messages)
+  std::vector<Expr*> args;
+  Block* block = nullptr;       // If (then), BlockExpr
+  Block* else_block = nullptr;  // If
+  std::vector<FormatPiece> format;
+};
+
+enum class StmtKind : uint8_t {
+  Let,       // slot = init (init may be null: the local is assigned before use)
+  Assign,    // target = value, or target op= value when `compound`; target is a Var (scalar,
+             // or a tensor/token local) or an Index
+  Expr,      // value evaluated for its effect
+  While,     // while cond { body }
+  Loop,      // loop { body }
+  For,       // for slot in start..end (inclusive: ..=) [across] { body }
+  Spawn,     // spawn on(Topology::Device) { body }
+  Return,    // return value (value may be null)
+  Break,
+  Continue,
+};
+
+struct Stmt {
+  StmtKind kind = StmtKind::Expr;
+  Span span;
+  int slot = -1;           // Let, For
+  Expr* target = nullptr;  // Assign
+  Expr* value = nullptr;   // Let (init), Assign, Expr, Return, While (cond)
+  Expr* start = nullptr;   // For
+  Expr* end = nullptr;     // For
+  bool inclusive = false;  // For
+  bool compound = false;   // Assign
+  BinOp op = BinOp::Add;   // Assign when compound
+  Across across = Across::None;
+  int lane_count = 0;      // For across lanes(N); 0 when not written
+  std::string var_name;    // For, Let
+  Block* body = nullptr;   // While, Loop, For, Spawn
+};
+
+struct Block {
+  std::vector<Stmt*> stmts;
+  Expr* tail = nullptr;  // the block's value, or null (unit)
+  Span span;
+};
+
+struct Function {
+  std::string name;
+  Span span;
+  std::vector<int> param_slots;  // slot of each parameter, in order
+  Type ret;
+  Block* body = nullptr;
+  std::vector<Type> slot_types;  // the type of every local slot of this function's frame
+  std::vector<std::string> slot_names;
+  int slot_count() const { return static_cast<int>(slot_types.size()); }
+};
+
+struct Program {
+  std::vector<Function> functions;
+  int main_index = -1;
+  std::shared_ptr<const SourceFile> file;
+
+  Expr* new_expr() { return &exprs_.emplace_back(); }
+  Stmt* new_stmt() { return &stmts_.emplace_back(); }
+  Block* new_block() { return &blocks_.emplace_back(); }
+
+ private:
+  std::deque<Expr> exprs_;
+  std::deque<Stmt> stmts_;
+  std::deque<Block> blocks_;
+};
+
+}  // namespace vx::tir

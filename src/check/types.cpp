@@ -1,0 +1,81 @@
+#include "check/types.hpp"
+
+namespace vx {
+
+const ScalarInfo& scalar_info(Scalar s) {
+  static const ScalarInfo table[] = {
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) \
+  {name, bits, is_int, is_signed, is_float},
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+  };
+  return table[static_cast<int>(s)];
+}
+
+bool scalar_by_name(const std::string& name, Scalar& out) {
+#define VX_SCALAR(E, n, ctype, bits, is_int, is_signed, is_float) \
+  if (name == n) {                                                \
+    out = Scalar::E;                                              \
+    return true;                                                  \
+  }
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+  return false;
+}
+
+const char* memory_name(Memory m) {
+  switch (m) {
+    case Memory::CpuDram: return "CPU_DRAM";
+    case Memory::Hbm: return "HBM";
+    case Memory::Smem: return "SMEM";
+  }
+  return "?";
+}
+
+int64_t Type::static_size() const {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return -1;
+    n *= d;
+  }
+  return n;
+}
+
+bool operator==(const Type& a, const Type& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case TypeKind::Scalar: return a.scalar == b.scalar;
+    case TypeKind::Ref:
+      if (a.ref_mut != b.ref_mut) return false;
+      [[fallthrough]];
+    case TypeKind::Tensor: return a.scalar == b.scalar && a.memory == b.memory && a.dims == b.dims;
+    default: return true;
+  }
+}
+
+std::string type_name(const Type& t) {
+  switch (t.kind) {
+    case TypeKind::Unit: return "()";
+    case TypeKind::Scalar: return scalar_info(t.scalar).name;
+    case TypeKind::Token: return "Token";
+    case TypeKind::String: return "&str";
+    case TypeKind::Error: return "{error}";
+    case TypeKind::Tensor:
+    case TypeKind::Ref: {
+      std::string s = t.kind == TypeKind::Ref ? (t.ref_mut ? "&mut " : "&") : "";
+      s += "Tensor<";
+      s += scalar_info(t.scalar).name;
+      s += ", [";
+      for (size_t i = 0; i < t.dims.size(); ++i) {
+        if (i) s += ", ";
+        s += t.dims[i] < 0 ? "?" : std::to_string(t.dims[i]);
+      }
+      s += "]";
+      if (t.memory != Memory::CpuDram) s += std::string(", Memory::") + memory_name(t.memory);
+      return s + ">";
+    }
+  }
+  return "?";
+}
+
+}  // namespace vx

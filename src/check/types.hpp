@@ -1,0 +1,87 @@
+// Vx's types (spec/types.md): scalars from scalar_types.def, tensors in one of three memories,
+// references to tensors, copy tokens and unit.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vx {
+
+enum class Scalar : uint8_t {
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) E,
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+};
+
+struct ScalarInfo {
+  const char* name;
+  int bits;
+  bool is_int;
+  bool is_signed;
+  bool is_float;
+};
+const ScalarInfo& scalar_info(Scalar s);
+inline bool is_int(Scalar s) { return scalar_info(s).is_int; }
+inline bool is_float(Scalar s) { return scalar_info(s).is_float; }
+inline bool is_signed_int(Scalar s) { return is_int(s) && scalar_info(s).is_signed; }
+// Finds a scalar by its name ("f32"); returns false if there is none.
+bool scalar_by_name(const std::string& name, Scalar& out);
+
+enum class Memory : uint8_t { CpuDram, Hbm, Smem };
+const char* memory_name(Memory m);  // "CPU_DRAM", "HBM", "SMEM"
+
+enum class TypeKind : uint8_t {
+  Unit,    // `()`
+  Scalar,  // `scalar`
+  Tensor,  // `scalar`, `memory`, `dims`
+  Ref,     // a reference to a tensor: `scalar`, `memory`, `dims`, `ref_mut`
+  Token,   // the value of `lanes::copy_async`
+  String,  // a string literal; only as a macro argument
+  Error,   // the type of an expression that already failed to check (no further errors)
+};
+
+inline constexpr int64_t kUnknownDim = -1;  // `?`
+
+struct Type {
+  TypeKind kind = TypeKind::Unit;
+  Scalar scalar = Scalar::I32;
+  Memory memory = Memory::CpuDram;
+  bool ref_mut = false;
+  std::vector<int64_t> dims;
+
+  static Type unit() { return {}; }
+  static Type kind_only(TypeKind k) {
+    Type t;
+    t.kind = k;
+    return t;
+  }
+  static Type error() { return kind_only(TypeKind::Error); }
+  static Type token() { return kind_only(TypeKind::Token); }
+  static Type of(Scalar s) {
+    Type t = kind_only(TypeKind::Scalar);
+    t.scalar = s;
+    return t;
+  }
+  static Type tensor(Scalar s, Memory m, std::vector<int64_t> dims) {
+    Type t = of(s);
+    t.kind = TypeKind::Tensor;
+    t.memory = m;
+    t.dims = std::move(dims);
+    return t;
+  }
+  bool is_scalar() const { return kind == TypeKind::Scalar; }
+  bool is_scalar(Scalar s) const { return kind == TypeKind::Scalar && scalar == s; }
+  bool is_tensor_like() const { return kind == TypeKind::Tensor || kind == TypeKind::Ref; }
+  bool is_error() const { return kind == TypeKind::Error; }
+  bool is_unit() const { return kind == TypeKind::Unit; }
+  int rank() const { return static_cast<int>(dims.size()); }
+  // Element count when every dimension is known, else -1.
+  int64_t static_size() const;
+};
+
+bool operator==(const Type& a, const Type& b);
+inline bool operator!=(const Type& a, const Type& b) { return !(a == b); }
+// How the type is written in Vx: `Tensor<f32, [64, 300], Memory::HBM>`, `&mut Tensor<…>`.
+std::string type_name(const Type& t);
+
+}  // namespace vx

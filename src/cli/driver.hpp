@@ -1,0 +1,28 @@
+// The one place that runs the pipeline in order: read, parse, check, then run or dump
+// (DESIGN §2). Every sub-command of `vx` that takes a program goes through here.
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "support/diagnostics.hpp"
+
+namespace vx {
+
+enum class Stage { Parse, Check, Run };
+
+struct DriverOptions {
+  std::string file;
+  Stage stage = Stage::Run;
+  std::string dump;  // "", "ast", "typed"
+  ErrorFormat error_format = ErrorFormat::Human;
+  std::string machine;  // --machine FILE (read by the kernel rules)
+};
+
+// Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime
+// error), or main's return value.
+int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err);
+
+// Runs `body` on a thread with a stack large enough for the deepest program the parser accepts.
+int with_large_stack(const std::function<int()>& body);
+
+}  // namespace vx

@@ -1,0 +1,274 @@
+// `vx parse --dump=ast`: the AST, one node a line, indented by depth, with line:col.
+#include <boost/variant/apply_visitor.hpp>
+#include <ostream>
+
+#include "parse/parser.hpp"
+
+namespace vx {
+
+namespace {
+
+class Dumper {
+ public:
+  Dumper(std::ostream& out, const ParsedProgram& p, const SourceFile& f)
+      : out_(out), parsed_(p), file_(f) {}
+
+  void line(const ast::position_tagged& n, const std::string& text) {
+    out_ << std::string(depth_ * 2, ' ') << text;
+    Span s = parsed_.span(n);
+    if (!(s.begin == 0 && s.end == 0)) {
+      LineCol lc = file_.line_col(s.begin);
+      out_ << "  @" << lc.line << ":" << lc.col;
+    }
+    out_ << "\n";
+  }
+  struct Indent {
+    Dumper& d;
+    explicit Indent(Dumper& x) : d(x) { ++d.depth_; }
+    ~Indent() { --d.depth_; }
+  };
+
+  static std::string path(const ast::Path& p) {
+    std::string s;
+    for (size_t i = 0; i < p.segments.size(); ++i) s += (i ? "::" : "") + p.segments[i].name;
+    return s;
+  }
+
+  void type(const ast::Type& t) {
+    if (auto* n = boost::get<ast::NamedType>(&t)) return line(*n, "Type " + n->name);
+    if (auto* r = boost::get<ast::RefType>(&t)) {
+      line(*r, r->is_mut ? "RefType &mut" : "RefType &");
+      Indent in(*this);
+      return type(r->inner.get());
+    }
+    const auto& tt = boost::get<ast::TensorType>(t);
+    std::string dims;
+    for (size_t i = 0; i < tt.dims.size(); ++i) dims += (i ? ", " : "") + tt.dims[i].text;
+    line(tt, "TensorType [" + dims + "]" + (tt.memory ? " " + path(*tt.memory) : ""));
+    Indent in(*this);
+    type(tt.elem.get());
+  }
+
+  void exprs(const std::vector<ast::Expr>& es) {
+    for (const auto& e : es) expr(e);
+  }
+
+  void expr(const ast::Expr& e) {
+    if (e.rest.empty()) return cast(e.first);
+    line(e, "BinaryChain");
+    Indent in(*this);
+    cast(e.first);
+    for (const auto& r : e.rest) {
+      line(r, "op " + r.op);
+      cast(r.operand);
+    }
+  }
+
+  void cast(const ast::Cast& c) {
+    if (c.types.empty()) return unary(c.operand);
+    line(c, "Cast");
+    Indent in(*this);
+    unary(c.operand);
+    for (const auto& t : c.types) type(t);
+  }
+
+  void unary(const ast::Unary& u) {
+    if (u.ops.empty()) return postfix(u.operand);
+    std::string ops;
+    for (const auto& o : u.ops) ops += (ops.empty() ? "" : " ") + o;
+    line(u, "Unary " + ops);
+    Indent in(*this);
+    postfix(u.operand);
+  }
+
+  void postfix(const ast::Postfix& p) {
+    if (p.suffixes.empty()) return primary(p.base);
+    line(p, "Postfix");
+    Indent in(*this);
+    primary(p.base);
+    for (const auto& s : p.suffixes) {
+      if (auto* ix = boost::get<ast::IndexSuffix>(&s)) {
+        line(*ix, "Index");
+        Indent in2(*this);
+        expr(ix->index.get());
+      } else {
+        const auto& m = boost::get<ast::MethodSuffix>(s);
+        line(m, "MethodCall ." + m.name.name);
+        Indent in2(*this);
+        exprs(m.args);
+      }
+    }
+  }
+
+  void primary(const ast::Primary& p) {
+    if (auto* l = boost::get<ast::IntLit>(&p)) return line(*l, "IntLit " + l->text);
+    if (auto* l = boost::get<ast::FloatLit>(&p)) return line(*l, "FloatLit " + l->text);
+    if (auto* l = boost::get<ast::BoolLit>(&p)) return line(*l, "BoolLit " + l->text);
+    if (auto* l = boost::get<ast::StringLit>(&p)) {
+      std::string esc;
+      for (char c : l->value) esc += c == '\n' ? std::string("\\n") : c == '"' ? "\\\"" : std::string(1, c);
+      return line(*l, "StringLit \"" + esc + "\"");
+    }
+    if (auto* c = boost::get<ast::TensorCtor>(&p)) {
+      line(*c, "TensorCtor ::" + c->method.name);
+      Indent in(*this);
+      type(ast::Type(c->type));
+      return exprs(c->args);
+    }
+    if (auto* m = boost::get<ast::MacroCall>(&p)) {
+      line(*m, "MacroCall " + m->name.name + "!");
+      Indent in(*this);
+      return exprs(m->args);
+    }
+    if (auto* pe = boost::get<ast::PathExpr>(&p)) {
+      if (!pe->call_args) return line(*pe, "Path " + path(pe->path));
+      line(*pe, "Call " + path(pe->path));
+      Indent in(*this);
+      return exprs(*pe->call_args);
+    }
+    if (auto* a = boost::get<ast::ArrayLit>(&p)) {
+      line(*a, "Array");
+      Indent in(*this);
+      return exprs(a->elems);
+    }
+    if (auto* u = boost::get<ast::UnitLit>(&p)) return line(*u, "Unit");
+    if (auto* par = boost::get<ast::Paren>(&p)) {
+      line(*par, "Paren");
+      Indent in(*this);
+      return expr(par->inner.get());
+    }
+    if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {
+      line(*ub, "Unsafe");
+      Indent in(*this);
+      return block(ub->body.get());
+    }
+    if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
+    block(boost::get<ast::x3::forward_ast<ast::Block>>(p).get());
+  }
+
+  void if_expr(const ast::IfExpr& e) {
+    line(e, "If");
+    Indent in(*this);
+    expr(e.cond);
+    block(e.then_block.get());
+    for (const auto& ei : e.else_ifs) {
+      line(ei, "ElseIf");
+      Indent in2(*this);
+      expr(ei.cond);
+      block(ei.body.get());
+    }
+    if (e.else_block) {
+      out_ << std::string(depth_ * 2, ' ') << "Else\n";
+      Indent in2(*this);
+      block(e.else_block->get());
+    }
+  }
+
+  void block(const ast::Block& b) {
+    line(b, "Block");
+    Indent in(*this);
+    for (const auto& s : b.stmts) stmt(s);
+  }
+
+  void stmt(const ast::Stmt& s) {
+    if (auto* l = boost::get<ast::LetStmt>(&s)) {
+      line(*l, std::string("Let ") + (l->is_mut ? "mut " : "") + l->name.name);
+      Indent in(*this);
+      if (l->type) type(*l->type);
+      if (l->init) expr(*l->init);
+      return;
+    }
+    if (auto* r = boost::get<ast::ReturnStmt>(&s)) {
+      line(*r, "Return");
+      Indent in(*this);
+      if (r->value) expr(*r->value);
+      return;
+    }
+    if (auto* b = boost::get<ast::BreakStmt>(&s)) return line(*b, "Break");
+    if (auto* c = boost::get<ast::ContinueStmt>(&s)) return line(*c, "Continue");
+    if (auto* w = boost::get<ast::WhileStmt>(&s)) {
+      line(*w, "While");
+      Indent in(*this);
+      expr(w->cond);
+      return block(w->body.get());
+    }
+    if (auto* l = boost::get<ast::LoopStmt>(&s)) {
+      line(*l, "Loop");
+      Indent in(*this);
+      return block(l->body.get());
+    }
+    if (auto* f = boost::get<ast::ForStmt>(&s)) {
+      std::string across;
+      if (f->across) {
+        across = " across " + f->across->level;
+        if (f->across->lane_count) across += "(" + f->across->lane_count->text + ")";
+      }
+      line(*f, "For " + f->var.name + " " + f->range_op + across);
+      Indent in(*this);
+      expr(f->start);
+      expr(f->end);
+      return block(f->body.get());
+    }
+    if (auto* sp = boost::get<ast::SpawnStmt>(&s)) {
+      line(*sp, "SpawnOn " + path(sp->topology));
+      Indent in(*this);
+      return block(sp->body.get());
+    }
+    const auto& es = boost::get<ast::ExprStmt>(s);
+    if (es.assign) {
+      line(es, "Assign " + es.assign->op);
+      Indent in(*this);
+      expr(es.expr);
+      return expr(es.assign->value);
+    }
+    line(es, es.semicolon ? "ExprStmt" : "TailExpr");
+    Indent in(*this);
+    expr(es.expr);
+  }
+
+  void program(const ast::Program& p) {
+    line(p, "Program");
+    Indent in(*this);
+    for (const auto& item : p.items) {
+      if (auto* a = boost::get<ast::Attribute>(&item)) {
+        line(*a, std::string(a->inner ? "InnerAttribute #![" : "Attribute #[") + a->text + "]");
+      } else if (auto* im = boost::get<ast::ImportItem>(&item)) {
+        line(*im, "Import " + path(im->path));
+      } else if (auto* f = boost::get<ast::FnItem>(&item)) {
+        line(*f, std::string(f->is_pub ? "PubFn " : "Fn ") + f->name.name);
+        Indent in2(*this);
+        for (const auto& prm : f->params) {
+          line(prm, "Param " + prm.name.name);
+          Indent in3(*this);
+          type(prm.type);
+        }
+        if (f->ret) {
+          out_ << std::string(depth_ * 2, ' ') << "Returns\n";
+          Indent in3(*this);
+          type(*f->ret);
+        }
+        block(f->body);
+      } else {
+        const auto& c = boost::get<ast::ConstItem>(item);
+        line(c, std::string(c.is_pub ? "PubConst " : "Const ") + c.name.name);
+        Indent in2(*this);
+        type(c.type);
+        expr(c.value);
+      }
+    }
+  }
+
+ private:
+  std::ostream& out_;
+  const ParsedProgram& parsed_;
+  const SourceFile& file_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+void dump_ast(std::ostream& out, const ParsedProgram& parsed, const SourceFile& file) {
+  Dumper(out, parsed, file).program(parsed.program);
+}
+
+}  // namespace vx
