@@ -356,6 +356,14 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
                               std::to_string(idx.size()) + ")");
         return error_expr(s);
       }
+      if (tile->type.scalar != Scalar::F32 && tile->type.scalar != Scalar::F16 &&
+          tile->type.scalar != Scalar::BF16) {
+        error("E0200", span(args[0]),
+              std::string("`lanes::copy_async` copies tiles of f32, f16 or bf16, not of ") +
+                  scalar_info(tile->type.scalar).name,
+              "unsupported element type");
+        return error_expr(s);
+      }
       if (tile->type.memory != Memory::Smem) {
         error("E0200", span(args[0]), "`lanes::copy_async` copies into an SMEM tile, not into " +
                                           std::string(memory_name(tile->type.memory)));
@@ -455,6 +463,8 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     // Functions called from device code run there: fine for the interpreter; the kernel rules
     // (E6032) decide what a kernel may call.
   }
+  if (fn_index_ >= 0) callees_[fn_index_].push_back(it->second);
+  if (spawn_depth_ > 0) device_calls_.push_back({it->second, s});
   tir::Expr* e = make(tir::ExprKind::Call, sig.ret, s);
   e->fn_index = it->second;
   e->text = name;

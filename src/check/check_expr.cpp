@@ -139,6 +139,7 @@ std::unique_ptr<OpTree> Checker::fold_chain(const ast::Expr& e) {
             auto& d = error("E0001", span(r), "comparison operators cannot be chained",
                             "second comparison");
             d.helps.push_back("split it with `&&`, as in `a < b && b < c`");
+            lhs->poisoned = true;
           }
           auto node = std::make_unique<OpTree>();
           node->op = r.op;
@@ -197,6 +198,7 @@ bool Checker::untyped_literal(const OpTree& t) const {
 
 tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
   if (t.leaf) return check_cast(*t.leaf, expected);
+  if (t.poisoned || (t.lhs && t.lhs->poisoned)) return error_expr(t.span);
   const OpInfo info = op_table().at(t.op);
   tir::BinOp op = info.op;
   tir::Expr* a;
@@ -303,9 +305,15 @@ tir::Expr* Checker::check_unary(const ast::Unary& u, size_t first_op, const Type
     return check_place_ref(u.operand, op == "&mut", s);
   }
   if (op == "*") {
-    error("E0202", s, "`*` (dereference) is not supported: references are to tensors and are "
-                      "indexed directly", "remove the `*`");
-    return error_expr(s);
+    // `*r` of a tensor reference is the tensor it refers to: the same place as `r`.
+    tir::Expr* a = check_unary(u, first_op + 1, nullptr, whole);
+    if (a->type.is_error()) return a;
+    if (a->type.kind != TypeKind::Ref) {
+      error("E0202", s, "cannot dereference a value of type `" + type_name(a->type) + "`",
+            "`*` applies to tensor references");
+      return error_expr(s);
+    }
+    return a;
   }
   // A negated literal is one literal, so that `-128i8` is in range.
   if (op == "-" && first_op + 1 == u.ops.size() && u.operand.suffixes.empty()) {
@@ -539,6 +547,7 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
                       "`if` without `else` cannot have a value of type `" + type_name(then_t) + "`",
                       "this value has nowhere to go");
       d.helps.push_back("add an `else` branch, or end the line with `;`");
+      return error_expr(s);
     }
     return r;
   }

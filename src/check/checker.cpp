@@ -77,7 +77,10 @@ void Checker::run() {
     const_value(name, span(info.item->name), t, v);
   }
   prog_.functions.resize(sigs_.size());
+  has_spawn_.assign(sigs_.size(), false);
+  callees_.assign(sigs_.size(), {});
   for (size_t i = 0; i < sigs_.size(); ++i) check_function(static_cast<int>(i));
+  check_device_calls();
   auto main_it = fn_by_name_.find("main");
   if (main_it == fn_by_name_.end()) {
     if (!diags_.has_errors()) {
@@ -117,11 +120,18 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
       fn_ = nullptr;
       tir::Expr* e = check_expr(c.item->value, &c.type);
       fn_ = saved_fn;
+      if (!e->type.is_error()) e = coerce(e, c.type, span(c.item->value), "the value");
+      if (!e->type.is_error()) {
+        size_t errors = diags_.error_count();
+        tir::Expr* folded = fold_constant(e);
+        if (folded) e = folded;
+        else if (diags_.error_count() > errors) e = error_expr(e->span);
+      }
       if (e->type.is_error()) {
         c.state = ConstInfo::Failed;
       } else if (e->kind != tir::ExprKind::Literal) {
         error("E0206", span(c.item->value),
-              "the value of a const must be a literal or another const",
+              "the value of a const must be made of literals, consts, operators and casts",
               "not a constant value");
         c.state = ConstInfo::Failed;
       } else {
@@ -244,6 +254,41 @@ Type Checker::resolve_type(const ast::Type& t) {
   return Type::tensor(elem.scalar, mem, std::move(dims));
 }
 
+const ast::PathExpr* place_root(const ast::Postfix& p) {
+  if (auto* pe = boost::get<ast::PathExpr>(&p.base)) return pe;
+  // `(*r)`: a parenthesized dereference of a variable.
+  auto* par = boost::get<ast::Paren>(&p.base);
+  if (!par) return nullptr;
+  const ast::Expr& inner = par->inner.get();
+  if (!inner.rest.empty() || !inner.first.types.empty()) return nullptr;
+  const ast::Unary& u = inner.first.operand;
+  if (u.ops.size() != 1 || u.ops[0] != "*" || !u.operand.suffixes.empty()) return nullptr;
+  return boost::get<ast::PathExpr>(&u.operand.base);
+}
+
+void Checker::check_device_calls() {
+  // A function opens a region if it has one, or calls a function that does.
+  std::vector<bool> opens = has_spawn_;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t f = 0; f < opens.size(); ++f)
+      if (!opens[f])
+        for (int c : callees_[f])
+          if (opens[c]) {
+            opens[f] = changed = true;
+            break;
+          }
+  }
+  for (const auto& [callee, at] : device_calls_)
+    if (opens[callee]) {
+      auto& d = error("E0404", at,
+                      "`" + sigs_[callee].name +
+                          "` opens a `spawn on` region, so device code cannot call it",
+                      "called inside a `spawn on` region");
+      d.secondary.push_back({sigs_[callee].span, "defined here"});
+    }
+}
+
 void Checker::check_function(int index) {
   const FnSig& sig = sigs_[index];
   tir::Function& f = prog_.functions[index];
@@ -252,6 +297,7 @@ void Checker::check_function(int index) {
   f.ret = sig.ret;
   fn_ = &f;
   sig_ = &sig;
+  fn_index_ = index;
   scopes_.clear();
   scopes_.emplace_back();
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
@@ -291,6 +337,12 @@ int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span d
 // Whether control never reaches the end of the block (it returns, or loops forever).
 bool Checker::block_diverges(const tir::Block* b) const {
   std::function<bool(const tir::Block*)> diverges = [&](const tir::Block* blk) -> bool {
+    if (const tir::Expr* t = blk->tail) {
+      if (t->kind == tir::ExprKind::If && t->else_block && diverges(t->block) &&
+          diverges(t->else_block))
+        return true;
+      if (t->kind == tir::ExprKind::BlockExpr && diverges(t->block)) return true;
+    }
     for (const tir::Stmt* s : blk->stmts) {
       if (s->kind == tir::StmtKind::Return) return true;
       if (s->kind == tir::StmtKind::Expr && s->value && s->value->kind == tir::ExprKind::If &&
@@ -462,6 +514,12 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       t = Type::error();
     }
     if (!t.is_error()) st->end = coerce(st->end, t, span(f->end), "the end of the range");
+    if (f->across && spawn_depth_ == 0) {
+      auto& d = error("E0404", span(*f->across),
+                      "an `across` loop must be inside a `spawn on` region",
+                      "outside any `spawn on` region");
+      d.helps.push_back("wrap the loop in `spawn on(Topology::Device) { … }`");
+    }
     if (f->across) {
       st->across = f->across->level == "blocks" ? tir::Across::Blocks : tir::Across::Lanes;
       if (f->across->lane_count) {
@@ -501,6 +559,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     if (spawn_depth_ > 0)
       error("E0404", st->span, "a `spawn on` region cannot be inside another one",
             "nested `spawn on`");
+    if (fn_index_ >= 0) has_spawn_[fn_index_] = true;
     int saved_loops = loop_depth_;
     loop_depth_ = 0;
     ++spawn_depth_;
@@ -530,7 +589,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
   const ast::Postfix* place = nullptr;
   if (target.rest.empty() && target.first.types.empty() && target.first.operand.ops.empty())
     place = &target.first.operand.operand;
-  const ast::PathExpr* pe = place ? boost::get<ast::PathExpr>(&place->base) : nullptr;
+  const ast::PathExpr* pe = place ? place_root(*place) : nullptr;
   bool simple_name = pe && !pe->call_args && pe->path.segments.size() == 1;
   bool all_index = place && std::all_of(place->suffixes.begin(), place->suffixes.end(),
                                         [](const ast::Suffix& x) {
@@ -546,6 +605,14 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
   }
   const std::string& name = pe->path.segments[0].name;
   Local* local = lookup(name);
+  if (local && local->type.kind == TypeKind::Ref && place->suffixes.empty() &&
+      pe != boost::get<ast::PathExpr>(&place->base)) {
+    error("E0300", tspan, "cannot assign to `*" + name + "`: assign to its elements instead");
+    st->target = error_expr(tspan);
+    st->value = check_expr(a.value, nullptr);
+    out.push_back(st);
+    return;
+  }
   if (!local) {
     Type ct;
     tir::Literal cv;

@@ -43,6 +43,7 @@ struct OpTree {
   Span op_span;
   std::unique_ptr<OpTree> lhs, rhs;
   Span span;
+  bool poisoned = false;  // already reported (a chained comparison)
 };
 
 class Checker {
@@ -94,6 +95,9 @@ class Checker {
   tir::Expr* check_tensor_ctor(const ast::TensorCtor& c, Span span);
   bool check_format(const std::vector<ast::Expr>& args, size_t first, Span span,
                     tir::Expr* into);
+  // Evaluates a constant expression (literals, operators, casts) for a const item; returns null
+  // when it is not constant.
+  tir::Expr* fold_constant(tir::Expr* e);
   tir::Expr* ordering_arg(const ast::Expr& e, const char* enum_name,
                           const std::vector<std::string>& names);
 
@@ -114,6 +118,16 @@ class Checker {
   int spawn_depth_ = 0;
   int unsafe_depth_ = 0;
   int block_loop_depth_ = 0;  // across blocks loops around the current code
+  int fn_index_ = -1;
+
+  // For the rule that device code cannot call a function that opens a `spawn on` region.
+  std::vector<bool> has_spawn_;                 // per function: contains a region itself
+  std::vector<std::vector<int>> callees_;       // per function: the functions it calls
+  std::vector<std::pair<int, Span>> device_calls_;  // calls made inside regions
+  void check_device_calls();
 };
+
+// The variable at the root of a place: `x`, `x[i]`, `(*r)[i]`; null for anything else.
+const ast::PathExpr* place_root(const ast::Postfix& p);
 
 }  // namespace vx::check

@@ -26,10 +26,38 @@ struct AnyByte : x3::parser<AnyByte> {
 };
 inline constexpr AnyByte any_byte{};
 
+// A block comment, `/* … */`, which may nest as in Rust.
+struct BlockComment : x3::parser<BlockComment> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <class It, class Ctx, class RCtx, class Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    It i = first;
+    if (last - i < 2 || i[0] != '/' || i[1] != '*') return false;
+    int depth = 0;
+    while (last - i >= 2) {
+      if (i[0] == '/' && i[1] == '*') {
+        ++depth;
+        i += 2;
+      } else if (i[0] == '*' && i[1] == '/') {
+        i += 2;
+        if (--depth == 0) {
+          first = i;
+          return true;
+        }
+      } else {
+        ++i;
+      }
+    }
+    return false;  // unterminated: the pre-scan reports it
+  }
+};
+inline constexpr BlockComment block_comment{};
+
 // White space and comments (`//` to the end of the line, `/* … */`).
 inline auto const skipper = x3::ascii::space |
                             x3::lexeme["//" >> *(any_byte - x3::eol) >> (x3::eol | x3::eoi)] |
-                            x3::lexeme["/*" >> *(any_byte - "*/") >> "*/"];
+                            block_comment;
 
 using iterator_type = std::string::const_iterator;
 using skipper_type = std::remove_cv_t<decltype(skipper)>;

@@ -134,7 +134,7 @@ inline void append_utf8(std::string& s, uint32_t cp) {
 }
 
 struct invalid_escape_class;
-x3::rule<invalid_escape_class> const valid_escape = "a valid escape (\\n \\t \\r \\0 \\\\ \\\" \\u{…})";
+x3::rule<invalid_escape_class> const valid_escape = "escape";
 
 struct string_lit_class : Annotate {};
 x3::rule<string_lit_class, ast::StringLit> const string_lit = "string literal";
@@ -397,7 +397,8 @@ auto const stmt_def = let_stmt | return_stmt | break_stmt | continue_stmt | whil
 // block = "{" { stmt } "}"
 x3::rule<class close_brace_class, char> const close_brace = "`}` or a statement";
 auto const close_brace_def = x3::char_('}');
-auto const block_def = '{' > *stmt > close_brace;
+// Stray `;` between statements are empty statements.
+auto const block_def = '{' > *(*lit(';') >> stmt) > *lit(';') > close_brace;
 
 // ---- Items ---------------------------------------------------------------------------------
 

@@ -92,7 +92,18 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
     if (c == '/' && i + 1 < n && s[i + 1] == '*') {
       size_t start = i;
       i += 2;
-      while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
+      int depth = 1;  // block comments nest
+      while (i < n) {
+        if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+          ++depth;
+          i += 2;
+          continue;
+        }
+        if (s[i] == '*' && i + 1 < n && s[i + 1] == '/') {
+          if (--depth == 0) break;
+          i += 2;
+          continue;
+        }
         size_t len = utf8_len(i);
         if (len == 0 || (static_cast<unsigned char>(s[i]) < 0x20 && s[i] != '\t' &&
                          s[i] != '\r' && s[i] != '\n'))
@@ -172,6 +183,9 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
     d.notes.push_back(std::string("the file ends before the `") + closer_of(open.c) +
                       "` that closes the `" + open.c + "` opened at line " +
                       std::to_string(lc.line) + ", column " + std::to_string(lc.col));
+    for (size_t k = stack.size() - 1; k-- > 0 && stack.size() - k <= 4;)
+      d.secondary.push_back({{stack[k].at, stack[k].at + 1},
+                             std::string("`") + stack[k].c + "` is not closed either"});
     return false;
   }
   return true;
@@ -206,6 +220,13 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
     uint32_t at = static_cast<uint32_t>(e.where() - text.begin());
     while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
     std::string which = e.which();
+    if (which == "escape") {
+      auto& d = diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
+                            "unknown character escape `" + text.substr(at, 2) + "`",
+                            "unknown escape");
+      d.helps.push_back("the escapes are \\n \\t \\r \\0 \\\\ \\\" \\' and \\u{…}");
+      return nullptr;
+    }
     // X3 names literal characters as 'x'; show them as `x`.
     if (which.size() == 3 && which.front() == '\'' && which.back() == '\'')
       which = "`" + which.substr(1, 1) + "`";

@@ -125,8 +125,7 @@ std::string pad_integral(bool nonnegative, std::string_view prefix, std::string_
     head = "+";
   if (spec.alternate) head += prefix;
   const size_t len = head.size() + digits.size();
-  if (spec.width < 0 || len >= static_cast<size_t>(spec.width))
-    return head + std::string(digits);
+  if (spec.width < 0 || len >= static_cast<size_t>(spec.width)) return head + std::string(digits);
   if (spec.zero_pad) return head + std::string(spec.width - len, '0') + std::string(digits);
   return pad_to(head + std::string(digits), len, spec, '>');
 }
@@ -409,18 +408,29 @@ bool is_grapheme_extend(uint32_t c) {
 std::string debug_str(std::string_view s) {
   std::string out = "\"";
   size_t i = 0;
-  bool first = true;
   while (i < s.size()) {
     const uint32_t c = decode_utf8(s, i);
     switch (c) {
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\n': out += "\\n"; break;
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\0': out += "\\0"; break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\0':
+        out += "\\0";
+        break;
       default:
-        if (!is_printable(c) || (first && is_grapheme_extend(c))) {
+        if (!is_printable(c) || is_grapheme_extend(c)) {
           char hex[16];
           std::snprintf(hex, sizeof hex, "\\u{%x}", c);
           out += hex;
@@ -428,7 +438,6 @@ std::string debug_str(std::string_view s) {
           append_utf8(out, c);
         }
     }
-    first = false;
   }
   out += '"';
   return out;
@@ -468,8 +477,8 @@ class FormatParser {
         literal += '}';
         i_ += 2;
       } else if (c == '}') {
-        return fail("invalid format string: unmatched `}` found (write `}}` for a literal `}`)",
-                    i_, error, error_offset);
+        return fail("invalid format string: unmatched `}` found (write `}}` for a literal `}`)", i_,
+                    error, error_offset);
       } else if (c == '{') {
         flush();
         Piece p;
@@ -517,7 +526,8 @@ class FormatParser {
     long v = 0;
     while (is_digit(peek())) {
       v = v * 10 + (peek() - '0');
-      if (v > 65535) return fail(std::string("invalid format string: ") + what + " too large", start);
+      if (v > 65535)
+        return fail(std::string("invalid format string: ") + what + " too large", start);
       ++i_;
     }
     value = static_cast<int>(v);
@@ -536,19 +546,18 @@ class FormatParser {
       const size_t start = i_;
       while (is_ident_char(peek())) ++i_;
       p.name = std::string(s_.substr(start, i_ - start));
-      if (p.name == "_")
-        return fail("invalid format string: invalid argument name `_`", start);
+      if (p.name == "_") return fail("invalid format string: invalid argument name `_`", start);
     }
     if (peek() == ':') {
       ++i_;
       if (!spec(p.spec)) return false;
     }
     if (at_end())
-      return fail("invalid format string: expected `}` but string was terminated (write `{{` "
-                  "for a literal `{`)",
-                  open);
-    if (peek() != '}')
-      return fail("invalid format string: expected `}`, found " + found(), i_);
+      return fail(
+          "invalid format string: expected `}` but string was terminated (write `{{` "
+          "for a literal `{`)",
+          open);
+    if (peek() != '}') return fail("invalid format string: expected `}`, found " + found(), i_);
     ++i_;
     return true;
   }
@@ -561,8 +570,7 @@ class FormatParser {
       size_t j = i_;
       const uint32_t first = decode_utf8(s_, j);
       if (j < s_.size() && is_align(s_[j])) {
-        if (first >= 0x80)
-          return fail("non-ASCII fill characters are not supported", i_);
+        if (first >= 0x80) return fail("non-ASCII fill characters are not supported", i_);
         sp.fill = static_cast<char>(first);
         sp.align = s_[j];
         i_ = j + 1;
@@ -588,8 +596,7 @@ class FormatParser {
     if (is_digit(peek())) {
       const size_t start = i_;
       if (!count(sp.width, "width")) return false;
-      if (peek() == '$')
-        return fail("width taken from an argument (`N$`) is not supported", start);
+      if (peek() == '$') return fail("width taken from an argument (`N$`) is not supported", start);
     } else if (is_ident_start(peek())) {
       size_t j = i_;
       while (j < s_.size() && is_ident_char(s_[j])) ++j;
@@ -600,8 +607,7 @@ class FormatParser {
       ++i_;
       if (peek() == '*') return fail("precision `.*` is not supported", i_);
       if (!is_digit(peek()))
-        return fail("invalid format string: expected a precision after `.`, found " + found(),
-                    i_);
+        return fail("invalid format string: expected a precision after `.`, found " + found(), i_);
       const size_t start = i_;
       if (!count(sp.precision, "precision")) return false;
       if (peek() == '$')
@@ -682,8 +688,8 @@ std::string format_f32(float v, const Spec& spec) {
 std::string format_f16_bits(uint16_t bits, const Spec& spec) {
   FloatValue f = classify(f16_bits_to_f32(bits));
   if (f.cls == FloatClass::Finite)
-    f.shortest = shortest_small(f.magnitude, bits & 0x7fff,
-                                [](double d) { return f64_to_f16_bits(d); });
+    f.shortest =
+        shortest_small(f.magnitude, bits & 0x7fff, [](double d) { return f64_to_f16_bits(d); });
   f.small_limit = f16_bits_to_f32(f64_to_f16_bits(1e-4));
   f.large_limit = std::numeric_limits<double>::infinity();  // 1e16 is infinite in f16
   return format_float(f, spec);
@@ -692,8 +698,8 @@ std::string format_f16_bits(uint16_t bits, const Spec& spec) {
 std::string format_bf16_bits(uint16_t bits, const Spec& spec) {
   FloatValue f = classify(bf16_bits_to_f32(bits));
   if (f.cls == FloatClass::Finite)
-    f.shortest = shortest_small(f.magnitude, bits & 0x7fff,
-                                [](double d) { return f64_to_bf16_bits(d); });
+    f.shortest =
+        shortest_small(f.magnitude, bits & 0x7fff, [](double d) { return f64_to_bf16_bits(d); });
   f.small_limit = bf16_bits_to_f32(f64_to_bf16_bits(1e-4));
   f.large_limit = bf16_bits_to_f32(f64_to_bf16_bits(1e16));
   return format_float(f, spec);

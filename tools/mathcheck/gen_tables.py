@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Prints the constant tables of src/interp/vx_math.h (run once; the output is pasted in).
-
-Every entry is a double or a double-double (hi, lo) with hi = round(v), lo = round(v - hi),
-computed with mpmath at 2200 bits, so each table entry is the exact value to ~2^-106."""
+"""Prints the constant tables of src/interp/vx_math.h, exactly as they stand in the header
+(between the double-double primitives and "ln2 = VX_LN2_36 + ..."); rerun and compare after any
+change. Every entry is a double or a double-double (hi, lo) with hi = round(v), lo = round(v - hi),
+computed with mpmath at 2200 bits, so each entry is the exact value to ~2^-106."""
 from mpmath import mp, mpf, exp, log, sin, pi, floor, ldexp
 mp.prec = 2200
 
@@ -90,18 +90,41 @@ split3("VX_LN2_64", log(2) / 64, 36, 36)
 split3("VX_PI_32_CW", pi / 32, 36, 36)
 const("VX_64_LN2", 64 / log(2))
 const("VX_32_PI", 32 / pi)
-print("\n".join(out))
+
 
 # Taylor coefficients as double-doubles: exp (1/n!), log1p ((-1)^(n+1)/n), sin, cos.
 from mpmath import factorial
 def coef_table(name, vals):
-    print("VX_MATH_TABLE double %s[%d][2] = {" % (name, len(vals)))
-    for i in range(0, len(vals), 2):
-        print("  " + " ".join(row(v) + "," for v in vals[i:i + 2]))
-    print("};")
-print("// Taylor coefficients: exp 1/n! (n = 0..12), log1p (-1)^(n+1)/n (n = 0..16, [0] unused),")
-print("// sin (-1)^k/(2k+1)! and cos (-1)^k/(2k)! (k = 0..9).")
+    out.append("VX_MATH_TABLE double %s[%d][2] = {" % (name, len(vals)))
+    for v in vals:
+        out.append("  %s," % row(v))
+    out.append("};")
+out.append("// Taylor coefficients: exp 1/n! (n = 0..12), log1p (-1)^(n+1)/n (n = 0..16, [0] unused),")
+out.append("// sin (-1)^k/(2k+1)! and cos (-1)^k/(2k)! (k = 0..9).")
 coef_table("vx_tbl_c_exp", [1 / factorial(n) for n in range(13)])
 coef_table("vx_tbl_c_log1p", [mpf(0)] + [mpf((-1) ** (n + 1)) / n for n in range(1, 17)])
 coef_table("vx_tbl_c_sin", [mpf((-1) ** k) / factorial(2 * k + 1) for k in range(10)])
 coef_table("vx_tbl_c_cos", [mpf((-1) ** k) / factorial(2 * k) for k in range(10)])
+
+
+# Two double-double entries or three doubles per line.
+import re
+lines, buf = [], []
+for line in out:
+    t = line.strip()
+    if t.startswith("{") and t.endswith("},") and t.count("{") == 1:
+        buf.append(t)
+        if len(buf) == 2:
+            lines.append("  " + " ".join(buf))
+            buf = []
+    elif re.match(r"^-?0x[0-9a-f.p+-]+,$", t):
+        buf.append(t)
+        if len(buf) == 3:
+            lines.append("  " + " ".join(buf))
+            buf = []
+    else:
+        if buf:
+            lines.append("  " + " ".join(buf))
+            buf = []
+        lines.append(line)
+print("\n".join(lines))

@@ -1,0 +1,502 @@
+// The interpreter's side of every row of check/builtins.def (spec/builtins.md): the `lanes::`
+// block routines in the tree order of DESIGN §3.7, lanes::copy_async (§3.9), the atomics
+// (std::atomic_ref, so that blocks running at once on host threads stay correct), scoped_fence,
+// the math methods through vx_math.h, and the tensor queries len() and dim(k).
+#include <algorithm>
+#include <atomic>
+
+#include "interp/compiler.hpp"
+
+namespace vx::interp {
+namespace {
+
+using tir::BuiltinId;
+
+template <class T> T* scratch(int64_t n) {
+  thread_local std::vector<T> buf;
+  if (static_cast<int64_t>(buf.size()) < n) buf.resize(static_cast<size_t>(n));
+  return buf.data();
+}
+
+// ---- lanes:: ------------------------------------------------------------------------------------
+
+struct TileArgs {
+  const Node* tile;
+  IntOperand n;
+  Span span;
+  std::string name;
+  const char* what;
+  // The tile's elements and n, checked: 1 <= n <= size, t[0..n) initialised (unless `writes`).
+  int64_t check(Frame& f, const TensorView& v, bool reads) const {
+    const uint64_t nb = n.get(f);
+    const bool negative = !n.is_unsigned && static_cast<int64_t>(nb) < 0;
+    if (negative || nb == 0 || nb > static_cast<uint64_t>(v.size)) {
+      runtime_error(span, std::string(what) + ": n is " + int_operand_text(nb, n.is_unsigned) +
+                              (negative || nb == 0 ? " but must be at least 1"
+                                                   : " but the tile has " + std::to_string(v.size) +
+                                                         " elements"));
+    }
+    const int64_t count = static_cast<int64_t>(nb);
+    if (reads && v.init) {
+      for (int64_t i = 0; i < count; ++i)
+        if (!v.init[i]) uninit_error(span, name, v, i);
+    }
+    return count;
+  }
+};
+
+enum class Reduce { Sum, Max };
+
+template <class T, Reduce K> struct LanesReduce final : ExprImpl<LanesReduce<T, K>, T> {
+  TileArgs a;
+  T eval(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView& v = a.tile->place(f, tmp);
+    const int64_t n = a.check(f, v, true);
+    T* s = scratch<T>(n);
+    std::memcpy(s, v.data, static_cast<size_t>(n) * sizeof(T));
+    int64_t p = 1;
+    while (p < n) p *= 2;
+    for (int64_t h = p / 2; h >= 1; h /= 2) {
+      for (int64_t i = 0; i < h && i + h < n; ++i) {
+        if constexpr (K == Reduce::Sum) s[i] = op_add(s[i], s[i + h]);
+        else s[i] = method_max(s[i], s[i + h]);
+      }
+    }
+    return s[0];
+  }
+};
+
+template <class T> struct LanesArgmax final : ExprImpl<LanesArgmax<T>, int32_t> {
+  TileArgs a;
+  int32_t eval(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView& v = a.tile->place(f, tmp);
+    const int64_t n = a.check(f, v, true);
+    const T* t = reinterpret_cast<const T*>(v.data);
+    int64_t best = 0;
+    for (int64_t i = 1; i < n; ++i) {
+      if ((is_nan(t[best]) && !is_nan(t[i])) || cmp_lt(t[best], t[i])) best = i;
+    }
+    return static_cast<int32_t>(best);
+  }
+};
+
+template <class T> struct LanesSort final : Node {
+  TileArgs a;
+  uint64_t eval_bits(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView& v = a.tile->place(f, tmp);
+    const int64_t n = a.check(f, v, true);
+    T* t = reinterpret_cast<T*>(v.data);
+    // A total order (NaN last) so that std::sort is well-defined on any element type.
+    std::stable_sort(t, t + n, [](T x, T y) {
+      if (is_nan(x)) return false;
+      if (is_nan(y)) return true;
+      return cmp_lt(x, y);
+    });
+    return 0;
+  }
+};
+
+// ---- copy_async ---------------------------------------------------------------------------------
+
+// tile[k…] = src[start + k…], zero where start + k falls outside src; marks the tile written.
+struct CopyAsync final : Node {
+  const Node* tile;
+  const Node* src;
+  std::vector<IntOperand> start;
+  int elem_size;
+  Span span;
+  uint64_t eval_bits(Frame& f) const override {
+    TensorSlot t1, t2;
+    const TensorView& tv = tile->place(f, t1);
+    const TensorView& sv = src->place(f, t2);
+    const int rank = tv.rank;
+    if (sv.rank != rank || static_cast<int>(start.size()) != rank)
+      runtime_error(span, "lanes::copy_async: the tile, the source and the index differ in rank");
+    constexpr int64_t kFar = int64_t{1} << 62;  // beyond any dimension
+    std::vector<int64_t> s(rank), k(rank, 0);
+    for (int d = 0; d < rank; ++d) {
+      const uint64_t b = start[d].get(f);
+      int64_t x;
+      if (start[d].is_unsigned) x = b > static_cast<uint64_t>(kFar) ? kFar : static_cast<int64_t>(b);
+      else x = std::clamp(static_cast<int64_t>(b), -kFar, kFar);
+      s[d] = x;
+    }
+    const int64_t inner = rank ? tv.dims[rank - 1] : 1;
+    const int64_t src_inner = rank ? sv.dims[rank - 1] : 1;
+    const int64_t lo = std::clamp<int64_t>(-s[rank - 1], 0, inner);
+    const int64_t hi = std::clamp<int64_t>(src_inner - s[rank - 1], lo, inner);
+    std::byte* out = tv.data;
+    for (int64_t row = 0, rows = inner ? tv.size / inner : 0; row < rows; ++row) {
+      bool inside = true;
+      int64_t src_row = 0;  // linear row index in src
+      for (int d = 0; d + 1 < rank; ++d) {
+        const int64_t i = s[d] + k[d];
+        if (i < 0 || i >= sv.dims[d]) inside = false;
+        src_row = src_row * sv.dims[d] + (inside ? i : 0);
+      }
+      if (inside && hi > lo) {
+        std::memset(out, 0, static_cast<size_t>(lo * elem_size));
+        std::memcpy(out + lo * elem_size,
+                    sv.data + (src_row * src_inner + s[rank - 1] + lo) * elem_size,
+                    static_cast<size_t>((hi - lo) * elem_size));
+        std::memset(out + hi * elem_size, 0, static_cast<size_t>((inner - hi) * elem_size));
+      } else {
+        std::memset(out, 0, static_cast<size_t>(inner * elem_size));
+      }
+      out += inner * elem_size;
+      for (int d = rank - 2; d >= 0; --d) {  // next row: step the odometer of the outer dims
+        if (++k[d] < tv.dims[d]) break;
+        k[d] = 0;
+      }
+    }
+    if (tv.init) std::memset(tv.init, 1, static_cast<size_t>(tv.size));
+    return 0;
+  }
+};
+
+struct Wait final : Node {
+  const Node* token;
+  uint64_t eval_bits(Frame& f) const override {
+    token->eval_bits(f);
+    return 0;
+  }
+};
+
+// ---- Atomics ------------------------------------------------------------------------------------
+
+std::memory_order to_order(int32_t o) {
+  switch (static_cast<tir::AtomicOrdering>(o)) {
+    case tir::AtomicOrdering::Relaxed: return std::memory_order_relaxed;
+    case tir::AtomicOrdering::Acquire: return std::memory_order_acquire;
+    case tir::AtomicOrdering::Release: return std::memory_order_release;
+    case tir::AtomicOrdering::AcqRel: return std::memory_order_acq_rel;
+    case tir::AtomicOrdering::SeqCst: return std::memory_order_seq_cst;
+  }
+  return std::memory_order_seq_cst;
+}
+// C++ forbids release loads and acquire stores; those get the strongest order instead.
+std::memory_order load_order(std::memory_order o) {
+  return (o == std::memory_order_release || o == std::memory_order_acq_rel)
+             ? std::memory_order_seq_cst
+             : o;
+}
+std::memory_order store_order(std::memory_order o) {
+  return (o == std::memory_order_acquire || o == std::memory_order_acq_rel)
+             ? std::memory_order_seq_cst
+             : o;
+}
+
+// T is the element type; floats are handled through their bits (so compare-and-swap compares
+// bits, as spec/builtins.md §3 says) with CAS loops for the arithmetic.
+template <class T> struct Atomic final : Node {
+  using Bits = std::conditional_t<std::is_same_v<T, float>, uint32_t, T>;
+  BuiltinId op;
+  const Node* tensor;
+  IntOperand index;
+  const Node* v1 = nullptr;
+  const Node* v2 = nullptr;
+  std::memory_order order = std::memory_order_seq_cst;
+  Span span;
+  std::string name;
+
+  static T val(Bits b) {
+    if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(b);
+    else return b;
+  }
+  static Bits bits(T v) {
+    if constexpr (std::is_same_v<T, float>) return std::bit_cast<uint32_t>(v);
+    else return v;
+  }
+  template <class F> static T rmw(std::atomic_ref<Bits> r, F fn, std::memory_order o) {
+    Bits old = r.load(std::memory_order_relaxed);
+    while (!r.compare_exchange_weak(old, bits(fn(val(old))), o, std::memory_order_relaxed)) {
+    }
+    return val(old);
+  }
+
+  uint64_t eval_bits(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView& v = tensor->place(f, tmp);
+    const uint64_t i = index.get(f);
+    if (i >= static_cast<uint64_t>(v.size)) index_error(span, name, 0, i, index.is_unsigned, v.size);
+    const T a = v1 ? from_bits<T>(v1->eval_bits(f)) : T{};
+    const T b = v2 ? from_bits<T>(v2->eval_bits(f)) : T{};
+    Bits* p = reinterpret_cast<Bits*>(v.data) + i;
+    std::atomic_ref<Bits> r(*p);
+    if (op == BuiltinId::AtomicStore) {
+      r.store(bits(a), store_order(order));
+      if (v.init) std::atomic_ref<uint8_t>(v.init[i]).store(1, std::memory_order_relaxed);
+      return 0;
+    }
+    if (v.init && !std::atomic_ref<uint8_t>(v.init[i]).load(std::memory_order_relaxed))
+      uninit_error(span, name, v, static_cast<int64_t>(i));
+    T old{};
+    switch (op) {
+      case BuiltinId::AtomicLoad: old = val(r.load(load_order(order))); break;
+      case BuiltinId::AtomicSwap: old = val(r.exchange(bits(a), order)); break;
+      case BuiltinId::AtomicFetchAdd:
+        if constexpr (kIsInt<T>) old = r.fetch_add(a, order);  // wraps, as atomics do in C++
+        else old = rmw(r, [a](T x) { return op_add(x, a); }, order);
+        break;
+      case BuiltinId::AtomicFetchSub:
+        if constexpr (kIsInt<T>) old = r.fetch_sub(a, order);
+        else old = rmw(r, [a](T x) { return op_sub(x, a); }, order);
+        break;
+      case BuiltinId::AtomicFetchMax: old = rmw(r, [a](T x) { return method_max(x, a); }, order); break;
+      case BuiltinId::AtomicFetchMin: old = rmw(r, [a](T x) { return method_min(x, a); }, order); break;
+      case BuiltinId::AtomicCompareAndSwap: {
+        Bits expected = bits(a);
+        r.compare_exchange_strong(expected, bits(b), order);
+        old = val(expected);  // the old value, whether or not it matched
+        break;
+      }
+      default: internal_error("an atomic the table lacks");
+    }
+    return to_bits<T>(old);
+  }
+};
+
+struct Fence final : Node {
+  std::memory_order order;
+  uint64_t eval_bits(Frame&) const override {
+    std::atomic_thread_fence(order);
+    return 0;
+  }
+};
+
+// ---- Math methods -------------------------------------------------------------------------------
+
+template <class T, float (*F32)(float), double (*F64)(double)> T float_fn(T x) {
+  if constexpr (std::is_same_v<T, double>) return F64(x);
+  else if constexpr (std::is_same_v<T, float>) return F32(x);
+  else return half_from_f32<T>(F32(to_f32(x)));
+}
+template <class T, float (*F32)(float, float), double (*F64)(double, double)> T float_fn2(T x, T y) {
+  if constexpr (std::is_same_v<T, double>) return F64(x, y);
+  else if constexpr (std::is_same_v<T, float>) return F32(x, y);
+  else return half_from_f32<T>(F32(to_f32(x), to_f32(y)));
+}
+
+template <class T, T (*F)(T)> struct Method1 final : ExprImpl<Method1<T, F>, T> {
+  const ExprT<T>* a;
+  T eval(Frame& f) const override { return F(a->eval(f)); }
+};
+template <class T, T (*F)(T, T)> struct Method2 final : ExprImpl<Method2<T, F>, T> {
+  const ExprT<T>* a;
+  const ExprT<T>* b;
+  T eval(Frame& f) const override {
+    const T x = a->eval(f);
+    return F(x, b->eval(f));
+  }
+};
+template <class T> struct IntPow final : ExprImpl<IntPow<T>, T> {
+  const ExprT<T>* a;
+  const ExprT<uint32_t>* e;
+  T eval(Frame& f) const override {
+    const T x = a->eval(f);
+    return int_pow(x, e->eval(f));
+  }
+};
+
+template <class T> const Node* math(Compiler& c, const tir::Expr& e) {
+  auto m1 = [&](auto fn_tag) -> const Node* {
+    using N = typename decltype(fn_tag)::type;
+    auto* n = c.make<N>();
+    n->a = c.scalar<T>(*e.args[0]);
+    return n;
+  };
+  auto m2 = [&](auto fn_tag) -> const Node* {
+    using N = typename decltype(fn_tag)::type;
+    auto* n = c.make<N>();
+    n->a = c.scalar<T>(*e.args[0]);
+    n->b = c.scalar<T>(*e.args[1]);
+    return n;
+  };
+  auto tag = [](auto* p) { return std::type_identity<std::remove_pointer_t<decltype(p)>>{}; };
+  switch (e.builtin) {
+    case BuiltinId::Abs: return m1(tag((Method1<T, method_abs<T>>*)nullptr));
+    case BuiltinId::Min: return m2(tag((Method2<T, method_min<T>>*)nullptr));
+    case BuiltinId::Max: return m2(tag((Method2<T, method_max<T>>*)nullptr));
+    default: break;
+  }
+  if constexpr (kIsInt<T>) {
+    if (e.builtin == BuiltinId::Pow) {
+      auto* n = c.make<IntPow<T>>();
+      n->a = c.scalar<T>(*e.args[0]);
+      n->e = c.scalar<uint32_t>(*e.args[1]);
+      return n;
+    }
+  } else if constexpr (kIsFloat<T>) {
+#define VX_M1(Id, f32, f64) \
+  case BuiltinId::Id: return m1(tag((Method1<T, float_fn<T, f32, f64>>*)nullptr));
+    switch (e.builtin) {
+      VX_M1(Sqrt, vx_sqrt_f32, vx_sqrt_f64)
+      VX_M1(Exp, vx_exp_f32, vx_exp_f64)
+      VX_M1(Exp2, vx_exp2_f32, vx_exp2_f64)
+      VX_M1(Log, vx_log_f32, vx_log_f64)
+      VX_M1(Log2, vx_log2_f32, vx_log2_f64)
+      VX_M1(Tanh, vx_tanh_f32, vx_tanh_f64)
+      VX_M1(Sin, vx_sin_f32, vx_sin_f64)
+      VX_M1(Cos, vx_cos_f32, vx_cos_f64)
+      VX_M1(FastExp, vx_fast_exp_f32, vx_exp_f64)  // f64 has no fast variant: exact
+      VX_M1(FastTanh, vx_fast_tanh_f32, vx_tanh_f64)
+      VX_M1(Floor, vx_floor_f32, vx_floor_f64)
+      VX_M1(Ceil, vx_ceil_f32, vx_ceil_f64)
+      VX_M1(Round, vx_round_f32, vx_round_f64)
+      VX_M1(Trunc, vx_trunc_f32, vx_trunc_f64)
+      case BuiltinId::Pow: return m2(tag((Method2<T, float_fn2<T, vx_pow_f32, vx_pow_f64>>*)nullptr));
+      default: break;
+    }
+#undef VX_M1
+  }
+  internal_error(std::string("the method ") + tir::builtin_spelling(e.builtin) + " on " +
+                 scalar_info(e.args[0]->type.scalar).name);
+}
+
+// ---- Queries ------------------------------------------------------------------------------------
+
+struct Len final : ExprImpl<Len, int32_t> {
+  const Node* tensor;
+  int32_t eval(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView& v = tensor->place(f, tmp);
+    return v.rank ? static_cast<int32_t>(v.dims[0]) : 0;
+  }
+};
+
+struct Dim final : ExprImpl<Dim, int32_t> {
+  const Node* tensor;
+  IntOperand k;
+  Span span;
+  int32_t eval(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView& v = tensor->place(f, tmp);
+    const uint64_t kb = k.get(f);
+    if (kb >= static_cast<uint64_t>(v.rank))
+      runtime_error(span, "dim " + int_operand_text(kb, k.is_unsigned) + " of a tensor of rank " +
+                              std::to_string(v.rank));
+    return static_cast<int32_t>(v.dims[kb]);
+  }
+};
+
+int32_t literal_or(const tir::Expr& e, int32_t fallback) {
+  return e.kind == tir::ExprKind::Literal ? static_cast<int32_t>(e.lit.i) : fallback;
+}
+
+}  // namespace
+
+const Node* Compiler::builtin(const tir::Expr& e) {
+  const char* spelling = tir::builtin_spelling(e.builtin);
+  switch (e.builtin) {
+    case BuiltinId::LanesSum:
+    case BuiltinId::LanesSumUnordered:  // the reference order is the tree order too
+    case BuiltinId::LanesMax:
+    case BuiltinId::LanesArgmax:
+    case BuiltinId::LanesSort: {
+      TileArgs a{value(*e.args[0]), int_operand(*e.args[1]), e.span, tensor_name(*e.args[0]),
+                 spelling};
+      return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
+        using T = decltype(tag);
+        if constexpr (kIsInt<T> || kIsFloat<T>) {
+          switch (e.builtin) {
+            case BuiltinId::LanesMax: {
+              auto* n = make<LanesReduce<T, Reduce::Max>>();
+              n->a = a;
+              return n;
+            }
+            case BuiltinId::LanesArgmax: {
+              auto* n = make<LanesArgmax<T>>();
+              n->a = a;
+              return n;
+            }
+            case BuiltinId::LanesSort: {
+              auto* n = make<LanesSort<T>>();
+              n->a = a;
+              return n;
+            }
+            default: {
+              auto* n = make<LanesReduce<T, Reduce::Sum>>();
+              n->a = a;
+              return n;
+            }
+          }
+        } else {
+          internal_error(std::string(spelling) + " on a tile of bool");
+        }
+      });
+    }
+    case BuiltinId::CopyAsync: {
+      auto* n = make<CopyAsync>();
+      n->tile = value(*e.args[0]);
+      n->src = value(*e.args[1]);
+      for (size_t k = 2; k < e.args.size(); ++k) n->start.push_back(int_operand(*e.args[k]));
+      n->elem_size = scalar_size(e.args[0]->type.scalar);
+      n->span = e.span;
+      return n;
+    }
+    case BuiltinId::Wait: {
+      auto* n = make<Wait>();
+      n->token = value(*e.args[0]);
+      return n;
+    }
+    case BuiltinId::AtomicLoad:
+    case BuiltinId::AtomicStore:
+    case BuiltinId::AtomicSwap:
+    case BuiltinId::AtomicFetchAdd:
+    case BuiltinId::AtomicFetchSub:
+    case BuiltinId::AtomicFetchMax:
+    case BuiltinId::AtomicFetchMin:
+    case BuiltinId::AtomicCompareAndSwap: {
+      auto build = [&](auto tag) -> const Node* {
+        using T = decltype(tag);
+        auto* n = make<Atomic<T>>();
+        n->op = e.builtin;
+        n->tensor = value(*e.args[0]);
+        n->index = int_operand(*e.args[1]);
+        const size_t values = e.args.size() - 3;  // tensor, index, …, ordering
+        if (values >= 1) n->v1 = value(*e.args[2]);
+        if (values >= 2) n->v2 = value(*e.args[3]);
+        n->order = to_order(literal_or(*e.args.back(), 4));
+        n->span = e.span;
+        n->name = tensor_name(*e.args[0]);
+        return n;
+      };
+      switch (e.args[0]->type.scalar) {
+        case Scalar::I32: return build(int32_t{});
+        case Scalar::U32: return build(uint32_t{});
+        case Scalar::I64: return build(int64_t{});
+        case Scalar::U64: return build(uint64_t{});
+        case Scalar::F32: return build(float{});
+        default: internal_error(std::string(spelling) + " on an element type it lacks");
+      }
+    }
+    case BuiltinId::ScopedFence: {
+      auto* n = make<Fence>();
+      n->order = to_order(literal_or(*e.args[0], 4));
+      return n;
+    }
+    case BuiltinId::Len: {
+      auto* n = make<Len>();
+      n->tensor = value(*e.args[0]);
+      return n;
+    }
+    case BuiltinId::Dim: {
+      auto* n = make<Dim>();
+      n->tensor = value(*e.args[0]);
+      n->k = int_operand(*e.args[1]);
+      n->span = e.span;
+      return n;
+    }
+    default:
+      return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
+        using T = decltype(tag);
+        if constexpr (kIsInt<T> || kIsFloat<T>) return math<T>(*this, e);
+        else internal_error(std::string("the method ") + spelling + " on bool");
+      });
+  }
+}
+
+}  // namespace vx::interp

@@ -1,0 +1,845 @@
+// The interpreter: the sequential meaning of Vx (spec/semantics.md, DESIGN §3), run from an
+// executable tree compiled once from the typed program.
+//
+// Layout of the executable tree
+// -----------------------------
+// * Every TIR expression becomes one Node (nodes.hpp). Scalar expressions are ExprT<T> for the
+//   C++ storage type T of their Vx type (int8_t … uint64_t, F16, BF16, float, double, bool), so
+//   `a + b` on f32 is a Binary<float, Add, …> whose eval() returns a float: no variant, no tag
+//   test per value. Operands that are locals or constants are fused into their parent (OpVar,
+//   OpLit) instead of being nodes of their own, which saves a virtual call per leaf.
+// * Locals are frame slots, numbered as the TIR numbers them (tir::Function::slot_types). A Frame
+//   holds an array of 8-byte scalar slots (integers sign/zero-extended, floats as bits) and a
+//   parallel array of TensorSlots (a tensor the local owns, or a view of another's elements).
+// * Tensors are row-major and contiguous; a view `t[i]` of a rank-n tensor is a pointer into the
+//   same data with the dims suffix, so indexing is Horner's rule over dims. Indexing a local is
+//   fused per rank (IndexLoad<T, R> in compile_ops.cpp): one virtual call reads the view, checks
+//   every index against its dimension, checks the init flag of an SMEM tile, and loads.
+// * Statements are StmtNodes whose exec() returns a Flow (normal, break, continue, return), so
+//   loops need no exceptions. A `break`/`return` inside a block that is an operand of an
+//   expression (`let x = { if c { return 1; } 2 };`) is the one rare case that unwinds, with a
+//   FlowEscape caught by the enclosing statement (only statements that can need it get a catch).
+// * Calls take a frame from the callee's pool (no allocation once warm) and count the depth.
+// * Runtime errors throw RuntimeError, caught once in run_program; nothing on the normal path
+//   throws or allocates, except making a tensor and printing.
+// * `spawn on` and across loops run in order, one pass at a time; a RegionRunner may take a
+//   region first (interpreter.hpp).
+#include "interp/interpreter.hpp"
+
+#include <pthread.h>
+
+#include <cstdlib>
+#include <new>
+#include <sstream>
+
+#include "interp/compiler.hpp"
+#include "support/diagnostics.hpp"
+
+namespace vx::interp {
+
+// ---- Runtime basics -----------------------------------------------------------------------------
+
+int scalar_size(Scalar s) {
+  return with_scalar(s, [](auto v) { return static_cast<int>(sizeof(v)); });
+}
+
+TensorStorage::TensorStorage(Scalar e, Memory m, std::vector<int64_t> d, bool uninit)
+    : elem(e), memory(m), dims(std::move(d)) {
+  size = 1;
+  for (int64_t x : dims) size *= x;
+  const size_t bytes = static_cast<size_t>(size) * static_cast<size_t>(scalar_size(e));
+  data = static_cast<std::byte*>(::operator new(bytes ? bytes : 1, std::align_val_t{64}));
+  if (uninit) init.reset(new uint8_t[size ? size : 1]());
+}
+
+TensorStorage::~TensorStorage() { ::operator delete(data, std::align_val_t{64}); }
+
+void TensorSlot::own(std::unique_ptr<TensorStorage> s) {
+  view.data = s->data;
+  view.init = s->init.get();
+  view.dims = s->dims.data();
+  view.rank = static_cast<int>(s->dims.size());
+  view.size = s->size;
+  view.storage = s.get();
+  owned = std::move(s);
+}
+
+void runtime_error(Span span, std::string message) { throw RuntimeError{span, std::move(message)}; }
+
+void internal_error(const std::string& what) {
+  throw RuntimeError{Span{}, "internal error in the interpreter: " + what};
+}
+
+std::string int_operand_text(uint64_t bits, bool is_unsigned) {
+  return is_unsigned ? std::to_string(bits) : std::to_string(static_cast<int64_t>(bits));
+}
+
+void index_error(Span span, const std::string& name, int dim, uint64_t index, bool is_unsigned,
+                 int64_t len) {
+  runtime_error(span, "index out of bounds: the len is " + std::to_string(len) +
+                          " but the index is " + int_operand_text(index, is_unsigned) +
+                          " (dimension " + std::to_string(dim) + " of `" + name + "`)");
+}
+
+std::string element_text(const TensorView& v, int64_t offset) {
+  std::vector<int64_t> idx(v.rank);
+  for (int k = v.rank - 1; k >= 0; --k) {
+    idx[k] = v.dims[k] ? offset % v.dims[k] : 0;
+    offset = v.dims[k] ? offset / v.dims[k] : 0;
+  }
+  std::string s = "[";
+  for (int k = 0; k < v.rank; ++k) s += (k ? ", " : "") + std::to_string(idx[k]);
+  return s + "]";
+}
+
+void uninit_error(Span span, const std::string& name, const TensorView& v, int64_t offset) {
+  runtime_error(span, "read of uninitialised element " + element_text(v, offset) +
+                          " of SMEM tile `" + name + "`");
+}
+
+std::string div_zero_message(tir::BinOp op) {
+  return op == tir::BinOp::Div ? "attempt to divide by zero"
+                               : "attempt to calculate the remainder with a divisor of zero";
+}
+
+void shift_error(Span span, bool left, uint64_t amount, bool amount_unsigned, Scalar lhs) {
+  runtime_error(span, std::string("attempt to shift ") + (left ? "left" : "right") + " by " +
+                          int_operand_text(amount, amount_unsigned) +
+                          ", which is out of range for " + scalar_info(lhs).name);
+}
+
+uint64_t Node::eval_bits(Frame&) const { internal_error("a tensor used as a scalar"); }
+void Node::eval_tensor(Frame& f, TensorSlot& out) const {
+  (void)f;
+  (void)out;
+  internal_error("a scalar used as a tensor");
+}
+const TensorView& Node::place(Frame& f, TensorSlot& tmp) const {
+  eval_tensor(f, tmp);
+  return tmp.view;
+}
+
+namespace {
+
+// ---- Expressions that are not scalar arithmetic -------------------------------------------------
+
+struct UnitNode final : Node {
+  uint64_t eval_bits(Frame&) const override { return 0; }
+};
+
+// A unit or token local.
+struct BitsVarNode final : Node {
+  int slot;
+  explicit BitsVarNode(int s) : slot(s) {}
+  uint64_t eval_bits(Frame& f) const override { return f.s[slot]; }
+};
+
+// A tensor-like local. As a value it moves an owned tensor out (the checker made the local
+// dead); as a place it lends its elements.
+struct TensorVarNode final : Node {
+  int slot;
+  explicit TensorVarNode(int s) : slot(s) {}
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    TensorSlot& s = f.t[slot];
+    if (&s == &out) return;
+    out.view = s.view;
+    if (s.owned) {
+      out.owned = std::move(s.owned);
+      s.view = {};
+    } else {
+      out.owned.reset();
+    }
+  }
+  const TensorView& place(Frame& f, TensorSlot&) const override { return f.t[slot].view; }
+};
+
+// `&x` / `&mut x`: a view of x's elements.
+struct RefNode final : Node {
+  const Node* inner;
+  explicit RefNode(const Node* n) : inner(n) {}
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    const TensorView v = inner->place(f, out);
+    out.view = v;
+  }
+  const TensorView& place(Frame& f, TensorSlot& tmp) const override {
+    return inner->place(f, tmp);
+  }
+};
+
+// `t[i]…` with fewer indices than the rank: the sub-tensor, as a view.
+struct ViewNode final : Node {
+  const Node* base;
+  std::vector<IntOperand> idx;
+  int elem_size;
+  std::string name;
+  Span span;
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    const TensorView v = base->place(f, out);
+    int64_t off = 0;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const uint64_t i = idx[k].get(f);
+      if (i >= static_cast<uint64_t>(v.dims[k]))
+        index_error(span, name, static_cast<int>(k), i, idx[k].is_unsigned, v.dims[k]);
+      off = off * v.dims[k] + static_cast<int64_t>(i);
+    }
+    TensorView sub = v;
+    sub.dims = v.dims + idx.size();
+    sub.rank = v.rank - static_cast<int>(idx.size());
+    sub.size = 1;
+    for (int k = 0; k < sub.rank; ++k) sub.size *= sub.dims[k];
+    off *= sub.size;
+    sub.data = v.data + off * elem_size;
+    if (v.init) sub.init = v.init + off;
+    out.view = sub;
+  }
+  const TensorView& place(Frame& f, TensorSlot& tmp) const override {
+    eval_tensor(f, tmp);
+    return tmp.view;
+  }
+};
+
+// `Tensor<T, D, M>::fill(v)` / `::uninit()`.
+template <class T> struct TensorNewNode final : Node {
+  const ExprT<T>* fill = nullptr;  // null: uninit
+  Scalar elem;
+  Memory memory;
+  std::vector<int64_t> dims;
+  Span span;
+  std::unique_ptr<TensorStorage> make() const {
+    try {
+      return std::make_unique<TensorStorage>(elem, memory, dims, fill == nullptr);
+    } catch (const std::bad_alloc&) {
+      runtime_error(span, "out of memory making a tensor of " + std::to_string(dims.size()) +
+                              " dimensions");
+    }
+  }
+  // Fills a storage in place (also used to reuse a tile's storage on the next block pass).
+  void fill_into(Frame& f, TensorStorage& s) const {
+    if (fill) {
+      const T v = fill->eval(f);
+      T* p = reinterpret_cast<T*>(s.data);
+      for (int64_t i = 0; i < s.size; ++i) p[i] = v;
+    } else {
+      std::memset(s.init.get(), 0, static_cast<size_t>(s.size));
+    }
+  }
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    auto s = make();
+    fill_into(f, *s);
+    out.own(std::move(s));
+  }
+  // `let t = Tensor…` into a slot that already owns a tensor of the same shape (a tile of the
+  // last block pass, dead now): reuse its storage.
+  void into_slot(Frame& f, TensorSlot& slot) const {
+    if (slot.owned && slot.owned->elem == elem && slot.owned->dims == dims &&
+        (fill != nullptr) == (slot.owned->init == nullptr)) {
+      fill_into(f, *slot.owned);
+      slot.owned->memory = memory;
+      slot.own(std::move(slot.owned));
+      return;
+    }
+    TensorSlot tmp;
+    eval_tensor(f, tmp);
+    slot = std::move(tmp);
+  }
+};
+
+// `transfer(x, M)`: moves the tensor; only its memory tag changes.
+struct TransferNode final : Node {
+  const Node* arg;
+  Memory memory;
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    TensorSlot tmp;
+    arg->eval_tensor(f, tmp);
+    if (tmp.owned) tmp.owned->memory = memory;
+    out = std::move(tmp);
+  }
+};
+
+// A block or `if` used as a value. Statements run first; a break/continue/return that leaves
+// the block unwinds with FlowEscape (see the layout note).
+struct BlockValueNode final : Node {
+  const ExprT<bool>* cond = nullptr;  // null: a plain block
+  StmtList then_stmts;
+  const Node* then_tail = nullptr;
+  bool has_else = false;
+  StmtList else_stmts;
+  const Node* else_tail = nullptr;
+
+  const Node* run(Frame& f) const {
+    const bool take_then = cond == nullptr || cond->eval(f);
+    if (!take_then && !has_else) return nullptr;
+    const Flow fl = run_list(take_then ? then_stmts : else_stmts, f);
+    if (fl != Flow::Normal) throw FlowEscape{fl};
+    return take_then ? then_tail : else_tail;
+  }
+  uint64_t eval_bits(Frame& f) const override {
+    const Node* tail = run(f);
+    return tail ? tail->eval_bits(f) : 0;
+  }
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    const Node* tail = run(f);
+    if (!tail) internal_error("a block without a tensor value");
+    tail->eval_tensor(f, out);
+  }
+};
+
+// A call of a user function.
+struct CallNode final : Node {
+  int fn_index;
+  std::vector<const Node*> args;
+  std::vector<bool> arg_is_tensor;
+  Span span;
+
+  Frame* enter(Frame& f, CompiledFunction*& cf) const {
+    ExecContext* ctx = f.ctx;
+    cf = (*ctx->functions)[fn_index].get();
+    Frame* callee = cf->acquire(ctx);
+    const std::vector<int>& params = cf->fn->param_slots;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (arg_is_tensor[i]) {
+        TensorSlot tmp;
+        args[i]->eval_tensor(f, tmp);
+        callee->t[params[i]] = std::move(tmp);
+      } else {
+        callee->s[params[i]] = args[i]->eval_bits(f);
+      }
+    }
+    if (++ctx->depth > ctx->max_depth) {
+      runtime_error(span, "stack overflow: more than " + std::to_string(ctx->max_depth) +
+                              " nested calls");
+    }
+    run_list(cf->body, *callee);
+    --ctx->depth;
+    return callee;
+  }
+  uint64_t eval_bits(Frame& f) const override {
+    CompiledFunction* cf;
+    Frame* callee = enter(f, cf);
+    const uint64_t r = callee->ret_bits;
+    cf->release(callee);
+    return r;
+  }
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    CompiledFunction* cf;
+    Frame* callee = enter(f, cf);
+    TensorSlot r = std::move(callee->ret_tensor);
+    cf->release(callee);
+    out = std::move(r);
+  }
+};
+
+// ---- Statements ---------------------------------------------------------------------------------
+
+struct LetBits final : StmtNode {
+  int slot;
+  const Node* value;
+  Flow exec(Frame& f) const override {
+    f.s[slot] = value->eval_bits(f);
+    return Flow::Normal;
+  }
+};
+
+struct LetTensor final : StmtNode {
+  int slot;
+  const Node* value;
+  Flow exec(Frame& f) const override {
+    TensorSlot tmp;
+    value->eval_tensor(f, tmp);
+    f.t[slot] = std::move(tmp);
+    return Flow::Normal;
+  }
+};
+
+template <class T> struct LetTensorNew final : StmtNode {
+  int slot;
+  const TensorNewNode<T>* value;
+  Flow exec(Frame& f) const override {
+    value->into_slot(f, f.t[slot]);
+    return Flow::Normal;
+  }
+};
+
+struct ExprStmt final : StmtNode {
+  const Node* value;
+  bool is_tensor;
+  Flow exec(Frame& f) const override {
+    if (is_tensor) {
+      TensorSlot tmp;
+      value->eval_tensor(f, tmp);
+    } else {
+      value->eval_bits(f);
+    }
+    return Flow::Normal;
+  }
+};
+
+struct IfStmt final : StmtNode {
+  const ExprT<bool>* cond;
+  StmtList then_list, else_list;
+  Flow exec(Frame& f) const override {
+    return run_list(cond->eval(f) ? then_list : else_list, f);
+  }
+};
+
+struct BlockStmt final : StmtNode {
+  StmtList list;
+  Flow exec(Frame& f) const override { return run_list(list, f); }
+};
+
+struct WhileStmt final : StmtNode {
+  const ExprT<bool>* cond;
+  StmtList body;
+  Flow exec(Frame& f) const override {
+    while (cond->eval(f)) {
+      const Flow fl = run_list(body, f);
+      if (fl == Flow::Break) break;
+      if (fl == Flow::Return) return fl;
+    }
+    return Flow::Normal;
+  }
+};
+
+struct LoopStmt final : StmtNode {
+  StmtList body;
+  Flow exec(Frame& f) const override {
+    for (;;) {
+      const Flow fl = run_list(body, f);
+      if (fl == Flow::Break) break;
+      if (fl == Flow::Return) return fl;
+    }
+    return Flow::Normal;
+  }
+};
+
+// `for v in a..b` / `a..=b` (also across blocks / lanes: one pass at a time, in order). The
+// bounds are evaluated once; the counter never steps past the end, so `0u8..=255` stops.
+template <class T> struct ForStmt final : StmtNode {
+  int slot;
+  const ExprT<T>* start;
+  const ExprT<T>* end;
+  bool inclusive;
+  StmtList body;
+  Flow exec(Frame& f) const override {
+    const T a = start->eval(f);
+    const T b = end->eval(f);
+    if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    if (body.size() == 1) {  // the usual kernel loop: one statement, called directly
+      const StmtNode* only = body[0];
+      for (T v = a;; v = static_cast<T>(v + 1)) {
+        f.s[slot] = to_bits<T>(v);
+        const Flow fl = only->exec(f);
+        if (fl == Flow::Break) break;
+        if (fl == Flow::Return) return fl;
+        if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+      }
+      return Flow::Normal;
+    }
+    for (T v = a;; v = static_cast<T>(v + 1)) {
+      f.s[slot] = to_bits<T>(v);
+      const Flow fl = run_list(body, f);
+      if (fl == Flow::Break) break;
+      if (fl == Flow::Return) return fl;
+      if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+    }
+    return Flow::Normal;
+  }
+};
+
+struct SpawnStmt final : StmtNode {
+  const tir::Stmt* stmt;
+  StmtList body;
+  Flow exec(Frame& f) const override {
+    if (f.ctx->runner && f.ctx->runner->run_region(*stmt, f)) return Flow::Normal;
+    return run_list(body, f);
+  }
+};
+
+struct ReturnStmt final : StmtNode {
+  const Node* value = nullptr;
+  bool is_tensor = false;
+  Flow exec(Frame& f) const override {
+    if (!value) {
+      f.ret_bits = 0;
+    } else if (is_tensor) {
+      TensorSlot tmp;
+      value->eval_tensor(f, tmp);
+      f.ret_tensor = std::move(tmp);
+    } else {
+      f.ret_bits = value->eval_bits(f);
+    }
+    return Flow::Return;
+  }
+};
+
+struct FlowStmt final : StmtNode {
+  Flow flow;
+  explicit FlowStmt(Flow fl) : flow(fl) {}
+  Flow exec(Frame&) const override { return flow; }
+};
+
+struct CatchFlow final : StmtNode {
+  const StmtNode* inner;
+  explicit CatchFlow(const StmtNode* s) : inner(s) {}
+  Flow exec(Frame& f) const override {
+    try {
+      return inner->exec(f);
+    } catch (const FlowEscape& e) {
+      return e.flow;
+    }
+  }
+};
+
+bool is_tensor_type(const vx::Type& t) { return t.is_tensor_like(); }
+
+std::string var_name(const tir::Expr& e) {
+  if (e.kind == tir::ExprKind::Var) return e.text;
+  if (!e.args.empty()) return var_name(*e.args[0]);
+  return "tensor";
+}
+
+}  // namespace
+
+std::string tensor_name(const tir::Expr& e) { return var_name(e); }
+
+// ---- The compiler: statements and generic expressions -------------------------------------------
+
+std::string Compiler::source_text(Span span) const {
+  const std::string& text = program_.file->text();
+  if (span.begin > span.end || span.end > text.size()) return "";
+  return text.substr(span.begin, span.end - span.begin);
+}
+
+IntOperand Compiler::int_operand(const tir::Expr& e) {
+  IntOperand op;
+  op.is_unsigned = e.type.is_scalar() && is_int(e.type.scalar) && !is_signed_int(e.type.scalar);
+  if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) op.slot = e.slot;
+  else op.e = value(e);
+  return op;
+}
+
+const Node* Compiler::value(const tir::Expr& e) {
+  using tir::ExprKind;
+  switch (e.kind) {
+    case ExprKind::Literal:
+      return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
+        using T = decltype(tag);
+        return make<LitNode<T>>(literal_value<T>(e.lit));
+      });
+    case ExprKind::Unit:
+    case ExprKind::String: return make<UnitNode>();
+    case ExprKind::Var:
+      if (e.type.is_scalar()) {
+        return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
+          return make<VarNode<decltype(tag)>>(e.slot);
+        });
+      }
+      if (is_tensor_type(e.type)) return make<TensorVarNode>(e.slot);
+      return make<BitsVarNode>(e.slot);
+    case ExprKind::Unary: return unary(e);
+    case ExprKind::Binary: return binary(e);
+    case ExprKind::Cast: return cast(e);
+    case ExprKind::Index: return index_load(e);
+    case ExprKind::View: {
+      auto* n = make<ViewNode>();
+      n->base = value(*e.args[0]);
+      for (size_t k = 1; k < e.args.size(); ++k) n->idx.push_back(int_operand(*e.args[k]));
+      n->elem_size = scalar_size(e.type.scalar);
+      n->name = var_name(e);
+      n->span = e.span;
+      return n;
+    }
+    case ExprKind::Ref: return make<RefNode>(value(*e.args[0]));
+    case ExprKind::Call: {
+      auto* n = make<CallNode>();
+      n->fn_index = e.fn_index;
+      n->span = e.span;
+      for (const tir::Expr* a : e.args) {
+        n->args.push_back(value(*a));
+        n->arg_is_tensor.push_back(is_tensor_type(a->type));
+      }
+      return n;
+    }
+    case ExprKind::Builtin: return builtin(e);
+    case ExprKind::TensorNew:
+      return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
+        using T = decltype(tag);
+        auto* n = make<TensorNewNode<T>>();
+        if (e.builtin_fill) n->fill = scalar<T>(*e.args[0]);
+        n->elem = e.type.scalar;
+        n->memory = e.type.memory;
+        n->dims = e.type.dims;
+        n->span = e.span;
+        return n;
+      });
+    case ExprKind::Transfer: {
+      auto* n = make<TransferNode>();
+      n->arg = value(*e.args[0]);
+      n->memory = e.type.memory;
+      return n;
+    }
+    case ExprKind::If: return block_value(e.block, e.args[0], e.else_block, e.type);
+    case ExprKind::BlockExpr: return block_value(e.block, nullptr, nullptr, e.type);
+    case ExprKind::Print: return print(e);
+    case ExprKind::Assert: return assert_(e);
+  }
+  internal_error("unknown expression kind");
+}
+
+const Node* Compiler::block_value(const tir::Block* b, const tir::Expr* cond,
+                                  const tir::Block* else_b, const vx::Type&) {
+  auto* n = make<BlockValueNode>();
+  if (cond) n->cond = scalar<bool>(*cond);
+  ++expr_block_depth_;
+  n->then_stmts = block_stmts(*b, Tail::Skip);
+  if (b->tail) n->then_tail = value(*b->tail);
+  if (else_b) {
+    n->has_else = true;
+    n->else_stmts = block_stmts(*else_b, Tail::Skip);
+    if (else_b->tail) n->else_tail = value(*else_b->tail);
+  }
+  --expr_block_depth_;
+  return n;
+}
+
+StmtList Compiler::block_stmts(const tir::Block& b, Tail tail) {
+  StmtList out;
+  for (const tir::Stmt* s : b.stmts) out.push_back(stmt(*s));
+  if (tail == Tail::Skip) return out;
+  if (b.tail) out.push_back(tail_stmt(*b.tail, tail));
+  else if (tail == Tail::Return) out.push_back(make<ReturnStmt>());
+  return out;
+}
+
+// The tail of a block that is run as a statement (Discard) or that is a function's value
+// (Return). `if` and blocks stay statements, so a `return` inside them needs no unwinding.
+const StmtNode* Compiler::tail_stmt(const tir::Expr& e, Tail tail) {
+  if (e.kind == tir::ExprKind::If) {
+    auto* n = make<IfStmt>();
+    n->cond = scalar<bool>(*e.args[0]);
+    n->then_list = block_stmts(*e.block, tail);
+    if (e.else_block) n->else_list = block_stmts(*e.else_block, tail);
+    else if (tail == Tail::Return) n->else_list.push_back(make<ReturnStmt>());
+    return n;
+  }
+  if (e.kind == tir::ExprKind::BlockExpr) {
+    auto* n = make<BlockStmt>();
+    n->list = block_stmts(*e.block, tail);
+    return n;
+  }
+  const bool tensor = is_tensor_type(e.type);
+  if (tail == Tail::Return) {
+    auto* r = make<ReturnStmt>();
+    r->value = value(e);
+    r->is_tensor = tensor;
+    return r;
+  }
+  auto* x = make<ExprStmt>();
+  x->value = value(e);
+  x->is_tensor = tensor;
+  return x;
+}
+
+const StmtNode* Compiler::stmt(const tir::Stmt& s) {
+  const bool outer = escape_seen_;
+  escape_seen_ = false;
+  const StmtNode* n = stmt_inner(s);
+  if (escape_seen_ && expr_block_depth_ == 0) {
+    n = make<CatchFlow>(n);
+    escape_seen_ = false;
+  }
+  escape_seen_ = escape_seen_ || outer;
+  return n;
+}
+
+const StmtNode* Compiler::let_or_assign_tensor(int slot, const tir::Expr& v) {
+  if (v.kind == tir::ExprKind::TensorNew) {
+    return with_scalar(v.type.scalar, [&](auto tag) -> const StmtNode* {
+      using T = decltype(tag);
+      auto* n = make<LetTensorNew<T>>();
+      n->slot = slot;
+      n->value = static_cast<const TensorNewNode<T>*>(value(v));
+      return n;
+    });
+  }
+  auto* n = make<LetTensor>();
+  n->slot = slot;
+  n->value = value(v);
+  return n;
+}
+
+const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
+  using tir::StmtKind;
+  switch (s.kind) {
+    case StmtKind::Let: {
+      if (!s.value) return make<BlockStmt>();
+      if (is_tensor_type(s.value->type)) return let_or_assign_tensor(s.slot, *s.value);
+      auto* n = make<LetBits>();
+      n->slot = s.slot;
+      n->value = value(*s.value);
+      return n;
+    }
+    case StmtKind::Assign: {
+      const tir::Expr& t = *s.target;
+      if (t.kind == tir::ExprKind::Index) return index_store(s);
+      if (is_tensor_type(t.type)) return let_or_assign_tensor(t.slot, *s.value);
+      if (s.compound) return var_compound(s);
+      auto* n = make<LetBits>();
+      n->slot = t.slot;
+      n->value = value(*s.value);
+      return n;
+    }
+    case StmtKind::Expr: return tail_stmt(*s.value, Tail::Discard);
+    case StmtKind::While: {
+      auto* n = make<WhileStmt>();
+      n->cond = scalar<bool>(*s.value);
+      n->body = block_stmts(*s.body, Tail::Discard);
+      return n;
+    }
+    case StmtKind::Loop: {
+      auto* n = make<LoopStmt>();
+      n->body = block_stmts(*s.body, Tail::Discard);
+      return n;
+    }
+    case StmtKind::For: return for_stmt(s);
+    case StmtKind::Spawn: {
+      auto* n = make<SpawnStmt>();
+      n->stmt = &s;
+      n->body = block_stmts(*s.body, Tail::Discard);
+      return n;
+    }
+    case StmtKind::Return: {
+      if (expr_block_depth_ > 0) escape_seen_ = true;
+      auto* r = make<ReturnStmt>();
+      if (s.value) {
+        r->value = value(*s.value);
+        r->is_tensor = is_tensor_type(s.value->type);
+      }
+      return r;
+    }
+    case StmtKind::Break:
+      if (expr_block_depth_ > 0) escape_seen_ = true;
+      return make<FlowStmt>(Flow::Break);
+    case StmtKind::Continue:
+      if (expr_block_depth_ > 0) escape_seen_ = true;
+      return make<FlowStmt>(Flow::Continue);
+  }
+  internal_error("unknown statement kind");
+}
+
+const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
+  const Scalar sc = s.start->type.scalar;
+  return with_scalar(sc, [&](auto tag) -> const StmtNode* {
+    using T = decltype(tag);
+    if constexpr (kIsInt<T>) {
+      auto* n = make<ForStmt<T>>();
+      n->slot = s.slot;
+      n->start = scalar<T>(*s.start);
+      n->end = scalar<T>(*s.end);
+      n->inclusive = s.inclusive;
+      n->body = block_stmts(*s.body, Tail::Discard);
+      return n;
+    } else {
+      internal_error("a for loop over a non-integer range");
+    }
+  });
+}
+
+std::vector<std::unique_ptr<CompiledFunction>> Compiler::compile_all() {
+  std::vector<std::unique_ptr<CompiledFunction>> out;
+  for (const tir::Function& fn : program_.functions) {
+    auto cf = std::make_unique<CompiledFunction>();
+    cf->fn = &fn;
+    cf->returns_tensor = is_tensor_type(fn.ret);
+    for (int i = 0; i < fn.slot_count(); ++i)
+      if (is_tensor_type(fn.slot_types[i])) cf->tensor_slots.push_back(i);
+    out.push_back(std::move(cf));
+  }
+  for (size_t i = 0; i < program_.functions.size(); ++i) {
+    expr_block_depth_ = 0;
+    escape_seen_ = false;
+    if (program_.functions[i].body) out[i]->body = block_stmts(*program_.functions[i].body, Tail::Return);
+  }
+  return out;
+}
+
+// ---- Running ------------------------------------------------------------------------------------
+
+namespace {
+
+struct RunJob {
+  const tir::Program* program;
+  const RunOptions* options;
+  int status = 0;
+};
+
+int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
+  std::ostream& err = *options.err;
+  try {
+    if (program.main_index < 0 ||
+        program.main_index >= static_cast<int>(program.functions.size()))
+      internal_error("the program has no main");
+    Compiler compiler(program);
+    auto functions = compiler.compile_all();
+    ExecContext ctx;
+    ctx.out = options.out;
+    ctx.runner = options.runner;
+    ctx.functions = &functions;
+    ctx.max_depth = options.max_call_depth;
+    CompiledFunction& main_fn = *functions[program.main_index];
+    Frame* frame = main_fn.acquire(&ctx);
+    int status = 0;
+    try {
+      run_list(main_fn.body, *frame);
+      if (main_fn.fn->ret.is_scalar(Scalar::I32))
+        status = static_cast<int>(static_cast<uint32_t>(frame->ret_bits) & 0xFF);
+    } catch (...) {
+      options.out->flush();
+      throw;
+    }
+    options.out->flush();
+    return status;
+  } catch (const RuntimeError& e) {
+    Diagnostic d;
+    d.message = "runtime error: " + e.message;
+    d.span = e.span;
+    render_human(err, *program.file, d);
+    err.flush();
+    return 101;
+  } catch (const FlowEscape&) {
+    err << "error: internal error in the interpreter: a break or return left its function\n";
+    return 101;
+  } catch (const std::bad_alloc&) {
+    err << "error: runtime error: out of memory\n";
+    return 101;
+  }
+}
+
+void* run_thread(void* p) {
+  auto* job = static_cast<RunJob*>(p);
+  job->status = run_on_this_thread(*job->program, *job->options);
+  return nullptr;
+}
+
+}  // namespace
+
+int run_program(const tir::Program& program, const RunOptions& options) {
+  RunJob job{&program, &options};
+  pthread_attr_t attr;
+  pthread_t thread;
+  // 10,000 nested Vx calls take a few tens of MiB of C++ stack; reserve plenty (only touched
+  // pages are committed).
+  const size_t stack = size_t{1} << 30;
+  if (pthread_attr_init(&attr) == 0) {
+    const bool ok = pthread_attr_setstacksize(&attr, stack) == 0 &&
+                    pthread_create(&thread, &attr, run_thread, &job) == 0;
+    pthread_attr_destroy(&attr);
+    if (ok) {
+      pthread_join(thread, nullptr);
+      return job.status;
+    }
+  }
+  return run_on_this_thread(program, options);
+}
+
+}  // namespace vx::interp

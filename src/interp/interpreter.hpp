@@ -1,0 +1,42 @@
+// The interpreter: runs a checked, typed program (tir::Program) with the sequential meaning of
+// spec/semantics.md (DESIGN §3). It needs a program the checker accepted; it compiles it once
+// into an executable tree (interpreter.cpp explains the layout) and runs `main`.
+#pragma once
+#include <iostream>
+#include <ostream>
+
+#include "check/tir.hpp"
+#include "interp/runtime.hpp"
+
+namespace vx::interp {
+
+// Runs `spawn on` regions somewhere other than the interpreter (the offload tier plugs one in;
+// the interpreter never includes it). `frame` is the frame of the function that holds the region:
+// its slots are the TIR slots of tir::Function::slot_types.
+class RegionRunner {
+ public:
+  virtual ~RegionRunner() = default;
+  // Returns true when it ran the region; false lets the interpreter run it.
+  virtual bool run_region(const tir::Stmt& spawn, Frame& frame) = 0;
+};
+
+struct RunOptions {
+  std::ostream* out = &std::cout;
+  std::ostream* err = &std::cerr;
+  RegionRunner* runner = nullptr;  // null: every region runs in the interpreter
+  int max_call_depth = 10000;
+};
+
+// Runs main. Returns the exit status: main's i32 return value & 0xFF (0 for a unit main), or 101
+// after a runtime error (printed to err as `error: runtime error: …` with ` --> file:line:col`,
+// the source line and ^^^). Runs on a thread of its own with a large stack, so that deep Vx
+// recursion meets the call-depth limit before the C++ stack ends.
+int run_program(const tir::Program& program, const RunOptions& options);
+
+}  // namespace vx::interp
+
+namespace vx {
+using interp::RegionRunner;
+using interp::run_program;
+using interp::RunOptions;
+}  // namespace vx

@@ -1,0 +1,184 @@
+// The node interfaces of the executable tree (see interpreter.cpp for the layout), the execution
+// context and the small typed nodes that every other node file uses. Internal to src/interp.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "check/tir.hpp"
+#include "interp/arith.hpp"
+#include "interp/runtime.hpp"
+
+namespace vx::interp {
+
+class RegionRunner;
+struct CompiledFunction;
+
+// What a run shares between frames: the output streams, the function table and the call depth.
+struct ExecContext {
+  std::ostream* out = nullptr;
+  RegionRunner* runner = nullptr;
+  const std::vector<std::unique_ptr<CompiledFunction>>* functions = nullptr;
+  int depth = 0;
+  int max_depth = 10000;
+};
+
+// An expression. Scalar, unit and token values travel as slot bits (eval_bits); tensor-like
+// values as a TensorSlot (eval_tensor: moves an owned tensor out of a local, or gives a view).
+// `place` gives the elements of a tensor-like expression without moving it (for indexing,
+// references and built-in receivers); `tmp` keeps a temporary alive when there is one.
+struct Node {
+  virtual ~Node() = default;
+  virtual uint64_t eval_bits(Frame& f) const;
+  virtual void eval_tensor(Frame& f, TensorSlot& out) const;
+  virtual const TensorView& place(Frame& f, TensorSlot& tmp) const;
+};
+
+// A scalar expression of C++ type T: the typed interface that arithmetic nodes call directly.
+template <class T> struct ExprT : Node {
+  virtual T eval(Frame& f) const = 0;
+};
+
+// Gives eval_bits to a final typed node D without a second virtual call.
+template <class D, class T> struct ExprImpl : ExprT<T> {
+  uint64_t eval_bits(Frame& f) const final {
+    return to_bits<T>(static_cast<const D*>(this)->D::eval(f));
+  }
+};
+
+// ---- Operands: how a typed node reads a child, fused where the child is a local or a constant.
+
+template <class T> struct OpExpr {
+  const ExprT<T>* e;
+  T get(Frame& f) const { return e->eval(f); }
+};
+template <class T> struct OpVar {
+  int slot;
+  T get(Frame& f) const { return from_bits<T>(f.s[slot]); }
+};
+template <class T> struct OpLit {
+  T v;
+  T get(Frame&) const { return v; }
+};
+
+// An integer used as an index, a count or a shift amount: a local read in place, or any integer
+// expression, as slot bits (sign- or zero-extended, so an unsigned compare against a size also
+// rejects negative values).
+struct IntOperand {
+  int slot = -1;
+  const Node* e = nullptr;
+  bool is_unsigned = false;
+  uint64_t get(Frame& f) const { return slot >= 0 ? f.s[slot] : e->eval_bits(f); }
+};
+std::string int_operand_text(uint64_t bits, bool is_unsigned);
+
+// The value of a TIR literal as T.
+template <class T> inline T literal_value(const tir::Literal& lit) {
+  if constexpr (std::is_same_v<T, bool>) return lit.i != 0;
+  else if constexpr (kIsInt<T>) return static_cast<T>(lit.i);
+  else if constexpr (kIsHalf<T>) return half_from_f64<T>(lit.f);
+  else return static_cast<T>(lit.f);
+}
+
+// ---- Leaf nodes ---------------------------------------------------------------------------------
+
+template <class T> struct LitNode final : ExprImpl<LitNode<T>, T> {
+  T v;
+  explicit LitNode(T value) : v(value) {}
+  T eval(Frame&) const override { return v; }
+};
+
+template <class T> struct VarNode final : ExprImpl<VarNode<T>, T> {
+  int slot;
+  explicit VarNode(int s) : slot(s) {}
+  T eval(Frame& f) const override { return from_bits<T>(f.s[slot]); }
+};
+
+// Adapts a node that only gives bits (a call, an `if`, a block) to the typed interface.
+template <class T> struct FromBits final : ExprImpl<FromBits<T>, T> {
+  const Node* inner;
+  explicit FromBits(const Node* n) : inner(n) {}
+  T eval(Frame& f) const override { return from_bits<T>(inner->eval_bits(f)); }
+};
+
+// ---- Statements ---------------------------------------------------------------------------------
+
+enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+struct StmtNode {
+  virtual ~StmtNode() = default;
+  virtual Flow exec(Frame& f) const = 0;
+};
+
+using StmtList = std::vector<const StmtNode*>;
+
+inline Flow run_list(const StmtList& list, Frame& f) {
+  for (const StmtNode* s : list) {
+    const Flow fl = s->exec(f);
+    if (fl != Flow::Normal) return fl;
+  }
+  return Flow::Normal;
+}
+
+// Thrown when break/continue/return leaves a block that is an expression's operand (rare: the
+// usual statement-level `if` and blocks return a Flow instead); caught by the enclosing statement.
+struct FlowEscape {
+  Flow flow;
+};
+
+// A compiled function: its body and its frames, reused from call to call.
+struct CompiledFunction {
+  const tir::Function* fn = nullptr;
+  StmtList body;
+  std::vector<int> tensor_slots;  // slots to release when a call ends
+  std::vector<std::unique_ptr<Frame>> frames;
+  std::vector<Frame*> free_frames;
+  bool returns_tensor = false;
+
+  Frame* acquire(ExecContext* ctx) {
+    if (free_frames.empty()) {
+      frames.push_back(std::make_unique<Frame>(fn->slot_count()));
+      frames.back()->ctx = ctx;
+      return frames.back().get();
+    }
+    Frame* fr = free_frames.back();
+    free_frames.pop_back();
+    return fr;
+  }
+  void release(Frame* fr) {
+    for (int s : tensor_slots) fr->t[s].clear();
+    fr->ret_tensor.clear();
+    free_frames.push_back(fr);
+  }
+};
+
+// ---- Helpers shared by the node files -----------------------------------------------------------
+
+// Calls fn(T{}) with the C++ type of `s` (a default-constructed value as a type tag).
+template <class F> decltype(auto) with_scalar(Scalar s, F&& fn) {
+  switch (s) {
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) \
+  case Scalar::E: return fn(ctype_t<Scalar::E>{});
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+  }
+  return fn(int32_t{});
+}
+
+std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec);
+std::string scalar_text(Scalar s, uint64_t bits);  // Display
+std::string scalar_debug(Scalar s, uint64_t bits);  // Debug
+bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
+// `[i, j]` of a linear offset in a view.
+std::string element_text(const TensorView& v, int64_t offset);
+[[noreturn]] void uninit_error(Span span, const std::string& name, const TensorView& v,
+                               int64_t offset);
+[[noreturn]] void index_error(Span span, const std::string& name, int dim, uint64_t index,
+                              bool is_unsigned, int64_t len);
+[[noreturn]] void internal_error(const std::string& what);
+// The name of the tensor local under an index, view or reference (for messages).
+std::string tensor_name(const tir::Expr& e);
+
+}  // namespace vx::interp

@@ -1,0 +1,151 @@
+// The interpreter's run-time values: scalars in 8-byte slots, tensors (owned storage and
+// non-owning views), frames, and the runtime-error exception. Shared by the executable tree
+// (interpreter.cpp and its helpers) and by a region runner that runs `spawn on` regions
+// elsewhere (DESIGN §2). See interpreter.cpp for how the pieces fit together.
+#pragma once
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "check/types.hpp"
+#include "support/half.hpp"
+#include "support/source.hpp"
+
+namespace vx::interp {
+
+// ---- Scalars ------------------------------------------------------------------------------------
+
+// f16 and bf16 are stored as their bits; distinct types so that templates tell them from u16.
+struct F16 {
+  uint16_t bits;
+};
+struct BF16 {
+  uint16_t bits;
+};
+
+// The C++ type that holds each Vx scalar (scalar_types.def, with F16/BF16 for the halves).
+template <Scalar S> struct CType;
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float)                 \
+  template <> struct CType<Scalar::E> {                                              \
+    using type = std::conditional_t<Scalar::E == Scalar::F16, F16,                   \
+                                    std::conditional_t<Scalar::E == Scalar::BF16, BF16, \
+                                                       ctype>>;                      \
+  };
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+template <Scalar S> using ctype_t = typename CType<S>::type;
+
+template <class T> inline constexpr bool kIsHalf = std::is_same_v<T, F16> || std::is_same_v<T, BF16>;
+template <class T> inline constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T> inline constexpr bool kIsFloat = std::is_floating_point_v<T> || kIsHalf<T>;
+
+// A scalar slot holds 8 bytes: integers sign- or zero-extended to 64 bits (so an index reads the
+// same whatever its type), f32/f16/bf16 as their bits in the low bytes, f64 as its bits, bool 0/1.
+template <class T> inline uint64_t to_bits(T v) {
+  if constexpr (std::is_same_v<T, bool>) return v ? 1 : 0;
+  else if constexpr (kIsInt<T> && std::is_signed_v<T>) return static_cast<uint64_t>(static_cast<int64_t>(v));
+  else if constexpr (kIsInt<T>) return static_cast<uint64_t>(v);
+  else if constexpr (kIsHalf<T>) return v.bits;
+  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<uint32_t>(v);
+  else return std::bit_cast<uint64_t>(v);
+}
+template <class T> inline T from_bits(uint64_t b) {
+  if constexpr (std::is_same_v<T, bool>) return (b & 1) != 0;
+  else if constexpr (kIsInt<T>) return static_cast<T>(b);
+  else if constexpr (kIsHalf<T>) return T{static_cast<uint16_t>(b)};
+  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(static_cast<uint32_t>(b));
+  else return std::bit_cast<double>(b);
+}
+
+inline float to_f32(F16 h) { return f16_bits_to_f32(h.bits); }
+inline float to_f32(BF16 h) { return bf16_bits_to_f32(h.bits); }
+template <class H> inline H half_from_f32(float f) {
+  if constexpr (std::is_same_v<H, F16>) return F16{f32_to_f16_bits(f)};
+  else return BF16{f32_to_bf16_bits(f)};
+}
+template <class H> inline H half_from_f64(double d) {
+  if constexpr (std::is_same_v<H, F16>) return F16{f64_to_f16_bits(d)};
+  else return BF16{f64_to_bf16_bits(d)};
+}
+
+int scalar_size(Scalar s);  // bytes of one element in a tensor
+
+// ---- Tensors ------------------------------------------------------------------------------------
+
+// The storage of one tensor: its elements in row-major order, and for an SMEM tile made with
+// `uninit()` one flag per element saying whether it was written.
+struct TensorStorage {
+  Scalar elem = Scalar::F32;
+  Memory memory = Memory::CpuDram;
+  std::vector<int64_t> dims;
+  int64_t size = 0;  // number of elements
+  std::byte* data = nullptr;
+  std::unique_ptr<uint8_t[]> init;  // null: every element is initialised
+
+  TensorStorage(Scalar e, Memory m, std::vector<int64_t> d, bool uninit);
+  ~TensorStorage();
+  TensorStorage(const TensorStorage&) = delete;
+  TensorStorage& operator=(const TensorStorage&) = delete;
+};
+
+// What indexing reads: the first element, the dims (a suffix of the storage's dims, so a view of
+// `t[i]` shares them) and the init flags of the same elements. Views are contiguous (row-major
+// sub-tensors), so the offset of [i0, i1, …] is Horner's rule over dims and needs no strides.
+struct TensorView {
+  std::byte* data = nullptr;
+  uint8_t* init = nullptr;  // null when every element is initialised
+  const int64_t* dims = nullptr;
+  int rank = 0;
+  int64_t size = 0;  // elements in the view
+  TensorStorage* storage = nullptr;
+};
+
+// A tensor-like local: a tensor it owns, or (owned == null) a reference to another's elements.
+struct TensorSlot {
+  TensorView view;
+  std::unique_ptr<TensorStorage> owned;
+
+  void own(std::unique_ptr<TensorStorage> s);
+  void clear() {
+    owned.reset();
+    view = {};
+  }
+};
+
+// ---- Frames -------------------------------------------------------------------------------------
+
+struct ExecContext;
+
+// One activation of a function. Both arrays are indexed by the TIR slot number; a slot of a
+// scalar (or unit or token) type uses `s`, a tensor or reference uses `t`.
+struct Frame {
+  uint64_t* s = nullptr;
+  TensorSlot* t = nullptr;
+  ExecContext* ctx = nullptr;
+  uint64_t ret_bits = 0;  // the value of `return`, when it is not a tensor
+  TensorSlot ret_tensor;  // the value of `return`, when it is a tensor
+
+  explicit Frame(int slot_count) : scalars_(slot_count), tensors_(slot_count) {
+    s = scalars_.data();
+    t = tensors_.data();
+  }
+  std::vector<uint64_t> scalars_;
+  std::vector<TensorSlot> tensors_;
+};
+
+// ---- Runtime errors -----------------------------------------------------------------------------
+
+// Thrown only on the error path; run_program catches it and prints the diagnostic.
+struct RuntimeError {
+  Span span;
+  std::string message;
+};
+[[noreturn]] void runtime_error(Span span, std::string message);
+
+}  // namespace vx::interp

@@ -1,0 +1,18 @@
+# The language tests: the conformance corpus through `vx conformance`, and the mutation fuzzer
+# over the same corpus. Included from the top-level CMakeLists.txt.
+add_test(NAME conformance_corpus
+  COMMAND vx conformance --jobs 2 ${PROJECT_SOURCE_DIR}/conformance
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME fuzz_corpus
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/fuzz-corpus $<TARGET_FILE:vx>
+            ${PROJECT_SOURCE_DIR}/conformance --count 1000 --jobs 2
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fuzz_corpus PROPERTIES TIMEOUT 1200)
+endif()
+
+add_executable(check_test ${CMAKE_CURRENT_LIST_DIR}/check_test.cpp)
+target_link_libraries(check_test PRIVATE vx_core)
+add_test(NAME check_test COMMAND check_test)

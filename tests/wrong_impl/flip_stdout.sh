@@ -1,0 +1,8 @@
+#!/bin/sh
+# A deliberately wrong implementation, for tests/conformance_wrong_impl.sh: it runs the real vx
+# (VX_REAL), then changes the first character of stdout, drops stderr, and always exits 0, so
+# that refused programs look accepted and runtime errors look like success.
+# usage: VX_REAL=build/vx flip_stdout.sh [RUN-FLAGS...] FILE
+vx="${VX_REAL:?set VX_REAL to the vx binary}"
+"$vx" run "$@" 2>/dev/null | sed '1s/^./#/;1s/^$/#/'
+exit 0

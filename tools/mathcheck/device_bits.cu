@@ -1,0 +1,202 @@
+// device_bits: runs vx_math.h on the GPU and compares every result bit for bit with the host
+// (DESIGN 3.4: the same bits on the CPU and the GPU). Every one of the 2^32 f32 inputs of each
+// unary function; 2^26 random pairs for pow and 2^26 random inputs per f64 function. For
+// fast_exp and fast_tanh, where the GPU uses approximate instructions, it prints the largest
+// error of the GPU against the host's exact value instead (spec/math.md section 4).
+// Build and run: tools/mathcheck/run_device (needs nvcc and a GPU).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "src/interp/vx_math.h"
+
+extern "C" float vxm_host_f32(int fn, float x);
+extern "C" float vxm_host_pow_f32(float x, float y);
+extern "C" double vxm_host_f64(int fn, double x);
+extern "C" double vxm_host_pow_f64(double x, double y);
+
+__device__ float dev_f32(int fn, float x) {
+  switch (fn) {
+    case 0: return vx_exp_f32(x);
+    case 1: return vx_exp2_f32(x);
+    case 2: return vx_log_f32(x);
+    case 3: return vx_log2_f32(x);
+    case 4: return vx_tanh_f32(x);
+    case 5: return vx_sin_f32(x);
+    case 6: return vx_cos_f32(x);
+    case 7: return vx_sqrt_f32(x);
+    case 8: return vx_fast_exp_f32(x);
+    default: return vx_fast_tanh_f32(x);
+  }
+}
+__device__ double dev_f64(int fn, double x) {
+  switch (fn) {
+    case 0: return vx_exp_f64(x);
+    case 1: return vx_exp2_f64(x);
+    case 2: return vx_log_f64(x);
+    case 3: return vx_log2_f64(x);
+    case 4: return vx_tanh_f64(x);
+    case 5: return vx_sin_f64(x);
+    case 6: return vx_cos_f64(x);
+    default: return vx_sqrt_f64(x);
+  }
+}
+__global__ void k_f32(int fn, uint64_t base, uint32_t n, float* out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = dev_f32(fn, __uint_as_float((uint32_t)(base + i)));
+}
+__global__ void k_f64(int fn, const double* in, uint32_t n, double* out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = dev_f64(fn, in[i]);
+}
+__global__ void k_pow32(const float* a, const float* b, uint32_t n, float* out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = vx_pow_f32(a[i], b[i]);
+}
+__global__ void k_pow64(const double* a, const double* b, uint32_t n, double* out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = vx_pow_f64(a[i], b[i]);
+}
+
+namespace {
+
+#define CK(e) do { cudaError_t err_ = (e); if (err_ != cudaSuccess) { \
+  std::fprintf(stderr, "%s: %s\n", #e, cudaGetErrorString(err_)); std::exit(3); } } while (0)
+
+uint32_t b32(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+uint64_t b64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
+bool same32(float a, float b) { return (a != a && b != b) || b32(a) == b32(b); }
+bool same64(double a, double b) { return (a != a && b != b) || b64(a) == b64(b); }
+
+template <class Fn>
+void parallel_for(uint32_t n, Fn fn) {
+  unsigned t = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned k = 0; k < t; ++k)
+    pool.emplace_back([&, k] { for (uint32_t i = k; i < n; i += t) fn(i); });
+  for (auto& th : pool) th.join();
+}
+
+const char* kNames[] = {"exp", "exp2", "log", "log2", "tanh", "sin", "cos", "sqrt", "fast_exp", "fast_tanh"};
+
+}  // namespace
+
+int main() {
+  const uint32_t chunk = 1u << 26;
+  float* d_out;
+  std::vector<float> out(chunk);
+  CK(cudaMalloc(&d_out, chunk * sizeof(float)));
+  uint64_t total_diff = 0;
+  std::printf("%-10s %14s %12s %s\n", "fn", "inputs", "differ", "note");
+  for (int fn = 0; fn < 10; ++fn) {
+    std::atomic<uint64_t> differ{0};
+    std::atomic<uint64_t> worst_ulp{0};
+    uint32_t first_bad = 0;
+    bool have_bad = false;
+    for (uint64_t base = 0; base < (1ull << 32); base += chunk) {
+      k_f32<<<chunk / 256, 256>>>(fn, base, chunk, d_out);
+      CK(cudaMemcpy(out.data(), d_out, chunk * sizeof(float), cudaMemcpyDeviceToHost));
+      parallel_for(chunk, [&](uint32_t i) {
+        uint32_t u = (uint32_t)(base + i);
+        float x;
+        std::memcpy(&x, &u, 4);
+        float h = vxm_host_f32(fn, x), g = out[i];
+        if (same32(h, g)) return;
+        if (fn >= 8) {  // approximate on the GPU: distance in ulps (same sign, finite)
+          uint64_t d = (uint64_t)std::llabs((long long)b32(h) - (long long)b32(g));
+          uint64_t w = worst_ulp.load();
+          while (d > w && !worst_ulp.compare_exchange_weak(w, d)) {}
+        } else {
+          ++differ;
+        }
+      });
+      if (!have_bad && differ.load()) {
+        for (uint32_t i = 0; i < chunk; ++i) {
+          uint32_t u = (uint32_t)(base + i);
+          float x;
+          std::memcpy(&x, &u, 4);
+          if (!same32(vxm_host_f32(fn, x), out[i])) { first_bad = u; have_bad = true; break; }
+        }
+      }
+    }
+    if (fn >= 8) {
+      std::printf("%-10s %14llu %12s largest |gpu - host| = %llu ulp\n", kNames[fn], 1ull << 32, "-",
+                  (unsigned long long)worst_ulp.load());
+    } else {
+      float x;
+      std::memcpy(&x, &first_bad, 4);
+      std::printf("%-10s %14llu %12llu", kNames[fn], 1ull << 32, (unsigned long long)differ.load());
+      if (have_bad) std::printf(" first: x=%a host %a", x, vxm_host_f32(fn, x));
+      std::printf("\n");
+      total_diff += differ;
+    }
+    std::fflush(stdout);
+  }
+  CK(cudaFree(d_out));
+
+  // f64 functions and pow: random inputs (any bit pattern, and moderate values).
+  const uint32_t n = 1u << 26;
+  std::mt19937_64 rng(2024);
+  std::vector<double> a(n), b(n), o(n);
+  double *da, *db, *dout;
+  CK(cudaMalloc(&da, n * 8));
+  CK(cudaMalloc(&db, n * 8));
+  CK(cudaMalloc(&dout, n * 8));
+  auto fill = [&] {
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t r = rng();
+      if (i & 1) std::memcpy(&a[i], &r, 8);
+      else a[i] = std::ldexp((double)(r >> 11) * 0x1p-53, (int)(r % 64) - 32) * ((r >> 7) & 1 ? -1 : 1);
+      uint64_t s = rng();
+      b[i] = (i & 2) ? std::ldexp((double)(s >> 11) * 0x1p-53, (int)(s % 16) - 4) * ((s >> 7) & 1 ? -1 : 1)
+                     : (double)((int)(s % 41) - 20);
+    }
+  };
+  for (int fn = 0; fn < 8; ++fn) {
+    fill();
+    CK(cudaMemcpy(da, a.data(), n * 8, cudaMemcpyHostToDevice));
+    k_f64<<<n / 256, 256>>>(fn, da, n, dout);
+    CK(cudaMemcpy(o.data(), dout, n * 8, cudaMemcpyDeviceToHost));
+    std::atomic<uint64_t> differ{0};
+    parallel_for(n, [&](uint32_t i) { if (!same64(vxm_host_f64(fn, a[i]), o[i])) ++differ; });
+    std::printf("%-10s %14u %12llu\n", (std::string(kNames[fn]) + "_f64").c_str(), n,
+                (unsigned long long)differ.load());
+    total_diff += differ;
+  }
+  fill();
+  {
+    CK(cudaMemcpy(da, a.data(), n * 8, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(db, b.data(), n * 8, cudaMemcpyHostToDevice));
+    k_pow64<<<n / 256, 256>>>(da, db, n, dout);
+    CK(cudaMemcpy(o.data(), dout, n * 8, cudaMemcpyDeviceToHost));
+    std::atomic<uint64_t> differ{0};
+    parallel_for(n, [&](uint32_t i) { if (!same64(vxm_host_pow_f64(a[i], b[i]), o[i])) ++differ; });
+    std::printf("%-10s %14u %12llu\n", "pow_f64", n, (unsigned long long)differ.load());
+    total_diff += differ;
+    std::vector<float> fa(n), fb(n), fo(n);
+    for (uint32_t i = 0; i < n; ++i) { fa[i] = (float)a[i]; fb[i] = (float)b[i]; }
+    float *dfa, *dfb, *dfo;
+    CK(cudaMalloc(&dfa, n * 4));
+    CK(cudaMalloc(&dfb, n * 4));
+    CK(cudaMalloc(&dfo, n * 4));
+    CK(cudaMemcpy(dfa, fa.data(), n * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dfb, fb.data(), n * 4, cudaMemcpyHostToDevice));
+    k_pow32<<<n / 256, 256>>>(dfa, dfb, n, dfo);
+    CK(cudaMemcpy(fo.data(), dfo, n * 4, cudaMemcpyDeviceToHost));
+    std::atomic<uint64_t> d32{0};
+    parallel_for(n, [&](uint32_t i) { if (!same32(vxm_host_pow_f32(fa[i], fb[i]), fo[i])) ++d32; });
+    std::printf("%-10s %14u %12llu\n", "pow", n, (unsigned long long)d32.load());
+    total_diff += d32;
+  }
+  std::printf("total differing: %llu\n", (unsigned long long)total_diff);
+  return total_diff == 0 ? 0 : 1;
+}

@@ -1,0 +1,302 @@
+// mathcheck: verifies src/interp/vx_math.h against MPFR (spec/math.md, "Exactness").
+//
+// Each unary f32 function is run on every one of the 2^32 inputs (or every step-th one). The
+// reference is glibc's double-precision function of (double)x (error < 1 ulp of double); when
+// y*(1-2^-48) and y*(1+2^-48) round to the same float, that float is the correctly rounded
+// answer. Otherwise the input is near a rounding boundary and MPFR decides. pow is checked on
+// random pairs spread over its domain, exact cases and midpoints included. The f64 functions are
+// checked for faithfulness on random inputs against MPFR. Prints the count of wrong results.
+#include "src/interp/vx_math.h"
+
+#include <mpfr.h>
+
+#include <atomic>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+struct Unary {
+  const char* name;
+  float (*vx)(float);
+  double (*ref)(double);  // glibc, double precision
+  MpfrFn mpfr;
+  double (*vx64)(double);
+};
+
+double ref_sqrt(double x) { return std::sqrt(x); }
+int mpfr_sqrt_fn(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t r) { return mpfr_sqrt(y, x, r); }
+
+const Unary kUnary[] = {
+    {"exp", vx_exp_f32, [](double x) { return std::exp(x); }, mpfr_exp, vx_exp_f64},
+    {"exp2", vx_exp2_f32, [](double x) { return std::exp2(x); }, mpfr_exp2, vx_exp2_f64},
+    {"log", vx_log_f32, [](double x) { return std::log(x); }, mpfr_log, vx_log_f64},
+    {"log2", vx_log2_f32, [](double x) { return std::log2(x); }, mpfr_log2, vx_log2_f64},
+    {"tanh", vx_tanh_f32, [](double x) { return std::tanh(x); }, mpfr_tanh, vx_tanh_f64},
+    {"sin", vx_sin_f32, [](double x) { return std::sin(x); }, mpfr_sin, vx_sin_f64},
+    {"cos", vx_cos_f32, [](double x) { return std::cos(x); }, mpfr_cos, vx_cos_f64},
+    {"sqrt", vx_sqrt_f32, ref_sqrt, mpfr_sqrt_fn, vx_sqrt_f64},
+};
+
+uint32_t bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+float from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+uint64_t bits64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
+
+bool same(float a, float b) { return (a != a && b != b) || bits(a) == bits(b); }
+
+// MPFR's correctly rounded binary32 result (subnormals included). Per thread: emin/emax are
+// thread-local in Debian's MPFR.
+struct Mpfr32 {
+  mpfr_t x, y, z;
+  Mpfr32() {
+    mpfr_set_emin(-148);
+    mpfr_set_emax(128);
+    mpfr_inits2(24, x, y, z, (mpfr_ptr)0);
+  }
+  ~Mpfr32() { mpfr_clears(x, y, z, (mpfr_ptr)0); }
+  float unary(MpfrFn f, float in) {
+    mpfr_set_flt(x, in, MPFR_RNDN);
+    int t = f(y, x, MPFR_RNDN);
+    mpfr_subnormalize(y, t, MPFR_RNDN);
+    return mpfr_get_flt(y, MPFR_RNDN);
+  }
+  float pow(float a, float b) {
+    mpfr_set_flt(x, a, MPFR_RNDN);
+    mpfr_set_flt(z, b, MPFR_RNDN);
+    int t = mpfr_pow(y, x, z, MPFR_RNDN);
+    mpfr_subnormalize(y, t, MPFR_RNDN);
+    return mpfr_get_flt(y, MPFR_RNDN);
+  }
+};
+
+// The correctly rounded float from a double reference with relative error < 2^-48, or
+// false when the reference is too close to a rounding boundary to say.
+bool quick_ref(double y, float* out) {
+  if (y != y) { *out = NAN; return true; }
+  if (std::isinf(y)) { *out = (float)y; return true; }
+  double e = std::fabs(y) * 0x1p-48;
+  float a = (float)(y - e), b = (float)(y + e);
+  *out = a;
+  return a == b;
+}
+
+struct Tally {
+  std::atomic<uint64_t> checked{0}, wrong{0}, mpfr_calls{0};
+  std::mutex mu;
+  std::vector<std::string> examples;
+  void report(const std::string& s) {
+    std::lock_guard<std::mutex> g(mu);
+    if (examples.size() < 10) examples.push_back(s);
+  }
+};
+
+void check_unary_range(const Unary& f, uint64_t begin, uint64_t end, uint64_t step, Tally* t) {
+  Mpfr32 m;
+  uint64_t checked = 0, wrong = 0, calls = 0;
+  for (uint64_t i = begin; i < end; i += step) {
+    float x = from_bits((uint32_t)i);
+    float got = f.vx(x), want;
+    if (!quick_ref(f.ref((double)x), &want)) {
+      want = m.unary(f.mpfr, x);
+      ++calls;
+    }
+    ++checked;
+    if (!same(got, want)) {
+      ++wrong;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s(%a) [0x%08x] = %a, want %a", f.name, x, (uint32_t)i, got, want);
+      t->report(buf);
+    }
+  }
+  t->checked += checked;
+  t->wrong += wrong;
+  t->mpfr_calls += calls;
+}
+
+template <class Fn>
+void parallel(int threads, uint64_t n, Fn fn) {  // fn(begin, end) over [0, n) in chunks
+  std::atomic<uint64_t> next{0};
+  const uint64_t chunk = 1 << 20;
+  std::vector<std::thread> pool;
+  for (int k = 0; k < threads; ++k)
+    pool.emplace_back([&] {
+      for (;;) {
+        uint64_t b = next.fetch_add(chunk);
+        if (b >= n) return;
+        fn(b, std::min(n, b + chunk));
+      }
+    });
+  for (auto& th : pool) th.join();
+}
+
+// pow: random pairs. Classes: (a) x any positive float, y chosen so that |y log2 x| <= 160;
+// (b) random bit patterns for both; (c) small integer y (exact results and midpoints);
+// (d) x near 1 with large y; negative x with integer y in all classes.
+void check_pow(uint64_t count, int threads, uint64_t seed, Tally* t) {
+  parallel(threads, count, [&](uint64_t b, uint64_t e) {
+    Mpfr32 m;
+    std::mt19937_64 rng(seed ^ (b * 0x9e3779b97f4a7c15ull));
+    uint64_t checked = 0, wrong = 0, calls = 0;
+    for (uint64_t i = b; i < e; ++i) {
+      uint64_t r = rng();
+      float x, y;
+      switch (i & 3) {
+        case 0: {
+          x = from_bits((uint32_t)(r % 0x7f800000u));
+          double l = std::fabs(std::log2((double)x));
+          double lim = l > 0 ? 160.0 / l : 1e30;
+          double u = (double)(rng() >> 11) * 0x1p-53 * 2.0 - 1.0;
+          y = (float)(u * lim);
+          break;
+        }
+        case 1:
+          x = from_bits((uint32_t)r);
+          y = from_bits((uint32_t)(r >> 32));
+          break;
+        case 2: {
+          int n = (int)((r >> 40) % 64) - 16;
+          y = (float)n;
+          uint32_t mant = (uint32_t)(r & 0xffffff);
+          int ex = (int)((r >> 24) % 40) - 20;  // x with few significant bits, so x^n is exact
+          int sh = (int)((r >> 30) % 24);
+          x = std::ldexp((float)(mant >> sh | 1u), ex);
+          if ((r >> 63) & 1) x = -x;
+          break;
+        }
+        default: {
+          x = 1.0f + (float)((int)(r % 2001) - 1000) * 0x1p-23f;
+          y = from_bits((uint32_t)((r >> 32) & 0x4fffffffu) | (uint32_t)(r >> 63 << 31));
+          break;
+        }
+      }
+      if ((i & 7) == 5) x = -x;  // negative bases; integer y in class 2 and large y elsewhere
+      float got = vx_pow_f32(x, y), want;
+      double yr = std::pow((double)x, (double)y);
+      if (!quick_ref(yr, &want)) {
+        want = m.pow(x, y);
+        ++calls;
+      }
+      ++checked;
+      if (!same(got, want)) {
+        ++wrong;
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "pow(%a, %a) = %a, want %a", x, y, got, want);
+        t->report(buf);
+      }
+    }
+    t->checked += checked;
+    t->wrong += wrong;
+    t->mpfr_calls += calls;
+  });
+}
+
+// f64: faithful, i.e. one of the two doubles around the exact value (MPFR, 200 bits).
+void check_f64(const Unary& f, uint64_t count, int threads, uint64_t seed, Tally* t) {
+  parallel(threads, count, [&](uint64_t b, uint64_t e) {
+    mpfr_t x, y, lo, hi;
+    mpfr_inits2(200, x, y, (mpfr_ptr)0);
+    mpfr_inits2(53, lo, hi, (mpfr_ptr)0);
+    std::mt19937_64 rng(seed ^ (b * 0x9e3779b97f4a7c15ull));
+    uint64_t checked = 0, wrong = 0;
+    for (uint64_t i = b; i < e; ++i) {
+      uint64_t r = rng();
+      double in;
+      if (i & 1) std::memcpy(&in, &r, 8);  // any bit pattern
+      else in = std::ldexp((double)(r >> 11) * 0x1p-53, (int)((r & 63) % 24) - 12) * ((r >> 6) & 1 ? -1 : 1);
+      if (std::isnan(in)) continue;
+      double got = f.vx64(in);
+      mpfr_set_d(x, in, MPFR_RNDN);
+      f.mpfr(y, x, MPFR_RNDN);
+      double dlo = mpfr_get_d(y, MPFR_RNDD), dhi = mpfr_get_d(y, MPFR_RNDU);
+      bool ok = (got != got) ? mpfr_nan_p(y) : (bits64(got) == bits64(dlo) || bits64(got) == bits64(dhi) ||
+                                                (got == dlo || got == dhi));
+      ++checked;
+      if (!ok) {
+        ++wrong;
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%s_f64(%a) = %a, want %a or %a", f.name, in, got, dlo, dhi);
+        t->report(buf);
+      }
+    }
+    mpfr_clears(x, y, lo, hi, (mpfr_ptr)0);
+    t->checked += checked;
+    t->wrong += wrong;
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int threads = (int)std::thread::hardware_concurrency();
+  uint64_t step = 1, pow_count = 100000000, f64_count = 1000000;
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> const char* {
+      if (i + 1 >= argc) { std::fprintf(stderr, "mathcheck: %s needs a value\n", a.c_str()); std::exit(2); }
+      return argv[++i];
+    };
+    if (a == "--threads") threads = std::atoi(next());
+    else if (a == "--step") step = std::strtoull(next(), nullptr, 0);
+    else if (a == "--pow") pow_count = std::strtoull(next(), nullptr, 0);
+    else if (a == "--f64") f64_count = std::strtoull(next(), nullptr, 0);
+    else if (a == "-h" || a == "--help") {
+      std::printf("usage: mathcheck [--threads N] [--step S] [--pow N] [--f64 N] [FUNCTION...]\n"
+                  "FUNCTION: exp exp2 log log2 tanh sin cos sqrt pow f64\n");
+      return 0;
+    } else only.push_back(a);
+  }
+  if (threads < 1) threads = 1;
+  auto wanted = [&](const char* n) {
+    if (only.empty()) return true;
+    for (auto& o : only) if (o == n) return true;
+    return false;
+  };
+  std::printf("mathcheck: %d threads, f32 inputs every %" PRIu64 " of 2^32\n", threads, step);
+  std::printf("%-6s %12s %10s %8s %s\n", "fn", "checked", "mpfr", "wrong", "seconds");
+  uint64_t total_wrong = 0;
+  auto print = [&](const char* name, Tally& t, double secs) {
+    std::printf("%-6s %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %.1f\n", name, t.checked.load(),
+                t.mpfr_calls.load(), t.wrong.load(), secs);
+    for (auto& s : t.examples) std::printf("    %s\n", s.c_str());
+    std::fflush(stdout);
+    total_wrong += t.wrong;
+  };
+  for (const Unary& f : kUnary) {
+    if (!wanted(f.name)) continue;
+    Tally t;
+    auto t0 = std::chrono::steady_clock::now();
+    parallel(threads, (uint64_t)1 << 32, [&](uint64_t b, uint64_t e) {
+      uint64_t first = (b + step - 1) / step * step;
+      check_unary_range(f, first, e, step, &t);
+    });
+    print(f.name, t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  if (wanted("pow")) {
+    Tally t;
+    auto t0 = std::chrono::steady_clock::now();
+    check_pow(pow_count, threads, 12345, &t);
+    print("pow", t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  if (wanted("f64")) {
+    for (const Unary& f : kUnary) {
+      Tally t;
+      auto t0 = std::chrono::steady_clock::now();
+      check_f64(f, f64_count, threads, 777, &t);
+      std::string n = std::string(f.name) + "64";
+      print(n.c_str(), t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+  }
+  std::printf("total wrong: %" PRIu64 "\n", total_wrong);
+  return total_wrong == 0 ? 0 : 1;
+}
