@@ -263,6 +263,11 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
 }
 
 tir::Expr* Checker::check_cast(const ast::Cast& c, const Type* expected) {
+  if (c.operand.ops.size() > 256 || c.types.size() > 256) {
+    error("E0003", span(c), "too many prefix operators or casts in a row (at most 256)",
+          "too deep");
+    return error_expr(span(c));
+  }
   if (c.types.empty()) return check_unary(c.operand, 0, expected, span(c));
   tir::Expr* e = check_unary(c.operand, 0, nullptr, span(c.operand));
   for (const auto& ty : c.types) {

@@ -21,7 +21,7 @@ template <class T> T* scratch(int64_t n) {
 // ---- lanes:: ------------------------------------------------------------------------------------
 
 struct TileArgs {
-  const Node* tile;
+  TensorOperand tile;
   IntOperand n;
   Span span;
   std::string name;
@@ -51,7 +51,7 @@ template <class T, Reduce K> struct LanesReduce final : ExprImpl<LanesReduce<T, 
   TileArgs a;
   T eval(Frame& f) const override {
     TensorSlot tmp;
-    const TensorView& v = a.tile->place(f, tmp);
+    const TensorView& v = a.tile.get(f, tmp);
     const int64_t n = a.check(f, v, true);
     T* s = scratch<T>(n);
     std::memcpy(s, v.data, static_cast<size_t>(n) * sizeof(T));
@@ -71,7 +71,7 @@ template <class T> struct LanesArgmax final : ExprImpl<LanesArgmax<T>, int32_t> 
   TileArgs a;
   int32_t eval(Frame& f) const override {
     TensorSlot tmp;
-    const TensorView& v = a.tile->place(f, tmp);
+    const TensorView& v = a.tile.get(f, tmp);
     const int64_t n = a.check(f, v, true);
     const T* t = reinterpret_cast<const T*>(v.data);
     int64_t best = 0;
@@ -86,7 +86,7 @@ template <class T> struct LanesSort final : Node {
   TileArgs a;
   uint64_t eval_bits(Frame& f) const override {
     TensorSlot tmp;
-    const TensorView& v = a.tile->place(f, tmp);
+    const TensorView& v = a.tile.get(f, tmp);
     const int64_t n = a.check(f, v, true);
     T* t = reinterpret_cast<T*>(v.data);
     // A total order (NaN last) so that std::sort is well-defined on any element type.
@@ -103,15 +103,15 @@ template <class T> struct LanesSort final : Node {
 
 // tile[k…] = src[start + k…], zero where start + k falls outside src; marks the tile written.
 struct CopyAsync final : Node {
-  const Node* tile;
-  const Node* src;
+  TensorOperand tile;
+  TensorOperand src;
   std::vector<IntOperand> start;
   int elem_size;
   Span span;
   uint64_t eval_bits(Frame& f) const override {
     TensorSlot t1, t2;
-    const TensorView& tv = tile->place(f, t1);
-    const TensorView& sv = src->place(f, t2);
+    const TensorView& tv = tile.get(f, t1);
+    const TensorView& sv = src.get(f, t2);
     const int rank = tv.rank;
     if (sv.rank != rank || static_cast<int>(start.size()) != rank)
       runtime_error(span, "lanes::copy_async: the tile, the source and the index differ in rank");
@@ -194,7 +194,7 @@ std::memory_order store_order(std::memory_order o) {
 template <class T> struct Atomic final : Node {
   using Bits = std::conditional_t<std::is_same_v<T, float>, uint32_t, T>;
   BuiltinId op;
-  const Node* tensor;
+  TensorOperand tensor;
   IntOperand index;
   const Node* v1 = nullptr;
   const Node* v2 = nullptr;
@@ -219,7 +219,7 @@ template <class T> struct Atomic final : Node {
 
   uint64_t eval_bits(Frame& f) const override {
     TensorSlot tmp;
-    const TensorView& v = tensor->place(f, tmp);
+    const TensorView& v = tensor.get(f, tmp);
     const uint64_t i = index.get(f);
     if (i >= static_cast<uint64_t>(v.size)) index_error(span, name, 0, i, index.is_unsigned, v.size);
     const T a = v1 ? from_bits<T>(v1->eval_bits(f)) : T{};
@@ -359,21 +359,21 @@ template <class T> const Node* math(Compiler& c, const tir::Expr& e) {
 // ---- Queries ------------------------------------------------------------------------------------
 
 struct Len final : ExprImpl<Len, int32_t> {
-  const Node* tensor;
+  TensorOperand tensor;
   int32_t eval(Frame& f) const override {
     TensorSlot tmp;
-    const TensorView& v = tensor->place(f, tmp);
+    const TensorView& v = tensor.get(f, tmp);
     return v.rank ? static_cast<int32_t>(v.dims[0]) : 0;
   }
 };
 
 struct Dim final : ExprImpl<Dim, int32_t> {
-  const Node* tensor;
+  TensorOperand tensor;
   IntOperand k;
   Span span;
   int32_t eval(Frame& f) const override {
     TensorSlot tmp;
-    const TensorView& v = tensor->place(f, tmp);
+    const TensorView& v = tensor.get(f, tmp);
     const uint64_t kb = k.get(f);
     if (kb >= static_cast<uint64_t>(v.rank))
       runtime_error(span, "dim " + int_operand_text(kb, k.is_unsigned) + " of a tensor of rank " +
@@ -396,7 +396,7 @@ const Node* Compiler::builtin(const tir::Expr& e) {
     case BuiltinId::LanesMax:
     case BuiltinId::LanesArgmax:
     case BuiltinId::LanesSort: {
-      TileArgs a{value(*e.args[0]), int_operand(*e.args[1]), e.span, tensor_name(*e.args[0]),
+      TileArgs a{tensor_operand(*e.args[0]), int_operand(*e.args[1]), e.span, tensor_name(*e.args[0]),
                  spelling};
       return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
         using T = decltype(tag);
@@ -430,8 +430,8 @@ const Node* Compiler::builtin(const tir::Expr& e) {
     }
     case BuiltinId::CopyAsync: {
       auto* n = make<CopyAsync>();
-      n->tile = value(*e.args[0]);
-      n->src = value(*e.args[1]);
+      n->tile = tensor_operand(*e.args[0]);
+      n->src = tensor_operand(*e.args[1]);
       for (size_t k = 2; k < e.args.size(); ++k) n->start.push_back(int_operand(*e.args[k]));
       n->elem_size = scalar_size(e.args[0]->type.scalar);
       n->span = e.span;
@@ -454,7 +454,7 @@ const Node* Compiler::builtin(const tir::Expr& e) {
         using T = decltype(tag);
         auto* n = make<Atomic<T>>();
         n->op = e.builtin;
-        n->tensor = value(*e.args[0]);
+        n->tensor = tensor_operand(*e.args[0]);
         n->index = int_operand(*e.args[1]);
         const size_t values = e.args.size() - 3;  // tensor, index, …, ordering
         if (values >= 1) n->v1 = value(*e.args[2]);
@@ -480,12 +480,12 @@ const Node* Compiler::builtin(const tir::Expr& e) {
     }
     case BuiltinId::Len: {
       auto* n = make<Len>();
-      n->tensor = value(*e.args[0]);
+      n->tensor = tensor_operand(*e.args[0]);
       return n;
     }
     case BuiltinId::Dim: {
       auto* n = make<Dim>();
-      n->tensor = value(*e.args[0]);
+      n->tensor = tensor_operand(*e.args[0]);
       n->k = int_operand(*e.args[1]);
       n->span = e.span;
       return n;

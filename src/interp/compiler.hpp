@@ -27,6 +27,7 @@ class Compiler {
   }
   template <class T> OpExpr<T> op_expr(const tir::Expr& e) { return OpExpr<T>{scalar<T>(e)}; }
   IntOperand int_operand(const tir::Expr& e);
+  TensorOperand tensor_operand(const tir::Expr& e);
 
   // Split-out kinds.
   const Node* unary(const tir::Expr& e);        // compile_ops.cpp

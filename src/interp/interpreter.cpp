@@ -518,6 +518,15 @@ IntOperand Compiler::int_operand(const tir::Expr& e) {
   return op;
 }
 
+TensorOperand Compiler::tensor_operand(const tir::Expr& e) {
+  TensorOperand op;
+  const tir::Expr* x = &e;
+  if (x->kind == tir::ExprKind::Ref && x->args[0]->kind == tir::ExprKind::Var) x = x->args[0];
+  if (x->kind == tir::ExprKind::Var && is_tensor_type(x->type)) op.slot = x->slot;
+  else op.node = value(e);
+  return op;
+}
+
 const Node* Compiler::value(const tir::Expr& e) {
   using tir::ExprKind;
   switch (e.kind) {

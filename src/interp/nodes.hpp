@@ -74,6 +74,13 @@ struct IntOperand {
 };
 std::string int_operand_text(uint64_t bits, bool is_unsigned);
 
+// A tensor-like argument (`&t`, `t`, `&t[i]`, …): a local's view read in place, or a node's place.
+struct TensorOperand {
+  int slot = -1;
+  const Node* node = nullptr;
+  const TensorView& get(Frame& f, TensorSlot& tmp) const;
+};
+
 // The value of a TIR literal as T.
 template <class T> inline T literal_value(const tir::Literal& lit) {
   if constexpr (std::is_same_v<T, bool>) return lit.i != 0;
@@ -102,6 +109,10 @@ template <class T> struct FromBits final : ExprImpl<FromBits<T>, T> {
   explicit FromBits(const Node* n) : inner(n) {}
   T eval(Frame& f) const override { return from_bits<T>(inner->eval_bits(f)); }
 };
+
+inline const TensorView& TensorOperand::get(Frame& f, TensorSlot& tmp) const {
+  return slot >= 0 ? f.t[slot].view : node->place(f, tmp);
+}
 
 // ---- Statements ---------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 
 #include "parse/ast.hpp"
 #include "parse/grammar.hpp"
+#include "parse/parser.hpp"
 
 namespace vx::grammar {
 
@@ -283,8 +284,11 @@ struct binary_rest_class : Annotate {};
 x3::rule<binary_rest_class, ast::BinaryRest> const binary_rest = "binary operation";
 auto const binary_rest_def = binary_ops >> cast;
 
-// expr = cast { binary_op cast }
-auto const expr_def = cast >> *binary_rest;
+// expr = cast { binary_op cast }, with at most kMaxOperators operators (spec/grammar.md §1.5):
+// the checker folds a chain into a tree as deep as the chain is long.
+x3::rule<class too_long_class> const too_long = "too_long";
+auto const too_long_def = !binary_rest;
+auto const expr_def = cast >> x3::repeat(0, kMaxOperators)[binary_rest] > too_long;
 
 // if_expr = "if" expr block { "else" "if" expr block } [ "else" block ]
 struct else_if_class : Annotate {};
@@ -450,6 +454,8 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
                     continue_stmt, while_stmt, loop_stmt, level, across, range_op, for_stmt,
                     spawn_stmt, assign_tail, stmt_end, expr_stmt, block_like, block_stmt, stmt,
                     close_brace, attribute, param, params, fn_item, const_item, import_item, item)
+
+BOOST_SPIRIT_DEFINE(too_long)
 
 // The program rule is defined separately: it is the one the parser instantiates.
 BOOST_SPIRIT_DEFINE(program_rule)

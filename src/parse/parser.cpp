@@ -220,6 +220,14 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
     uint32_t at = static_cast<uint32_t>(e.where() - text.begin());
     while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
     std::string which = e.which();
+    if (which == "too_long") {
+      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                            "expression has more than " + std::to_string(kMaxOperators) +
+                                " binary operators",
+                            "the operator past the limit");
+      d.helps.push_back("split it into several `let` statements");
+      return nullptr;
+    }
     if (which == "escape") {
       auto& d = diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
                             "unknown character escape `" + text.substr(at, 2) + "`",

@@ -10,6 +10,7 @@
 namespace vx {
 
 inline constexpr int kMaxNesting = 256;
+inline constexpr int kMaxOperators = 4096;  // binary operators in one expression
 
 class ParsedProgram {
  public:

@@ -1,0 +1,328 @@
+// The disjointness half of the kernel rules (spec/kernel-rules.md §4-5): for each across loop,
+// every tensor it writes (and does not make itself) must be written at one hash-consed offset
+// that the mixed-radix rule proves different in every pass, every other access to it must use
+// the same offset node, and a tensor changed by atomics is accessed only by atomics.
+#include <algorithm>
+#include <set>
+
+#include "check/kernel_access.hpp"
+#include "check/mixed_radix.hpp"
+
+namespace vx::kr {
+
+bool FunctionFacts::declared_inside(int slot, const tir::Stmt* loop) const {
+  if (slot < 0 || slot >= static_cast<int>(decl_fors.size())) return false;
+  const auto& c = decl_fors[slot];
+  return std::find(c.begin(), c.end(), loop) != c.end();
+}
+
+bool FunctionFacts::loop_inside(const tir::Stmt* inner, const tir::Stmt* loop) const {
+  auto it = loop_fors.find(inner);
+  if (it == loop_fors.end()) return false;
+  return std::find(it->second.begin(), it->second.end(), loop) != it->second.end();
+}
+
+Span loop_header(const tir::Stmt* loop, const SourceFile& file) {
+  Span s = loop->span;
+  if (loop->body && loop->body->span.begin > s.begin) {
+    uint32_t end = loop->body->span.begin;
+    const std::string& t = file.text();
+    while (end > s.begin && (t[end - 1] == ' ' || t[end - 1] == '\t' || t[end - 1] == '\n' ||
+                             t[end - 1] == '\r'))
+      --end;
+    s.end = end;
+  }
+  return s;
+}
+
+namespace {
+
+const char* level_of(const tir::Stmt* loop) {
+  return loop->across == tir::Across::Blocks ? "block" : "lane";
+}
+
+class Checker {
+ public:
+  Checker(const FunctionFacts& f, Diagnostics& d, std::vector<StoreExplain>* e)
+      : facts_(f), diags_(d), explain_(e) {}
+
+  void run() {
+    for (const tir::Stmt* loop : facts_.across_loops) check_loop(loop);
+    if (explain_) build_explain();
+  }
+
+ private:
+  LeafInfo classify(const IxNode* leaf, const tir::Stmt* loop) const {
+    LeafInfo info;
+    switch (leaf->op) {
+      case IxOp::Loop: {
+        auto* s = static_cast<const tir::Stmt*>(leaf->key);
+        if (facts_.loop_inside(s, loop)) {
+          info.kind = LeafInfo::Digit;
+          info.lo = facts_.loop_lo.at(s);
+          info.hi = facts_.loop_hi.at(s);
+          info.parallel = s == loop;
+        }
+        return info;
+      }
+      case IxOp::Var: {
+        int slot = static_cast<int>(static_cast<const Type*>(leaf->key) -
+                                    facts_.fn->slot_types.data());
+        if (facts_.declared_inside(slot, loop)) info.kind = LeafInfo::Varying;
+        return info;
+      }
+      case IxOp::Opaque: info.kind = LeafInfo::Varying; return info;
+      default: return info;
+    }
+  }
+
+  RadixProof prove(const IxNode* offset, const tir::Stmt* loop) const {
+    return prove_unique(offset, [&](const IxNode* l) { return classify(l, loop); });
+  }
+
+  // The loops to enumerate for a collision: `loop` and the loops inside it that the offsets use.
+  std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
+                                std::vector<const tir::Stmt*>& stmts) const {
+    std::set<const IxNode*> used;
+    std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
+      if (!n) return;
+      if (n->op == IxOp::Loop) used.insert(n);
+      if (!n->is_leaf()) {
+        collect(n->a);
+        collect(n->b);
+      }
+    };
+    collect(a.offset);
+    collect(other);
+    std::vector<LoopRange> out;
+    auto it = std::find(a.fors.begin(), a.fors.end(), loop);
+    for (; it != a.fors.end(); ++it) {
+      const tir::Stmt* s = *it;
+      const IxNode* leaf = facts_.dag->loop(s, s->var_name);
+      if (s != loop && !used.count(leaf)) continue;
+      auto lo = facts_.loop_lo.at(s), hi = facts_.loop_hi.at(s);
+      if (!lo || !hi) return {};
+      out.push_back({leaf, *lo, *hi, s == loop});
+      stmts.push_back(s);
+    }
+    return out;
+  }
+
+  std::optional<int64_t> fixed_value(const IxNode* leaf) const {
+    if (leaf->op != IxOp::Loop) return std::nullopt;
+    return facts_.loop_lo.at(static_cast<const tir::Stmt*>(leaf->key));
+  }
+
+  std::string describe_pass(const std::vector<const tir::Stmt*>& stmts,
+                            const std::vector<int64_t>& vals) const {
+    std::vector<int64_t> blocks, lanes;
+    std::string seq;
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      if (stmts[i]->across == tir::Across::Blocks) blocks.push_back(vals[i]);
+      else if (stmts[i]->across == tir::Across::Lanes) lanes.push_back(vals[i]);
+      else seq += (seq.empty() ? " with `" : ", `") + stmts[i]->var_name + "` = " +
+                  std::to_string(vals[i]);
+    }
+    auto group = [](const char* word, const std::vector<int64_t>& v) {
+      if (v.empty()) return std::string();
+      std::string s = word;
+      if (v.size() == 1) return s + " " + std::to_string(v[0]);
+      s += " (";
+      for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+      return s + ")";
+    };
+    std::string b = group("block", blocks), l = group("lane", lanes);
+    return b + (!b.empty() && !l.empty() ? " " : "") + l + seq;
+  }
+
+  std::string element_text(const Access& a, int64_t off) const {
+    const Type* t = a.type;
+    if (!t || t->rank() <= 1 || off < 0) return "element " + std::to_string(off);
+    for (int64_t d : t->dims)
+      if (d <= 0) return "element " + std::to_string(off);
+    std::vector<int64_t> idx(t->rank());
+    for (int k = t->rank() - 1; k >= 0; --k) {
+      idx[k] = off % t->dims[k];
+      off /= t->dims[k];
+    }
+    std::string s = "element ";
+    for (int64_t i : idx) s += "[" + std::to_string(i) + "]";
+    return s;
+  }
+
+  std::string collision_text(const tir::Stmt* loop, const Access& write, const Access* other) {
+    std::vector<const tir::Stmt*> stmts;
+    auto loops = ranges(loop, write, other ? other->offset : nullptr, stmts);
+    if (loops.empty()) return {};
+    auto c = find_collision(write.offset, other ? other->offset : nullptr, loops,
+                            [&](const IxNode* l) { return fixed_value(l); });
+    if (!c) return {};
+    std::string elem = element_text(write, c->element);
+    if (!c->second_reads)
+      return describe_pass(stmts, c->first) + " and " + describe_pass(stmts, c->second) +
+             " both write " + elem;
+    return describe_pass(stmts, c->first) + " writes " + elem + " and " +
+           describe_pass(stmts, c->second) + " reads it";
+  }
+
+  Diagnostic& report(const Access& at, const tir::Stmt* loop, std::string message,
+                     std::string label) {
+    reported_.insert(at.span.begin);
+    auto& d = diags_.error("E6032", at.span, std::move(message), std::move(label));
+    d.secondary.push_back({loop_header(loop, diags_.file()),
+                           std::string("this ") + level_of(loop) + " loop"});
+    return d;
+  }
+
+  void check_loop(const tir::Stmt* loop) {
+    std::map<int, std::vector<const Access*>> by_tensor;
+    for (const Access& a : facts_.accesses) {
+      if (std::find(a.fors.begin(), a.fors.end(), loop) == a.fors.end()) continue;
+      if (facts_.declared_inside(a.root, loop)) continue;  // each pass has its own
+      by_tensor[a.root].push_back(&a);
+    }
+    std::string level = level_of(loop);
+    for (const auto& [root, list] : by_tensor) {
+      const std::string& name = list.front()->tensor;
+      bool atomic_changes = std::any_of(list.begin(), list.end(),
+                                        [](const Access* a) { return a->atomic && a->changes; });
+      if (atomic_changes) {
+        for (const Access* a : list)
+          if (!a->atomic && !reported_.count(a->span.begin)) {
+            auto& d = report(*a, loop,
+                             "the passes of this " + level + " loop change `" + name +
+                                 "` with atomic operations, so every access to it in the loop "
+                                 "must be one",
+                             "not atomic");
+            d.helps.push_back("use `atomic_load_…` / `atomic_store_…` for this access");
+          }
+        continue;
+      }
+      const Access* write = nullptr;
+      for (const Access* a : list)
+        if (a->write && !a->atomic) {
+          write = a;
+          break;
+        }
+      if (!write) continue;
+      // The same-expression rule: one offset node for every access.
+      for (const Access* a : list) {
+        if (a == write || reported_.count(a->span.begin)) continue;
+        if (a->offset && write->offset && a->offset == write->offset) continue;
+        if (reported_.count(write->span.begin) && a->write) continue;
+        std::string msg, label;
+        if (!a->offset || !write->offset) {
+          const Access* whole = a->offset ? write : a;
+          msg = (a->write ? "two passes of this " + level + " loop may write the same element of `"
+                          : "a pass of this " + level +
+                                " loop may read an element of `" + name +
+                                "` that another pass writes: `") ;
+          if (a->write) msg += name + "`: `" + whole->text + "` uses the whole tensor";
+          else msg += whole->text + "` uses the whole tensor, which the loop also writes";
+          label = "uses all of `" + name + "`";
+        } else if (a->write) {
+          msg = "two passes of this " + level + " loop may write the same element of `" + name +
+                "`: every access to it in the loop must use the same index, but `" + a->text +
+                "` and `" + write->text + "` differ";
+          label = "another index of `" + name + "`";
+        } else {
+          msg = "a pass of this " + level + " loop may read an element of `" + name +
+                "` that another pass writes: `" + a->text +
+                "` does not use the index of the write `" + write->text + "`";
+          label = "read at another index";
+        }
+        auto& d = report(*a, loop, msg, label);
+        d.secondary.push_back({write->span, "written here"});
+        if (a->offset && write->offset) {
+          std::string c = collision_text(loop, *write, a);
+          if (!c.empty()) d.notes.push_back(c);
+        }
+        d.helps.push_back(
+            "within one pass, read and write `" + name +
+            "` at the same index; a later lane loop may read what this one wrote");
+      }
+      if (reported_.count(write->span.begin)) continue;
+      // The mixed-radix proof of the write.
+      if (!write->offset) continue;  // a whole-tensor write: the call rule reports it
+      RadixProof p = prove(write->offset, loop);
+      if (p.proved()) continue;
+      std::string head = "two passes of this " + level + " loop may write the same element of `" +
+                         name + "`: ";
+      std::string why;
+      if (p.failure == RadixProof::NotDetermined) {
+        why = "an index of the write must fix `" + loop->var_name + "`";
+      } else if (p.failure == RadixProof::NotDigits) {
+        why = "the index is not a sum of loop indices times constants: " + p.why;
+      } else {
+        const Comparison& c = p.comparisons[p.failed];
+        const Digit& dg = p.digits[c.digit];
+        if (c.smaller)
+          why = "the coefficient " + std::to_string(c.coefficient) + " of `" + dg.text() +
+                "` is not greater than " + std::to_string(*c.smaller) +
+                ", the most that the digits with smaller coefficients add";
+        else
+          why = "the coefficient " + std::to_string(c.coefficient) + " of `" + dg.text() +
+                "` must be greater than what the smaller digits add, and the largest value of "
+                "one of them is not known";
+      }
+      auto& d = report(*write, loop, head + why, "the write");
+      std::string c = collision_text(loop, *write, nullptr);
+      if (!c.empty()) d.notes.push_back(c);
+      d.notes.push_back("the offset is `" + to_string(write->offset) + "`");
+      d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
+      d.data = {{"kind", "disjointness"}, {"loop", level + " loop `" + loop->var_name + "`"},
+                {"tensor", name}, {"offset", to_string(write->offset)},
+                {"proof", proof_json(p)}};
+    }
+  }
+
+  void build_explain() {
+    for (const Access& a : facts_.accesses) {
+      if (!a.write || a.atomic) continue;
+      StoreExplain s;
+      s.span = a.span;
+      s.place = a.text;
+      s.tensor = a.tensor;
+      s.offset = a.offset ? to_string(a.offset) : "";
+      for (const tir::Stmt* loop : a.fors) {
+        if (loop->across == tir::Across::None) continue;
+        LoopCheck c;
+        c.level = level_of(loop);
+        c.var = loop->var_name;
+        c.loop_span = loop_header(loop, diags_.file());
+        if (facts_.declared_inside(a.root, loop)) {
+          c.private_buffer = true;
+        } else if (a.offset) {
+          c.proof = prove(a.offset, loop);
+          if (!c.proof.proved()) c.collision = collision_text(loop, a, nullptr);
+          for (const Access& b : facts_.accesses)
+            if (&b != &a && b.root == a.root && !b.atomic && b.offset != a.offset &&
+                std::find(b.fors.begin(), b.fors.end(), loop) != b.fors.end()) {
+              c.same_expression = "`" + b.text + "` and `" + a.text + "` use different indices";
+              if (c.collision.empty() && b.offset) c.collision = collision_text(loop, a, &b);
+              break;
+            }
+        } else {
+          c.proof.failure = RadixProof::NotDigits;
+          c.proof.why = "the store uses the whole tensor";
+        }
+        s.checks.push_back(std::move(c));
+      }
+      if (!s.checks.empty()) explain_->push_back(std::move(s));
+    }
+  }
+
+  const FunctionFacts& facts_;
+  Diagnostics& diags_;
+  std::vector<StoreExplain>* explain_;
+  std::set<uint32_t> reported_;
+};
+
+}  // namespace
+
+void check_disjointness(const FunctionFacts& facts, Diagnostics& diags,
+                        std::vector<StoreExplain>* explain) {
+  Checker(facts, diags, explain).run();
+}
+
+}  // namespace vx::kr

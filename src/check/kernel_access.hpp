@@ -1,0 +1,53 @@
+// Internal to the kernel rules: the tensor accesses that kernel_rules.cpp collects while it walks
+// a function, and the disjointness check over them (disjointness.cpp, spec/kernel-rules.md §4-5).
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "check/explain.hpp"
+#include "check/index_dag.hpp"
+#include "check/tir.hpp"
+#include "support/diagnostics.hpp"
+
+namespace vx::kr {
+
+struct Access {
+  int root = -1;          // the slot of the tensor (references followed to their tensor)
+  std::string tensor;     // its name
+  const Type* type = nullptr;  // the tensor's type (dims)
+  bool write = false;
+  bool atomic = false;    // an atomic built-in
+  bool changes = false;   // an atomic that changes the element (all but atomic_load)
+  const IxNode* offset = nullptr;  // the linear offset; null: a whole tensor or a view of it
+  Span span;
+  std::string text;       // the source text of the access
+  std::vector<const tir::Stmt*> fors;  // the for loops around it, outer first
+};
+
+// What the disjointness check needs to know about the function being checked.
+struct FunctionFacts {
+  const tir::Function* fn = nullptr;
+  IndexDag* dag = nullptr;
+  // For each slot, the for loops around its declaration (a loop's own slot: the loop included).
+  std::vector<std::vector<const tir::Stmt*>> decl_fors;
+  std::map<const tir::Stmt*, std::vector<const tir::Stmt*>> loop_fors;  // loop -> loops around it, itself last
+  std::map<const tir::Stmt*, std::optional<int64_t>> loop_lo, loop_hi;
+  std::vector<Access> accesses;
+  std::vector<const tir::Stmt*> across_loops;  // in source order
+
+  bool declared_inside(int slot, const tir::Stmt* loop) const;
+  bool loop_inside(const tir::Stmt* inner, const tir::Stmt* loop) const;  // inner == loop counts
+};
+
+// Header span of a for statement: from `for` to just before its body.
+Span loop_header(const tir::Stmt* loop, const SourceFile& file);
+
+// Checks every across loop of the function: atomics mixed with plain accesses, the
+// same-expression rule and the mixed-radix proof of every written tensor. Reports E6032; fills
+// `explain` with every store's checks.
+void check_disjointness(const FunctionFacts& facts, Diagnostics& diags,
+                        std::vector<StoreExplain>* explain);
+
+}  // namespace vx::kr

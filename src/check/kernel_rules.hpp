@@ -1,0 +1,21 @@
+// The kernel rules (spec/kernel-rules.md, seed 000's list, DESIGN §4): every rule that keeps an
+// `across` loop's result equal to the sequential one — where across loops may stand, what their
+// passes may write (the mixed-radix proof of seed 001 with the same-expression rule), atomics,
+// block routines, tiles, the machine's limits (E6032), copy tokens (E6036, E0304). Runs after
+// check_program on the typed program it built; it reports and never changes the program.
+#pragma once
+#include <vector>
+
+#include "check/explain.hpp"
+#include "check/machine.hpp"
+#include "check/tir.hpp"
+#include "support/diagnostics.hpp"
+
+namespace vx {
+
+// Reports every broken rule to `diags`; returns true when there was none. With `explain`, also
+// records the proof of every store in an across loop, in source order.
+bool check_kernel_rules(const tir::Program& program, const Machine& machine, Diagnostics& diags,
+                        std::vector<kr::StoreExplain>* explain = nullptr);
+
+}  // namespace vx
