@@ -1,6 +1,6 @@
-// Operators, casts and indexing as typed nodes (spec/semantics.md §2, §4–§6). Each node is a
-// template over the C++ type of its operands, with local and constant operands fused in, and
-// indexing specialised by rank: this is the interpreter's inner loop.
+// Operators as typed nodes (spec/semantics.md §4–§6): each node is a template over the C++ type
+// of its operands, with local and constant operands read in place (OpAny). Casts are in
+// compile_cast.cpp, indexing in compile_index.cpp.
 #include "interp/compiler.hpp"
 
 namespace vx::interp {
@@ -11,12 +11,10 @@ using tir::ExprKind;
 
 // ---- Arithmetic, comparisons, logic ------------------------------------------------------------
 
-template <class T, BinOp Op, class L, class R>
-struct Binary final : ExprImpl<Binary<T, Op, L, R>, T> {
-  L l;
-  R r;
+template <class T, BinOp Op> struct Binary final : ExprImpl<Binary<T, Op>, T> {
+  OpAny<T> l;
+  OpAny<T> r;
   Span span;
-  Binary(L a, R b, Span s) : l(a), r(b), span(s) {}
   T eval(Frame& f) const override {
     const T a = l.get(f);
     const T b = r.get(f);
@@ -24,11 +22,9 @@ struct Binary final : ExprImpl<Binary<T, Op, L, R>, T> {
   }
 };
 
-template <class T, BinOp Op, class L, class R>
-struct Compare final : ExprImpl<Compare<T, Op, L, R>, bool> {
-  L l;
-  R r;
-  Compare(L a, R b, Span) : l(a), r(b) {}
+template <class T, BinOp Op> struct Compare final : ExprImpl<Compare<T, Op>, bool> {
+  OpAny<T> l;
+  OpAny<T> r;
   bool eval(Frame& f) const override {
     const T a = l.get(f);
     const T b = r.get(f);
@@ -64,36 +60,20 @@ template <class T, bool IsNeg> struct Unary final : ExprImpl<Unary<T, IsNeg>, T>
   }
 };
 
-template <class To, class From, class A> struct Cast final : ExprImpl<Cast<To, From, A>, To> {
-  A a;
-  explicit Cast(A x) : a(x) {}
-  To eval(Frame& f) const override { return cast_value<To, From>(a.get(f)); }
-};
 
-bool is_scalar_var(const tir::Expr& e) { return e.kind == ExprKind::Var && e.type.is_scalar(); }
-bool is_literal(const tir::Expr& e) { return e.kind == ExprKind::Literal; }
-
-// Builds Node<T, Op, L, R> with each operand fused when it is a local or a literal.
-template <template <class, BinOp, class, class> class N, class T, BinOp Op>
-const Node* make_fused(Compiler& c, const tir::Expr& e) {
-  const tir::Expr& a = *e.args[0];
-  const tir::Expr& b = *e.args[1];
-  auto with_right = [&](auto left) -> const Node* {
-    using L = decltype(left);
-    if (is_scalar_var(b)) return c.make<N<T, Op, L, OpVar<T>>>(left, OpVar<T>{b.slot}, e.span);
-    if (is_literal(b))
-      return c.make<N<T, Op, L, OpLit<T>>>(left, OpLit<T>{literal_value<T>(b.lit)}, e.span);
-    return c.make<N<T, Op, L, OpExpr<T>>>(left, c.op_expr<T>(b), e.span);
-  };
-  if (is_scalar_var(a)) return with_right(OpVar<T>{a.slot});
-  if (is_literal(a) && !is_literal(b)) return with_right(OpLit<T>{literal_value<T>(a.lit)});
-  return with_right(c.op_expr<T>(a));
+template <template <class, BinOp> class N, class T, BinOp Op>
+const Node* make_binary(Compiler& c, const tir::Expr& e) {
+  auto* n = c.make<N<T, Op>>();
+  n->l = c.op_any<T>(*e.args[0]);
+  n->r = c.op_any<T>(*e.args[1]);
+  if constexpr (requires { n->span; }) n->span = e.span;
+  return n;
 }
 
 template <BinOp Op> const Node* arith(Compiler& c, const tir::Expr& e) {
   return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
     using T = decltype(tag);
-    if constexpr (kArithValid<T, Op>) return make_fused<Binary, T, Op>(c, e);
+    if constexpr (kArithValid<T, Op>) return make_binary<Binary, T, Op>(c, e);
     else internal_error(std::string("operator ") + tir::binop_spelling(Op) + " on " +
                         scalar_info(e.args[0]->type.scalar).name);
   });
@@ -102,7 +82,7 @@ template <BinOp Op> const Node* arith(Compiler& c, const tir::Expr& e) {
 template <BinOp Op> const Node* compare(Compiler& c, const tir::Expr& e) {
   return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
     using T = decltype(tag);
-    return make_fused<Compare, T, Op>(c, e);
+    return make_binary<Compare, T, Op>(c, e);
   });
 }
 
@@ -175,419 +155,6 @@ const Node* Compiler::unary(const tir::Expr& e) {
       }
     }
     internal_error("a unary operator on a type that lacks it");
-  });
-}
-
-const Node* Compiler::cast(const tir::Expr& e) {
-  const tir::Expr& a = *e.args[0];
-  return with_scalar(e.type.scalar, [&](auto to_tag) -> const Node* {
-    using To = decltype(to_tag);
-    if constexpr (std::is_same_v<To, bool>) {
-      if (a.type.is_scalar(Scalar::Bool)) return value(a);
-      internal_error("a cast to bool");
-    } else {
-      return with_scalar(a.type.scalar, [&](auto from_tag) -> const Node* {
-        using From = decltype(from_tag);
-        if constexpr (std::is_same_v<To, From>) {
-          return value(a);
-        } else {
-          if (is_scalar_var(a)) return make<Cast<To, From, OpVar<From>>>(OpVar<From>{a.slot});
-          return make<Cast<To, From, OpExpr<From>>>(op_expr<From>(a));
-        }
-      });
-    }
-  });
-}
-
-// ---- Indexing -----------------------------------------------------------------------------------
-
-namespace {
-
-// The offset of [i0, i1, …] in v, checking each index against its dimension before the next
-// is evaluated.
-template <int R>
-inline int64_t index_offset(Frame& f, const TensorView& v, const IntOperand* idx, Span span,
-                            const std::string& name) {
-  int64_t off = 0;
-  for (int k = 0; k < R; ++k) {
-    const uint64_t i = idx[k].get(f);
-    const int64_t d = v.dims[k];
-    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
-      index_error(span, name, k, i, idx[k].is_unsigned, d);
-    off = off * d + static_cast<int64_t>(i);
-  }
-  return off;
-}
-
-// The same with every index a local: a leaf function with no calls (the common kernel case).
-template <int R>
-inline int64_t index_offset_slots(Frame& f, const TensorView& v, const int* slots,
-                                  const bool* is_unsigned, Span span, const std::string& name) {
-  int64_t off = 0;
-  for (int k = 0; k < R; ++k) {
-    const uint64_t i = f.s[slots[k]];
-    const int64_t d = v.dims[k];
-    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
-      index_error(span, name, k, i, is_unsigned[k], d);
-    off = off * d + static_cast<int64_t>(i);
-  }
-  return off;
-}
-
-inline int64_t index_offset_n(Frame& f, const TensorView& v, const std::vector<IntOperand>& idx,
-                              Span span, const std::string& name) {
-  int64_t off = 0;
-  for (size_t k = 0; k < idx.size(); ++k) {
-    const uint64_t i = idx[k].get(f);
-    const int64_t d = v.dims[k];
-    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
-      index_error(span, name, static_cast<int>(k), i, idx[k].is_unsigned, d);
-    off = off * d + static_cast<int64_t>(i);
-  }
-  return off;
-}
-
-template <class T> inline T load_elem(const TensorView& v, int64_t off, Span span,
-                                      const std::string& name) {
-  if (v.init && !v.init[off]) [[unlikely]]
-    uninit_error(span, name, v, off);
-  return reinterpret_cast<const T*>(v.data)[off];
-}
-
-template <class T> inline void store_elem(const TensorView& v, int64_t off, T x) {
-  reinterpret_cast<T*>(v.data)[off] = x;
-  if (v.init) v.init[off] = 1;
-}
-
-// t[i]…[k] of a tensor-like local with rank R: the hot case.
-template <class T, int R> struct IndexLoad final : ExprImpl<IndexLoad<T, R>, T> {
-  int tslot;
-  IntOperand idx[R];
-  Span span;
-  std::string name;
-  T eval(Frame& f) const override {
-    const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, span, name);
-    return load_elem<T>(v, off, span, name);
-  }
-};
-
-// The same with every index a local.
-template <class T, int R> struct IndexLoadSlots final : ExprImpl<IndexLoadSlots<T, R>, T> {
-  int tslot;
-  int slots[R];
-  bool is_unsigned[R];
-  Span span;
-  std::string name;
-  T eval(Frame& f) const override {
-    const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset_slots<R>(f, v, slots, is_unsigned, span, name);
-    return load_elem<T>(v, off, span, name);
-  }
-};
-
-// Any other tensor-like base (a view, a call), any rank.
-template <class T> struct IndexLoadAny final : ExprImpl<IndexLoadAny<T>, T> {
-  const Node* base;
-  std::vector<IntOperand> idx;
-  Span span;
-  std::string name;
-  T eval(Frame& f) const override {
-    TensorSlot tmp;
-    const TensorView& v = base->place(f, tmp);
-    const int64_t off = index_offset_n(f, v, idx, span, name);
-    return load_elem<T>(v, off, span, name);
-  }
-};
-
-template <class T, int R> struct IndexStore final : StmtNode {
-  int tslot;
-  IntOperand idx[R];
-  const ExprT<T>* value;
-  Span span;
-  std::string name;
-  Flow exec(Frame& f) const override {
-    const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, span, name);
-    const T x = value->eval(f);
-    // `v` is re-read after the value; it cannot have shrunk unless the value reassigned the
-    // tensor, which this one compare keeps from writing out of bounds.
-    if (static_cast<uint64_t>(off) >= static_cast<uint64_t>(v.size)) [[unlikely]]
-      index_error(span, name, 0, static_cast<uint64_t>(off), false, v.size);
-    store_elem<T>(v, off, x);
-    return Flow::Normal;
-  }
-};
-
-template <class T, int R> struct IndexStoreSlots final : StmtNode {
-  int tslot;
-  int slots[R];
-  bool is_unsigned[R];
-  const ExprT<T>* value;
-  Span span;
-  std::string name;
-  Flow exec(Frame& f) const override {
-    const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset_slots<R>(f, v, slots, is_unsigned, span, name);
-    const T x = value->eval(f);
-    if (static_cast<uint64_t>(off) >= static_cast<uint64_t>(v.size)) [[unlikely]]
-      index_error(span, name, 0, static_cast<uint64_t>(off), false, v.size);
-    store_elem<T>(v, off, x);
-    return Flow::Normal;
-  }
-};
-
-template <class T> struct IndexStoreAny final : StmtNode {
-  const Node* base;
-  std::vector<IntOperand> idx;
-  const ExprT<T>* value;
-  Span span;
-  std::string name;
-  Flow exec(Frame& f) const override {
-    TensorSlot tmp;
-    const TensorView v = base->place(f, tmp);
-    const int64_t off = index_offset_n(f, v, idx, span, name);
-    const T x = value->eval(f);
-    store_elem<T>(v, off, x);
-    return Flow::Normal;
-  }
-};
-
-// `op=`: the right operand arrives as bits (a shift amount may have another type).
-struct CompoundInfo {
-  Span span;
-  bool rhs_unsigned = false;
-  Scalar lhs = Scalar::I32;
-};
-template <class T> using CompoundFn = T (*)(T, uint64_t, const CompoundInfo&);
-
-template <class T, BinOp Op> T compound_apply(T a, uint64_t rb, const CompoundInfo& ci) {
-  if constexpr (Op == BinOp::Shl || Op == BinOp::Shr) {
-    if constexpr (kIsInt<T>) return op_shift(a, rb, ci.rhs_unsigned, Op == BinOp::Shl, ci.span, ci.lhs);
-    else return a;
-  } else {
-    return apply_arith<Op>(a, from_bits<T>(rb), ci.span);
-  }
-}
-
-template <class T> CompoundFn<T> compound_fn(BinOp op) {
-#define VX_COMPOUND(O)                                           \
-  case BinOp::O:                                                 \
-    if constexpr (kArithValid<T, BinOp::O>) return &compound_apply<T, BinOp::O>; \
-    break;
-  switch (op) {
-    VX_COMPOUND(Add)
-    VX_COMPOUND(Sub)
-    VX_COMPOUND(Mul)
-    VX_COMPOUND(Div)
-    VX_COMPOUND(Rem)
-    VX_COMPOUND(BitAnd)
-    VX_COMPOUND(BitOr)
-    VX_COMPOUND(BitXor)
-    case BinOp::Shl:
-      if constexpr (kIsInt<T>) return &compound_apply<T, BinOp::Shl>;
-      break;
-    case BinOp::Shr:
-      if constexpr (kIsInt<T>) return &compound_apply<T, BinOp::Shr>;
-      break;
-    default: break;
-  }
-#undef VX_COMPOUND
-  internal_error("a compound assignment with an operator the type lacks");
-}
-
-template <class T, int R> struct IndexCompound final : StmtNode {
-  int tslot;
-  IntOperand idx[R];
-  const Node* value;
-  CompoundFn<T> fn;
-  CompoundInfo info;
-  std::string name;
-  Flow exec(Frame& f) const override {
-    const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, info.span, name);
-    const uint64_t rb = value->eval_bits(f);
-    if (static_cast<uint64_t>(off) >= static_cast<uint64_t>(v.size)) [[unlikely]]
-      index_error(info.span, name, 0, static_cast<uint64_t>(off), false, v.size);
-    const T old = load_elem<T>(v, off, info.span, name);
-    store_elem<T>(v, off, fn(old, rb, info));
-    return Flow::Normal;
-  }
-};
-
-template <class T> struct IndexCompoundAny final : StmtNode {
-  const Node* base;
-  std::vector<IntOperand> idx;
-  const Node* value;
-  CompoundFn<T> fn;
-  CompoundInfo info;
-  std::string name;
-  Flow exec(Frame& f) const override {
-    TensorSlot tmp;
-    const TensorView v = base->place(f, tmp);
-    const int64_t off = index_offset_n(f, v, idx, info.span, name);
-    const uint64_t rb = value->eval_bits(f);
-    const T old = load_elem<T>(v, off, info.span, name);
-    store_elem<T>(v, off, fn(old, rb, info));
-    return Flow::Normal;
-  }
-};
-
-template <class T> struct VarCompound final : StmtNode {
-  int slot;
-  const Node* value;
-  CompoundFn<T> fn;
-  CompoundInfo info;
-  Flow exec(Frame& f) const override {
-    const uint64_t rb = value->eval_bits(f);
-    f.s[slot] = to_bits<T>(fn(from_bits<T>(f.s[slot]), rb, info));
-    return Flow::Normal;
-  }
-};
-
-bool fused_base(const tir::Expr& base) {
-  return base.kind == ExprKind::Var && base.type.is_tensor_like();
-}
-
-bool all_scalar_vars(const std::vector<tir::Expr*>& args, size_t from) {
-  for (size_t k = from; k < args.size(); ++k)
-    if (!is_scalar_var(*args[k])) return false;
-  return true;
-}
-
-CompoundInfo compound_info(const tir::Stmt& s) {
-  CompoundInfo ci;
-  ci.span = s.span;
-  const vx::Type& rt = s.value->type;
-  ci.rhs_unsigned = rt.is_scalar() && is_int(rt.scalar) && !is_signed_int(rt.scalar);
-  ci.lhs = s.target->type.scalar;
-  return ci;
-}
-
-}  // namespace
-
-const Node* Compiler::index_load(const tir::Expr& e) {
-  const tir::Expr& base = *e.args[0];
-  const int rank = static_cast<int>(e.args.size()) - 1;
-  return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
-    using T = decltype(tag);
-    auto fused = [&](auto* n) -> const Node* {
-      n->tslot = base.slot;
-      for (int k = 0; k < rank; ++k) n->idx[k] = int_operand(*e.args[k + 1]);
-      n->span = e.span;
-      n->name = tensor_name(base);
-      return n;
-    };
-    auto slotted = [&](auto* n) -> const Node* {
-      n->tslot = base.slot;
-      for (int k = 0; k < rank; ++k) {
-        n->slots[k] = e.args[k + 1]->slot;
-        n->is_unsigned[k] = !is_signed_int(e.args[k + 1]->type.scalar);
-      }
-      n->span = e.span;
-      n->name = tensor_name(base);
-      return n;
-    };
-    if (fused_base(base) && all_scalar_vars(e.args, 1)) {
-      if (rank == 1) return slotted(make<IndexLoadSlots<T, 1>>());
-      if (rank == 2) return slotted(make<IndexLoadSlots<T, 2>>());
-      if (rank == 3) return slotted(make<IndexLoadSlots<T, 3>>());
-    }
-    if (fused_base(base)) {
-      if (rank == 1) return fused(make<IndexLoad<T, 1>>());
-      if (rank == 2) return fused(make<IndexLoad<T, 2>>());
-      if (rank == 3) return fused(make<IndexLoad<T, 3>>());
-    }
-    auto* n = make<IndexLoadAny<T>>();
-    n->base = value(base);
-    for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*e.args[k + 1]));
-    n->span = e.span;
-    n->name = tensor_name(base);
-    return n;
-  });
-}
-
-const StmtNode* Compiler::index_store(const tir::Stmt& s) {
-  const tir::Expr& target = *s.target;
-  const tir::Expr& base = *target.args[0];
-  const int rank = static_cast<int>(target.args.size()) - 1;
-  return with_scalar(target.type.scalar, [&](auto tag) -> const StmtNode* {
-    using T = decltype(tag);
-    if (s.compound) {
-      const CompoundFn<T> fn = compound_fn<T>(s.op);
-      auto fused = [&](auto* n) -> const StmtNode* {
-        n->tslot = base.slot;
-        for (int k = 0; k < rank; ++k) n->idx[k] = int_operand(*target.args[k + 1]);
-        n->value = value(*s.value);
-        n->fn = fn;
-        n->info = compound_info(s);
-        n->info.span = target.span;
-        n->name = tensor_name(base);
-        return n;
-      };
-      if (fused_base(base)) {
-        if (rank == 1) return fused(make<IndexCompound<T, 1>>());
-        if (rank == 2) return fused(make<IndexCompound<T, 2>>());
-        if (rank == 3) return fused(make<IndexCompound<T, 3>>());
-      }
-      auto* n = make<IndexCompoundAny<T>>();
-      n->base = value(base);
-      for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
-      n->value = value(*s.value);
-      n->fn = fn;
-      n->info = compound_info(s);
-      n->info.span = target.span;
-      n->name = tensor_name(base);
-      return n;
-    }
-    auto fused = [&](auto* n) -> const StmtNode* {
-      n->tslot = base.slot;
-      for (int k = 0; k < rank; ++k) n->idx[k] = int_operand(*target.args[k + 1]);
-      n->value = scalar<T>(*s.value);
-      n->span = target.span;
-      n->name = tensor_name(base);
-      return n;
-    };
-    auto slotted = [&](auto* n) -> const StmtNode* {
-      n->tslot = base.slot;
-      for (int k = 0; k < rank; ++k) {
-        n->slots[k] = target.args[k + 1]->slot;
-        n->is_unsigned[k] = !is_signed_int(target.args[k + 1]->type.scalar);
-      }
-      n->value = scalar<T>(*s.value);
-      n->span = target.span;
-      n->name = tensor_name(base);
-      return n;
-    };
-    if (fused_base(base) && all_scalar_vars(target.args, 1)) {
-      if (rank == 1) return slotted(make<IndexStoreSlots<T, 1>>());
-      if (rank == 2) return slotted(make<IndexStoreSlots<T, 2>>());
-      if (rank == 3) return slotted(make<IndexStoreSlots<T, 3>>());
-    }
-    if (fused_base(base)) {
-      if (rank == 1) return fused(make<IndexStore<T, 1>>());
-      if (rank == 2) return fused(make<IndexStore<T, 2>>());
-      if (rank == 3) return fused(make<IndexStore<T, 3>>());
-    }
-    auto* n = make<IndexStoreAny<T>>();
-    n->base = value(base);
-    for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
-    n->value = scalar<T>(*s.value);
-    n->span = target.span;
-    n->name = tensor_name(base);
-    return n;
-  });
-}
-
-const StmtNode* Compiler::var_compound(const tir::Stmt& s) {
-  return with_scalar(s.target->type.scalar, [&](auto tag) -> const StmtNode* {
-    using T = decltype(tag);
-    auto* n = make<VarCompound<T>>();
-    n->slot = s.target->slot;
-    n->value = value(*s.value);
-    n->fn = compound_fn<T>(s.op);
-    n->info = compound_info(s);
-    return n;
   });
 }
 

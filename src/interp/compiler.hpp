@@ -1,6 +1,7 @@
 // Compiles the typed program into the executable tree, once, before main runs. The expression
 // kinds are split over files: interpreter.cpp (statements, control flow, calls, tensors),
-// compile_ops.cpp (operators, casts, indexing), builtins.cpp (built-ins), print.cpp (macros).
+// compile_ops.cpp (operators), compile_cast.cpp, compile_index.cpp, builtins.cpp (built-ins),
+// print.cpp (macros).
 #pragma once
 #include <memory>
 #include <vector>
@@ -25,17 +26,29 @@ class Compiler {
     if (auto* t = dynamic_cast<const ExprT<T>*>(n)) return t;
     return make<FromBits<T>>(n);
   }
-  template <class T> OpExpr<T> op_expr(const tir::Expr& e) { return OpExpr<T>{scalar<T>(e)}; }
+  template <class T> OpAny<T> op_any(const tir::Expr& e) {
+    OpAny<T> op;
+    if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) {
+      op.kind = OpAny<T>::kVar;
+      op.slot = e.slot;
+    } else if (e.kind == tir::ExprKind::Literal) {
+      op.kind = OpAny<T>::kLit;
+      op.lit = literal_value<T>(e.lit);
+    } else {
+      op.e = scalar<T>(e);
+    }
+    return op;
+  }
   IntOperand int_operand(const tir::Expr& e);
   TensorOperand tensor_operand(const tir::Expr& e);
 
   // Split-out kinds.
-  const Node* unary(const tir::Expr& e);        // compile_ops.cpp
-  const Node* binary(const tir::Expr& e);       // compile_ops.cpp
-  const Node* cast(const tir::Expr& e);         // compile_ops.cpp
-  const Node* index_load(const tir::Expr& e);   // compile_ops.cpp
-  const StmtNode* index_store(const tir::Stmt& s);  // compile_ops.cpp
-  const StmtNode* var_compound(const tir::Stmt& s);  // compile_ops.cpp
+  const Node* unary(const tir::Expr& e);             // compile_ops.cpp
+  const Node* binary(const tir::Expr& e);            // compile_ops.cpp
+  const Node* cast(const tir::Expr& e);              // compile_cast.cpp
+  const Node* index_load(const tir::Expr& e);        // compile_index.cpp
+  const StmtNode* index_store(const tir::Stmt& s);   // compile_index.cpp
+  const StmtNode* var_compound(const tir::Stmt& s);  // compile_index.cpp
   const Node* builtin(const tir::Expr& e);      // builtins.cpp
   const Node* print(const tir::Expr& e);        // print.cpp
   const Node* assert_(const tir::Expr& e);      // print.cpp

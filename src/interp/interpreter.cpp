@@ -6,14 +6,14 @@
 // * Every TIR expression becomes one Node (nodes.hpp). Scalar expressions are ExprT<T> for the
 //   C++ storage type T of their Vx type (int8_t … uint64_t, F16, BF16, float, double, bool), so
 //   `a + b` on f32 is a Binary<float, Add, …> whose eval() returns a float: no variant, no tag
-//   test per value. Operands that are locals or constants are fused into their parent (OpVar,
-//   OpLit) instead of being nodes of their own, which saves a virtual call per leaf.
+//   test per value. Operands that are locals or constants are read in place by their parent
+//   (OpAny, IntOperand) instead of being nodes of their own, which saves a virtual call per leaf.
 // * Locals are frame slots, numbered as the TIR numbers them (tir::Function::slot_types). A Frame
 //   holds an array of 8-byte scalar slots (integers sign/zero-extended, floats as bits) and a
 //   parallel array of TensorSlots (a tensor the local owns, or a view of another's elements).
 // * Tensors are row-major and contiguous; a view `t[i]` of a rank-n tensor is a pointer into the
 //   same data with the dims suffix, so indexing is Horner's rule over dims. Indexing a local is
-//   fused per rank (IndexLoad<T, R> in compile_ops.cpp): one virtual call reads the view, checks
+//   fused per rank (IndexLoadSlots<T, R> in compile_index.cpp): one call reads the view, checks
 //   every index against its dimension, checks the init flag of an SMEM tile, and loads.
 // * Statements are StmtNodes whose exec() returns a Flow (normal, break, continue, return), so
 //   loops need no exceptions. A `break`/`return` inside a block that is an operand of an

@@ -48,19 +48,22 @@ template <class D, class T> struct ExprImpl : ExprT<T> {
   }
 };
 
-// ---- Operands: how a typed node reads a child, fused where the child is a local or a constant.
+// ---- Operands: how a typed node reads a child ----------------------------------------------
 
-template <class T> struct OpExpr {
-  const ExprT<T>* e;
-  T get(Frame& f) const { return e->eval(f); }
-};
-template <class T> struct OpVar {
-  int slot;
-  T get(Frame& f) const { return from_bits<T>(f.s[slot]); }
-};
-template <class T> struct OpLit {
-  T v;
-  T get(Frame&) const { return v; }
+// A child read by a typed node: a local read in place, a constant, or a node. A runtime kind
+// (one well-predicted branch) instead of a template parameter keeps the number of node classes,
+// and so the compile time, small, while still saving the virtual call for leaves.
+template <class T> struct OpAny {
+  enum Kind : uint8_t { kExpr, kVar, kLit };
+  Kind kind = kExpr;
+  int slot = -1;
+  T lit{};
+  const ExprT<T>* e = nullptr;
+  T get(Frame& f) const {
+    if (kind == kExpr) return e->eval(f);
+    if (kind == kVar) return from_bits<T>(f.s[slot]);
+    return lit;
+  }
 };
 
 // An integer used as an index, a count or a shift amount: a local read in place, or any integer
