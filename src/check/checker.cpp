@@ -449,7 +449,8 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
   }
   if (const auto* ret = boost::get<ast::ReturnStmt>(&s)) {
     st->kind = tir::StmtKind::Return;
-    if (spawn_depth_ > 0) {
+    // Inside a block loop, leaving the across loop is the kernel rules' E6032.
+    if (spawn_depth_ > 0 && block_loop_depth_ == 0) {
       error("E0503", st->span, "`return` cannot leave a `spawn on` region",
             "inside a `spawn on` region");
     }
@@ -514,12 +515,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       t = Type::error();
     }
     if (!t.is_error()) st->end = coerce(st->end, t, span(f->end), "the end of the range");
-    if (f->across && spawn_depth_ == 0) {
-      auto& d = error("E0404", span(*f->across),
-                      "an `across` loop must be inside a `spawn on` region",
-                      "outside any `spawn on` region");
-      d.helps.push_back("wrap the loop in `spawn on(Topology::Device) { … }`");
-    }
+    // Where an across loop may stand is a kernel rule (E6032, check/kernel_rules.cpp).
     if (f->across) {
       st->across = f->across->level == "blocks" ? tir::Across::Blocks : tir::Across::Lanes;
       if (f->across->lane_count) {

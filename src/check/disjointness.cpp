@@ -52,7 +52,7 @@ class Checker {
   }
 
  private:
-  LeafInfo classify(const IxNode* leaf, const tir::Stmt* loop) const {
+  LeafInfo classify(const IxNode* leaf, const tir::Stmt* loop, const Access& a) const {
     LeafInfo info;
     switch (leaf->op) {
       case IxOp::Loop: {
@@ -62,6 +62,10 @@ class Checker {
           info.lo = facts_.loop_lo.at(s);
           info.hi = facts_.loop_hi.at(s);
           info.parallel = s == loop;
+          if (auto it = a.bounds.find(leaf); it != a.bounds.end()) {
+            info.lo = info.lo ? std::max(*info.lo, it->second.first) : it->second.first;
+            info.hi = info.hi ? std::min(*info.hi, it->second.second) : it->second.second;
+          }
         }
         return info;
       }
@@ -76,8 +80,10 @@ class Checker {
     }
   }
 
-  RadixProof prove(const IxNode* offset, const tir::Stmt* loop) const {
-    return prove_unique(offset, [&](const IxNode* l) { return classify(l, loop); });
+  RadixProof prove(const Access& a, const tir::Stmt* loop) const {
+    auto lo = facts_.loop_lo.at(loop), hi = facts_.loop_hi.at(loop);
+    bool single = lo && hi && *hi <= *lo;
+    return prove_unique(a.offset, [&](const IxNode* l) { return classify(l, loop, a); }, single);
   }
 
   // The loops to enumerate for a collision: `loop` and the loops inside it that the offsets use.
@@ -101,6 +107,10 @@ class Checker {
       const IxNode* leaf = facts_.dag->loop(s, s->var_name);
       if (s != loop && !used.count(leaf)) continue;
       auto lo = facts_.loop_lo.at(s), hi = facts_.loop_hi.at(s);
+      if (auto b = a.bounds.find(leaf); b != a.bounds.end()) {
+        if (lo) lo = std::max(*lo, b->second.first);
+        if (hi) hi = std::min(*hi, b->second.second);
+      }
       if (!lo || !hi) return {};
       out.push_back({leaf, *lo, *hi, s == loop});
       stmts.push_back(s);
@@ -175,6 +185,9 @@ class Checker {
   }
 
   void check_loop(const tir::Stmt* loop) {
+    // A loop of one pass has no two passes to collide; the loops inside it are checked alone.
+    auto lo = facts_.loop_lo.at(loop), hi = facts_.loop_hi.at(loop);
+    if (lo && hi && *hi <= *lo) return;
     std::map<int, std::vector<const Access*>> by_tensor;
     for (const Access& a : facts_.accesses) {
       if (std::find(a.fors.begin(), a.fors.end(), loop) == a.fors.end()) continue;
@@ -244,7 +257,7 @@ class Checker {
       if (reported_.count(write->span.begin)) continue;
       // The mixed-radix proof of the write.
       if (!write->offset) continue;  // a whole-tensor write: the call rule reports it
-      RadixProof p = prove(write->offset, loop);
+      RadixProof p = prove(*write, loop);
       if (p.proved()) continue;
       std::string head = "two passes of this " + level + " loop may write the same element of `" +
                          name + "`: ";
@@ -293,7 +306,7 @@ class Checker {
         if (facts_.declared_inside(a.root, loop)) {
           c.private_buffer = true;
         } else if (a.offset) {
-          c.proof = prove(a.offset, loop);
+          c.proof = prove(a, loop);
           if (!c.proof.proved()) c.collision = collision_text(loop, a, nullptr);
           for (const Access& b : facts_.accesses)
             if (&b != &a && b.root == a.root && !b.atomic && b.offset != a.offset &&

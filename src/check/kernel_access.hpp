@@ -24,6 +24,10 @@ struct Access {
   Span span;
   std::string text;       // the source text of the access
   std::vector<const tir::Stmt*> fors;  // the for loops around it, outer first
+  // Bounds that an in-bounds access puts on a loop index (`x[i]` with `i` a loop index of a
+  // dimension of 100: 0 <= i <= 99). An access out of bounds stops the program before it writes,
+  // so the proof may assume them (spec/kernel-rules.md §4).
+  std::map<const IxNode*, std::pair<int64_t, int64_t>> bounds;
 };
 
 // What the disjointness check needs to know about the function being checked.

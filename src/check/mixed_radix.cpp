@@ -157,7 +157,7 @@ void fill_range(Digit& d, const LeafInfo& info) {
 
 }  // namespace
 
-RadixProof prove_unique(const IxNode* offset, const Classify& classify) {
+RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool single_pass) {
   RadixProof proof;
   Expander ex(classify);
   auto terms = ex.expand(offset);
@@ -271,7 +271,7 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify) {
   const IxNode* par = nullptr;
   for (const Digit& d : proof.digits)
     if (d.parallel) par = d.loop;
-  proof.determined = false;
+  proof.determined = single_pass;
   if (par) {
     LeafInfo info = classify(par);
     std::map<int64_t, int> div_mod;  // k -> bit 1: div, bit 2: mod

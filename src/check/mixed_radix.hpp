@@ -54,8 +54,9 @@ struct RadixProof {
   bool proved() const { return failure == None; }
 };
 
-// Proves or refutes that no two passes of the parallel loop reach the same offset.
-RadixProof prove_unique(const IxNode* offset, const Classify& classify);
+// Proves or refutes that no two passes of the parallel loop reach the same offset. A loop with
+// `single_pass` has one pass at most: nothing to determine.
+RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool single_pass = false);
 
 // A loop to enumerate when looking for two colliding passes, outer loops first.
 struct LoopRange {

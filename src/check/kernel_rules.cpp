@@ -1,0 +1,885 @@
+// The structure half of the kernel rules (spec/kernel-rules.md §2-3, §6-8): walks every function
+// once, checks where across loops, block routines, tiles, atomics, copies and tokens stand, and
+// collects each tensor access with its hash-consed offset for disjointness.cpp.
+#include "check/kernel_rules.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "check/kernel_access.hpp"
+
+namespace vx {
+
+namespace {
+
+using kr::IxNode;
+using kr::IxOp;
+
+bool is_reduction(tir::BuiltinId id) {
+  return id == tir::BuiltinId::LanesSum || id == tir::BuiltinId::LanesMax ||
+         id == tir::BuiltinId::LanesArgmax || id == tir::BuiltinId::LanesSumUnordered;
+}
+bool is_atomic(tir::BuiltinId id) {
+  switch (id) {
+    case tir::BuiltinId::AtomicLoad: case tir::BuiltinId::AtomicStore:
+    case tir::BuiltinId::AtomicSwap: case tir::BuiltinId::AtomicFetchAdd:
+    case tir::BuiltinId::AtomicFetchSub: case tir::BuiltinId::AtomicFetchMax:
+    case tir::BuiltinId::AtomicFetchMin: case tir::BuiltinId::AtomicCompareAndSwap:
+      return true;
+    default: return false;
+  }
+}
+
+// The variable under `x`, `x[i]…`, `&x`, `&mut x[i]`; null for anything else.
+const tir::Expr* root_var(const tir::Expr* e) {
+  while (e) {
+    switch (e->kind) {
+      case tir::ExprKind::Var: return e;
+      case tir::ExprKind::Ref: case tir::ExprKind::View: case tir::ExprKind::Index:
+        e = e->args.empty() ? nullptr : e->args[0];
+        break;
+      default: return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+// The indices of a place, outer view first: `tiles[0][r][c]` -> {0, r, c}.
+std::vector<const tir::Expr*> place_indices(const tir::Expr* e) {
+  std::vector<const tir::Expr*> out;
+  std::vector<const tir::Expr*> chain;
+  while (e && (e->kind == tir::ExprKind::Index || e->kind == tir::ExprKind::View ||
+               e->kind == tir::ExprKind::Ref)) {
+    chain.push_back(e);
+    e = e->args.empty() ? nullptr : e->args[0];
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    if ((*it)->kind != tir::ExprKind::Ref)
+      out.insert(out.end(), (*it)->args.begin() + 1, (*it)->args.end());
+  return out;
+}
+
+void for_each_child(const tir::Expr* e, const std::function<void(const tir::Expr*)>& f);
+void for_each_expr_in_block(const tir::Block* b, const std::function<void(const tir::Expr*)>& f);
+
+void for_each_expr_in_stmt(const tir::Stmt* s, const std::function<void(const tir::Expr*)>& f) {
+  for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
+    if (e) f(e);
+  if (s->body) for_each_expr_in_block(s->body, f);
+}
+void for_each_expr_in_block(const tir::Block* b, const std::function<void(const tir::Expr*)>& f) {
+  if (!b) return;
+  for (const tir::Stmt* s : b->stmts) for_each_expr_in_stmt(s, f);
+  if (b->tail) f(b->tail);
+}
+// Calls f on e and every expression inside it (blocks included).
+void visit_all(const tir::Expr* e, const std::function<void(const tir::Expr*)>& f) {
+  if (!e) return;
+  f(e);
+  for_each_child(e, [&](const tir::Expr* c) { visit_all(c, f); });
+}
+void for_each_child(const tir::Expr* e, const std::function<void(const tir::Expr*)>& f) {
+  for (const tir::Expr* a : e->args)
+    if (a) f(a);
+  for (const tir::Block* b : {e->block, e->else_block})
+    if (b) for_each_expr_in_block(b, f);
+}
+
+// What each function can do to its arguments, followed through its calls.
+struct Summaries {
+  std::vector<std::vector<bool>> writes_through;  // [function][parameter]
+  std::vector<bool> prints;
+};
+
+Summaries summarize(const tir::Program& prog) {
+  size_t n = prog.functions.size();
+  Summaries s;
+  s.writes_through.resize(n);
+  s.prints.assign(n, false);
+  struct Edge { int callee, arg, root; };
+  std::vector<std::set<int>> writes(n);
+  std::vector<std::vector<Edge>> edges(n);
+  std::vector<std::vector<int>> callees(n);
+  for (size_t f = 0; f < n; ++f) {
+    const tir::Function& fn = prog.functions[f];
+    std::vector<int> alias(fn.slot_count());
+    for (int i = 0; i < fn.slot_count(); ++i) alias[i] = i;
+    auto root_of = [&](const tir::Expr* e) {
+      const tir::Expr* v = root_var(e);
+      return v && v->slot >= 0 && v->slot < fn.slot_count() ? alias[v->slot] : -1;
+    };
+    std::function<void(const tir::Block*)> block;
+    auto expr = [&](const tir::Expr* top) {
+      visit_all(top, [&](const tir::Expr* e) {
+        if (e->kind == tir::ExprKind::Print) s.prints[f] = true;
+        if (e->kind == tir::ExprKind::Builtin && !e->args.empty()) {
+          bool w = e->builtin == tir::BuiltinId::LanesSort ||
+                   e->builtin == tir::BuiltinId::CopyAsync ||
+                   (is_atomic(e->builtin) && e->builtin != tir::BuiltinId::AtomicLoad);
+          if (w) writes[f].insert(root_of(e->args[0]));
+        }
+        if (e->kind == tir::ExprKind::Call) {
+          callees[f].push_back(e->fn_index);
+          for (size_t i = 0; i < e->args.size(); ++i)
+            if (e->args[i]->type.kind == TypeKind::Ref)
+              edges[f].push_back({e->fn_index, static_cast<int>(i), root_of(e->args[i])});
+        }
+      });
+    };
+    block = [&](const tir::Block* b) {
+      if (!b) return;
+      for (const tir::Stmt* st : b->stmts) {
+        if (st->kind == tir::StmtKind::Let && st->value && st->value->kind == tir::ExprKind::Ref) {
+          int r = root_of(st->value);
+          if (r >= 0 && st->slot >= 0) alias[st->slot] = r;
+        }
+        if (st->kind == tir::StmtKind::Assign && st->target &&
+            st->target->kind == tir::ExprKind::Index)
+          writes[f].insert(root_of(st->target));
+        for (const tir::Expr* e : {st->target, st->value, st->start, st->end})
+          if (e) expr(e);
+        block(st->body);
+      }
+      if (b->tail) expr(b->tail);
+    };
+    block(fn.body);
+    s.writes_through[f].assign(fn.param_slots.size(), false);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t f = 0; f < n; ++f) {
+      const tir::Function& fn = prog.functions[f];
+      for (size_t i = 0; i < fn.param_slots.size(); ++i) {
+        if (s.writes_through[f][i]) continue;
+        int p = fn.param_slots[i];
+        if (fn.slot_types[p].kind != TypeKind::Ref) continue;
+        bool w = writes[f].count(p) > 0;
+        for (const Edge& e : edges[f])
+          if (e.root == p && e.callee >= 0 && e.arg < static_cast<int>(s.writes_through[e.callee].size()) &&
+              s.writes_through[e.callee][e.arg])
+            w = true;
+        if (w) s.writes_through[f][i] = changed = true;
+      }
+      if (!s.prints[f])
+        for (int c : callees[f])
+          if (c >= 0 && s.prints[c]) s.prints[f] = changed = true;
+    }
+  }
+  return s;
+}
+
+class RuleWalker {
+ public:
+  RuleWalker(const tir::Program& prog, const Machine& m, const Summaries& sums, Diagnostics& d)
+      : prog_(prog), m_(m), sums_(sums), diags_(d), file_(d.file()) {}
+
+  void run(const tir::Function& fn, std::vector<kr::StoreExplain>* explain) {
+    fn_ = &fn;
+    int n = fn.slot_count();
+    facts_ = kr::FunctionFacts{};
+    facts_.fn = &fn;
+    facts_.dag = &dag_;
+    facts_.decl_fors.assign(n, {});
+    env_.assign(n, nullptr);
+    alias_.resize(n);
+    for (int i = 0; i < n; ++i) alias_[i] = i;
+    assigned_.clear();
+    for_each_assign(fn.body);
+    walk_block(fn.body, nullptr);
+    kr::check_disjointness(facts_, diags_, explain);
+  }
+
+ private:
+  // ---- helpers
+  Diagnostic& error(const char* code, Span span, std::string msg, std::string label = {}) {
+    return diags_.error(code, span, std::move(msg), std::move(label));
+  }
+  std::string text(Span s) const {
+    return file_.text().substr(s.begin, s.end - s.begin);
+  }
+  std::string machine_name() const { return "`" + m_.name + "`"; }
+  bool block_code() const { return blocks_ > 0 && lanes_ == 0; }
+  const char* level_word(const tir::Stmt* loop) const {
+    return loop->across == tir::Across::Blocks ? "block" : "lane";
+  }
+  int root_slot(const tir::Expr* e) const {
+    const tir::Expr* v = root_var(e);
+    if (!v || v->slot < 0 || v->slot >= fn_->slot_count()) return -1;
+    return alias_[v->slot];
+  }
+
+  void for_each_assign(const tir::Block* b) {
+    if (!b) return;
+    for (const tir::Stmt* s : b->stmts) {
+      if (s->kind == tir::StmtKind::Assign && s->target && s->target->kind == tir::ExprKind::Var)
+        assigned_.insert(s->target->slot);
+      for_each_expr_in_stmt(s, [&](const tir::Expr* top) {
+        visit_all(top, [&](const tir::Expr* e) {
+          if (e->block) for_each_assign(e->block);
+          if (e->else_block) for_each_assign(e->else_block);
+        });
+      });
+      for_each_assign(s->body);
+    }
+  }
+
+  // ---- index expressions
+  const IxNode* build(const tir::Expr* e) {
+    switch (e->kind) {
+      case tir::ExprKind::Literal:
+        if (e->type.is_scalar() && is_int(e->type.scalar)) return dag_.constant(e->lit.i);
+        break;
+      case tir::ExprKind::Var: {
+        int s = e->slot;
+        if (s < 0 || s >= fn_->slot_count()) break;
+        if (auto it = loop_of_slot_.find(s); it != loop_of_slot_.end())
+          return dag_.loop(it->second, it->second->var_name);
+        if (env_[s]) return env_[s];
+        return dag_.var(&fn_->slot_types[s], fn_->slot_names[s]);
+      }
+      case tir::ExprKind::Unary:
+        if (e->uop == tir::UnOp::Neg) return dag_.neg(build(e->args[0]));
+        break;
+      case tir::ExprKind::Binary: {
+        IxOp op;
+        switch (e->bop) {
+          case tir::BinOp::Add: op = IxOp::Add; break;
+          case tir::BinOp::Sub: op = IxOp::Sub; break;
+          case tir::BinOp::Mul: op = IxOp::Mul; break;
+          case tir::BinOp::Div: op = IxOp::Div; break;
+          case tir::BinOp::Rem: op = IxOp::Rem; break;
+          default: return dag_.opaque(e, "(" + text(e->span) + ")");
+        }
+        return dag_.binary(op, build(e->args[0]), build(e->args[1]));
+      }
+      case tir::ExprKind::Cast: {
+        const Type& from = e->args[0]->type;
+        if (from.is_scalar() && is_int(from.scalar) && e->type.is_scalar() &&
+            is_int(e->type.scalar)) {
+          const auto& a = scalar_info(from.scalar);
+          const auto& b = scalar_info(e->type.scalar);
+          bool widening = b.bits > a.bits && (b.is_signed || !a.is_signed);
+          if (widening || (a.bits == b.bits && a.is_signed == b.is_signed))
+            return build(e->args[0]);
+        }
+        break;
+      }
+      default: break;
+    }
+    std::string t = text(e->span);
+    return dag_.opaque(e, t.empty() ? "?" : t);
+  }
+
+  bool foldable(const IxNode* n) const {
+    if (n->op == IxOp::Opaque) return false;
+    if (n->op == IxOp::Var) {
+      int slot = static_cast<int>(static_cast<const Type*>(n->key) - fn_->slot_types.data());
+      return !assigned_.count(slot);
+    }
+    if (n->is_leaf()) return true;
+    return foldable(n->a) && (!n->b || foldable(n->b));
+  }
+
+  // The linear offset of `place` (an Index), row-major over the tensor's shape; `bounds` gets
+  // what staying in bounds says about loop indices used alone in one dimension.
+  const IxNode* offset_of(const tir::Expr* place, const Type& t,
+                          std::map<const IxNode*, std::pair<int64_t, int64_t>>* bounds = nullptr) {
+    auto idx = place_indices(place);
+    if (idx.empty()) return nullptr;
+    if (bounds)
+      for (size_t k = 0; k < idx.size() && k < t.dims.size(); ++k) {
+        if (t.dims[k] <= 0) continue;
+        const IxNode* e = build(idx[k]);
+        int64_t shift = 0;
+        if ((e->op == IxOp::Add || e->op == IxOp::Sub) && e->b->is_const() &&
+            e->a->op == IxOp::Loop) {
+          shift = e->op == IxOp::Add ? e->b->value : -e->b->value;
+          e = e->a;
+        }
+        if (e->op != IxOp::Loop) continue;
+        std::pair<int64_t, int64_t> b{-shift, t.dims[k] - 1 - shift};
+        auto [it, fresh] = bounds->emplace(e, b);
+        if (!fresh) it->second = {std::max(it->second.first, b.first),
+                                  std::min(it->second.second, b.second)};
+      }
+    const IxNode* off = build(idx[0]);
+    for (size_t k = 1; k < idx.size(); ++k) {
+      const IxNode* dim;
+      if (k < t.dims.size() && t.dims[k] > 0) dim = dag_.constant(t.dims[k]);
+      else
+        dim = dag_.symbol(k < t.dims.size() ? &t.dims[k] : static_cast<const void*>(place),
+                          "dim" + std::to_string(k));
+      off = dag_.binary(IxOp::Add, dag_.binary(IxOp::Mul, off, dim), build(idx[k]));
+    }
+    return off;
+  }
+
+  void record(const tir::Expr* place, Span span, bool write, const IxNode* offset,
+              bool atomic = false, bool changes = false,
+              std::map<const IxNode*, std::pair<int64_t, int64_t>> bounds = {}) {
+    int r = root_slot(place);
+    if (r < 0) return;
+    kr::Access a;
+    a.bounds = std::move(bounds);
+    a.root = r;
+    a.tensor = fn_->slot_names[r];
+    a.type = &fn_->slot_types[r];
+    a.write = write;
+    a.atomic = atomic;
+    a.changes = changes;
+    a.offset = offset;
+    a.span = span;
+    a.text = text(span);
+    a.fors = fors_;
+    facts_.accesses.push_back(std::move(a));
+  }
+
+  // ---- statements
+  void walk_block(const tir::Block* b, const tir::Stmt* owner) {
+    if (!b) return;
+    for (size_t k = 0; k < b->stmts.size(); ++k) {
+      walk_stmt(b->stmts[k], owner);
+      if (b->stmts[k]->kind == tir::StmtKind::Let) check_token(b, k);
+    }
+    if (b->tail) walk_expr(b->tail);
+  }
+
+  void walk_stmt(const tir::Stmt* s, const tir::Stmt* owner) {
+    switch (s->kind) {
+      case tir::StmtKind::Let: {
+        if (s->value) {
+          whole_let_ = s->value;
+          walk_expr(s->value);
+          whole_let_ = nullptr;
+        }
+        if (s->slot < 0 || s->slot >= fn_->slot_count()) return;
+        facts_.decl_fors[s->slot] = fors_;
+        const Type& t = fn_->slot_types[s->slot];
+        if (s->value && s->value->kind == tir::ExprKind::Ref) {
+          int r = root_slot(s->value);
+          if (r >= 0) alias_[s->slot] = r;
+        }
+        if (s->value && t.is_scalar() && is_int(t.scalar) && !assigned_.count(s->slot)) {
+          const IxNode* n = build(s->value);
+          if (foldable(n)) env_[s->slot] = n;
+        }
+        return;
+      }
+      case tir::StmtKind::Assign: {
+        const tir::Expr* t = s->target;
+        if (t->kind == tir::ExprKind::Var) {
+          check_outer_write(t->slot, s->span, t->text);
+        } else if (t->kind == tir::ExprKind::Index) {
+          int r = root_slot(t);
+          std::map<const IxNode*, std::pair<int64_t, int64_t>> b;
+          if (r >= 0) {
+            const IxNode* off = offset_of(t, fn_->slot_types[r], &b);
+            record(t, t->span, true, off, false, false, std::move(b));
+          }
+          for (const tir::Expr* i : place_indices(t)) walk_expr(i);
+        }
+        walk_expr(s->value);
+        return;
+      }
+      case tir::StmtKind::Expr:
+        whole_stmt_ = s->value;
+        walk_expr(s->value);
+        whole_stmt_ = nullptr;
+        return;
+      case tir::StmtKind::While: case tir::StmtKind::Loop:
+        if (s->value) walk_expr(s->value);
+        loops_.push_back(s);
+        walk_block(s->body, s);
+        loops_.pop_back();
+        return;
+      case tir::StmtKind::For: walk_for(s, owner); return;
+      case tir::StmtKind::Spawn: {
+        ++spawn_;
+        auto saved_loops = std::move(loops_);
+        loops_.clear();
+        walk_block(s->body, s);
+        loops_ = std::move(saved_loops);
+        --spawn_;
+        return;
+      }
+      case tir::StmtKind::Return:
+        if (!across_.empty()) {
+          auto& d = error("E6032", s->span,
+                          "`return` cannot leave an `across` loop: each lane must get to the end "
+                          "of the loop",
+                          "inside the " + std::string(level_word(across_.back())) + " loop `" +
+                              across_.back()->var_name + "`");
+          (void)d;
+        }
+        if (s->value) walk_expr(s->value);
+        return;
+      case tir::StmtKind::Break: case tir::StmtKind::Continue:
+        if (!loops_.empty() && loops_.back()->kind == tir::StmtKind::For &&
+            loops_.back()->across != tir::Across::None) {
+          const char* w = s->kind == tir::StmtKind::Break ? "break" : "continue";
+          auto& d = error("E6032", s->span,
+                          std::string("`") + w + "` cannot leave an `across` loop: each lane "
+                          "must get to the end of the loop",
+                          std::string("leaves the ") + level_word(loops_.back()) + " loop `" +
+                              loops_.back()->var_name + "`");
+          d.helps.push_back("use an `if` around the rest of the pass instead");
+        }
+        return;
+    }
+  }
+
+  void walk_for(const tir::Stmt* s, const tir::Stmt* owner) {
+    walk_expr(s->start);
+    walk_expr(s->end);
+    const IxNode* lo = build(s->start);
+    const IxNode* hi = build(s->end);
+    std::optional<int64_t> lo_v, hi_v;
+    if (lo->is_const()) lo_v = lo->value;
+    if (hi->is_const()) hi_v = s->inclusive ? hi->value : hi->value - 1;
+    facts_.loop_lo[s] = lo_v;
+    facts_.loop_hi[s] = hi_v;
+    std::optional<int64_t> count;
+    if (lo_v && hi_v) count = std::max<int64_t>(0, *hi_v - *lo_v + 1);
+
+    bool ok_structure = true;
+    int64_t lanes_here = 0;
+    if (s->across != tir::Across::None) {
+      Span hdr = kr::loop_header(s, file_);
+      auto fail = [&](std::string msg, std::string label) -> Diagnostic& {
+        ok_structure = false;
+        return error("E6032", hdr, std::move(msg), std::move(label));
+      };
+      if (spawn_ == 0) {
+        auto& d = fail("an `across` loop must be inside a `spawn on` region",
+                       "outside any `spawn on` region");
+        d.helps.push_back("wrap the loop in `spawn on(Topology::Device) { … }`");
+      } else if (!m_.has_blocks_and_lanes()) {
+        auto& d = fail("the machine " + machine_name() +
+                           " has no blocks and lanes, so it cannot run an `across` loop",
+                       "an `across` loop");
+        d.notes.push_back("the machine comes from `--machine`; an NVIDIA or an Apple GPU has "
+                          "blocks and lanes");
+      } else if (s->across == tir::Across::Blocks) {
+        if (lanes_ > 0) {
+          fail("a block loop cannot be inside a lane loop", "inside the lane loop `" +
+                                                                 across_.back()->var_name + "`");
+        } else if (!owner || !(owner->kind == tir::StmtKind::Spawn ||
+                               (owner->kind == tir::StmtKind::For &&
+                                owner->across == tir::Across::Blocks))) {
+          auto& d = fail("the block loop must be directly in the `spawn on` region",
+                         "not directly in the region");
+          d.helps.push_back("move the loop out of the statement around it");
+        } else if (blocks_ >= 3) {
+          fail("at most three block loops can be in each other: the grid of a GPU has three "
+               "dimensions",
+               "a fourth block loop");
+        } else if (count && *count > m_.max_blocks[0]) {
+          fail("a grid of " + m_.name + " has at most " + std::to_string(m_.max_blocks[0]) +
+                   " blocks in a dimension, and this loop asks for " + std::to_string(*count),
+               "too many blocks");
+        }
+      } else {
+        if (blocks_ == 0) {
+          fail("a lane loop must be inside a block loop", "not in a block loop");
+        } else if (lanes_ > 0 && !(owner && owner->kind == tir::StmtKind::For &&
+                                   owner->across == tir::Across::Lanes)) {
+          fail("a lane loop inside another lane loop must be directly in its body",
+               "not directly in the lane loop `" + across_.back()->var_name + "`");
+        } else if (lanes_ >= 3) {
+          fail("at most three lane loops can be in each other: the block of a GPU has three "
+               "dimensions",
+               "a fourth lane loop");
+        } else {
+          lanes_here = s->lane_count > 0 ? s->lane_count : count.value_or(0);
+          if (lanes_here <= 0) {
+            auto& d = fail("the number of lanes must be a constant", "the range is not constant");
+            d.helps.push_back("write the number of lanes: `across lanes(256)`");
+          } else if (lanes_here > m_.lanes_per_block) {
+            auto& d = fail("a block has at most " + std::to_string(m_.lanes_per_block) +
+                               " lanes on " + machine_name() + ", and this loop asks for " +
+                               std::to_string(lanes_here),
+                           "too many lanes");
+            if (s->lane_count == 0)
+              d.helps.push_back("write a smaller number of lanes: `across lanes(256)`; some lanes "
+                                "then run more than one pass");
+          } else if (lane_product_ * lanes_here > m_.lanes_per_block) {
+            fail("the lane loops in each other ask for " +
+                     std::to_string(lane_product_ * lanes_here) + " lanes; a block has at most " +
+                     std::to_string(m_.lanes_per_block) + " on " + machine_name(),
+                 "too many lanes");
+          }
+        }
+      }
+    }
+    (void)ok_structure;
+
+    if (s->slot >= 0 && s->slot < fn_->slot_count()) loop_of_slot_[s->slot] = s;
+    fors_.push_back(s);
+    if (s->slot >= 0 && s->slot < fn_->slot_count()) facts_.decl_fors[s->slot] = fors_;
+    facts_.loop_fors[s] = fors_;
+    loops_.push_back(s);
+    int64_t saved_product = lane_product_;
+    if (s->across != tir::Across::None) {
+      across_.push_back(s);
+      facts_.across_loops.push_back(s);
+      if (s->across == tir::Across::Blocks) ++blocks_;
+      else {
+        ++lanes_;
+        if (lanes_here > 0) lane_product_ *= lanes_here;
+      }
+    }
+    walk_block(s->body, s);
+    if (s->across != tir::Across::None) {
+      across_.pop_back();
+      if (s->across == tir::Across::Blocks) --blocks_;
+      else --lanes_;
+    }
+    lane_product_ = saved_product;
+    loops_.pop_back();
+    fors_.pop_back();
+  }
+
+  // A write to a variable declared outside the innermost across loop.
+  void check_outer_write(int slot, Span span, const std::string& name) {
+    if (across_.empty() || slot < 0) return;
+    const tir::Stmt* loop = across_.back();
+    if (facts_.declared_inside(slot, loop)) return;
+    auto& d = error("E6032", span,
+                    "a pass of this " + std::string(level_word(loop)) + " loop cannot write `" +
+                        name + "`, which is declared outside the loop: the passes run at the "
+                        "same time and would all write it",
+                    "writes `" + name + "`");
+    d.secondary.push_back({kr::loop_header(loop, file_),
+                           std::string("the ") + level_word(loop) + " loop"});
+    d.helps.push_back("declare the variable in the loop, or write an element of a tensor that "
+                      "the loop's index fixes");
+  }
+
+  // ---- expressions
+  void walk_expr(const tir::Expr* e) {
+    if (!e) return;
+    switch (e->kind) {
+      case tir::ExprKind::Index: {
+        int r = root_slot(e);
+        std::map<const IxNode*, std::pair<int64_t, int64_t>> b;
+        if (r >= 0) {
+          const IxNode* off = offset_of(e, fn_->slot_types[r], &b);
+          record(e, e->span, false, off, false, false, std::move(b));
+        }
+        for (const tir::Expr* i : place_indices(e)) walk_expr(i);
+        return;
+      }
+      case tir::ExprKind::View: case tir::ExprKind::Ref:
+        for (const tir::Expr* i : place_indices(e)) walk_expr(i);
+        return;
+      case tir::ExprKind::Call: walk_call(e); return;
+      case tir::ExprKind::Builtin: walk_builtin(e); return;
+      case tir::ExprKind::TensorNew: walk_tensor_new(e); break;
+      case tir::ExprKind::Print:
+        if (!across_.empty()) {
+          const tir::Stmt* loop = across_.back();
+          auto& d = error("E6032", e->span,
+                          std::string(e->newline ? "`println!`" : "`print!`") +
+                              " cannot be in an `across` loop: its passes run in any order, so "
+                              "the output would too",
+                          std::string("in the ") + level_word(loop) + " loop `" +
+                              loop->var_name + "`");
+          d.helps.push_back("write the values into a tensor and print them after the region");
+        }
+        break;
+      case tir::ExprKind::If:
+        walk_expr(e->args.empty() ? nullptr : e->args[0]);
+        walk_block(e->block, nullptr);
+        walk_block(e->else_block, nullptr);
+        return;
+      case tir::ExprKind::BlockExpr: walk_block(e->block, nullptr); return;
+      default: break;
+    }
+    for (const tir::Expr* a : e->args) walk_expr(a);
+  }
+
+  void walk_call(const tir::Expr* e) {
+    int f = e->fn_index;
+    bool valid = f >= 0 && f < static_cast<int>(prog_.functions.size());
+    if (valid && !across_.empty()) {
+      const tir::Stmt* loop = across_.back();
+      if (sums_.prints[f]) {
+        auto& d = error("E6032", e->span,
+                        "`" + prog_.functions[f].name + "` prints, and `println!` cannot be in "
+                        "an `across` loop: its passes run in any order",
+                        std::string("called in the ") + level_word(loop) + " loop `" +
+                            loop->var_name + "`");
+        d.secondary.push_back({prog_.functions[f].span, "defined here"});
+      }
+      for (size_t i = 0; i < e->args.size(); ++i) {
+        const tir::Expr* a = e->args[i];
+        if (a->type.kind != TypeKind::Ref) continue;
+        bool w = i < sums_.writes_through[f].size() && sums_.writes_through[f][i];
+        int r = root_slot(a);
+        if (w && r >= 0 && !facts_.declared_inside(r, loop)) {
+          auto& d = error("E6032", e->span,
+                          "`" + prog_.functions[f].name + "` can write through its argument `" +
+                              text(a->span) + "`, and every pass of this " + level_word(loop) +
+                              " loop would write the same `" + fn_->slot_names[r] + "`",
+                          "a call that can write `" + fn_->slot_names[r] + "`");
+          d.secondary.push_back({kr::loop_header(loop, file_),
+                                 std::string("the ") + level_word(loop) + " loop"});
+          d.secondary.push_back({prog_.functions[f].span, "defined here"});
+          d.helps.push_back("write the elements in the loop itself, at an index that the "
+                            "loop's index fixes");
+        }
+      }
+    }
+    for (size_t i = 0; i < e->args.size(); ++i) {
+      const tir::Expr* a = e->args[i];
+      if (a->type.kind == TypeKind::Ref) {
+        bool w = valid && i < sums_.writes_through[f].size() && sums_.writes_through[f][i];
+        record(a, a->span, w, nullptr);
+      }
+      walk_expr(a);
+    }
+  }
+
+  void walk_builtin(const tir::Expr* e) {
+    tir::BuiltinId id = e->builtin;
+    std::string name = tir::builtin_spelling(id);
+    bool lanes_routine = is_reduction(id) || id == tir::BuiltinId::LanesSort ||
+                         id == tir::BuiltinId::CopyAsync;
+    if (lanes_routine && spawn_ > 0) {
+      if (!block_code()) {
+        auto& d = error("E6032", e->span,
+                        "`" + name + "` runs with all the lanes of a block, so it must be in "
+                        "the code of a block: in a block loop, outside its lane loops",
+                        lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
+        (void)d;
+      } else if (is_reduction(id) && whole_let_ != e) {
+        auto& d = error("E6032", e->span,
+                        "`" + name + "` must be the whole value of a `let` in the code of a block",
+                        "part of a larger expression");
+        d.helps.push_back("write `let s = " + name + "(…);` and use `s`");
+      } else if (id == tir::BuiltinId::LanesSort && whole_stmt_ != e) {
+        error("E6032", e->span, "`lanes::sort` must be a statement of its own in the code of a "
+              "block", "part of a larger expression");
+      }
+    }
+    if (id == tir::BuiltinId::CopyAsync) {
+      if (spawn_ > 0 && m_.device != DeviceKind::None && m_.copy_engine == CopyEngine::None) {
+        auto& d = error("E6032", e->span,
+                        "the machine " + machine_name() + " has no copy engine for `lanes::copy_async`",
+                        "not on this machine");
+        d.helps.push_back("copy the tile with a lane loop: `tile[t] = x[i + t];`");
+      }
+      if (whole_let_ != e) {
+        auto& d = error("E6036", e->span, "the token of this copy is never waited for",
+                        "the token is dropped");
+        d.helps.push_back("write `let tok = lanes::copy_async(…);` and `tok.wait();` before the "
+                          "tile is read");
+      }
+    }
+    if (is_atomic(id) && spawn_ > 0 && m_.device != DeviceKind::None && !e->args.empty()) {
+      Scalar sc = e->args[0]->type.scalar;
+      if (!m_.has_atomic(sc)) {
+        std::string have;
+        for (Scalar c : {Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64, Scalar::F32})
+          if (m_.has_atomic(c)) have += (have.empty() ? "" : ", ") + std::string(scalar_info(c).name);
+        error("E6032", e->span,
+              "the machine " + machine_name() + " has no atomics on " +
+                  scalar_info(sc).name + "; it has them on " + (have.empty() ? "nothing" : have),
+              "not on this machine");
+      }
+      const tir::Expr* ord = e->args.back();
+      if (m_.atomic_relaxed_only && ord->kind == tir::ExprKind::Literal &&
+          ord->lit.i != static_cast<int64_t>(tir::AtomicOrdering::Relaxed)) {
+        auto& d = error("E6032", ord->span,
+                        "the machine " + machine_name() + " has atomics with "
+                        "`AtomicOrdering::Relaxed` only",
+                        "not on this machine");
+        d.helps.push_back("use `AtomicOrdering::Relaxed`, and `scoped_fence` where order matters");
+      }
+    }
+    // The accesses.
+    if (is_atomic(id) && e->args.size() >= 2) {
+      record(e->args[0], e->span, id != tir::BuiltinId::AtomicLoad, build(e->args[1]), true,
+             id != tir::BuiltinId::AtomicLoad);
+    } else if (lanes_routine && !e->args.empty()) {
+      bool w = id == tir::BuiltinId::LanesSort || id == tir::BuiltinId::CopyAsync;
+      record(e->args[0], e->args[0]->span, w, nullptr);
+      if (id == tir::BuiltinId::CopyAsync && e->args.size() > 1)
+        record(e->args[1], e->args[1]->span, false, nullptr);
+    }
+    for (size_t i = 0; i < e->args.size(); ++i) {
+      const tir::Expr* a = e->args[i];
+      bool tensor_receiver = i == 0 && (id == tir::BuiltinId::Len || id == tir::BuiltinId::Dim);
+      if (tensor_receiver && a->kind == tir::ExprKind::Var) continue;
+      walk_expr(a);
+    }
+  }
+
+  void walk_tensor_new(const tir::Expr* e) {
+    if (e->type.kind != TypeKind::Tensor || e->type.memory != Memory::Smem || spawn_ == 0) return;
+    if (!block_code()) {
+      auto& d = error("E6032", e->span,
+                      "a tile in shared memory is made in the code of a block: in a block loop, "
+                      "outside its lane loops",
+                      lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
+      d.notes.push_back("a tile lives as long as the code of the block that makes it");
+      return;
+    }
+    int64_t n = e->type.static_size();
+    if (n <= 0) return;
+    const tir::Stmt* block = nullptr;
+    for (auto it = across_.rbegin(); it != across_.rend(); ++it)
+      if ((*it)->across == tir::Across::Blocks) {
+        block = *it;
+        break;
+      }
+    int64_t bytes = n * std::max(1, scalar_info(e->type.scalar).bits / 8);
+    int64_t& total = smem_bytes_[block];
+    int64_t before = total;
+    total += bytes;
+    if (total > m_.smem_per_block && before <= m_.smem_per_block) {
+      auto& d = error("E6032", e->span,
+                      "the tiles of this block need " + std::to_string(total) +
+                          " bytes of shared memory, and a block of " + machine_name() +
+                          " has " + std::to_string(m_.smem_per_block),
+                      "this tile does not fit");
+      d.helps.push_back("use smaller tiles, or tile the work in steps");
+    }
+  }
+
+  // ---- tokens (E6036) and the tile they borrow (E0304)
+  void check_token(const tir::Block* b, size_t k) {
+    const tir::Stmt* let = b->stmts[k];
+    if (let->slot < 0 || let->slot >= fn_->slot_count()) return;
+    if (fn_->slot_types[let->slot].kind != TypeKind::Token) return;
+    int tok = let->slot;
+    auto uses_token = [&](const tir::Expr* top) {
+      bool found = false;
+      visit_all(top, [&](const tir::Expr* e) {
+        if (e->kind == tir::ExprKind::Var && e->slot == tok) found = true;
+      });
+      return found;
+    };
+    auto stmt_uses = [&](const tir::Stmt* s) {
+      bool found = false;
+      for_each_expr_in_stmt(s, [&](const tir::Expr* e) { found = found || uses_token(e); });
+      return found;
+    };
+    size_t end = b->stmts.size();
+    for (size_t j = k + 1; j < b->stmts.size(); ++j)
+      if (stmt_uses(b->stmts[j])) {
+        end = j;
+        break;
+      }
+    bool used = end < b->stmts.size() || (b->tail && uses_token(b->tail));
+    if (!used) {
+      auto& d = error("E6036", let->span,
+                      "the token `" + let->var_name + "` is never waited for",
+                      "a copy token with no `.wait()`");
+      d.helps.push_back("call `" + let->var_name + ".wait();` before the tile is read");
+      return;
+    }
+    // The tile stays borrowed until the statement that uses the token.
+    const tir::Expr* copy = let->value;
+    if (!copy || copy->kind != tir::ExprKind::Builtin || copy->builtin != tir::BuiltinId::CopyAsync ||
+        copy->args.size() < 2)
+      return;
+    int tile = root_slot(copy->args[0]);
+    int src = root_slot(copy->args[1]);
+    auto borrowed = place_indices(copy->args[0]);
+    auto overlaps = [&](const tir::Expr* place) {
+      auto idx = place_indices(place);
+      for (size_t i = 0; i < borrowed.size() && i < idx.size(); ++i) {
+        const IxNode* x = build(borrowed[i]);
+        const IxNode* y = build(idx[i]);
+        if (x->is_const() && y->is_const() && x->value != y->value) return false;
+      }
+      return true;
+    };
+    std::string tile_text = text(copy->args[0]->span);
+    if (!tile_text.empty() && tile_text.rfind("&mut ", 0) == 0) tile_text = tile_text.substr(5);
+    auto check_expr = [&](const tir::Expr* top, bool is_target) {
+      visit_all(top, [&](const tir::Expr* e) {
+        bool place = e->kind == tir::ExprKind::Index ||
+                     (e->kind == tir::ExprKind::Ref && e != copy->args[0]);
+        if (!place) return;
+        int r = root_slot(e);
+        bool conflict = (r == tile && tile >= 0 && overlaps(e)) ||
+                        (is_target && e == top && r == src && src >= 0);
+        if (!conflict || reported_borrow_.count(e->span.begin)) return;
+        reported_borrow_.insert(e->span.begin);
+        auto& d = error("E0304", e->span,
+                        r == tile ? "`" + tile_text + "` is used while a copy fills it: the "
+                                        "token `" + let->var_name + "` holds its borrow until `" +
+                                        let->var_name + ".wait()`"
+                                  : "`" + fn_->slot_names[src] + "` is written while a copy "
+                                    "reads it, before `" + let->var_name + ".wait()`",
+                        "used before the `.wait()`");
+        d.secondary.push_back({let->span, "the copy starts here"});
+        d.helps.push_back("call `" + let->var_name + ".wait();` first");
+      });
+    };
+    for (size_t j = k + 1; j < end; ++j) {
+      const tir::Stmt* s = b->stmts[j];
+      if (s->kind == tir::StmtKind::Assign && s->target) check_expr(s->target, true);
+      for_each_expr_in_stmt(s, [&](const tir::Expr* e) {
+        if (e != s->target) check_expr(e, false);
+        else if (e->kind == tir::ExprKind::Index)
+          for (const tir::Expr* i : place_indices(e)) check_expr(i, false);
+      });
+      // Assignments nested in the statement's blocks.
+      std::function<void(const tir::Block*)> nested = [&](const tir::Block* blk) {
+        if (!blk) return;
+        for (const tir::Stmt* t : blk->stmts) {
+          if (t->kind == tir::StmtKind::Assign && t->target) check_expr(t->target, true);
+          nested(t->body);
+        }
+      };
+      nested(s->body);
+    }
+  }
+
+  const tir::Program& prog_;
+  const Machine& m_;
+  const Summaries& sums_;
+  Diagnostics& diags_;
+  const SourceFile& file_;
+  const tir::Function* fn_ = nullptr;
+  kr::IndexDag dag_;
+  kr::FunctionFacts facts_;
+  std::vector<const IxNode*> env_;
+  std::vector<int> alias_;
+  std::set<int> assigned_;
+  std::map<int, const tir::Stmt*> loop_of_slot_;
+  std::map<const tir::Stmt*, int64_t> smem_bytes_;
+  std::set<uint32_t> reported_borrow_;
+
+  int spawn_ = 0;
+  int blocks_ = 0, lanes_ = 0;
+  int64_t lane_product_ = 1;
+  std::vector<const tir::Stmt*> fors_, across_, loops_;
+  const tir::Expr* whole_let_ = nullptr;
+  const tir::Expr* whole_stmt_ = nullptr;
+};
+
+}  // namespace
+
+bool check_kernel_rules(const tir::Program& program, const Machine& machine, Diagnostics& diags,
+                        std::vector<kr::StoreExplain>* explain) {
+  size_t before = diags.error_count();
+  Summaries sums = summarize(program);
+  for (const tir::Function& fn : program.functions) {
+    if (!fn.body) continue;
+    RuleWalker walker(program, machine, sums, diags);
+    walker.run(fn, explain);
+  }
+  if (explain)
+    std::stable_sort(explain->begin(), explain->end(),
+                     [](const kr::StoreExplain& a, const kr::StoreExplain& b) {
+                       return a.span.begin < b.span.begin;
+                     });
+  return diags.error_count() == before;
+}
+
+}  // namespace vx

@@ -1,0 +1,338 @@
+// Unit tests of the kernel rules (spec/kernel-rules.md): the mixed-radix prover on seed 001's
+// GEMM table and check-yourself cases, hash-consing, machine files, and whole programs.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "check/checker.hpp"
+#include "check/index_dag.hpp"
+#include "check/kernel_rules.hpp"
+#include "check/machine.hpp"
+#include "check/mixed_radix.hpp"
+#include "parse/parser.hpp"
+
+using namespace vx;
+using namespace vx::kr;
+
+namespace {
+
+// A set of loops for the prover: each leaf has a range [0, n - 1]; one is the parallel loop.
+struct Loops {
+  IndexDag dag;
+  std::map<const IxNode*, std::pair<int64_t, bool>> info;  // leaf -> (passes, parallel)
+  int keys[16] = {};
+  int used = 0;
+  const IxNode* loop(const char* name, int64_t n, bool parallel = false) {
+    const IxNode* l = dag.loop(&keys[used++], name);
+    info[l] = {n, parallel};
+    return l;
+  }
+  void set_parallel(const IxNode* p) {
+    for (auto& [leaf, v] : info) v.second = leaf == p;
+  }
+  RadixProof prove(const IxNode* offset) {
+    return prove_unique(offset, [&](const IxNode* leaf) {
+      LeafInfo li;
+      auto it = info.find(leaf);
+      if (it == info.end()) return li;
+      li.kind = LeafInfo::Digit;
+      li.lo = 0;
+      li.hi = it->second.first - 1;
+      li.parallel = it->second.second;
+      return li;
+    });
+  }
+  const IxNode* c(int64_t v) { return dag.constant(v); }
+  const IxNode* add(const IxNode* a, const IxNode* b) { return dag.binary(IxOp::Add, a, b); }
+  const IxNode* mul(const IxNode* a, const IxNode* b) { return dag.binary(IxOp::Mul, a, b); }
+  const IxNode* div(const IxNode* a, int64_t k) { return dag.binary(IxOp::Div, a, c(k)); }
+  const IxNode* mod(const IxNode* a, int64_t k) { return dag.binary(IxOp::Rem, a, c(k)); }
+};
+
+const Digit& digit(const RadixProof& p, const std::string& text) {
+  for (const Digit& d : p.digits)
+    if (d.text() == text) return d;
+  FAIL("no digit " << text);
+  return p.digits.front();
+}
+
+// Checks a program with the kernel rules; returns the codes and messages of the errors.
+std::vector<std::string> check_source(const std::string& src, Machine m = default_machine(),
+                                      std::vector<StoreExplain>* explain = nullptr) {
+  auto file = std::make_shared<SourceFile>("test.vx", src);
+  Diagnostics diags(file);
+  auto parsed = parse_program(*file, diags);
+  REQUIRE(parsed);
+  auto program = check_program(*parsed, diags);
+  REQUIRE(program);
+  check_kernel_rules(*program, m, diags, explain);
+  std::vector<std::string> out;
+  for (const auto& d : diags.list()) {
+    std::string s = d.code + ": " + d.message;
+    for (const auto& n : d.notes) s += " | " + n;
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the lesson's GEMM table: (16 by + ty) 512 + 16 bx + tx") {
+  Loops L;
+  const IxNode* g = L.loop("g", 1024, true);
+  const IxNode* t = L.loop("t", 256);
+  const IxNode* by = L.div(g, 32);
+  const IxNode* bx = L.mod(g, 32);
+  const IxNode* ty = L.div(t, 16);
+  const IxNode* tx = L.mod(t, 16);
+  const IxNode* off =
+      L.add(L.add(L.mul(L.add(L.mul(L.c(16), by), ty), L.c(512)), L.mul(L.c(16), bx)), tx);
+  RadixProof p = L.prove(off);  // over the whole block loop: g parallel, t a digit
+  REQUIRE(p.proved());
+  REQUIRE(p.digits.size() == 4);
+  // The table, largest coefficient first.
+  CHECK(p.digits[0].text() == "g / 32");
+  CHECK(p.digits[0].coefficient == 8192);
+  CHECK(*p.digits[0].largest == 31);
+  CHECK(*p.digits[0].adds == 253952);
+  CHECK(p.digits[1].text() == "t / 16");
+  CHECK(p.digits[1].coefficient == 512);
+  CHECK(*p.digits[1].largest == 15);
+  CHECK(*p.digits[1].adds == 7680);
+  CHECK(p.digits[2].text() == "g % 32");
+  CHECK(p.digits[2].coefficient == 16);
+  CHECK(*p.digits[2].largest == 31);
+  CHECK(*p.digits[2].adds == 496);
+  CHECK(p.digits[3].text() == "t % 16");
+  CHECK(p.digits[3].coefficient == 1);
+  CHECK(*p.digits[3].largest == 15);
+  CHECK(*p.digits[3].adds == 15);
+  // The three comparisons.
+  REQUIRE(p.comparisons.size() == 3);
+  CHECK(p.comparisons[0].coefficient == 8192);
+  CHECK(*p.comparisons[0].smaller == 8191);
+  CHECK(p.comparisons[0].text == "8192 > 7680 + 496 + 15 = 8191");
+  CHECK(*p.comparisons[1].smaller == 511);
+  CHECK(p.comparisons[1].text == "512 > 496 + 15 = 511");
+  CHECK(*p.comparisons[2].smaller == 15);
+  CHECK(p.comparisons[2].text == "16 > 15");
+  for (const auto& c : p.comparisons) CHECK(c.holds);
+  CHECK(p.determined);  // g / 32 and g % 32 together determine g
+  // Once per local loop, with the block fixed: the digits of t alone.
+  L.set_parallel(t);
+  RadixProof q = L.prove(off);
+  CHECK(q.proved());
+}
+
+TEST_CASE("check yourself: coefficient 8 for blocks of 16 lanes collides") {
+  Loops L;
+  const IxNode* b = L.loop("b", 8, true);
+  const IxNode* t = L.loop("t", 16);
+  const IxNode* off = L.add(L.mul(b, L.c(8)), t);
+  RadixProof p = L.prove(off);
+  CHECK(p.failure == RadixProof::Comparison);
+  REQUIRE(p.failed == 0);
+  CHECK(p.comparisons[0].coefficient == 8);
+  CHECK(*p.comparisons[0].smaller == 15);  // the coefficient of b must beat 1 * 15
+  auto c = find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}},
+                          [](const IxNode*) { return std::optional<int64_t>(); });
+  REQUIRE(c);
+  CHECK(c->first == std::vector<int64_t>{0, 8});   // block 0 lane 8
+  CHECK(c->second == std::vector<int64_t>{1, 0});  // block 1 lane 0
+  CHECK(c->element == 8);
+  // Coefficient 16 beats 15.
+  RadixProof ok = L.prove(L.add(L.mul(b, L.c(16)), t));
+  CHECK(ok.proved());
+}
+
+TEST_CASE("check yourself: b + 4t is valid; the rule does not care which digit is the block") {
+  Loops L;
+  const IxNode* b = L.loop("b", 4, true);
+  const IxNode* t = L.loop("t", 8);
+  const IxNode* off = L.add(b, L.mul(L.c(4), t));
+  RadixProof p = L.prove(off);
+  CHECK(p.proved());
+  CHECK(digit(p, "t").coefficient == 4);
+  CHECK(*digit(p, "b").adds == 3);
+  L.set_parallel(t);
+  CHECK(L.prove(off).proved());
+}
+
+TEST_CASE("check yourself: t / 4 in a local loop of 64 has largest value 15, t % 4 has 3") {
+  Loops L;
+  const IxNode* t = L.loop("t", 64, true);
+  RadixProof p = L.prove(L.add(L.mul(L.mod(t, 4), L.c(16)), L.div(t, 4)));
+  CHECK(p.proved());
+  CHECK(*digit(p, "t / 4").largest == 15);
+  CHECK(*digit(p, "t % 4").largest == 3);
+  // t / 4 alone does not determine t.
+  RadixProof q = L.prove(L.div(t, 4));
+  CHECK(q.failure == RadixProof::NotDetermined);
+  // t % 64 does: k is at least the range.
+  CHECK(L.prove(L.mod(t, 64)).proved());
+}
+
+TEST_CASE("check yourself: sh[t] and sh[t + 1] have the same digits but are different nodes") {
+  Loops L;
+  const IxNode* t = L.loop("t", 16, true);
+  const IxNode* store = t;
+  const IxNode* load = L.add(t, L.c(1));
+  CHECK(L.prove(store).proved());
+  CHECK(L.prove(load).proved());  // the digits alone cannot see the race ...
+  CHECK(store != load);           // ... the same-expression rule does: a pointer comparison
+  CHECK(L.add(t, L.c(1)) == load);  // hash-consed
+  auto c = find_collision(store, load, {{t, 0, 15, true}},
+                          [](const IxNode*) { return std::optional<int64_t>(); });
+  REQUIRE(c);
+  CHECK(c->second_reads);
+  CHECK(c->element == 1);  // lane 1 writes element 1, lane 0 reads it
+}
+
+TEST_CASE("the prover refuses what is not a sum of digits") {
+  Loops L;
+  const IxNode* b = L.loop("b", 8, true);
+  const IxNode* l = L.loop("l", 8);
+  CHECK(L.prove(L.mul(b, l)).failure == RadixProof::NotDigits);
+  CHECK(L.prove(L.div(L.add(b, l), 2)).failure == RadixProof::NotDigits);
+  CHECK(L.prove(l).failure == RadixProof::NotDetermined);  // an index must fix b
+  // A constant part is an offset, not a digit.
+  RadixProof p = L.prove(L.add(L.add(L.mul(b, L.c(8)), l), L.c(100)));
+  CHECK(p.proved());
+  CHECK(p.constant_part == "100");
+  // A negative coefficient counts by its size.
+  CHECK(L.prove(L.dag.binary(IxOp::Sub, L.c(63), L.add(L.mul(b, L.c(8)), l))).proved());
+}
+
+TEST_CASE("machine files: the default is fleet/h100-sxm.vx, and every file reads") {
+  Machine h100;
+  std::string err;
+  REQUIRE_MESSAGE(load_machine("fleet/h100-sxm.vx", h100, err), err);
+  Machine d = default_machine();
+  CHECK(h100.device == d.device);
+  CHECK(h100.lanes_per_block == d.lanes_per_block);
+  CHECK(h100.smem_per_block == d.smem_per_block);
+  CHECK(h100.copy_engine == d.copy_engine);
+  CHECK(h100.compute_capability == d.compute_capability);
+  for (const char* f : {"fleet/h200-sxm.vx", "fleet/a100-sxm4-80gb.vx", "fleet/l4.vx",
+                        "fleet/apple-m3-max.vx", "fleet/host.vx"}) {
+    Machine m;
+    CHECK_MESSAGE(load_machine(f, m, err), err);
+  }
+  Machine apple;
+  REQUIRE(load_machine("fleet/apple-m3-max.vx", apple, err));
+  CHECK(apple.device == DeviceKind::Apple);
+  CHECK(apple.atomic_relaxed_only);
+  CHECK(apple.has_atomic(Scalar::U32));
+  CHECK(!apple.has_atomic(Scalar::I64));
+  Machine host;
+  REQUIRE(load_machine("fleet/host.vx", host, err));
+  CHECK(!host.has_blocks_and_lanes());
+}
+
+TEST_CASE("whole programs: the seed's messages and the explain table") {
+  const char* fixed_row = R"(fn main() {
+    let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for y in 0..64 across blocks {
+            for x in 0..300 across lanes(256) {
+                grid[0][x] = grid[0][x] * 2.0 + (y as f32);
+            }
+        }
+    }
+})";
+  auto errs = check_source(fixed_row);
+  REQUIRE(errs.size() == 1);
+  CHECK(errs[0].find("E6032: two passes of this block loop may write the same element of "
+                     "`grid`: an index of the write must fix `y`") == 0);
+  const char* coef8 = R"(fn main() {
+    let mut out = transfer(Tensor<i32, [128]>::fill(0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..8 across blocks {
+            for t in 0..16 across lanes {
+                out[b * 8 + t] = t;
+            }
+        }
+    }
+})";
+  errs = check_source(coef8);
+  REQUIRE(errs.size() == 1);
+  CHECK(errs[0].find("block 0 lane 8 and block 1 lane 0 both write element 8") !=
+        std::string::npos);
+  const char* good = R"(fn main() {
+    let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for y in 0..64 across blocks {
+            for x in 0..300 across lanes(256) {
+                grid[y][x] = grid[y][x] * 2.0 + (y as f32);
+            }
+        }
+    }
+})";
+  std::vector<StoreExplain> ex;
+  CHECK(check_source(good, default_machine(), &ex).empty());
+  REQUIRE(ex.size() == 1);
+  CHECK(ex[0].offset == "y * 300 + x");
+  REQUIRE(ex[0].checks.size() == 2);
+  CHECK(ex[0].checks[0].level == "block");
+  CHECK(ex[0].checks[0].proof.comparisons.at(0).text == "300 > 299");
+  CHECK(ex[0].checks[1].level == "lane");
+  auto json = explain_diagnostic(ex[0]).data;
+  CHECK(json["checks"][0]["proof"]["digits"][0]["coefficient"] == 300);
+  // On the host machine the same program is refused: no blocks and lanes.
+  Machine host;
+  std::string err;
+  REQUIRE(load_machine("fleet/host.vx", host, err));
+  CHECK(!check_source(good, host).empty());
+}
+
+#include "interp/race_check.hpp"
+
+TEST_CASE("the race recorder: collisions between passes, none within a pass or across phases") {
+  using vx::interp::PassLevel;
+  vx::interp::RaceRecorder r;
+  int block_loop = 0, lane_loop = 0, buf = 0;
+  r.enter_region();
+  // out[b * 8 + t] with b in 0..2, t in 0..16: block 0 lane 8 and block 1 lane 0 collide.
+  const vx::interp::RaceReport* rep = nullptr;
+  for (int64_t b = 0; b < 2 && !rep; ++b) {
+    r.enter_pass(&block_loop, PassLevel::Block, b);
+    for (int64_t t = 0; t < 16 && !rep; ++t) {
+      r.enter_pass(&lane_loop, PassLevel::Lane, t);
+      rep = r.access(&buf, "out", b * 8 + t, true, false, {});
+      r.leave_pass(&lane_loop);
+    }
+    r.end_phase();
+    r.leave_pass(&block_loop);
+  }
+  REQUIRE(rep);
+  CHECK(rep->message() == "block 0 lane 8 and block 1 lane 0 both write element 8 of `out`");
+  // sh[t] written in one lane loop and sh[t + 1] read in the next: no race.
+  vx::interp::RaceRecorder q;
+  q.enter_region();
+  q.enter_pass(&block_loop, PassLevel::Block, 0);
+  for (int64_t t = 0; t < 16; ++t) {
+    q.enter_pass(&lane_loop, PassLevel::Lane, t);
+    CHECK(!q.access(&buf, "sh", t, true, false, {}));
+    q.leave_pass(&lane_loop);
+  }
+  q.end_phase();
+  for (int64_t t = 0; t < 15; ++t) {
+    q.enter_pass(&lane_loop, PassLevel::Lane, t);
+    CHECK(!q.access(&buf, "sh", t + 1, false, false, {}));
+    q.leave_pass(&lane_loop);
+  }
+  // ... but in the same phase it is one.
+  vx::interp::RaceRecorder s;
+  s.enter_region();
+  s.enter_pass(&block_loop, PassLevel::Block, 0);
+  const vx::interp::RaceReport* rr = nullptr;
+  for (int64_t t = 0; t < 16 && !rr; ++t) {
+    s.enter_pass(&lane_loop, PassLevel::Lane, t);
+    rr = s.access(&buf, "sh", t, true, false, {});
+    if (!rr) rr = s.access(&buf, "sh", t + 1, false, false, {});
+    s.leave_pass(&lane_loop);
+  }
+  REQUIRE(rr);
+  CHECK(rr->message() == "block 0 lane 0 reads element 1 of `sh` and block 0 lane 1 writes it");
+}
