@@ -2,11 +2,16 @@
 
 #include <pthread.h>
 
+#include <filesystem>
+
 #include <functional>
 #include <iostream>
 
 #include "check/checker.hpp"
+#include "check/kernel_rules.hpp"
 #include "interp/interpreter.hpp"
+#include "offload/emit_cuda.hpp"
+#include "offload/runner.hpp"
 #include "parse/parser.hpp"
 
 namespace vx {
@@ -55,6 +60,27 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     emit_diagnostics(err, diags, options.error_format);
     return 1;
   }
+  Machine machine = default_machine();
+  if (!options.machine.empty()) {
+    std::string machine_error;
+    // A relative path that is not found from here is looked up beside the program and in the
+    // directories above it, so `// run-flags: --machine fleet/l4.vx` works from anywhere.
+    std::string path = options.machine;
+    if (!path.empty() && path[0] != '/' && !std::filesystem::exists(path)) {
+      std::filesystem::path dir = std::filesystem::path(options.file).parent_path();
+      for (int up = 0; up < 16 && !dir.empty(); ++up, dir = dir.parent_path()) {
+        if (std::filesystem::exists(dir / path)) {
+          path = (dir / path).string();
+          break;
+        }
+        if (dir == dir.parent_path()) break;
+      }
+    }
+    if (!load_machine(path, machine, machine_error)) {
+      err << "error: cannot read the machine file: " << machine_error << "\n";
+      return 2;
+    }
+  }
   if (options.dump == "ast") {
     dump_ast(out, *parsed, *file);
     return 0;
@@ -65,12 +91,52 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     emit_diagnostics(err, diags, options.error_format);
     return 1;
   }
+  std::vector<kr::StoreExplain> explained;
+  if (!options.skip_kernel_rules &&
+      !check_kernel_rules(*program, machine, diags, options.explain ? &explained : nullptr)) {
+    emit_diagnostics(err, diags, options.error_format);
+    return 1;
+  }
+  if (options.explain) {
+    if (options.error_format == ErrorFormat::Json) {
+      for (const auto& s : explained)
+        out << diagnostic_json(*file, kr::explain_diagnostic(s))
+                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+            << "\n";
+    } else {
+      kr::render_explain(out, *file, explained);
+    }
+  }
   if (!diags.list().empty()) emit_diagnostics(err, diags, options.error_format);  // warnings
+  if (options.check_races && options.stage == Stage::Run)
+    // The recorder (interp/race_check.hpp) is not yet called by the interpreter: say so rather
+    // than pretend that the run was checked.
+    err << "warning: --check-races: race recording is not wired into the interpreter yet; "
+           "this run is not checked\n";
   if (options.stage == Stage::Check) return 0;
+  if (options.stage == Stage::EmitCuda) {
+    auto regions = offload::emit_regions(*program);
+    out << offload::cuda_prelude();
+    for (auto& r : regions) {
+      if (r.ok) out << "\n" << r.source;
+      else out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
+    }
+    return 0;
+  }
+  offload::OffloadOptions oo;
+  oo.mode = options.offload;
+  oo.verbose = options.verbose;
+  oo.profile = options.profile;
+  offload::OffloadRunner runner(*program, oo, err);
+  // verify (and auto's first GPU launch of each region) compare at a checkpoint after the region.
+  if (runner.active()) runner.set_checkpoints(offload::insert_checkpoints(*program));
   RunOptions run;
   run.out = &out;
   run.err = &err;
-  return run_program(*program, run);
+  run.runner = runner.active() ? &runner : nullptr;
+  const int status = run_program(*program, run);
+  runner.finish();
+  return status;
 }
 
 }  // namespace vx

@@ -8,14 +8,20 @@
 
 namespace vx {
 
-enum class Stage { Parse, Check, Run };
+enum class Stage { Parse, Check, Run, EmitCuda };
 
 struct DriverOptions {
   std::string file;
   Stage stage = Stage::Run;
   std::string dump;  // "", "ast", "typed"
   ErrorFormat error_format = ErrorFormat::Human;
-  std::string machine;  // --machine FILE (read by the kernel rules)
+  std::string machine;  // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
+  bool explain = false;      // check --explain: print the kernel rules' digit tables
+  bool check_races = false;  // run --check-races: record the passes of across loops
+  bool skip_kernel_rules = false;  // hidden: run without the kernel rules (the race oracle's tests)
+  std::string offload = "auto";  // run --offload=auto|off|gpu|verify (spec/offload.md)
+  bool verbose = false;          // run -v: say where each region ran and why
+  bool profile = false;          // run --profile: a table of the GPU launches at the end
 };
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime

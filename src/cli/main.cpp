@@ -1,4 +1,4 @@
-// `vx`: the command line (spec/cli.md). Sub-commands: run, check, parse, conformance.
+// `vx`: the command line (spec/cli.md). Sub-commands: run, check, parse, emit-cuda, conformance.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -32,8 +32,19 @@ int vx_main(int argc, char** argv) {
   };
   auto* run = app.add_subcommand("run", "check a program, then run it");
   add_program_options(run);
+  run->add_option("--offload", opts.offload, "where spawn regions run (spec/offload.md)")
+      ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
+  run->add_flag("-v,--verbose", opts.verbose, "say where each region ran, and why");
+  run->add_flag("--profile", opts.profile, "print a table of the GPU launches at the end");
+  auto* emit_cuda = app.add_subcommand("emit-cuda", "print the CUDA C++ of every spawn region");
+  add_program_options(emit_cuda);
+  run->add_flag("--check-races", opts.check_races,
+                "stop when two passes of an across loop touch the same element");
+  run->add_flag("--unchecked-kernels", opts.skip_kernel_rules)->group("");  // for race tests
   auto* check = app.add_subcommand("check", "check a program without running it");
   add_program_options(check);
+  check->add_flag("--explain", opts.explain,
+                  "print the digit table of every store in an across loop");
   auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
   add_program_options(parse);
   parse->add_option("--dump", opts.dump, "what to print")->check(CLI::IsMember({"ast"}));
@@ -67,7 +78,10 @@ int vx_main(int argc, char** argv) {
     conf.self_exe = self_exe(argv[0]);
     return vx::run_conformance(conf, std::cout, std::cerr);
   }
-  opts.stage = *run ? vx::Stage::Run : *check ? vx::Stage::Check : vx::Stage::Parse;
+  opts.stage = *run          ? vx::Stage::Run
+               : *check      ? vx::Stage::Check
+               : *emit_cuda  ? vx::Stage::EmitCuda
+                             : vx::Stage::Parse;
   int status = vx::with_large_stack([&] { return vx::run_driver(opts, std::cout, std::cerr); });
   std::cout.flush();
   return status;

@@ -1,0 +1,1324 @@
+// The CUDA C++ emitter (emit_cuda.hpp). How a region maps onto the GPU:
+//
+// * Block loops (at most three, each directly in the one before) map to blockIdx.x/y/z, the
+//   innermost to x; the grid's extents are their pass counts, which the launcher computes on the
+//   host (their bounds read only captured scalars).
+// * The block's code (in the innermost block loop, outside lane loops) is a list of steps that
+//   all threads of the block walk together; each step ends with __syncthreads():
+//     - a run of plain statements executes in thread 0 alone (`vx_leader`); the block's scalar
+//       locals live in __shared__ memory, so every lane sees them after the barrier;
+//     - a lane loop nest runs on threadIdx (innermost lane loop on x), with a stride loop when the
+//       range exceeds its lanes; the lane count is a literal, and __launch_bounds__ carries the
+//       block size;
+//     - lanes:: routines, copy_async and tile creation are cooperative over all threads;
+//     - control flow that holds a lane loop (for/while/loop/if) is evaluated by every thread
+//       (its condition reads only block-uniform values), with a barrier after the evaluation.
+// * Integer semantics, casts, min/max and math come from the prelude (vx_prelude.cuh) and
+//   vx_math.h; every index is checked, and an error (division by zero, out-of-bounds index, read
+//   of an uninitialised tile element, bad shift) sets the kernel's error flag: the runner then
+//   reruns the region on the interpreter, which reports the exact message.
+#include "offload/emit_cuda.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace vx::offload {
+namespace {
+
+using tir::BinOp;
+using tir::BuiltinId;
+using tir::Expr;
+using tir::ExprKind;
+using tir::Stmt;
+using tir::StmtKind;
+
+struct Unsupported {
+  std::string reason;
+};
+[[noreturn]] void unsupported(std::string why) { throw Unsupported{std::move(why)}; }
+
+const char* ctype(Scalar s) {
+  switch (s) {
+    case Scalar::I8: return "signed char";
+    case Scalar::I16: return "short";
+    case Scalar::I32: return "int";
+    case Scalar::I64: return "long long";
+    case Scalar::U8: return "unsigned char";
+    case Scalar::U16: return "unsigned short";
+    case Scalar::U32: return "unsigned int";
+    case Scalar::U64: return "unsigned long long";
+    case Scalar::F32: return "float";
+    case Scalar::F64: return "double";
+    case Scalar::Bool: return "bool";
+    case Scalar::F16:
+    case Scalar::BF16: unsupported("f16/bf16 values in device code are not emitted yet");
+  }
+  return "int";
+}
+
+std::string int_literal(Scalar s, int64_t v) {
+  const char* t = ctype(s);
+  if (!is_signed_int(s) && s != Scalar::Bool) {
+    return "((" + std::string(t) + ")" + std::to_string(static_cast<uint64_t>(v)) + "ull)";
+  }
+  if (v == INT64_MIN) return "((long long)(-9223372036854775807LL - 1))";
+  return "((" + std::string(t) + ")(" + std::to_string(v) + "LL))";
+}
+
+std::string float_literal(Scalar s, double d) {
+  if (d != d) return s == Scalar::F32 ? "VX_NAN_F" : "VX_NAN_D";
+  if (d == 1.0 / 0.0) return s == Scalar::F32 ? "VX_INF_F" : "VX_INF_D";
+  if (d == -1.0 / 0.0) return s == Scalar::F32 ? "(-VX_INF_F)" : "(-VX_INF_D)";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", d);
+  std::string r = std::string("(") + buf + (s == Scalar::F32 ? "f)" : ")");
+  return r;
+}
+
+bool is_lanes_reduce(BuiltinId b) {
+  return b == BuiltinId::LanesSum || b == BuiltinId::LanesMax || b == BuiltinId::LanesArgmax ||
+         b == BuiltinId::LanesSumUnordered;
+}
+bool is_atomic(BuiltinId b) {
+  switch (b) {
+    case BuiltinId::AtomicLoad: case BuiltinId::AtomicStore: case BuiltinId::AtomicSwap:
+    case BuiltinId::AtomicFetchAdd: case BuiltinId::AtomicFetchSub: case BuiltinId::AtomicFetchMax:
+    case BuiltinId::AtomicFetchMin: case BuiltinId::AtomicCompareAndSwap: return true;
+    default: return false;
+  }
+}
+
+// ---- tree walks ---------------------------------------------------------------------------------
+
+template <class F> void walk_expr(const Expr* e, const F& f);
+template <class F> void walk_block(const tir::Block* b, const F& f);
+template <class F> void walk_stmt(const Stmt* s, const F& f) {
+  if (!s) return;
+  f(s, nullptr);
+  walk_expr(s->target, f);
+  walk_expr(s->value, f);
+  walk_expr(s->start, f);
+  walk_expr(s->end, f);
+  walk_block(s->body, f);
+}
+template <class F> void walk_block(const tir::Block* b, const F& f) {
+  if (!b) return;
+  for (auto* s : b->stmts) walk_stmt(s, f);
+  walk_expr(b->tail, f);
+}
+template <class F> void walk_expr(const Expr* e, const F& f) {
+  if (!e) return;
+  f(nullptr, e);
+  for (auto* a : e->args) walk_expr(a, f);
+  walk_block(e->block, f);
+  walk_block(e->else_block, f);
+}
+
+bool stmt_has(const Stmt* s, const std::function<bool(const Stmt*, const Expr*)>& pred) {
+  bool found = false;
+  walk_stmt(s, [&](const Stmt* st, const Expr* e) { found = found || pred(st, e); });
+  return found;
+}
+bool has_lane_loop(const Stmt* s) {
+  return stmt_has(s, [](const Stmt* st, const Expr*) {
+    return st && st->kind == StmtKind::For && st->across == tir::Across::Lanes;
+  });
+}
+// `unsafe { e }` and `{ e }` with no statements: e.
+const Expr* strip(const Expr* e) {
+  while (e && e->kind == ExprKind::BlockExpr && e->block && e->block->stmts.empty() && e->block->tail)
+    e = e->block->tail;
+  return e;
+}
+
+bool is_collective_stmt(const Stmt* s) {
+  const Expr* v = strip(s->value);
+  if (!v) return false;
+  if (s->kind == StmtKind::Let) {
+    if (v->kind == ExprKind::TensorNew) return true;
+    if (v->kind == ExprKind::Builtin && (is_lanes_reduce(v->builtin) || v->builtin == BuiltinId::CopyAsync))
+      return true;
+  }
+  if (s->kind == StmtKind::Expr && v->kind == ExprKind::Builtin &&
+      (v->builtin == BuiltinId::LanesSort || v->builtin == BuiltinId::CopyAsync ||
+       v->builtin == BuiltinId::Wait))
+    return true;
+  return false;
+}
+bool has_collective(const Stmt* s) {
+  return stmt_has(s, [](const Stmt* st, const Expr* e) {
+    if (st) return is_collective_stmt(st);
+    return e->kind == ExprKind::Builtin &&
+           (is_lanes_reduce(e->builtin) || e->builtin == BuiltinId::LanesSort ||
+            e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait);
+  });
+}
+// A break/continue in `s` that leaves `s` (not caught by a loop inside it).
+bool escapes(const Stmt* s) {
+  std::function<bool(const tir::Block*)> blk;
+  std::function<bool(const Stmt*)> st;
+  std::function<bool(const Expr*)> ex = [&](const Expr* e) -> bool {
+    if (!e) return false;
+    for (auto* a : e->args)
+      if (ex(a)) return true;
+    return blk(e->block) || blk(e->else_block);
+  };
+  blk = [&](const tir::Block* b) -> bool {
+    if (!b) return false;
+    for (auto* x : b->stmts)
+      if (st(x)) return true;
+    return ex(b->tail);
+  };
+  st = [&](const Stmt* x) -> bool {
+    switch (x->kind) {
+      case StmtKind::Break: case StmtKind::Continue: return true;
+      case StmtKind::While: case StmtKind::Loop: case StmtKind::For: return ex(x->value) || ex(x->start) || ex(x->end);
+      default: return ex(x->target) || ex(x->value) || blk(x->body);
+    }
+  };
+  return st(s);
+}
+bool expr_impure(const Expr* e) {
+  bool found = false;
+  walk_expr(e, [&](const Stmt* st, const Expr* x) {
+    if (st) {
+      if (st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Index) found = true;
+      return;
+    }
+    if (x->kind == ExprKind::Builtin && (is_atomic(x->builtin) || x->builtin == BuiltinId::ScopedFence ||
+                                         is_lanes_reduce(x->builtin) || x->builtin == BuiltinId::LanesSort ||
+                                         x->builtin == BuiltinId::CopyAsync))
+      found = true;
+    if (x->kind == ExprKind::Print || x->kind == ExprKind::Assert) found = true;
+  });
+  return found;
+}
+
+// ---- the emitter --------------------------------------------------------------------------------
+
+struct TRef {
+  std::string ptr;
+  std::vector<std::string> dims;
+  std::vector<int64_t> sdims;  // static dims (-1 unknown)
+  std::string init;            // init-flag pointer, or "" when every element is initialised
+  Scalar elem = Scalar::F32;
+  Memory mem = Memory::Hbm;
+  std::string size() const {
+    std::string r;
+    for (auto& d : dims) r += (r.empty() ? "" : " * ") + ("(" + d + ")");
+    return r.empty() ? "1LL" : "(" + r + ")";
+  }
+  int64_t static_size() const {
+    int64_t n = 1;
+    for (auto d : sdims) {
+      if (d < 0) return -1;
+      n *= d;
+    }
+    return n;
+  }
+};
+
+class RegionEmitter {
+ public:
+  RegionEmitter(const tir::Program& p, int fn, const Stmt& spawn, EmittedRegion& out,
+                std::map<int, std::string>& device_fns)
+      : prog_(p), fn_(p.functions[static_cast<size_t>(fn)]), spawn_(spawn), out_(out),
+        device_fns_(device_fns) {}
+
+  void run();
+
+ private:
+  enum class Store { Param, Reg, Shared, Tile };
+  struct SlotInfo {
+    Store store = Store::Reg;
+    bool uninit = false;  // a tile made with uninit(): has init flags
+  };
+
+  const tir::Program& prog_;
+  const tir::Function& fn_;
+  const Stmt& spawn_;
+  EmittedRegion& out_;
+  std::map<int, std::string>& device_fns_;
+  const tir::Function* cur_fn_ = nullptr;  // the function whose slots names refer to
+  std::map<int, SlotInfo> slots_;
+  std::set<int> declared_;  // slots declared inside the region
+  std::ostringstream decls_;
+  std::map<Scalar, int64_t> red_scratch_;
+  int64_t red_index_scratch_ = 0;
+  int tmp_ = 0;
+  int block_dims_used_ = 0;
+  int lane_level_ = -1;  // lane-nest level while emitting a lane loop body (-1: block code)
+  int nest_depth_ = 0;   // depth of the current lane nest
+  bool leader_ctx_ = false;
+
+  std::string tmp(const char* base) { return std::string(base) + std::to_string(tmp_++); }
+  Scalar slot_scalar(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar; }
+  const Type& slot_type(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)]; }
+
+  std::string name(int slot) {
+    auto it = slots_.find(slot);
+    if (it != slots_.end() && it->second.store == Store::Shared) return "s_v" + std::to_string(slot);
+    if (it != slots_.end() && it->second.store == Store::Tile) return "s_t" + std::to_string(slot);
+    return "v" + std::to_string(slot);
+  }
+
+  // ---- tensors ----
+  TRef tensor_ref(const Expr& e, std::string& pre) {
+    if (e.kind == ExprKind::Ref) return tensor_ref(*e.args[0], pre);
+    if (e.kind == ExprKind::Var) {
+      const Type& t = slot_type(e.slot);
+      if (!t.is_tensor_like()) unsupported("a tensor operand that is not a tensor");
+      TRef r;
+      r.elem = t.scalar;
+      r.mem = t.memory;
+      auto it = slots_.find(e.slot);
+      if (t.kind == TypeKind::Ref && (it == slots_.end() || it->second.store != Store::Param))
+        unsupported("a local reference to a tensor in device code");
+      if (t.memory == Memory::CpuDram) unsupported("a CPU_DRAM tensor in device code");
+      if (it != slots_.end() && it->second.store == Store::Tile) {
+        r.ptr = "s_t" + std::to_string(e.slot);
+        if (it->second.uninit) r.init = "s_t" + std::to_string(e.slot) + "_init";
+        for (auto d : t.dims) {
+          r.dims.push_back(std::to_string(d) + "LL");
+          r.sdims.push_back(d);
+        }
+        return r;
+      }
+      if (it != slots_.end() && it->second.store == Store::Param) {
+        r.ptr = "t" + std::to_string(e.slot);
+        for (size_t k = 0; k < t.dims.size(); ++k) {
+          if (t.dims[k] == kUnknownDim) {
+            r.dims.push_back("t" + std::to_string(e.slot) + "_d" + std::to_string(k));
+          } else {
+            r.dims.push_back(std::to_string(t.dims[k]) + "LL");
+          }
+          r.sdims.push_back(t.dims[k]);
+        }
+        return r;
+      }
+      unsupported("a tensor local of device code that is not an SMEM tile");
+    }
+    if (e.kind == ExprKind::View) {
+      TRef base = tensor_ref(*e.args[0], pre);
+      const size_t n = e.args.size() - 1;
+      if (n > base.dims.size()) unsupported("a view with more indices than the rank");
+      std::string off = offset(base, e, 1, pre);
+      TRef r;
+      r.elem = base.elem;
+      r.mem = base.mem;
+      r.dims.assign(base.dims.begin() + static_cast<long>(n), base.dims.end());
+      r.sdims.assign(base.sdims.begin() + static_cast<long>(n), base.sdims.end());
+      const std::string o = tmp("vo");
+      pre += "const long long " + o + " = (" + off + ") * " + r.size() + ";\n";
+      r.ptr = "(" + base.ptr + " + " + o + ")";
+      if (!base.init.empty()) r.init = "(" + base.init + " + " + o + ")";
+      return r;
+    }
+    unsupported("a tensor expression of this kind in device code");
+  }
+
+  std::string as_index(const Expr& e, std::string& pre) {
+    std::string v = expr(e, pre);
+    if (is_signed_int(e.type.scalar)) return "(long long)(" + v + ")";
+    return "(long long)(unsigned long long)(" + v + ")";
+  }
+
+  // Horner's rule over the indices e.args[first…], each checked against its dimension.
+  std::string offset(const TRef& t, const Expr& e, size_t first, std::string& pre) {
+    std::string off;
+    for (size_t k = first; k < e.args.size(); ++k) {
+      const size_t d = k - first;
+      std::string ix = "vx_ix(" + as_index(*e.args[k], pre) + ", " + t.dims[d] + ", vx_err)";
+      off = off.empty() ? ix : "(" + off + ") * " + t.dims[d] + " + " + ix;
+    }
+    return off.empty() ? "0LL" : off;
+  }
+
+  // ---- expressions ----
+  std::string expr(const Expr& e, std::string& pre);
+  std::string binary(const Expr& e, std::string& pre);
+  std::string cast(const Expr& e, std::string& pre);
+  std::string builtin(const Expr& e, std::string& pre);
+  std::string atomic(const Expr& e, std::string& pre);
+  std::string call(const Expr& e, std::string& pre);
+  std::string block_value(const tir::Block* b, const Type& type, std::string& pre);
+
+  // ---- statements ----
+  void stmts(const tir::Block* b, std::string& out, bool step_level);
+  void stmt(const Stmt& s, std::string& out, bool step_level);
+  void seq_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
+  void assign(const Stmt& s, std::string& out);
+
+  // block code
+  void steps(const tir::Block* b, std::string& out);
+  void step(const Stmt& s, std::string& out);
+  void lane_nest(const Stmt& s, std::string& out);
+  void lane_loop(const Stmt& s, int level, std::string& out);
+  int lane_depth(const Stmt& s);
+  void reduce(const Stmt& s, std::string& out);
+  void sort(const Expr& e, std::string& out);
+  void copy_async(const Expr& e, std::string& out);
+  void make_tile(const Stmt& s, std::string& out);
+
+  void device_function(int index);
+  void collect_captures();
+};
+
+// ---- expressions --------------------------------------------------------------------------------
+
+std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
+  switch (e.kind) {
+    case ExprKind::Literal:
+      if (e.type.scalar == Scalar::Bool) return e.lit.i ? "true" : "false";
+      if (is_float(e.type.scalar)) {
+        ctype(e.type.scalar);
+        return float_literal(e.type.scalar, e.lit.f);
+      }
+      return int_literal(e.type.scalar, e.lit.i);
+    case ExprKind::Unit: return "0";
+    case ExprKind::Var:
+      if (e.type.kind == TypeKind::Token) return "0";
+      if (!e.type.is_scalar()) unsupported("a tensor value where device code needs a scalar");
+      ctype(e.type.scalar);
+      return name(e.slot);
+    case ExprKind::Unary: {
+      std::string a = expr(*e.args[0], pre);
+      if (e.uop == tir::UnOp::Neg) return is_float(e.type.scalar) ? "(-" + a + ")" : "vx_neg(" + a + ")";
+      return e.type.scalar == Scalar::Bool ? "(!" + a + ")" : "vx_bnot(" + a + ")";
+    }
+    case ExprKind::Binary: return binary(e, pre);
+    case ExprKind::Cast: return cast(e, pre);
+    case ExprKind::Index: {
+      TRef t = tensor_ref(*e.args[0], pre);
+      if (e.args.size() - 1 != t.dims.size()) unsupported("an index of a partial rank");
+      std::string off = offset(t, e, 1, pre);
+      if (!t.init.empty()) return "vx_ld_init(" + t.ptr + ", " + t.init + ", " + off + ", vx_err)";
+      return t.ptr + "[" + off + "]";
+    }
+    case ExprKind::Call: return call(e, pre);
+    case ExprKind::Builtin: return builtin(e, pre);
+    case ExprKind::If: {
+      std::string c = expr(*e.args[0], pre);
+      if (e.type.is_unit()) {
+        std::string body;
+        stmts(e.block, body, false);
+        if (e.block->tail) { std::string p2; body += "(void)(" + expr(*e.block->tail, p2) + ");\n"; body = p2 + body; }
+        pre += "if (" + c + ") {\n" + body + "}";
+        if (e.else_block) {
+          std::string eb;
+          stmts(e.else_block, eb, false);
+          if (e.else_block->tail) { std::string p2; std::string v = expr(*e.else_block->tail, p2); eb += p2 + "(void)(" + v + ");\n"; }
+          pre += " else {\n" + eb + "}";
+        }
+        pre += "\n";
+        return "0";
+      }
+      const std::string t = tmp("vi");
+      pre += std::string(ctype(e.type.scalar)) + " " + t + ";\n";
+      std::string then_pre, else_pre;
+      std::string tv = block_value(e.block, e.type, then_pre);
+      std::string ev = e.else_block ? block_value(e.else_block, e.type, else_pre) : "0";
+      pre += "if (" + c + ") {\n" + then_pre + t + " = " + tv + ";\n} else {\n" + else_pre + t +
+             " = " + ev + ";\n}\n";
+      return t;
+    }
+    case ExprKind::BlockExpr: return block_value(e.block, e.type, pre);
+    case ExprKind::String: unsupported("a string in device code");
+    case ExprKind::Print: unsupported("println!/print! in device code");
+    case ExprKind::Assert: unsupported("assert! in device code");
+    default: unsupported("this expression kind in device code");
+  }
+}
+
+std::string RegionEmitter::block_value(const tir::Block* b, const Type& type, std::string& pre) {
+  std::string body;
+  stmts(b, body, false);
+  if (!b->tail) {
+    pre += "{\n" + body + "}\n";
+    return "0";
+  }
+  if (body.empty()) return expr(*b->tail, pre);
+  const std::string t = tmp("vb");
+  std::string p2;
+  std::string v = expr(*b->tail, p2);
+  if (type.is_unit()) {
+    pre += "{\n" + body + p2 + "(void)(" + v + ");\n}\n";
+    return "0";
+  }
+  pre += std::string(ctype(type.scalar)) + " " + t + ";\n{\n" + body + p2 + t + " = " + v + ";\n}\n";
+  return t;
+}
+
+std::string RegionEmitter::binary(const Expr& e, std::string& pre) {
+  const Scalar s = e.args[0]->type.scalar;
+  if (e.bop == BinOp::And || e.bop == BinOp::Or) {
+    std::string a = expr(*e.args[0], pre);
+    std::string rp;
+    std::string b = expr(*e.args[1], rp);
+    const char* op = e.bop == BinOp::And ? "&&" : "||";
+    if (rp.empty()) return "(" + a + " " + op + " " + b + ")";
+    const std::string t = tmp("vl");
+    pre += "bool " + t + " = " + a + ";\n";
+    pre += std::string("if (") + (e.bop == BinOp::And ? "" : "!") + t + ") {\n" + rp + t + " = " + b + ";\n}\n";
+    return t;
+  }
+  std::string a = expr(*e.args[0], pre);
+  std::string b = expr(*e.args[1], pre);
+  const bool fl = is_float(s);
+  const std::string T = ctype(s);
+  switch (e.bop) {
+    case BinOp::Add: return fl ? "(" + a + " + " + b + ")" : "vx_add(" + a + ", " + b + ")";
+    case BinOp::Sub: return fl ? "(" + a + " - " + b + ")" : "vx_sub(" + a + ", " + b + ")";
+    case BinOp::Mul: return fl ? "(" + a + " * " + b + ")" : "vx_mul(" + a + ", " + b + ")";
+    case BinOp::Div: return fl ? "(" + a + " / " + b + ")" : "vx_div(" + a + ", " + b + ", vx_err)";
+    case BinOp::Rem: return fl ? "vx_frem(" + a + ", " + b + ")" : "vx_rem(" + a + ", " + b + ", vx_err)";
+    case BinOp::BitAnd: return "((" + T + ")(" + a + " & " + b + "))";
+    case BinOp::BitOr: return "((" + T + ")(" + a + " | " + b + "))";
+    case BinOp::BitXor: return "((" + T + ")(" + a + " ^ " + b + "))";
+    case BinOp::Shl:
+    case BinOp::Shr: {
+      const Scalar rs = e.args[1]->type.scalar;
+      std::string amt = is_signed_int(rs) ? "(unsigned long long)(long long)(" + b + ")"
+                                          : "(unsigned long long)(" + b + ")";
+      return std::string(e.bop == BinOp::Shl ? "vx_shl(" : "vx_shr(") + a + ", " + amt + ", vx_err)";
+    }
+    case BinOp::Eq: return "(" + a + " == " + b + ")";
+    case BinOp::Ne: return "(" + a + " != " + b + ")";
+    case BinOp::Lt: return "(" + a + " < " + b + ")";
+    case BinOp::Le: return "(" + a + " <= " + b + ")";
+    case BinOp::Gt: return "(" + a + " > " + b + ")";
+    case BinOp::Ge: return "(" + a + " >= " + b + ")";
+    default: unsupported("this operator");
+  }
+}
+
+std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
+  const Scalar from = e.args[0]->type.scalar, to = e.type.scalar;
+  std::string a = expr(*e.args[0], pre);
+  const std::string T = ctype(to);
+  ctype(from);
+  if (from == to) return a;
+  if (from == Scalar::Bool) return "((" + T + ")(" + a + " ? 1 : 0))";
+  if (is_int(from)) return "((" + T + ")(" + a + "))";  // modular, or int -> float (nearest)
+  // from a float
+  if (is_int(to)) return std::string("vx_sat_") + scalar_info(to).name + "((double)(" + a + "))";
+  return "((" + T + ")(" + a + "))";
+}
+
+std::string RegionEmitter::call(const Expr& e, std::string& pre) {
+  device_function(e.fn_index);
+  std::string r = "vx_fn_" + std::to_string(e.fn_index) + "(";
+  for (auto* a : e.args) r += expr(*a, pre) + ", ";
+  return r + "vx_err)";
+}
+
+std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
+  if (is_atomic(e.builtin)) return atomic(e, pre);
+  const Scalar s = e.args.empty() ? Scalar::I32 : e.args[0]->type.scalar;
+  auto a0 = [&] { return expr(*e.args[0], pre); };
+  auto f = [&](const char* f32, const char* f64) -> std::string {
+    if (s == Scalar::F32) return std::string(f32) + "(" + a0() + ")";
+    if (s == Scalar::F64) return std::string(f64) + "(" + a0() + ")";
+    ctype(s);
+    unsupported("a math method on a non-float");
+  };
+  switch (e.builtin) {
+    case BuiltinId::Sqrt: return f("vx_sqrt_f32", "vx_sqrt_f64");
+    case BuiltinId::Exp: return f("vx_exp_f32", "vx_exp_f64");
+    case BuiltinId::Exp2: return f("vx_exp2_f32", "vx_exp2_f64");
+    case BuiltinId::Log: return f("vx_log_f32", "vx_log_f64");
+    case BuiltinId::Log2: return f("vx_log2_f32", "vx_log2_f64");
+    case BuiltinId::Tanh: return f("vx_tanh_f32", "vx_tanh_f64");
+    case BuiltinId::Sin: return f("vx_sin_f32", "vx_sin_f64");
+    case BuiltinId::Cos: return f("vx_cos_f32", "vx_cos_f64");
+    case BuiltinId::FastExp: return f("vx_fast_exp_f32", "vx_exp_f64");
+    case BuiltinId::FastTanh: return f("vx_fast_tanh_f32", "vx_tanh_f64");
+    case BuiltinId::Floor: return f("vx_floor_f32", "vx_floor_f64");
+    case BuiltinId::Ceil: return f("vx_ceil_f32", "vx_ceil_f64");
+    case BuiltinId::Round: return f("vx_round_f32", "vx_round_f64");
+    case BuiltinId::Trunc: return f("vx_trunc_f32", "vx_trunc_f64");
+    case BuiltinId::Abs: ctype(s); return "vx_abs(" + a0() + ")";
+    case BuiltinId::Min: { ctype(s); std::string a = a0(); return "vx_minm(" + a + ", " + expr(*e.args[1], pre) + ")"; }
+    case BuiltinId::Max: { ctype(s); std::string a = a0(); return "vx_maxm(" + a + ", " + expr(*e.args[1], pre) + ")"; }
+    case BuiltinId::Pow: {
+      std::string a = a0();
+      std::string b = expr(*e.args[1], pre);
+      if (s == Scalar::F32) return "vx_pow_f32(" + a + ", " + b + ")";
+      if (s == Scalar::F64) return "vx_pow_f64(" + a + ", " + b + ")";
+      ctype(s);
+      return "vx_ipow(" + a + ", (unsigned int)(" + b + "))";
+    }
+    case BuiltinId::Len: {
+      TRef t = tensor_ref(*e.args[0], pre);
+      return t.dims.empty() ? "0" : "((int)(" + t.dims[0] + "))";
+    }
+    case BuiltinId::Dim: {
+      TRef t = tensor_ref(*e.args[0], pre);
+      if (e.args[1]->kind != ExprKind::Literal) unsupported("dim(k) with k not a literal");
+      const int64_t k = e.args[1]->lit.i;
+      if (k < 0 || k >= static_cast<int64_t>(t.dims.size())) unsupported("dim(k) out of the rank");
+      return "((int)(" + t.dims[static_cast<size_t>(k)] + "))";
+    }
+    case BuiltinId::ScopedFence: {
+      const int64_t scope = e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : 1;
+      pre += scope == 0 ? "__threadfence_block();\n" : scope == 1 ? "__threadfence();\n" : "__threadfence_system();\n";
+      return "0";
+    }
+    default:
+      unsupported(std::string(tir::builtin_spelling(e.builtin)) +
+                  " here (lanes:: routines and copy_async stand as the whole value of a `let` in block code)");
+  }
+}
+
+std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
+  TRef t = tensor_ref(*e.args[0], pre);
+  switch (t.elem) {
+    case Scalar::I32: case Scalar::U32: case Scalar::I64: case Scalar::U64: case Scalar::F32: break;
+    default: unsupported("an atomic on this element type");
+  }
+  if (!t.init.empty()) unsupported("an atomic on an uninit() tile");
+  const std::string idx = "vx_ix(" + as_index(*e.args[1], pre) + ", " + t.size() + ", vx_err)";
+  const int64_t ord = e.args.back()->kind == ExprKind::Literal ? e.args.back()->lit.i : 4;
+  const bool before = ord == 2 || ord == 3 || ord == 4;  // Release, AcqRel, SeqCst
+  const bool after = ord == 1 || ord == 3 || ord == 4;   // Acquire, AcqRel, SeqCst
+  const char* fence = t.mem == Memory::Smem ? "__threadfence_block();\n" : "__threadfence();\n";
+  std::vector<std::string> vals;
+  for (size_t k = 2; k + 1 < e.args.size(); ++k) vals.push_back(expr(*e.args[k], pre));
+  const std::string p = "(" + t.ptr + " + " + idx + ")";
+  std::string call;
+  switch (e.builtin) {
+    case BuiltinId::AtomicLoad: call = "vx_at_load(" + p + ")"; break;
+    case BuiltinId::AtomicStore: call = "vx_at_store(" + p + ", " + vals.at(0) + ")"; break;
+    case BuiltinId::AtomicSwap: call = "vx_at_swap(" + p + ", " + vals.at(0) + ")"; break;
+    case BuiltinId::AtomicFetchAdd: call = "vx_at_add(" + p + ", " + vals.at(0) + ")"; break;
+    case BuiltinId::AtomicFetchSub: call = "vx_at_sub(" + p + ", " + vals.at(0) + ")"; break;
+    case BuiltinId::AtomicFetchMax: call = "vx_at_max(" + p + ", " + vals.at(0) + ")"; break;
+    case BuiltinId::AtomicFetchMin: call = "vx_at_min(" + p + ", " + vals.at(0) + ")"; break;
+    case BuiltinId::AtomicCompareAndSwap:
+      call = "vx_at_cas(" + p + ", " + vals.at(0) + ", " + vals.at(1) + ")";
+      break;
+    default: unsupported("this atomic");
+  }
+  if (before) pre += fence;
+  if (e.builtin == BuiltinId::AtomicStore) {
+    pre += call + ";\n";
+    if (after) pre += fence;
+    return "0";
+  }
+  const std::string r = tmp("va");
+  pre += std::string(ctype(t.elem)) + " " + r + " = " + call + ";\n";
+  if (after) pre += fence;
+  return r;
+}
+
+// ---- statements (one thread's code: lane loop bodies, the leader's block code, functions) -------
+
+void RegionEmitter::stmts(const tir::Block* b, std::string& out, bool step_level) {
+  if (!b) return;
+  for (auto* s : b->stmts) stmt(*s, out, step_level);
+  if (b->tail) {
+    std::string pre;
+    std::string v = expr(*b->tail, pre);
+    out += pre + "(void)(" + v + ");\n";
+  }
+}
+
+void RegionEmitter::assign(const Stmt& s, std::string& out) {
+  std::string pre;
+  const Expr& t = *s.target;
+  auto combine = [&](const std::string& old, const std::string& v, Scalar sc) -> std::string {
+    if (!s.compound) return v;
+    const bool fl = is_float(sc);
+    switch (s.op) {
+      case BinOp::Add: return fl ? "(" + old + " + " + v + ")" : "vx_add(" + old + ", " + v + ")";
+      case BinOp::Sub: return fl ? "(" + old + " - " + v + ")" : "vx_sub(" + old + ", " + v + ")";
+      case BinOp::Mul: return fl ? "(" + old + " * " + v + ")" : "vx_mul(" + old + ", " + v + ")";
+      case BinOp::Div: return fl ? "(" + old + " / " + v + ")" : "vx_div(" + old + ", " + v + ", vx_err)";
+      case BinOp::Rem: return fl ? "vx_frem(" + old + ", " + v + ")" : "vx_rem(" + old + ", " + v + ", vx_err)";
+      case BinOp::BitAnd: return "((" + std::string(ctype(sc)) + ")(" + old + " & " + v + "))";
+      case BinOp::BitOr: return "((" + std::string(ctype(sc)) + ")(" + old + " | " + v + "))";
+      case BinOp::BitXor: return "((" + std::string(ctype(sc)) + ")(" + old + " ^ " + v + "))";
+      case BinOp::Shl:
+      case BinOp::Shr: {
+        const Scalar rs = s.value->type.scalar;
+        std::string amt = is_signed_int(rs) ? "(unsigned long long)(long long)(" + v + ")"
+                                            : "(unsigned long long)(" + v + ")";
+        return std::string(s.op == BinOp::Shl ? "vx_shl(" : "vx_shr(") + old + ", " + amt + ", vx_err)";
+      }
+      default: unsupported("this compound assignment");
+    }
+  };
+  if (t.kind == ExprKind::Var) {
+    if (!t.type.is_scalar()) unsupported("assigning a tensor in device code");
+    if (!declared_.count(t.slot) && cur_fn_ == &fn_) unsupported("assigning a variable from outside the region");
+    std::string v = expr(*s.value, pre);
+    out += pre + name(t.slot) + " = " + combine(name(t.slot), v, t.type.scalar) + ";\n";
+    return;
+  }
+  if (t.kind != ExprKind::Index) unsupported("this assignment target");
+  TRef r = tensor_ref(*t.args[0], pre);
+  if (t.args.size() - 1 != r.dims.size()) unsupported("a store with a partial rank");
+  const std::string o = tmp("vs");
+  std::string off = offset(r, t, 1, pre);
+  pre += "const long long " + o + " = " + off + ";\n";
+  std::string v = expr(*s.value, pre);
+  std::string old = r.init.empty() ? r.ptr + "[" + o + "]"
+                                   : "vx_ld_init(" + r.ptr + ", " + r.init + ", " + o + ", vx_err)";
+  out += pre + r.ptr + "[" + o + "] = " + combine(old, v, t.type.scalar) + ";\n";
+  if (!r.init.empty()) out += r.init + "[" + o + "] = 1;\n";
+}
+
+void RegionEmitter::seq_for(const Stmt& s, std::string& out,
+                            const std::function<void(std::string&)>& body) {
+  const Scalar sc = s.start->type.scalar;
+  const std::string T = ctype(sc);
+  std::string pre;
+  const std::string lo = tmp("lo"), hi = tmp("hi"), go = tmp("go");
+  std::string a = expr(*s.start, pre);
+  std::string b = expr(*s.end, pre);
+  const std::string v = name(s.slot);
+  out += "{\n" + pre + "const " + T + " " + lo + " = " + a + ";\nconst " + T + " " + hi + " = " + b +
+         ";\nbool " + go + " = " + lo + (s.inclusive ? " <= " : " < ") + hi + ";\n";
+  std::string inner;
+  body(inner);
+  const std::string next = "vx_add(" + v + ", (" + T + ")1)";
+  out += "for (" + T + " " + v + " = " + lo + "; " + go + "; " + go + " = (" +
+         (s.inclusive ? v + " != " + hi : next + " != " + hi) + "), " + v + " = " + next + ") {\n" +
+         inner + "}\n}\n";
+}
+
+void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
+  switch (s.kind) {
+    case StmtKind::Let: {
+      const Type& t = slot_type(s.slot);
+      if (!t.is_scalar()) {
+        unsupported("a `let` of a " + type_name(t) + " in this place of device code");
+      }
+      std::string pre;
+      std::string v = s.value ? expr(*s.value, pre) : "0";
+      if (step_level) {
+        slots_[s.slot].store = Store::Shared;
+        decls_ << "__shared__ " << ctype(t.scalar) << " s_v" << s.slot << ";\n";
+        out += pre + "s_v" + std::to_string(s.slot) + " = " + v + ";\n";
+      } else {
+        slots_[s.slot].store = Store::Reg;
+        out += pre + ctype(t.scalar) + " v" + std::to_string(s.slot) + " = " + v + ";\n";
+      }
+      return;
+    }
+    case StmtKind::Assign: assign(s, out); return;
+    case StmtKind::Expr: {
+      std::string pre;
+      std::string v = expr(*s.value, pre);
+      out += pre;
+      if (v != "0") out += "(void)(" + v + ");\n";
+      return;
+    }
+    case StmtKind::While: {
+      std::string pre;
+      std::string c = expr(*s.value, pre);
+      std::string body;
+      stmts(s.body, body, false);
+      out += "while (true) {\n" + pre + "if (!(" + c + ")) break;\n" + body + "}\n";
+      return;
+    }
+    case StmtKind::Loop: {
+      std::string body;
+      stmts(s.body, body, false);
+      out += "while (true) {\n" + body + "}\n";
+      return;
+    }
+    case StmtKind::For:
+      if (s.across == tir::Across::Blocks) unsupported("a block loop inside block or lane code");
+      if (s.across == tir::Across::Lanes) {
+        if (lane_level_ < 0) unsupported("a lane loop in this place");
+        lane_loop(s, lane_level_ + 1, out);
+        return;
+      }
+      slots_[s.slot].store = Store::Reg;
+      seq_for(s, out, [&](std::string& body) { stmts(s.body, body, false); });
+      return;
+    case StmtKind::Break: out += "break;\n"; return;
+    case StmtKind::Continue: out += "continue;\n"; return;
+    case StmtKind::Return: {
+      if (cur_fn_ == &fn_) unsupported("`return` in a region");
+      if (!s.value) { out += "return;\n"; return; }
+      std::string pre;
+      std::string v = expr(*s.value, pre);
+      out += pre + "return " + v + ";\n";
+      return;
+    }
+    case StmtKind::Spawn: unsupported("a nested spawn");
+  }
+}
+
+// ---- device functions ---------------------------------------------------------------------------
+
+void RegionEmitter::device_function(int index) {
+  const std::string key_name = "vx_fn_" + std::to_string(index);
+  if (device_fns_.count(index)) return;
+  device_fns_[index] = "";  // marks it in progress (recursion)
+  const tir::Function& f = prog_.functions[static_cast<size_t>(index)];
+  const tir::Function* saved_fn = cur_fn_;
+  auto saved_slots = std::move(slots_);
+  const int saved_level = lane_level_;
+  slots_.clear();
+  cur_fn_ = &f;
+  lane_level_ = 1 << 20;  // lane loops cannot be in functions
+  std::string sig;
+  if (!(f.ret.is_unit() || f.ret.is_scalar())) unsupported("a call of `" + f.name + "`, which returns a tensor");
+  sig = std::string("static __device__ ") + (f.ret.is_unit() ? "void" : ctype(f.ret.scalar)) + " " +
+        key_name + "(";
+  for (int p : f.param_slots) {
+    const Type& t = f.slot_types[static_cast<size_t>(p)];
+    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a tensor");
+    sig += std::string(ctype(t.scalar)) + " v" + std::to_string(p) + ", ";
+  }
+  sig += "int* vx_err)";
+  std::string body;
+  for (auto* st : f.body->stmts) stmt(*st, body, false);
+  if (f.body->tail) {
+    std::string pre;
+    std::string v = expr(*f.body->tail, pre);
+    body += pre + (f.ret.is_unit() ? "(void)(" + v + ");\n" : "return " + v + ";\n");
+  } else if (!f.ret.is_unit()) {
+    body += "return 0;\n";
+  }
+  device_fns_[index] = "#ifndef VX_FN_" + std::to_string(index) + "\n#define VX_FN_" +
+                       std::to_string(index) + "\n" + sig + ";\n" + sig + " {\n" + body + "}\n#endif\n";
+  cur_fn_ = saved_fn;
+  slots_ = std::move(saved_slots);
+  lane_level_ = saved_level;
+}
+
+// ---- block code ---------------------------------------------------------------------------------
+
+void RegionEmitter::steps(const tir::Block* b, std::string& out) {
+  std::string group;
+  auto flush = [&] {
+    if (group.empty()) return;
+    out += "if (vx_leader) {\n" + group + "}\n__syncthreads();\n";
+    group.clear();
+  };
+  for (auto* s : b->stmts) {
+    const bool uniform = has_lane_loop(s) || has_collective(s) ||
+                         s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
+                         (escapes(s) && s->kind != StmtKind::Break && s->kind != StmtKind::Continue);
+    if (!uniform) {
+      leader_ctx_ = true;
+      stmt(*s, group, true);
+      leader_ctx_ = false;
+      continue;
+    }
+    flush();
+    step(*s, out);
+  }
+  if (b->tail) {
+    std::string pre;
+    std::string v = expr(*b->tail, pre);
+    group += pre + "(void)(" + v + ");\n";
+  }
+  flush();
+}
+
+void RegionEmitter::step(const Stmt& s, std::string& out) {
+  switch (s.kind) {
+    case StmtKind::Break: out += "break;\n"; return;
+    case StmtKind::Continue: out += "continue;\n"; return;
+    case StmtKind::For:
+      if (s.across == tir::Across::Lanes) {
+        lane_nest(s, out);
+        out += "__syncthreads();\n";
+        return;
+      }
+      if (s.across == tir::Across::Blocks) unsupported("a block loop inside block code");
+      if (expr_impure(s.start) || expr_impure(s.end)) unsupported("loop bounds with side effects in block code");
+      slots_[s.slot].store = Store::Reg;
+      seq_for(s, out, [&](std::string& body) {
+        body += "__syncthreads();\n";
+        steps(s.body, body);
+      });
+      return;
+    case StmtKind::While: {
+      if (expr_impure(s.value)) unsupported("a loop condition with side effects in block code");
+      std::string pre;
+      std::string c = expr(*s.value, pre);
+      const std::string t = tmp("wc");
+      std::string body;
+      steps(s.body, body);
+      out += "while (true) {\n" + pre + "const bool " + t + " = " + c + ";\n__syncthreads();\nif (!" + t +
+             ") break;\n" + body + "}\n";
+      return;
+    }
+    case StmtKind::Loop: {
+      std::string body;
+      steps(s.body, body);
+      out += "while (true) {\n" + body + "}\n";
+      return;
+    }
+    case StmtKind::Let:
+      if (s.value && strip(s.value)->kind == ExprKind::TensorNew) return make_tile(s, out);
+      if (s.value && s.value->kind == ExprKind::Builtin && is_lanes_reduce(s.value->builtin)) return reduce(s, out);
+      if (s.value && s.value->kind == ExprKind::Builtin && s.value->builtin == BuiltinId::CopyAsync) {
+        slots_[s.slot].store = Store::Reg;
+        return copy_async(*s.value, out);
+      }
+      unsupported("a `let` whose value holds a lane loop or a lanes:: routine inside an expression");
+    case StmtKind::Expr: {
+      const Expr& v = *s.value;
+      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::LanesSort) return sort(v, out);
+      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::CopyAsync) return copy_async(v, out);
+      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::Wait) {
+        out += "// .wait(): the copy finished at copy_async (spec/offload.md)\n";
+        return;
+      }
+      if (v.kind == ExprKind::If && v.type.is_unit()) {
+        if (expr_impure(v.args[0])) unsupported("an `if` condition with side effects around a lane loop");
+        std::string pre;
+        std::string c = expr(*v.args[0], pre);
+        const std::string t = tmp("ic");
+        std::string then_s, else_s;
+        steps(v.block, then_s);
+        if (v.else_block) steps(v.else_block, else_s);
+        out += "{\n" + pre + "const bool " + t + " = " + c + ";\n__syncthreads();\nif (" + t + ") {\n" +
+               then_s + "} else {\n" + else_s + "}\n}\n";
+        return;
+      }
+      if (v.kind == ExprKind::BlockExpr) {
+        std::string body;
+        steps(v.block, body);
+        out += "{\n" + body + "}\n";
+        return;
+      }
+      unsupported("an expression holding a lane loop or a lanes:: routine in block code");
+    }
+    default: unsupported("this statement around a lane loop");
+  }
+}
+
+int RegionEmitter::lane_depth(const Stmt& s) {
+  int deepest = 0;
+  std::function<void(const tir::Block*, int)> blk;
+  std::function<void(const Expr*, int)> ex = [&](const Expr* e, int d) {
+    if (!e) return;
+    for (auto* a : e->args) ex(a, d);
+    blk(e->block, d);
+    blk(e->else_block, d);
+  };
+  blk = [&](const tir::Block* b, int d) {
+    if (!b) return;
+    for (auto* x : b->stmts) {
+      int dd = d;
+      if (x->kind == StmtKind::For && x->across == tir::Across::Lanes) dd = d + 1;
+      deepest = std::max(deepest, dd);
+      ex(x->value, dd);
+      ex(x->target, dd);
+      blk(x->body, dd);
+    }
+    ex(b->tail, d);
+  };
+  tir::Block one;
+  one.stmts.push_back(const_cast<Stmt*>(&s));
+  blk(&one, 0);
+  return deepest;
+}
+
+void RegionEmitter::lane_nest(const Stmt& s, std::string& out) {
+  const int depth = lane_depth(s);
+  if (depth > 3) unsupported("more than three lane loops in each other");
+  nest_depth_ = depth;
+  std::string guard;
+  for (int d = depth; d < 3; ++d) guard += std::string("VX_ZERO_") + "XYZ"[d] + " && ";
+  guard += "true";
+  std::string body;
+  lane_loop(s, 0, body);
+  out += "if (" + guard + ") {\n" + body + "}\n";
+}
+
+void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
+  if (level >= nest_depth_) unsupported("a lane loop nest deeper than planned");
+  const int dim = nest_depth_ - 1 - level;
+  const char* axis = dim == 0 ? "x" : dim == 1 ? "y" : "z";
+  const Scalar sc = s.start->type.scalar;
+  const std::string T = ctype(sc);
+  const bool lit = s.start->kind == ExprKind::Literal && s.end->kind == ExprKind::Literal;
+  int64_t const_count = -1;
+  if (lit) {
+    const int64_t a = s.start->lit.i, b = s.end->lit.i;
+    const_count = b < a ? 0 : (b - a) + (s.inclusive ? 1 : 0);
+    if (!s.inclusive && b == a) const_count = 0;
+  }
+  int lanes = s.lane_count;
+  if (lanes <= 0) lanes = const_count > 0 ? static_cast<int>(std::min<int64_t>(const_count, 1024)) : 256;
+  if (lanes > 1024) unsupported("more than 1024 lanes");
+  out_.block[dim] = std::max(out_.block[dim], lanes);
+  long long prod = 1;
+  for (int b : out_.block) prod *= b;
+  if (prod > 1024) unsupported("a block of more than 1024 lanes");
+  if (expr_impure(s.start) || expr_impure(s.end)) unsupported("lane loop bounds with side effects");
+  slots_[s.slot].store = Store::Reg;
+  std::string pre;
+  const std::string lo = tmp("lo");
+  std::string a = expr(*s.start, pre);
+  std::string b = expr(*s.end, pre);
+  const std::string v = name(s.slot);
+  const std::string tid = std::string("threadIdx.") + axis;
+  const int saved = lane_level_;
+  lane_level_ = level;
+  std::string body;
+  // Statements with effects at an outer level of a nest run on the threads whose inner
+  // coordinates are 0, so that each runs once per pass.
+  for (auto* st : s.body->stmts) {
+    const bool inner = has_lane_loop(st);
+    std::string piece;
+    stmt(*st, piece, false);
+    if (!inner && dim > 0 && (expr_impure(st->value) || st->kind == StmtKind::Assign ||
+                              stmt_has(st, [](const Stmt* x, const Expr*) {
+                                return x && x->kind == StmtKind::Assign && x->target->kind == ExprKind::Index;
+                              }))) {
+      if (st->kind == StmtKind::Let) unsupported("a `let` with side effects around an inner lane loop");
+      std::string g;
+      for (int d = 0; d < dim; ++d) g += std::string(d ? " && " : "") + "threadIdx." + "xyz"[d] + " == 0";
+      piece = "if (" + g + ") {\n" + piece + "}\n";
+    }
+    body += piece;
+  }
+  if (s.body->tail) {
+    std::string p2;
+    std::string t = expr(*s.body->tail, p2);
+    body += p2 + "(void)(" + t + ");\n";
+  }
+  lane_level_ = saved;
+  out += "if (" + tid + " < " + std::to_string(lanes) + ") {\n" + pre + "const " + T + " " + lo + " = " + a + ";\n";
+  if (const_count >= 0 && const_count <= lanes) {
+    out += "if (" + tid + " < " + std::to_string(const_count) + "u) {\nconst " + T + " " + v + " = (" + T +
+           ")(" + lo + " + (" + T + ")" + tid + ");\n" + body + "}\n}\n";
+    return;
+  }
+  const std::string hi = tmp("hi"), n = tmp("n"), p = tmp("p");
+  out += "const " + T + " " + hi + " = " + b + ";\n";
+  out += "const unsigned long long " + n + " = " + (s.inclusive ? lo + " <= " + hi : lo + " < " + hi) +
+         " ? (unsigned long long)(" + (is_signed_int(sc) ? "(long long)" + hi + " - (long long)" + lo
+                                                         : "(unsigned long long)" + hi + " - (unsigned long long)" + lo) +
+         ")" + (s.inclusive ? " + 1ull" : "") + " : 0ull;\n";
+  out += "for (unsigned long long " + p + " = " + tid + "; " + p + " < " + n + "; " + p + " += " +
+         std::to_string(lanes) + "ull) {\nconst " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
+         " + " + p + ");\n" + body + "}\n}\n";
+}
+
+void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
+  const Type& t = slot_type(s.slot);
+  if (t.kind != TypeKind::Tensor || t.memory != Memory::Smem)
+    unsupported("a tensor made in device code that is not an SMEM tile");
+  const int64_t n = t.static_size();
+  if (n <= 0) unsupported("a tile whose size is not a constant");
+  const std::string T = ctype(t.scalar);
+  const std::string nm = "s_t" + std::to_string(s.slot);
+  const Expr* init = strip(s.value);
+  auto& info = slots_[s.slot];
+  info.store = Store::Tile;
+  info.uninit = !init->builtin_fill;
+  decls_ << "__shared__ " << T << " " << nm << "[" << n << "];\n";
+  if (info.uninit) {
+    decls_ << "__shared__ unsigned char " << nm << "_init[" << n << "];\n";
+    out += "for (int vx_e = vx_tid; vx_e < " + std::to_string(n) + "; vx_e += VX_NT) " + nm +
+           "_init[vx_e] = 0;\n__syncthreads();\n";
+    return;
+  }
+  if (expr_impure(init->args[0])) unsupported("a tile fill value with side effects");
+  std::string pre;
+  std::string v = expr(*init->args[0], pre);
+  out += "{\n" + pre + "const " + T + " vx_fill = " + v + ";\nfor (int vx_e = vx_tid; vx_e < " +
+         std::to_string(n) + "; vx_e += VX_NT) " + nm + "[vx_e] = vx_fill;\n}\n__syncthreads();\n";
+}
+
+void RegionEmitter::reduce(const Stmt& s, std::string& out) {
+  const Expr& e = *s.value;
+  std::string pre;
+  TRef t = tensor_ref(*e.args[0], pre);
+  const int64_t size = t.static_size();
+  if (size <= 0) unsupported("lanes:: on a tile whose size is not a constant");
+  const std::string T = ctype(t.elem);
+  if (t.elem == Scalar::Bool) unsupported("lanes:: on bool");
+  int64_t& cap = red_scratch_[t.elem];
+  cap = std::max(cap, size);
+  const bool argmax = e.builtin == BuiltinId::LanesArgmax;
+  if (argmax) red_index_scratch_ = std::max(red_index_scratch_, size);
+  const std::string red = std::string("vx_red_") + scalar_info(t.elem).name;
+  const std::string n = tmp("rn");
+  slots_[s.slot].store = Store::Shared;
+  decls_ << "__shared__ " << ctype(slot_type(s.slot).scalar) << " s_v" << s.slot << ";\n";
+  std::string nv = as_index(*e.args[1], pre);
+  out += "{ // " + std::string(tir::builtin_spelling(e.builtin)) + ": the tree of DESIGN §3.7\n" + pre;
+  out += "long long " + n + " = " + nv + ";\n";
+  out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) + "LL) { vx_fail(vx_err, 5); " + n + " = 1; }\n";
+  const std::string src = t.init.empty() ? t.ptr + "[vx_e]" : "vx_ld_init(" + t.ptr + ", " + t.init + ", vx_e, vx_err)";
+  out += "for (long long vx_e = vx_tid; vx_e < " + n + "; vx_e += VX_NT) { " + red + "[vx_e] = " + src + ";" +
+         (argmax ? " vx_redi[vx_e] = (int)vx_e;" : "") + " }\n__syncthreads();\n";
+  out += "long long vx_p = 1;\nwhile (vx_p < " + n + ") vx_p <<= 1;\n";
+  out += "for (long long vx_h = vx_p >> 1; vx_h >= 1; vx_h >>= 1) {\n";
+  out += "for (long long vx_i = vx_tid; vx_i < vx_h; vx_i += VX_NT) {\nif (vx_i + vx_h < " + n + ") {\n";
+  if (argmax) {
+    out += "if (vx_argmax_takes(" + red + "[vx_i], " + red + "[vx_i + vx_h])) { " + red + "[vx_i] = " + red +
+           "[vx_i + vx_h]; vx_redi[vx_i] = vx_redi[vx_i + vx_h]; }\n";
+  } else if (e.builtin == BuiltinId::LanesMax) {
+    out += red + "[vx_i] = vx_maxm(" + red + "[vx_i], " + red + "[vx_i + vx_h]);\n";
+  } else {
+    const bool fl = is_float(t.elem);
+    out += red + "[vx_i] = " + (fl ? red + "[vx_i] + " + red + "[vx_i + vx_h]" : "vx_add(" + red + "[vx_i], " + red + "[vx_i + vx_h])") + ";\n";
+  }
+  out += "}\n}\n__syncthreads();\n}\n";
+  out += "if (vx_leader) s_v" + std::to_string(s.slot) + " = " + (argmax ? "vx_redi[0]" : red + "[0]") + ";\n";
+  out += "__syncthreads();\n}\n";
+}
+
+void RegionEmitter::sort(const Expr& e, std::string& out) {
+  std::string pre;
+  TRef t = tensor_ref(*e.args[0], pre);
+  const int64_t size = t.static_size();
+  if (size <= 0) unsupported("lanes::sort on a tile whose size is not a constant");
+  const std::string T = ctype(t.elem);
+  const std::string n = tmp("sn");
+  std::string nv = as_index(*e.args[1], pre);
+  out += "{ // lanes::sort: odd-even transposition (stable, NaN last)\n" + pre;
+  out += "long long " + n + " = " + nv + ";\n";
+  out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) + "LL) { vx_fail(vx_err, 5); " + n + " = 1; }\n";
+  if (!t.init.empty()) {
+    out += "for (long long vx_e = vx_tid; vx_e < " + n + "; vx_e += VX_NT) (void)vx_ld_init(" + t.ptr + ", " +
+           t.init + ", vx_e, vx_err);\n";
+  }
+  out += "for (long long vx_ph = 0; vx_ph < " + n + "; ++vx_ph) {\n";
+  out += "for (long long vx_i = 2 * vx_tid + (vx_ph & 1); vx_i + 1 < " + n + "; vx_i += 2 * VX_NT) {\n";
+  out += T + " vx_a = " + t.ptr + "[vx_i], vx_b = " + t.ptr + "[vx_i + 1];\n";
+  out += "if (vx_sort_lt(vx_b, vx_a)) { " + t.ptr + "[vx_i] = vx_b; " + t.ptr + "[vx_i + 1] = vx_a; }\n";
+  out += "}\n__syncthreads();\n}\n}\n";
+}
+
+void RegionEmitter::copy_async(const Expr& e, std::string& out) {
+  std::string pre;
+  TRef tile = tensor_ref(*e.args[0], pre);
+  TRef src = tensor_ref(*e.args[1], pre);
+  const int64_t size = tile.static_size();
+  if (size <= 0) unsupported("copy_async into a tile whose size is not a constant");
+  const size_t rank = tile.dims.size();
+  if (src.dims.size() != rank || e.args.size() - 2 != rank) unsupported("copy_async with ranks that differ");
+  out += "{ // lanes::copy_async: a cooperative copy, finished here (spec/offload.md)\n" + pre;
+  for (size_t d = 0; d < rank; ++d) {
+    const Expr& x = *e.args[2 + d];
+    std::string p2;
+    std::string v = expr(x, p2);
+    out += p2 + "const long long vx_st" + std::to_string(d) + " = " +
+           (is_signed_int(x.type.scalar) ? "vx_start_s((long long)(" + v + "))"
+                                         : "vx_start_u((unsigned long long)(" + v + "))") + ";\n";
+  }
+  out += "for (long long vx_e = vx_tid; vx_e < " + std::to_string(size) + "LL; vx_e += VX_NT) {\n";
+  out += "long long vx_r = vx_e, vx_off = 0;\nbool vx_in = true;\n";
+  // unravel vx_e over the tile's dims (row-major), innermost first
+  for (size_t k = rank; k-- > 0;) {
+    out += "const long long vx_k" + std::to_string(k) + " = vx_r % " + std::to_string(tile.sdims[k]) +
+           "LL; vx_r /= " + std::to_string(tile.sdims[k]) + "LL;\n";
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    const std::string i = "(vx_st" + std::to_string(d) + " + vx_k" + std::to_string(d) + ")";
+    out += "vx_in = vx_in && " + i + " >= 0 && " + i + " < " + src.dims[d] + ";\n";
+    out += "vx_off = vx_off * " + src.dims[d] + " + (vx_in ? " + i + " : 0);\n";
+  }
+  out += tile.ptr + "[vx_e] = vx_in ? " + src.ptr + "[vx_off] : (" + std::string(ctype(tile.elem)) + ")0;\n";
+  if (!tile.init.empty()) out += tile.init + "[vx_e] = 1;\n";
+  out += "}\n__syncthreads();\n}\n";
+}
+
+// ---- the region ---------------------------------------------------------------------------------
+
+void RegionEmitter::collect_captures() {
+  walk_block(spawn_.body, [&](const Stmt* s, const Expr*) {
+    if (s && (s->kind == StmtKind::Let || s->kind == StmtKind::For) && s->slot >= 0) declared_.insert(s->slot);
+  });
+  std::set<int> used;
+  walk_block(spawn_.body, [&](const Stmt*, const Expr* e) {
+    if (e && e->kind == ExprKind::Var && !declared_.count(e->slot)) used.insert(e->slot);
+  });
+  for (int slot : used) {
+    const Type& t = slot_type(slot);
+    slots_[slot].store = Store::Param;
+    if (t.is_scalar()) {
+      ctype(t.scalar);
+      out_.params.push_back({KernelParam::Kind::Scalar, slot, 0, t.scalar});
+    } else if (t.is_tensor_like()) {
+      if (t.memory != Memory::Hbm) unsupported("a captured tensor that is not in HBM");
+      ctype(t.scalar);
+      out_.params.push_back({KernelParam::Kind::TensorPtr, slot, 0, t.scalar});
+      for (size_t k = 0; k < t.dims.size(); ++k)
+        if (t.dims[k] == kUnknownDim)
+          out_.params.push_back({KernelParam::Kind::TensorDim, slot, static_cast<int>(k), Scalar::I64});
+    } else {
+      unsupported("a captured value of type " + type_name(t));
+    }
+  }
+  out_.params.push_back({KernelParam::Kind::ErrorFlag, -1, 0, Scalar::I32});
+}
+
+void RegionEmitter::run() {
+  cur_fn_ = &fn_;
+  collect_captures();
+  // The block loops: one directly in the region, up to three in each other.
+  std::vector<const Stmt*> loops;
+  const tir::Block* body = spawn_.body;
+  while (true) {
+    if (body->stmts.size() != 1 || body->tail) {
+      if (loops.empty()) unsupported("code in the region outside its block loop");
+      break;
+    }
+    const Stmt* s = body->stmts[0];
+    if (s->kind != StmtKind::For || s->across != tir::Across::Blocks) {
+      if (loops.empty()) unsupported("a region whose body is not one block loop");
+      break;
+    }
+    loops.push_back(s);
+    body = s->body;
+  }
+  if (loops.size() > 3) unsupported("more than three block loops in each other");
+  for (auto* l : loops) {
+    bool ok = true;
+    walk_expr(l->start, [&](const Stmt*, const Expr* e) { if (e && e->kind == ExprKind::Var && declared_.count(e->slot)) ok = false; });
+    walk_expr(l->end, [&](const Stmt*, const Expr* e) { if (e && e->kind == ExprKind::Var && declared_.count(e->slot)) ok = false; });
+    if (!ok) unsupported("a block loop whose range depends on another block loop");
+    if (expr_impure(l->start) || expr_impure(l->end)) unsupported("block loop bounds with side effects");
+  }
+  for (size_t k = loops.size(); k-- > 0;) out_.grid.push_back({loops[k]->start, loops[k]->end, loops[k]->inclusive});
+
+  std::string code;
+  for (size_t k = 0; k < loops.size(); ++k) {
+    const Stmt& l = *loops[k];
+    const int dim = static_cast<int>(loops.size() - 1 - k);
+    const std::string T = ctype(l.start->type.scalar);
+    slots_[l.slot].store = Store::Reg;
+    std::string pre;
+    std::string a = expr(*l.start, pre);
+    code += pre + "const " + T + " v" + std::to_string(l.slot) + " = (" + T + ")((unsigned long long)(" + a +
+            ") + (unsigned long long)blockIdx." + "xyz"[dim] + ");\n";
+  }
+  std::string block_code;
+  steps(body, block_code);
+  code += block_code;
+
+  const int nt = out_.block[0] * out_.block[1] * out_.block[2];
+  std::ostringstream k;
+  k << "// " << out_.location << "\n";
+  k << "#define VX_NT " << nt << "\n";
+  k << "#define VX_ZERO_X " << (out_.block[0] > 1 ? "(threadIdx.x == 0)" : "true") << "\n";
+  k << "#define VX_ZERO_Y " << (out_.block[1] > 1 ? "(threadIdx.y == 0)" : "true") << "\n";
+  k << "#define VX_ZERO_Z " << (out_.block[2] > 1 ? "(threadIdx.z == 0)" : "true") << "\n";
+  k << "VX_KERNEL void __launch_bounds__(" << nt << ") " << out_.name << "(";
+  bool first = true;
+  for (auto& p : out_.params) {
+    k << (first ? "" : ", ");
+    first = false;
+    switch (p.kind) {
+      case KernelParam::Kind::Scalar: k << ctype(p.scalar) << " v" << p.slot; break;
+      case KernelParam::Kind::TensorPtr: k << ctype(p.scalar) << "* __restrict__ t" << p.slot; break;
+      case KernelParam::Kind::TensorDim: k << "long long t" << p.slot << "_d" << p.dim; break;
+      case KernelParam::Kind::ErrorFlag: k << "int* vx_err"; break;
+    }
+  }
+  k << ") {\n";
+  k << decls_.str();
+  for (auto& [sc, n] : red_scratch_) k << "__shared__ " << ctype(sc) << " vx_red_" << scalar_info(sc).name << "[" << n << "];\n";
+  if (red_index_scratch_) k << "__shared__ int vx_redi[" << red_index_scratch_ << "];\n";
+  k << "const int vx_tid = (int)(threadIdx.x + " << out_.block[0] << " * (threadIdx.y + " << out_.block[1]
+    << " * threadIdx.z));\n";
+  k << "const bool vx_leader = vx_tid == 0;\n(void)vx_leader;\n";
+  k << code;
+  k << "}\n#undef VX_NT\n#undef VX_ZERO_X\n#undef VX_ZERO_Y\n#undef VX_ZERO_Z\n";
+  std::string fns;
+  for (auto& [i, text] : device_fns_) fns += text;
+  out_.source = fns + k.str();
+  // A host wrapper with cuLaunchKernel's ABI, for the host harness (tests/cuda_host).
+  std::ostringstream h;
+  h << "#ifdef VX_HOST_HARNESS\nstatic void " << out_.name << "_host(void** a) {\n  " << out_.name << "(";
+  for (size_t i = 0; i < out_.params.size(); ++i) {
+    const auto& p = out_.params[i];
+    h << (i ? ", " : "");
+    switch (p.kind) {
+      case KernelParam::Kind::Scalar: h << "*(" << ctype(p.scalar) << "*)a[" << i << "]"; break;
+      case KernelParam::Kind::TensorPtr: h << "*(" << ctype(p.scalar) << "**)a[" << i << "]"; break;
+      case KernelParam::Kind::TensorDim: h << "*(long long*)a[" << i << "]"; break;
+      case KernelParam::Kind::ErrorFlag: h << "*(int**)a[" << i << "]"; break;
+    }
+  }
+  h << ");\n}\n#endif\n";
+  out_.source += h.str();
+}
+
+void find_spawns(const tir::Block* b, std::vector<const Stmt*>& out) {
+  if (!b) return;
+  walk_block(b, [&](const Stmt* s, const Expr*) {
+    if (s && s->kind == StmtKind::Spawn) out.push_back(s);
+  });
+}
+
+}  // namespace
+
+std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
+  std::vector<std::pair<int, const Stmt*>> spawns;
+  for (size_t f = 0; f < program.functions.size(); ++f) {
+    std::vector<const Stmt*> found;
+    find_spawns(program.functions[f].body, found);
+    for (auto* s : found) spawns.emplace_back(static_cast<int>(f), s);
+  }
+  std::sort(spawns.begin(), spawns.end(),
+            [](auto& a, auto& b) { return a.second->span.begin < b.second->span.begin; });
+  std::vector<EmittedRegion> out;
+  for (size_t i = 0; i < spawns.size(); ++i) {
+    EmittedRegion r;
+    r.spawn = spawns[i].second;
+    r.function = spawns[i].first;
+    r.index = static_cast<int>(i);
+    LineCol lc{};
+    std::string path = "?";
+    if (program.file) {
+      lc = program.file->line_col(r.spawn->span.begin);
+      path = program.file->path();
+    }
+    r.name = "vx_region_" + std::to_string(i) + "_L" + std::to_string(lc.line);
+    r.location = path + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
+    std::map<int, std::string> fns;
+    try {
+      RegionEmitter(program, r.function, *r.spawn, r, fns).run();
+      r.ok = true;
+    } catch (const Unsupported& u) {
+      r.ok = false;
+      r.reason = u.reason;
+      r.source.clear();
+      r.params.clear();
+      r.grid.clear();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+const std::string& cuda_prelude() {
+  static const std::string text = std::string(
+#include "offload/vx_math_text.inc"
+                                      ) +
+                                  "\n" +
+                                  std::string(
+#include "offload/vx_prelude_text.inc"
+                                  ) +
+                                  "\n";
+  return text;
+}
+
+std::string cuda_translation_unit(const std::vector<EmittedRegion>& regions) {
+  std::string tu = cuda_prelude();
+  for (auto& r : regions)
+    if (r.ok) tu += "\n" + r.source;
+  return tu;
+}
+
+}  // namespace vx::offload

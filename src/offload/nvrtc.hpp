@@ -1,0 +1,45 @@
+// NVRTC, opened with dlopen (DESIGN §5): compiles emitted CUDA C++ to a cubin for one sm_XX with
+// -fmad=false --std=c++17, through a disk cache. Needs nothing at build time; at run time it finds
+// libnvrtc on the loader path or in the CUDA toolkit ($CUDA_HOME, /usr/local/cuda).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace vx::offload {
+
+class Nvrtc {
+ public:
+  // Loads libnvrtc; false (with `error` saying what is missing) when it cannot.
+  bool load(std::string& error);
+  bool loaded() const { return create_ != nullptr; }
+  std::string version() const;  // "13.0"
+
+  // Compiles `source` for `arch` ("sm_90") to a cubin. Uses the cache unless VX_CACHE=0.
+  // `cached` says whether the cubin came from the cache.
+  bool compile(const std::string& source, const std::string& arch, std::vector<char>& cubin,
+               std::string& log, bool* cached = nullptr);
+
+ private:
+  using CreateFn = int (*)(void**, const char*, const char*, int, const char* const*, const char* const*);
+  using CompileFn = int (*)(void*, int, const char* const*);
+  using SizeFn = int (*)(void*, size_t*);
+  using GetFn = int (*)(void*, char*);
+  using DestroyFn = int (*)(void**);
+  using VersionFn = int (*)(int*, int*);
+  void* lib_ = nullptr;
+  CreateFn create_ = nullptr;
+  CompileFn compile_ = nullptr;
+  SizeFn log_size_ = nullptr, cubin_size_ = nullptr;
+  GetFn log_ = nullptr, cubin_ = nullptr;
+  DestroyFn destroy_ = nullptr;
+  VersionFn version_ = nullptr;
+};
+
+// The kernel cache directory: $VX_CACHE_DIR, else $XDG_CACHE_HOME/vx/kernels, else
+// ~/.cache/vx/kernels; empty when VX_CACHE=0.
+std::string kernel_cache_dir();
+
+// A 128-bit FNV-1a digest in hex (the cache key).
+std::string digest_hex(const std::string& data);
+
+}  // namespace vx::offload

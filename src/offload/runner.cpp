@@ -1,0 +1,400 @@
+#include "offload/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <sstream>
+
+#include "offload/cuda_driver.hpp"
+#include "offload/nvrtc.hpp"
+
+namespace vx::offload {
+namespace {
+
+using tir::BinOp;
+using tir::Expr;
+using tir::ExprKind;
+
+// Normalises 64 bits to a scalar type's width (sign- or zero-extended), as frame slots hold them.
+uint64_t norm(uint64_t v, Scalar s) {
+  const int bits = scalar_info(s).bits;
+  if (bits >= 64) return v;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  v &= mask;
+  if (is_signed_int(s) && (v >> (bits - 1)) & 1) v |= ~mask;
+  return v;
+}
+
+// The value of an integer expression of a block loop's bounds: literals, captured scalars,
+// operators, casts between integers, len/dim. Anything else: nullopt (the region stays on host).
+std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
+  if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
+  const Scalar s = e.type.scalar;
+  switch (e.kind) {
+    case ExprKind::Literal: return norm(static_cast<uint64_t>(e.lit.i), s);
+    case ExprKind::Var: return norm(f.s[e.slot], s);
+    case ExprKind::Cast: {
+      if (!e.args[0]->type.is_scalar() || !is_int(e.args[0]->type.scalar)) return std::nullopt;
+      auto a = eval_int(*e.args[0], f);
+      if (!a) return std::nullopt;
+      return norm(*a, s);
+    }
+    case ExprKind::Unary: {
+      auto a = eval_int(*e.args[0], f);
+      if (!a) return std::nullopt;
+      return norm(e.uop == tir::UnOp::Neg ? uint64_t{0} - *a : ~*a, s);
+    }
+    case ExprKind::Binary: {
+      auto a = eval_int(*e.args[0], f);
+      auto b = eval_int(*e.args[1], f);
+      if (!a || !b) return std::nullopt;
+      const bool sg = is_signed_int(s);
+      switch (e.bop) {
+        case BinOp::Add: return norm(*a + *b, s);
+        case BinOp::Sub: return norm(*a - *b, s);
+        case BinOp::Mul: return norm(*a * *b, s);
+        case BinOp::Div:
+        case BinOp::Rem: {
+          if (*b == 0) return std::nullopt;
+          if (sg) {
+            const int64_t x = static_cast<int64_t>(*a), y = static_cast<int64_t>(*b);
+            if (y == -1) return norm(e.bop == BinOp::Div ? uint64_t{0} - *a : 0, s);
+            return norm(static_cast<uint64_t>(e.bop == BinOp::Div ? x / y : x % y), s);
+          }
+          return norm(e.bop == BinOp::Div ? *a / *b : *a % *b, s);
+        }
+        case BinOp::BitAnd: return *a & *b;
+        case BinOp::BitOr: return *a | *b;
+        case BinOp::BitXor: return *a ^ *b;
+        default: return std::nullopt;
+      }
+    }
+    case ExprKind::Builtin:
+      if (e.builtin == tir::BuiltinId::Len && e.args[0]->kind == ExprKind::Var) {
+        const auto& v = f.t[e.args[0]->slot].view;
+        return v.rank ? static_cast<uint64_t>(v.dims[0]) : 0;
+      }
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+std::string element_text(const std::byte* p, Scalar s) {
+  std::ostringstream o;
+  switch (s) {
+    case Scalar::F32: { float v; std::memcpy(&v, p, 4); o.precision(9); o << v; break; }
+    case Scalar::F64: { double v; std::memcpy(&v, p, 8); o.precision(17); o << v; break; }
+    default: {
+      uint64_t v = 0;
+      std::memcpy(&v, p, static_cast<size_t>(scalar_info(s).bits / 8 ? scalar_info(s).bits / 8 : 1));
+      o << static_cast<int64_t>(norm(v, s));
+    }
+  }
+  return o.str();
+}
+
+}  // namespace
+
+bool build_launch(const EmittedRegion& r, interp::Frame& frame,
+                  const std::function<uint64_t(int, const interp::TensorView&)>& pointer_of,
+                  LaunchArgs& out, std::string& why) {
+  for (size_t d = 0; d < r.grid.size(); ++d) {
+    const GridLoop& g = r.grid[d];
+    auto a = eval_int(*g.start, frame);
+    auto b = eval_int(*g.end, frame);
+    if (!a || !b) {
+      why = "the range of a block loop could not be evaluated before the launch";
+      return false;
+    }
+    const Scalar s = g.start->type.scalar;
+    uint64_t count = 0;
+    const bool lt = is_signed_int(s) ? static_cast<int64_t>(*a) < static_cast<int64_t>(*b) : *a < *b;
+    if (lt) count = *b - *a + (g.inclusive ? 1 : 0);
+    else if (g.inclusive && *a == *b) count = 1;
+    const uint64_t limit = d == 0 ? 0x7fffffffull : 65535ull;
+    if (count > limit) {
+      why = "a block loop has more passes than the grid allows";
+      return false;
+    }
+    if (count == 0) out.empty = true;
+    out.grid[d] = static_cast<unsigned>(count);
+  }
+  out.values.assign(r.params.size(), 0);
+  out.params.resize(r.params.size());
+  for (size_t i = 0; i < r.params.size(); ++i) {
+    const KernelParam& p = r.params[i];
+    switch (p.kind) {
+      case KernelParam::Kind::Scalar: {
+        const uint64_t bits = frame.s[p.slot];
+        std::memcpy(&out.values[i], &bits, 8);  // little-endian: low bytes hold narrow types
+        break;
+      }
+      case KernelParam::Kind::TensorPtr:
+        out.values[i] = pointer_of(p.slot, frame.t[p.slot].view);
+        break;
+      case KernelParam::Kind::TensorDim: {
+        const auto& v = frame.t[p.slot].view;
+        const int64_t d = p.dim < v.rank ? v.dims[p.dim] : 0;
+        std::memcpy(&out.values[i], &d, 8);
+        break;
+      }
+      case KernelParam::Kind::ErrorFlag: {
+        int* flag = &out.error;
+        out.values[i] = reinterpret_cast<uint64_t>(flag);
+        break;
+      }
+    }
+    out.params[i] = &out.values[i];
+  }
+  return true;
+}
+
+std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program) {
+  std::set<const tir::Stmt*> marks;
+  std::function<void(tir::Block*)> blk;
+  std::function<void(tir::Expr*)> ex = [&](tir::Expr* e) {
+    if (!e) return;
+    for (auto* a : e->args) ex(a);
+    blk(e->block);
+    blk(e->else_block);
+  };
+  blk = [&](tir::Block* b) {
+    if (!b) return;
+    for (size_t i = 0; i < b->stmts.size(); ++i) {
+      tir::Stmt* s = b->stmts[i];
+      if (marks.count(s)) continue;
+      ex(s->target);
+      ex(s->value);
+      if (s->kind == tir::StmtKind::Spawn) {
+        tir::Stmt* mark = program.new_stmt();
+        mark->kind = tir::StmtKind::Spawn;
+        mark->span = s->span;
+        mark->body = program.new_block();
+        b->stmts.insert(b->stmts.begin() + static_cast<long>(i) + 1, mark);
+        marks.insert(mark);
+        ++i;
+        continue;
+      }
+      blk(s->body);
+    }
+    ex(b->tail);
+  };
+  for (auto& f : program.functions) blk(f.body);
+  return marks;
+}
+
+// ---- the runner ---------------------------------------------------------------------------------
+
+struct OffloadRunner::Impl {
+  const tir::Program& program;
+  std::ostream& err;
+  std::vector<EmittedRegion> regions;
+  std::map<const tir::Stmt*, size_t> by_spawn;
+  bool tried_device = false, device_ok = false;
+  std::string no_device_why;
+  CudaDriver driver;
+  Nvrtc nvrtc;
+  bool compiled = false, compile_failed = false;
+  std::map<size_t, void*> functions;
+  std::map<size_t, int> launches;
+  std::set<size_t> verified, demoted, reported;
+  bool time_kernel = false;
+  struct Stat {
+    std::vector<float> ms;
+    uint64_t bytes = 0;
+  };
+  std::map<size_t, Stat> stats;
+  struct Pending {
+    size_t region;
+    std::vector<std::tuple<const std::byte*, std::vector<std::byte>, Scalar, std::string>> results;
+  };
+  std::optional<Pending> pending;
+
+  Impl(const tir::Program& p, std::ostream& e) : program(p), err(e) {}
+};
+
+OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& options, std::ostream& err)
+    : impl_(std::make_unique<Impl>(program, err)), options_(options) {
+  if (const char* t = std::getenv("VX_OFFLOAD_THRESHOLD")) options_.threshold = std::max(0, std::atoi(t));
+  if (const char* t = std::getenv("VX_TIME_KERNEL")) impl_->time_kernel = std::string(t) == "1";
+  if (!active()) return;
+  impl_->regions = emit_regions(program);
+  for (size_t i = 0; i < impl_->regions.size(); ++i) impl_->by_spawn[impl_->regions[i].spawn] = i;
+}
+
+OffloadRunner::~OffloadRunner() = default;
+
+bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
+  Impl& m = *impl_;
+  if (checkpoints_.count(&spawn)) {
+    if (m.pending) {
+      const size_t ri = m.pending->region;
+      const EmittedRegion& r = m.regions[ri];
+      bool same = true;
+      for (auto& [host, gpu, scalar, name] : m.pending->results) {
+        const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
+        for (size_t k = 0; k < gpu.size(); k += es) {
+          if (std::memcmp(host + k, gpu.data() + k, es) != 0) {
+            m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `"
+                  << name << "` element " << k / es << ": GPU " << element_text(gpu.data() + k, scalar)
+                  << ", interpreter " << element_text(host + k, scalar)
+                  << "; the region stays on the interpreter\n";
+            same = false;
+            break;
+          }
+        }
+        if (!same) break;
+      }
+      if (same) m.verified.insert(ri);
+      else m.demoted.insert(ri);
+      m.pending.reset();
+    }
+    return true;
+  }
+  auto it = m.by_spawn.find(&spawn);
+  if (it == m.by_spawn.end()) return false;
+  const size_t ri = it->second;
+  const EmittedRegion& r = m.regions[ri];
+  auto host = [&](const std::string& why) {
+    if (options_.verbose && m.reported.insert(ri).second)
+      m.err << "vx: " << r.location << ": region runs on the interpreter: " << why << "\n";
+    return false;
+  };
+  const int count = ++m.launches[ri];
+  if (!m.tried_device) {
+    m.tried_device = true;
+    m.device_ok = m.driver.open(m.no_device_why);
+    if (!m.device_ok) m.err << "no CUDA device\n";
+  }
+  if (!m.device_ok) return host("no CUDA device (" + m.no_device_why + ")");
+  if (!r.ok) return host("not emitted: " + r.reason);
+  if (m.demoted.count(ri)) return host("its GPU result differed from the interpreter's");
+  const bool verify = options_.mode == "verify" || (options_.mode == "auto" && !m.verified.count(ri));
+  if (options_.mode == "auto" && count <= options_.threshold)
+    return host("not hot yet (" + std::to_string(options_.threshold) + " launches; VX_OFFLOAD_THRESHOLD)");
+  if (!m.compiled && !m.compile_failed) {
+    std::string why;
+    if (!m.nvrtc.load(why)) {
+      m.compile_failed = true;
+      m.no_device_why = why;
+    } else {
+      std::vector<char> cubin;
+      std::string log;
+      void* module = nullptr;
+      if (!m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log) ||
+          !m.driver.load_module(cubin, &module, log)) {
+        m.compile_failed = true;
+        m.no_device_why = "the kernels did not compile: " + log;
+      } else {
+        for (size_t i = 0; i < m.regions.size(); ++i) {
+          void* fn = nullptr;
+          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log)) m.functions[i] = fn;
+        }
+        m.compiled = true;
+      }
+    }
+    if (m.compile_failed) m.err << "vx: offload: " << m.no_device_why << "\n";
+  }
+  if (!m.compiled || !m.functions.count(ri)) return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
+
+  // Device copies of the captured tensors (uploaded before, downloaded after every launch).
+  struct Buf {
+    uint64_t dev = 0;
+    const interp::TensorView* view = nullptr;
+    size_t bytes = 0;
+    Scalar scalar = Scalar::F32;
+    std::string name;
+  };
+  std::vector<Buf> bufs;
+  const tir::Function& fn = m.program.functions[static_cast<size_t>(r.function)];
+  bool alloc_ok = true;
+  LaunchArgs args;
+  std::string why;
+  auto pointer_of = [&](int slot, const interp::TensorView& v) -> uint64_t {
+    Buf b;
+    b.view = &v;
+    b.scalar = fn.slot_types[static_cast<size_t>(slot)].scalar;
+    b.bytes = static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
+    b.name = fn.slot_names[static_cast<size_t>(slot)];
+    if (!m.driver.alloc(b.bytes, &b.dev) || !m.driver.upload(b.dev, v.data, b.bytes)) alloc_ok = false;
+    bufs.push_back(b);
+    return b.dev;
+  };
+  uint64_t err_dev = 0;
+  if (!build_launch(r, frame, pointer_of, args, why)) {
+    for (auto& b : bufs) m.driver.free(b.dev);
+    return host(why);
+  }
+  m.driver.alloc(sizeof(int), &err_dev);
+  int zero = 0;
+  m.driver.upload(err_dev, &zero, sizeof zero);
+  for (size_t i = 0; i < r.params.size(); ++i)
+    if (r.params[i].kind == KernelParam::Kind::ErrorFlag) args.values[i] = err_dev;
+  auto release = [&] {
+    for (auto& b : bufs) m.driver.free(b.dev);
+    m.driver.free(err_dev);
+  };
+  if (!alloc_ok) {
+    release();
+    return host("device memory for its tensors could not be allocated");
+  }
+  float ms = 0;
+  if (!args.empty) {
+    std::string lerr;
+    if (!m.driver.launch(m.functions[ri], args.grid, r.block, args.params.data(), &ms, lerr)) {
+      release();
+      m.demoted.insert(ri);
+      return host(lerr);
+    }
+  }
+  int flag = 0;
+  m.driver.download(&flag, err_dev, sizeof flag);
+  uint64_t bytes = 0;
+  for (auto& b : bufs) bytes += 2 * b.bytes;
+  if (m.time_kernel)
+    m.err << "vx: kernel " << r.location << ": " << ms << " ms, grid " << args.grid[0] << "x" << args.grid[1] << "x"
+          << args.grid[2] << ", block " << r.block[0] << "x" << r.block[1] << "x" << r.block[2] << "\n";
+  m.stats[ri].ms.push_back(ms);
+  m.stats[ri].bytes += bytes;
+  if (flag != 0) {  // a runtime error: the interpreter reruns the region and reports it exactly
+    release();
+    return false;
+  }
+  if (verify) {
+    Impl::Pending p;
+    p.region = ri;
+    for (auto& b : bufs) {
+      std::vector<std::byte> out(b.bytes);
+      m.driver.download(out.data(), b.dev, b.bytes);
+      p.results.emplace_back(b.view->data, std::move(out), b.scalar, b.name);
+    }
+    release();
+    m.pending = std::move(p);
+    return false;  // the interpreter runs it too; the checkpoint after the region compares
+  }
+  for (auto& b : bufs) m.driver.download(b.view->data, b.dev, b.bytes);
+  release();
+  return true;
+}
+
+void OffloadRunner::finish() {
+  Impl& m = *impl_;
+  if (!options_.profile) return;
+  m.err << "vx profile: region                                   launches  median ms    bytes moved     GB/s\n";
+  for (auto& [ri, st] : m.stats) {
+    std::vector<float> v = st.ms;
+    std::sort(v.begin(), v.end());
+    const double med = v.empty() ? 0 : v[v.size() / 2];
+    const double gbs = med > 0 ? static_cast<double>(st.bytes) / static_cast<double>(v.size()) / (med * 1e6) : 0;
+    char line[256];
+    std::snprintf(line, sizeof line, "vx profile: %-40s %8zu %10.4f %14llu %8.1f\n", m.regions[ri].location.c_str(),
+                  v.size(), med, static_cast<unsigned long long>(st.bytes), gbs);
+    m.err << line;
+  }
+  if (m.stats.empty()) m.err << "vx profile: no region ran on the GPU\n";
+}
+
+}  // namespace vx::offload

@@ -1,0 +1,62 @@
+// The offload tier's RegionRunner (spec/offload.md, DESIGN §5): decides per region whether it runs
+// on the GPU (--offload=auto|off|gpu|verify), compiles the program's kernels with NVRTC once,
+// moves HBM tensors to and from the device, launches, times (VX_TIME_KERNEL=1, --profile) and
+// verifies against the interpreter. Every region that stays on the host is reported under -v
+// with its reason. With no driver or device it says `no CUDA device` once and runs on the host.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "interp/interpreter.hpp"
+#include "offload/emit_cuda.hpp"
+
+namespace vx::offload {
+
+struct OffloadOptions {
+  std::string mode = "auto";  // auto | off | gpu | verify
+  bool verbose = false;
+  bool profile = false;
+  int threshold = 2;          // auto: launches of a region before it goes to the GPU
+};
+
+// The arguments of one launch, built from the interpreter's frame: the grid (from the block loops'
+// ranges), and a value for every kernel parameter. `pointer_of` maps a captured tensor to the
+// address the kernel gets (the host data itself for the host harness, a device copy on the GPU).
+struct LaunchArgs {
+  unsigned grid[3] = {1, 1, 1};
+  bool empty = false;  // a block loop has no pass: nothing to launch
+  std::vector<uint64_t> values;  // one 8-byte cell per parameter
+  std::vector<void*> params;     // pointers into `values` (cuLaunchKernel's kernelParams)
+  int error = 0;                 // the kernel's error flag lives here (host harness)
+};
+bool build_launch(const EmittedRegion& r, interp::Frame& frame,
+                  const std::function<uint64_t(int slot, const interp::TensorView&)>& pointer_of,
+                  LaunchArgs& out, std::string& why);
+
+// Adds, after every `spawn on` statement, an empty `spawn` that marks the end of the region (a
+// checkpoint): the interpreter hands it to the runner, which then compares the GPU's results
+// with the interpreter's. Returns the checkpoints.
+std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program);
+
+class OffloadRunner final : public interp::RegionRunner {
+ public:
+  OffloadRunner(const tir::Program& program, const OffloadOptions& options, std::ostream& err);
+  ~OffloadRunner() override;
+  bool active() const { return options_.mode != "off"; }
+  bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override;
+  void finish();  // prints the --profile table
+  void set_checkpoints(std::set<const tir::Stmt*> c) { checkpoints_ = std::move(c); }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  OffloadOptions options_;
+  std::set<const tir::Stmt*> checkpoints_;
+};
+
+}  // namespace vx::offload

@@ -1,0 +1,35 @@
+# The offload tier (spec/offload.md, issue 5). Included from the top-level CMakeLists.txt after
+# `vx_core` and `vx` are defined.
+#
+# 1. The emitter prepends vx_math.h and src/offload/vx_prelude.cuh to every kernel: both are
+#    embedded in vx as string literals, generated here (copied only when they change).
+# 2. offload_test: every region of every accepted corpus program is emitted and compiled by NVRTC
+#    for sm_80 and sm_90 (skips with a message when libnvrtc cannot be found).
+# 3. cuda_host_test: the same emitted source compiled by g++ against tests/cuda_host/cuda_host.hpp
+#    (one Boost.Context fiber per lane) and run against the interpreter, bit for bit.
+set(VX_OFFLOAD_GEN ${CMAKE_BINARY_DIR}/generated/offload)
+file(MAKE_DIRECTORY ${VX_OFFLOAD_GEN})
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/src/interp/vx_math.h ${PROJECT_SOURCE_DIR}/src/offload/vx_prelude.cuh)
+foreach(pair "vx_math_text:src/interp/vx_math.h" "vx_prelude_text:src/offload/vx_prelude.cuh")
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 vx_inc_name)
+  list(GET pair 1 vx_inc_src)
+  file(READ ${PROJECT_SOURCE_DIR}/${vx_inc_src} vx_inc_text)
+  file(WRITE ${VX_OFFLOAD_GEN}/${vx_inc_name}.inc.tmp "R\"vxembed(${vx_inc_text})vxembed\"\n")
+  configure_file(${VX_OFFLOAD_GEN}/${vx_inc_name}.inc.tmp ${VX_OFFLOAD_GEN}/${vx_inc_name}.inc COPYONLY)
+endforeach()
+target_include_directories(vx_core PRIVATE ${CMAKE_BINARY_DIR}/generated)
+
+find_package(doctest QUIET)
+add_executable(offload_test ${CMAKE_CURRENT_LIST_DIR}/offload_test.cpp)
+target_include_directories(offload_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_compile_definitions(offload_test PRIVATE VX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  VX_BINARY_DIR="${CMAKE_BINARY_DIR}")
+target_link_libraries(offload_test PRIVATE vx_core)
+if(TARGET doctest::doctest)
+  target_link_libraries(offload_test PRIVATE doctest::doctest)
+endif()
+add_test(NAME offload_test COMMAND offload_test)
+set_tests_properties(offload_test PROPERTIES TIMEOUT 600
+  ENVIRONMENT "VX_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel_cache")
