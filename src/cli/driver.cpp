@@ -10,6 +10,7 @@
 #include "check/checker.hpp"
 #include "check/kernel_rules.hpp"
 #include "interp/interpreter.hpp"
+#include "interp/race_check.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
@@ -108,11 +109,6 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     }
   }
   if (!diags.list().empty()) emit_diagnostics(err, diags, options.error_format);  // warnings
-  if (options.check_races && options.stage == Stage::Run)
-    // The recorder (interp/race_check.hpp) is not yet called by the interpreter: say so rather
-    // than pretend that the run was checked.
-    err << "warning: --check-races: race recording is not wired into the interpreter yet; "
-           "this run is not checked\n";
   if (options.stage == Stage::Check) return 0;
   if (options.stage == Stage::EmitCuda) {
     auto regions = offload::emit_regions(*program);
@@ -134,6 +130,10 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   run.out = &out;
   run.err = &err;
   run.runner = runner.active() ? &runner : nullptr;
+  // --check-races: the interpreter records every pass of every across loop and stops at the
+  // first collision (interp/race_check.hpp); regions then run in the interpreter.
+  interp::RaceRecorder races;
+  if (options.check_races) run.race_recorder = &races;
   const int status = run_program(*program, run);
   runner.finish();
   return status;

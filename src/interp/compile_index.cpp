@@ -165,6 +165,40 @@ template <class T> struct IndexStoreAny final : StmtNode {
   }
 };
 
+// `--check-races`: the generic load, store and compound assignment, each reporting the element
+// it touches to the recorder. Compiled only when a recorder is installed.
+template <class T> struct RecIndexLoad final : ExprImpl<RecIndexLoad<T>, T> {
+  const Node* base;
+  std::vector<IntOperand> idx;
+  Span span;
+  std::string name;
+  T eval(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView v = base->place(f, tmp);
+    const int64_t off = index_offset_n(f, v, idx, span, name);
+    const T x = load_elem<T>(v, off, span, name);
+    record_access(f, v, off, name, false, span);
+    return x;
+  }
+};
+
+template <class T> struct RecIndexStore final : StmtNode {
+  const Node* base;
+  std::vector<IntOperand> idx;
+  const ExprT<T>* value;
+  Span span;
+  std::string name;
+  Flow exec(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView v = base->place(f, tmp);
+    const int64_t off = index_offset_n(f, v, idx, span, name);
+    const T x = value->eval(f);
+    record_access(f, v, off, name, true, span);
+    store_elem<T>(v, off, x);
+    return Flow::Normal;
+  }
+};
+
 // `op=`: the right operand arrives as bits (a shift amount may have another type).
 struct CompoundInfo {
   Span span;
@@ -245,6 +279,26 @@ template <class T> struct IndexCompoundAny final : StmtNode {
   }
 };
 
+template <class T> struct RecIndexCompound final : StmtNode {
+  const Node* base;
+  std::vector<IntOperand> idx;
+  const Node* value;
+  CompoundFn<T> fn;
+  CompoundInfo info;
+  std::string name;
+  Flow exec(Frame& f) const override {
+    TensorSlot tmp;
+    const TensorView v = base->place(f, tmp);
+    const int64_t off = index_offset_n(f, v, idx, info.span, name);
+    const uint64_t rb = value->eval_bits(f);
+    const T old = load_elem<T>(v, off, info.span, name);
+    record_access(f, v, off, name, false, info.span);
+    record_access(f, v, off, name, true, info.span);
+    store_elem<T>(v, off, fn(old, rb, info));
+    return Flow::Normal;
+  }
+};
+
 template <class T> struct VarCompound final : StmtNode {
   int slot;
   const Node* value;
@@ -300,6 +354,14 @@ const Node* Compiler::index_load(const tir::Expr& e) {
       n->name = tensor_name(base);
       return n;
     };
+    if (record_races) {
+      auto* n = make<RecIndexLoad<T>>();
+      n->base = value(base);
+      for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*e.args[k + 1]));
+      n->span = e.span;
+      n->name = tensor_name(base);
+      return n;
+    }
     if (fused_base(base) && all_scalar_vars(e.args, 1)) {
       if (rank == 1) return slotted(make<IndexLoadSlots<T, 1>>());
       if (rank == 2) return slotted(make<IndexLoadSlots<T, 2>>());
@@ -323,6 +385,26 @@ const StmtNode* Compiler::index_store(const tir::Stmt& s) {
   const int rank = static_cast<int>(target.args.size()) - 1;
   return with_scalar(target.type.scalar, [&](auto tag) -> const StmtNode* {
     using T = decltype(tag);
+    if (record_races && s.compound) {
+      auto* n = make<RecIndexCompound<T>>();
+      n->base = value(base);
+      for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
+      n->value = value(*s.value);
+      n->fn = compound_fn<T>(s.op);
+      n->info = compound_info(s);
+      n->info.span = target.span;
+      n->name = tensor_name(base);
+      return n;
+    }
+    if (record_races) {
+      auto* n = make<RecIndexStore<T>>();
+      n->base = value(base);
+      for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
+      n->value = scalar<T>(*s.value);
+      n->span = target.span;
+      n->name = tensor_name(base);
+      return n;
+    }
     if (s.compound) {
       const CompoundFn<T> fn = compound_fn<T>(s.op);
       auto fused = [&](auto* n) -> const StmtNode* {

@@ -63,6 +63,8 @@ class Compiler {
   void keep(std::unique_ptr<StmtNode> n) { stmts_.push_back(std::move(n)); }
 
   const tir::Program& program() const { return program_; }
+  // `--check-races`: compile element accesses, across loops and regions into recording nodes.
+  bool record_races = false;
   // The source text of a span (assert!'s message).
   std::string source_text(Span span) const;
 

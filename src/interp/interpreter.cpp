@@ -28,11 +28,14 @@
 
 #include <pthread.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <sstream>
 
 #include "interp/compiler.hpp"
+#include "interp/race_check.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::interp {
@@ -106,6 +109,25 @@ void shift_error(Span span, bool left, uint64_t amount, bool amount_unsigned, Sc
   runtime_error(span, std::string("attempt to shift ") + (left ? "left" : "right") + " by " +
                           int_operand_text(amount, amount_unsigned) +
                           ", which is out of range for " + scalar_info(lhs).name);
+}
+
+void record_access(Frame& f, const TensorView& v, int64_t offset, const std::string& name,
+                   bool write, Span span) {
+  ExecContext* ctx = f.ctx;
+  if (!ctx->races || ctx->across_open == 0) return;
+  // A storage's identity is a number given at its first recorded access, not its address: a
+  // tile or register tensor freed by one pass may be allocated again at the same address by the
+  // next, and is still another buffer.
+  static std::atomic<uint64_t> next_id{1};
+  const void* buffer = v.data;
+  int64_t element = offset;
+  if (TensorStorage* st = v.storage) {
+    if (st->race_id == 0) st->race_id = next_id.fetch_add(1, std::memory_order_relaxed);
+    buffer = reinterpret_cast<const void*>(static_cast<uintptr_t>(st->race_id));
+    element += static_cast<int64_t>(v.data - st->data) / scalar_size(st->elem);
+  }
+  if (const RaceReport* r = ctx->races->access(buffer, name, element, write, false, span))
+    runtime_error(span, "data race: " + r->message());
 }
 
 uint64_t Node::eval_bits(Frame&) const { internal_error("a tensor used as a scalar"); }
@@ -235,6 +257,7 @@ template <class T> struct TensorNewNode final : Node {
         (fill != nullptr) == (slot.owned->init == nullptr)) {
       fill_into(f, *slot.owned);
       slot.owned->memory = memory;
+      slot.owned->race_id = 0;  // a new tensor for --check-races
       slot.own(std::move(slot.owned));
       return;
     }
@@ -443,6 +466,68 @@ template <class T> struct ForStmt final : StmtNode {
       if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
     }
     return Flow::Normal;
+  }
+};
+
+// `--check-races`: an across loop whose passes are announced to the recorder; the end of a lane
+// loop is the block's barrier.
+template <class T> struct RecAcrossStmt final : StmtNode {
+  int slot;
+  const ExprT<T>* start;
+  const ExprT<T>* end;
+  bool inclusive;
+  PassLevel level;
+  StmtList body;
+  Flow exec(Frame& f) const override {
+    ExecContext* ctx = f.ctx;
+    RaceRecorder& rec = *ctx->races;
+    const T a = start->eval(f);
+    const T b = end->eval(f);
+    Flow result = Flow::Normal;
+    if (inclusive ? !(a <= b) : !(a < b)) {
+      if (level == PassLevel::Lane) rec.end_phase();
+      return result;
+    }
+    struct Pass {  // leaves the pass however the body ends
+      RaceRecorder& rec;
+      ExecContext* ctx;
+      const void* loop;
+      ~Pass() {
+        rec.leave_pass(loop);
+        --ctx->across_open;
+      }
+    };
+    for (T v = a;; v = static_cast<T>(v + 1)) {
+      f.s[slot] = to_bits<T>(v);
+      Flow fl;
+      {
+        rec.enter_pass(this, level, static_cast<int64_t>(v));
+        ++ctx->across_open;
+        Pass pass{rec, ctx, this};
+        fl = run_list(body, f);
+      }
+      if (fl == Flow::Break) break;
+      if (fl == Flow::Return) {
+        result = fl;
+        break;
+      }
+      if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+    }
+    if (level == PassLevel::Lane) rec.end_phase();
+    return result;
+  }
+};
+
+// `--check-races`: a region run in the interpreter (never offloaded), with the recorder told
+// where it starts and ends.
+struct RecSpawnStmt final : StmtNode {
+  StmtList body;
+  Flow exec(Frame& f) const override {
+    RaceRecorder& rec = *f.ctx->races;
+    rec.enter_region();
+    const Flow fl = run_list(body, f);
+    rec.leave_region();
+    return fl;
   }
 };
 
@@ -712,6 +797,11 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
     }
     case StmtKind::For: return for_stmt(s);
     case StmtKind::Spawn: {
+      if (record_races) {
+        auto* n = make<RecSpawnStmt>();
+        n->body = block_stmts(*s.body, Tail::Discard);
+        return n;
+      }
       auto* n = make<SpawnStmt>();
       n->stmt = &s;
       n->body = block_stmts(*s.body, Tail::Discard);
@@ -741,6 +831,16 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
   return with_scalar(sc, [&](auto tag) -> const StmtNode* {
     using T = decltype(tag);
     if constexpr (kIsInt<T>) {
+      if (record_races && s.across != tir::Across::None) {
+        auto* n = make<RecAcrossStmt<T>>();
+        n->slot = s.slot;
+        n->start = scalar<T>(*s.start);
+        n->end = scalar<T>(*s.end);
+        n->inclusive = s.inclusive;
+        n->level = s.across == tir::Across::Blocks ? PassLevel::Block : PassLevel::Lane;
+        n->body = block_stmts(*s.body, Tail::Discard);
+        return n;
+      }
       auto* n = make<ForStmt<T>>();
       n->slot = s.slot;
       n->start = scalar<T>(*s.start);
@@ -789,10 +889,12 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
         program.main_index >= static_cast<int>(program.functions.size()))
       internal_error("the program has no main");
     Compiler compiler(program);
+    compiler.record_races = options.race_recorder != nullptr;
     auto functions = compiler.compile_all();
     ExecContext ctx;
     ctx.out = options.out;
     ctx.runner = options.runner;
+    ctx.races = options.race_recorder;
     ctx.functions = &functions;
     ctx.max_depth = options.max_call_depth;
     CompiledFunction& main_fn = *functions[program.main_index];

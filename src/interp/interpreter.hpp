@@ -13,6 +13,8 @@ namespace vx::interp {
 // Runs `spawn on` regions somewhere other than the interpreter (the offload tier plugs one in;
 // the interpreter never includes it). `frame` is the frame of the function that holds the region:
 // its slots are the TIR slots of tir::Function::slot_types.
+class RaceRecorder;
+
 class RegionRunner {
  public:
   virtual ~RegionRunner() = default;
@@ -24,6 +26,9 @@ struct RunOptions {
   std::ostream* out = &std::cout;
   std::ostream* err = &std::cerr;
   RegionRunner* runner = nullptr;  // null: every region runs in the interpreter
+  // `--check-races` (race_check.hpp): when set, the program is compiled with recording nodes
+  // and every region runs in the interpreter; null compiles the normal tree.
+  RaceRecorder* race_recorder = nullptr;
   int max_call_depth = 10000;
 };
 

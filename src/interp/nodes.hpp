@@ -14,6 +14,7 @@
 namespace vx::interp {
 
 class RegionRunner;
+class RaceRecorder;
 struct CompiledFunction;
 
 // What a run shares between frames: the output streams, the function table and the call depth.
@@ -23,6 +24,8 @@ struct ExecContext {
   const std::vector<std::unique_ptr<CompiledFunction>>* functions = nullptr;
   int depth = 0;
   int max_depth = 10000;
+  RaceRecorder* races = nullptr;  // `--check-races`: only the recording nodes read these two
+  int across_open = 0;            // across passes open now
 };
 
 // An expression. Scalar, unit and token values travel as slot bits (eval_bits); tensor-like
@@ -192,6 +195,11 @@ std::string element_text(const TensorView& v, int64_t offset);
 [[noreturn]] void index_error(Span span, const std::string& name, int dim, uint64_t index,
                               bool is_unsigned, int64_t len);
 [[noreturn]] void internal_error(const std::string& what);
+// `--check-races`: reports one element access of `v` (at `offset` in the view) to the recorder
+// when an across pass is open; a collision stops the run with a runtime error at `span`. Only
+// the recording nodes (compiled when a recorder is installed) call it.
+void record_access(Frame& f, const TensorView& v, int64_t offset, const std::string& name,
+                   bool write, Span span);
 // The name of the tensor local under an index, view or reference (for messages).
 std::string tensor_name(const tir::Expr& e);
 

@@ -87,6 +87,9 @@ struct TensorStorage {
   int64_t size = 0;  // number of elements
   std::byte* data = nullptr;
   std::unique_ptr<uint8_t[]> init;  // null: every element is initialised
+  // The storage's identity for `--check-races` (0: none yet; given at its first recorded access,
+  // so that a later storage at the same address is another buffer).
+  uint64_t race_id = 0;
 
   TensorStorage(Scalar e, Memory m, std::vector<int64_t> d, bool uninit);
   ~TensorStorage();
