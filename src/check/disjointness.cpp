@@ -7,6 +7,7 @@
 
 #include "check/kernel_access.hpp"
 #include "check/mixed_radix.hpp"
+#include "support/pass_name.hpp"
 
 namespace vx::kr {
 
@@ -133,16 +134,7 @@ class Checker {
       else seq += (seq.empty() ? " with `" : ", `") + stmts[i]->var_name + "` = " +
                   std::to_string(vals[i]);
     }
-    auto group = [](const char* word, const std::vector<int64_t>& v) {
-      if (v.empty()) return std::string();
-      std::string s = word;
-      if (v.size() == 1) return s + " " + std::to_string(v[0]);
-      s += " (";
-      for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-      return s + ")";
-    };
-    std::string b = group("block", blocks), l = group("lane", lanes);
-    return b + (!b.empty() && !l.empty() ? " " : "") + l + seq;
+    return pass_name(blocks, lanes) + seq;
   }
 
   std::string element_text(const Access& a, int64_t off) const {

@@ -1,21 +1,15 @@
 #include "interp/race_check.hpp"
 
+#include "support/pass_name.hpp"
+
 namespace vx::interp {
 
 std::string PassId::describe() const {
   std::vector<int64_t> blocks, lanes;
   for (const auto& [level, v] : loops) (level == PassLevel::Block ? blocks : lanes).push_back(v);
-  auto group = [](const char* word, const std::vector<int64_t>& v) {
-    if (v.empty()) return std::string();
-    std::string s = word;
-    if (v.size() == 1) return s + " " + std::to_string(v[0]);
-    s += " (";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + ")";
-  };
-  std::string b = group("block", blocks), l = group("lane", lanes);
-  if (l.empty()) l = "(block code)";
-  return b + (b.empty() ? "" : " ") + l;
+  std::string name = pass_name(blocks, lanes);
+  if (lanes.empty()) name += name.empty() ? "(block code)" : " (block code)";
+  return name;
 }
 
 std::string RaceReport::message() const {
