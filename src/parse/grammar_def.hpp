@@ -7,6 +7,7 @@
 #include "parse/ast.hpp"
 #include "parse/grammar.hpp"
 #include "parse/parser.hpp"
+#include "support/utf8.hpp"
 
 namespace vx::grammar {
 
@@ -116,23 +117,6 @@ x3::symbols<char> const escapes({{"\\n", '\n'},
                                  {"\\\"", '"'},
                                  {"\\'", '\''}});
 
-inline void append_utf8(std::string& s, uint32_t cp) {
-  if (cp < 0x80) {
-    s += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    s += static_cast<char>(0xC0 | (cp >> 6));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    s += static_cast<char>(0xE0 | (cp >> 12));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (cp >> 18));
-    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 struct invalid_escape_class;
 x3::rule<invalid_escape_class> const valid_escape = "escape";

@@ -4,6 +4,8 @@
 // pad_formatted_parts, whose rules (sign before zero padding, default alignments) differ slightly.
 #include "support/format.hpp"
 
+#include "support/utf8.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -61,23 +63,6 @@ size_t prefix_bytes(std::string_view s, size_t chars) {
   return i;
 }
 
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xc0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xe0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Padding, as core::fmt::Formatter does it.
