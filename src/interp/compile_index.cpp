@@ -99,7 +99,9 @@ template <class T, int R> struct IndexLoadSlots final : ExprImpl<IndexLoadSlots<
 };
 
 // Any other tensor-like base (a view, a call), any rank.
-template <class T> struct IndexLoadAny final : ExprImpl<IndexLoadAny<T>, T> {
+// The generic nodes take `Record`: with `--check-races` they also report the element they touch
+// to the recorder; without it they compile exactly as before (`if constexpr`).
+template <class T, bool Record> struct IndexLoadAny final : ExprImpl<IndexLoadAny<T, Record>, T> {
   const Node* base;
   std::vector<IntOperand> idx;
   Span span;
@@ -108,7 +110,9 @@ template <class T> struct IndexLoadAny final : ExprImpl<IndexLoadAny<T>, T> {
     TensorSlot tmp;
     const TensorView& v = base->place(f, tmp);
     const int64_t off = index_offset_n(f, v, idx, span, name);
-    return load_elem<T>(v, off, span, name);
+    const T x = load_elem<T>(v, off, span, name);
+    if constexpr (Record) record_access(f, v, off, name, false, span);
+    return x;
   }
 };
 
@@ -149,7 +153,7 @@ template <class T, int R> struct IndexStoreSlots final : StmtNode {
   }
 };
 
-template <class T> struct IndexStoreAny final : StmtNode {
+template <class T, bool Record> struct IndexStoreAny final : StmtNode {
   const Node* base;
   std::vector<IntOperand> idx;
   const ExprT<T>* value;
@@ -160,46 +164,12 @@ template <class T> struct IndexStoreAny final : StmtNode {
     const TensorView v = base->place(f, tmp);
     const int64_t off = index_offset_n(f, v, idx, span, name);
     const T x = value->eval(f);
+    if constexpr (Record) record_access(f, v, off, name, true, span);
     store_elem<T>(v, off, x);
     return Flow::Normal;
   }
 };
 
-// `--check-races`: the generic load, store and compound assignment, each reporting the element
-// it touches to the recorder. Compiled only when a recorder is installed.
-template <class T> struct RecIndexLoad final : ExprImpl<RecIndexLoad<T>, T> {
-  const Node* base;
-  std::vector<IntOperand> idx;
-  Span span;
-  std::string name;
-  T eval(Frame& f) const override {
-    TensorSlot tmp;
-    const TensorView v = base->place(f, tmp);
-    const int64_t off = index_offset_n(f, v, idx, span, name);
-    const T x = load_elem<T>(v, off, span, name);
-    record_access(f, v, off, name, false, span);
-    return x;
-  }
-};
-
-template <class T> struct RecIndexStore final : StmtNode {
-  const Node* base;
-  std::vector<IntOperand> idx;
-  const ExprT<T>* value;
-  Span span;
-  std::string name;
-  Flow exec(Frame& f) const override {
-    TensorSlot tmp;
-    const TensorView v = base->place(f, tmp);
-    const int64_t off = index_offset_n(f, v, idx, span, name);
-    const T x = value->eval(f);
-    record_access(f, v, off, name, true, span);
-    store_elem<T>(v, off, x);
-    return Flow::Normal;
-  }
-};
-
-// `op=`: the right operand arrives as bits (a shift amount may have another type).
 struct CompoundInfo {
   Span span;
   bool rhs_unsigned = false;
@@ -261,7 +231,7 @@ template <class T, int R> struct IndexCompound final : StmtNode {
   }
 };
 
-template <class T> struct IndexCompoundAny final : StmtNode {
+template <class T, bool Record> struct IndexCompoundAny final : StmtNode {
   const Node* base;
   std::vector<IntOperand> idx;
   const Node* value;
@@ -274,26 +244,14 @@ template <class T> struct IndexCompoundAny final : StmtNode {
     const int64_t off = index_offset_n(f, v, idx, info.span, name);
     const uint64_t rb = value->eval_bits(f);
     const T old = load_elem<T>(v, off, info.span, name);
-    store_elem<T>(v, off, fn(old, rb, info));
-    return Flow::Normal;
-  }
-};
-
-template <class T> struct RecIndexCompound final : StmtNode {
-  const Node* base;
-  std::vector<IntOperand> idx;
-  const Node* value;
-  CompoundFn<T> fn;
-  CompoundInfo info;
-  std::string name;
-  Flow exec(Frame& f) const override {
-    TensorSlot tmp;
-    const TensorView v = base->place(f, tmp);
-    const int64_t off = index_offset_n(f, v, idx, info.span, name);
-    const uint64_t rb = value->eval_bits(f);
-    const T old = load_elem<T>(v, off, info.span, name);
-    record_access(f, v, off, name, false, info.span);
-    record_access(f, v, off, name, true, info.span);
+    if constexpr (Record) {  // `t[i] op= x` reads, then writes
+      record_access(f, v, off, name, false, info.span);
+      record_access(f, v, off, name, true, info.span);
+    }
+    if constexpr (Record) {  // `t[i] op= x` reads, then writes
+      record_access(f, v, off, name, false, info.span);
+      record_access(f, v, off, name, true, info.span);
+    }
     store_elem<T>(v, off, fn(old, rb, info));
     return Flow::Normal;
   }
@@ -354,14 +312,14 @@ const Node* Compiler::index_load(const tir::Expr& e) {
       n->name = tensor_name(base);
       return n;
     };
-    if (record_races) {
-      auto* n = make<RecIndexLoad<T>>();
+    auto generic = [&](auto* n) -> const ExprT<T>* {
       n->base = value(base);
       for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*e.args[k + 1]));
       n->span = e.span;
       n->name = tensor_name(base);
       return n;
-    }
+    };
+    if (record_races) return generic(make<IndexLoadAny<T, true>>());
     if (fused_base(base) && all_scalar_vars(e.args, 1)) {
       if (rank == 1) return slotted(make<IndexLoadSlots<T, 1>>());
       if (rank == 2) return slotted(make<IndexLoadSlots<T, 2>>());
@@ -370,12 +328,7 @@ const Node* Compiler::index_load(const tir::Expr& e) {
     if (fused_base(base)) {
       if (rank == 1) return fused(make<IndexLoad<T, 1>>());
     }
-    auto* n = make<IndexLoadAny<T>>();
-    n->base = value(base);
-    for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*e.args[k + 1]));
-    n->span = e.span;
-    n->name = tensor_name(base);
-    return n;
+    return generic(make<IndexLoadAny<T, false>>());
   });
 }
 
@@ -385,8 +338,7 @@ const StmtNode* Compiler::index_store(const tir::Stmt& s) {
   const int rank = static_cast<int>(target.args.size()) - 1;
   return with_scalar(target.type.scalar, [&](auto tag) -> const StmtNode* {
     using T = decltype(tag);
-    if (record_races && s.compound) {
-      auto* n = make<RecIndexCompound<T>>();
+    auto generic_compound = [&](auto* n) -> const StmtNode* {
       n->base = value(base);
       for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
       n->value = value(*s.value);
@@ -395,15 +347,18 @@ const StmtNode* Compiler::index_store(const tir::Stmt& s) {
       n->info.span = target.span;
       n->name = tensor_name(base);
       return n;
-    }
-    if (record_races) {
-      auto* n = make<RecIndexStore<T>>();
+    };
+    auto generic_store = [&](auto* n) -> const StmtNode* {
       n->base = value(base);
       for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
       n->value = scalar<T>(*s.value);
       n->span = target.span;
       n->name = tensor_name(base);
       return n;
+    };
+    if (record_races) {
+      return s.compound ? generic_compound(make<IndexCompoundAny<T, true>>())
+                        : generic_store(make<IndexStoreAny<T, true>>());
     }
     if (s.compound) {
       const CompoundFn<T> fn = compound_fn<T>(s.op);
@@ -420,15 +375,7 @@ const StmtNode* Compiler::index_store(const tir::Stmt& s) {
       if (fused_base(base)) {
         if (rank == 1) return fused(make<IndexCompound<T, 1>>());
       }
-      auto* n = make<IndexCompoundAny<T>>();
-      n->base = value(base);
-      for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
-      n->value = value(*s.value);
-      n->fn = fn;
-      n->info = compound_info(s);
-      n->info.span = target.span;
-      n->name = tensor_name(base);
-      return n;
+      return generic_compound(make<IndexCompoundAny<T, false>>());
     }
     auto fused = [&](auto* n) -> const StmtNode* {
       n->tslot = base.slot;
@@ -457,13 +404,7 @@ const StmtNode* Compiler::index_store(const tir::Stmt& s) {
     if (fused_base(base)) {
       if (rank == 1) return fused(make<IndexStore<T, 1>>());
     }
-    auto* n = make<IndexStoreAny<T>>();
-    n->base = value(base);
-    for (int k = 0; k < rank; ++k) n->idx.push_back(int_operand(*target.args[k + 1]));
-    n->value = scalar<T>(*s.value);
-    n->span = target.span;
-    n->name = tensor_name(base);
-    return n;
+    return generic_store(make<IndexStoreAny<T, false>>());
   });
 }
 
