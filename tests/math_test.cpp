@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "src/interp/vx_math.h"
+#include "tools/mathcheck/mpfr32.hpp"
 
 namespace {
 
-using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 int mpfr_sqrt_fn(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t r) { return mpfr_sqrt(y, x, r); }
 
 struct Unary {
@@ -44,29 +44,6 @@ uint64_t bits64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
 bool same(float a, float b) { return (a != a && b != b) || bits(a) == bits(b); }
 bool same64(double a, double b) { return (a != a && b != b) || bits64(a) == bits64(b); }
 
-// Correctly rounded binary32 results from MPFR (emin/emax are per thread).
-struct Mpfr32 {
-  mpfr_t x, y, z;
-  Mpfr32() {
-    mpfr_set_emin(-148);
-    mpfr_set_emax(128);
-    mpfr_inits2(24, x, y, z, (mpfr_ptr)0);
-  }
-  ~Mpfr32() { mpfr_clears(x, y, z, (mpfr_ptr)0); }
-  float unary(MpfrFn f, float in) {
-    mpfr_set_flt(x, in, MPFR_RNDN);
-    int t = f(y, x, MPFR_RNDN);
-    mpfr_subnormalize(y, t, MPFR_RNDN);
-    return mpfr_get_flt(y, MPFR_RNDN);
-  }
-  float pow(float a, float b) {
-    mpfr_set_flt(x, a, MPFR_RNDN);
-    mpfr_set_flt(z, b, MPFR_RNDN);
-    int t = mpfr_pow(y, x, z, MPFR_RNDN);
-    mpfr_subnormalize(y, t, MPFR_RNDN);
-    return mpfr_get_flt(y, MPFR_RNDN);
-  }
-};
 
 struct Failures {
   std::atomic<uint64_t> count{0};

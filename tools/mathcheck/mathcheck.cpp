@@ -7,6 +7,7 @@
 // random pairs spread over its domain, exact cases and midpoints included. The f64 functions are
 // checked for faithfulness on random inputs against MPFR. Prints the count of wrong results.
 #include "src/interp/vx_math.h"
+#include "tools/mathcheck/mpfr32.hpp"
 
 #include <mpfr.h>
 
@@ -24,7 +25,6 @@
 
 namespace {
 
-using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 
 struct Unary {
   const char* name;
@@ -54,30 +54,6 @@ uint64_t bits64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
 
 bool same(float a, float b) { return (a != a && b != b) || bits(a) == bits(b); }
 
-// MPFR's correctly rounded binary32 result (subnormals included). Per thread: emin/emax are
-// thread-local in Debian's MPFR.
-struct Mpfr32 {
-  mpfr_t x, y, z;
-  Mpfr32() {
-    mpfr_set_emin(-148);
-    mpfr_set_emax(128);
-    mpfr_inits2(24, x, y, z, (mpfr_ptr)0);
-  }
-  ~Mpfr32() { mpfr_clears(x, y, z, (mpfr_ptr)0); }
-  float unary(MpfrFn f, float in) {
-    mpfr_set_flt(x, in, MPFR_RNDN);
-    int t = f(y, x, MPFR_RNDN);
-    mpfr_subnormalize(y, t, MPFR_RNDN);
-    return mpfr_get_flt(y, MPFR_RNDN);
-  }
-  float pow(float a, float b) {
-    mpfr_set_flt(x, a, MPFR_RNDN);
-    mpfr_set_flt(z, b, MPFR_RNDN);
-    int t = mpfr_pow(y, x, z, MPFR_RNDN);
-    mpfr_subnormalize(y, t, MPFR_RNDN);
-    return mpfr_get_flt(y, MPFR_RNDN);
-  }
-};
 
 // The correctly rounded float from a double reference with relative error < 2^-48, or
 // false when the reference is too close to a rounding boundary to say.
