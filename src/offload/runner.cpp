@@ -284,8 +284,19 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       std::vector<char> cubin;
       std::string log;
       void* module = nullptr;
-      if (!m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log) ||
-          !m.driver.load_module(cubin, &module, log)) {
+      bool cached = false;
+      const auto t0 = std::chrono::steady_clock::now();
+      const bool built = m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log, &cached);
+      const auto t1 = std::chrono::steady_clock::now();
+      const bool loaded = built && m.driver.load_module(cubin, &module, log);
+      const auto t2 = std::chrono::steady_clock::now();
+      if (m.time_kernel && loaded) {
+        const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+        m.err << "vx: kernels: " << m.regions.size() << " region(s) for " << m.driver.arch() << ", "
+              << (cached ? "read from the cache" : "compiled by NVRTC " + m.nvrtc.version()) << " in "
+              << ms(t0, t1) << " ms, module loaded in " << ms(t1, t2) << " ms\n";
+      }
+      if (!loaded) {
         m.compile_failed = true;
         m.no_device_why = "the kernels did not compile: " + log;
       } else {
@@ -382,6 +393,12 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
 
 void OffloadRunner::finish() {
   Impl& m = *impl_;
+  if (options_.verbose) {
+    for (auto& [ri, st] : m.stats)
+      m.err << "vx: " << m.regions[ri].location << ": " << st.ms.size() << " GPU launch(es)"
+            << (m.verified.count(ri) ? ", verified bit-identical" : "")
+            << (m.demoted.count(ri) ? ", differed from the interpreter" : "") << "\n";
+  }
   if (!options_.profile) return;
   m.err << "vx profile: region                                   launches  median ms    bytes moved     GB/s\n";
   for (auto& [ri, st] : m.stats) {
