@@ -197,8 +197,8 @@ struct OffloadRunner::Impl {
   std::string no_device_why;
   CudaDriver driver;
   Nvrtc nvrtc;
-  bool compiled = false, compile_failed = false;
-  std::map<size_t, void*> functions;
+  bool compiled = false, checked_compiled = false, compile_failed = false;
+  std::map<size_t, void*> functions, checked_functions;
   std::map<size_t, int> launches;
   std::set<size_t> verified, demoted, reported;
   bool time_kernel = false;
@@ -275,7 +275,12 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   const bool verify = options_.mode == "verify" || (options_.mode == "auto" && !m.verified.count(ri));
   if (options_.mode == "auto" && count <= options_.threshold)
     return host("not hot yet (" + std::to_string(options_.threshold) + " launches; VX_OFFLOAD_THRESHOLD)");
-  if (!m.compiled && !m.compile_failed) {
+  // The kernels: one module for the program, and for verify launches of regions that call
+  // fast_exp/fast_tanh a second one built with VX_CHECK_FAST (vx_prelude.cuh).
+  const bool checked = verify && r.source.find("vx_fast_") != std::string::npos;
+  std::map<size_t, void*>& fns = checked ? m.checked_functions : m.functions;
+  bool& compiled = checked ? m.checked_compiled : m.compiled;
+  if (!compiled && !m.compile_failed) {
     std::string why;
     if (!m.nvrtc.load(why)) {
       m.compile_failed = true;
@@ -285,14 +290,18 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       std::string log;
       void* module = nullptr;
       bool cached = false;
+      std::vector<std::string> extra;
+      if (checked) extra.push_back("-DVX_CHECK_FAST");
       const auto t0 = std::chrono::steady_clock::now();
-      const bool built = m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log, &cached);
+      const bool built =
+          m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log, &cached, extra);
       const auto t1 = std::chrono::steady_clock::now();
       const bool loaded = built && m.driver.load_module(cubin, &module, log);
       const auto t2 = std::chrono::steady_clock::now();
       if (m.time_kernel && loaded) {
         const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-        m.err << "vx: kernels: " << m.regions.size() << " region(s) for " << m.driver.arch() << ", "
+        m.err << "vx: kernels: " << m.regions.size() << " region(s) for " << m.driver.arch()
+              << (checked ? " (fast_* checked)" : "") << ", "
               << (cached ? "read from the cache" : "compiled by NVRTC " + m.nvrtc.version()) << " in "
               << ms(t0, t1) << " ms, module loaded in " << ms(t1, t2) << " ms\n";
       }
@@ -302,14 +311,14 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       } else {
         for (size_t i = 0; i < m.regions.size(); ++i) {
           void* fn = nullptr;
-          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log)) m.functions[i] = fn;
+          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log)) fns[i] = fn;
         }
-        m.compiled = true;
+        compiled = true;
       }
     }
     if (m.compile_failed) m.err << "vx: offload: " << m.no_device_why << "\n";
   }
-  if (!m.compiled || !m.functions.count(ri)) return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
+  if (!compiled || !fns.count(ri)) return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
 
   // Device copies of the captured tensors (uploaded before, downloaded after every launch).
   struct Buf {
@@ -355,7 +364,7 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   float ms = 0;
   if (!args.empty) {
     std::string lerr;
-    if (!m.driver.launch(m.functions[ri], args.grid, r.block, args.params.data(), &ms, lerr)) {
+    if (!m.driver.launch(fns[ri], args.grid, r.block, args.params.data(), &ms, lerr)) {
       release();
       m.demoted.insert(ri);
       return host(lerr);
@@ -372,6 +381,12 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   m.stats[ri].bytes += bytes;
   if (flag != 0) {  // a runtime error: the interpreter reruns the region and reports it exactly
     release();
+    if (flag == 6) {  // vx_prelude.cuh: a fast_* instruction outside its documented bound
+      m.err << "vx: verify: the region at " << r.location
+            << ": a fast_exp/fast_tanh result on the GPU is outside its documented bound (spec/math.md §4); the "
+               "region stays on the interpreter\n";
+      m.demoted.insert(ri);
+    }
     return false;
   }
   if (verify) {
