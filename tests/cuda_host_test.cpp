@@ -1,0 +1,375 @@
+// The emitted CUDA runs on the host (issue 5, point 7; spec/offload.md): every region of every
+// accepted corpus program is emitted, g++ compiles the kernels unchanged against
+// tests/cuda_host/cuda_host.hpp (one fiber per lane), and each launch the interpreter makes is run
+// by the harness too, on copies of the captured tensors. At the checkpoint after the region the
+// copies must equal the interpreter's tensors bit for bit (NaN payloads included), and the kernel
+// must set its error flag exactly when the interpreter stops with a runtime error in the region.
+// No GPU and no NVRTC needed: this is the CI check that the emitted code means what the
+// interpreter does. The kernels of all programs go into one shared object (each program in a
+// namespace of its own), cached in the build tree under a hash of its source.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+#include <dlfcn.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "cuda_host/corpus.hpp"
+#include "interp/interpreter.hpp"
+#include "offload/emit_cuda.hpp"
+#include "offload/runner.hpp"
+
+using namespace vx;
+
+namespace {
+
+using HostKernel = void (*)(void**);
+using HostLaunch = bool (*)(const unsigned*, const int*, HostKernel, void**, char*, int);
+struct HostEntry {
+  const char* program;
+  const char* kernel;
+  HostKernel fn;
+};
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// A translation unit for g++: the harness, `body` (kernels with their `<name>_host` wrappers), and
+// the two entry points the test looks up: the table of `entries` (`{"program", "kernel",
+// &ns::kernel_host},` lines) and vx_host_launch.
+std::string harness_tu(const std::string& body, const std::string& entries) {
+  return "#define VX_HOST_HARNESS\n#include \"cuda_host.hpp\"\n#include <cstdio>\n" + body +
+         "\nstruct VxHostEntry { const char* program; const char* kernel; void (*fn)(void**); };\n"
+         "extern \"C\" __attribute__((visibility(\"default\"))) const VxHostEntry vx_host_entries[] = {\n" +
+         entries +
+         "  {nullptr, nullptr, nullptr}};\n"
+         "extern \"C\" __attribute__((visibility(\"default\"))) bool vx_host_launch(const unsigned* grid,\n"
+         "    const int* block, void (*fn)(void**), void** args, char* error, int error_size) {\n"
+         "  std::string e;\n"
+         "  const bool ok = vx_host::launch(grid, block, fn, args, e);\n"
+         "  std::snprintf(error, (size_t)error_size, \"%s\", e.c_str());\n"
+         "  return ok;\n"
+         "}\n";
+}
+
+// The kernels of the shared objects g++ builds from translation units (harness_tu), in parallel,
+// each cached in the build tree under a hash of its source, the harness header and the flags.
+class HostKernels {
+ public:
+  bool build(const std::vector<std::string>& sources, std::string& why) {
+    const std::string dir = VX_BINARY_DIR "/cuda_host";
+    std::filesystem::create_directories(dir);
+    const std::string flags = "-std=c++20 -O1 -ffp-contract=off -fPIC -shared -fvisibility=hidden -w";
+    std::ifstream header_in(VX_SOURCE_DIR "/tests/cuda_host/cuda_host.hpp");
+    std::stringstream header;
+    header << header_in.rdbuf();
+    std::vector<std::string> bases;
+    std::vector<std::future<int>> jobs;
+    for (auto& tu : sources) {
+      char hash[17];
+      std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(header.str() + tu + flags)));
+      const std::string base = dir + "/kernels_" + hash;
+      bases.push_back(base);
+      if (std::filesystem::exists(base + ".so")) continue;
+      std::ofstream(base + ".cpp") << tu;
+      const std::string cmd = std::string(VX_HOST_CXX) + " " + flags + " -I" VX_SOURCE_DIR "/tests/cuda_host -I" +
+                              VX_BOOST_INCLUDE + " " + base + ".cpp -o " + base + ".so.tmp " + VX_BOOST_CONTEXT +
+                              " > " + base + ".log 2>&1 && mv " + base + ".so.tmp " + base + ".so";
+      jobs.push_back(std::async(std::launch::async, [cmd] { return std::system(cmd.c_str()); }));
+    }
+    for (auto& j : jobs) j.get();
+    for (const std::string& base : bases) {
+      void* so = dlopen((base + ".so").c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!so) {
+        const char* e = dlerror();
+        std::ifstream in(base + ".log");
+        std::stringstream log;
+        log << in.rdbuf();
+        why = "g++ could not build " + base + ".so (" + (e ? e : "") + "):\n" + log.str().substr(0, 20000);
+        return false;
+      }
+      auto* launch = reinterpret_cast<HostLaunch>(dlsym(so, "vx_host_launch"));
+      auto* table = reinterpret_cast<const HostEntry*>(dlsym(so, "vx_host_entries"));
+      if (!launch || !table) {
+        why = base + ".so lacks its entry points";
+        return false;
+      }
+      for (const HostEntry* e = table; e->program; ++e)
+        kernels_[std::string(e->program) + "#" + e->kernel] = {e->fn, launch};
+    }
+    return true;
+  }
+
+  // One translation unit per part for the emitted kernels of `programs` ((corpus path, regions)),
+  // each program in a namespace of its own (kernel names repeat across programs).
+  static std::vector<std::string> corpus_sources(
+      const std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>>& programs, size_t parts) {
+    std::vector<std::string> sources;
+    for (size_t k = 0; k < parts; ++k) {
+      std::string body = offload::cuda_prelude(), table;
+      for (size_t i = k; i < programs.size(); i += parts) {
+        const std::string ns = "vx_program_" + std::to_string(i);
+        body += "\nnamespace " + ns + " {\n";
+        for (auto& r : *programs[i].second) {
+          if (!r.ok) continue;
+          body += r.source;
+          table += "  {\"" + programs[i].first + "\", \"" + r.name + "\", &" + ns + "::" + r.name + "_host},\n";
+        }
+        body += "}  // namespace " + ns + "\n";
+      }
+      sources.push_back(harness_tu(body, table));
+    }
+    return sources;
+  }
+
+  std::optional<std::pair<HostKernel, HostLaunch>> find(const std::string& program, const std::string& kernel) const {
+    auto it = kernels_.find(program + "#" + kernel);
+    if (it == kernels_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, std::pair<HostKernel, HostLaunch>> kernels_;
+};
+
+std::string element_text(const std::byte* p, Scalar s) {
+  std::ostringstream o;
+  uint64_t bits = 0;
+  const int bytes = std::max(1, interp::scalar_size(s));
+  std::memcpy(&bits, p, static_cast<size_t>(bytes));
+  switch (s) {
+    case Scalar::F32: { float v; std::memcpy(&v, p, 4); o.precision(9); o << v; break; }
+    case Scalar::F64: { double v; std::memcpy(&v, p, 8); o.precision(17); o << v; break; }
+    default: {
+      const int shift = 64 - 8 * bytes;
+      if (is_signed_int(s) && shift > 0) o << (static_cast<int64_t>(bits << shift) >> shift);
+      else if (is_signed_int(s)) o << static_cast<int64_t>(bits);
+      else o << bits;
+    }
+  }
+  o << " (bits 0x" << std::hex << bits << ")";
+  return o.str();
+}
+
+struct Totals {
+  int programs = 0, regions = 0, launches = 0, empty_grids = 0, lanes_run = 0, errors_matched = 0;
+  uint64_t bytes_compared = 0;
+};
+
+// Runs each launch of an emitted region in the harness (before the interpreter runs it) and
+// compares at the checkpoint after the region.
+class HarnessRunner final : public interp::RegionRunner {
+ public:
+  HarnessRunner(const tir::Program& program, const std::string& path, const std::vector<offload::EmittedRegion>& regions,
+                const HostKernels& kernels, Totals& totals)
+      : program_(program), path_(path), regions_(regions), kernels_(kernels), totals_(totals) {
+    for (size_t i = 0; i < regions_.size(); ++i) by_spawn_[regions_[i].spawn] = i;
+  }
+  void set_checkpoints(std::set<const tir::Stmt*> c) { checkpoints_ = std::move(c); }
+  std::vector<std::string> failures;
+  std::set<size_t> regions_run;
+  bool pending() const { return pending_.has_value(); }
+  int pending_error() const { return pending_ ? pending_->error : 0; }
+  std::string pending_location() const { return pending_ ? regions_[pending_->region].location : ""; }
+
+  bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override {
+    if (checkpoints_.count(&spawn)) {
+      if (pending_) compare();
+      pending_.reset();
+      return true;
+    }
+    auto it = by_spawn_.find(&spawn);
+    if (it == by_spawn_.end() || !regions_[it->second].ok) return false;
+    const offload::EmittedRegion& r = regions_[it->second];
+    auto kernel = kernels_.find(path_, r.name);
+    if (!kernel) {
+      failures.push_back(r.location + ": no host kernel " + r.name);
+      return false;
+    }
+    const tir::Function& fn = program_.functions[static_cast<size_t>(r.function)];
+    Pending p;
+    p.region = it->second;
+    // One copy per storage: two views of one tensor stay aliased in the kernel.
+    auto pointer_of = [&](int slot, const interp::TensorView& v) -> uint64_t {
+      const std::byte* base = v.storage ? v.storage->data : v.data;
+      const int64_t elems = v.storage ? v.storage->size : v.size;
+      for (auto& c : p.copies)
+        if (c.host == base) return reinterpret_cast<uint64_t>(c.bytes.data() + (v.data - base));
+      Copy c;
+      c.host = base;
+      c.scalar = v.storage ? v.storage->elem : fn.slot_types[static_cast<size_t>(slot)].scalar;
+      c.name = fn.slot_names[static_cast<size_t>(slot)];
+      c.bytes.assign(base, base + elems * interp::scalar_size(c.scalar));
+      p.copies.push_back(std::move(c));
+      return reinterpret_cast<uint64_t>(p.copies.back().bytes.data() + (v.data - base));
+    };
+    p.copies.reserve(r.params.size());  // pointers into the copies stay valid
+    std::string why;
+    if (!offload::build_launch(r, frame, pointer_of, p.args, why)) {
+      failures.push_back(r.location + ": the launch could not be built: " + why);
+      return false;
+    }
+    if (p.args.empty) {
+      ++totals_.empty_grids;
+    } else {
+      char error[512] = {};
+      if (!kernel->second(p.args.grid, r.block, kernel->first, p.args.params.data(), error, sizeof error)) {
+        failures.push_back(r.location + ": the harness failed: " + error);
+        return false;
+      }
+      totals_.lanes_run += static_cast<int>(p.args.grid[0] * p.args.grid[1] * p.args.grid[2]) * r.block[0] *
+                           r.block[1] * r.block[2];
+    }
+    p.error = p.args.error;
+    ++totals_.launches;
+    regions_run.insert(p.region);
+    pending_ = std::move(p);
+    return false;  // the interpreter runs the region too; the checkpoint compares
+  }
+
+ private:
+  struct Copy {
+    const std::byte* host = nullptr;
+    std::vector<std::byte> bytes;
+    Scalar scalar = Scalar::F32;
+    std::string name;
+  };
+  struct Pending {
+    size_t region = 0;
+    offload::LaunchArgs args;
+    std::vector<Copy> copies;
+    int error = 0;
+  };
+
+  void compare() {
+    const offload::EmittedRegion& r = regions_[pending_->region];
+    if (pending_->error != 0) {
+      failures.push_back(r.location + ": the kernel set error code " + std::to_string(pending_->error) +
+                         " but the interpreter ran the region without a runtime error");
+      return;
+    }
+    for (auto& c : pending_->copies) {
+      const size_t es = static_cast<size_t>(std::max(1, interp::scalar_size(c.scalar)));
+      totals_.bytes_compared += c.bytes.size();
+      if (std::memcmp(c.host, c.bytes.data(), c.bytes.size()) == 0) continue;
+      for (size_t k = 0; k < c.bytes.size(); k += es) {
+        if (std::memcmp(c.host + k, c.bytes.data() + k, es) == 0) continue;
+        failures.push_back(r.location + ": `" + c.name + "` element " + std::to_string(k / es) + ": harness " +
+                           element_text(c.bytes.data() + k, c.scalar) + ", interpreter " +
+                           element_text(c.host + k, c.scalar));
+        break;
+      }
+    }
+  }
+
+  const tir::Program& program_;
+  std::string path_;
+  const std::vector<offload::EmittedRegion>& regions_;
+  const HostKernels& kernels_;
+  Totals& totals_;
+  std::map<const tir::Stmt*, size_t> by_spawn_;
+  std::set<const tir::Stmt*> checkpoints_;
+  std::optional<Pending> pending_;
+};
+
+struct Loaded {
+  std::unique_ptr<testing::CorpusProgram> program;
+  std::vector<offload::EmittedRegion> regions;
+};
+
+}  // namespace
+
+TEST_CASE("every corpus kernel runs on the host harness bit for bit with the interpreter") {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string root = VX_SOURCE_DIR "/conformance";
+  std::vector<std::string> skipped;
+  std::vector<Loaded> loaded;
+  for (const std::string& path : testing::corpus_files(root)) {
+    const std::string rel = path.substr(std::string(VX_SOURCE_DIR).size() + 1);
+    Machine machine = default_machine();
+    if (const std::string m = testing::machine_flag(path); !m.empty()) {
+      std::string error;
+      REQUIRE_MESSAGE(load_machine(std::string(VX_SOURCE_DIR) + "/" + m, machine, error), error);
+      if (!machine.has_blocks_and_lanes()) {
+        skipped.push_back(rel + ": checked for " + m + ", which has no blocks or lanes (no kernel)");
+        continue;
+      }
+    }
+    Loaded l;
+    l.program = testing::load_program(path, rel, machine);
+    if (!l.program) {
+      skipped.push_back(rel + ": refused by the checker (not a program the GPU could run)");
+      continue;
+    }
+    l.regions = offload::emit_regions(*l.program->program);
+    bool listed = false;
+    for (const std::string& problem : testing::emission_problems(rel, l.regions, listed)) FAIL_CHECK(problem);
+    if (listed) {
+      skipped.push_back(rel + ": a region is not emitted (" + testing::not_emitted_yet().at(rel) + ")");
+      continue;
+    }
+    loaded.push_back(std::move(l));
+  }
+
+  std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>> sources;
+  for (auto& l : loaded) sources.emplace_back(l.program->path, &l.regions);
+  HostKernels kernels;
+  std::string why;
+  const auto c0 = std::chrono::steady_clock::now();
+  REQUIRE_MESSAGE(kernels.build(HostKernels::corpus_sources(sources, 2), why), why);
+  const double compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+
+  Totals totals;
+  int regions_emitted = 0, runtime_errors = 0;
+  for (auto& l : loaded) {
+    INFO(l.program->path);
+    regions_emitted += static_cast<int>(l.regions.size());
+    HarnessRunner runner(*l.program->program, l.program->path, l.regions, kernels, totals);
+    runner.set_checkpoints(offload::insert_checkpoints(*l.program->program));
+    std::ostringstream out, err;
+    RunOptions run;
+    run.out = &out;
+    run.err = &err;
+    run.runner = &runner;
+    const int status = run_program(*l.program->program, run);
+    for (auto& f : runner.failures) FAIL_CHECK(f);
+    // A runtime error inside a region leaves its comparison pending: the kernel must have flagged
+    // it. Any other runtime error (outside regions) is the interpreter's alone.
+    if (runner.pending()) {
+      CHECK_MESSAGE(status == 101, "a region's checkpoint was never reached, status " << status);
+      CHECK_MESSAGE(runner.pending_error() != 0, runner.pending_location()
+                                                     << ": the interpreter stopped with a runtime error in the "
+                                                        "region, the kernel set no error flag:\n"
+                                                     << err.str());
+      ++runtime_errors;
+      if (runner.pending_error() != 0) ++totals.errors_matched;
+    }
+    CHECK_MESSAGE(l.program->expects_runtime_error == (status == 101), "status " << status << "\n" << err.str());
+    ++totals.programs;
+    totals.regions += static_cast<int>(runner.regions_run.size());
+  }
+  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::ostringstream summary;
+  summary << totals.programs << " programs, " << regions_emitted << " regions emitted, " << totals.regions
+          << " regions run by the harness, " << totals.launches << " launches (" << totals.empty_grids
+          << " with an empty grid), " << totals.lanes_run << " lanes, " << totals.bytes_compared
+          << " bytes compared, " << runtime_errors << " runtime errors in regions (" << totals.errors_matched
+          << " flagged by the kernel); g++ " << compile_s << " s, total " << total_s << " s\n"
+          << skipped.size() << " skipped:";
+  for (auto& s : skipped) summary << "\n  " << s;
+  MESSAGE(summary.str());
+  CHECK(totals.programs >= 45);
+  CHECK(totals.regions >= 45);
+  CHECK(totals.launches >= totals.regions);
+  CHECK(totals.errors_matched >= 3);
+}
