@@ -11,6 +11,8 @@
 #include <doctest/doctest.h>
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -287,7 +289,154 @@ struct Loaded {
   std::vector<offload::EmittedRegion> regions;
 };
 
+// Hand-written kernels for the harness's own test: what CUDA defines for full warps and blocks.
+const char* kHarnessKernels = R"(
+// Every lane of a 3-D grid of 3-D blocks runs once, with its own coordinates.
+static void coords(void** a) {
+  int* seen = *(int**)a[0];
+  const unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  seen[b * blockDim.x * blockDim.y * blockDim.z + t] += 1;
+}
+// After a barrier every lane sees what every lane did before it; shared memory is per block.
+static void barrier(void** a) {
+  int* out = *(int**)a[0];
+  __shared__ int count;
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  atomicAdd(&count, 1);
+  __syncthreads();
+  const int first = count;
+  __syncthreads();
+  atomicAdd(&count, 2);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = first * 10000 + count;
+}
+// Two shuffles in a row (a lane that runs ahead must not overwrite a value another lane has yet
+// to read), for every type the emitter uses, and one with a segment width of 8.
+template <class T> static T twice(T v) {
+  return __shfl_down_sync(0xffffffffu, __shfl_down_sync(0xffffffffu, v, 5), 1);
+}
+static void shuffles(void** a) {
+  long long* out = *(long long**)a[0];
+  double* outf = *(double**)a[1];
+  const int t = (int)threadIdx.x;
+  out[t * 5 + 0] = twice(t - 100);
+  out[t * 5 + 1] = twice((unsigned)t);
+  out[t * 5 + 2] = twice((long long)t << 40);
+  out[t * 5 + 3] = (long long)twice((unsigned long long)t << 50);
+  out[t * 5 + 4] = __shfl_down_sync(0xffffffffu, t, 2, 8);
+  outf[t * 2 + 0] = twice((float)t + 0.25f);
+  outf[t * 2 + 1] = twice((double)t + 0.5);
+}
+// Warp 0 alone shuffles while the other warps wait at the barrier (the emitter's reductions).
+static void warp0(void** a) {
+  int* out = *(int**)a[0];
+  const int t = (int)threadIdx.x;
+  int v = t + 1;
+  if (t < 32)
+    for (int d = 16; d >= 1; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+  __syncthreads();
+  out[t] = v;
+}
+// A shuffle the rest of its warp never reaches.
+static void stuck(void**) {
+  if (threadIdx.x == 0) __shfl_down_sync(0xffffffffu, 1, 1);
+}
+)";
+
+// CUDA's __shfl_down_sync on full warps: the value of lane + delta within the lane's segment.
+template <class T> std::vector<T> shfl_down(const std::vector<T>& v, unsigned delta, unsigned width = 32) {
+  std::vector<T> r(v.size());
+  for (size_t t = 0; t < v.size(); ++t) r[t] = t % width + delta < width ? v[t + delta] : v[t];
+  return r;
+}
+
 }  // namespace
+
+TEST_CASE("the harness: grids, barriers, warp shuffles, deadlocks") {
+  std::string table;
+  for (const char* k : {"coords", "barrier", "shuffles", "warp0", "stuck"})
+    table += std::string("  {\"harness\", \"") + k + "\", &" + k + "},\n";
+  HostKernels kernels;
+  std::string why;
+  REQUIRE_MESSAGE(kernels.build({harness_tu(kHarnessKernels, table)}, why), why);
+  auto run = [&](const char* name, std::array<unsigned, 3> grid, std::array<int, 3> block,
+                 std::vector<void*> pointers, std::string& error) {
+    auto k = kernels.find("harness", name);
+    REQUIRE(k);
+    std::vector<void*> args;
+    for (auto& p : pointers) args.push_back(&p);
+    char text[512] = {};
+    const bool ok = k->second(grid.data(), block.data(), k->first, args.data(), text, sizeof text);
+    error = text;
+    return ok;
+  };
+  std::string error;
+  {
+    std::vector<int> seen(3 * 2 * 2 * 1024, 0);
+    REQUIRE(run("coords", {3, 2, 2}, {8, 8, 16}, {seen.data()}, error));
+    CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
+  }
+  {
+    std::vector<int> out(4 * 96, 0);
+    REQUIRE(run("barrier", {4, 1, 1}, {96, 1, 1}, {out.data()}, error));
+    CHECK(std::count(out.begin(), out.end(), 96 * 10000 + 96 * 3) == static_cast<long>(out.size()));
+  }
+  {
+    const int n = 64;
+    std::vector<long long> out(n * 5);
+    std::vector<double> outf(n * 2);
+    REQUIRE(run("shuffles", {1, 1, 1}, {n, 1, 1}, {out.data(), outf.data()}, error));
+    std::vector<int> i(n);
+    std::vector<unsigned> u(n);
+    std::vector<long long> l(n);
+    std::vector<unsigned long long> ul(n);
+    std::vector<float> f(n);
+    std::vector<double> d(n);
+    std::vector<int> plain(n);
+    for (int t = 0; t < n; ++t) {
+      i[t] = t - 100;
+      u[t] = static_cast<unsigned>(t);
+      l[t] = static_cast<long long>(t) << 40;
+      ul[t] = static_cast<unsigned long long>(t) << 50;
+      f[t] = static_cast<float>(t) + 0.25f;
+      d[t] = t + 0.5;
+      plain[t] = t;
+    }
+    auto twice = [](auto v) { return shfl_down(shfl_down(v, 5), 1); };
+    const auto ei = twice(i);
+    const auto eu = twice(u);
+    const auto el = twice(l);
+    const auto eul = twice(ul);
+    const auto ef = twice(f);
+    const auto ed = twice(d);
+    const auto e8 = shfl_down(plain, 2, 8);
+    for (int t = 0; t < n; ++t) {
+      INFO("lane " << t);
+      CHECK(out[t * 5 + 0] == ei[t]);
+      CHECK(out[t * 5 + 1] == eu[t]);
+      CHECK(out[t * 5 + 2] == el[t]);
+      CHECK(static_cast<unsigned long long>(out[t * 5 + 3]) == eul[t]);
+      CHECK(out[t * 5 + 4] == e8[t]);
+      CHECK(outf[t * 2 + 0] == ef[t]);
+      CHECK(outf[t * 2 + 1] == ed[t]);
+    }
+  }
+  {
+    std::vector<int> out(256, 0);
+    REQUIRE(run("warp0", {2, 1, 1}, {256, 1, 1}, {out.data()}, error));
+    CHECK(out[0] == 32 * 33 / 2);
+    CHECK(out[40] == 41);
+  }
+  CHECK_FALSE(run("stuck", {1, 1, 1}, {64, 1, 1}, {}, error));
+  CHECK(error.find("deadlock") != std::string::npos);
+  MESSAGE("deadlock reported: " << error);
+  // The harness still works after a deadlock (its fibers were unwound).
+  std::vector<int> out(96, 0);
+  CHECK(run("barrier", {1, 1, 1}, {96, 1, 1}, {out.data()}, error));
+  CHECK(out[95] == 96 * 10000 + 96 * 3);
+}
 
 TEST_CASE("every corpus kernel runs on the host harness bit for bit with the interpreter") {
   const auto t0 = std::chrono::steady_clock::now();
