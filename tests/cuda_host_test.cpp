@@ -65,10 +65,11 @@ std::string harness_tu(const std::string& body, const std::string& entries) {
 }
 
 // The kernels of the shared objects g++ builds from translation units (harness_tu), in parallel,
-// each cached in the build tree under a hash of its source, the harness header and the flags.
+// each cached in the build tree (build/cuda_host/<prefix>_<hash>.{cpp,so,log}) under a hash of its
+// source, the harness header and the flags; the files of older sources with the same prefix go.
 class HostKernels {
  public:
-  bool build(const std::vector<std::string>& sources, std::string& why) {
+  bool build(const std::string& prefix, const std::vector<std::string>& sources, std::string& why) {
     const std::string dir = VX_BINARY_DIR "/cuda_host";
     std::filesystem::create_directories(dir);
     const std::string flags = "-std=c++20 -O1 -ffp-contract=off -fPIC -shared -fvisibility=hidden -w";
@@ -80,7 +81,7 @@ class HostKernels {
     for (auto& tu : sources) {
       char hash[17];
       std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(header.str() + tu + flags)));
-      const std::string base = dir + "/kernels_" + hash;
+      const std::string base = dir + "/" + prefix + "_" + hash;
       bases.push_back(base);
       if (std::filesystem::exists(base + ".so")) continue;
       std::ofstream(base + ".cpp") << tu;
@@ -90,6 +91,12 @@ class HostKernels {
       jobs.push_back(std::async(std::launch::async, [cmd] { return std::system(cmd.c_str()); }));
     }
     for (auto& j : jobs) j.get();
+    for (auto& e : std::filesystem::directory_iterator(dir)) {
+      const std::string stem = (e.path().parent_path() / e.path().stem()).string();
+      if (e.path().filename().string().rfind(prefix + "_", 0) == 0 &&
+          std::find(bases.begin(), bases.end(), stem) == bases.end())
+        std::filesystem::remove(e.path());
+    }
     for (const std::string& base : bases) {
       void* so = dlopen((base + ".so").c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!so) {
@@ -360,7 +367,7 @@ TEST_CASE("the harness: grids, barriers, warp shuffles, deadlocks") {
     table += std::string("  {\"harness\", \"") + k + "\", &" + k + "},\n";
   HostKernels kernels;
   std::string why;
-  REQUIRE_MESSAGE(kernels.build({harness_tu(kHarnessKernels, table)}, why), why);
+  REQUIRE_MESSAGE(kernels.build("harness", {harness_tu(kHarnessKernels, table)}, why), why);
   auto run = [&](const char* name, std::array<unsigned, 3> grid, std::array<int, 3> block,
                  std::vector<void*> pointers, std::string& error) {
     auto k = kernels.find("harness", name);
@@ -475,7 +482,7 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
   HostKernels kernels;
   std::string why;
   const auto c0 = std::chrono::steady_clock::now();
-  REQUIRE_MESSAGE(kernels.build(HostKernels::corpus_sources(sources, 2), why), why);
+  REQUIRE_MESSAGE(kernels.build("corpus", HostKernels::corpus_sources(sources, 2), why), why);
   const double compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
 
   Totals totals;

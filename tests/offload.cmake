@@ -37,18 +37,18 @@ set_tests_properties(offload_test PROPERTIES TIMEOUT 600
 # cuda_host_test compiles the emitted kernels with this compiler at run time and links them with
 # Boost.Context (the fibers of tests/cuda_host/cuda_host.hpp).
 find_library(VX_BOOST_CONTEXT_LIB boost_context HINTS ${Boost_LIBRARY_DIRS})
-if(VX_BOOST_CONTEXT_LIB)
-  add_executable(cuda_host_test ${CMAKE_CURRENT_LIST_DIR}/cuda_host_test.cpp)
-  target_include_directories(cuda_host_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-  target_compile_definitions(cuda_host_test PRIVATE VX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    VX_BINARY_DIR="${CMAKE_BINARY_DIR}" VX_HOST_CXX="${CMAKE_CXX_COMPILER}"
-    VX_BOOST_INCLUDE="${Boost_INCLUDE_DIRS}" VX_BOOST_CONTEXT="${VX_BOOST_CONTEXT_LIB}")
-  target_link_libraries(cuda_host_test PRIVATE vx_core ${CMAKE_DL_LIBS})
-  if(TARGET doctest::doctest)
-    target_link_libraries(cuda_host_test PRIVATE doctest::doctest)
-  endif()
-  add_test(NAME cuda_host_test COMMAND cuda_host_test)
-  set_tests_properties(cuda_host_test PROPERTIES TIMEOUT 900)
-else()
-  message(WARNING "libboost_context not found: cuda_host_test (the emitted kernels on the host) is not built")
+if(NOT VX_BOOST_CONTEXT_LIB)
+  message(FATAL_ERROR "libboost_context not found (tools/setup installs libboost-context-dev): "
+    "cuda_host_test runs the emitted kernels with it")
 endif()
+add_executable(cuda_host_test ${CMAKE_CURRENT_LIST_DIR}/cuda_host_test.cpp)
+target_include_directories(cuda_host_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_compile_definitions(cuda_host_test PRIVATE VX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  VX_BINARY_DIR="${CMAKE_BINARY_DIR}" VX_HOST_CXX="${CMAKE_CXX_COMPILER}"
+  VX_BOOST_INCLUDE="${Boost_INCLUDE_DIRS}" VX_BOOST_CONTEXT="${VX_BOOST_CONTEXT_LIB}")
+target_link_libraries(cuda_host_test PRIVATE vx_core ${CMAKE_DL_LIBS})
+if(TARGET doctest::doctest)
+  target_link_libraries(cuda_host_test PRIVATE doctest::doctest)
+endif()
+add_test(NAME cuda_host_test COMMAND cuda_host_test)
+set_tests_properties(cuda_host_test PROPERTIES TIMEOUT 900)
