@@ -568,8 +568,21 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
 
 std::string RegionEmitter::call(const Expr& e, std::string& pre) {
   device_function(e.fn_index);
+  const tir::Function& f = prog_.functions[static_cast<size_t>(e.fn_index)];
   std::string r = "vx_fn_" + std::to_string(e.fn_index) + "(";
-  for (auto* a : e.args) r += expr(*a, pre) + ", ";
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Expr& a = *e.args[i];
+    if (!a.type.is_tensor_like()) {
+      r += expr(a, pre) + ", ";
+      continue;
+    }
+    const Type& pt = f.slot_types[static_cast<size_t>(f.param_slots[i])];
+    TRef t = tensor_ref(a, pre);
+    if (!t.init.empty()) unsupported("a call that passes a tile made with uninit()");
+    r += t.ptr + ", ";
+    for (size_t k = 0; k < pt.dims.size() && k < t.dims.size(); ++k)
+      if (pt.dims[k] == kUnknownDim) r += t.dims[k] + ", ";
+  }
   return r + "vx_err)";
 }
 
@@ -844,7 +857,15 @@ void RegionEmitter::device_function(int index) {
         key_name + "(";
   for (int p : f.param_slots) {
     const Type& t = f.slot_types[static_cast<size_t>(p)];
-    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a tensor");
+    if (t.is_tensor_like()) {  // a pointer, and the dimensions the type leaves open (`?`)
+      if (t.scalar == Scalar::Bool) unsupported("a call of `" + f.name + "`, which takes a tensor of bool");
+      slots_[p].store = Store::Param;
+      sig += std::string(ctype(t.scalar)) + "* t" + std::to_string(p) + ", ";
+      for (size_t k = 0; k < t.dims.size(); ++k)
+        if (t.dims[k] == kUnknownDim) sig += "long long t" + std::to_string(p) + "_d" + std::to_string(k) + ", ";
+      continue;
+    }
+    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a " + type_name(t));
     sig += std::string(ctype(t.scalar)) + " v" + std::to_string(p) + ", ";
   }
   sig += "int* vx_err)";
