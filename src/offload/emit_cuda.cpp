@@ -420,6 +420,21 @@ class RegionEmitter {
   void copy_async(const Expr& e, std::string& out);
   void make_tile(const Stmt& s, std::string& out);
   void dense_tiles(const tir::Block* b);
+  // A `let` of block code that every thread can compute alike, into a register: a scalar never
+  // assigned again in the region, whose value has no effects and calls nothing. All threads see
+  // the same inputs (parameters, block variables, shared values behind the last barrier, memory
+  // no other pass writes), so all get the same value, and the leader's store to shared memory and
+  // the barrier after it are saved.
+  bool redundant_let(const Stmt& s) {
+    if (s.kind != StmtKind::Let || !s.value || !slot_type(s.slot).is_scalar() || assigned_.count(s.slot)) return false;
+    if (strip(s.value)->kind == ExprKind::TensorNew || expr_impure(s.value)) return false;
+    bool plain = true;
+    walk_expr(s.value, [&](const Stmt* st, const Expr* x) {
+      if (st || x->kind == ExprKind::Call || x->block || x->else_block) plain = false;
+    });
+    return plain;
+  }
+  std::set<int> assigned_;  // slots assigned somewhere in the region
 
   void device_function(int index);
   void collect_captures();
@@ -941,6 +956,11 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
     group.clear();
   };
   for (auto* s : b->stmts) {
+    if (redundant_let(*s)) {  // every thread computes it: no shared slot, no barrier
+      flush();
+      stmt(*s, out, false);
+      continue;
+    }
     const bool uniform = has_lane_loop(s) || has_collective(s) ||
                          s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
                          (escapes(s) && s->kind != StmtKind::Break && s->kind != StmtKind::Continue);
@@ -1390,6 +1410,10 @@ void RegionEmitter::collect_captures() {
 void RegionEmitter::run() {
   cur_fn_ = &fn_;
   collect_captures();
+  walk_block(spawn_.body, [&](const Stmt* st, const Expr*) {
+    if (st && st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Var)
+      assigned_.insert(st->target->slot);
+  });
   // The block loops: one directly in the region, up to three in each other.
   std::vector<const Stmt*> loops;
   const tir::Block* body = spawn_.body;
