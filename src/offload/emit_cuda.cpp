@@ -1277,6 +1277,43 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   while (p < n) p <<= 1;
   const int64_t h0 = p / 2;  // h0 < n <= 2 * h0
   const std::string N = std::to_string(n), H0 = std::to_string(h0);
+  const int bits = scalar_info(t.elem).bits;
+  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
+  if (p <= 1024) {
+    // Warp 0 alone, with no barrier before the result's: lane i computes the level-H value
+    // r(H, i) (H = min(h0, 32)) from the tile through the levels above, r(h, j) = r(2h, j) op
+    // r(2h, j + h) (at the top level h0, t[j] op t[j + h0] where j + h0 < n: below it the pair
+    // always exists), then the levels below H by shuffles.
+    const int64_t H = std::min<int64_t>(h0, 32);
+    int var = 0;
+    std::function<std::string(int64_t, int64_t, std::string&)> r = [&](int64_t h, int64_t off, std::string& code) {
+      const std::string a = "vx_r" + std::to_string(var++), j = "vx_tid + " + std::to_string(off);
+      const std::string ai = a + "i";
+      if (h == h0) {
+        code += T + " " + a + " = " + src(j) + ";\n" + (argmax ? "int " + ai + " = " + j + ";\n" : "");
+        code += "if (" + j + " + " + H0 + " < " + N + ") {\n" + T + " vx_b = " + src(j + " + " + H0) + ";\n" +
+                combine(a, ai, "vx_b", j + " + " + H0) + "}\n";
+        return a;
+      }
+      const std::string x = r(2 * h, off, code), y = r(2 * h, off + h, code);
+      code += T + " " + a + " = " + x + ";\n" + (argmax ? "int " + ai + " = " + x + "i;\n" : "") +
+              combine(a, ai, y, y + "i");
+      return a;
+    };
+    std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = (" + T + ")0;\n" + (argmax ? "int vx_vi = 0;\n" : "");
+    std::string level;
+    const std::string top = r(H, 0, level);
+    warp += "if (vx_tid < " + std::to_string(H) + ") {\n" + level + "vx_v = " + top + ";\n" +
+            (argmax ? "vx_vi = " + top + "i;\n" : "") + "}\n";
+    for (int64_t h = H / 2; h >= 1; h /= 2) {
+      const std::string Hs = std::to_string(h);
+      warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ");\n";
+      if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + Hs + ");\n";
+      warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
+    }
+    warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
+    out += "#if VX_NT >= 32\n" + warp + "#else\n";
+  }
   out += "for (int vx_i = vx_tid; vx_i < " + H0 + "; vx_i += VX_NT) {\n" + T + " vx_a = " + src("vx_i") + ";\n" +
          (argmax ? "int vx_ai = vx_i;\n" : "") + "if (vx_i + " + H0 + " < " + N + ") {\n" + T + " vx_b = " +
          src("vx_i + " + H0) + ";\n" + combine("vx_a", "vx_ai", "vx_b", "vx_i + " + H0) + "}\n" + red +
@@ -1296,10 +1333,9 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   const std::string take = "if (vx_leader) " + result + " = " + (argmax ? "vx_redi[0]" : red + "[0]") + ";\n__syncthreads();\n";
   if (hw < 1) {
     out += take;
+    if (p <= 1024) out += "#endif\n";
     return;
   }
-  const int bits = scalar_info(t.elem).bits;
-  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
   std::string warp = "if (vx_tid < 32) {\n";
   int64_t hs = hw;  // the first level by shuffles
   if (hw == 32) {   // level 32 straight from shared memory: lane i takes x[i] op x[i + 32]
@@ -1319,6 +1355,7 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   }
   warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
   out += "#if VX_NT >= 32\n" + warp + "#else\n" + shared_levels(hw, 1) + take + "#endif\n";
+  if (p <= 1024) out += "#endif\n";
 }
 
 void RegionEmitter::sort(const Expr& e, std::string& out) {
