@@ -1158,9 +1158,21 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   }
   const std::string hi = tmp("hi"), n = tmp("n"), p = tmp("p");
   if (const_count > 0 && const_count < (int64_t{1} << 31)) {  // a constant trip count: an int counter
+    const int64_t trips = (const_count + lanes - 1) / lanes;
+    const std::string var = "const " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
+                            " + (unsigned long long)" + p + ");\n";
+    if (trips <= 16) {
+      // Few passes per thread: unrolled, so that the passes' loads are in flight together.
+      const std::string k = tmp("k");
+      out += "#pragma unroll\nfor (int " + k + " = 0; " + k + " < " + std::to_string(trips) + "; ++" + k +
+             ") {\nconst int " + p + " = (int)" + tid + " + " + k + " * " + std::to_string(lanes) + ";\n";
+      const bool ragged = const_count % lanes != 0;
+      if (ragged) out += "if (" + p + " < " + std::to_string(const_count) + ") {\n";
+      out += var + body + (ragged ? "}\n" : "") + "}\n}\n";
+      return;
+    }
     out += "for (int " + p + " = (int)" + tid + "; " + p + " < " + std::to_string(const_count) + "; " + p +
-           " += " + std::to_string(lanes) + ") {\nconst " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
-           " + (unsigned long long)" + p + ");\n" + body + "}\n}\n";
+           " += " + std::to_string(lanes) + ") {\n" + var + body + "}\n}\n";
     return;
   }
   out += "const " + T + " " + hi + " = " + b + ";\n";
