@@ -1,22 +1,13 @@
 #include "repl/line_editor.hpp"
 
 #include <histedit.h>
-#include <signal.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
 namespace vx::repl {
-
-namespace {
-
-volatile sig_atomic_t g_interrupted = 0;
-void on_sigint(int) { g_interrupted = 1; }
-
-}  // namespace
 
 std::string common_prefix(const std::vector<std::string>& words) {
   if (words.empty()) return "";
@@ -42,12 +33,21 @@ struct LineEditor::Impl {
   std::string prompt;
   std::string path;
   Completer completer;
-  struct sigaction old_int {};
+  bool abandoned = false;
 
   static const char* prompt_of(EditLine* el) {
     Impl* self = nullptr;
     el_get(el, EL_CLIENTDATA, &self);
     return self ? self->prompt.c_str() : "";
+  }
+
+  // Ctrl-C: abandon the line (the terminal is raw while libedit reads, so it is a key, not a
+  // signal; while an input runs, Ctrl-C stops vx as it stops any program).
+  static unsigned char abandon(EditLine* el, int) {
+    Impl* self = nullptr;
+    el_get(el, EL_CLIENTDATA, &self);
+    self->abandoned = true;
+    return CC_NEWLINE;
   }
 
   // TAB: insert what all candidates share; when several remain, list them under the line.
@@ -100,30 +100,24 @@ LineEditor::LineEditor(const char* program_name, Completer completer) : impl_(st
   el_set(m.el, EL_HIST, history, m.hist);
   el_set(m.el, EL_ADDFN, "vx-complete", "complete a keyword, built-in or name", &Impl::complete);
   el_set(m.el, EL_BIND, "^I", "vx-complete", nullptr);
+  el_set(m.el, EL_ADDFN, "vx-abandon", "abandon the line", &Impl::abandon);
+  el_set(m.el, EL_BIND, "^C", "vx-abandon", nullptr);
+  el_set(m.el, EL_SETTY, "-d", "-isig", nullptr);  // ^C reaches the binding above
   el_source(m.el, nullptr);  // ~/.editrc
-  // Ctrl-C abandons the line being typed (not the REPL): a handler without SA_RESTART makes the
-  // read return.
-  struct sigaction sa {};
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = 0;
-  sigaction(SIGINT, &sa, &m.old_int);
 }
 
 LineEditor::~LineEditor() {
-  sigaction(SIGINT, &impl_->old_int, nullptr);
   el_end(impl_->el);
   history_end(impl_->hist);
 }
 
 bool LineEditor::read_line(const std::string& prompt, std::string& line, bool& interrupted) {
   impl_->prompt = prompt;
-  g_interrupted = 0;
+  impl_->abandoned = false;
   int count = 0;
   const char* got = el_gets(impl_->el, &count);
-  interrupted = g_interrupted != 0;
+  interrupted = impl_->abandoned;
   if (interrupted) {
-    el_reset(impl_->el);
     std::fputs("^C\n", stdout);
     std::fflush(stdout);
     line.clear();

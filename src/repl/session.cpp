@@ -428,9 +428,11 @@ struct Session::Impl {
       Span s;
       if (!r.spawn || r.spawn->body->stmts.empty() || !a.composed.map(r.spawn->span, s)) continue;
       LineCol lc = input.line_col(s.begin);
+      std::string source = r.source;
+      if (source.rfind("// <session>", 0) == 0) source.erase(0, source.find('\n') + 1);  // our own
       last_region = "// the region at " + input.path() + ":" + std::to_string(lc.line) + ":" +
                     std::to_string(lc.col) + " (" + r.name + ")\n" +
-                    (r.ok ? r.source : "// not emitted: " + r.reason + "\n");
+                    (r.ok ? source : "// not emitted: " + r.reason + "\n");
     }
   }
 
