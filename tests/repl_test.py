@@ -98,7 +98,7 @@ def piped():
                   "Memory::HBM> (19200 elements in HBM)"]),
         ("let back = transfer(grid, Memory::CPU_DRAM);", []),
         ("back[63][299]", ["= 65 : f32"]),
-        ("grid", []),  # moved: E0100
+        ("grid", []),  # moved: E0301, as in a file
         ("let mut h = transfer(Tensor<f32, [64, 300]>::fill(0.0), Memory::HBM);", []),
         (REFUSED, []),  # E6032
         (":check", REFUSED_TABLE.split("\n")),
@@ -155,7 +155,7 @@ def piped():
 
     # Diagnostics: code and position in the text typed, in order.
     want_errors = [
-        ("E0100", "<repl>:1:1"),  # grid after the move
+        ("E0301", "<repl>:1:1"),  # grid after the move
         ("E6032", "<repl>:4:13"),  # the refused store
         ("E6032", "<repl>:4:13"),  # again under :check
         ("E0200", "<repl>:1:22"),

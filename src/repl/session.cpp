@@ -198,6 +198,7 @@ struct Binding {
   bool is_mut = false;
   uint64_t bits = 0;                                // a scalar's value (interp::to_bits)
   std::unique_ptr<interp::TensorStorage> tensor;    // a tensor's elements
+  bool moved = false;  // a tensor moved away: kept so that a use is E0301, as in a file
 };
 
 std::unique_ptr<interp::TensorStorage> copy_storage(const interp::TensorStorage& s) {
@@ -324,6 +325,9 @@ struct Session::Impl {
       else if (b.type.is_scalar() && is_int(b.type.scalar)) d += " = " + int_literal(b.type.scalar, b.bits);
       c.glue(d + ";\n");
     }
+    int k = 0;  // a moved binding is moved again here, so the checker knows it as moved
+    for (const Binding& b : bindings)
+      if (b.moved) c.glue("let __vx_moved_" + std::to_string(k++) + " = " + b.name + ";\n");
     c.glue(kMarker);
     if (tail && mode != Tail::None) {
       c.input(in, 0, tail->begin);
@@ -482,6 +486,7 @@ struct Session::Impl {
     // The top-level `let`s: the session's (first), then the input's; the last of a name wins.
     const auto& stmts = main_fn->body->stmts;
     const size_t decls = bindings.size();
+    const size_t enter = decls + std::count_if(bindings.begin(), bindings.end(), [](const Binding& b) { return b.moved; });
     std::map<uint32_t, bool> let_mut;  // the input's `let`s: span start -> `mut`
     for (const ast::Item& item : a.parsed->program.items)
       if (const auto* f = boost::get<ast::FnItem>(&item); f && f->name.name == "main")
@@ -495,7 +500,7 @@ struct Session::Impl {
     std::map<std::string, InScope> scope;
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
       const tir::Stmt* s = stmts[i];
-      if (s->kind != tir::StmtKind::Let || s->slot < 0) continue;
+      if (s->kind != tir::StmtKind::Let || s->slot < 0 || (i >= decls && i < enter)) continue;
       if (i < decls) scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
       else scope[s->var_name] = {s->slot, -1, let_mut[s->span.begin]};
     }
@@ -505,11 +510,12 @@ struct Session::Impl {
     });
 
     SessionRunner runner;
-    runner.enter = stmts[decls];
+    runner.enter = stmts[enter];
     runner.leave = stmts.back();
     runner.on_enter = [&](interp::Frame& f) {
       for (size_t i = 0; i < decls; ++i) {
         const int slot = stmts[i]->slot;
+        if (bindings[i].moved) continue;
         if (bindings[i].tensor) {
           if (touched.count(slot)) f.t[slot].own(copy_storage(*bindings[i].tensor));
         } else {
@@ -530,7 +536,8 @@ struct Session::Impl {
           else if (t.is_tensor_like() && f.t[sc.slot].view.data) value = tensor_summary(t, f.t[sc.slot].view);
           continue;
         }
-        const bool untouched_tensor = sc.binding >= 0 && t.kind == TypeKind::Tensor && !touched.count(sc.slot);
+        const bool untouched_tensor = sc.binding >= 0 && t.kind == TypeKind::Tensor &&
+                                      (!touched.count(sc.slot) || bindings[sc.binding].moved);
         if (untouched_tensor) continue;
         Binding b{name, t, sc.is_mut, 0, nullptr};
         if (t.is_scalar()) {
@@ -538,6 +545,8 @@ struct Session::Impl {
         } else if (t.kind == TypeKind::Tensor && f.t[sc.slot].owned) {
           b.tensor = std::move(f.t[sc.slot].owned);
           f.t[sc.slot].clear();
+        } else if (t.kind == TypeKind::Tensor) {
+          b.moved = true;
         } else {
           gone.insert(name);
           continue;
@@ -722,7 +731,8 @@ void Session::reset() {
 
 std::vector<std::string> Session::names() const {
   std::vector<std::string> n;
-  for (const Binding& b : impl_->bindings) n.push_back(b.name);
+  for (const Binding& b : impl_->bindings)
+    if (!b.moved) n.push_back(b.name);
   for (const Item& i : impl_->items)
     if (!i.name.empty()) n.push_back(i.name);
   return n;
