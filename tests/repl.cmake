@@ -28,4 +28,5 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py pty $<TARGET_FILE:vx>
             ${PROJECT_SOURCE_DIR})
   set_tests_properties(explain_examples repl_piped repl_pty PROPERTIES TIMEOUT 300)
+  set_tests_properties(repl_pty PROPERTIES SKIP_RETURN_CODE 77)  # a machine without ptys
 endif()

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 #include <set>
 
 #include "check/tir.hpp"
@@ -205,9 +207,27 @@ std::vector<std::string> completions(const std::string& word, const std::string&
   return {out.begin(), out.end()};
 }
 
+namespace {
+
+// Starts a session, or says why it cannot start (an unreadable --machine file).
+bool start(std::optional<Repl>& repl, const SessionOptions& options, std::ostream& out,
+           std::ostream& err) {
+  try {
+    repl.emplace(options, out, err);
+    return true;
+  } catch (const std::runtime_error& e) {
+    err << "error: " << e.what() << "\n";
+    return false;
+  }
+}
+
+}  // namespace
+
 int run_repl_stream(const SessionOptions& options, std::istream& in, std::ostream& out,
                     std::ostream& err) {
-  Repl repl(options, out, err);
+  std::optional<Repl> started;
+  if (!start(started, options, out, err)) return 2;
+  Repl& repl = *started;
   std::string text;
   while (std::getline(in, text))
     if (!repl.line(text)) return 0;
@@ -217,7 +237,9 @@ int run_repl_stream(const SessionOptions& options, std::istream& in, std::ostrea
 
 int run_repl(const SessionOptions& options) {
   if (!isatty(STDIN_FILENO)) return run_repl_stream(options, std::cin, std::cout, std::cerr);
-  Repl repl(options, std::cout, std::cerr);
+  std::optional<Repl> started;
+  if (!start(started, options, std::cout, std::cerr)) return 2;
+  Repl& repl = *started;
   LineEditor editor("vx", [&](const std::string& word, const std::string& line) {
     return completions(word, line, repl.session().names());
   });
