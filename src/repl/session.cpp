@@ -283,6 +283,9 @@ struct Session::Impl {
   Diagnostic mapped(const Diagnostic& d, const Composed& c, bool& ok) const {
     Diagnostic m = d;
     ok = c.map(d.span, m.span);
+    for (std::string& h : m.helps)  // the REPL's own way to the tables
+      if (auto at = h.find("`vx check --explain`"); at != std::string::npos)
+        h.replace(at, std::strlen("`vx check --explain`"), "`:check`");
     m.secondary.clear();
     for (const Label& l : d.secondary) {
       Label ml = l;
