@@ -394,10 +394,11 @@ struct Session::Impl {
 
   // Runs the program of `a`; `runner` has its markers set. Returns true when it ran to its end.
   bool run(Attempt& a, SessionRunner& runner, const SourceFile& input) {
-    std::set<const tir::Stmt*> marks = offload::insert_checkpoints(*a.program);
     offload::OffloadOptions oo;
     oo.mode = runner_mode(a);
-    offload::OffloadRunner offload(*a.program, oo, err);
+    offload::OffloadRunner offload(*a.program, oo, err);  // before the checkpoints, as the driver
+    // A checkpoint after every region: where :time stops its clock, and where verify compares.
+    std::set<const tir::Stmt*> marks = offload::insert_checkpoints(*a.program);
     offload.set_checkpoints(marks);
     runner.checkpoints = marks;
     runner.offload = offload.active() ? &offload : nullptr;
@@ -469,6 +470,7 @@ struct Session::Impl {
     std::string tail_text = tail ? in.text.substr(tail->begin, tail->end - tail->begin) : "";
     if (type_only) {
       const int slot = it_slot();
+      if (slot < 0) return false;
       out << trim(tail_text) << " : " << type_name(main_fn->slot_types[slot]) << "\n";
       return true;
     }
