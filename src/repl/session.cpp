@@ -150,6 +150,12 @@ void visit_exprs(const tir::Block* b, const std::function<void(const tir::Expr*)
   expr(b->tail);
 }
 
+// `FILE:LINE:COL` of a span's start.
+std::string location(const SourceFile& file, Span s) {
+  const LineCol lc = file.line_col(s.begin);
+  return file.path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
+}
+
 // ---- Values -------------------------------------------------------------------------------------
 
 uint64_t element_bits(Scalar s, const std::byte* p) {
@@ -406,10 +412,7 @@ struct Session::Impl {
       runner.on_timed = [&](const tir::Stmt& spawn, bool gpu, double ms) {
         Span s;
         std::string where = "a region";
-        if (a.composed.map(spawn.span, s)) {
-          LineCol lc = input.line_col(s.begin);
-          where = "the region at " + input.path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
-        }
+        if (a.composed.map(spawn.span, s)) where = "the region at " + location(input, s);
         std::ostringstream line;
         line << "time: " << where << " ran on the " << (gpu ? "GPU" : "host") << " in "
              << std::fixed << std::setprecision(3) << ms << " ms\n";
@@ -435,11 +438,9 @@ struct Session::Impl {
     for (const auto& r : offload::emit_regions(*a.program)) {
       Span s;
       if (!r.spawn || r.spawn->body->stmts.empty() || !a.composed.map(r.spawn->span, s)) continue;
-      LineCol lc = input.line_col(s.begin);
       std::string source = r.source;
       if (source.rfind("// <session>", 0) == 0) source.erase(0, source.find('\n') + 1);  // our own
-      last_region = "// the region at " + input.path() + ":" + std::to_string(lc.line) + ":" +
-                    std::to_string(lc.col) + " (" + r.name + ")\n" +
+      last_region = "// the region at " + location(input, s) + " (" + r.name + ")\n" +
                     (r.ok ? source : "// not emitted: " + r.reason + "\n");
     }
   }
