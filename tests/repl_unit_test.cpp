@@ -19,14 +19,15 @@ TEST_CASE("an input goes on while a delimiter, string or block comment is open")
   CHECK(input_is_open("println!(\"a {\n"));
   CHECK(input_is_open("/* a /* nested */ comment\n"));
   CHECK_FALSE(input_is_open("fn f() -> i32 { 1 }\n"));
-  CHECK_FALSE(input_is_open("println!(\"{{ }\");\n"));     // braces in a string
+  CHECK_FALSE(input_is_open("println!(\"{{ }\");\n"));  // braces in a string
   CHECK_FALSE(input_is_open("let x = 1; // an open ( in a comment\n"));
   CHECK_FALSE(input_is_open("1 + 2 }\n"));  // a stray closer: the parser reports it
 }
 
 TEST_CASE("TAB offers built-ins, methods after a dot, commands and names in scope") {
   using V = std::vector<std::string>;
-  CHECK(completions("lanes::s", "lanes::s", {}) == V{"lanes::sort", "lanes::sum", "lanes::sum_unordered"});
+  CHECK(completions("lanes::s", "lanes::s", {}) ==
+        V{"lanes::sort", "lanes::sum", "lanes::sum_unordered"});
   CHECK(completions("atomic_fetch_add_u", "let o = atomic_fetch_add_u", {}) ==
         V{"atomic_fetch_add_u32", "atomic_fetch_add_u64"});
   CHECK(completions("sq", "let r = x.sq", {}) == V{"sqrt"});

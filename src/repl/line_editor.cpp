@@ -22,7 +22,8 @@ std::string common_prefix(const std::vector<std::string>& words) {
 
 std::string LineEditor::history_path() {
   if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x) return std::string(x) + "/vx/history";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.local/state/vx/history";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::string(h) + "/.local/state/vx/history";
   return "";
 }
 
@@ -81,7 +82,8 @@ struct LineEditor::Impl {
   }
 };
 
-LineEditor::LineEditor(const char* program_name, Completer completer) : impl_(std::make_unique<Impl>()) {
+LineEditor::LineEditor(const char* program_name, Completer completer)
+    : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.completer = std::move(completer);
   m.hist = history_init();
@@ -103,7 +105,7 @@ LineEditor::LineEditor(const char* program_name, Completer completer) : impl_(st
   el_set(m.el, EL_ADDFN, "vx-abandon", "abandon the line", &Impl::abandon);
   el_set(m.el, EL_BIND, "^C", "vx-abandon", nullptr);
   el_set(m.el, EL_SETTY, "-d", "-isig", nullptr);  // ^C reaches the binding above
-  el_source(m.el, nullptr);  // ~/.editrc
+  el_source(m.el, nullptr);                        // ~/.editrc
 }
 
 LineEditor::~LineEditor() {

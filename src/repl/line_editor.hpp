@@ -13,7 +13,8 @@ class LineEditor {
  public:
   // Candidates for `word` (the text before the cursor back to a blank or an operator);
   // `line` is the whole text before the cursor.
-  using Completer = std::function<std::vector<std::string>(const std::string& word, const std::string& line)>;
+  using Completer =
+      std::function<std::vector<std::string>(const std::string& word, const std::string& line)>;
 
   LineEditor(const char* program_name, Completer completer);
   ~LineEditor();

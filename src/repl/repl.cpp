@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <iostream>
 #include <optional>
-#include <stdexcept>
 #include <set>
+#include <stdexcept>
 
 #include "check/tir.hpp"
 #include "cli/driver.hpp"
@@ -39,6 +39,7 @@ References (`&t`) and copy tokens last only for the input that makes them.
 const char* const kCommands[] = {":help", ":type", ":check", ":explain", ":emit",
                                  ":time", ":load", ":reset", ":quit"};
 
+// clang-format off
 const char* const kKeywords[] = {
     "fn", "let", "mut", "const", "if", "else", "while", "loop", "for", "in", "across",
     "blocks", "lanes", "spawn", "on", "return", "break", "continue", "true", "false", "as",
@@ -47,6 +48,7 @@ const char* const kKeywords[] = {
     "AtomicOrdering::Relaxed", "AtomicOrdering::Acquire", "AtomicOrdering::Release",
     "AtomicOrdering::AcqRel", "AtomicOrdering::SeqCst", "FenceScope::Block",
     "FenceScope::Device", "FenceScope::System"};
+// clang-format on
 
 // The built-ins as builtins.def lists them: free functions, and methods (after a `.`).
 void builtin_words(std::vector<std::string>& free_fns, std::vector<std::string>& methods) {
@@ -64,8 +66,10 @@ void builtin_words(std::vector<std::string>& free_fns, std::vector<std::string>&
     if (r.kind == Atomic)
       for (const char* t : {"i32", "u32", "i64", "u64", "f32"})  // spec/builtins.md §3
         free_fns.push_back(std::string(r.spelling) + "_" + t);
-    else if (r.kind == Method || r.kind == Query) methods.push_back(r.spelling);
-    else free_fns.push_back(r.spelling);
+    else if (r.kind == Method || r.kind == Query)
+      methods.push_back(r.spelling);
+    else
+      free_fns.push_back(r.spelling);
   }
 }
 
@@ -161,11 +165,15 @@ bool input_is_open(const std::string& t) {
     const char c = t[i];
     const char next = i + 1 < t.size() ? t[i + 1] : '\0';
     if (comment > 0) {
-      if (c == '*' && next == '/') --comment, ++i;
-      else if (c == '/' && next == '*') ++comment, ++i;
+      if (c == '*' && next == '/')
+        --comment, ++i;
+      else if (c == '/' && next == '*')
+        ++comment, ++i;
     } else if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '/' && next == '/') {
       while (i < t.size() && t[i] != '\n') ++i;
     } else if (c == '/' && next == '*') {
@@ -243,7 +251,8 @@ int run_repl(const SessionOptions& options) {
   LineEditor editor("vx", [&](const std::string& word, const std::string& line) {
     return completions(word, line, repl.session().names());
   });
-  std::cout << "vx repl: Vx statements, expressions and items; :help for the commands, :quit to leave\n";
+  std::cout
+      << "vx repl: Vx statements, expressions and items; :help for the commands, :quit to leave\n";
   std::cout.flush();
   std::string text;
   for (;;) {

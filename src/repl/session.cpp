@@ -68,8 +68,8 @@ struct Composed {
     bool found = false;
     for (const Piece& p : pieces) {
       const uint32_t end = p.at + p.len;
-      const bool inside = s.empty() ? (s.begin >= p.at && s.begin <= end)
-                                    : (s.begin < end && s.end > p.at);
+      const bool inside =
+          s.empty() ? (s.begin >= p.at && s.begin <= end) : (s.begin < end && s.end > p.at);
       if (!inside) continue;
       const uint32_t b = p.from + (std::max(s.begin, p.at) - p.at);
       const uint32_t e = p.from + (std::min(std::max(s.end, s.begin), end) - p.at);
@@ -111,10 +111,14 @@ Attempt run_pipeline(Composed c, const Machine& machine, bool explain, bool pars
 std::string first_word(const std::string& t) {
   size_t i = 0;
   while (i < t.size()) {
-    if (std::isspace(static_cast<unsigned char>(t[i]))) ++i;
-    else if (t.compare(i, 2, "//") == 0) i = t.find('\n', i) == std::string::npos ? t.size() : t.find('\n', i);
-    else if (t.compare(i, 2, "/*") == 0) i = t.find("*/", i) == std::string::npos ? t.size() : t.find("*/", i) + 2;
-    else break;
+    if (std::isspace(static_cast<unsigned char>(t[i])))
+      ++i;
+    else if (t.compare(i, 2, "//") == 0)
+      i = t.find('\n', i) == std::string::npos ? t.size() : t.find('\n', i);
+    else if (t.compare(i, 2, "/*") == 0)
+      i = t.find("*/", i) == std::string::npos ? t.size() : t.find("*/", i) + 2;
+    else
+      break;
   }
   size_t j = i;
   while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
@@ -187,8 +191,12 @@ std::string tensor_summary(const Type& t, const interp::TensorView& v) {
 }
 
 interp::TensorView view_of(interp::TensorStorage& s) {
-  return {.data = s.data, .init = s.init.get(), .dims = s.dims.data(),
-          .rank = static_cast<int>(s.dims.size()), .size = s.size, .storage = &s};
+  return {.data = s.data,
+          .init = s.init.get(),
+          .dims = s.dims.data(),
+          .rank = static_cast<int>(s.dims.size()),
+          .size = s.size,
+          .storage = &s};
 }
 
 std::string int_literal(Scalar s, uint64_t bits) {
@@ -202,8 +210,8 @@ struct Binding {
   std::string name;
   Type type;
   bool is_mut = false;
-  uint64_t bits = 0;                                // a scalar's value (interp::to_bits)
-  std::unique_ptr<interp::TensorStorage> tensor;    // a tensor's elements
+  uint64_t bits = 0;                              // a scalar's value (interp::to_bits)
+  std::unique_ptr<interp::TensorStorage> tensor;  // a tensor's elements
   bool moved = false;  // a tensor moved away: kept so that a use is E0301, as in a file
 };
 
@@ -248,7 +256,8 @@ struct SessionRunner final : interp::RegionRunner {
     }
     if (checkpoints.count(&spawn)) {
       if (open && on_timed) {
-        const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - started;
+        const std::chrono::duration<double, std::milli> ms =
+            std::chrono::steady_clock::now() - started;
         on_timed(*open, open_on_gpu, ms.count());
       }
       open = nullptr;
@@ -303,8 +312,10 @@ struct Session::Impl {
               const SourceFile& whole) const {
     bool ok = false;
     Diagnostic m = mapped(d, c, ok);
-    if (ok) render_human(o, input, m);
-    else render_human(o, whole, d);
+    if (ok)
+      render_human(o, input, m);
+    else
+      render_human(o, whole, d);
   }
   void report_all(const Attempt& a, const SourceFile& input) const {
     for (const Diagnostic& d : a.diags->list()) report(err, d, a.composed, input, *a.file);
@@ -329,9 +340,12 @@ struct Session::Impl {
     glue_items(c);
     c.glue("fn main() {\n");
     for (const Binding& b : bindings) {
-      std::string d = std::string("let ") + (b.is_mut ? "mut " : "") + b.name + ": " + type_name(b.type);
-      if (b.type.is_scalar(Scalar::Bool)) d += b.bits ? " = true" : " = false";
-      else if (b.type.is_scalar() && is_int(b.type.scalar)) d += " = " + int_literal(b.type.scalar, b.bits);
+      std::string d =
+          std::string("let ") + (b.is_mut ? "mut " : "") + b.name + ": " + type_name(b.type);
+      if (b.type.is_scalar(Scalar::Bool))
+        d += b.bits ? " = true" : " = false";
+      else if (b.type.is_scalar() && is_int(b.type.scalar))
+        d += " = " + int_literal(b.type.scalar, b.bits);
       c.glue(d + ";\n");
     }
     int k = 0;  // a moved binding is moved again here, so the checker knows it as moved
@@ -357,7 +371,8 @@ struct Session::Impl {
 
   // The expression at the end of the input, if any (from a parse of the input as main's body).
   std::optional<TailSpan> find_tail(const std::string& in, const SourceFile& input, bool& parsed) {
-    Attempt a = run_pipeline(compose_statements(in, std::nullopt, Tail::None, false), machine, false, true);
+    Attempt a =
+        run_pipeline(compose_statements(in, std::nullopt, Tail::None, false), machine, false, true);
     parsed = a.parsed != nullptr;
     if (!parsed) {
       report_all(a, input);
@@ -492,12 +507,14 @@ struct Session::Impl {
     // The top-level `let`s: the session's (first), then the input's; the last of a name wins.
     const auto& stmts = main_fn->body->stmts;
     const size_t decls = bindings.size();
-    const size_t enter = decls + std::count_if(bindings.begin(), bindings.end(), [](const Binding& b) { return b.moved; });
+    const size_t enter = decls + std::count_if(bindings.begin(), bindings.end(),
+                                               [](const Binding& b) { return b.moved; });
     std::map<uint32_t, bool> let_mut;  // the input's `let`s: span start -> `mut`
     for (const ast::Item& item : a.parsed->program.items)
       if (const auto* f = boost::get<ast::FnItem>(&item); f && f->name.name == "main")
         for (const ast::Stmt& s : f->body.stmts)
-          if (const auto* l = boost::get<ast::LetStmt>(&s)) let_mut[a.parsed->span(s).begin] = l->is_mut;
+          if (const auto* l = boost::get<ast::LetStmt>(&s))
+            let_mut[a.parsed->span(s).begin] = l->is_mut;
     struct InScope {
       int slot;
       int binding;  // index into `bindings` for the session's own, else -1
@@ -507,8 +524,10 @@ struct Session::Impl {
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
       const tir::Stmt* s = stmts[i];
       if (s->kind != tir::StmtKind::Let || s->slot < 0 || (i >= decls && i < enter)) continue;
-      if (i < decls) scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
-      else scope[s->var_name] = {s->slot, -1, let_mut[s->span.begin]};
+      if (i < decls)
+        scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
+      else
+        scope[s->var_name] = {s->slot, -1, let_mut[s->span.begin]};
     }
     std::set<int> touched;
     visit_exprs(main_fn->body, [&](const tir::Expr* e) {
@@ -538,8 +557,10 @@ struct Session::Impl {
       for (auto& [name, sc] : scope) {
         const Type& t = main_fn->slot_types[sc.slot];
         if (name == kIt) {
-          if (t.is_scalar()) value = interp::scalar_text(t.scalar, f.s[sc.slot]) + " : " + type_name(t);
-          else if (t.is_tensor_like() && f.t[sc.slot].view.data) value = tensor_summary(t, f.t[sc.slot].view);
+          if (t.is_scalar())
+            value = interp::scalar_text(t.scalar, f.s[sc.slot]) + " : " + type_name(t);
+          else if (t.is_tensor_like() && f.t[sc.slot].view.data)
+            value = tensor_summary(t, f.t[sc.slot].view);
           continue;
         }
         const bool untouched_tensor = sc.binding >= 0 && t.kind == TypeKind::Tensor &&
@@ -566,9 +587,12 @@ struct Session::Impl {
       return true;
     }
     for (Binding& b : taken) {
-      auto same = std::find_if(bindings.begin(), bindings.end(), [&](const Binding& x) { return x.name == b.name; });
-      if (same != bindings.end()) *same = std::move(b);
-      else bindings.push_back(std::move(b));
+      auto same = std::find_if(bindings.begin(), bindings.end(),
+                               [&](const Binding& x) { return x.name == b.name; });
+      if (same != bindings.end())
+        *same = std::move(b);
+      else
+        bindings.push_back(std::move(b));
     }
     std::erase_if(bindings, [&](const Binding& b) { return gone.count(b.name) > 0; });
     for (const Binding& b : bindings)
@@ -596,8 +620,10 @@ struct Session::Impl {
     for (const ast::Item& it : parsed->program.items) {
       Item item;
       Span s = boost::apply_visitor([&](const auto& x) { return parsed->span(x); }, it.get());
-      if (const auto* f = boost::get<ast::FnItem>(&it)) item = {f->name.name, "fn", ""};
-      else if (const auto* c = boost::get<ast::ConstItem>(&it)) item = {c->name.name, "const", ""};
+      if (const auto* f = boost::get<ast::FnItem>(&it))
+        item = {f->name.name, "fn", ""};
+      else if (const auto* c = boost::get<ast::ConstItem>(&it))
+        item = {c->name.name, "const", ""};
       item.text = in.text.substr(s.begin, s.end - s.begin);
       if (item.name == "main") {
         out_items.has_main = true;
@@ -636,9 +662,13 @@ struct Session::Impl {
       auto same = std::find_if(items.begin(), items.end(), [&](const Item& x) {
         return item.name.empty() ? x.text == item.text : x.name == item.name;
       });
-      if (!item.name.empty()) out << (same != items.end() ? "redefined " : "defined ") << item.kind << " " << item.name << "\n";
-      if (same != items.end()) *same = std::move(item);
-      else items.push_back(std::move(item));
+      if (!item.name.empty())
+        out << (same != items.end() ? "redefined " : "defined ") << item.kind << " " << item.name
+            << "\n";
+      if (same != items.end())
+        *same = std::move(item);
+      else
+        items.push_back(std::move(item));
     }
     out.flush();
     return true;
@@ -677,7 +707,8 @@ struct Session::Impl {
     Attempt a = run_pipeline(std::move(c), machine, true);
     report_all(a, input);
     if (!a.checked) {
-      out << "the kernel rules run on a program that passes the checker: fix the errors above first\n";
+      out << "the kernel rules run on a program that passes the checker: fix the errors above "
+             "first\n";
       return;
     }
     std::vector<kr::StoreExplain> mine;
@@ -715,13 +746,17 @@ bool Session::load(const std::string& path) {
   return impl_->eval({path, ss.str()});
 }
 
-bool Session::type_of(const std::string& expr) { return impl_->eval_statements({"<repl>", expr}, true); }
+bool Session::type_of(const std::string& expr) {
+  return impl_->eval_statements({"<repl>", expr}, true);
+}
 
 void Session::check_last() { impl_->check_last(); }
 
 void Session::emit_last() {
-  if (impl_->last_region.empty()) impl_->out << "no region entered yet\n";
-  else impl_->out << impl_->last_region;
+  if (impl_->last_region.empty())
+    impl_->out << "no region entered yet\n";
+  else
+    impl_->out << impl_->last_region;
   impl_->out.flush();
 }
 

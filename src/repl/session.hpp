@@ -27,7 +27,7 @@ class Session {
   // printed), or `fn`/`const` items (defined or redefined), or a program with `fn main` (run once;
   // its other items stay defined). Returns true when it was accepted and ran to its end.
   bool eval(const std::string& text);
-  bool load(const std::string& path);  // :load: the file's text as one input
+  bool load(const std::string& path);     // :load: the file's text as one input
   bool type_of(const std::string& expr);  // :type: prints `EXPR : TYPE`
   void check_last();  // :check: the kernel rules on the last input, with the --explain tables
   void emit_last();   // :emit: the CUDA C++ of the last region entered
