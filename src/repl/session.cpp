@@ -462,6 +462,34 @@ struct Session::Impl {
 
   // -- statements
 
+  // The top-level `let`s of main at the "leave" marker: the session's (the first `decls`
+  // statements), then the input's (after `enter`); the last of a name wins.
+  struct InScope {
+    int slot;
+    int binding;  // index into `bindings` for the session's own, else -1
+    bool is_mut;
+  };
+  std::map<std::string, InScope> lets_in_scope(const Attempt& a, const tir::Function& main_fn,
+                                               size_t decls, size_t enter) const {
+    std::map<uint32_t, bool> let_mut;  // the input's `let`s (the TIR does not keep `mut`)
+    for (const ast::Item& item : a.parsed->program.items)
+      if (const auto* f = boost::get<ast::FnItem>(&item); f && f->name.name == "main")
+        for (const ast::Stmt& s : f->body.stmts)
+          if (const auto* l = boost::get<ast::LetStmt>(&s))
+            let_mut[a.parsed->span(s).begin] = l->is_mut;
+    std::map<std::string, InScope> scope;
+    const auto& stmts = main_fn.body->stmts;
+    for (size_t i = 0; i + 1 < stmts.size(); ++i) {
+      const tir::Stmt* s = stmts[i];
+      if (s->kind != tir::StmtKind::Let || s->slot < 0 || (i >= decls && i < enter)) continue;
+      if (i < decls)
+        scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
+      else
+        scope[s->var_name] = {s->slot, -1, let_mut[s->span.begin]};
+    }
+    return scope;
+  }
+
   bool eval_statements(const Input& in, bool type_only) {
     SourceFile input(in.name, in.text);
     bool parsed = false;
@@ -504,31 +532,11 @@ struct Session::Impl {
     }
     remember_region(a, input);
 
-    // The top-level `let`s: the session's (first), then the input's; the last of a name wins.
     const auto& stmts = main_fn->body->stmts;
     const size_t decls = bindings.size();
     const size_t enter = decls + std::count_if(bindings.begin(), bindings.end(),
                                                [](const Binding& b) { return b.moved; });
-    std::map<uint32_t, bool> let_mut;  // the input's `let`s: span start -> `mut`
-    for (const ast::Item& item : a.parsed->program.items)
-      if (const auto* f = boost::get<ast::FnItem>(&item); f && f->name.name == "main")
-        for (const ast::Stmt& s : f->body.stmts)
-          if (const auto* l = boost::get<ast::LetStmt>(&s))
-            let_mut[a.parsed->span(s).begin] = l->is_mut;
-    struct InScope {
-      int slot;
-      int binding;  // index into `bindings` for the session's own, else -1
-      bool is_mut;
-    };
-    std::map<std::string, InScope> scope;
-    for (size_t i = 0; i + 1 < stmts.size(); ++i) {
-      const tir::Stmt* s = stmts[i];
-      if (s->kind != tir::StmtKind::Let || s->slot < 0 || (i >= decls && i < enter)) continue;
-      if (i < decls)
-        scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
-      else
-        scope[s->var_name] = {s->slot, -1, let_mut[s->span.begin]};
-    }
+    const std::map<std::string, InScope> scope = lets_in_scope(a, *main_fn, decls, enter);
     std::set<int> touched;
     visit_exprs(main_fn->body, [&](const tir::Expr* e) {
       if (e->kind == tir::ExprKind::Var) touched.insert(e->slot);
