@@ -4,6 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "repl/error_index.hpp"
@@ -41,7 +42,7 @@ TEST_CASE("vx explain knows every code of the error index") {
   const auto codes = vx::repl::error_codes();
   REQUIRE(codes.size() >= 35);  // E0001–E0005 … E6036; explain_examples checks each one
   CHECK(codes.front() == "E0001");
-  CHECK(codes.back() == "E6036");
+  CHECK(std::find(codes.begin(), codes.end(), "E6036") != codes.end());
   std::ostringstream out, err;
   CHECK(vx::repl::explain_code("6032", out, err) == 0);
   CHECK(out.str().rfind("E6032 — kernel rule\n", 0) == 0);
