@@ -135,6 +135,14 @@ class HostKernels {
           body += r.source;
           table += "  {\"" + programs[i].first + "\", \"" + r.name + "\", &" + ns + "::" + r.name + "_host},\n";
         }
+        // The emitter guards a program's device functions with #ifndef VX_FN_<n> (regions share
+        // them); the next program's functions of the same names need the guards gone.
+        for (auto& r : *programs[i].second)
+          for (size_t at = r.source.find("#define VX_FN_"); at != std::string::npos;
+               at = r.source.find("#define VX_FN_", at + 1)) {
+            const size_t name = at + std::string("#define ").size();
+            body += "#undef " + r.source.substr(name, r.source.find('\n', name) - name) + "\n";
+          }
         body += "}  // namespace " + ns + "\n";
       }
       sources.push_back(harness_tu(body, table));
@@ -528,8 +536,8 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
   for (auto& s : skipped) summary << "\n  " << s;
   MESSAGE(summary.str());
   // Today's figures: the test must never pass with less (a corpus that no longer loads, say).
-  CHECK(totals.programs >= 50);
-  CHECK(totals.regions >= 54);
-  CHECK(totals.launches >= 68);
+  CHECK(totals.programs >= 51);
+  CHECK(totals.regions >= 55);
+  CHECK(totals.launches >= 69);
   CHECK(totals.errors_matched >= 5);
 }

@@ -914,7 +914,8 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Diagnostic d;
     d.message = "runtime error: " + e.message;
     d.span = e.span;
-    render_human(err, *program.file, d);
+    if (options.report_error) options.report_error(err, d);
+    else render_human(err, *program.file, d);
     err.flush();
     return 101;
   } catch (const FlowEscape&) {

@@ -420,6 +420,21 @@ class RegionEmitter {
   void copy_async(const Expr& e, std::string& out);
   void make_tile(const Stmt& s, std::string& out);
   void dense_tiles(const tir::Block* b);
+  // A `let` of block code that every thread can compute alike, into a register: a scalar never
+  // assigned again in the region, whose value has no effects and calls nothing. All threads see
+  // the same inputs (parameters, block variables, shared values behind the last barrier, memory
+  // no other pass writes), so all get the same value, and the leader's store to shared memory and
+  // the barrier after it are saved.
+  bool redundant_let(const Stmt& s) {
+    if (s.kind != StmtKind::Let || !s.value || !slot_type(s.slot).is_scalar() || assigned_.count(s.slot)) return false;
+    if (strip(s.value)->kind == ExprKind::TensorNew || expr_impure(s.value)) return false;
+    bool plain = true;
+    walk_expr(s.value, [&](const Stmt* st, const Expr* x) {
+      if (st || x->kind == ExprKind::Call || x->block || x->else_block) plain = false;
+    });
+    return plain;
+  }
+  std::set<int> assigned_;  // slots assigned somewhere in the region
 
   void device_function(int index);
   void collect_captures();
@@ -568,8 +583,21 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
 
 std::string RegionEmitter::call(const Expr& e, std::string& pre) {
   device_function(e.fn_index);
+  const tir::Function& f = prog_.functions[static_cast<size_t>(e.fn_index)];
   std::string r = "vx_fn_" + std::to_string(e.fn_index) + "(";
-  for (auto* a : e.args) r += expr(*a, pre) + ", ";
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Expr& a = *e.args[i];
+    if (!a.type.is_tensor_like()) {
+      r += expr(a, pre) + ", ";
+      continue;
+    }
+    const Type& pt = f.slot_types[static_cast<size_t>(f.param_slots[i])];
+    TRef t = tensor_ref(a, pre);
+    if (!t.init.empty()) unsupported("a call that passes a tile made with uninit()");
+    r += t.ptr + ", ";
+    for (size_t k = 0; k < pt.dims.size() && k < t.dims.size(); ++k)
+      if (pt.dims[k] == kUnknownDim) r += t.dims[k] + ", ";
+  }
   return r + "vx_err)";
 }
 
@@ -844,7 +872,15 @@ void RegionEmitter::device_function(int index) {
         key_name + "(";
   for (int p : f.param_slots) {
     const Type& t = f.slot_types[static_cast<size_t>(p)];
-    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a tensor");
+    if (t.is_tensor_like()) {  // a pointer, and the dimensions the type leaves open (`?`)
+      if (t.scalar == Scalar::Bool) unsupported("a call of `" + f.name + "`, which takes a tensor of bool");
+      slots_[p].store = Store::Param;
+      sig += std::string(ctype(t.scalar)) + "* t" + std::to_string(p) + ", ";
+      for (size_t k = 0; k < t.dims.size(); ++k)
+        if (t.dims[k] == kUnknownDim) sig += "long long t" + std::to_string(p) + "_d" + std::to_string(k) + ", ";
+      continue;
+    }
+    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a " + type_name(t));
     sig += std::string(ctype(t.scalar)) + " v" + std::to_string(p) + ", ";
   }
   sig += "int* vx_err)";
@@ -920,6 +956,11 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
     group.clear();
   };
   for (auto* s : b->stmts) {
+    if (redundant_let(*s)) {  // every thread computes it: no shared slot, no barrier
+      flush();
+      stmt(*s, out, false);
+      continue;
+    }
     const bool uniform = has_lane_loop(s) || has_collective(s) ||
                          s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
                          (escapes(s) && s->kind != StmtKind::Break && s->kind != StmtKind::Continue);
@@ -1117,9 +1158,21 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   }
   const std::string hi = tmp("hi"), n = tmp("n"), p = tmp("p");
   if (const_count > 0 && const_count < (int64_t{1} << 31)) {  // a constant trip count: an int counter
+    const int64_t trips = (const_count + lanes - 1) / lanes;
+    const std::string var = "const " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
+                            " + (unsigned long long)" + p + ");\n";
+    if (trips <= 16) {
+      // Few passes per thread: unrolled, so that the passes' loads are in flight together.
+      const std::string k = tmp("k");
+      out += "#pragma unroll\nfor (int " + k + " = 0; " + k + " < " + std::to_string(trips) + "; ++" + k +
+             ") {\nconst int " + p + " = (int)" + tid + " + " + k + " * " + std::to_string(lanes) + ";\n";
+      const bool ragged = const_count % lanes != 0;
+      if (ragged) out += "if (" + p + " < " + std::to_string(const_count) + ") {\n";
+      out += var + body + (ragged ? "}\n" : "") + "}\n}\n";
+      return;
+    }
     out += "for (int " + p + " = (int)" + tid + "; " + p + " < " + std::to_string(const_count) + "; " + p +
-           " += " + std::to_string(lanes) + ") {\nconst " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
-           " + (unsigned long long)" + p + ");\n" + body + "}\n}\n";
+           " += " + std::to_string(lanes) + ") {\n" + var + body + "}\n}\n";
     return;
   }
   out += "const " + T + " " + hi + " = " + b + ";\n";
@@ -1236,6 +1289,43 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   while (p < n) p <<= 1;
   const int64_t h0 = p / 2;  // h0 < n <= 2 * h0
   const std::string N = std::to_string(n), H0 = std::to_string(h0);
+  const int bits = scalar_info(t.elem).bits;
+  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
+  if (p <= 1024) {
+    // Warp 0 alone, with no barrier before the result's: lane i computes the level-H value
+    // r(H, i) (H = min(h0, 32)) from the tile through the levels above, r(h, j) = r(2h, j) op
+    // r(2h, j + h) (at the top level h0, t[j] op t[j + h0] where j + h0 < n: below it the pair
+    // always exists), then the levels below H by shuffles.
+    const int64_t H = std::min<int64_t>(h0, 32);
+    int var = 0;
+    std::function<std::string(int64_t, int64_t, std::string&)> r = [&](int64_t h, int64_t off, std::string& code) {
+      const std::string a = "vx_r" + std::to_string(var++), j = "vx_tid + " + std::to_string(off);
+      const std::string ai = a + "i";
+      if (h == h0) {
+        code += T + " " + a + " = " + src(j) + ";\n" + (argmax ? "int " + ai + " = " + j + ";\n" : "");
+        code += "if (" + j + " + " + H0 + " < " + N + ") {\n" + T + " vx_b = " + src(j + " + " + H0) + ";\n" +
+                combine(a, ai, "vx_b", j + " + " + H0) + "}\n";
+        return a;
+      }
+      const std::string x = r(2 * h, off, code), y = r(2 * h, off + h, code);
+      code += T + " " + a + " = " + x + ";\n" + (argmax ? "int " + ai + " = " + x + "i;\n" : "") +
+              combine(a, ai, y, y + "i");
+      return a;
+    };
+    std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = (" + T + ")0;\n" + (argmax ? "int vx_vi = 0;\n" : "");
+    std::string level;
+    const std::string top = r(H, 0, level);
+    warp += "if (vx_tid < " + std::to_string(H) + ") {\n" + level + "vx_v = " + top + ";\n" +
+            (argmax ? "vx_vi = " + top + "i;\n" : "") + "}\n";
+    for (int64_t h = H / 2; h >= 1; h /= 2) {
+      const std::string Hs = std::to_string(h);
+      warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ");\n";
+      if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + Hs + ");\n";
+      warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
+    }
+    warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
+    out += "#if VX_NT >= 32\n" + warp + "#else\n";
+  }
   out += "for (int vx_i = vx_tid; vx_i < " + H0 + "; vx_i += VX_NT) {\n" + T + " vx_a = " + src("vx_i") + ";\n" +
          (argmax ? "int vx_ai = vx_i;\n" : "") + "if (vx_i + " + H0 + " < " + N + ") {\n" + T + " vx_b = " +
          src("vx_i + " + H0) + ";\n" + combine("vx_a", "vx_ai", "vx_b", "vx_i + " + H0) + "}\n" + red +
@@ -1255,10 +1345,9 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   const std::string take = "if (vx_leader) " + result + " = " + (argmax ? "vx_redi[0]" : red + "[0]") + ";\n__syncthreads();\n";
   if (hw < 1) {
     out += take;
+    if (p <= 1024) out += "#endif\n";
     return;
   }
-  const int bits = scalar_info(t.elem).bits;
-  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
   std::string warp = "if (vx_tid < 32) {\n";
   int64_t hs = hw;  // the first level by shuffles
   if (hw == 32) {   // level 32 straight from shared memory: lane i takes x[i] op x[i + 32]
@@ -1278,6 +1367,7 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   }
   warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
   out += "#if VX_NT >= 32\n" + warp + "#else\n" + shared_levels(hw, 1) + take + "#endif\n";
+  if (p <= 1024) out += "#endif\n";
 }
 
 void RegionEmitter::sort(const Expr& e, std::string& out) {
@@ -1369,6 +1459,10 @@ void RegionEmitter::collect_captures() {
 void RegionEmitter::run() {
   cur_fn_ = &fn_;
   collect_captures();
+  walk_block(spawn_.body, [&](const Stmt* st, const Expr*) {
+    if (st && st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Var)
+      assigned_.insert(st->target->slot);
+  });
   // The block loops: one directly in the region, up to three in each other.
   std::vector<const Stmt*> loops;
   const tir::Block* body = spawn_.body;

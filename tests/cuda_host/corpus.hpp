@@ -79,10 +79,7 @@ inline std::vector<std::string> corpus_files(const std::string& root) {
 // reason; such a region stays on the interpreter and `-v` says why. The list must shrink, never
 // hide a new failure: emission_problems() reports a listed region that starts to emit too.
 inline const std::map<std::string, std::string>& not_emitted_yet() {
-  static const std::map<std::string, std::string> list = {
-      {"conformance/kernel_rules/call_reads_through_argument.vx",
-       "which takes a tensor"},  // calls of functions with tensor parameters
-  };
+  static const std::map<std::string, std::string> list = {};  // none at present
   return list;
 }
 
