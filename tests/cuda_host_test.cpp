@@ -456,12 +456,9 @@ TEST_CASE("the harness: grids, barriers, warp shuffles, deadlocks") {
 
 TEST_CASE("every corpus kernel runs on the host harness bit for bit with the interpreter") {
   const auto t0 = std::chrono::steady_clock::now();
-  // The corpus, and programs written for the harness (larger blocks, more launches, more types).
-  std::vector<std::string> files = testing::corpus_files(VX_SOURCE_DIR "/conformance");
-  for (auto& f : testing::corpus_files(VX_SOURCE_DIR "/tests/cuda_host/programs")) files.push_back(f);
   std::vector<std::string> skipped;
   std::vector<Loaded> loaded;
-  for (const std::string& path : files) {
+  for (const std::string& path : testing::offload_corpus_files(VX_SOURCE_DIR)) {
     const std::string rel = path.substr(std::string(VX_SOURCE_DIR).size() + 1);
     Machine machine = default_machine();
     if (const std::string m = testing::machine_flag(path); !m.empty()) {

@@ -1,8 +1,8 @@
 // The offload tier without a GPU (spec/offload.md, issue 5): every region of every accepted
-// corpus program is emitted, and NVRTC compiles each program's kernels (one call per program and
-// architecture) for sm_80 and sm_90. NVRTC needs no device; the test skips, saying so, only when
-// libnvrtc cannot be found. Also: the emitter's pieces (launch bounds, literal strides, tree
-// reductions) and the kernel cache.
+// corpus program (conformance/ and tests/cuda_host/programs/) is emitted, and NVRTC compiles each
+// program's kernels (one call per program and architecture) for sm_80 and sm_90. NVRTC needs no
+// device; the test skips, saying so, only when libnvrtc cannot be found. Also: the emitter's
+// pieces (launch bounds, literal strides, tree reductions) and the kernel cache.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
@@ -78,10 +78,9 @@ TEST_CASE("every corpus region is emitted and compiles with NVRTC for sm_80 and 
     MESSAGE("SKIPPED: " << why);
     return;
   }
-  const std::string root = VX_SOURCE_DIR "/conformance";
   int programs = 0, regions_total = 0;
   double total_ms = 0;
-  for (const std::string& path : testing::corpus_files(root)) {
+  for (const std::string& path : testing::offload_corpus_files(VX_SOURCE_DIR)) {
     {
       // A program checked for the host machine (no blocks or lanes) has no kernel to emit.
       std::ifstream in(path);

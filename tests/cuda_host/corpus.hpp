@@ -75,6 +75,15 @@ inline std::vector<std::string> corpus_files(const std::string& root) {
   return out;
 }
 
+// The programs of the offload tests under the source tree `source_dir`: conformance/, and
+// tests/cuda_host/programs/ (written for the host harness: larger blocks, more element types,
+// regions launched several times, runtime errors in late launches).
+inline std::vector<std::string> offload_corpus_files(const std::string& source_dir) {
+  std::vector<std::string> files = corpus_files(source_dir + "/conformance");
+  for (auto& f : corpus_files(source_dir + "/tests/cuda_host/programs")) files.push_back(f);
+  return files;
+}
+
 // Programs with a region the emitter cannot emit yet (issue 5 is open), each with a phrase of the
 // reason; such a region stays on the interpreter and `-v` says why. The list must shrink, never
 // hide a new failure: emission_problems() reports a listed region that starts to emit too.
