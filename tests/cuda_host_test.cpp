@@ -11,10 +11,13 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <dlfcn.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -179,8 +182,45 @@ std::string element_text(const std::byte* p, Scalar s) {
   return o.str();
 }
 
+// A crash in a kernel (a wild pointer, a fiber's stack overflowing into its guard page) names the
+// region it happened in before the test dies: the handler runs on a stack of its own.
+const char* region_on_fibers = nullptr;
+struct sigaction previous_segv, previous_bus;  // doctest's, which then reports the test case
+void on_crash(int sig) {
+  if (region_on_fibers) {
+    const char head[] = "\ncuda_host_test: crashed in the harness running the region at ";
+    [[maybe_unused]] auto a = write(2, head, sizeof head - 1);
+    [[maybe_unused]] auto b = write(2, region_on_fibers, std::strlen(region_on_fibers));
+    const char tail[] = " (a wild pointer, or a lane's 128 KiB stack overflowed)\n";
+    [[maybe_unused]] auto c = write(2, tail, sizeof tail - 1);
+  }
+  sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, nullptr);
+  std::raise(sig);
+}
+struct RegionOnFibers {
+  explicit RegionOnFibers(const std::string& location) {
+    static bool installed = [] {
+      static std::vector<char> alt(1 << 16);
+      stack_t ss{};
+      ss.ss_sp = alt.data();
+      ss.ss_size = alt.size();
+      sigaltstack(&ss, nullptr);
+      struct sigaction sa{};
+      sa.sa_handler = on_crash;
+      sa.sa_flags = SA_ONSTACK;
+      sigaction(SIGSEGV, &sa, &previous_segv);
+      sigaction(SIGBUS, &sa, &previous_bus);
+      return true;
+    }();
+    (void)installed;
+    region_on_fibers = location.c_str();
+  }
+  ~RegionOnFibers() { region_on_fibers = nullptr; }
+};
+
 struct Totals {
-  int programs = 0, regions = 0, launches = 0, empty_grids = 0, lanes_run = 0, errors_matched = 0;
+  int programs = 0, regions = 0, launches = 0, empty_grids = 0, errors_matched = 0;
+  uint64_t lanes_run = 0;
   uint64_t bytes_compared = 0;
 };
 
@@ -241,12 +281,13 @@ class HarnessRunner final : public interp::RegionRunner {
       ++totals_.empty_grids;
     } else {
       char error[512] = {};
+      const RegionOnFibers on(r.location);
       if (!kernel->second(p.args.grid, r.block, kernel->first, p.args.params.data(), error, sizeof error)) {
         failures.push_back(r.location + ": the harness failed: " + error);
         return false;
       }
-      totals_.lanes_run += static_cast<int>(p.args.grid[0] * p.args.grid[1] * p.args.grid[2]) * r.block[0] *
-                           r.block[1] * r.block[2];
+      totals_.lanes_run += uint64_t{p.args.grid[0]} * p.args.grid[1] * p.args.grid[2] *
+                           static_cast<uint64_t>(r.block[0] * r.block[1] * r.block[2]);
     }
     p.error = p.args.error;
     ++totals_.launches;
