@@ -5,12 +5,14 @@
 // interpreter makes is run by the harness too, on copies of the captured tensors. At the
 // checkpoint after the region the copies must equal the interpreter's tensors bit for bit (NaN
 // payloads included), and the kernel must set its error flag exactly when the interpreter stops
-// with a runtime error in the region. No GPU and no NVRTC needed: this is the CI check that the
-// emitted code means what the interpreter does. The kernels go into two shared objects (each
-// program in a namespace of its own), cached in build/cuda_host under a hash of their source.
+// with a runtime error in the region; g++'s UBSan must find no undefined behaviour in the kernels.
+// No GPU and no NVRTC needed: this is the CI check that the emitted code means what the
+// interpreter does. The kernels go into two shared objects (each program in a namespace of its
+// own), cached in build/cuda_host under a hash of their source.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -23,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -76,7 +79,9 @@ class HostKernels {
   bool build(const std::string& prefix, const std::vector<std::string>& sources, std::string& why) {
     const std::string dir = VX_BINARY_DIR "/cuda_host";
     std::filesystem::create_directories(dir);
-    const std::string flags = "-std=c++20 -O1 -ffp-contract=off -fPIC -shared -fvisibility=hidden -w";
+    const std::string flags =
+        "-std=c++20 -O1 -ffp-contract=off -fPIC -shared -fvisibility=hidden -w -fsanitize=undefined "
+        "-fno-sanitize=vptr";
     std::ifstream header_in(VX_SOURCE_DIR "/tests/cuda_host/cuda_host.hpp");
     std::stringstream header;
     header << header_in.rdbuf();
@@ -182,23 +187,29 @@ std::string element_text(const std::byte* p, Scalar s) {
   return o.str();
 }
 
-// A crash in a kernel (a wild pointer, a fiber's stack overflowing into its guard page) names the
-// region it happened in before the test dies: the handler runs on a stack of its own.
+// While a kernel runs in the harness, stderr goes to a file: the kernels are built with UBSan, so
+// that undefined behaviour in emitted code (which nvcc could exploit) is reported there, and the
+// test fails with the report. A crash (a wild pointer, a lane's stack overflowing into its guard
+// page) names the region before the test dies: the handler runs on a stack of its own and hands
+// the signal on to doctest's, which reports the test case.
 const char* region_on_fibers = nullptr;
-struct sigaction previous_segv, previous_bus;  // doctest's, which then reports the test case
+int saved_stderr = -1;
+struct sigaction previous_segv, previous_bus;
 void on_crash(int sig) {
+  if (saved_stderr >= 0) dup2(saved_stderr, 2);
   if (region_on_fibers) {
     const char head[] = "\ncuda_host_test: crashed in the harness running the region at ";
     [[maybe_unused]] auto a = write(2, head, sizeof head - 1);
     [[maybe_unused]] auto b = write(2, region_on_fibers, std::strlen(region_on_fibers));
-    const char tail[] = " (a wild pointer, or a lane's 128 KiB stack overflowed)\n";
+    const char tail[] = " (a wild pointer, or a lane's 128 KiB stack overflowed); its stderr is in build/cuda_host/stderr\n";
     [[maybe_unused]] auto c = write(2, tail, sizeof tail - 1);
   }
   sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, nullptr);
   std::raise(sig);
 }
-struct RegionOnFibers {
-  explicit RegionOnFibers(const std::string& location) {
+class LaunchGuard {
+ public:
+  explicit LaunchGuard(const std::string& location) {
     static bool installed = [] {
       static std::vector<char> alt(1 << 16);
       stack_t ss{};
@@ -214,8 +225,33 @@ struct RegionOnFibers {
     }();
     (void)installed;
     region_on_fibers = location.c_str();
+    std::fflush(stderr);
+    std::cerr.flush();
+    file_ = open(path().c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+    saved_stderr = dup(2);
+    dup2(file_, 2);
   }
-  ~RegionOnFibers() { region_on_fibers = nullptr; }
+  // What the kernel wrote to stderr.
+  std::string finish() {
+    std::fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    saved_stderr = -1;
+    region_on_fibers = nullptr;
+    close(file_);
+    file_ = -1;
+    std::ifstream in(path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  ~LaunchGuard() {
+    if (file_ >= 0) finish();
+  }
+
+ private:
+  static std::string path() { return VX_BINARY_DIR "/cuda_host/stderr"; }
+  int file_ = -1;
 };
 
 struct Totals {
@@ -281,8 +317,13 @@ class HarnessRunner final : public interp::RegionRunner {
       ++totals_.empty_grids;
     } else {
       char error[512] = {};
-      const RegionOnFibers on(r.location);
-      if (!kernel->second(p.args.grid, r.block, kernel->first, p.args.params.data(), error, sizeof error)) {
+      LaunchGuard guard(r.location);
+      const bool ran =
+          kernel->second(p.args.grid, r.block, kernel->first, p.args.params.data(), error, sizeof error);
+      if (const std::string text = guard.finish(); !text.empty())
+        failures.push_back(r.location + ": the kernel wrote to stderr (UBSan reports undefined behaviour):\n" +
+                           text.substr(0, 4000));
+      if (!ran) {
         failures.push_back(r.location + ": the harness failed: " + error);
         return false;
       }

@@ -5,8 +5,9 @@
 #    embedded in vx as string literals, generated here (copied only when they change).
 # 2. offload_test: every region of every accepted corpus program is emitted and compiled by NVRTC
 #    for sm_80 and sm_90 (skips with a message when libnvrtc cannot be found).
-# 3. cuda_host_test: the same emitted source compiled by g++ against tests/cuda_host/cuda_host.hpp
-#    (one Boost.Context fiber per lane) and run against the interpreter, bit for bit.
+# 3. cuda_host_test: the same emitted source compiled by g++ (with UBSan) against
+#    tests/cuda_host/cuda_host.hpp (one Boost.Context fiber per lane) and run against the
+#    interpreter, bit for bit, error flags included; also tests/cuda_host/programs/.
 set(VX_OFFLOAD_GEN ${CMAKE_BINARY_DIR}/generated/offload)
 file(MAKE_DIRECTORY ${VX_OFFLOAD_GEN})
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
