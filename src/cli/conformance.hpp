@@ -14,7 +14,7 @@
 namespace vx {
 
 struct ConformanceOptions {
-  std::vector<std::string> dirs;  // directories (searched recursively) or single .vx files
+  std::vector<std::string> dirs;  // directories (searched recursively) or single .vx/.uir files
   std::string impl_template;      // `mycompiler {flags} {file}`; empty = this vx
   std::string self_exe;           // this vx, for the default template
   std::string format = "text";    // text | json | junit
@@ -47,7 +47,9 @@ struct Expectations {
   std::vector<std::string> problems;                     // malformed markers: corpus errors
 };
 
-Expectations parse_expectations(std::string_view source);
+// `comment` is the line-comment mark of the program's language: `//` for .vx, `#` for .uir
+// (whose markers read `#~ ERROR E6032`, spec/uir.md §8).
+Expectations parse_expectations(std::string_view source, std::string_view comment = "//");
 
 // A diagnostic as an implementation printed it: `error[CODE]: …` then ` --> path:LINE:COL`.
 struct ScrapedDiagnostic {

@@ -8,7 +8,7 @@
 
 namespace vx {
 
-enum class Stage { Parse, Check, Run, EmitCuda };
+enum class Stage { Parse, Check, Run, EmitCuda, Lower };
 
 struct DriverOptions {
   std::string file;

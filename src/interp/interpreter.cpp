@@ -911,11 +911,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     options.out->flush();
     return status;
   } catch (const RuntimeError& e) {
-    Diagnostic d;
-    d.message = "runtime error: " + e.message;
-    d.span = e.span;
-    render_human(err, *program.file, d);
-    err.flush();
+    render_runtime_error(err, *program.file, e.span, e.message);
     return 101;
   } catch (const FlowEscape&) {
     err << "error: internal error in the interpreter: a break or return left its function\n";
