@@ -104,16 +104,22 @@ class Lowerer {
     if (auto it = buffers_.find(slot); it != buffers_.end()) return it->second;
     const Type& t = fn_.slot_types[slot];
     Scalar s = scalar_of(t, "the tensor `" + slot_name(slot) + "`");
+    std::optional<Captured> v;
+    if (values_) {
+      v = (*values_)(slot);
+      if (!v) fail("the contents of `" + slot_name(slot) + "` are not available");
+    }
+    // A `?` dimension of a reference parameter is known once the program runs.
+    std::vector<int64_t> shape = v && !v->dims.empty() ? v->dims : t.dims;
     std::string dims;
-    for (int64_t d : t.dims) {
+    for (int64_t d : shape) {
       if (d <= 0) fail("the tensor `" + slot_name(slot) + "` has a dimension not known statically");
       dims += (dims.empty() ? "" : ", ") + std::to_string(d);
     }
+    dims_[slot] = shape;
     std::string name = fresh(slot_name(slot));
     head_ << "buffer %" << name << " " << scalar_info(s).name << "[" << dims << "]";
-    if (values_) {
-      auto v = (*values_)(slot);
-      if (!v) fail("the contents of `" + slot_name(slot) + "` are not available");
+    if (v) {
       head_ << " data";
       for (uint64_t b : v->bits) head_ << " " << value_text(s, b);
     } else {
@@ -241,16 +247,58 @@ class Lowerer {
     store(buf, off, v);
   }
 
+  // An integer known before the region runs: a constant, or (with values) arithmetic on
+  // variables captured from outside the region, such as a range's bound `(n + 255) / 256`.
+  std::optional<int64_t> static_int(const tir::Expr& e) {
+    if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
+    switch (e.kind) {
+      case tir::ExprKind::Literal: return e.lit.i;
+      case tir::ExprKind::Var:
+        if (!values_ || scalars_.count(e.slot) || cells_.count(e.slot)) return std::nullopt;
+        if (auto v = (*values_)(e.slot); v && v->bits.size() == 1)
+          return static_cast<int64_t>(v->bits[0]);
+        return std::nullopt;
+      case tir::ExprKind::Cast: return static_int(*e.args[0]);
+      case tir::ExprKind::Binary: {
+        auto a = static_int(*e.args[0]), b = static_int(*e.args[1]);
+        if (!a || !b) return std::nullopt;
+        int64_t r = 0;
+        switch (e.bop) {
+          case tir::BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
+          case tir::BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
+          case tir::BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
+          case tir::BinOp::Div: if (*b == 0 || *b == -1) return std::nullopt; return *a / *b;
+          case tir::BinOp::Rem: if (*b == 0 || *b == -1) return std::nullopt; return *a % *b;
+          default: return std::nullopt;
+        }
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  int64_t bound(const tir::Stmt& s, const tir::Expr& e) {
+    if (auto v = static_int(e)) return *v;
+    fail("the loop `" + s.var_name + "` has a bound that is not known before the region runs");
+  }
+
   void loop(const tir::Stmt& s) {
-    if (s.start->kind != tir::ExprKind::Literal || s.end->kind != tir::ExprKind::Literal)
-      fail("the loop `" + s.var_name + "` has bounds that are not constants");
-    int64_t a = s.start->lit.i, b = s.end->lit.i + (s.inclusive ? 1 : 0);
+    int64_t a = bound(s, *s.start), b = bound(s, *s.end) + (s.inclusive ? 1 : 0);
     int64_t count = std::max<int64_t>(0, b - a);
     Scalar ty = scalar_of(fn_.slot_types[s.slot], "the loop variable `" + s.var_name + "`");
     std::string name = fresh(s.var_name);
-    std::string axis = s.across == tir::Across::Blocks  ? " axis=global"
-                       : s.across == tir::Across::Lanes ? " axis=local"
-                                                        : "";
+    std::string axis = s.across == tir::Across::Blocks ? " axis=global" : "";
+    int64_t saved_threads = threads_;
+    if (s.across == tir::Across::Lanes) {
+      // A local bound is the block size (at most 1024 threads); a lane loop with more passes
+      // than that runs them as a plain loop of the block's code, which the block loop checks.
+      if (count >= 1 && threads_ * count <= 1024) {
+        axis = " axis=local";
+        threads_ *= count;
+      } else {
+        line("# `" + s.var_name + "`: " + std::to_string(count) +
+             " passes, more than a block's 1024 threads: a plain loop");
+      }
+    }
     std::string range = def(name, "range " + std::to_string(count) + axis);
     ++depth_;
     std::string v = range;
@@ -261,6 +309,7 @@ class Lowerer {
     block(s.body);
     std::string body_last = last_;
     --depth_;
+    threads_ = saved_threads;
     def(temp(), "end " + body_last + " " + range);
   }
 
@@ -274,7 +323,8 @@ class Lowerer {
   // The row-major offset of an Index expression, in i64.
   std::string offset(const tir::Expr& e) {
     const tir::Expr& t = *e.args[0];
-    const std::vector<int64_t>& dims = t.type.dims;
+    auto known = dims_.find(t.slot);
+    const std::vector<int64_t>& dims = known != dims_.end() ? known->second : t.type.dims;
     Val off;
     for (size_t k = 1; k < e.args.size(); ++k) {
       Val i = expr(*e.args[k]);
@@ -363,9 +413,11 @@ class Lowerer {
   std::set<std::string> used_;
   std::set<int> assigned_;
   std::map<int, std::string> scalars_, cells_, buffers_;
+  std::map<int, std::vector<int64_t>> dims_;  // the shapes of captured tensors
   std::string last_;
   int temps_ = 0;
   int depth_ = 0;
+  int64_t threads_ = 1;  // the product of the local ranges open here
 };
 
 void find_spawns(const tir::Block* b, std::vector<const tir::Stmt*>& out);

@@ -103,6 +103,7 @@ int run_uir(const Program& program, std::ostream& out, std::ostream& err,
 // The value of a tensor or scalar captured by a region, at its entry: slot bits per element.
 struct Captured {
   std::vector<uint64_t> bits;
+  std::vector<int64_t> dims;  // a tensor's shape (needed where its type has `?`)
 };
 using CaptureSource = std::function<std::optional<Captured>(int slot)>;
 
