@@ -86,13 +86,15 @@ std::optional<uint64_t> float_bits(const std::string& text, Scalar t) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   errno = 0;
+  // A finite literal that rounds to infinity is out of range (E0004); `inf` itself is fine.
+  bool written_inf = text.find_first_of("iI") != std::string::npos;
   if (t == Scalar::F32) {
     float f = std::strtof(text.c_str(), &end);
-    if (end != text.c_str() + text.size()) return std::nullopt;
+    if (end != text.c_str() + text.size() || (std::isinf(f) && !written_inf)) return std::nullopt;
     return interp::to_bits(f);
   }
   double d = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return std::nullopt;
+  if (end != text.c_str() + text.size() || (std::isinf(d) && !written_inf)) return std::nullopt;
   return interp::to_bits(d);
 }
 
