@@ -54,7 +54,7 @@ class Lowerer {
     std::ostringstream text;
     text << "# " << r_.location << ": the `spawn on` region of `" << fn_.name
          << "`, lowered by vx\n";
-    text << head_.str() << body_.str();
+    text << head_.str() << body_;
     r_.text = text.str();
   }
 
@@ -73,12 +73,21 @@ class Lowerer {
   }
   std::string temp() { return fresh(std::to_string(++temps_)); }
 
-  void line(const std::string& s) { body_ << std::string(2 * depth_, ' ') << s << "\n"; }
+  void line(const std::string& s) { body_ += std::string(2 * depth_, ' ') + s + "\n"; }
   // Emits `%name = INSTR` and returns `%name`.
   std::string def(const std::string& name, const std::string& instr) {
+    last_def_at_ = body_.size() + 2 * depth_;
     line("%" + name + " = " + instr);
     last_ = "%" + name;
     return last_;
+  }
+  // Gives the value `v` the name of the Vx variable it is bound to, when it is the instruction
+  // just emitted (nothing refers to it yet): `%by = div %g 32` rather than `%1 = div %g 32`.
+  std::string rename_last(const std::string& v, const std::string& var) {
+    if (v != last_ || body_.compare(last_def_at_, v.size() + 3, v + " = ") != 0) return v;
+    std::string name = "%" + fresh(var);
+    body_.replace(last_def_at_, v.size(), name);
+    return last_ = name;
   }
 
   Scalar scalar_of(const Type& t, const std::string& what) {
@@ -190,6 +199,7 @@ class Lowerer {
     if (!s.value) fail("it declares `" + s.var_name + "` without a value");
     Val v = expr(*s.value);
     if (v.literal) v = {def(fresh(s.var_name), "const " + v.text + " " + scalar_info(ty).name), ty};
+    else v.text = rename_last(v.text, s.var_name);
     scalars_[s.slot] = v.text;
   }
 
@@ -409,7 +419,9 @@ class Lowerer {
   const tir::Function& fn_;
   const CaptureSource* values_;
   LoweredRegion& r_;
-  std::ostringstream head_, body_;
+  std::ostringstream head_;
+  std::string body_;
+  size_t last_def_at_ = 0;  // where the last `%name = …` line's name starts in body_
   std::set<std::string> used_;
   std::set<int> assigned_;
   std::map<int, std::string> scalars_, cells_, buffers_;
