@@ -4,6 +4,8 @@
 // with the .uir kernel rules, runs it, and compares every buffer with the Vx program's tensor
 // after the region, bit for bit. Regions that cannot be lowered are listed below with their reason.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "uir/uir.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -17,7 +19,6 @@
 #include "interp/interpreter.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
-#include "uir/uir.hpp"
 
 namespace fs = std::filesystem;
 using namespace vx;
@@ -34,9 +35,9 @@ uint64_t element_bits(const interp::TensorView& v, Scalar s, int64_t k) {
 }
 
 struct Outcome {
-  int compared = 0;                         // regions lowered, run and compared
-  std::vector<std::string> not_lowered;     // "file: reason"
-  std::vector<std::string> failures;        // anything that went wrong
+  int compared = 0;                      // regions lowered, run and compared
+  std::vector<std::string> not_lowered;  // "file: reason"
+  std::vector<std::string> failures;     // anything that went wrong
 };
 
 // Lowers each region at its entry and compares at its checkpoint (the empty `spawn` that
@@ -183,8 +184,10 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "block_code_once_per_block.vx: it calls `lanes::max`, which .uir has no instruction for",
       "blog_gelu_forward_exact.vx: it uses `if`, and .uir has no control flow but ranges",
       "blog_gelu_forward_fast.vx: it uses `if`, and .uir has no control flow but ranges",
-      "book_gpu_histogram_with_atomics.vx: it calls `atomic_fetch_add`, which .uir has no instruction for",
-      "book_gpu_row_sums_in_shared_memory.vx: it calls `lanes::sum`, which .uir has no instruction for",
+      "book_gpu_histogram_with_atomics.vx: it calls `atomic_fetch_add`, which .uir has no "
+      "instruction for",
+      "book_gpu_row_sums_in_shared_memory.vx: it calls `lanes::sum`, which .uir has no instruction "
+      "for",
       "call_reads_through_argument.vx: it calls the function `width`",
       "copy_async_partial_1d.vx: it declares `tok`, which is not a scalar or tensor",
       "copy_async_zero_fill.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -199,7 +202,8 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "smem_fill.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "structure_break_inner_loop.vx: it uses `if`, and .uir has no control flow but ranges",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
-      "write_variable_of_the_pass.vx: the loop `k` has a bound that is not known before the region runs",
+      "write_variable_of_the_pass.vx: the loop `k` has a bound that is not known before the region "
+      "runs",
   };
   std::sort(outcome.not_lowered.begin(), outcome.not_lowered.end());
   std::ostringstream got;
@@ -208,4 +212,77 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
   MESSAGE(programs << " programs, " << outcome.compared << " region launches compared");
   CHECK(programs >= 40);
   CHECK(outcome.compared >= 21);
+}
+
+// The other direction of "one prover": a Vx kernel that the kernel rules refuse, lowered to .uir
+// (tensors zero: the rules never look at values), is refused by the .uir rules with E6032 at the
+// lowered access. Kernels refused for what .uir has no word for (println!, the machine, atomics,
+// tiles, calls, variables written from outside) are listed with what happens to them.
+TEST_CASE("refused Vx kernels stay refused as .uir") {
+  std::map<std::string, std::string> outcome;  // program -> "refused" | "accepted" | reason
+  for (const auto& e : fs::directory_iterator("conformance/kernel_rules")) {
+    if (e.path().extension() != ".vx") continue;
+    std::string text = read_text(e.path());
+    if (text.find("//~ ERROR E6032") == std::string::npos) continue;
+    if (text.find("run-flags") != std::string::npos) continue;  // another machine's limits
+    auto file = std::make_shared<SourceFile>(e.path().string(), text);
+    Diagnostics diags(file);
+    auto parsed = parse_program(*file, diags);
+    REQUIRE(parsed);
+    auto program = check_program(*parsed, diags);
+    REQUIRE_MESSAGE(program, e.path().string());
+    std::string name = e.path().filename().string();
+    for (const auto& r : uir::lower_program(*program)) {
+      if (!r.ok) {
+        outcome[name] = r.reason;
+        continue;
+      }
+      auto ufile = std::make_shared<SourceFile>("lowered.uir", r.text);
+      Diagnostics udiags(ufile);
+      auto u = uir::read_uir(ufile, udiags);
+      REQUIRE_MESSAGE(u, r.text);
+      bool accepted = uir::check_uir(*u, udiags);
+      bool e6032 = !udiags.list().empty() && udiags.list().front().code == "E6032";
+      outcome[name] = accepted ? "accepted" : e6032 ? "refused" : "refused otherwise";
+    }
+  }
+  std::ostringstream got;
+  for (const auto& [k, v] : outcome) got << "      {\"" << k << "\", \"" << v << "\"},\n";
+  std::map<std::string, std::string> expected = {
+      {"atomic_mixed_with_plain_read.vx",
+       "it calls `atomic_fetch_add`, which .uir has no instruction for"},
+      {"book_write_fixed_row.vx", "refused"},
+      {"call_writes_through_argument.vx", "it calls the function `set_first`"},
+      {"coefficient_not_constant.vx", "the tensor `out` has a dimension not known statically"},
+      {"data_dependent_write.vx", "refused"},
+      {"lane_must_fix_index.vx", "refused"},
+      {"lanes_sum_in_expression.vx", "it calls `lanes::sum`, which .uir has no instruction for"},
+      {"lanes_sum_in_lane_loop.vx", "it calls `lanes::sum`, which .uir has no instruction for"},
+      {"lesson_coefficient_8.vx", "refused"},
+      {"lesson_neighbour_read.vx", "refused"},
+      {"lesson_t_div_4_coefficient_15.vx", "refused"},
+      {"print_in_called_function.vx", "it calls the function `show`"},
+      {"println_in_lane_loop.vx", "it prints"},
+      {"product_of_indices.vx", "refused"},
+      {"structure_block_loop_in_lane_loop.vx", "refused"},
+      {"structure_block_loop_not_direct.vx", "refused"},
+      {"structure_break.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"structure_continue.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"structure_four_block_loops.vx", "refused"},
+      {"structure_four_lane_loops.vx", "refused"},
+      {"structure_lane_loop_outside_block.vx", "refused"},
+      {"structure_lanes_not_constant.vx",
+       "the loop `l` has a bound that is not known before the region runs"},
+      {"structure_lanes_over_limit.vx", "accepted"},  // lowered as a plain loop (spec/uir.md §7)
+      {"structure_lanes_product_over_limit.vx",
+       "accepted"},  // lowered as a plain loop (spec/uir.md §7)
+      {"structure_lanes_range_over_limit.vx",
+       "accepted"},  // lowered as a plain loop (spec/uir.md §7)
+      {"structure_return.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"tile_in_lane_loop.vx", "accepted"},  // .uir has no shared memory to place or size
+      {"tile_in_region.vx", "accepted"},     // .uir has no shared memory to place or size
+      {"tile_too_large.vx", "accepted"},     // .uir has no shared memory to place or size
+      {"write_outer_variable.vx", "refused"},
+  };
+  CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }

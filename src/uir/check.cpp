@@ -46,6 +46,12 @@ class UirChecker {
         slot_of_[i] = fn_.slot_count();
         fn_.slot_types.push_back(Type::tensor(n.type, Memory::Hbm, n.dims));
         fn_.slot_names.push_back("%" + n.name);
+      } else if (n.has_value) {
+        // A value the rule may not read (a load, a float) is a variable, like a Vx `let`:
+        // fixed for the loops it is defined outside of, varying in the others.
+        slot_of_[i] = fn_.slot_count();
+        fn_.slot_types.push_back(Type::of(n.type));
+        fn_.slot_names.push_back("%" + n.name);
       }
     }
     facts_.fn = &fn_;
@@ -58,7 +64,7 @@ class UirChecker {
   void collect(const std::vector<int>& list, std::vector<const tir::Stmt*>& fors) {
     for (int i : list) {
       const Node& n = p_.nodes[i];
-      if (n.op == Op::Buffer) facts_.decl_fors[slot_of_.at(i)] = fors;
+      if (auto it = slot_of_.find(i); it != slot_of_.end()) facts_.decl_fors[it->second] = fors;
       if (n.op == Op::Range) {
         const tir::Stmt* s = stmt_of_.at(i);
         fors.push_back(s);
@@ -78,7 +84,8 @@ class UirChecker {
         a.write = n.op == Op::Store;
         a.offset = index_of(n.args[1]);
         a.span = n.op_span;
-        a.text = std::string(p_.file->text().substr(n.op_span.begin, n.op_span.end - n.op_span.begin));
+        a.text =
+            std::string(p_.file->text().substr(n.op_span.begin, n.op_span.end - n.op_span.begin));
         a.fors = fors;
         facts_.accesses.push_back(std::move(a));
       }
@@ -86,7 +93,7 @@ class UirChecker {
   }
 
   // The offset node of an operand: loop indices, integer constants and integer arithmetic are
-  // read; a loaded value or float arithmetic is opaque (it varies from pass to pass).
+  // read; a loaded value, float arithmetic or a narrowing cast is a variable (see prepare).
   const kr::IxNode* index_of(const Operand& o) {
     if (o.node < 0) return dag_.constant(static_cast<int64_t>(o.bits));
     return index_of(o.node);
@@ -95,32 +102,52 @@ class UirChecker {
     if (ix_[i]) return ix_[i];
     const Node& n = p_.nodes[i];
     const kr::IxNode* r = nullptr;
-    auto opaque = [&] { return dag_.opaque(&n, "%" + n.name); };
+    auto opaque = [&] { return dag_.var(&fn_.slot_types[slot_of_.at(i)], "%" + n.name); };
     if (!is_int(n.type) && n.op != Op::Range) {
       r = opaque();
     } else {
       switch (n.op) {
-        case Op::Range: r = dag_.loop(stmt_of_.at(i), "%" + n.name); break;
-        case Op::Const: r = dag_.constant(static_cast<int64_t>(n.args[0].bits)); break;
-        case Op::Add: r = dag_.binary(kr::IxOp::Add, index_of(n.args[0]), index_of(n.args[1])); break;
-        case Op::Sub: r = dag_.binary(kr::IxOp::Sub, index_of(n.args[0]), index_of(n.args[1])); break;
-        case Op::Mul: r = dag_.binary(kr::IxOp::Mul, index_of(n.args[0]), index_of(n.args[1])); break;
-        case Op::Div: r = dag_.binary(kr::IxOp::Div, index_of(n.args[0]), index_of(n.args[1])); break;
-        case Op::Mod: r = dag_.binary(kr::IxOp::Rem, index_of(n.args[0]), index_of(n.args[1])); break;
-        case Op::Neg: r = dag_.neg(index_of(n.args[0])); break;
+        case Op::Range:
+          r = dag_.loop(stmt_of_.at(i), "%" + n.name);
+          break;
+        case Op::Const:
+          r = dag_.constant(static_cast<int64_t>(n.args[0].bits));
+          break;
+        case Op::Add:
+          r = dag_.binary(kr::IxOp::Add, index_of(n.args[0]), index_of(n.args[1]));
+          break;
+        case Op::Sub:
+          r = dag_.binary(kr::IxOp::Sub, index_of(n.args[0]), index_of(n.args[1]));
+          break;
+        case Op::Mul:
+          r = dag_.binary(kr::IxOp::Mul, index_of(n.args[0]), index_of(n.args[1]));
+          break;
+        case Op::Div:
+          r = dag_.binary(kr::IxOp::Div, index_of(n.args[0]), index_of(n.args[1]));
+          break;
+        case Op::Mod:
+          r = dag_.binary(kr::IxOp::Rem, index_of(n.args[0]), index_of(n.args[1]));
+          break;
+        case Op::Neg:
+          r = dag_.neg(index_of(n.args[0]));
+          break;
         case Op::Cast: {
           // A cast that keeps every value (to a wider integer type) keeps the node, as Vx's
           // widening casts do (spec/kernel-rules.md §4.1).
           const Operand& a = n.args[0];
-          Scalar from = a.node >= 0 ? p_.nodes[a.node].type : Scalar::I32;
+          Scalar from = a.node >= 0    ? p_.nodes[a.node].type
+                        : a.float_text ? Scalar::F64
+                                       : Scalar::I32;
           const ScalarInfo &fi = scalar_info(from), &ti = scalar_info(n.type);
-          bool keeps = is_int(from) && (ti.bits > fi.bits ? (ti.is_signed || !fi.is_signed)
-                                                          : ti.bits == fi.bits &&
-                                                                ti.is_signed == fi.is_signed);
+          bool keeps = is_int(from) &&
+                       (ti.bits > fi.bits ? (ti.is_signed || !fi.is_signed)
+                                          : ti.bits == fi.bits && ti.is_signed == fi.is_signed);
           r = keeps ? index_of(a) : opaque();
           break;
         }
-        default: r = opaque(); break;
+        default:
+          r = opaque();
+          break;
       }
     }
     return ix_[i] = r;
@@ -136,8 +163,9 @@ class UirChecker {
     for (int i : list) {
       const Node& n = p_.nodes[i];
       if (n.op == Op::Print && (globals > 0 || locals > 0)) {
-        auto& d = fail(n, "`print` cannot be in a global or local loop: its iterations run at "
-                          "the same time",
+        auto& d = fail(n,
+                       "`print` cannot be in a global or local loop: its iterations run at "
+                       "the same time",
                        "in a kernel");
         d.helps.push_back("print after the loop's `end`");
       }
@@ -152,8 +180,9 @@ class UirChecker {
                          "inside the plain loop `%" + parent->name + "`");
           d.helps.push_back("move the loop out of the plain loop around it");
         } else if (globals >= 3) {
-          fail(n, "at most three global loops can be in each other: the grid of a GPU has three "
-                  "dimensions",
+          fail(n,
+               "at most three global loops can be in each other: the grid of a GPU has three "
+               "dimensions",
                "a fourth global loop");
         }
         ++g;
@@ -164,16 +193,20 @@ class UirChecker {
           fail(n, "a local loop inside another local loop must be directly in its body",
                "not directly in a local loop");
         } else if (locals >= 3) {
-          fail(n, "at most three local loops can be in each other: the block of a GPU has three "
-                  "dimensions",
+          fail(n,
+               "at most three local loops can be in each other: the block of a GPU has three "
+               "dimensions",
                "a fourth local loop");
         } else if (n.count < 1 || n.count > kMaxLocal) {
-          fail(n, "the bound of a local loop is the block size: a literal from 1 to 1024, and "
-                  "this one is " + std::to_string(n.count),
+          fail(n,
+               "the bound of a local loop is the block size: a literal from 1 to 1024, and "
+               "this one is " +
+                   std::to_string(n.count),
                "not a block size");
         } else if (product * n.count > kMaxLocal) {
-          fail(n, "the local loops in each other ask for " + std::to_string(product * n.count) +
-                      " threads; a block has at most 1024",
+          fail(n,
+               "the local loops in each other ask for " + std::to_string(product * n.count) +
+                   " threads; a block has at most 1024",
                "too many threads");
         }
         ++l;
@@ -196,8 +229,7 @@ class UirChecker {
 
 }  // namespace
 
-bool check_uir(const Program& program, Diagnostics& diags,
-               std::vector<kr::StoreExplain>* explain) {
+bool check_uir(const Program& program, Diagnostics& diags, std::vector<kr::StoreExplain>* explain) {
   return UirChecker(program, diags).run(explain);
 }
 

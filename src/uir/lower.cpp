@@ -33,12 +33,18 @@ uint64_t literal_bits(const tir::Expr& e) {
 
 const char* op_word(tir::BinOp op) {
   switch (op) {
-    case tir::BinOp::Add: return "add";
-    case tir::BinOp::Sub: return "sub";
-    case tir::BinOp::Mul: return "mul";
-    case tir::BinOp::Div: return "div";
-    case tir::BinOp::Rem: return "mod";
-    default: return nullptr;
+    case tir::BinOp::Add:
+      return "add";
+    case tir::BinOp::Sub:
+      return "sub";
+    case tir::BinOp::Mul:
+      return "mul";
+    case tir::BinOp::Div:
+      return "div";
+    case tir::BinOp::Rem:
+      return "mod";
+    default:
+      return nullptr;
   }
 }
 
@@ -91,8 +97,8 @@ class Lowerer {
   }
 
   Scalar scalar_of(const Type& t, const std::string& what) {
-    if (!uir_type(t.scalar)) fail(what + " has the type `" + scalar_info(t.scalar).name +
-                                  "`, which .uir does not have");
+    if (!uir_type(t.scalar))
+      fail(what + " has the type `" + scalar_info(t.scalar).name + "`, which .uir does not have");
     return t.scalar;
   }
 
@@ -144,13 +150,15 @@ class Lowerer {
   Val captured_scalar(int slot) {
     const Type& t = fn_.slot_types[slot];
     Scalar s = scalar_of(t, "the variable `" + slot_name(slot) + "`");
-    if (!values_) fail("it reads `" + slot_name(slot) + "`, whose value is known only when the "
-                       "program runs (`vx lower` does not run it)");
+    if (!values_)
+      fail("it reads `" + slot_name(slot) +
+           "`, whose value is known only when the "
+           "program runs (`vx lower` does not run it)");
     auto v = (*values_)(slot);
     if (!v || v->bits.size() != 1) fail("the value of `" + slot_name(slot) + "` is not available");
     std::string name = fresh(slot_name(slot));
-    head_ << "%" << name << " = const " << value_text(s, v->bits[0]) << " "
-          << scalar_info(s).name << "\n";
+    head_ << "%" << name << " = const " << value_text(s, v->bits[0]) << " " << scalar_info(s).name
+          << "\n";
     scalars_[slot] = "%" + name;
     return {"%" + name, s, false};
   }
@@ -164,19 +172,28 @@ class Lowerer {
 
   void stmt(const tir::Stmt& s) {
     switch (s.kind) {
-      case tir::StmtKind::Let: return let(s);
-      case tir::StmtKind::Assign: return assign(s);
+      case tir::StmtKind::Let:
+        return let(s);
+      case tir::StmtKind::Assign:
+        return assign(s);
       case tir::StmtKind::Expr:
         if (s.value->kind == tir::ExprKind::BlockExpr) return block(s.value->block);
         expr(*s.value);
         return;
-      case tir::StmtKind::For: return loop(s);
-      case tir::StmtKind::While: fail("it uses `while`, and .uir has no control flow but ranges");
-      case tir::StmtKind::Loop: fail("it uses `loop`, and .uir has no control flow but ranges");
-      case tir::StmtKind::Spawn: fail("it holds another `spawn on` region");
-      case tir::StmtKind::Return: fail("it uses `return`");
-      case tir::StmtKind::Break: fail("it uses `break`");
-      case tir::StmtKind::Continue: fail("it uses `continue`");
+      case tir::StmtKind::For:
+        return loop(s);
+      case tir::StmtKind::While:
+        fail("it uses `while`, and .uir has no control flow but ranges");
+      case tir::StmtKind::Loop:
+        fail("it uses `loop`, and .uir has no control flow but ranges");
+      case tir::StmtKind::Spawn:
+        fail("it holds another `spawn on` region");
+      case tir::StmtKind::Return:
+        fail("it uses `return`");
+      case tir::StmtKind::Break:
+        fail("it uses `break`");
+      case tir::StmtKind::Continue:
+        fail("it uses `continue`");
     }
   }
 
@@ -198,8 +215,10 @@ class Lowerer {
     }
     if (!s.value) fail("it declares `" + s.var_name + "` without a value");
     Val v = expr(*s.value);
-    if (v.literal) v = {def(fresh(s.var_name), "const " + v.text + " " + scalar_info(ty).name), ty};
-    else v.text = rename_last(v.text, s.var_name);
+    if (v.literal)
+      v = {def(fresh(s.var_name), "const " + v.text + " " + scalar_info(ty).name), ty};
+    else
+      v.text = rename_last(v.text, s.var_name);
     scalars_[s.slot] = v.text;
   }
 
@@ -262,27 +281,41 @@ class Lowerer {
   std::optional<int64_t> static_int(const tir::Expr& e) {
     if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
     switch (e.kind) {
-      case tir::ExprKind::Literal: return e.lit.i;
+      case tir::ExprKind::Literal:
+        return e.lit.i;
       case tir::ExprKind::Var:
         if (!values_ || scalars_.count(e.slot) || cells_.count(e.slot)) return std::nullopt;
         if (auto v = (*values_)(e.slot); v && v->bits.size() == 1)
           return static_cast<int64_t>(v->bits[0]);
         return std::nullopt;
-      case tir::ExprKind::Cast: return static_int(*e.args[0]);
+      case tir::ExprKind::Cast:
+        return static_int(*e.args[0]);
       case tir::ExprKind::Binary: {
         auto a = static_int(*e.args[0]), b = static_int(*e.args[1]);
         if (!a || !b) return std::nullopt;
         int64_t r = 0;
         switch (e.bop) {
-          case tir::BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
-          case tir::BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
-          case tir::BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
-          case tir::BinOp::Div: if (*b == 0 || *b == -1) return std::nullopt; return *a / *b;
-          case tir::BinOp::Rem: if (*b == 0 || *b == -1) return std::nullopt; return *a % *b;
-          default: return std::nullopt;
+          case tir::BinOp::Add:
+            if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt;
+            return r;
+          case tir::BinOp::Sub:
+            if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt;
+            return r;
+          case tir::BinOp::Mul:
+            if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt;
+            return r;
+          case tir::BinOp::Div:
+            if (*b == 0 || *b == -1) return std::nullopt;
+            return *a / *b;
+          case tir::BinOp::Rem:
+            if (*b == 0 || *b == -1) return std::nullopt;
+            return *a % *b;
+          default:
+            return std::nullopt;
         }
       }
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
   }
 
@@ -365,7 +398,8 @@ class Lowerer {
 
   Val expr(const tir::Expr& e) {
     switch (e.kind) {
-      case tir::ExprKind::Literal: return literal(e);
+      case tir::ExprKind::Literal:
+        return literal(e);
       case tir::ExprKind::Var: {
         if (auto it = scalars_.find(e.slot); it != scalars_.end())
           return {it->second, fn_.slot_types[e.slot].scalar, false};
@@ -408,10 +442,14 @@ class Lowerer {
              "`, which .uir has no instruction for");
       case tir::ExprKind::Call:
         fail("it calls the function `" + p_.functions[e.fn_index].name + "`");
-      case tir::ExprKind::If: fail("it uses `if`, and .uir has no control flow but ranges");
-      case tir::ExprKind::Print: fail("it prints");
-      case tir::ExprKind::Assert: fail("it uses `assert!`");
-      default: fail("it uses an expression .uir cannot say (a reference, a view or a tensor)");
+      case tir::ExprKind::If:
+        fail("it uses `if`, and .uir has no control flow but ranges");
+      case tir::ExprKind::Print:
+        fail("it prints");
+      case tir::ExprKind::Assert:
+        fail("it uses `assert!`");
+      default:
+        fail("it uses an expression .uir cannot say (a reference, a view or a tensor)");
     }
   }
 

@@ -4,10 +4,10 @@
 // and keep this TU quick to compile. Names are resolved and types checked in the same pass, since
 // SSA names are defined before their uses. Every error is a diagnostic; nothing throws.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cctype>
 #include <cstdlib>
 
 #include "interp/runtime.hpp"
@@ -17,20 +17,34 @@ namespace vx::uir {
 
 const char* op_spelling(Op op) {
   switch (op) {
-    case Op::Buffer: return "buffer";
-    case Op::Range: return "range";
-    case Op::End: return "end";
-    case Op::Const: return "const";
-    case Op::Add: return "add";
-    case Op::Sub: return "sub";
-    case Op::Mul: return "mul";
-    case Op::Div: return "div";
-    case Op::Mod: return "mod";
-    case Op::Neg: return "neg";
-    case Op::Cast: return "cast";
-    case Op::Load: return "load";
-    case Op::Store: return "store";
-    case Op::Print: return "print";
+    case Op::Buffer:
+      return "buffer";
+    case Op::Range:
+      return "range";
+    case Op::End:
+      return "end";
+    case Op::Const:
+      return "const";
+    case Op::Add:
+      return "add";
+    case Op::Sub:
+      return "sub";
+    case Op::Mul:
+      return "mul";
+    case Op::Div:
+      return "div";
+    case Op::Mod:
+      return "mod";
+    case Op::Neg:
+      return "neg";
+    case Op::Cast:
+      return "cast";
+    case Op::Load:
+      return "load";
+    case Op::Store:
+      return "store";
+    case Op::Print:
+      return "print";
   }
   return "?";
 }
@@ -160,8 +174,8 @@ class Reader {
         ++i;
       } else if (c == '%') {
         ++i;
-        while (i < nl && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_' ||
-                          t[i] == '.'))
+        while (i < nl &&
+               (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_' || t[i] == '.'))
           ++i;
         if (i == start + 1) {
           syntax(Span{u32(start), u32(start + 1)}, "expected a name after `%`");
@@ -186,7 +200,8 @@ class Reader {
           return false;
         }
         syntax(Span{u32(start), u32(start + len)},
-               std::string("unexpected character `") + (u >= 0x20 && u < 0x7f ? std::string(1, c) : "?") + "`");
+               std::string("unexpected character `") +
+                   (u >= 0x20 && u < 0x7f ? std::string(1, c) : "?") + "`");
         return false;
       }
       tok.span = Span{u32(start), u32(i)};
@@ -195,8 +210,8 @@ class Reader {
       toks_.push_back(std::move(tok));
     }
     line_end_ = i;
-    while (line_end_ > pos && (t[line_end_ - 1] == ' ' || t[line_end_ - 1] == '\t' ||
-                               t[line_end_ - 1] == '\r'))
+    while (line_end_ > pos &&
+           (t[line_end_ - 1] == ' ' || t[line_end_ - 1] == '\t' || t[line_end_ - 1] == '\r'))
       --line_end_;
     return true;
   }
@@ -212,7 +227,8 @@ class Reader {
   std::string found(size_t i) const {
     const Token* t = at(i);
     if (!t) return "the end of the line";
-    return "`" + std::string(file_->text().substr(t->span.begin, t->span.end - t->span.begin)) + "`";
+    return "`" + std::string(file_->text().substr(t->span.begin, t->span.end - t->span.begin)) +
+           "`";
   }
   Span span_of(size_t i) const { return at(i) ? at(i)->span : eol(); }
 
@@ -231,46 +247,71 @@ class Reader {
     }
     const Token* kw = at(k);
     if (!kw || kw->kind != Token::Word || !keywords().count(kw->text)) {
-      syntax(span_of(k), "expected an instruction (range, end, const, add, sub, mul, div, mod, "
-                         "neg, cast, load, store, buffer, print), found " + found(k));
+      syntax(span_of(k),
+             "expected an instruction (range, end, const, add, sub, mul, div, mod, "
+             "neg, cast, load, store, buffer, print), found " +
+                 found(k));
       return;
     }
     n.op = keywords().at(kw->text);
     n.span = Span{toks_[0].span.begin, u32(line_end_)};
     n.op_span = Span{kw->span.begin, u32(line_end_)};
     n.parent = open_.empty() ? -1 : open_.back();
-    bool needs_name = n.op != Op::Store && n.op != Op::End && n.op != Op::Print &&
-                      n.op != Op::Buffer;
+    bool needs_name =
+        n.op != Op::Store && n.op != Op::End && n.op != Op::Print && n.op != Op::Buffer;
     if (n.op == Op::Buffer || n.op == Op::Print) {
       if (!n.name.empty()) {
-        syntax(name_span, std::string("`") + kw->text + "` takes no `%name =`",
-               "remove this name");
+        syntax(name_span, std::string("`") + kw->text + "` takes no `%name =`", "remove this name");
         return;
       }
     } else if (needs_name && n.name.empty()) {
-      syntax(kw->span, std::string("`") + kw->text + "` makes a value: write `%name = " +
-                           kw->text + " …`");
+      syntax(kw->span,
+             std::string("`") + kw->text + "` makes a value: write `%name = " + kw->text + " …`");
       return;
     }
     ++k;
     bool ok = false;
     switch (n.op) {
-      case Op::Buffer: ok = buffer(n, k); break;
-      case Op::Range: ok = range(n, k); break;
-      case Op::End: ok = end(n, k); break;
-      case Op::Const: ok = constant(n, k); break;
-      case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod: ok = binary(n, k); break;
-      case Op::Neg: ok = unary(n, k); break;
-      case Op::Cast: ok = cast(n, k); break;
-      case Op::Load: ok = load(n, k); break;
-      case Op::Store: ok = store(n, k); break;
-      case Op::Print: ok = print(n, k); break;
+      case Op::Buffer:
+        ok = buffer(n, k);
+        break;
+      case Op::Range:
+        ok = range(n, k);
+        break;
+      case Op::End:
+        ok = end(n, k);
+        break;
+      case Op::Const:
+        ok = constant(n, k);
+        break;
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Div:
+      case Op::Mod:
+        ok = binary(n, k);
+        break;
+      case Op::Neg:
+        ok = unary(n, k);
+        break;
+      case Op::Cast:
+        ok = cast(n, k);
+        break;
+      case Op::Load:
+        ok = load(n, k);
+        break;
+      case Op::Store:
+        ok = store(n, k);
+        break;
+      case Op::Print:
+        ok = print(n, k);
+        break;
     }
     (void)nl;
     if (!ok) return;
     if (prog_.nodes.size() >= kMaxNodes) {
-      diags_.error("E0003", n.span, "too many instructions (at most " +
-                                        std::to_string(kMaxNodes) + ")");
+      diags_.error("E0003", n.span,
+                   "too many instructions (at most " + std::to_string(kMaxNodes) + ")");
       return;
     }
     define(std::move(n), name_span);
@@ -300,8 +341,10 @@ class Reader {
       prog_.nodes[idx].parent = open_.empty() ? -1 : open_.back();
       parent = prog_.nodes[idx].parent;
     }
-    if (parent < 0) prog_.top.push_back(idx);
-    else prog_.nodes[parent].body.push_back(idx);
+    if (parent < 0)
+      prog_.top.push_back(idx);
+    else
+      prog_.nodes[parent].body.push_back(idx);
     if (op == Op::Range) open_.push_back(idx);
   }
 
@@ -329,8 +372,9 @@ class Reader {
     int idx = it->second;
     if (!allow_closed && !visible(idx)) {
       auto& d = diags_.error("E0100", t->span,
-                             "`%" + t->text + "` is not visible here: it is defined in a loop "
-                             "that has ended",
+                             "`%" + t->text +
+                                 "` is not visible here: it is defined in a loop "
+                                 "that has ended",
                              "out of its loop");
       d.secondary.push_back({prog_.nodes[idx].span, "defined here"});
       return -1;
@@ -380,8 +424,7 @@ class Reader {
     if (idx < 0) return false;
     if (!prog_.nodes[idx].has_value) {
       diags_.error("E0200", t->span,
-                   "`%" + t->text + "` has no value: it is a " +
-                       op_spelling(prog_.nodes[idx].op),
+                   "`%" + t->text + "` has no value: it is a " + op_spelling(prog_.nodes[idx].op),
                    "not a scalar value");
       return false;
     }
@@ -405,8 +448,8 @@ class Reader {
     }
     if (o.float_text && !is_float(t)) {
       diags_.error("E0200", o.span,
-                   std::string("mismatched types: a float literal where `") +
-                       scalar_info(t).name + "` is expected",
+                   std::string("mismatched types: a float literal where `") + scalar_info(t).name +
+                       "` is expected",
                    "a float");
       return false;
     }
@@ -522,8 +565,10 @@ class Reader {
         std::from_chars(c->text.data(), c->text.data() + c->text.size(), v).ptr !=
             c->text.data() + c->text.size() ||
         v < 0) {
-      syntax(span_of(k), "expected the number of iterations (an integer literal, 0 or more), "
-                         "found " + found(k));
+      syntax(span_of(k),
+             "expected the number of iterations (an integer literal, 0 or more), "
+             "found " +
+                 found(k));
       return false;
     }
     if (v > INT32_MAX) {
@@ -540,13 +585,15 @@ class Reader {
     ++k;
     if (at(k)) {
       if (at(k)->text != "axis" || !at(k + 1) || at(k + 1)->text != "=") {
-        syntax(span_of(k), "expected `axis=global`, `axis=local` or the end of the line, found " +
-                               found(k));
+        syntax(span_of(k),
+               "expected `axis=global`, `axis=local` or the end of the line, found " + found(k));
         return false;
       }
       const Token* a = at(k + 2);
-      if (a && a->text == "global") n.axis = Axis::Global;
-      else if (a && a->text == "local") n.axis = Axis::Local;
+      if (a && a->text == "global")
+        n.axis = Axis::Global;
+      else if (a && a->text == "local")
+        n.axis = Axis::Local;
       else {
         syntax(span_of(k + 2), "expected `global` or `local` after `axis=`, found " + found(k + 2));
         return false;
@@ -568,10 +615,10 @@ class Reader {
       return false;
     }
     if (open_.empty() || open_.back() != l) {
-      auto& d = diags_.error("E0001", at(k + 1)->span,
-                             "`end` closes the innermost open loop, and that is not `%" +
-                                 at(k + 1)->text + "`",
-                             "not the innermost loop");
+      auto& d = diags_.error(
+          "E0001", at(k + 1)->span,
+          "`end` closes the innermost open loop, and that is not `%" + at(k + 1)->text + "`",
+          "not the innermost loop");
       if (!open_.empty())
         d.secondary.push_back({prog_.nodes[open_.back()].span, "the innermost open loop"});
       return false;
@@ -581,8 +628,10 @@ class Reader {
     for (int p = prog_.nodes[b].parent; !inside && p >= 0; p = prog_.nodes[p].parent)
       inside = p == l;
     if (!inside) {
-      syntax(at(k)->span, "the first operand of `end` is the last instruction of the loop's body, "
-                          "and `%" + at(k)->text + "` is not in `%" + at(k + 1)->text + "`");
+      syntax(at(k)->span,
+             "the first operand of `end` is the last instruction of the loop's body, "
+             "and `%" +
+                 at(k)->text + "` is not in `%" + at(k + 1)->text + "`");
       return false;
     }
     body.node = b;
@@ -616,9 +665,9 @@ class Reader {
   bool binary(Node& n, size_t k) {
     Operand a, b;
     if (!operand(k, a) || !operand(k + 1, b)) return false;
-    Scalar t = a.node >= 0 ? type_of(a)
+    Scalar t = a.node >= 0   ? type_of(a)
                : b.node >= 0 ? type_of(b)
-               : (a.float_text || b.float_text ? Scalar::F64 : Scalar::I32);
+                             : (a.float_text || b.float_text ? Scalar::F64 : Scalar::I32);
     if (!settle(a, t) || !settle(b, t)) return false;
     n.type = t;
     n.has_value = true;
@@ -664,8 +713,7 @@ class Reader {
     Operand idx;
     if (!operand(k + 1, idx)) return false;
     if (idx.node >= 0 && !is_int(type_of(idx))) {
-      diags_.error("E0200",
-                   idx.span,
+      diags_.error("E0200", idx.span,
                    std::string("mismatched types: an offset is an integer, found `") +
                        scalar_info(type_of(idx)).name + "`",
                    "expected an integer");
@@ -714,8 +762,8 @@ class Reader {
              v >= 0;
     };
     if (target.op != Op::Buffer || !num(k + 1, s) || !num(k + 2, c)) {
-      syntax(span_of(k + 1), "expected the end of the line, or START COUNT after a buffer, found " +
-                                 found(k + 1));
+      syntax(span_of(k + 1),
+             "expected the end of the line, or START COUNT after a buffer, found " + found(k + 1));
       return false;
     }
     if (s + c > target.size) {

@@ -20,16 +20,26 @@ using interp::to_bits;
 template <class F>
 decltype(auto) with_type(Scalar s, F&& f) {
   switch (s) {
-    case Scalar::I8: return f.template operator()<int8_t>();
-    case Scalar::I16: return f.template operator()<int16_t>();
-    case Scalar::I32: return f.template operator()<int32_t>();
-    case Scalar::I64: return f.template operator()<int64_t>();
-    case Scalar::U8: return f.template operator()<uint8_t>();
-    case Scalar::U16: return f.template operator()<uint16_t>();
-    case Scalar::U32: return f.template operator()<uint32_t>();
-    case Scalar::U64: return f.template operator()<uint64_t>();
-    case Scalar::F32: return f.template operator()<float>();
-    default: return f.template operator()<double>();
+    case Scalar::I8:
+      return f.template operator()<int8_t>();
+    case Scalar::I16:
+      return f.template operator()<int16_t>();
+    case Scalar::I32:
+      return f.template operator()<int32_t>();
+    case Scalar::I64:
+      return f.template operator()<int64_t>();
+    case Scalar::U8:
+      return f.template operator()<uint8_t>();
+    case Scalar::U16:
+      return f.template operator()<uint16_t>();
+    case Scalar::U32:
+      return f.template operator()<uint32_t>();
+    case Scalar::U64:
+      return f.template operator()<uint64_t>();
+    case Scalar::F32:
+      return f.template operator()<float>();
+    default:
+      return f.template operator()<double>();
   }
 }
 
@@ -42,8 +52,8 @@ uint64_t arith(Scalar t, uint64_t a, uint64_t b, Span span) {
 
 class Runner {
  public:
-  Runner(const Program& p, std::ostream& out) : p_(p), out_(out), vals_(p.nodes.size()),
-                                                bufs_(p.nodes.size()) {}
+  Runner(const Program& p, std::ostream& out)
+      : p_(p), out_(out), vals_(p.nodes.size()), bufs_(p.nodes.size()) {}
 
   void run() { exec(p_.top); }
   Buffers top_buffers() const {
@@ -61,9 +71,9 @@ class Runner {
     const Operand& o = n.args[1];
     Scalar t = o.node >= 0 ? p_.nodes[o.node].type : Scalar::I64;
     uint64_t bits = val(o);
-    bool in = scalar_info(t).is_signed ? static_cast<int64_t>(bits) >= 0 &&
-                                             static_cast<int64_t>(bits) < buf.size
-                                       : bits < static_cast<uint64_t>(buf.size);
+    bool in = scalar_info(t).is_signed
+                  ? static_cast<int64_t>(bits) >= 0 && static_cast<int64_t>(bits) < buf.size
+                  : bits < static_cast<uint64_t>(buf.size);
     if (!in) {
       std::string v = scalar_info(t).is_signed ? std::to_string(static_cast<int64_t>(bits))
                                                : std::to_string(bits);
@@ -78,15 +88,20 @@ class Runner {
     const Node& n = p_.nodes[i];
     auto& b = bufs_[i];
     switch (n.init) {
-      case Node::Init::Zero: b.assign(n.size, 0); break;
-      case Node::Init::Fill: b.assign(n.size, n.data[0]); break;
-      case Node::Init::Data: b = n.data; break;
+      case Node::Init::Zero:
+        b.assign(n.size, 0);
+        break;
+      case Node::Init::Fill:
+        b.assign(n.size, n.data[0]);
+        break;
+      case Node::Init::Data:
+        b = n.data;
+        break;
       case Node::Init::Iota:
         b.resize(n.size);
         for (int64_t k = 0; k < n.size; ++k)
-          b[k] = with_type(n.type, [&]<class T>() {
-            return to_bits<T>(interp::cast_value<T, int64_t>(k));
-          });
+          b[k] = with_type(
+              n.type, [&]<class T>() { return to_bits<T>(interp::cast_value<T, int64_t>(k)); });
         break;
     }
   }
@@ -107,20 +122,35 @@ class Runner {
     for (int i : list) {
       const Node& n = p_.nodes[i];
       switch (n.op) {
-        case Op::Buffer: init_buffer(i); break;
+        case Op::Buffer:
+          init_buffer(i);
+          break;
         case Op::Range:
           for (int64_t k = 0; k < n.count; ++k) {
             vals_[i] = to_bits<int32_t>(static_cast<int32_t>(k));
             exec(n.body);
           }
           break;
-        case Op::End: break;
-        case Op::Const: vals_[i] = n.args[0].bits; break;
-        case Op::Add: vals_[i] = arith<tir::BinOp::Add>(n.type, val(n.args[0]), val(n.args[1]), n.op_span); break;
-        case Op::Sub: vals_[i] = arith<tir::BinOp::Sub>(n.type, val(n.args[0]), val(n.args[1]), n.op_span); break;
-        case Op::Mul: vals_[i] = arith<tir::BinOp::Mul>(n.type, val(n.args[0]), val(n.args[1]), n.op_span); break;
-        case Op::Div: vals_[i] = arith<tir::BinOp::Div>(n.type, val(n.args[0]), val(n.args[1]), n.op_span); break;
-        case Op::Mod: vals_[i] = arith<tir::BinOp::Rem>(n.type, val(n.args[0]), val(n.args[1]), n.op_span); break;
+        case Op::End:
+          break;
+        case Op::Const:
+          vals_[i] = n.args[0].bits;
+          break;
+        case Op::Add:
+          vals_[i] = arith<tir::BinOp::Add>(n.type, val(n.args[0]), val(n.args[1]), n.op_span);
+          break;
+        case Op::Sub:
+          vals_[i] = arith<tir::BinOp::Sub>(n.type, val(n.args[0]), val(n.args[1]), n.op_span);
+          break;
+        case Op::Mul:
+          vals_[i] = arith<tir::BinOp::Mul>(n.type, val(n.args[0]), val(n.args[1]), n.op_span);
+          break;
+        case Op::Div:
+          vals_[i] = arith<tir::BinOp::Div>(n.type, val(n.args[0]), val(n.args[1]), n.op_span);
+          break;
+        case Op::Mod:
+          vals_[i] = arith<tir::BinOp::Rem>(n.type, val(n.args[0]), val(n.args[1]), n.op_span);
+          break;
         case Op::Neg:
           vals_[i] = with_type(n.type, [&]<class T>() {
             return to_bits<T>(interp::op_neg<T>(from_bits<T>(val(n.args[0]))));
@@ -128,8 +158,8 @@ class Runner {
           break;
         case Op::Cast: {
           const Operand& a = n.args[0];
-          Scalar from = a.node >= 0 ? p_.nodes[a.node].type
-                                    : (a.float_text ? Scalar::F64 : Scalar::I32);
+          Scalar from =
+              a.node >= 0 ? p_.nodes[a.node].type : (a.float_text ? Scalar::F64 : Scalar::I32);
           uint64_t v = val(a);
           vals_[i] = with_type(n.type, [&]<class To>() {
             return with_type(from, [&]<class From>() {
@@ -138,9 +168,15 @@ class Runner {
           });
           break;
         }
-        case Op::Load: vals_[i] = bufs_[n.args[0].node][offset(n)]; break;
-        case Op::Store: bufs_[n.args[0].node][offset(n)] = val(n.args[2]); break;
-        case Op::Print: print(n); break;
+        case Op::Load:
+          vals_[i] = bufs_[n.args[0].node][offset(n)];
+          break;
+        case Op::Store:
+          bufs_[n.args[0].node][offset(n)] = val(n.args[2]);
+          break;
+        case Op::Print:
+          print(n);
+          break;
       }
     }
   }

@@ -28,33 +28,37 @@ enum class Op : uint8_t {
   Range,   // `%i = range N [axis=global|local]`: a loop over 0 ..= N-1, closed by `end`
   End,     // `[%e =] end %body %loop`: closes %loop
   Const,   // `%c = const V [TYPE]`
-  Add, Sub, Mul, Div, Mod,  // `%r = op A B`: one type; integers wrap, div/mod truncate
-  Neg,     // `%r = neg A`
-  Cast,    // `%r = cast A TYPE` (Vx's `as`)
-  Load,    // `%v = load %buf I`
-  Store,   // `[%s =] store %buf I V`
-  Print,   // `print %x [START COUNT]`: a value, or a buffer's elements
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,    // `%r = op A B`: one type; integers wrap, div/mod truncate
+  Neg,    // `%r = neg A`
+  Cast,   // `%r = cast A TYPE` (Vx's `as`)
+  Load,   // `%v = load %buf I`
+  Store,  // `[%s =] store %buf I V`
+  Print,  // `print %x [START COUNT]`: a value, or a buffer's elements
 };
 const char* op_spelling(Op op);
 
 // An operand: a node, or a literal whose type comes from where it stands.
 struct Operand {
-  int node = -1;          // the node it names, or -1 for a literal
-  std::string text;       // the literal as written
+  int node = -1;     // the node it names, or -1 for a literal
+  std::string text;  // the literal as written
   bool float_text = false;
-  uint64_t bits = 0;      // the literal's value in its type (slot bits, runtime.hpp)
+  uint64_t bits = 0;  // the literal's value in its type (slot bits, runtime.hpp)
   Span span;
 };
 
 struct Node {
   Op op = Op::Const;
-  std::string name;     // without the `%`; empty for an unnamed store, end or print
-  Span span;            // the instruction, from its name (or keyword) to the end of the line
-  Span op_span;         // from the keyword to the end of the line: the access's text
-  bool has_value = false;  // a scalar value other instructions may use
+  std::string name;           // without the `%`; empty for an unnamed store, end or print
+  Span span;                  // the instruction, from its name (or keyword) to the end of the line
+  Span op_span;               // from the keyword to the end of the line: the access's text
+  bool has_value = false;     // a scalar value other instructions may use
   Scalar type = Scalar::I32;  // of the value; of the elements for a Buffer
   std::vector<Operand> args;
-  int parent = -1;      // the innermost Range around it, or -1
+  int parent = -1;  // the innermost Range around it, or -1
   // Range
   int64_t count = 0;
   Axis axis = Axis::None;
@@ -97,8 +101,7 @@ std::string value_text(Scalar type, uint64_t bits);
 
 // Runs the program one pass at a time (axes change nothing). Returns 0, or 101 after a runtime
 // error (printed to `err` like the interpreter's). `final` receives the top-level buffers.
-int run_uir(const Program& program, std::ostream& out, std::ostream& err,
-            Buffers* final = nullptr);
+int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final = nullptr);
 
 // The value of a tensor or scalar captured by a region, at its entry: slot bits per element.
 struct Captured {
@@ -112,8 +115,8 @@ struct LoweredRegion {
   const tir::Stmt* spawn = nullptr;
   std::string location;  // file:line:col of the region
   bool ok = false;
-  std::string text;      // the .uir program
-  std::string reason;    // why not
+  std::string text;                                  // the .uir program
+  std::string reason;                                // why not
   std::vector<std::pair<std::string, int>> buffers;  // .uir buffer name -> the TIR slot it holds
 };
 // Lowers one region of `fn` (spec/uir.md §7). With `values`, captured tensors and scalars get
