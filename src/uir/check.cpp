@@ -14,6 +14,16 @@ namespace {
 
 constexpr int64_t kMaxLocal = 1024;  // the lesson: a local bound is a literal from 1 to 1024
 
+kr::IxOp ix_op(Op op) {
+  switch (op) {
+    case Op::Add: return kr::IxOp::Add;
+    case Op::Sub: return kr::IxOp::Sub;
+    case Op::Mul: return kr::IxOp::Mul;
+    case Op::Div: return kr::IxOp::Div;
+    default: return kr::IxOp::Rem;
+  }
+}
+
 class UirChecker {
  public:
   UirChecker(const Program& p, Diagnostics& d) : p_(p), diags_(d), ix_(p.nodes.size()) {}
@@ -114,19 +124,11 @@ class UirChecker {
           r = dag_.constant(static_cast<int64_t>(n.args[0].bits));
           break;
         case Op::Add:
-          r = dag_.binary(kr::IxOp::Add, index_of(n.args[0]), index_of(n.args[1]));
-          break;
         case Op::Sub:
-          r = dag_.binary(kr::IxOp::Sub, index_of(n.args[0]), index_of(n.args[1]));
-          break;
         case Op::Mul:
-          r = dag_.binary(kr::IxOp::Mul, index_of(n.args[0]), index_of(n.args[1]));
-          break;
         case Op::Div:
-          r = dag_.binary(kr::IxOp::Div, index_of(n.args[0]), index_of(n.args[1]));
-          break;
         case Op::Mod:
-          r = dag_.binary(kr::IxOp::Rem, index_of(n.args[0]), index_of(n.args[1]));
+          r = dag_.binary(ix_op(n.op), index_of(n.args[0]), index_of(n.args[1]));
           break;
         case Op::Neg:
           r = dag_.neg(index_of(n.args[0]));
