@@ -16,11 +16,16 @@ constexpr int64_t kMaxLocal = 1024;  // the lesson: a local bound is a literal f
 
 kr::IxOp ix_op(Op op) {
   switch (op) {
-    case Op::Add: return kr::IxOp::Add;
-    case Op::Sub: return kr::IxOp::Sub;
-    case Op::Mul: return kr::IxOp::Mul;
-    case Op::Div: return kr::IxOp::Div;
-    default: return kr::IxOp::Rem;
+    case Op::Add:
+      return kr::IxOp::Add;
+    case Op::Sub:
+      return kr::IxOp::Sub;
+    case Op::Mul:
+      return kr::IxOp::Mul;
+    case Op::Div:
+      return kr::IxOp::Div;
+    default:
+      return kr::IxOp::Rem;
   }
 }
 
@@ -66,6 +71,7 @@ class UirChecker {
     }
     facts_.fn = &fn_;
     facts_.dag = &dag_;
+    facts_.words = {"global", "local", "thread"};
     facts_.decl_fors.resize(fn_.slot_types.size());
     std::vector<const tir::Stmt*> fors;
     collect(p_.top, fors);

@@ -55,7 +55,7 @@ namespace {
 
 constexpr size_t kMaxNodes = 1 << 22;  // keeps hostile input from exhausting memory
 constexpr int kMaxDepth = 64;
-constexpr int64_t kMaxElements = int64_t(1) << 28;
+constexpr int64_t kMaxElements = int64_t(1) << 26;  // 512 MiB of 8-byte slots
 
 struct Token {
   enum Kind { Name, Word, Number, Punct } kind = Word;
