@@ -51,8 +51,10 @@ int with_large_stack(const std::function<int()>& body) {
 
 int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err) {
   if (options.file.size() > 4 && options.file.ends_with(".uir")) {
-    if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower) {
-      err << "error: `" << options.file << "` is already .uir; `emit-cuda` and `lower` read .vx\n";
+    if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
+        !options.dump.empty()) {
+      err << "error: `" << options.file
+          << "` is .uir; `emit-cuda`, `lower` and `--dump` read .vx (spec/uir.md §6)\n";
       return 2;
     }
     return uir::uir_command(options.file,

@@ -138,7 +138,7 @@ class Reader {
         pos = nl + 1;
         continue;
       }
-      if (!toks_.empty()) statement(nl);
+      if (!toks_.empty()) statement();
       pos = nl + 1;
     }
     for (auto it = open_.rbegin(); it != open_.rend(); ++it) {
@@ -191,15 +191,13 @@ class Reader {
                        ? Token::Number
                        : Token::Word;
       } else {
-        size_t len = 1;
         unsigned char u = static_cast<unsigned char>(c);
         if (u >= 0x80) {
-          auto& d = diags_.error("E0005", Span{u32(start), u32(start + 1)},
-                                 "a .uir file is ASCII outside its comments", "this byte");
-          (void)d;
+          diags_.error("E0005", Span{u32(start), u32(start + 1)},
+                       "a .uir file is ASCII outside its comments", "this byte");
           return false;
         }
-        syntax(Span{u32(start), u32(start + len)},
+        syntax(Span{u32(start), u32(start + 1)},
                std::string("unexpected character `") +
                    (u >= 0x20 && u < 0x7f ? std::string(1, c) : "?") + "`");
         return false;
@@ -232,7 +230,7 @@ class Reader {
   }
   Span span_of(size_t i) const { return at(i) ? at(i)->span : eol(); }
 
-  void statement(size_t nl) {
+  void statement() {
     size_t k = 0;
     Node n;
     Span name_span;
@@ -307,7 +305,6 @@ class Reader {
         ok = print(n, k);
         break;
     }
-    (void)nl;
     if (!ok) return;
     if (prog_.nodes.size() >= kMaxNodes) {
       diags_.error("E0003", n.span,
@@ -482,7 +479,6 @@ class Reader {
     }
     ++k;
     n.size = 1;
-    Span dims_span = span_of(k);
     for (;;) {
       const Token* d = at(k);
       int64_t v = 0;
@@ -513,7 +509,6 @@ class Reader {
       syntax(span_of(k), "expected `,` or `]`, found " + found(k));
       return false;
     }
-    (void)dims_span;
     const Token* init = at(k);
     if (!init) return true;
     if (init->text == "fill") {
