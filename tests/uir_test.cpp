@@ -8,7 +8,6 @@
 
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -24,15 +23,6 @@ namespace fs = std::filesystem;
 using namespace vx;
 
 namespace {
-
-// An element of a tensor as slot bits (interp/runtime.hpp): integers sign- or zero-extended.
-uint64_t element_bits(const interp::TensorView& v, Scalar s, int64_t k) {
-  int n = interp::scalar_size(s);
-  uint64_t b = 0;
-  std::memcpy(&b, v.data + k * n, n);
-  if (is_signed_int(s) && n < 8 && (b >> (8 * n - 1)) & 1) b |= ~uint64_t(0) << (8 * n);
-  return b;
-}
 
 struct Outcome {
   int compared = 0;                      // regions lowered, run and compared
@@ -57,18 +47,7 @@ class LoweringHook final : public interp::RegionRunner {
       return false;
     }
     const tir::Function& fn = *fn_of_.at(&spawn);
-    uir::CaptureSource values = [&](int slot) -> std::optional<uir::Captured> {
-      const Type& t = fn.slot_types[slot];
-      uir::Captured c;
-      if (t.is_tensor_like()) {
-        const interp::TensorView& v = frame.t[slot].view;
-        for (int64_t k = 0; k < v.size; ++k) c.bits.push_back(element_bits(v, t.scalar, k));
-        c.dims.assign(v.dims, v.dims + v.rank);
-      } else {
-        c.bits.push_back(frame.s[slot]);
-      }
-      return c;
-    };
+    uir::CaptureSource values = uir::frame_values(fn, frame);
     uir::LoweredRegion r = uir::lower_region(p_, fn, spawn, &values);
     if (!r.ok) {
       std::string line = name_ + ": " + r.reason;
@@ -110,10 +89,10 @@ class LoweringHook final : public interp::RegionRunner {
       if (static_cast<int64_t>(got.size()) != v.size)
         return fail("`%" + name + "` has " + std::to_string(got.size()) + " elements");
       for (int64_t k = 0; k < v.size; ++k)
-        if (got[k] != element_bits(v, t.scalar, k))
+        if (got[k] != uir::element_bits(v, t.scalar, k))
           return fail("`%" + name + "` differs at element " + std::to_string(k) + ": .uir " +
                       uir::value_text(t.scalar, got[k]) + ", Vx " +
-                      uir::value_text(t.scalar, element_bits(v, t.scalar, k)));
+                      uir::value_text(t.scalar, uir::element_bits(v, t.scalar, k)));
     }
     ++out_.compared;
   }

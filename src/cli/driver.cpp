@@ -116,10 +116,8 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   if (!diags.list().empty()) emit_diagnostics(err, diags, options.error_format);  // warnings
   if (options.stage == Stage::Check) return 0;
   if (options.stage == Stage::Lower) {
-    for (const auto& r : uir::lower_program(*program)) {
-      if (r.ok) out << r.text << "\n";
-      else out << "# " << r.location << ": not lowered: " << r.reason << "\n\n";
-    }
+    if (options.lower_run) return uir::lower_running(*program, out, err);
+    for (const auto& r : uir::lower_program(*program)) uir::print_lowered(out, r);
     return 0;
   }
   if (options.stage == Stage::EmitCuda) {

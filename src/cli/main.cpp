@@ -54,6 +54,8 @@ int vx_main(int argc, char** argv) {
   lower->add_option("--to", lower_to, "the IR: uir (spec/uir.md)")
       ->required()
       ->check(CLI::IsMember({"uir"}));
+  lower->add_flag("--run", opts.lower_run,
+                  "run the program; lower each region with the values it captures");
 
   vx::ConformanceOptions conf;
   auto* conformance = app.add_subcommand("conformance", "run the conformance corpus");

@@ -527,4 +527,9 @@ std::vector<LoweredRegion> lower_program(const tir::Program& program) {
   return out;
 }
 
+void print_lowered(std::ostream& out, const LoweredRegion& r) {
+  if (r.ok) out << r.text << "\n";
+  else out << "# " << r.location << ": not lowered: " << r.reason << "\n\n";
+}
+
 }  // namespace vx::uir

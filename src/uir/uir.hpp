@@ -16,6 +16,7 @@
 #include "check/explain.hpp"
 #include "check/tir.hpp"
 #include "check/types.hpp"
+#include "interp/runtime.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::uir {
@@ -123,9 +124,22 @@ struct LoweredRegion {
 // their contents; without, tensors are zero and scalars are refused as unknown.
 LoweredRegion lower_region(const tir::Program& program, const tir::Function& fn,
                            const tir::Stmt& spawn, const CaptureSource* values = nullptr);
+// The values a region captures, read from the frame of the function that runs it (the
+// interpreter's RegionRunner hook): tensors element by element, scalars from their slots.
+CaptureSource frame_values(const tir::Function& fn, const interp::Frame& frame);
+// An element of a tensor as slot bits (interp/runtime.hpp): integers sign- or zero-extended.
+uint64_t element_bits(const interp::TensorView& view, Scalar type, int64_t k);
+
+// `vx lower --to=uir --run`: runs the program (its output is dropped) and lowers every region at
+// its first launch with the values it captures; a region that never runs is lowered without.
+// Returns the program's exit status.
+int lower_running(const tir::Program& program, std::ostream& out, std::ostream& err);
+
 // Every `spawn on` region of the program with its function, in source order.
 std::vector<std::pair<const tir::Function*, const tir::Stmt*>> program_regions(
     const tir::Program& program);
+// Prints a lowered region, or `# FILE:LINE:COL: not lowered: REASON`, and a blank line.
+void print_lowered(std::ostream& out, const LoweredRegion& region);
 // Every region of the program, lowered without values, in source order.
 std::vector<LoweredRegion> lower_program(const tir::Program& program);
 
