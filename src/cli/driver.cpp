@@ -135,7 +135,10 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   oo.profile = options.profile;
   offload::OffloadRunner runner(*program, oo, err);
   // verify (and auto's first GPU launch of each region) compare at a checkpoint after the region.
-  if (runner.active()) runner.set_checkpoints(offload::insert_checkpoints(*program));
+  if (runner.active()) {
+    runner.set_checkpoints(offload::insert_checkpoints(*program));
+    runner.set_sync_points(offload::insert_sync_points(*program));  // device memory stays valid
+  }
   RunOptions run;
   run.out = &out;
   run.err = &err;

@@ -1,4 +1,5 @@
-// `vx`: the command line (spec/cli.md). Sub-commands: run, check, parse, emit-cuda, conformance.
+// `vx`: the command line (spec/cli.md). Sub-commands: run, check, parse, emit-cuda, conformance,
+// repl, explain.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -7,6 +8,8 @@
 
 #include "cli/conformance.hpp"
 #include "cli/driver.hpp"
+#include "repl/error_index.hpp"
+#include "repl/repl.hpp"
 
 namespace {
 
@@ -69,6 +72,15 @@ int vx_main(int argc, char** argv) {
   conformance->add_option("-j,--jobs", conf.jobs, "programs run at once");
   conformance->add_flag("-v,--verbose", conf.verbose, "list passing programs too");
 
+  vx::repl::SessionOptions repl_opts;
+  auto* repl = app.add_subcommand("repl", "an interactive session (spec/cli.md §7)");
+  repl->add_option("--offload", repl_opts.offload, "where spawn regions run (spec/offload.md)")
+      ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
+  repl->add_option("--machine", repl_opts.machine, "machine file (fleet/*.vx)");
+  std::string explain_code;
+  auto* explain = app.add_subcommand("explain", "the long explanation of an error code");
+  explain->add_option("CODE", explain_code, "an error code of spec/errors.md (E0300)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -82,6 +94,8 @@ int vx_main(int argc, char** argv) {
     return 2;
   }
   opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;
+  if (*explain) return vx::repl::explain_code(explain_code, std::cout, std::cerr);
+  if (*repl) return vx::repl::run_repl(repl_opts);
   if (*conformance) {
     conf.self_exe = self_exe(argv[0]);
     return vx::run_conformance(conf, std::cout, std::cerr);

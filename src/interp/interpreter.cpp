@@ -911,7 +911,12 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     options.out->flush();
     return status;
   } catch (const RuntimeError& e) {
-    render_runtime_error(err, *program.file, e.span, e.message);
+    Diagnostic d;
+    d.message = "runtime error: " + e.message;
+    d.span = e.span;
+    if (options.report_error) options.report_error(err, d);
+    else render_human(err, *program.file, d);
+    err.flush();
     return 101;
   } catch (const FlowEscape&) {
     err << "error: internal error in the interpreter: a break or return left its function\n";

@@ -2,11 +2,13 @@
 // spec/semantics.md (DESIGN §3). It needs a program the checker accepted; it compiles it once
 // into an executable tree (interpreter.cpp explains the layout) and runs `main`.
 #pragma once
+#include <functional>
 #include <iostream>
 #include <ostream>
 
 #include "check/tir.hpp"
 #include "interp/runtime.hpp"
+#include "support/diagnostics.hpp"
 
 namespace vx::interp {
 
@@ -30,6 +32,9 @@ struct RunOptions {
   // and every region runs in the interpreter; null compiles the normal tree.
   RaceRecorder* race_recorder = nullptr;
   int max_call_depth = 10000;
+  // Prints a runtime error; null: render_human against the program's file. (The REPL maps the
+  // span back into the text the user typed.)
+  std::function<void(std::ostream&, const Diagnostic&)> report_error;
 };
 
 // Runs main. Returns the exit status: main's i32 return value & 0xFF (0 for a unit main), or 101

@@ -14,7 +14,11 @@ std::string CudaDriver::error_text(int rc) const {
 
 bool CudaDriver::open(std::string& why) {
   if (ctx_) return true;
-  lib_ = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  // The loader path first; then where container images mount the driver.
+  for (const char* name : {"libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+                           "/usr/lib64/libcuda.so.1"}) {
+    if ((lib_ = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+  }
   if (!lib_) {
     why = "no CUDA driver (libcuda.so.1 not found)";
     return false;

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -254,6 +255,12 @@ class RegionEmitter {
   int lane_level_ = -1;  // lane-nest level while emitting a lane loop body (-1: block code)
   int nest_depth_ = 0;   // depth of the current lane nest
   bool leader_ctx_ = false;
+  // Loop variables whose range is a constant [first, second] (inclusive): an index that provably
+  // stays inside a constant dimension needs no check (the check could never fail).
+  std::map<int, std::pair<int64_t, int64_t>> ranges_;
+  // uninit() tiles that the first lane loop touching them writes whole before anything reads
+  // them: they need no written-flags (see dense_tiles()).
+  std::set<int> dense_tiles_;
 
   std::string tmp(const char* base) { return std::string(base) + std::to_string(tmp_++); }
   Scalar slot_scalar(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar; }
@@ -327,12 +334,60 @@ class RegionEmitter {
     return "(long long)(unsigned long long)(" + v + ")";
   }
 
-  // Horner's rule over the indices e.args[first…], each checked against its dimension.
+  // The values an integer expression can take, where that follows from literals and loop
+  // variables of constant ranges through +, - and * without leaving the expression's type (so
+  // that no wrapping happens); nullopt otherwise.
+  std::optional<std::pair<int64_t, int64_t>> interval(const Expr& e) const {
+    if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
+    std::optional<std::pair<int64_t, int64_t>> r;
+    switch (e.kind) {
+      case ExprKind::Literal:
+        if (!is_signed_int(e.type.scalar) && e.lit.i < 0) return std::nullopt;  // u64 above 2^63
+        r = std::make_pair(e.lit.i, e.lit.i);
+        break;
+      case ExprKind::Var: {
+        auto it = ranges_.find(e.slot);
+        if (it == ranges_.end()) return std::nullopt;
+        r = it->second;
+        break;
+      }
+      case ExprKind::Cast: r = interval(*e.args[0]); break;
+      case ExprKind::Binary: {
+        auto a = interval(*e.args[0]), b = interval(*e.args[1]);
+        if (!a || !b) return std::nullopt;
+        const int64_t lim = int64_t{1} << 40;  // keeps every product and sum exact in 64 bits
+        for (int64_t v : {a->first, a->second, b->first, b->second})
+          if (v > lim || v < -lim) return std::nullopt;
+        if (e.bop == BinOp::Add) r = std::make_pair(a->first + b->first, a->second + b->second);
+        else if (e.bop == BinOp::Sub) r = std::make_pair(a->first - b->second, a->second - b->first);
+        else if (e.bop == BinOp::Mul) {
+          const int64_t c[4] = {a->first * b->first, a->first * b->second, a->second * b->first, a->second * b->second};
+          r = std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
+        } else {
+          return std::nullopt;
+        }
+        break;
+      }
+      default: return std::nullopt;
+    }
+    const ScalarInfo& si = scalar_info(e.type.scalar);
+    const bool sg = is_signed_int(e.type.scalar);
+    const int64_t lo = sg ? (si.bits >= 64 ? INT64_MIN : -(int64_t{1} << (si.bits - 1))) : 0;
+    const int64_t hi = si.bits >= 63 ? INT64_MAX : (sg ? (int64_t{1} << (si.bits - 1)) - 1 : (int64_t{1} << si.bits) - 1);
+    if (r->first < lo || r->second > hi) return std::nullopt;
+    return r;
+  }
+
+  // Horner's rule over the indices e.args[first…], each checked against its dimension, unless
+  // interval() proves it inside a constant one.
   std::string offset(const TRef& t, const Expr& e, size_t first, std::string& pre) {
     std::string off;
     for (size_t k = first; k < e.args.size(); ++k) {
       const size_t d = k - first;
-      std::string ix = "vx_ix(" + as_index(*e.args[k], pre) + ", " + t.dims[d] + ", vx_err)";
+      const auto iv = interval(*e.args[k]);
+      const bool safe = iv && d < t.sdims.size() && t.sdims[d] > 0 && iv->first >= 0 && iv->second < t.sdims[d];
+      std::string ix = safe ? as_index(*e.args[k], pre)
+                            : "vx_ix(" + as_index(*e.args[k], pre) + ", " + t.dims[d] + ", vx_err)";
       off = off.empty() ? ix : "(" + off + ") * " + t.dims[d] + " + " + ix;
     }
     return off.empty() ? "0LL" : off;
@@ -360,9 +415,26 @@ class RegionEmitter {
   void lane_loop(const Stmt& s, int level, std::string& out);
   int lane_depth(const Stmt& s);
   void reduce(const Stmt& s, std::string& out);
+  void reduce_constant(const Stmt& s, const TRef& t, int64_t n, std::string& out);
   void sort(const Expr& e, std::string& out);
   void copy_async(const Expr& e, std::string& out);
   void make_tile(const Stmt& s, std::string& out);
+  void dense_tiles(const tir::Block* b);
+  // A `let` of block code that every thread can compute alike, into a register: a scalar never
+  // assigned again in the region, whose value has no effects and calls nothing. All threads see
+  // the same inputs (parameters, block variables, shared values behind the last barrier, memory
+  // no other pass writes), so all get the same value, and the leader's store to shared memory and
+  // the barrier after it are saved.
+  bool redundant_let(const Stmt& s) {
+    if (s.kind != StmtKind::Let || !s.value || !slot_type(s.slot).is_scalar() || assigned_.count(s.slot)) return false;
+    if (strip(s.value)->kind == ExprKind::TensorNew || expr_impure(s.value)) return false;
+    bool plain = true;
+    walk_expr(s.value, [&](const Stmt* st, const Expr* x) {
+      if (st || x->kind == ExprKind::Call || x->block || x->else_block) plain = false;
+    });
+    return plain;
+  }
+  std::set<int> assigned_;  // slots assigned somewhere in the region
 
   void device_function(int index);
   void collect_captures();
@@ -511,8 +583,21 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
 
 std::string RegionEmitter::call(const Expr& e, std::string& pre) {
   device_function(e.fn_index);
+  const tir::Function& f = prog_.functions[static_cast<size_t>(e.fn_index)];
   std::string r = "vx_fn_" + std::to_string(e.fn_index) + "(";
-  for (auto* a : e.args) r += expr(*a, pre) + ", ";
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Expr& a = *e.args[i];
+    if (!a.type.is_tensor_like()) {
+      r += expr(a, pre) + ", ";
+      continue;
+    }
+    const Type& pt = f.slot_types[static_cast<size_t>(f.param_slots[i])];
+    TRef t = tensor_ref(a, pre);
+    if (!t.init.empty()) unsupported("a call that passes a tile made with uninit()");
+    r += t.ptr + ", ";
+    for (size_t k = 0; k < pt.dims.size() && k < t.dims.size(); ++k)
+      if (pt.dims[k] == kUnknownDim) r += t.dims[k] + ", ";
+  }
   return r + "vx_err)";
 }
 
@@ -535,8 +620,14 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
     case BuiltinId::Tanh: return f("vx_tanh_f32", "vx_tanh_f64");
     case BuiltinId::Sin: return f("vx_sin_f32", "vx_sin_f64");
     case BuiltinId::Cos: return f("vx_cos_f32", "vx_cos_f64");
-    case BuiltinId::FastExp: return f("vx_fast_exp_f32", "vx_exp_f64");
-    case BuiltinId::FastTanh: return f("vx_fast_tanh_f32", "vx_tanh_f64");
+    // vx_fast_*_k: the instruction, or under VX_CHECK_FAST (verify) the instruction checked
+    // against its bound and the exact value passed on (vx_prelude.cuh).
+    case BuiltinId::FastExp:
+      if (s == Scalar::F32) return "vx_fast_exp_k(" + a0() + ", vx_err)";
+      return f("vx_fast_exp_f32", "vx_exp_f64");
+    case BuiltinId::FastTanh:
+      if (s == Scalar::F32) return "vx_fast_tanh_k(" + a0() + ", vx_err)";
+      return f("vx_fast_tanh_f32", "vx_tanh_f64");
     case BuiltinId::Floor: return f("vx_floor_f32", "vx_floor_f64");
     case BuiltinId::Ceil: return f("vx_ceil_f32", "vx_ceil_f64");
     case BuiltinId::Round: return f("vx_round_f32", "vx_round_f64");
@@ -681,6 +772,10 @@ void RegionEmitter::seq_for(const Stmt& s, std::string& out,
   std::string a = expr(*s.start, pre);
   std::string b = expr(*s.end, pre);
   const std::string v = name(s.slot);
+  if (s.start->kind == ExprKind::Literal && s.end->kind == ExprKind::Literal) {
+    const int64_t a0 = s.start->lit.i, b0 = s.end->lit.i - (s.inclusive ? 0 : 1);
+    if (a0 <= b0) ranges_[s.slot] = {a0, b0};
+  }
   out += "{\n" + pre + "const " + T + " " + lo + " = " + a + ";\nconst " + T + " " + hi + " = " + b +
          ";\nbool " + go + " = " + lo + (s.inclusive ? " <= " : " < ") + hi + ";\n";
   std::string inner;
@@ -765,8 +860,10 @@ void RegionEmitter::device_function(int index) {
   const tir::Function& f = prog_.functions[static_cast<size_t>(index)];
   const tir::Function* saved_fn = cur_fn_;
   auto saved_slots = std::move(slots_);
+  auto saved_ranges = std::move(ranges_);
   const int saved_level = lane_level_;
   slots_.clear();
+  ranges_.clear();
   cur_fn_ = &f;
   lane_level_ = 1 << 20;  // lane loops cannot be in functions
   std::string sig;
@@ -775,7 +872,15 @@ void RegionEmitter::device_function(int index) {
         key_name + "(";
   for (int p : f.param_slots) {
     const Type& t = f.slot_types[static_cast<size_t>(p)];
-    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a tensor");
+    if (t.is_tensor_like()) {  // a pointer, and the dimensions the type leaves open (`?`)
+      if (t.scalar == Scalar::Bool) unsupported("a call of `" + f.name + "`, which takes a tensor of bool");
+      slots_[p].store = Store::Param;
+      sig += std::string(ctype(t.scalar)) + "* t" + std::to_string(p) + ", ";
+      for (size_t k = 0; k < t.dims.size(); ++k)
+        if (t.dims[k] == kUnknownDim) sig += "long long t" + std::to_string(p) + "_d" + std::to_string(k) + ", ";
+      continue;
+    }
+    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a " + type_name(t));
     sig += std::string(ctype(t.scalar)) + " v" + std::to_string(p) + ", ";
   }
   sig += "int* vx_err)";
@@ -792,12 +897,58 @@ void RegionEmitter::device_function(int index) {
                        std::to_string(index) + "\n" + sig + ";\n" + sig + " {\n" + body + "}\n#endif\n";
   cur_fn_ = saved_fn;
   slots_ = std::move(saved_slots);
+  ranges_ = std::move(saved_ranges);
   lane_level_ = saved_level;
 }
 
 // ---- block code ---------------------------------------------------------------------------------
 
+// An uninit() tile needs written-flags only if a read could find an element not yet written.
+// It needs none when the first statement after its `let` that mentions it is a lane loop over
+// exactly its elements (a 1-D tile, the range 0..size) whose body, before any other statement
+// that is not a plain `let`, stores `tile[v] = …` at the loop variable v: that loop writes every
+// element before anything reads one (the same-expression rule keeps the loop's other accesses
+// at tile[v], after the store).
+void RegionEmitter::dense_tiles(const tir::Block* b) {
+  for (size_t i = 0; i < b->stmts.size(); ++i) {
+    const Stmt* let = b->stmts[i];
+    if (let->kind != StmtKind::Let || !let->value || strip(let->value)->kind != ExprKind::TensorNew ||
+        strip(let->value)->builtin_fill)
+      continue;
+    const Type& t = slot_type(let->slot);
+    if (t.kind != TypeKind::Tensor || t.dims.size() != 1 || t.dims[0] <= 0) continue;
+    const int slot = let->slot;
+    auto mentions = [slot](const Stmt* st) {
+      return stmt_has(st, [slot](const Stmt*, const Expr* e) { return e && e->kind == ExprKind::Var && e->slot == slot; });
+    };
+    auto is_var = [](const Expr* e, int v) { return e && e->kind == ExprKind::Var && e->slot == v; };
+    for (size_t j = i + 1; j < b->stmts.size(); ++j) {
+      const Stmt* st = b->stmts[j];
+      if (!mentions(st)) continue;
+      const bool whole = st->kind == StmtKind::For && st->across == tir::Across::Lanes &&
+                         st->start->kind == ExprKind::Literal && st->start->lit.i == 0 &&
+                         st->end->kind == ExprKind::Literal &&
+                         st->end->lit.i + (st->inclusive ? 1 : 0) == t.dims[0] &&
+                         std::none_of(st->body->stmts.begin(), st->body->stmts.end(), has_lane_loop);
+      if (whole) {
+        for (const Stmt* x : st->body->stmts) {
+          if (x->kind == StmtKind::Let && !mentions(x)) continue;
+          if (x->kind == StmtKind::Assign && !x->compound && x->target->kind == ExprKind::Index &&
+              x->target->args.size() == 2 && is_var(x->target->args[0], slot) && is_var(x->target->args[1], st->slot) &&
+              !stmt_has(x, [slot, x](const Stmt*, const Expr* e) {
+                return e && e != x->target->args[0] && e->kind == ExprKind::Var && e->slot == slot;
+              }))
+            dense_tiles_.insert(slot);
+          break;
+        }
+      }
+      break;
+    }
+  }
+}
+
 void RegionEmitter::steps(const tir::Block* b, std::string& out) {
+  dense_tiles(b);
   std::string group;
   auto flush = [&] {
     if (group.empty()) return;
@@ -805,6 +956,11 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
     group.clear();
   };
   for (auto* s : b->stmts) {
+    if (redundant_let(*s)) {  // every thread computes it: no shared slot, no barrier
+      flush();
+      stmt(*s, out, false);
+      continue;
+    }
     const bool uniform = has_lane_loop(s) || has_collective(s) ||
                          s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
                          (escapes(s) && s->kind != StmtKind::Break && s->kind != StmtKind::Continue);
@@ -961,6 +1117,7 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   if (prod > 1024) unsupported("a block of more than 1024 lanes");
   if (expr_impure(s.start) || expr_impure(s.end)) unsupported("lane loop bounds with side effects");
   slots_[s.slot].store = Store::Reg;
+  if (const_count > 0) ranges_[s.slot] = {s.start->lit.i, s.start->lit.i + const_count - 1};
   std::string pre;
   const std::string lo = tmp("lo");
   std::string a = expr(*s.start, pre);
@@ -1000,6 +1157,24 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
     return;
   }
   const std::string hi = tmp("hi"), n = tmp("n"), p = tmp("p");
+  if (const_count > 0 && const_count < (int64_t{1} << 31)) {  // a constant trip count: an int counter
+    const int64_t trips = (const_count + lanes - 1) / lanes;
+    const std::string var = "const " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
+                            " + (unsigned long long)" + p + ");\n";
+    if (trips <= 16) {
+      // Few passes per thread: unrolled, so that the passes' loads are in flight together.
+      const std::string k = tmp("k");
+      out += "#pragma unroll\nfor (int " + k + " = 0; " + k + " < " + std::to_string(trips) + "; ++" + k +
+             ") {\nconst int " + p + " = (int)" + tid + " + " + k + " * " + std::to_string(lanes) + ";\n";
+      const bool ragged = const_count % lanes != 0;
+      if (ragged) out += "if (" + p + " < " + std::to_string(const_count) + ") {\n";
+      out += var + body + (ragged ? "}\n" : "") + "}\n}\n";
+      return;
+    }
+    out += "for (int " + p + " = (int)" + tid + "; " + p + " < " + std::to_string(const_count) + "; " + p +
+           " += " + std::to_string(lanes) + ") {\n" + var + body + "}\n}\n";
+    return;
+  }
   out += "const " + T + " " + hi + " = " + b + ";\n";
   out += "const unsigned long long " + n + " = " + (s.inclusive ? lo + " <= " + hi : lo + " < " + hi) +
          " ? (unsigned long long)(" + (is_signed_int(sc) ? "(long long)" + hi + " - (long long)" + lo
@@ -1021,9 +1196,10 @@ void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
   const Expr* init = strip(s.value);
   auto& info = slots_[s.slot];
   info.store = Store::Tile;
-  info.uninit = !init->builtin_fill;
+  info.uninit = !init->builtin_fill && !dense_tiles_.count(s.slot);
   decls_ << "__shared__ " << T << " " << nm << "[" << n << "];\n";
-  if (info.uninit) {
+  if (!init->builtin_fill) {
+    if (!info.uninit) return;  // written whole before any read (dense_tiles)
     decls_ << "__shared__ unsigned char " << nm << "_init[" << n << "];\n";
     out += "for (int vx_e = vx_tid; vx_e < " + std::to_string(n) + "; vx_e += VX_NT) " + nm +
            "_init[vx_e] = 0;\n__syncthreads();\n";
@@ -1052,6 +1228,13 @@ void RegionEmitter::reduce(const Stmt& s, std::string& out) {
   const std::string n = tmp("rn");
   slots_[s.slot].store = Store::Shared;
   decls_ << "__shared__ " << ctype(slot_type(s.slot).scalar) << " s_v" << s.slot << ";\n";
+  const auto niv = interval(*e.args[1]);
+  if (niv && niv->first == niv->second && niv->first >= 1 && niv->first <= size) {
+    out += "{ // " + std::string(tir::builtin_spelling(e.builtin)) + ": the tree of DESIGN §3.7\n" + pre;
+    reduce_constant(s, t, niv->first, out);
+    out += "}\n";
+    return;
+  }
   std::string nv = as_index(*e.args[1], pre);
   out += "{ // " + std::string(tir::builtin_spelling(e.builtin)) + ": the tree of DESIGN §3.7\n" + pre;
   out += "long long " + n + " = " + nv + ";\n";
@@ -1074,6 +1257,117 @@ void RegionEmitter::reduce(const Stmt& s, std::string& out) {
   out += "}\n}\n__syncthreads();\n}\n";
   out += "if (vx_leader) s_v" + std::to_string(s.slot) + " = " + (argmax ? "vx_redi[0]" : red + "[0]") + ";\n";
   out += "__syncthreads();\n}\n";
+}
+
+// The tree of DESIGN §3.7 over a constant count n: with p the least power of two >= n, level h
+// (p/2, p/4, …, 1) sets x[i] = x[i] op x[i + h] for i < h where i + h < n. The top level reads the
+// tile itself; levels of 32 and more go through shared memory with a barrier each; the levels
+// below 32 run in warp 0 with __shfl_down_sync (lane i takes lane i + h's value: the same
+// operands in the same order, so the same bits). Blocks of fewer than 32 threads stay in shared
+// memory.
+void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std::string& out) {
+  const Expr& e = *s.value;
+  const std::string T = ctype(t.elem);
+  const std::string red = std::string("vx_red_") + scalar_info(t.elem).name;
+  const std::string result = "s_v" + std::to_string(s.slot);
+  const bool argmax = e.builtin == BuiltinId::LanesArgmax;
+  const bool fl = is_float(t.elem);
+  auto src = [&](const std::string& i) {
+    return t.init.empty() ? t.ptr + "[" + i + "]" : "vx_ld_init(" + t.ptr + ", " + t.init + ", " + i + ", vx_err)";
+  };
+  // a := a op b (and the index with it for argmax)
+  auto combine = [&](const std::string& a, const std::string& ai, const std::string& b, const std::string& bi) {
+    if (argmax) return "if (vx_argmax_takes(" + a + ", " + b + ")) { " + a + " = " + b + "; " + ai + " = " + bi + "; }\n";
+    if (e.builtin == BuiltinId::LanesMax) return a + " = vx_maxm(" + a + ", " + b + ");\n";
+    return a + " = " + (fl ? a + " + " + b : "vx_add(" + a + ", " + b + ")") + ";\n";
+  };
+  if (n == 1) {
+    out += "if (vx_leader) " + result + " = " + (argmax ? std::string("0") : src("0")) + ";\n__syncthreads();\n";
+    return;
+  }
+  int64_t p = 1;
+  while (p < n) p <<= 1;
+  const int64_t h0 = p / 2;  // h0 < n <= 2 * h0
+  const std::string N = std::to_string(n), H0 = std::to_string(h0);
+  const int bits = scalar_info(t.elem).bits;
+  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
+  if (p <= 1024) {
+    // Warp 0 alone, with no barrier before the result's: lane i computes the level-H value
+    // r(H, i) (H = min(h0, 32)) from the tile through the levels above, r(h, j) = r(2h, j) op
+    // r(2h, j + h) (at the top level h0, t[j] op t[j + h0] where j + h0 < n: below it the pair
+    // always exists), then the levels below H by shuffles.
+    const int64_t H = std::min<int64_t>(h0, 32);
+    int var = 0;
+    std::function<std::string(int64_t, int64_t, std::string&)> r = [&](int64_t h, int64_t off, std::string& code) {
+      const std::string a = "vx_r" + std::to_string(var++), j = "vx_tid + " + std::to_string(off);
+      const std::string ai = a + "i";
+      if (h == h0) {
+        code += T + " " + a + " = " + src(j) + ";\n" + (argmax ? "int " + ai + " = " + j + ";\n" : "");
+        code += "if (" + j + " + " + H0 + " < " + N + ") {\n" + T + " vx_b = " + src(j + " + " + H0) + ";\n" +
+                combine(a, ai, "vx_b", j + " + " + H0) + "}\n";
+        return a;
+      }
+      const std::string x = r(2 * h, off, code), y = r(2 * h, off + h, code);
+      code += T + " " + a + " = " + x + ";\n" + (argmax ? "int " + ai + " = " + x + "i;\n" : "") +
+              combine(a, ai, y, y + "i");
+      return a;
+    };
+    std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = (" + T + ")0;\n" + (argmax ? "int vx_vi = 0;\n" : "");
+    std::string level;
+    const std::string top = r(H, 0, level);
+    warp += "if (vx_tid < " + std::to_string(H) + ") {\n" + level + "vx_v = " + top + ";\n" +
+            (argmax ? "vx_vi = " + top + "i;\n" : "") + "}\n";
+    for (int64_t h = H / 2; h >= 1; h /= 2) {
+      const std::string Hs = std::to_string(h);
+      warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ");\n";
+      if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + Hs + ");\n";
+      warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
+    }
+    warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
+    out += "#if VX_NT >= 32\n" + warp + "#else\n";
+  }
+  out += "for (int vx_i = vx_tid; vx_i < " + H0 + "; vx_i += VX_NT) {\n" + T + " vx_a = " + src("vx_i") + ";\n" +
+         (argmax ? "int vx_ai = vx_i;\n" : "") + "if (vx_i + " + H0 + " < " + N + ") {\n" + T + " vx_b = " +
+         src("vx_i + " + H0) + ";\n" + combine("vx_a", "vx_ai", "vx_b", "vx_i + " + H0) + "}\n" + red +
+         "[vx_i] = vx_a;\n" + (argmax ? "vx_redi[vx_i] = vx_ai;\n" : "") + "}\n__syncthreads();\n";
+  auto shared_levels = [&](int64_t from, int64_t down_to) {  // levels from, from/2, …, down_to
+    std::string o;
+    for (int64_t h = from; h >= down_to && h >= 1; h /= 2) {
+      const std::string H = std::to_string(h);
+      o += "for (int vx_i = vx_tid; vx_i < " + H + "; vx_i += VX_NT) {\n" +
+           combine(red + "[vx_i]", "vx_redi[vx_i]", red + "[vx_i + " + H + "]", "vx_redi[vx_i + " + H + "]") +
+           "}\n__syncthreads();\n";
+    }
+    return o;
+  };
+  out += shared_levels(h0 / 2, 64);
+  const int64_t hw = std::min<int64_t>(h0 / 2, 32);  // the first level warp 0 does
+  const std::string take = "if (vx_leader) " + result + " = " + (argmax ? "vx_redi[0]" : red + "[0]") + ";\n__syncthreads();\n";
+  if (hw < 1) {
+    out += take;
+    if (p <= 1024) out += "#endif\n";
+    return;
+  }
+  std::string warp = "if (vx_tid < 32) {\n";
+  int64_t hs = hw;  // the first level by shuffles
+  if (hw == 32) {   // level 32 straight from shared memory: lane i takes x[i] op x[i + 32]
+    warp += T + " vx_v = " + red + "[vx_tid];\n" + (argmax ? "int vx_vi = vx_redi[vx_tid];\n" : "") + "{\n" + T +
+            " vx_o = " + red + "[vx_tid + 32];\n" + (argmax ? "int vx_oi = vx_redi[vx_tid + 32];\n" : "") +
+            combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n";
+    hs = 16;
+  } else {
+    warp += T + " vx_v = vx_tid < " + std::to_string(2 * hw) + " ? " + red + "[vx_tid] : (" + T + ")0;\n";
+    if (argmax) warp += "int vx_vi = vx_tid < " + std::to_string(2 * hw) + " ? vx_redi[vx_tid] : 0;\n";
+  }
+  for (int64_t h = hs; h >= 1; h /= 2) {
+    const std::string H = std::to_string(h);
+    warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + H + ");\n";
+    if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + H + ");\n";
+    warp += "if (vx_tid < " + H + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
+  }
+  warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
+  out += "#if VX_NT >= 32\n" + warp + "#else\n" + shared_levels(hw, 1) + take + "#endif\n";
+  if (p <= 1024) out += "#endif\n";
 }
 
 void RegionEmitter::sort(const Expr& e, std::string& out) {
@@ -1165,6 +1459,10 @@ void RegionEmitter::collect_captures() {
 void RegionEmitter::run() {
   cur_fn_ = &fn_;
   collect_captures();
+  walk_block(spawn_.body, [&](const Stmt* st, const Expr*) {
+    if (st && st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Var)
+      assigned_.insert(st->target->slot);
+  });
   // The block loops: one directly in the region, up to three in each other.
   std::vector<const Stmt*> loops;
   const tir::Block* body = spawn_.body;
@@ -1197,6 +1495,10 @@ void RegionEmitter::run() {
     const int dim = static_cast<int>(loops.size() - 1 - k);
     const std::string T = ctype(l.start->type.scalar);
     slots_[l.slot].store = Store::Reg;
+    if (l.start->kind == ExprKind::Literal && l.end->kind == ExprKind::Literal) {
+      const int64_t a0 = l.start->lit.i, b0 = l.end->lit.i - (l.inclusive ? 0 : 1);
+      if (a0 <= b0) ranges_[l.slot] = {a0, b0};
+    }
     std::string pre;
     std::string a = expr(*l.start, pre);
     code += pre + "const " + T + " v" + std::to_string(l.slot) + " = (" + T + ")((unsigned long long)(" + a +
@@ -1204,6 +1506,11 @@ void RegionEmitter::run() {
   }
   std::string block_code;
   steps(body, block_code);
+  // A barrier as the kernel's last statement orders nothing.
+  const std::string last_barrier = "__syncthreads();\n";
+  if (block_code.size() >= last_barrier.size() &&
+      block_code.compare(block_code.size() - last_barrier.size(), last_barrier.size(), last_barrier) == 0)
+    block_code.resize(block_code.size() - last_barrier.size());
   code += block_code;
 
   const int nt = out_.block[0] * out_.block[1] * out_.block[2];

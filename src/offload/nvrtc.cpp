@@ -71,9 +71,10 @@ std::string Nvrtc::version() const {
 }
 
 bool Nvrtc::compile(const std::string& source, const std::string& arch, std::vector<char>& cubin,
-                    std::string& log, bool* cached) {
+                    std::string& log, bool* cached, const std::vector<std::string>& extra_options) {
   if (cached) *cached = false;
-  const std::vector<std::string> opts = {"--gpu-architecture=" + arch, "-fmad=false", "--std=c++17"};
+  std::vector<std::string> opts = {"--gpu-architecture=" + arch, "-fmad=false", "--std=c++17"};
+  opts.insert(opts.end(), extra_options.begin(), extra_options.end());
   std::string key_text = source;
   for (auto& o : opts) key_text += "\n" + o;
   key_text += "\nnvrtc " + version() + "\n" + arch;

@@ -17,7 +17,8 @@ class Nvrtc {
   // Compiles `source` for `arch` ("sm_90") to a cubin. Uses the cache unless VX_CACHE=0.
   // `cached` says whether the cubin came from the cache.
   bool compile(const std::string& source, const std::string& arch, std::vector<char>& cubin,
-               std::string& log, bool* cached = nullptr);
+               std::string& log, bool* cached = nullptr,
+               const std::vector<std::string>& extra_options = {});
 
  private:
   using CreateFn = int (*)(void**, const char*, const char*, int, const char* const*, const char* const*);

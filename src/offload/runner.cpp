@@ -186,6 +186,135 @@ std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program) {
   return marks;
 }
 
+// ---- where host code needs the host copies --------------------------------------------------------
+
+namespace {
+
+using ExprPred = std::function<bool(const tir::Expr*)>;
+using StmtPred = std::function<bool(const tir::Stmt*)>;
+const StmtPred kNoStmt = [](const tir::Stmt*) { return false; };
+bool block_any(const tir::Block* b, const ExprPred& pred, const StmtPred& spred);
+// Whether pred holds for an expression, or spred for a statement, in `e` (not inside regions).
+bool expr_any(const tir::Expr* e, const ExprPred& pred, const StmtPred& spred = kNoStmt) {
+  if (!e) return false;
+  if (pred(e)) return true;
+  for (const tir::Expr* a : e->args)
+    if (expr_any(a, pred, spred)) return true;
+  return block_any(e->block, pred, spred) || block_any(e->else_block, pred, spred);
+}
+bool stmt_any(const tir::Stmt* s, const ExprPred& pred, const StmtPred& spred) {
+  if (!s) return false;
+  if (spred(s)) return true;
+  for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
+    if (expr_any(e, pred, spred)) return true;
+  return s->kind != tir::StmtKind::Spawn && block_any(s->body, pred, spred);
+}
+bool block_any(const tir::Block* b, const ExprPred& pred, const StmtPred& spred) {
+  if (!b) return false;
+  for (const tir::Stmt* s : b->stmts)
+    if (stmt_any(s, pred, spred)) return true;
+  return expr_any(b->tail, pred, spred);
+}
+
+}  // namespace
+
+SyncPoints insert_sync_points(tir::Program& program) {
+  SyncPoints out;
+  // Functions that run a region, directly or through calls (a fixed point over the call graph).
+  std::vector<bool> regions(program.functions.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t f = 0; f < program.functions.size(); ++f) {
+      if (regions[f]) continue;
+      const bool r = block_any(
+          program.functions[f].body,
+          [&](const tir::Expr* e) { return e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)]; },
+          [](const tir::Stmt* s) { return s->kind == tir::StmtKind::Spawn; });
+      if (r) regions[f] = changed = true;
+    }
+  }
+  auto has_region = [&](const tir::Stmt* s) {
+    return stmt_any(
+        s, [&](const tir::Expr* e) { return e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)]; },
+        [](const tir::Stmt* x) { return x->kind == tir::StmtKind::Spawn; });
+  };
+  auto tensors = [](const tir::Expr* e) {
+    return e->type.is_tensor_like() || e->kind == ExprKind::TensorNew || e->kind == ExprKind::Transfer;
+  };
+  auto mentions = [&](const tir::Stmt* s) { return stmt_any(s, tensors, kNoStmt); };
+  // Host work on tensor data in an expression (a reference passed to a call is not: the callee's
+  // own statements have their marks; a length is not: shapes never change on the device).
+  auto reads = [](const tir::Expr* e) {
+    if (e->kind == ExprKind::Index || e->kind == ExprKind::TensorNew || e->kind == ExprKind::Transfer) return true;
+    if (e->kind != ExprKind::Builtin && e->kind != ExprKind::Print && e->kind != ExprKind::Assert) return false;
+    if (e->kind == ExprKind::Builtin && (e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim))
+      return false;
+    for (const tir::Expr* a : e->args)
+      if (a->type.is_tensor_like()) return true;
+    return false;
+  };
+  std::function<void(tir::Block*)> blk = [&](tir::Block* b) {
+    if (!b) return;
+    for (size_t i = 0; i < b->stmts.size(); ++i) {
+      tir::Stmt* s = b->stmts[i];
+      if (s->kind == tir::StmtKind::Spawn) continue;  // a region: the runner syncs what it captures
+      if (!has_region(s)) {
+        if (!mentions(s)) continue;
+        tir::Stmt* mark = program.new_stmt();
+        mark->kind = tir::StmtKind::Spawn;
+        mark->span = s->span;
+        mark->body = program.new_block();
+        b->stmts.insert(b->stmts.begin() + static_cast<long>(i), mark);
+        out.marks.insert(mark);
+        ++i;
+        continue;
+      }
+      // A statement that runs regions: its own expressions (a loop's range, a condition) read
+      // host data between launches where no mark can stand; such programs sync after every launch.
+      for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
+        if (expr_any(e, reads)) out.eager = true;
+      if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::Assign || s->kind == tir::StmtKind::Expr ||
+          s->kind == tir::StmtKind::Return)
+        out.eager = out.eager || expr_any(s->value, [](const tir::Expr* e) { return e->block || e->else_block; });
+      blk(s->body);
+    }
+    if (b->tail && expr_any(b->tail, reads)) {
+      if (expr_any(b->tail, [&](const tir::Expr* e) {
+            return (e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)]) || e->block || e->else_block;
+          }, [](const tir::Stmt* x) { return x->kind == tir::StmtKind::Spawn; })) {
+        out.eager = true;
+      } else {
+        tir::Stmt* mark = program.new_stmt();
+        mark->kind = tir::StmtKind::Spawn;
+        mark->body = program.new_block();
+        b->stmts.push_back(mark);
+        out.marks.insert(mark);
+      }
+    }
+  };
+  // Functions called inside regions (directly or through calls) get no marks: a mark must not
+  // run in the middle of a region. Host code calls them with tensor arguments, so the calling
+  // statement mentions a tensor and has its own mark.
+  std::vector<bool> in_region(program.functions.size(), false);
+  std::function<void(const tir::Block*)> from_region = [&](const tir::Block* b) {
+    block_any(b, [&](const tir::Expr* e) {
+      if (e->kind == ExprKind::Call && !in_region[static_cast<size_t>(e->fn_index)]) {
+        in_region[static_cast<size_t>(e->fn_index)] = true;
+        from_region(program.functions[static_cast<size_t>(e->fn_index)].body);
+      }
+      return false;
+    }, kNoStmt);
+  };
+  for (auto& f : program.functions)
+    block_any(f.body, [](const tir::Expr*) { return false; }, [&](const tir::Stmt* st) {
+      if (st->kind == tir::StmtKind::Spawn) from_region(st->body);
+      return false;
+    });
+  for (size_t f = 0; f < program.functions.size(); ++f)
+    if (!in_region[f]) blk(program.functions[f].body);
+  return out;
+}
+
 // ---- the runner ---------------------------------------------------------------------------------
 
 struct OffloadRunner::Impl {
@@ -197,8 +326,8 @@ struct OffloadRunner::Impl {
   std::string no_device_why;
   CudaDriver driver;
   Nvrtc nvrtc;
-  bool compiled = false, compile_failed = false;
-  std::map<size_t, void*> functions;
+  bool compiled = false, checked_compiled = false, compile_failed = false;
+  std::map<size_t, void*> functions, checked_functions;
   std::map<size_t, int> launches;
   std::set<size_t> verified, demoted, reported;
   bool time_kernel = false;
@@ -212,6 +341,53 @@ struct OffloadRunner::Impl {
     std::vector<std::tuple<const std::byte*, std::vector<std::byte>, Scalar, std::string>> results;
   };
   std::optional<Pending> pending;
+
+  // A host buffer's device copy, by the host data pointer (DESIGN §5's validity flags).
+  struct Resident {
+    uint64_t dev = 0;
+    size_t bytes = 0;
+    bool dev_valid = false, host_valid = true;
+  };
+  std::map<std::byte*, Resident> resident;
+  uint64_t err_dev = 0;
+
+  // The entry for [host, host + bytes): reused when it exists with that size; entries that
+  // overlap it otherwise (another view of the same memory, a buffer freed and reused) are
+  // written back if the device holds their only valid copy, and dropped.
+  Resident* resident_for(std::byte* host, size_t bytes) {
+    for (auto it = resident.begin(); it != resident.end();) {
+      const bool same = it->first == host && it->second.bytes == bytes;
+      const bool overlap = it->first < host + bytes && host < it->first + it->second.bytes;
+      if (overlap && !same) {
+        write_back(it->first, it->second);
+        driver.free(it->second.dev);
+        it = resident.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    auto it = resident.find(host);
+    if (it != resident.end()) return &it->second;
+    Resident r;
+    r.bytes = bytes;
+    if (!driver.alloc(bytes, &r.dev)) return nullptr;
+    return &resident.emplace(host, r).first->second;
+  }
+  uint64_t write_back(std::byte* host, Resident& r) {
+    if (r.host_valid) return 0;
+    driver.download(host, r.dev, r.bytes);
+    r.host_valid = true;
+    return r.bytes;
+  }
+  // Before host code: every host copy valid, and no device copy trusted (host code may write).
+  uint64_t sync_all() {
+    uint64_t bytes = 0;
+    for (auto& [host, r] : resident) {
+      bytes += write_back(host, r);
+      r.dev_valid = false;
+    }
+    return bytes;
+  }
 
   Impl(const tir::Program& p, std::ostream& e) : program(p), err(e) {}
 };
@@ -254,11 +430,19 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     }
     return true;
   }
+  if (sync_.marks.count(&spawn)) {  // host code that may touch tensors follows
+    m.sync_all();
+    return true;
+  }
   auto it = m.by_spawn.find(&spawn);
-  if (it == m.by_spawn.end()) return false;
+  if (it == m.by_spawn.end()) {
+    m.sync_all();
+    return false;
+  }
   const size_t ri = it->second;
   const EmittedRegion& r = m.regions[ri];
   auto host = [&](const std::string& why) {
+    m.sync_all();
     if (options_.verbose && m.reported.insert(ri).second)
       m.err << "vx: " << r.location << ": region runs on the interpreter: " << why << "\n";
     return false;
@@ -275,7 +459,12 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   const bool verify = options_.mode == "verify" || (options_.mode == "auto" && !m.verified.count(ri));
   if (options_.mode == "auto" && count <= options_.threshold)
     return host("not hot yet (" + std::to_string(options_.threshold) + " launches; VX_OFFLOAD_THRESHOLD)");
-  if (!m.compiled && !m.compile_failed) {
+  // The kernels: one module for the program, and for verify launches of regions that call
+  // fast_exp/fast_tanh a second one built with VX_CHECK_FAST (vx_prelude.cuh).
+  const bool checked = verify && r.source.find("vx_fast_") != std::string::npos;
+  std::map<size_t, void*>& fns = checked ? m.checked_functions : m.functions;
+  bool& compiled = checked ? m.checked_compiled : m.compiled;
+  if (!compiled && !m.compile_failed) {
     std::string why;
     if (!m.nvrtc.load(why)) {
       m.compile_failed = true;
@@ -284,104 +473,147 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       std::vector<char> cubin;
       std::string log;
       void* module = nullptr;
-      if (!m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log) ||
-          !m.driver.load_module(cubin, &module, log)) {
+      bool cached = false;
+      std::vector<std::string> extra;
+      if (checked) extra.push_back("-DVX_CHECK_FAST");
+      const auto t0 = std::chrono::steady_clock::now();
+      const bool built =
+          m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log, &cached, extra);
+      const auto t1 = std::chrono::steady_clock::now();
+      const bool loaded = built && m.driver.load_module(cubin, &module, log);
+      const auto t2 = std::chrono::steady_clock::now();
+      if (m.time_kernel && loaded) {
+        const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+        m.err << "vx: kernels: " << m.regions.size() << " region(s) for " << m.driver.arch()
+              << (checked ? " (fast_* checked)" : "") << ", "
+              << (cached ? "read from the cache" : "compiled by NVRTC " + m.nvrtc.version()) << " in "
+              << ms(t0, t1) << " ms, module loaded in " << ms(t1, t2) << " ms\n";
+      }
+      if (!loaded) {
         m.compile_failed = true;
         m.no_device_why = "the kernels did not compile: " + log;
       } else {
         for (size_t i = 0; i < m.regions.size(); ++i) {
           void* fn = nullptr;
-          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log)) m.functions[i] = fn;
+          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log)) fns[i] = fn;
         }
-        m.compiled = true;
+        compiled = true;
       }
     }
     if (m.compile_failed) m.err << "vx: offload: " << m.no_device_why << "\n";
   }
-  if (!m.compiled || !m.functions.count(ri)) return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
+  if (!compiled || !fns.count(ri)) return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
 
-  // Device copies of the captured tensors (uploaded before, downloaded after every launch).
+  // The captured tensors' device copies (Impl::Resident): uploaded only where the device copy
+  // is not valid; after the launch the device copy is the valid one until a mark.
+  const tir::Function& fn = m.program.functions[static_cast<size_t>(r.function)];
   struct Buf {
-    uint64_t dev = 0;
-    const interp::TensorView* view = nullptr;
-    size_t bytes = 0;
+    Impl::Resident* res = nullptr;
+    std::byte* host = nullptr;
     Scalar scalar = Scalar::F32;
     std::string name;
   };
   std::vector<Buf> bufs;
-  const tir::Function& fn = m.program.functions[static_cast<size_t>(r.function)];
-  bool alloc_ok = true;
-  LaunchArgs args;
-  std::string why;
+  bool alloc_ok = true, host_exact = true;
+  uint64_t moved = 0;
+  if (verify) m.sync_all();  // the interpreter runs the region too, on the host copies
   auto pointer_of = [&](int slot, const interp::TensorView& v) -> uint64_t {
     Buf b;
-    b.view = &v;
     b.scalar = fn.slot_types[static_cast<size_t>(slot)].scalar;
-    b.bytes = static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
     b.name = fn.slot_names[static_cast<size_t>(slot)];
-    if (!m.driver.alloc(b.bytes, &b.dev) || !m.driver.upload(b.dev, v.data, b.bytes)) alloc_ok = false;
+    b.host = reinterpret_cast<std::byte*>(v.data);
+    const size_t bytes = static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
+    b.res = m.resident_for(b.host, bytes);
+    if (!b.res) {
+      alloc_ok = false;
+    } else {
+      host_exact = host_exact && b.res->host_valid;
+      if (!b.res->dev_valid) {
+        if (!m.driver.upload(b.res->dev, b.host, bytes)) alloc_ok = false;
+        b.res->dev_valid = true;
+        moved += bytes;
+      }
+    }
     bufs.push_back(b);
-    return b.dev;
+    return b.res ? b.res->dev : 0;
   };
-  uint64_t err_dev = 0;
-  if (!build_launch(r, frame, pointer_of, args, why)) {
-    for (auto& b : bufs) m.driver.free(b.dev);
-    return host(why);
+  LaunchArgs args;
+  std::string why;
+  if (!build_launch(r, frame, pointer_of, args, why) || !alloc_ok) {
+    m.sync_all();
+    return host(alloc_ok ? why : "device memory for its tensors could not be allocated");
   }
-  m.driver.alloc(sizeof(int), &err_dev);
-  int zero = 0;
-  m.driver.upload(err_dev, &zero, sizeof zero);
+  if (!m.err_dev && !m.driver.alloc(sizeof(int), &m.err_dev)) {
+    m.sync_all();
+    return host("device memory for its error flag could not be allocated");
+  }
+  const int zero = 0;
+  m.driver.upload(m.err_dev, &zero, sizeof zero);
   for (size_t i = 0; i < r.params.size(); ++i)
-    if (r.params[i].kind == KernelParam::Kind::ErrorFlag) args.values[i] = err_dev;
-  auto release = [&] {
-    for (auto& b : bufs) m.driver.free(b.dev);
-    m.driver.free(err_dev);
-  };
-  if (!alloc_ok) {
-    release();
-    return host("device memory for its tensors could not be allocated");
-  }
+    if (r.params[i].kind == KernelParam::Kind::ErrorFlag) args.values[i] = m.err_dev;
   float ms = 0;
   if (!args.empty) {
     std::string lerr;
-    if (!m.driver.launch(m.functions[ri], args.grid, r.block, args.params.data(), &ms, lerr)) {
-      release();
+    if (!m.driver.launch(fns[ri], args.grid, r.block, args.params.data(), &ms, lerr)) {
+      for (auto& b : bufs) b.res->dev_valid = false;  // whatever the device holds now is unknown
+      m.sync_all();
       m.demoted.insert(ri);
       return host(lerr);
     }
   }
   int flag = 0;
-  m.driver.download(&flag, err_dev, sizeof flag);
-  uint64_t bytes = 0;
-  for (auto& b : bufs) bytes += 2 * b.bytes;
-  if (m.time_kernel)
-    m.err << "vx: kernel " << r.location << ": " << ms << " ms, grid " << args.grid[0] << "x" << args.grid[1] << "x"
-          << args.grid[2] << ", block " << r.block[0] << "x" << r.block[1] << "x" << r.block[2] << "\n";
-  m.stats[ri].ms.push_back(ms);
-  m.stats[ri].bytes += bytes;
-  if (flag != 0) {  // a runtime error: the interpreter reruns the region and reports it exactly
-    release();
+  m.driver.download(&flag, m.err_dev, sizeof flag);
+  if (flag != 0) {
+    // A runtime error: the interpreter reruns the region and reports it. Where the host copies
+    // were valid before the launch they still are (the device's partial results are dropped);
+    // otherwise the device copies are the only state there is (spec/offload.md).
+    for (auto& b : bufs) {
+      if (!host_exact && !b.res->host_valid) {
+        m.driver.download(b.host, b.res->dev, b.res->bytes);
+        b.res->host_valid = true;
+      }
+      b.res->dev_valid = false;
+    }
+    m.sync_all();
+    if (flag == 6) {  // vx_prelude.cuh: a fast_* instruction outside its documented bound
+      m.err << "vx: verify: the region at " << r.location
+            << ": a fast_exp/fast_tanh result on the GPU is outside its documented bound (spec/math.md §4); the "
+               "region stays on the interpreter\n";
+      m.demoted.insert(ri);
+    }
     return false;
   }
   if (verify) {
     Impl::Pending p;
     p.region = ri;
     for (auto& b : bufs) {
-      std::vector<std::byte> out(b.bytes);
-      m.driver.download(out.data(), b.dev, b.bytes);
-      p.results.emplace_back(b.view->data, std::move(out), b.scalar, b.name);
+      std::vector<std::byte> out(b.res->bytes);
+      m.driver.download(out.data(), b.res->dev, b.res->bytes);
+      moved += b.res->bytes;
+      b.res->dev_valid = false;  // the interpreter's result is the one kept
+      p.results.emplace_back(b.host, std::move(out), b.scalar, b.name);
     }
-    release();
     m.pending = std::move(p);
-    return false;  // the interpreter runs it too; the checkpoint after the region compares
+  } else {
+    for (auto& b : bufs) b.res->host_valid = false;
+    if (sync_.eager) moved += m.sync_all();
   }
-  for (auto& b : bufs) m.driver.download(b.view->data, b.dev, b.bytes);
-  release();
-  return true;
+  if (m.time_kernel)
+    m.err << "vx: kernel " << r.location << ": " << ms << " ms, grid " << args.grid[0] << "x" << args.grid[1] << "x"
+          << args.grid[2] << ", block " << r.block[0] << "x" << r.block[1] << "x" << r.block[2] << "\n";
+  m.stats[ri].ms.push_back(ms);
+  m.stats[ri].bytes += moved;
+  return !verify;  // verify: the interpreter runs it too; the checkpoint after the region compares
 }
 
 void OffloadRunner::finish() {
   Impl& m = *impl_;
+  if (options_.verbose) {
+    for (auto& [ri, st] : m.stats)
+      m.err << "vx: " << m.regions[ri].location << ": " << st.ms.size() << " GPU launch(es)"
+            << (m.verified.count(ri) ? ", verified bit-identical" : "")
+            << (m.demoted.count(ri) ? ", differed from the interpreter" : "") << "\n";
+  }
   if (!options_.profile) return;
   m.err << "vx profile: region                                   launches  median ms    bytes moved     GB/s\n";
   for (auto& [ri, st] : m.stats) {

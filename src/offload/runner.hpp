@@ -43,6 +43,19 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
 // with the interpreter's. Returns the checkpoints.
 std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program);
 
+// Device memory stays valid between launches (DESIGN §5: each HBM tensor has a host copy and a
+// device copy with validity flags). Host code that could read or write a tensor is preceded by a
+// mark (an empty `spawn`, like the checkpoints) where the runner copies back what the GPU changed
+// and forgets the device copies' validity: before the outermost statement that mentions a tensor
+// and runs no region (directly or through a call). Where a statement that runs regions reads host
+// data itself (a loop's range, a condition, a tail value), no mark can stand between launches and
+// the runner copies results back after every launch instead (`eager`).
+struct SyncPoints {
+  std::set<const tir::Stmt*> marks;
+  bool eager = false;
+};
+SyncPoints insert_sync_points(tir::Program& program);
+
 class OffloadRunner final : public interp::RegionRunner {
  public:
   OffloadRunner(const tir::Program& program, const OffloadOptions& options, std::ostream& err);
@@ -51,12 +64,14 @@ class OffloadRunner final : public interp::RegionRunner {
   bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override;
   void finish();  // prints the --profile table
   void set_checkpoints(std::set<const tir::Stmt*> c) { checkpoints_ = std::move(c); }
+  void set_sync_points(SyncPoints p) { sync_ = std::move(p); }
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   OffloadOptions options_;
   std::set<const tir::Stmt*> checkpoints_;
+  SyncPoints sync_{{}, true};  // without set_sync_points: results copied back after every launch
 };
 
 }  // namespace vx::offload

@@ -13,9 +13,15 @@
 #define VX_KERNEL __global__
 #endif
 
-VX_D void vx_fail(int* e, int code) {
-  if (*(volatile int*)e == 0) *(volatile int*)e = code;
-}
+// Records a failure. Which code lands when several threads fail does not matter: on any code the
+// runner discards the GPU's results and the interpreter reruns the region (and reports the error
+// it meets first, exactly). A plain store keeps the failure path cheap in hot loops.
+VX_D void vx_fail(int* e, int code) { *e = code; }
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__GNUC__)
+#define VX_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define VX_UNLIKELY(c) (c)
+#endif
 
 #define VX_INT_OPS(T, U)                                                              \
   VX_D T vx_add(T a, T b) { return (T)((U)a + (U)b); }                               \
@@ -117,7 +123,7 @@ VX_SAT(vx_sat_u64, unsigned long long, 18446744073709551616.0, 0.0, 184467440737
 
 // An index: checked against its dimension (negative or too large records kErrIndex, reads 0).
 VX_D long long vx_ix(long long i, long long n, int* e) {
-  if ((unsigned long long)i >= (unsigned long long)n) { vx_fail(e, 3); return 0; }
+  if (VX_UNLIKELY((unsigned long long)i >= (unsigned long long)n)) { vx_fail(e, 3); return 0; }
   return i;
 }
 // An element of a tile made with uninit(): reading one never written records kErrUninit.
@@ -203,5 +209,32 @@ VX_D float vx_at_cas(float* p, float c, float v) {  // compares bits (spec/built
 }
 template <class T> VX_D T vx_at_load(T* p) { return *(volatile T*)p; }
 template <class T> VX_D void vx_at_store(T* p, T v) { *(volatile T*)p = v; }
+
+// ---- fast_exp / fast_tanh (spec/math.md §4) ------------------------------------------------------
+// Normally the approximate instruction. Compiled with VX_CHECK_FAST (the verify launches of
+// spec/offload.md) each call also computes the exact value the interpreter uses, records code 6
+// when the instruction's result is outside its documented bound, and passes the exact value on,
+// so that the rest of the kernel can be compared with the interpreter bit for bit.
+#ifdef VX_CHECK_FAST
+VX_D bool vx_fast_within(float approx, float exact, double rel) {
+  if (exact != exact) return approx != approx;
+  if (exact - exact != 0.0f) return approx == exact;  // infinities
+  const double d = (double)approx - (double)exact;
+  return (d < 0 ? -d : d) <= rel * (exact < 0 ? -(double)exact : (double)exact) + 0x1p-148;
+}
+VX_D float vx_fast_exp_k(float x, int* e) {
+  const float r = vx_exp2_f32(x * 0x1.715476p+0f);
+  if (!vx_fast_within(vx_fast_exp_f32(x), r, 0x1p-21)) vx_fail(e, 6);
+  return r;
+}
+VX_D float vx_fast_tanh_k(float x, int* e) {
+  const float r = vx_tanh_f32(x);
+  if (!vx_fast_within(vx_fast_tanh_f32(x), r, 0x1.125fbee250663p-11 + 0x1p-23)) vx_fail(e, 6);  // 2^-10.9 + 1 ulp
+  return r;
+}
+#else
+VX_D float vx_fast_exp_k(float x, int*) { return vx_fast_exp_f32(x); }
+VX_D float vx_fast_tanh_k(float x, int*) { return vx_fast_tanh_f32(x); }
+#endif
 
 #endif  // VX_PRELUDE_CUH

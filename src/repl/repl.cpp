@@ -1,0 +1,273 @@
+#include "repl/repl.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "check/tir.hpp"
+#include "cli/driver.hpp"
+#include "repl/error_index.hpp"
+#include "repl/line_editor.hpp"
+
+namespace vx::repl {
+
+namespace {
+
+constexpr const char* kHelp =
+    R"(Type Vx statements and expressions; an expression's value is printed with its type.
+`fn` and `const` items are defined (and redefined); `let` bindings stay for later inputs.
+An input goes on over several lines while a (, [ or { is open.
+
+  :help           this text
+  :type EXPR      the type of an expression, without running it
+  :check          the kernel rules on the last input, with the digit tables (--explain)
+  :explain CODE   the long explanation of an error code (E0300, E6032, ...)
+  :emit           the CUDA C++ of the last `spawn on` region entered
+  :time [on|off]  print how long each region ran, and where (host or GPU)
+  :load FILE      run a file's text as one input (a `fn main` in it runs once)
+  :reset          forget every binding and item
+  :quit           leave (also Ctrl-D)
+
+TAB completes keywords, built-ins (lanes::, atomics, math) and the names in scope.
+References (`&t`) and copy tokens last only for the input that makes them.
+)";
+
+const char* const kCommands[] = {":help", ":type", ":check", ":explain", ":emit",
+                                 ":time", ":load", ":reset", ":quit"};
+
+// clang-format off
+const char* const kKeywords[] = {
+    "fn", "let", "mut", "const", "if", "else", "while", "loop", "for", "in", "across",
+    "blocks", "lanes", "spawn", "on", "return", "break", "continue", "true", "false", "as",
+    "unsafe", "pub", "import", "transfer", "Tensor", "Token", "println!", "print!", "assert!",
+    "assert_eq!", "Memory::CPU_DRAM", "Memory::HBM", "Memory::SMEM", "Topology::Device",
+    "AtomicOrdering::Relaxed", "AtomicOrdering::Acquire", "AtomicOrdering::Release",
+    "AtomicOrdering::AcqRel", "AtomicOrdering::SeqCst", "FenceScope::Block",
+    "FenceScope::Device", "FenceScope::System"};
+// clang-format on
+
+// The built-ins as builtins.def lists them: free functions, and methods (after a `.`).
+void builtin_words(std::vector<std::string>& free_fns, std::vector<std::string>& methods) {
+  enum Kind { Lanes, Atomic, Fence, Copy, Method, Query };
+  struct Row {
+    const char* spelling;
+    Kind kind;
+  };
+  static const Row rows[] = {
+#define VX_BUILTIN(E, spelling, kind) {spelling, kind},
+#include "check/builtins.def"
+#undef VX_BUILTIN
+  };
+  for (const Row& r : rows) {
+    if (r.kind == Atomic)
+      for (const char* t : {"i32", "u32", "i64", "u64", "f32"})  // spec/builtins.md §3
+        free_fns.push_back(std::string(r.spelling) + "_" + t);
+    else if (r.kind == Method || r.kind == Query)
+      methods.push_back(r.spelling);
+    else
+      free_fns.push_back(r.spelling);
+  }
+}
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// One REPL: its session and what it reads.
+class Repl {
+ public:
+  Repl(const SessionOptions& options, std::ostream& out, std::ostream& err)
+      : session_(options, out, err), out_(out), err_(err) {}
+
+  Session& session() { return session_; }
+
+  // One line of input. Returns false after `:quit`.
+  bool line(const std::string& text) {
+    if (pending_.empty() && trim(text).rfind(':', 0) == 0) return command(trim(text));
+    pending_ += text + "\n";
+    if (input_is_open(pending_)) return true;
+    const std::string input = std::move(pending_);
+    pending_.clear();
+    with_large_stack([&] { return session_.eval(input) ? 0 : 1; });
+    return true;
+  }
+  bool continuing() const { return !pending_.empty(); }
+  void abandon() { pending_.clear(); }
+  // At the end of input: what is still open is run, so that the parser says what is missing.
+  void finish() {
+    if (trim(pending_).empty()) return;
+    const std::string input = std::move(pending_);
+    pending_.clear();
+    with_large_stack([&] { return session_.eval(input) ? 0 : 1; });
+  }
+
+ private:
+  bool command(const std::string& text) {
+    const size_t sp = text.find_first_of(" \t");
+    std::string name = text.substr(0, sp);
+    const std::string arg = sp == std::string::npos ? "" : trim(text.substr(sp));
+    auto need = [&](const char* what) {
+      if (!arg.empty()) return true;
+      err_ << "error: `" << name << "` needs " << what << "\n";
+      return false;
+    };
+    if (name == ":quit" || name == ":q" || name == ":exit") return false;
+    if (name == ":help" || name == ":h" || name == ":?") {
+      out_ << kHelp;
+    } else if (name == ":type" || name == ":t") {
+      if (need("an expression")) with_large_stack([&] { return session_.type_of(arg) ? 0 : 1; });
+    } else if (name == ":check") {
+      with_large_stack([&] {
+        session_.check_last();
+        return 0;
+      });
+    } else if (name == ":explain") {
+      if (need("an error code (E0300)")) explain_code(arg, out_, err_);
+    } else if (name == ":emit") {
+      session_.emit_last();
+    } else if (name == ":time") {
+      if (arg == "on" || arg == "off" || arg.empty()) {
+        session_.set_timing(arg.empty() ? !session_.timing() : arg == "on");
+        out_ << "timing " << (session_.timing() ? "on" : "off") << "\n";
+      } else {
+        err_ << "error: `:time` takes `on` or `off`\n";
+      }
+    } else if (name == ":load") {
+      if (need("a file")) with_large_stack([&] { return session_.load(arg) ? 0 : 1; });
+    } else if (name == ":reset") {
+      session_.reset();
+      out_ << "session reset\n";
+    } else {
+      err_ << "error: unknown command `" << name << "` (:help lists the commands)\n";
+    }
+    out_.flush();
+    err_.flush();
+    return true;
+  }
+
+  Session session_;
+  std::ostream& out_;
+  std::ostream& err_;
+  std::string pending_;
+};
+
+}  // namespace
+
+bool input_is_open(const std::string& t) {
+  int depth = 0, comment = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    const char next = i + 1 < t.size() ? t[i + 1] : '\0';
+    if (comment > 0) {
+      if (c == '*' && next == '/')
+        --comment, ++i;
+      else if (c == '/' && next == '*')
+        ++comment, ++i;
+    } else if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '/' && next == '/') {
+      while (i < t.size() && t[i] != '\n') ++i;
+    } else if (c == '/' && next == '*') {
+      ++comment, ++i;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0) return false;  // a stray closer: let the parser say so
+    }
+  }
+  return depth > 0 || comment > 0 || in_string;
+}
+
+std::vector<std::string> completions(const std::string& word, const std::string& line,
+                                     const std::vector<std::string>& names) {
+  std::vector<std::string> pool;
+  const size_t word_at = line.size() - word.size();
+  if (trim(line).rfind(':', 0) == 0 && line.find(' ') == std::string::npos) {
+    pool.assign(std::begin(kCommands), std::end(kCommands));
+  } else {
+    std::vector<std::string> free_fns, methods;
+    builtin_words(free_fns, methods);
+    if (word_at > 0 && line[word_at - 1] == '.') {
+      pool = methods;
+    } else {
+      pool = free_fns;
+      pool.insert(pool.end(), std::begin(kKeywords), std::end(kKeywords));
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) pool.push_back(name);
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+      pool.insert(pool.end(), names.begin(), names.end());
+    }
+  }
+  std::set<std::string> out;
+  for (const std::string& p : pool)
+    if (p.rfind(word, 0) == 0) out.insert(p);
+  return {out.begin(), out.end()};
+}
+
+namespace {
+
+// Starts a session, or says why it cannot start (an unreadable --machine file).
+bool start(std::optional<Repl>& repl, const SessionOptions& options, std::ostream& out,
+           std::ostream& err) {
+  try {
+    repl.emplace(options, out, err);
+    return true;
+  } catch (const std::runtime_error& e) {
+    err << "error: " << e.what() << "\n";
+    return false;
+  }
+}
+
+}  // namespace
+
+int run_repl_stream(const SessionOptions& options, std::istream& in, std::ostream& out,
+                    std::ostream& err) {
+  std::optional<Repl> started;
+  if (!start(started, options, out, err)) return 2;
+  Repl& repl = *started;
+  std::string text;
+  while (std::getline(in, text))
+    if (!repl.line(text)) return 0;
+  repl.finish();
+  return 0;
+}
+
+int run_repl(const SessionOptions& options) {
+  if (!isatty(STDIN_FILENO)) return run_repl_stream(options, std::cin, std::cout, std::cerr);
+  std::optional<Repl> started;
+  if (!start(started, options, std::cout, std::cerr)) return 2;
+  Repl& repl = *started;
+  LineEditor editor("vx", [&](const std::string& word, const std::string& line) {
+    return completions(word, line, repl.session().names());
+  });
+  std::cout
+      << "vx repl: Vx statements, expressions and items; :help for the commands, :quit to leave\n";
+  std::cout.flush();
+  std::string text;
+  for (;;) {
+    bool interrupted = false;
+    if (!editor.read_line(repl.continuing() ? "... " : "vx> ", text, interrupted)) break;
+    if (interrupted) {
+      repl.abandon();
+      continue;
+    }
+    editor.add_history(text);
+    if (!repl.line(text)) return 0;
+  }
+  std::cout << "\n";
+  repl.finish();
+  return 0;
+}
+
+}  // namespace vx::repl

@@ -1,0 +1,30 @@
+// `vx repl` (spec/cli.md §7): reads inputs — multi-line while a bracket, brace, parenthesis,
+// string or block comment is open — and runs each against a Session, or runs a `:` command. On a
+// terminal it edits lines with libedit (history, TAB completion); with standard input not a
+// terminal it reads plain lines and prints results only, so that it can be scripted.
+#pragma once
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "repl/session.hpp"
+
+namespace vx::repl {
+
+// Runs the REPL until `:quit` or the end of input. Returns the exit status (0).
+int run_repl(const SessionOptions& options);
+
+// The same without a terminal: inputs from `in`, for tests and scripts.
+int run_repl_stream(const SessionOptions& options, std::istream& in, std::ostream& out,
+                    std::ostream& err);
+
+// True when `text` leaves a `(`, `[`, `{`, string or `/*` open: the input goes on.
+bool input_is_open(const std::string& text);
+
+// What TAB offers for `word`: commands at the start of a line, methods after `.`, else keywords,
+// built-ins (`lanes::`, atomics, fences, memories, macros), scalar types and `names`.
+std::vector<std::string> completions(const std::string& word, const std::string& line,
+                                     const std::vector<std::string>& names);
+
+}  // namespace vx::repl

@@ -1,0 +1,791 @@
+// How one input runs against the session.
+//
+// An input of statements is wrapped into a program the ordinary pipeline accepts:
+//
+//     <the session's items>
+//     fn main() {
+//     let n: i32 = 300i32;                    // one `let` per binding the session holds
+//     let mut grid: Tensor<f32, [64, 300], Memory::HBM>;
+//     spawn on(Topology::Device) { }          // marker "enter": the runner fills the slots
+//     <the input; a final expression becomes `let __vx_it = EXPR;`>
+//     spawn on(Topology::Device) { }          // marker "leave": the runner takes the slots
+//     }
+//
+// The two empty regions are handed to our RegionRunner (interp/interpreter.hpp), which fills the
+// `let` slots with the session's values at "enter" and takes the values of every binding in scope
+// at "leave". So values persist without re-running what made them, and the interpreter is used
+// unchanged. Tensors the input touches are copied in, so a runtime error half-way leaves the
+// session's own copy as it was; the session takes the new values only when "leave" was reached
+// and the run ended without an error. Integer bindings are declared with their value, so the
+// kernel rules fold them as they would in a file; a tensor moved by an earlier input is declared
+// and moved again (`let __vx_moved_0 = a;`), so that a use of it is E0301 as in a file. Diagnostics are mapped back into the text the
+// user typed (Composed::map); one that points elsewhere is shown against the whole program.
+#include "repl/session.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "check/checker.hpp"
+#include "check/kernel_rules.hpp"
+#include "interp/interpreter.hpp"
+#include "interp/nodes.hpp"  // with_scalar and scalar_text: the interpreter's value formatting
+#include "offload/cuda_driver.hpp"
+#include "offload/emit_cuda.hpp"
+#include "offload/runner.hpp"
+#include "parse/parser.hpp"
+
+namespace vx::repl {
+
+namespace {
+
+constexpr const char* kMarker = "spawn on(Topology::Device) { }\n";
+constexpr const char* kIt = "__vx_it";  // the binding that holds the value of a final expression
+
+// ---- The wrapped program ------------------------------------------------------------------------
+
+// A program built around one input: its text, and where the pieces of the input lie in it.
+struct Composed {
+  std::string text;
+  struct Piece {
+    uint32_t at, from, len;  // offset in `text`, offset in the input, length
+  };
+  std::vector<Piece> pieces;
+
+  void glue(std::string_view s) { text += s; }
+  void input(const std::string& in, size_t from, size_t to) {
+    pieces.push_back({static_cast<uint32_t>(text.size()), static_cast<uint32_t>(from),
+                      static_cast<uint32_t>(to - from)});
+    text.append(in, from, to - from);
+  }
+  // The part of `s` that lies in the input, in the input's offsets; false when none does.
+  bool map(Span s, Span& out) const {
+    bool found = false;
+    for (const Piece& p : pieces) {
+      const uint32_t end = p.at + p.len;
+      const bool inside =
+          s.empty() ? (s.begin >= p.at && s.begin <= end) : (s.begin < end && s.end > p.at);
+      if (!inside) continue;
+      const uint32_t b = p.from + (std::max(s.begin, p.at) - p.at);
+      const uint32_t e = p.from + (std::min(std::max(s.end, s.begin), end) - p.at);
+      if (!found) out.begin = b;
+      out.end = std::max(e, out.begin);
+      found = true;
+    }
+    return found;
+  }
+};
+
+// One run of the pipeline over a composed program.
+struct Attempt {
+  Composed composed;
+  std::shared_ptr<SourceFile> file;
+  std::unique_ptr<Diagnostics> diags;
+  std::unique_ptr<ParsedProgram> parsed;
+  std::unique_ptr<tir::Program> program;  // set when the checker and the kernel rules accepted it
+  std::vector<kr::StoreExplain> explained;
+  bool checked = false;  // the checker accepted it (the kernel rules ran)
+};
+
+Attempt run_pipeline(Composed c, const Machine& machine, bool explain, bool parse_only = false) {
+  Attempt a;
+  a.composed = std::move(c);
+  a.file = std::make_shared<SourceFile>("<session>", a.composed.text);
+  a.diags = std::make_unique<Diagnostics>(a.file);
+  a.parsed = parse_program(*a.file, *a.diags);
+  if (!a.parsed || parse_only) return a;
+  auto program = check_program(*a.parsed, *a.diags);
+  if (!program) return a;
+  a.checked = true;
+  if (check_kernel_rules(*program, machine, *a.diags, explain ? &a.explained : nullptr))
+    a.program = std::move(program);
+  return a;
+}
+
+// The first word of a text, after blanks and comments.
+std::string first_word(const std::string& t) {
+  size_t i = 0;
+  while (i < t.size()) {
+    if (std::isspace(static_cast<unsigned char>(t[i])))
+      ++i;
+    else if (t.compare(i, 2, "//") == 0)
+      i = t.find('\n', i) == std::string::npos ? t.size() : t.find('\n', i);
+    else if (t.compare(i, 2, "/*") == 0)
+      i = t.find("*/", i) == std::string::npos ? t.size() : t.find("*/", i) + 2;
+    else
+      break;
+  }
+  size_t j = i;
+  while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
+  return j == i ? t.substr(i, i < t.size() ? 1 : 0) : t.substr(i, j - i);
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') return false;
+  return true;
+}
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// Calls `fn` for every expression of a block, at any depth.
+void visit_exprs(const tir::Block* b, const std::function<void(const tir::Expr*)>& fn) {
+  if (!b) return;
+  std::function<void(const tir::Expr*)> expr = [&](const tir::Expr* e) {
+    if (!e) return;
+    fn(e);
+    for (const tir::Expr* a : e->args) expr(a);
+    visit_exprs(e->block, fn);
+    visit_exprs(e->else_block, fn);
+  };
+  for (const tir::Stmt* s : b->stmts) {
+    for (const tir::Expr* e : {s->target, s->value, s->start, s->end}) expr(e);
+    visit_exprs(s->body, fn);
+  }
+  expr(b->tail);
+}
+
+// `FILE:LINE:COL` of a span's start.
+std::string location(const SourceFile& file, Span s) {
+  const LineCol lc = file.line_col(s.begin);
+  return file.path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
+}
+
+// ---- Values -------------------------------------------------------------------------------------
+
+uint64_t element_bits(Scalar s, const std::byte* p) {
+  return interp::with_scalar(s, [&](auto tag) {
+    using T = decltype(tag);
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return interp::to_bits(v);
+  });
+}
+
+// `[1, 1, 1]`, or the first and last five elements of a larger tensor.
+std::string tensor_summary(const Type& t, const interp::TensorView& v) {
+  const int64_t n = v.size, shown = 5;
+  const int es = interp::scalar_size(t.scalar);
+  std::string s = "[";
+  for (int64_t i = 0; i < n; ++i) {
+    if (n > 2 * shown && i == shown) {
+      s += "..., ";
+      i = n - shown;
+    }
+    const bool init = !v.init || v.init[i];
+    s += init ? interp::scalar_text(t.scalar, element_bits(t.scalar, v.data + i * es)) : "?";
+    if (i + 1 < n) s += ", ";
+  }
+  s += "] : " + type_name(t) + " (" + std::to_string(n) + (n == 1 ? " element" : " elements") +
+       " in " + memory_name(t.memory) + ")";
+  return s;
+}
+
+interp::TensorView view_of(interp::TensorStorage& s) {
+  return {.data = s.data,
+          .init = s.init.get(),
+          .dims = s.dims.data(),
+          .rank = static_cast<int>(s.dims.size()),
+          .size = s.size,
+          .storage = &s};
+}
+
+std::string int_literal(Scalar s, uint64_t bits) {
+  const std::string suffix = scalar_info(s).name;
+  if (is_signed_int(s)) return std::to_string(static_cast<int64_t>(bits)) + suffix;
+  return std::to_string(bits) + suffix;
+}
+
+// A binding the session holds between inputs.
+struct Binding {
+  std::string name;
+  Type type;
+  bool is_mut = false;
+  uint64_t bits = 0;                              // a scalar's value (interp::to_bits)
+  std::unique_ptr<interp::TensorStorage> tensor;  // a tensor's elements
+  bool moved = false;  // a tensor moved away: kept so that a use is E0301, as in a file
+};
+
+std::unique_ptr<interp::TensorStorage> copy_storage(const interp::TensorStorage& s) {
+  auto c = std::make_unique<interp::TensorStorage>(s.elem, s.memory, s.dims, s.init != nullptr);
+  std::memcpy(c->data, s.data, static_cast<size_t>(s.size) * interp::scalar_size(s.elem));
+  if (s.init) std::memcpy(c->init.get(), s.init.get(), static_cast<size_t>(s.size));
+  return c;
+}
+
+// An item the session holds: a `fn`, a `const`, or (no name) an `import` or attribute.
+struct Item {
+  std::string name;
+  std::string kind;  // "fn", "const", ""
+  std::string text;
+};
+
+// ---- The runner ---------------------------------------------------------------------------------
+
+// Fills and takes the bindings at the two markers, times regions for :time, and hands every other
+// region to the offload tier.
+struct SessionRunner final : interp::RegionRunner {
+  const tir::Stmt* enter = nullptr;
+  const tir::Stmt* leave = nullptr;
+  std::function<void(interp::Frame&)> on_enter, on_leave;
+  std::set<const tir::Stmt*> checkpoints;
+  offload::OffloadRunner* offload = nullptr;
+  // :time
+  std::function<void(const tir::Stmt&, bool gpu, double ms)> on_timed;
+  const tir::Stmt* open = nullptr;
+  bool open_on_gpu = false;
+  std::chrono::steady_clock::time_point started;
+
+  bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override {
+    if (&spawn == enter) {
+      on_enter(frame);
+      return true;
+    }
+    if (&spawn == leave) {
+      on_leave(frame);
+      return true;
+    }
+    if (checkpoints.count(&spawn)) {
+      if (open && on_timed) {
+        const std::chrono::duration<double, std::milli> ms =
+            std::chrono::steady_clock::now() - started;
+        on_timed(*open, open_on_gpu, ms.count());
+      }
+      open = nullptr;
+      return offload ? offload->run_region(spawn, frame) : true;
+    }
+    open = &spawn;
+    started = std::chrono::steady_clock::now();
+    open_on_gpu = offload && offload->run_region(spawn, frame);
+    return open_on_gpu;
+  }
+};
+
+}  // namespace
+
+// ---- The session --------------------------------------------------------------------------------
+
+struct Session::Impl {
+  SessionOptions options;
+  std::ostream& out;
+  std::ostream& err;
+  Machine machine = default_machine();
+  std::vector<Item> items;
+  std::vector<Binding> bindings;
+  bool timing = false;
+  bool device_probed = false, device_ok = false;
+  struct Input {
+    std::string name = "<repl>";
+    std::string text;
+  };
+  std::optional<Input> last;  // the last input, for :check
+  std::string last_region;    // the CUDA C++ of the last region entered, for :emit
+
+  Impl(SessionOptions o, std::ostream& out_, std::ostream& err_)
+      : options(std::move(o)), out(out_), err(err_) {}
+
+  // -- diagnostics, mapped back into the input
+
+  Diagnostic mapped(const Diagnostic& d, const Composed& c, bool& ok) const {
+    Diagnostic m = d;
+    ok = c.map(d.span, m.span);
+    for (std::string& h : m.helps)  // the REPL's own way to the tables
+      if (auto at = h.find("`vx check --explain`"); at != std::string::npos)
+        h.replace(at, std::strlen("`vx check --explain`"), "`:check`");
+    m.secondary.clear();
+    for (const Label& l : d.secondary) {
+      Label ml = l;
+      if (c.map(l.span, ml.span)) m.secondary.push_back(ml);
+    }
+    return m;
+  }
+  void report(std::ostream& o, const Diagnostic& d, const Composed& c, const SourceFile& input,
+              const SourceFile& whole) const {
+    bool ok = false;
+    Diagnostic m = mapped(d, c, ok);
+    if (ok)
+      render_human(o, input, m);
+    else
+      render_human(o, whole, d);
+  }
+  void report_all(const Attempt& a, const SourceFile& input) const {
+    for (const Diagnostic& d : a.diags->list()) report(err, d, a.composed, input, *a.file);
+    err.flush();
+  }
+
+  // -- composing
+
+  void glue_items(Composed& c, const std::set<std::string>& except = {}) const {
+    for (const Item& it : items)
+      if (it.name.empty() || !except.count(it.name)) c.glue(it.text + "\n");
+  }
+
+  enum class Tail { None, Let, Drop };
+  struct TailSpan {
+    size_t begin = 0, end = 0;
+  };
+
+  Composed compose_statements(const std::string& in, const std::optional<TailSpan>& tail, Tail mode,
+                              bool leave) const {
+    Composed c;
+    glue_items(c);
+    c.glue("fn main() {\n");
+    for (const Binding& b : bindings) {
+      std::string d =
+          std::string("let ") + (b.is_mut ? "mut " : "") + b.name + ": " + type_name(b.type);
+      if (b.type.is_scalar(Scalar::Bool))
+        d += b.bits ? " = true" : " = false";
+      else if (b.type.is_scalar() && is_int(b.type.scalar))
+        d += " = " + int_literal(b.type.scalar, b.bits);
+      c.glue(d + ";\n");
+    }
+    int k = 0;  // a moved binding is moved again here, so the checker knows it as moved
+    for (const Binding& b : bindings)
+      if (b.moved) c.glue("let __vx_moved_" + std::to_string(k++) + " = " + b.name + ";\n");
+    c.glue(kMarker);
+    if (tail && mode != Tail::None) {
+      c.input(in, 0, tail->begin);
+      if (mode == Tail::Let) {
+        c.glue(std::string("let ") + kIt + " = ");
+        c.input(in, tail->begin, tail->end);
+        c.glue(";");
+      }
+      c.input(in, tail->end, in.size());
+    } else {
+      c.input(in, 0, in.size());
+    }
+    c.glue("\n");
+    if (leave) c.glue(kMarker);
+    c.glue("}\n");
+    return c;
+  }
+
+  // The expression at the end of the input, if any (from a parse of the input as main's body).
+  std::optional<TailSpan> find_tail(const std::string& in, const SourceFile& input, bool& parsed) {
+    Attempt a =
+        run_pipeline(compose_statements(in, std::nullopt, Tail::None, false), machine, false, true);
+    parsed = a.parsed != nullptr;
+    if (!parsed) {
+      report_all(a, input);
+      return std::nullopt;
+    }
+    const ast::FnItem* main_fn = nullptr;
+    for (const ast::Item& it : a.parsed->program.items)
+      if (const auto* f = boost::get<ast::FnItem>(&it); f && f->name.name == "main") main_fn = f;
+    if (!main_fn || main_fn->body.stmts.empty()) return std::nullopt;
+    const auto* es = boost::get<ast::ExprStmt>(&main_fn->body.stmts.back());
+    if (!es || es->semicolon || es->assign) return std::nullopt;
+    Span s;
+    if (!a.composed.map(a.parsed->span(*es), s)) return std::nullopt;
+    return TailSpan{s.begin, s.end};
+  }
+
+  // -- running
+
+  std::string runner_mode(const Attempt& a) {
+    if (options.offload == "off") return "off";
+    if (!device_probed) {
+      bool any = false;  // a region of the user's (not a marker)
+      std::function<void(const tir::Block*)> find = [&](const tir::Block* b) {
+        if (!b) return;
+        for (const tir::Stmt* s : b->stmts) {
+          if (s->kind == tir::StmtKind::Spawn && !s->body->stmts.empty()) any = true;
+          find(s->body);
+        }
+      };
+      for (const auto& f : a.program->functions) find(f.body);
+      if (!any) return "off";
+      device_probed = true;
+      offload::CudaDriver driver;
+      std::string why;
+      device_ok = driver.open(why);
+      if (!device_ok) err << "no CUDA device\n";
+    }
+    return device_ok ? options.offload : "off";
+  }
+
+  // Runs the program of `a`; `runner` has its markers set. Returns true when it ran to its end.
+  bool run(Attempt& a, SessionRunner& runner, const SourceFile& input) {
+    offload::OffloadOptions oo;
+    oo.mode = runner_mode(a);
+    offload::OffloadRunner offload(*a.program, oo, err);  // before the checkpoints, as the driver
+    // A checkpoint after every region: where :time stops its clock, and where verify compares.
+    std::set<const tir::Stmt*> marks = offload::insert_checkpoints(*a.program);
+    offload.set_checkpoints(marks);
+    runner.checkpoints = marks;
+    runner.offload = offload.active() ? &offload : nullptr;
+    if (timing)
+      runner.on_timed = [&](const tir::Stmt& spawn, bool gpu, double ms) {
+        Span s;
+        std::string where = "a region";
+        if (a.composed.map(spawn.span, s)) where = "the region at " + location(input, s);
+        std::ostringstream line;
+        line << "time: " << where << " ran on the " << (gpu ? "GPU" : "host") << " in "
+             << std::fixed << std::setprecision(3) << ms << " ms\n";
+        out << line.str();
+      };
+    RunOptions ro;
+    ro.out = &out;
+    ro.err = &err;
+    ro.runner = &runner;
+    bool failed = false;
+    ro.report_error = [&](std::ostream& o, const Diagnostic& d) {
+      failed = true;
+      report(o, d, a.composed, input, *a.file);
+    };
+    const int status = run_program(*a.program, ro);
+    offload.finish();
+    out.flush();
+    return !failed && status == 0;
+  }
+
+  // Keeps the CUDA C++ of the last region that lies in the input, for :emit.
+  void remember_region(const Attempt& a, const SourceFile& input) {
+    for (const auto& r : offload::emit_regions(*a.program)) {
+      Span s;
+      if (!r.spawn || r.spawn->body->stmts.empty() || !a.composed.map(r.spawn->span, s)) continue;
+      std::string source = r.source;
+      if (source.rfind("// <session>", 0) == 0) source.erase(0, source.find('\n') + 1);  // our own
+      last_region = "// the region at " + location(input, s) + " (" + r.name + ")\n" +
+                    (r.ok ? source : "// not emitted: " + r.reason + "\n");
+    }
+  }
+
+  // -- statements
+
+  // The top-level `let`s of main at the "leave" marker: the session's (the first `decls`
+  // statements), then the input's (after `enter`); the last of a name wins.
+  struct InScope {
+    int slot;
+    int binding;  // index into `bindings` for the session's own, else -1
+    bool is_mut;
+  };
+  std::map<std::string, InScope> lets_in_scope(const Attempt& a, const tir::Function& main_fn,
+                                               size_t decls, size_t enter) const {
+    std::map<uint32_t, bool> let_mut;  // the input's `let`s (the TIR does not keep `mut`)
+    for (const ast::Item& item : a.parsed->program.items)
+      if (const auto* f = boost::get<ast::FnItem>(&item); f && f->name.name == "main")
+        for (const ast::Stmt& s : f->body.stmts)
+          if (const auto* l = boost::get<ast::LetStmt>(&s))
+            let_mut[a.parsed->span(s).begin] = l->is_mut;
+    std::map<std::string, InScope> scope;
+    const auto& stmts = main_fn.body->stmts;
+    for (size_t i = 0; i + 1 < stmts.size(); ++i) {
+      const tir::Stmt* s = stmts[i];
+      if (s->kind != tir::StmtKind::Let || s->slot < 0 || (i >= decls && i < enter)) continue;
+      if (i < decls)
+        scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
+      else
+        scope[s->var_name] = {s->slot, -1, let_mut[s->span.begin]};
+    }
+    return scope;
+  }
+
+  bool eval_statements(const Input& in, bool type_only) {
+    SourceFile input(in.name, in.text);
+    bool parsed = false;
+    std::optional<TailSpan> tail = find_tail(in.text, input, parsed);
+    if (!parsed) return false;
+    if (type_only && !tail) {
+      err << "error: `:type` needs an expression\n";
+      return false;
+    }
+    Attempt a = run_pipeline(compose_statements(in.text, tail, Tail::Let, true), machine, false);
+    if (!a.program) {
+      report_all(a, input);
+      return false;
+    }
+    const tir::Function* main_fn = &a.program->functions[a.program->main_index];
+    auto it_slot = [&]() -> int {
+      int slot = -1;
+      for (const tir::Stmt* s : main_fn->body->stmts)
+        if (s->kind == tir::StmtKind::Let && s->var_name == kIt) slot = s->slot;
+      return slot;
+    };
+    std::string tail_text = tail ? in.text.substr(tail->begin, tail->end - tail->begin) : "";
+    if (type_only) {
+      const int slot = it_slot();
+      if (slot < 0) return false;
+      out << trim(tail_text) << " : " << type_name(main_fn->slot_types[slot]) << "\n";
+      return true;
+    }
+    // A tensor binding typed alone is shown, not moved into the value.
+    std::string show;
+    if (tail && it_slot() >= 0 && main_fn->slot_types[it_slot()].kind == TypeKind::Tensor &&
+        is_identifier(trim(tail_text))) {
+      show = trim(tail_text);
+      a = run_pipeline(compose_statements(in.text, tail, Tail::Drop, true), machine, false);
+      if (!a.program) {
+        report_all(a, input);
+        return false;
+      }
+      main_fn = &a.program->functions[a.program->main_index];
+    }
+    remember_region(a, input);
+
+    const auto& stmts = main_fn->body->stmts;
+    const size_t decls = bindings.size();
+    const size_t enter = decls + std::count_if(bindings.begin(), bindings.end(),
+                                               [](const Binding& b) { return b.moved; });
+    const std::map<std::string, InScope> scope = lets_in_scope(a, *main_fn, decls, enter);
+    std::set<int> touched;
+    visit_exprs(main_fn->body, [&](const tir::Expr* e) {
+      if (e->kind == tir::ExprKind::Var) touched.insert(e->slot);
+    });
+
+    SessionRunner runner;
+    runner.enter = stmts[enter];
+    runner.leave = stmts.back();
+    runner.on_enter = [&](interp::Frame& f) {
+      for (size_t i = 0; i < decls; ++i) {
+        const int slot = stmts[i]->slot;
+        if (bindings[i].moved) continue;
+        if (bindings[i].tensor) {
+          if (touched.count(slot)) f.t[slot].own(copy_storage(*bindings[i].tensor));
+        } else {
+          f.s[slot] = bindings[i].bits;
+        }
+      }
+    };
+    bool left = false;
+    std::vector<Binding> taken;
+    std::set<std::string> gone;  // moved, or shadowed by what cannot be kept
+    std::string value;
+    runner.on_leave = [&](interp::Frame& f) {
+      left = true;
+      for (auto& [name, sc] : scope) {
+        const Type& t = main_fn->slot_types[sc.slot];
+        if (name == kIt) {
+          if (t.is_scalar())
+            value = interp::scalar_text(t.scalar, f.s[sc.slot]) + " : " + type_name(t);
+          else if (t.is_tensor_like() && f.t[sc.slot].view.data)
+            value = tensor_summary(t, f.t[sc.slot].view);
+          continue;
+        }
+        const bool untouched_tensor = sc.binding >= 0 && t.kind == TypeKind::Tensor &&
+                                      (!touched.count(sc.slot) || bindings[sc.binding].moved);
+        if (untouched_tensor) continue;
+        Binding b{name, t, sc.is_mut, 0, nullptr};
+        if (t.is_scalar()) {
+          b.bits = f.s[sc.slot];
+        } else if (t.kind == TypeKind::Tensor && f.t[sc.slot].owned) {
+          b.tensor = std::move(f.t[sc.slot].owned);
+          f.t[sc.slot].clear();
+        } else if (t.kind == TypeKind::Tensor) {
+          b.moved = true;
+        } else {
+          gone.insert(name);
+          continue;
+        }
+        taken.push_back(std::move(b));
+      }
+    };
+    if (!run(a, runner, input)) return false;
+    if (!left) {
+      err << "note: the input left `main` early (`return`): its bindings are not kept\n";
+      return true;
+    }
+    for (Binding& b : taken) {
+      auto same = std::find_if(bindings.begin(), bindings.end(),
+                               [&](const Binding& x) { return x.name == b.name; });
+      if (same != bindings.end())
+        *same = std::move(b);
+      else
+        bindings.push_back(std::move(b));
+    }
+    std::erase_if(bindings, [&](const Binding& b) { return gone.count(b.name) > 0; });
+    for (const Binding& b : bindings)
+      if (b.name == show && b.tensor) value = tensor_summary(b.type, view_of(*b.tensor));
+    if (!value.empty()) out << "= " << value << "\n";
+    out.flush();
+    return true;
+  }
+
+  // -- items (and whole programs)
+
+  // The items of an input, parsed alone (its diagnostics are already in the input's terms).
+  struct ParsedItems {
+    std::vector<Item> items;  // without `main`
+    std::set<std::string> names;
+    bool has_main = false;
+  };
+  bool parse_items(const Input& in, const SourceFile& input, ParsedItems& out_items) {
+    Diagnostics d(std::make_shared<SourceFile>(input));
+    auto parsed = parse_program(d.file(), d);
+    if (!parsed) {
+      emit_diagnostics(err, d, ErrorFormat::Human);
+      return false;
+    }
+    for (const ast::Item& it : parsed->program.items) {
+      Item item;
+      Span s = boost::apply_visitor([&](const auto& x) { return parsed->span(x); }, it.get());
+      if (const auto* f = boost::get<ast::FnItem>(&it))
+        item = {f->name.name, "fn", ""};
+      else if (const auto* c = boost::get<ast::ConstItem>(&it))
+        item = {c->name.name, "const", ""};
+      item.text = in.text.substr(s.begin, s.end - s.begin);
+      if (item.name == "main") {
+        out_items.has_main = true;
+        continue;
+      }
+      if (!item.name.empty()) out_items.names.insert(item.name);
+      out_items.items.push_back(item);
+    }
+    return true;
+  }
+  // The session's items but those the input redefines, the input, and a `main` unless it has one.
+  Composed compose_items(const Input& in, const ParsedItems& p) const {
+    Composed c;
+    glue_items(c, p.names);
+    c.input(in.text, 0, in.text.size());
+    c.glue(p.has_main ? "\n" : "\nfn main() {\n}\n");
+    return c;
+  }
+
+  bool eval_items(const Input& in) {
+    auto input = std::make_shared<SourceFile>(in.name, in.text);
+    ParsedItems p;
+    if (!parse_items(in, *input, p)) return false;
+    Composed c = compose_items(in, p);
+    Attempt a = run_pipeline(std::move(c), machine, false);
+    if (!a.program) {
+      report_all(a, *input);
+      return false;
+    }
+    remember_region(a, *input);
+    if (p.has_main) {
+      SessionRunner runner;  // no markers: main is the program's own
+      if (!run(a, runner, *input)) return false;
+    }
+    for (Item& item : p.items) {
+      auto same = std::find_if(items.begin(), items.end(), [&](const Item& x) {
+        return item.name.empty() ? x.text == item.text : x.name == item.name;
+      });
+      if (!item.name.empty())
+        out << (same != items.end() ? "redefined " : "defined ") << item.kind << " " << item.name
+            << "\n";
+      if (same != items.end())
+        *same = std::move(item);
+      else
+        items.push_back(std::move(item));
+    }
+    out.flush();
+    return true;
+  }
+
+  static bool is_items(const std::string& text) {
+    const std::string w = first_word(text);
+    return w == "fn" || w == "const" || w == "pub" || w == "import" || w == "#";
+  }
+
+  bool eval(const Input& in) {
+    if (trim(in.text).empty()) return true;
+    last = in;
+    return is_items(in.text) ? eval_items(in) : eval_statements(in, false);
+  }
+
+  // -- :check
+
+  void check_last() {
+    if (!last) {
+      out << "nothing entered yet\n";
+      return;
+    }
+    SourceFile input(last->name, last->text);
+    Composed c;
+    if (is_items(last->text)) {
+      ParsedItems p;
+      if (!parse_items(*last, input, p)) return;
+      c = compose_items(*last, p);
+    } else {
+      bool parsed = false;
+      auto tail = find_tail(last->text, input, parsed);
+      if (!parsed) return;
+      c = compose_statements(last->text, tail, Tail::Let, true);
+    }
+    Attempt a = run_pipeline(std::move(c), machine, true);
+    report_all(a, input);
+    if (!a.checked) {
+      out << "the kernel rules run on a program that passes the checker: fix the errors above "
+             "first\n";
+      return;
+    }
+    std::vector<kr::StoreExplain> mine;
+    for (kr::StoreExplain s : a.explained) {
+      if (!a.composed.map(s.span, s.span)) continue;
+      for (auto& lc : s.checks) a.composed.map(lc.loop_span, lc.loop_span);
+      mine.push_back(std::move(s));
+    }
+    kr::render_explain(out, input, mine);
+    out.flush();
+  }
+};
+
+Session::Session(SessionOptions options, std::ostream& out, std::ostream& err)
+    : impl_(std::make_unique<Impl>(std::move(options), out, err)) {
+  if (!impl_->options.machine.empty()) {
+    std::string why;
+    if (!load_machine(impl_->options.machine, impl_->machine, why))
+      throw std::runtime_error("cannot read the machine file: " + why);
+  }
+}
+
+Session::~Session() = default;
+
+bool Session::eval(const std::string& text) { return impl_->eval({"<repl>", text}); }
+
+bool Session::load(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    impl_->err << "error: cannot read `" << path << "`\n";
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return impl_->eval({path, ss.str()});
+}
+
+bool Session::type_of(const std::string& expr) {
+  return impl_->eval_statements({"<repl>", expr}, true);
+}
+
+void Session::check_last() { impl_->check_last(); }
+
+void Session::emit_last() {
+  if (impl_->last_region.empty())
+    impl_->out << "no region entered yet\n";
+  else
+    impl_->out << impl_->last_region;
+  impl_->out.flush();
+}
+
+void Session::set_timing(bool on) { impl_->timing = on; }
+bool Session::timing() const { return impl_->timing; }
+
+void Session::reset() {
+  impl_->items.clear();
+  impl_->bindings.clear();
+  impl_->last.reset();
+  impl_->last_region.clear();
+}
+
+std::vector<std::string> Session::names() const {
+  std::vector<std::string> n;
+  for (const Binding& b : impl_->bindings)
+    if (!b.moved) n.push_back(b.name);
+  for (const Item& i : impl_->items)
+    if (!i.name.empty()) n.push_back(i.name);
+  return n;
+}
+
+}  // namespace vx::repl

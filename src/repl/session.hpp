@@ -1,0 +1,45 @@
+// The REPL's session (spec/cli.md §7): what `vx repl` keeps between inputs — the `fn` and `const`
+// items, and the values of `let` bindings — and how one input runs against it. Each input is
+// wrapped into a program that the ordinary pipeline accepts (parse, check, kernel rules, run; see
+// session.cpp), so the REPL means exactly what a file means. The session changes only when the
+// whole input was accepted and ran to its end: a refused input or a runtime error leaves it as it
+// was.
+#pragma once
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace vx::repl {
+
+struct SessionOptions {
+  std::string offload = "auto";  // where regions run, as `vx run --offload` (spec/offload.md)
+  std::string machine;           // a machine file for the kernel rules; empty: the default H100
+};
+
+class Session {
+ public:
+  // `out` gets values and program output, `err` diagnostics.
+  Session(SessionOptions options, std::ostream& out, std::ostream& err);
+  ~Session();
+
+  // Runs one input: statements (with an optional expression at the end, whose value and type are
+  // printed), or `fn`/`const` items (defined or redefined), or a program with `fn main` (run once;
+  // its other items stay defined). Returns true when it was accepted and ran to its end.
+  bool eval(const std::string& text);
+  bool load(const std::string& path);     // :load: the file's text as one input
+  bool type_of(const std::string& expr);  // :type: prints `EXPR : TYPE`
+  void check_last();  // :check: the kernel rules on the last input, with the --explain tables
+  void emit_last();   // :emit: the CUDA C++ of the last region entered
+  void set_timing(bool on);  // :time: one line per region run, with where it ran and how long
+  bool timing() const;
+  void reset();  // :reset: forget every item and binding
+  // The names in scope (bindings, functions, constants), for completion.
+  std::vector<std::string> names() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vx::repl

@@ -1,0 +1,67 @@
+// Unit tests of the REPL's pieces: when an input goes on to the next line, what TAB offers, the
+// codes `vx explain` knows, and a session driven in-process. Whole sessions are tested through
+// `vx repl` itself by repl_test.py.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "repl/error_index.hpp"
+#include "repl/repl.hpp"
+
+using vx::repl::completions;
+using vx::repl::input_is_open;
+
+TEST_CASE("an input goes on while a delimiter, string or block comment is open") {
+  CHECK(input_is_open("spawn on(Topology::Device) {\n"));
+  CHECK(input_is_open("let t = (1 +\n"));
+  CHECK(input_is_open("let a = [1, 2\n"));
+  CHECK(input_is_open("println!(\"a {\n"));
+  CHECK(input_is_open("/* a /* nested */ comment\n"));
+  CHECK_FALSE(input_is_open("fn f() -> i32 { 1 }\n"));
+  CHECK_FALSE(input_is_open("println!(\"{{ }\");\n"));  // braces in a string
+  CHECK_FALSE(input_is_open("let x = 1; // an open ( in a comment\n"));
+  CHECK_FALSE(input_is_open("1 + 2 }\n"));  // a stray closer: the parser reports it
+}
+
+TEST_CASE("TAB offers built-ins, methods after a dot, commands and names in scope") {
+  using V = std::vector<std::string>;
+  CHECK(completions("lanes::s", "lanes::s", {}) ==
+        V{"lanes::sort", "lanes::sum", "lanes::sum_unordered"});
+  CHECK(completions("atomic_fetch_add_u", "let o = atomic_fetch_add_u", {}) ==
+        V{"atomic_fetch_add_u32", "atomic_fetch_add_u64"});
+  CHECK(completions("sq", "let r = x.sq", {}) == V{"sqrt"});
+  CHECK(completions("sq", "let r = sq", {"square"}) == V{"square"});  // no free `sqrt`
+  CHECK(completions(":ch", ":ch", {}) == V{":check"});
+  CHECK(completions("Memory::H", "transfer(t, Memory::H", {}) == V{"Memory::HBM"});
+  CHECK(completions("gr", "gr", {"grid", "back"}) == V{"grid"});
+}
+
+TEST_CASE("vx explain knows every code of the error index") {
+  const auto codes = vx::repl::error_codes();
+  REQUIRE(codes.size() >= 35);  // E0001–E0005 … E6036; explain_examples checks each one
+  CHECK(codes.front() == "E0001");
+  CHECK(std::find(codes.begin(), codes.end(), "E6036") != codes.end());
+  std::ostringstream out, err;
+  CHECK(vx::repl::explain_code("6032", out, err) == 0);
+  CHECK(out.str().rfind("E6032 — kernel rule\n", 0) == 0);
+  CHECK(vx::repl::explain_code("E0999", out, err) == 2);
+  CHECK(err.str().find("no error code `E0999`") != std::string::npos);
+}
+
+TEST_CASE("a session keeps bindings and items, and a failed input changes nothing") {
+  std::ostringstream out, err;
+  vx::repl::SessionOptions opts;
+  opts.offload = "off";
+  vx::repl::Session s(opts, out, err);
+  CHECK(s.eval("let mut n = 40;"));
+  CHECK(s.eval("fn twice(v: i32) -> i32 { v * 2 }"));
+  CHECK_FALSE(s.eval("n = twice(n); let bad: i64 = n;"));  // refused: n is still 40
+  CHECK_FALSE(s.eval("n = 7; let z = 1 / (n - 7);"));      // runtime error: n is still 40
+  CHECK(s.eval("twice(n) + 4"));
+  CHECK(out.str() == "defined fn twice\n= 84 : i32\n");
+  CHECK(s.names() == std::vector<std::string>{"n", "twice"});
+  s.reset();
+  CHECK(s.names().empty());
+}
