@@ -1,7 +1,8 @@
 // The conformance runner (`vx conformance`, DESIGN §7): runs every *.vx program under the given
 // directories through an implementation (this vx, or `--impl CMD`) and compares what it did with
 // what the corpus expects: exact stdout (NAME.stdout, NAME.exitcode), refusals marked
-// `//~ ERROR CODE` at their lines, runtime failures marked `//~ RUNTIME-ERROR`.
+// `//~ ERROR CODE` at their lines, runtime failures marked `//~ RUNTIME-ERROR`. .uir programs
+// (spec/uir.md §8) are run the same way, with `#` for `//`.
 // Needs nothing from the rest of vx: it only spawns processes and reads their output.
 #pragma once
 #include <optional>
