@@ -35,6 +35,22 @@ TEST_CASE("header directives are read from the leading comments only") {
   CHECK(parse_expectations("// env: NOEQUALS\n").problems.size() == 1);
 }
 
+TEST_CASE(".uir programs use `#` for the header and the markers (spec/uir.md §8)") {
+  const auto e = parse_expectations(
+      "# A test.\n"
+      "# check-only\n"
+      "%a = const 1\n"
+      "%b = add %x 1 #~ ERROR E0100\n"
+      "#~^ ERROR E0200\n"
+      "%c = add %a 1 //~ ERROR E0001\n",
+      "#");
+  CHECK(e.check_only);
+  CHECK(e.problems.empty());
+  CHECK(e.errors == std::vector<ExpectedDiagnostic>{{"E0100", 4}, {"E0200", 4}});
+  // A `//~` marker in a .uir file is not a marker, and a `#~` marker in a .vx file is not one.
+  CHECK(parse_expectations("fn main() {} #~ ERROR E0100\n").errors.empty());
+}
+
 TEST_CASE("error markers: same line, ^ for lines above, | for the previous marker's line") {
   const auto e = parse_expectations(
       "fn main() {\n"                          // 1

@@ -38,10 +38,6 @@ Span loop_header(const tir::Stmt* loop, const SourceFile& file) {
 
 namespace {
 
-const char* level_of(const tir::Stmt* loop) {
-  return loop->across == tir::Across::Blocks ? "block" : "lane";
-}
-
 class Checker {
  public:
   Checker(const FunctionFacts& f, Diagnostics& d, std::vector<StoreExplain>* e)
@@ -88,6 +84,10 @@ class Checker {
   }
 
   // The loops to enumerate for a collision: `loop` and the loops inside it that the offsets use.
+  const char* level_of(const tir::Stmt* loop) const {
+    return loop->across == tir::Across::Blocks ? facts_.words.block_loop : facts_.words.lane_loop;
+  }
+
   std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
                                 std::vector<const tir::Stmt*>& stmts) const {
     std::set<const IxNode*> used;
@@ -134,7 +134,7 @@ class Checker {
       else seq += (seq.empty() ? " with `" : ", `") + stmts[i]->var_name + "` = " +
                   std::to_string(vals[i]);
     }
-    return pass_name(blocks, lanes) + seq;
+    return pass_name(blocks, lanes, facts_.words.lane) + seq;
   }
 
   std::string element_text(const Access& a, int64_t off) const {
@@ -244,7 +244,8 @@ class Checker {
         }
         d.helps.push_back(
             "within one pass, read and write `" + name +
-            "` at the same index; a later lane loop may read what this one wrote");
+            "` at the same index; a later " + facts_.words.lane_loop +
+            " loop may read what this one wrote");
       }
       if (reported_.count(write->span.begin)) continue;
       // The mixed-radix proof of the write.

@@ -143,4 +143,13 @@ void render_explain(std::ostream& out, const SourceFile& file,
   }
 }
 
+void emit_explain(std::ostream& out, const SourceFile& file,
+                  const std::vector<StoreExplain>& stores, ErrorFormat format) {
+  if (format == ErrorFormat::Human) return render_explain(out, file, stores);
+  for (const auto& s : stores)
+    out << diagnostic_json(file, explain_diagnostic(s))
+               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+}
+
 }  // namespace vx::kr

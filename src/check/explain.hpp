@@ -41,5 +41,8 @@ Diagnostic explain_diagnostic(const StoreExplain& store);
 // Prints the tables, in source order.
 void render_explain(std::ostream& out, const SourceFile& file,
                     const std::vector<StoreExplain>& stores);
+// `--explain`'s output in either format: the tables, or one JSON note per store.
+void emit_explain(std::ostream& out, const SourceFile& file,
+                  const std::vector<StoreExplain>& stores, ErrorFormat format);
 
 }  // namespace vx::kr

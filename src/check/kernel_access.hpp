@@ -40,6 +40,13 @@ struct FunctionFacts {
   std::map<const tir::Stmt*, std::optional<int64_t>> loop_lo, loop_hi;
   std::vector<Access> accesses;
   std::vector<const tir::Stmt*> across_loops;  // in source order
+  // How messages name the levels: Vx's block and lane loops and lanes, or .uir's global and
+  // local loops and threads (spec/uir.md §5.3).
+  struct Words {
+    const char* block_loop = "block";
+    const char* lane_loop = "lane";
+    const char* lane = "lane";
+  } words;
 
   bool declared_inside(int slot, const tir::Stmt* loop) const;
   bool loop_inside(const tir::Stmt* inner, const tir::Stmt* loop) const;  // inner == loop counts

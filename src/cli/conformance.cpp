@@ -123,15 +123,16 @@ std::string printable(std::string_view s, size_t limit = 160) {
 
 }  // namespace
 
-Expectations parse_expectations(std::string_view source) {
+Expectations parse_expectations(std::string_view source, std::string_view comment) {
+  const std::string marker = std::string(comment) + "~";
   Expectations e;
   const auto lines = split_lines(source);
   // Header directives: only in the leading run of comment and blank lines.
   for (std::string_view raw : lines) {
     std::string_view line = trim(raw);
     if (line.empty()) continue;
-    if (line.substr(0, 2) != "//") break;
-    line = trim(line.substr(2));
+    if (line.substr(0, comment.size()) != comment) break;
+    line = trim(line.substr(comment.size()));
     if (line.substr(0, 10) == "run-flags:") {
       const std::string_view flags = trim(line.substr(10));
       if (!flags.empty()) {
@@ -157,10 +158,10 @@ Expectations parse_expectations(std::string_view source) {
   int previous_line = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
-    const size_t at = line.find("//~");
+    const size_t at = line.find(marker);
     if (at == std::string_view::npos) continue;
     const int this_line = static_cast<int>(i) + 1;
-    std::string_view rest = line.substr(at + 3);
+    std::string_view rest = line.substr(at + marker.size());
     int target = this_line;
     if (!rest.empty() && rest[0] == '|') {
       if (previous_line == 0) {
@@ -696,7 +697,8 @@ Case run_case(const std::string& path, const ConformanceOptions& options, const 
     c.reason = "cannot read the program";
     return c;
   }
-  const Expectations expect = parse_expectations(*source);
+  const Expectations expect =
+      parse_expectations(*source, fs::path(path).extension() == ".uir" ? "#" : "//");
   fs::path base(path);
   std::optional<std::string> expected_stdout =
       read_file(fs::path(base).replace_extension(".stdout"));
@@ -750,7 +752,8 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
     for (auto it = fs::recursive_directory_iterator(
              root, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_regular_file(ec) && it->path().extension() == ".vx")
+      if (it->is_regular_file(ec) &&
+          (it->path().extension() == ".vx" || it->path().extension() == ".uir"))
         found.push_back(it->path().string());
     }
     if (ec) {
@@ -761,7 +764,7 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
     programs.insert(programs.end(), found.begin(), found.end());
   }
   if (programs.empty()) {
-    err << "vx conformance: no .vx programs under the given directories\n";
+    err << "vx conformance: no .vx or .uir programs under the given directories\n";
     return 2;
   }
 

@@ -1,7 +1,8 @@
 // The conformance runner (`vx conformance`, DESIGN §7): runs every *.vx program under the given
 // directories through an implementation (this vx, or `--impl CMD`) and compares what it did with
 // what the corpus expects: exact stdout (NAME.stdout, NAME.exitcode), refusals marked
-// `//~ ERROR CODE` at their lines, runtime failures marked `//~ RUNTIME-ERROR`.
+// `//~ ERROR CODE` at their lines, runtime failures marked `//~ RUNTIME-ERROR`. .uir programs
+// (spec/uir.md §8) are run the same way, with `#` for `//`.
 // Needs nothing from the rest of vx: it only spawns processes and reads their output.
 #pragma once
 #include <optional>
@@ -14,7 +15,7 @@
 namespace vx {
 
 struct ConformanceOptions {
-  std::vector<std::string> dirs;  // directories (searched recursively) or single .vx files
+  std::vector<std::string> dirs;  // directories (searched recursively) or single .vx/.uir files
   std::string impl_template;      // `mycompiler {flags} {file}`; empty = this vx
   std::string self_exe;           // this vx, for the default template
   std::string format = "text";    // text | json | junit
@@ -47,7 +48,9 @@ struct Expectations {
   std::vector<std::string> problems;                     // malformed markers: corpus errors
 };
 
-Expectations parse_expectations(std::string_view source);
+// `comment` is the line-comment mark of the program's language: `//` for .vx, `#` for .uir
+// (whose markers read `#~ ERROR E6032`, spec/uir.md §8).
+Expectations parse_expectations(std::string_view source, std::string_view comment = "//");
 
 // A diagnostic as an implementation printed it: `error[CODE]: …` then ` --> path:LINE:COL`.
 struct ScrapedDiagnostic {

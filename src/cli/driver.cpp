@@ -14,6 +14,7 @@
 #include "offload/emit_cuda.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
+#include "uir/uir.hpp"
 
 namespace vx {
 
@@ -49,6 +50,19 @@ int with_large_stack(const std::function<int()>& body) {
 }
 
 int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.file.size() > 4 && options.file.ends_with(".uir")) {
+    if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
+        !options.dump.empty()) {
+      err << "error: `" << options.file
+          << "` is .uir; `emit-cuda`, `lower` and `--dump` read .vx (spec/uir.md §6)\n";
+      return 2;
+    }
+    return uir::uir_command(options.file,
+                            options.stage == Stage::Run     ? uir::UirStage::Run
+                            : options.stage == Stage::Check ? uir::UirStage::Check
+                                                            : uir::UirStage::Read,
+                            options.explain, options.error_format, out, err);
+  }
   std::string read_error;
   auto file = read_source_file(options.file, read_error);
   if (!file) {
@@ -98,18 +112,14 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     emit_diagnostics(err, diags, options.error_format);
     return 1;
   }
-  if (options.explain) {
-    if (options.error_format == ErrorFormat::Json) {
-      for (const auto& s : explained)
-        out << diagnostic_json(*file, kr::explain_diagnostic(s))
-                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-            << "\n";
-    } else {
-      kr::render_explain(out, *file, explained);
-    }
-  }
+  if (options.explain) kr::emit_explain(out, *file, explained, options.error_format);
   if (!diags.list().empty()) emit_diagnostics(err, diags, options.error_format);  // warnings
   if (options.stage == Stage::Check) return 0;
+  if (options.stage == Stage::Lower) {
+    if (options.lower_run) return uir::lower_running(*program, out, err);
+    for (const auto& r : uir::lower_program(*program)) uir::print_lowered(out, r);
+    return 0;
+  }
   if (options.stage == Stage::EmitCuda) {
     auto regions = offload::emit_regions(*program);
     out << offload::cuda_prelude();

@@ -8,7 +8,7 @@
 
 namespace vx {
 
-enum class Stage { Parse, Check, Run, EmitCuda };
+enum class Stage { Parse, Check, Run, EmitCuda, Lower };
 
 struct DriverOptions {
   std::string file;
@@ -22,6 +22,7 @@ struct DriverOptions {
   std::string offload = "auto";  // run --offload=auto|off|gpu|verify (spec/offload.md)
   bool verbose = false;          // run -v: say where each region ran and why
   bool profile = false;          // run --profile: a table of the GPU launches at the end
+  bool lower_run = false;  // lower --run: lower each region with the values of its first launch
 };
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime

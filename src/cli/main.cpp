@@ -51,6 +51,14 @@ int vx_main(int argc, char** argv) {
   auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
   add_program_options(parse);
   parse->add_option("--dump", opts.dump, "what to print")->check(CLI::IsMember({"ast"}));
+  std::string lower_to;
+  auto* lower = app.add_subcommand("lower", "print every checked spawn region in another IR");
+  add_program_options(lower);
+  lower->add_option("--to", lower_to, "the IR: uir (spec/uir.md)")
+      ->required()
+      ->check(CLI::IsMember({"uir"}));
+  lower->add_flag("--run", opts.lower_run,
+                  "run the program; lower each region with the values it captures");
 
   vx::ConformanceOptions conf;
   auto* conformance = app.add_subcommand("conformance", "run the conformance corpus");
@@ -95,6 +103,7 @@ int vx_main(int argc, char** argv) {
   opts.stage = *run          ? vx::Stage::Run
                : *check      ? vx::Stage::Check
                : *emit_cuda  ? vx::Stage::EmitCuda
+               : *lower      ? vx::Stage::Lower
                              : vx::Stage::Parse;
   int status = vx::with_large_stack([&] { return vx::run_driver(opts, std::cout, std::cerr); });
   std::cout.flush();

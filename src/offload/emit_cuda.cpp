@@ -1029,7 +1029,9 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
       if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::LanesSort) return sort(v, out);
       if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::CopyAsync) return copy_async(v, out);
       if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::Wait) {
-        out += "// .wait(): the copy finished at copy_async (spec/offload.md)\n";
+        // cp.async copies of this thread done, then every thread's visible (spec/offload.md)
+        out += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm volatile(\"cp.async.wait_all;\" ::: "
+                 "\"memory\");\n__syncthreads();\n#endif\n";
         return;
       }
       if (v.kind == ExprKind::If && v.type.is_unit()) {
@@ -1400,7 +1402,7 @@ void RegionEmitter::copy_async(const Expr& e, std::string& out) {
   if (size <= 0) unsupported("copy_async into a tile whose size is not a constant");
   const size_t rank = tile.dims.size();
   if (src.dims.size() != rank || e.args.size() - 2 != rank) unsupported("copy_async with ranks that differ");
-  out += "{ // lanes::copy_async: a cooperative copy, finished here (spec/offload.md)\n" + pre;
+  out += "{ // lanes::copy_async: cp.async on sm_80 and newer, else a cooperative copy (spec/offload.md)\n" + pre;
   for (size_t d = 0; d < rank; ++d) {
     const Expr& x = *e.args[2 + d];
     std::string p2;
@@ -1421,9 +1423,28 @@ void RegionEmitter::copy_async(const Expr& e, std::string& out) {
     out += "vx_in = vx_in && " + i + " >= 0 && " + i + " < " + src.dims[d] + ";\n";
     out += "vx_off = vx_off * " + src.dims[d] + " + (vx_in ? " + i + " : 0);\n";
   }
+  // sm_80 and newer: cp.async, one element a thread, zero-filled outside the source (src-size
+  // 0), committed here and waited for at .wait(). Elsewhere (and in the host harness) a
+  // cooperative copy finished here.
+  const int bytes = std::max(1, scalar_info(tile.elem).bits / 8);
+  const bool cp_async = bytes == 4 || bytes == 8;
+  if (cp_async) {
+    out += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n";
+    out += "asm volatile(\"cp.async.ca.shared.global [%0], [%1], " + std::to_string(bytes) +
+           ", %2;\" :: \"r\"((unsigned)__cvta_generic_to_shared(&" + tile.ptr + "[vx_e])), \"l\"(__cvta_generic_to_global(" + src.ptr +
+           " + (vx_in ? vx_off : 0))), \"r\"(vx_in ? " + std::to_string(bytes) + " : 0) : \"memory\");\n";
+    out += "#else\n";
+  }
   out += tile.ptr + "[vx_e] = vx_in ? " + src.ptr + "[vx_off] : (" + std::string(ctype(tile.elem)) + ")0;\n";
+  if (cp_async) out += "#endif\n";
   if (!tile.init.empty()) out += tile.init + "[vx_e] = 1;\n";
-  out += "}\n__syncthreads();\n}\n";
+  out += "}\n";
+  if (cp_async) {
+    out += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
+           "#else\n__syncthreads();\n#endif\n}\n";
+  } else {
+    out += "__syncthreads();\n}\n";
+  }
 }
 
 // ---- the region ---------------------------------------------------------------------------------

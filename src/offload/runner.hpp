@@ -71,7 +71,7 @@ class OffloadRunner final : public interp::RegionRunner {
   std::unique_ptr<Impl> impl_;
   OffloadOptions options_;
   std::set<const tir::Stmt*> checkpoints_;
-  SyncPoints sync_;
+  SyncPoints sync_{{}, true};  // without set_sync_points: results copied back after every launch
 };
 
 }  // namespace vx::offload

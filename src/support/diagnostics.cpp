@@ -79,6 +79,15 @@ void underline(std::ostream& out, const SourceFile& file, Span span, const std::
 
 }  // namespace
 
+void render_runtime_error(std::ostream& out, const SourceFile& file, Span span,
+                          const std::string& message) {
+  Diagnostic d;
+  d.message = "runtime error: " + message;
+  d.span = span;
+  render_human(out, file, d);
+  out.flush();
+}
+
 void render_human(std::ostream& out, const SourceFile& file, const Diagnostic& d) {
   out << severity_word(d.severity);
   if (!d.code.empty()) out << "[" << d.code << "]";

@@ -53,6 +53,9 @@ class Diagnostics {
 enum class ErrorFormat { Human, Json };
 
 void render_human(std::ostream& out, const SourceFile& file, const Diagnostic& d);
+// A runtime error of a running program: `error: runtime error: MESSAGE`, its place, the line.
+void render_runtime_error(std::ostream& out, const SourceFile& file, Span span,
+                          const std::string& message);
 nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d);
 // Prints every diagnostic in `diags`, then (human format) a line counting the errors.
 void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format);

@@ -1,0 +1,244 @@
+// The kernel rules for .uir (spec/uir.md §5): the lesson's shape of global and local loops, then
+// the one disjointness check of src/check. Each range becomes a synthetic `for` statement and each
+// buffer a slot, every offset becomes a node of the same hash-consed IndexDag the Vx checker uses,
+// and check_disjointness (mixed-radix proof, same-expression rule, explain tables) runs unchanged:
+// a global loop is a block loop, a local loop a lane loop. Needs a program read_uir accepted.
+#include <algorithm>
+
+#include "check/kernel_access.hpp"
+#include "uir/uir.hpp"
+
+namespace vx::uir {
+
+namespace {
+
+constexpr int64_t kMaxLocal = 1024;  // the lesson: a local bound is a literal from 1 to 1024
+
+kr::IxOp ix_op(Op op) {
+  switch (op) {
+    case Op::Add:
+      return kr::IxOp::Add;
+    case Op::Sub:
+      return kr::IxOp::Sub;
+    case Op::Mul:
+      return kr::IxOp::Mul;
+    case Op::Div:
+      return kr::IxOp::Div;
+    default:
+      return kr::IxOp::Rem;
+  }
+}
+
+class UirChecker {
+ public:
+  UirChecker(const Program& p, Diagnostics& d) : p_(p), diags_(d), ix_(p.nodes.size()) {}
+
+  bool run(std::vector<kr::StoreExplain>* explain) {
+    size_t before = diags_.error_count();
+    prepare();
+    shape(p_.top, 0, 0, 1, nullptr);
+    if (diags_.error_count() != before) return false;
+    kr::check_disjointness(facts_, diags_, explain);
+    return diags_.error_count() == before;
+  }
+
+ private:
+  // One synthetic For per range, one slot per buffer.
+  void prepare() {
+    fn_.name = "uir";
+    for (size_t i = 0; i < p_.nodes.size(); ++i) {
+      const Node& n = p_.nodes[i];
+      if (n.op == Op::Range) {
+        tir::Stmt* s = tir_.new_stmt();
+        s->kind = tir::StmtKind::For;
+        s->span = n.span;
+        s->var_name = "%" + n.name;
+        s->across = n.axis == Axis::Global  ? tir::Across::Blocks
+                    : n.axis == Axis::Local ? tir::Across::Lanes
+                                            : tir::Across::None;
+        stmt_of_[i] = s;
+      } else if (n.op == Op::Buffer) {
+        slot_of_[i] = fn_.slot_count();
+        fn_.slot_types.push_back(Type::tensor(n.type, Memory::Hbm, n.dims));
+        fn_.slot_names.push_back("%" + n.name);
+      } else if (n.has_value) {
+        // A value the rule may not read (a load, a float) is a variable, like a Vx `let`:
+        // fixed for the loops it is defined outside of, varying in the others.
+        slot_of_[i] = fn_.slot_count();
+        fn_.slot_types.push_back(Type::of(n.type));
+        fn_.slot_names.push_back("%" + n.name);
+      }
+    }
+    facts_.fn = &fn_;
+    facts_.dag = &dag_;
+    facts_.words = {"global", "local", "thread"};
+    facts_.decl_fors.resize(fn_.slot_types.size());
+    std::vector<const tir::Stmt*> fors;
+    collect(p_.top, fors);
+  }
+
+  void collect(const std::vector<int>& list, std::vector<const tir::Stmt*>& fors) {
+    for (int i : list) {
+      const Node& n = p_.nodes[i];
+      if (auto it = slot_of_.find(i); it != slot_of_.end()) facts_.decl_fors[it->second] = fors;
+      if (n.op == Op::Range) {
+        const tir::Stmt* s = stmt_of_.at(i);
+        fors.push_back(s);
+        facts_.loop_fors[s] = fors;
+        facts_.loop_lo[s] = 0;
+        facts_.loop_hi[s] = n.count - 1;
+        if (s->across != tir::Across::None) facts_.across_loops.push_back(s);
+        collect(n.body, fors);
+        fors.pop_back();
+      }
+      if (n.op == Op::Load || n.op == Op::Store) {
+        const Node& buf = p_.nodes[n.args[0].node];
+        kr::Access a;
+        a.root = slot_of_.at(n.args[0].node);
+        a.tensor = "%" + buf.name;
+        a.type = &fn_.slot_types[a.root];
+        a.write = n.op == Op::Store;
+        a.offset = index_of(n.args[1]);
+        a.span = n.op_span;
+        a.text =
+            std::string(p_.file->text().substr(n.op_span.begin, n.op_span.end - n.op_span.begin));
+        a.fors = fors;
+        facts_.accesses.push_back(std::move(a));
+      }
+    }
+  }
+
+  // The offset node of an operand: loop indices, integer constants and integer arithmetic are
+  // read; a loaded value, float arithmetic or a narrowing cast is a variable (see prepare).
+  const kr::IxNode* index_of(const Operand& o) {
+    if (o.node < 0) return dag_.constant(static_cast<int64_t>(o.bits));
+    return index_of(o.node);
+  }
+  const kr::IxNode* index_of(int i) {
+    if (ix_[i]) return ix_[i];
+    const Node& n = p_.nodes[i];
+    const kr::IxNode* r = nullptr;
+    auto opaque = [&] { return dag_.var(&fn_.slot_types[slot_of_.at(i)], "%" + n.name); };
+    if (!is_int(n.type) && n.op != Op::Range) {
+      r = opaque();
+    } else {
+      switch (n.op) {
+        case Op::Range:
+          r = dag_.loop(stmt_of_.at(i), "%" + n.name);
+          break;
+        case Op::Const:
+          r = dag_.constant(static_cast<int64_t>(n.args[0].bits));
+          break;
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul:
+        case Op::Div:
+        case Op::Mod:
+          r = dag_.binary(ix_op(n.op), index_of(n.args[0]), index_of(n.args[1]));
+          break;
+        case Op::Neg:
+          r = dag_.neg(index_of(n.args[0]));
+          break;
+        case Op::Cast: {
+          // A cast that keeps every value (to a wider integer type) keeps the node, as Vx's
+          // widening casts do (spec/kernel-rules.md §4.1).
+          const Operand& a = n.args[0];
+          Scalar from = a.node >= 0    ? p_.nodes[a.node].type
+                        : a.float_text ? Scalar::F64
+                                       : Scalar::I32;
+          const ScalarInfo &fi = scalar_info(from), &ti = scalar_info(n.type);
+          bool keeps = is_int(from) &&
+                       (ti.bits > fi.bits ? (ti.is_signed || !fi.is_signed)
+                                          : ti.bits == fi.bits && ti.is_signed == fi.is_signed);
+          r = keeps ? index_of(a) : opaque();
+          break;
+        }
+        default:
+          r = opaque();
+          break;
+      }
+    }
+    return ix_[i] = r;
+  }
+
+  Diagnostic& fail(const Node& n, std::string msg, std::string label) {
+    return diags_.error("E6032", n.span, std::move(msg), std::move(label));
+  }
+
+  // The lesson's rules for the shape of a kernel (spec/uir.md §5.1).
+  void shape(const std::vector<int>& list, int globals, int locals, int64_t product,
+             const Node* parent) {
+    for (int i : list) {
+      const Node& n = p_.nodes[i];
+      if (n.op == Op::Print && (globals > 0 || locals > 0)) {
+        auto& d = fail(n,
+                       "`print` cannot be in a global or local loop: its iterations run at "
+                       "the same time",
+                       "in a kernel");
+        d.helps.push_back("print after the loop's `end`");
+      }
+      if (n.op != Op::Range) continue;
+      int g = globals, l = locals;
+      int64_t prod = product;
+      if (n.axis == Axis::Global) {
+        if (locals > 0) {
+          fail(n, "a global loop cannot be inside a local loop", "inside a local loop");
+        } else if (parent && parent->axis != Axis::Global) {
+          auto& d = fail(n, "a global loop is at the top level or directly in another global loop",
+                         "inside the plain loop `%" + parent->name + "`");
+          d.helps.push_back("move the loop out of the plain loop around it");
+        } else if (globals >= 3) {
+          fail(n,
+               "at most three global loops can be in each other: the grid of a GPU has three "
+               "dimensions",
+               "a fourth global loop");
+        }
+        ++g;
+      } else if (n.axis == Axis::Local) {
+        if (globals == 0) {
+          fail(n, "a local loop must be inside a global loop", "not in a global loop");
+        } else if (locals > 0 && parent->axis != Axis::Local) {
+          fail(n, "a local loop inside another local loop must be directly in its body",
+               "not directly in a local loop");
+        } else if (locals >= 3) {
+          fail(n,
+               "at most three local loops can be in each other: the block of a GPU has three "
+               "dimensions",
+               "a fourth local loop");
+        } else if (n.count < 1 || n.count > kMaxLocal) {
+          fail(n,
+               "the bound of a local loop is the block size: a literal from 1 to 1024, and "
+               "this one is " +
+                   std::to_string(n.count),
+               "not a block size");
+        } else if (product * n.count > kMaxLocal) {
+          fail(n,
+               "the local loops in each other ask for " + std::to_string(product * n.count) +
+                   " threads; a block has at most 1024",
+               "too many threads");
+        }
+        ++l;
+        prod = product * std::max<int64_t>(n.count, 1);
+      }
+      shape(n.body, g, l, prod, &n);
+    }
+  }
+
+  const Program& p_;
+  Diagnostics& diags_;
+  tir::Program tir_;  // the arena of the synthetic loops
+  tir::Function fn_;
+  kr::IndexDag dag_;
+  kr::FunctionFacts facts_;
+  std::map<int, const tir::Stmt*> stmt_of_;
+  std::map<int, int> slot_of_;
+  std::vector<const kr::IxNode*> ix_;
+};
+
+}  // namespace
+
+bool check_uir(const Program& program, Diagnostics& diags, std::vector<kr::StoreExplain>* explain) {
+  return UirChecker(program, diags).run(explain);
+}
+
+}  // namespace vx::uir
