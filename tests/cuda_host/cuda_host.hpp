@@ -8,8 +8,11 @@
 // (every live lane of the block arrives) or at __shfl_down_sync (the lanes of its warp that the
 // mask names arrive; the emitter calls it in warp-uniform code such as `if (vx_tid < 32)`). So only
 // one lane runs at a time, atomics are plain read-modify-writes, and __shared__ is `static` (a
-// block's shared variables are the kernel function's statics; blocks never overlap). A wait that
-// can never end (a barrier some lanes skip) is reported by launch() as a deadlock, not a hang.
+// block's shared variables are the kernel function's statics; blocks never overlap). A lane that
+// ends no longer counts at __syncthreads() (as exited threads on the GPU); a wait that can never
+// end (a shuffle the rest of the warp never reaches) is reported by launch() as a deadlock, not a
+// hang. One fiber per lane serves every block of a launch; their 128 KiB stacks (a guard page
+// below each) are pooled across launches.
 // __CUDA_ARCH__ and __CUDACC__ stay undefined: vx_math.h takes its host paths, the interpreter's.
 #pragma once
 #include <boost/context/fiber.hpp>
