@@ -83,6 +83,7 @@ void Checker::mark_moved(tir::Expr* e, Span at) {
     if (Local* l = lookup(e->text)) {
       l->moved = true;
       l->moved_at = at;
+      if (l->loop_depth < loop_depth_) loop_moves_.push_back({l->name, at, loop_depth_});
     }
   }
 }

@@ -301,6 +301,7 @@ void Checker::check_function(int index) {
   scopes_.clear();
   scopes_.emplace_back();
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
+  loop_moves_.clear();
   for (size_t i = 0; i < sig.params.size(); ++i)
     f.param_slots.push_back(
         declare(sig.param_names[i], sig.params[i], false, span(sig.item->params[i].name)));
@@ -326,11 +327,28 @@ Local* Checker::lookup(const std::string& name) {
   return nullptr;
 }
 
+// Leaves a loop: a local declared outside it and moved inside it would be used moved by the
+// loop's next pass (spec/memory.md), so the move is refused where it stands.
+void Checker::leave_loop() {
+  for (auto it = loop_moves_.begin(); it != loop_moves_.end();) {
+    if (it->depth != loop_depth_) {
+      ++it;
+      continue;
+    }
+    auto& d = error("E0301", it->at, "use of moved value `" + it->name + "`",
+                    "value moved here, in the previous pass of the loop");
+    d.helps.push_back("a loop may not move a tensor declared outside it: move it after the loop, or make "
+                      "a new tensor in each pass");
+    it = loop_moves_.erase(it);
+  }
+  --loop_depth_;
+}
+
 int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span decl) {
   int slot = fn_->slot_count();
   fn_->slot_types.push_back(t);
   fn_->slot_names.push_back(name);
-  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}});
+  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}, loop_depth_});
   return slot;
 }
 
@@ -484,7 +502,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     Type r;
     Type unit;
     st->body = check_block(w->body.get(), &unit, r);
-    --loop_depth_;
+    leave_loop();
     out.push_back(st);
     return;
   }
@@ -493,7 +511,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     ++loop_depth_;
     Type r, unit;
     st->body = check_block(l->body.get(), &unit, r);
-    --loop_depth_;
+    leave_loop();
     out.push_back(st);
     return;
   }
@@ -538,7 +556,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     Type r, unit;
     st->body = check_block(f->body.get(), &unit, r);
     if (st->across == tir::Across::Blocks) --block_loop_depth_;
-    --loop_depth_;
+    leave_loop();
     scopes_.pop_back();
     out.push_back(st);
     return;

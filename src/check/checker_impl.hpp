@@ -34,6 +34,7 @@ struct Local {
   bool moved = false;
   Span decl;
   Span moved_at;
+  int loop_depth = 0;  // the loops around the declaration
 };
 
 // A binary operator chain folded by precedence.
@@ -115,6 +116,14 @@ class Checker {
   const FnSig* sig_ = nullptr;
   std::vector<std::vector<Local>> scopes_;
   int loop_depth_ = 0;
+  // Moves, inside a loop, of locals declared outside it: the next pass would use a moved value.
+  struct LoopMove {
+    std::string name;
+    Span at;
+    int depth;
+  };
+  std::vector<LoopMove> loop_moves_;
+  void leave_loop();
   int spawn_depth_ = 0;
   int unsafe_depth_ = 0;
   int block_loop_depth_ = 0;  // across blocks loops around the current code
