@@ -140,3 +140,115 @@ TEST_CASE("the kernel cache returns the same cubin") {
   MESSAGE("cached load: " << ms << " ms");
   unsetenv("VX_CACHE_DIR");
 }
+
+namespace {
+
+const char* kLayerRow = R"(
+fn main() {
+    let inp = transfer(Tensor<f32, [4, 768]>::fill(1.0), Memory::HBM);
+    let mut out = transfer(Tensor<f32, [4, 768]>::fill(0.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for r in 0..4 across blocks {
+            let mut part = unsafe { Tensor<f32, [256], Memory::SMEM>::uninit() };
+            let mut row = unsafe { Tensor<f32, [768], Memory::SMEM>::uninit() };
+            let mut late = unsafe { Tensor<f32, [256], Memory::SMEM>::uninit() };
+            for c in 0..768 across lanes(256) {
+                row[c] = inp[r][c];
+            }
+            for l in 0..256 across lanes {
+                part[l] = row[l] + row[l + 256] + row[l + 512];
+                if l < 8 { late[l] = 1.0; }
+            }
+            let total = lanes::sum(&part, 256);
+            let m = total / 768.0;
+            for c in 0..768 across lanes(256) {
+                out[r][c] = row[c] - m + late[c % 8];
+            }
+        }
+    }
+}
+)";
+
+}  // namespace
+
+TEST_CASE("the emitter leaves out what cannot fail and what no thread needs") {
+  auto p = from_source(kLayerRow);
+  auto regions = offload::emit_regions(*p->program);
+  REQUIRE(regions.size() == 1);
+  const std::string& src = regions[0].source;
+  INFO(src);
+  REQUIRE(regions[0].ok);
+  // `row` and `part` are written whole by the first lane loop that touches them: no flags.
+  // `late` is written only in part: it keeps its flags, and reads of it are checked.
+  CHECK(src.find("_init[768]") == std::string::npos);
+  CHECK(src.find("_init[256]") != std::string::npos);  // late's
+  CHECK(src.find("vx_ld_init(") != std::string::npos);
+  // r in 0..4 and c in 0..768 index [4, 768] in range: no check; `c % 8` is not analysed: checked.
+  CHECK(src.find("* 768LL + (long long)(v") != std::string::npos);
+  CHECK(src.find("vx_ix((long long)(vx_rem(") != std::string::npos);
+  // A lane loop of three passes per thread is unrolled.
+  CHECK(src.find("#pragma unroll") != std::string::npos);
+  // lanes::sum of a constant 256 in warp 0: shuffles, and no barrier-per-level loop.
+  CHECK(src.find("__shfl_down_sync") != std::string::npos);
+  CHECK(src.find("vx_h >>= 1") == std::string::npos);
+  // `let m = total / 768.0` is computed by every thread: a register, not a shared slot.
+  CHECK(src.find("float v") != std::string::npos);
+  CHECK(src.find(" = (s_v") != std::string::npos);
+  CHECK(src.find("if (vx_leader) {") == std::string::npos);  // no leader-only step is left
+}
+
+TEST_CASE("host code gets a sync mark before it; loops of launches do not") {
+  const char* text = R"(
+fn main() {
+    let mut h = Tensor<f32, [4, 300]>::fill(1.0);
+    for y in 0..4 {
+        h[y][0] = 2.0;
+    }
+    let mut g = transfer(h, Memory::HBM);
+    for k in 0..3 {
+        spawn on(Topology::Device) {
+            for y in 0..4 across blocks {
+                for x in 0..300 across lanes(256) {
+                    g[y][x] = g[y][x] * 2.0;
+                }
+            }
+        }
+    }
+    let b = transfer(g, Memory::CPU_DRAM);
+    println!("{}", b[3][299]);
+}
+)";
+  auto p = from_source(text);
+  tir::Program& prog = *p->program;
+  const size_t before = prog.functions[0].body->stmts.size();
+  offload::SyncPoints sp = offload::insert_sync_points(prog);
+  CHECK_FALSE(sp.eager);
+  // Marks before: `let mut h` (a new tensor), the `for y` loop (not inside it), `let mut g`,
+  // `let b` and the println!; none inside `for k`, whose body is the region alone.
+  CHECK(sp.marks.size() == 5);
+  CHECK(prog.functions[0].body->stmts.size() == before + 5);
+  const tir::Stmt* for_k = nullptr;
+  for (const tir::Stmt* s : prog.functions[0].body->stmts)
+    if (s->kind == tir::StmtKind::For && s->var_name == "k") for_k = s;
+  REQUIRE(for_k);
+  CHECK(for_k->body->stmts.size() == 1);
+
+  // A loop that reads tensor data in its own condition while launching cannot hold a mark: such
+  // a program copies results back after every launch.
+  auto q = from_source(R"(
+fn main() {
+    let h = Tensor<f32, [1]>::fill(1.0);
+    let mut g = transfer(Tensor<f32, [256]>::fill(1.0), Memory::HBM);
+    while h[0] < 100.0 {
+        spawn on(Topology::Device) {
+            for y in 0..1 across blocks {
+                for x in 0..256 across lanes {
+                    g[x] = g[x] * 2.0;
+                }
+            }
+        }
+    }
+}
+)");
+  CHECK(offload::insert_sync_points(*q->program).eager);
+}
