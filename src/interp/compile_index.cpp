@@ -248,10 +248,6 @@ template <class T, bool Record> struct IndexCompoundAny final : StmtNode {
       record_access(f, v, off, name, false, info.span);
       record_access(f, v, off, name, true, info.span);
     }
-    if constexpr (Record) {  // `t[i] op= x` reads, then writes
-      record_access(f, v, off, name, false, info.span);
-      record_access(f, v, off, name, true, info.span);
-    }
     store_elem<T>(v, off, fn(old, rb, info));
     return Flow::Normal;
   }

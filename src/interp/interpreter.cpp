@@ -22,19 +22,24 @@
 // * Calls take a frame from the callee's pool (no allocation once warm) and count the depth.
 // * Runtime errors throw RuntimeError, caught once in run_program; nothing on the normal path
 //   throws or allocates, except making a tensor and printing.
-// * `spawn on` and across loops run in order, one pass at a time; a RegionRunner may take a
-//   region first (interpreter.hpp).
+// * A RegionRunner may take a `spawn on` region first (interpreter.hpp). In the interpreter, the
+//   blocks of an `across blocks` loop run on TBB tasks, each with a copy of the frame
+//   (host_parallel.hpp); lane loops, and everything with VX_HOST_THREADS=1, run one pass at a
+//   time, in order.
 #include "interp/interpreter.hpp"
 
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <sstream>
 
 #include "interp/compiler.hpp"
+#include "interp/host_parallel.hpp"
 #include "interp/race_check.hpp"
 #include "support/diagnostics.hpp"
 
@@ -469,6 +474,28 @@ template <class T> struct ForStmt final : StmtNode {
   }
 };
 
+// `for b in a..b across blocks` with more than one host thread: the passes run on TBB tasks
+// (host_parallel.hpp). The checker keeps break, continue and return from leaving the loop, so
+// a pass always ends normally or with a runtime error.
+template <class T> struct AcrossBlocksStmt final : StmtNode {
+  ForStmt<T> seq;  // the loop one pass at a time (one host thread)
+  static void pass(const void* self, Frame& f, uint64_t value) {
+    const ForStmt<T>& loop = static_cast<const AcrossBlocksStmt*>(self)->seq;
+    f.s[loop.slot] = to_bits<T>(static_cast<T>(value));
+    run_list(loop.body, f);
+  }
+  Flow exec(Frame& f) const override {
+    if (f.ctx->host_threads <= 1) return seq.exec(f);
+    const T a = seq.start->eval(f);
+    const T b = seq.end->eval(f);
+    if (seq.inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    const __int128 count = static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
+    if (count > INT64_MAX) return seq.exec(f);  // more passes than any run could make
+    run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this);
+    return Flow::Normal;
+  }
+};
+
 // `--check-races`: an across loop whose passes are announced to the recorder; the end of a lane
 // loop is the block's barrier.
 template <class T> struct RecAcrossStmt final : StmtNode {
@@ -531,12 +558,27 @@ struct RecSpawnStmt final : StmtNode {
   }
 };
 
+// VX_TIME_KERNEL=1: one line per region run in the interpreter, like the offload tier's.
+void report_region_time(const ExecContext& ctx, Span span, double ms) {
+  const SourceFile& file = *ctx.program->file;
+  const LineCol lc = file.line_col(span.begin);
+  std::ostringstream line;
+  line << "vx: kernel " << file.path() << ":" << lc.line << ":" << lc.col << ": " << ms
+       << " ms, host, " << ctx.host_threads << (ctx.host_threads == 1 ? " thread\n" : " threads\n");
+  *ctx.err << line.str() << std::flush;
+}
+
 struct SpawnStmt final : StmtNode {
   const tir::Stmt* stmt;
   StmtList body;
   Flow exec(Frame& f) const override {
     if (f.ctx->runner && f.ctx->runner->run_region(*stmt, f)) return Flow::Normal;
-    return run_list(body, f);
+    if (!f.ctx->time_kernel) return run_list(body, f);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Flow fl = run_list(body, f);
+    const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
+    report_region_time(*f.ctx, stmt->span, ms.count());
+    return fl;
   }
 };
 
@@ -841,12 +883,20 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n->body = block_stmts(*s.body, Tail::Discard);
         return n;
       }
+      auto fill = [&](ForStmt<T>& n) {
+        n.slot = s.slot;
+        n.start = scalar<T>(*s.start);
+        n.end = scalar<T>(*s.end);
+        n.inclusive = s.inclusive;
+        n.body = block_stmts(*s.body, Tail::Discard);
+      };
+      if (s.across == tir::Across::Blocks) {
+        auto* n = make<AcrossBlocksStmt<T>>();
+        fill(n->seq);
+        return n;
+      }
       auto* n = make<ForStmt<T>>();
-      n->slot = s.slot;
-      n->start = scalar<T>(*s.start);
-      n->end = scalar<T>(*s.end);
-      n->inclusive = s.inclusive;
-      n->body = block_stmts(*s.body, Tail::Discard);
+      fill(*n);
       return n;
     } else {
       internal_error("a for loop over a non-integer range");
@@ -859,6 +909,7 @@ std::vector<std::unique_ptr<CompiledFunction>> Compiler::compile_all() {
   for (const tir::Function& fn : program_.functions) {
     auto cf = std::make_unique<CompiledFunction>();
     cf->fn = &fn;
+    cf->index = static_cast<int>(out.size());
     cf->returns_tensor = is_tensor_type(fn.ret);
     for (int i = 0; i < fn.slot_count(); ++i)
       if (is_tensor_type(fn.slot_types[i])) cf->tensor_slots.push_back(i);
@@ -891,12 +942,19 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Compiler compiler(program);
     compiler.record_races = options.race_recorder != nullptr;
     auto functions = compiler.compile_all();
+    HostThreads threads;
     ExecContext ctx;
     ctx.out = options.out;
+    ctx.err = options.err;
     ctx.runner = options.runner;
     ctx.races = options.race_recorder;
     ctx.functions = &functions;
+    ctx.program = &program;
     ctx.max_depth = options.max_call_depth;
+    ctx.host_threads = threads.count();
+    const char* time_kernel = std::getenv("VX_TIME_KERNEL");
+    ctx.time_kernel = time_kernel && std::strcmp(time_kernel, "1") == 0;
+    ctx.pools.resize(functions.size());
     CompiledFunction& main_fn = *functions[program.main_index];
     Frame* frame = main_fn.acquire(&ctx);
     int status = 0;

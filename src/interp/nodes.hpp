@@ -17,15 +17,38 @@ class RegionRunner;
 class RaceRecorder;
 struct CompiledFunction;
 
-// What a run shares between frames: the output streams, the function table and the call depth.
-struct ExecContext {
+// The frames of one function, reused from call to call (no allocation once warm).
+struct FramePool {
+  std::vector<std::unique_ptr<Frame>> frames;
+  std::vector<Frame*> free;
+};
+
+// What the frames of one thread of a run share: the output streams, the function table, the
+// call depth and the frame pools. The main thread has one; each host task that runs blocks of an
+// `across blocks` loop forks its own (host_parallel.hpp): it copies the settings and starts with
+// empty frame pools, so no two threads share anything they write.
+struct ExecSettings {
   std::ostream* out = nullptr;
+  std::ostream* err = nullptr;
   RegionRunner* runner = nullptr;
   const std::vector<std::unique_ptr<CompiledFunction>>* functions = nullptr;
+  const tir::Program* program = nullptr;
   int depth = 0;
   int max_depth = 10000;
+  int host_threads = 1;       // > 1: the blocks of an across-blocks loop run on TBB tasks
+  bool time_kernel = false;   // VX_TIME_KERNEL=1: one line on err per region run here
   RaceRecorder* races = nullptr;  // `--check-races`: only the recording nodes read these two
   int across_open = 0;            // across passes open now
+};
+
+struct ExecContext : ExecSettings {
+  std::vector<FramePool> pools;  // one per function, indexed like `functions`
+
+  // A context for another thread of the same run.
+  void fork_into(ExecContext& child) const {
+    static_cast<ExecSettings&>(child) = *this;
+    child.pools.resize(pools.size());
+  }
 };
 
 // An expression. Scalar, unit and token values travel as slot bits (eval_bits); tensor-like
@@ -145,29 +168,29 @@ struct FlowEscape {
   Flow flow;
 };
 
-// A compiled function: its body and its frames, reused from call to call.
+// A compiled function: its body; its frames come from the calling thread's ExecContext.
 struct CompiledFunction {
   const tir::Function* fn = nullptr;
+  int index = 0;  // in ExecContext::functions and ExecContext::pools
   StmtList body;
   std::vector<int> tensor_slots;  // slots to release when a call ends
-  std::vector<std::unique_ptr<Frame>> frames;
-  std::vector<Frame*> free_frames;
   bool returns_tensor = false;
 
-  Frame* acquire(ExecContext* ctx) {
-    if (free_frames.empty()) {
-      frames.push_back(std::make_unique<Frame>(fn->slot_count()));
-      frames.back()->ctx = ctx;
-      return frames.back().get();
+  Frame* acquire(ExecContext* ctx) const {
+    FramePool& pool = ctx->pools[index];
+    if (pool.free.empty()) {
+      pool.frames.push_back(std::make_unique<Frame>(fn->slot_count()));
+      pool.frames.back()->ctx = ctx;
+      return pool.frames.back().get();
     }
-    Frame* fr = free_frames.back();
-    free_frames.pop_back();
+    Frame* fr = pool.free.back();
+    pool.free.pop_back();
     return fr;
   }
-  void release(Frame* fr) {
+  void release(Frame* fr) const {
     for (int s : tensor_slots) fr->t[s].clear();
     fr->ret_tensor.clear();
-    free_frames.push_back(fr);
+    fr->ctx->pools[index].free.push_back(fr);
   }
 };
 
