@@ -75,6 +75,7 @@ void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass
     if (failure.skip(r.begin())) return;
     ExecContext ctx;
     parent.fork_into(ctx);
+    ctx.concurrent = true;
     Frame task(slot_count);
     copy_frame(f, task);
     task.ctx = &ctx;

@@ -29,6 +29,7 @@
 #include "interp/interpreter.hpp"
 
 #include <pthread.h>
+#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -368,6 +369,16 @@ struct LetBits final : StmtNode {
   }
 };
 
+// `let x = leaf;` (a local, a constant, an element load): the leaf read in place.
+template <class T> struct LetLeaf final : StmtNode {
+  int slot;
+  Leaf<T> value;
+  Flow exec(Frame& f) const override {
+    f.s[slot] = to_bits<T>(value.get(f));
+    return Flow::Normal;
+  }
+};
+
 struct LetTensor final : StmtNode {
   int slot;
   const Node* value;
@@ -558,13 +569,21 @@ struct RecSpawnStmt final : StmtNode {
   }
 };
 
-// VX_TIME_KERNEL=1: one line per region run in the interpreter, like the offload tier's.
-void report_region_time(const ExecContext& ctx, Span span, double ms) {
+// VX_TIME_KERNEL=1: one line per region run in the interpreter, like the offload tier's: the
+// wall time, then the CPU time of the process (all host threads) over the same span.
+double process_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+void report_region_time(const ExecContext& ctx, Span span, double ms, double cpu_ms) {
   const SourceFile& file = *ctx.program->file;
   const LineCol lc = file.line_col(span.begin);
   std::ostringstream line;
   line << "vx: kernel " << file.path() << ":" << lc.line << ":" << lc.col << ": " << ms
-       << " ms, host, " << ctx.host_threads << (ctx.host_threads == 1 ? " thread\n" : " threads\n");
+       << " ms, host, " << ctx.host_threads << (ctx.host_threads == 1 ? " thread" : " threads")
+       << ", cpu " << cpu_ms << " ms\n";
   *ctx.err << line.str() << std::flush;
 }
 
@@ -574,10 +593,11 @@ struct SpawnStmt final : StmtNode {
   Flow exec(Frame& f) const override {
     if (f.ctx->runner && f.ctx->runner->run_region(*stmt, f)) return Flow::Normal;
     if (!f.ctx->time_kernel) return run_list(body, f);
+    const double cpu0 = process_cpu_ms();
     const auto t0 = std::chrono::steady_clock::now();
     const Flow fl = run_list(body, f);
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
-    report_region_time(*f.ctx, stmt->span, ms.count());
+    report_region_time(*f.ctx, stmt->span, ms.count(), process_cpu_ms() - cpu0);
     return fl;
   }
 };
@@ -637,11 +657,59 @@ std::string Compiler::source_text(Span span) const {
   return text.substr(span.begin, span.end - span.begin);
 }
 
+namespace {
+
+// `e` as constant + Σ coef·local, when it is made of locals, constants, +, - and * by a constant
+// (all in e's integer type, so wrapping modulo 2^64 and then to the width is exact).
+bool affine_terms(const tir::Expr& e, uint64_t scale, IntOperand& op) {
+  using tir::BinOp;
+  using tir::ExprKind;
+  if (e.kind == ExprKind::Literal) {
+    op.constant += scale * static_cast<uint64_t>(e.lit.i);
+    return true;
+  }
+  if (e.kind == ExprKind::Var && e.type.is_scalar()) {
+    for (int k = 0; k < op.terms; ++k) {
+      if (op.term_slot[k] == e.slot) {
+        op.term_coef[k] += scale;
+        return true;
+      }
+    }
+    if (op.terms == 3) return false;
+    op.term_slot[op.terms] = e.slot;
+    op.term_coef[op.terms] = scale;
+    ++op.terms;
+    return true;
+  }
+  if (e.kind != ExprKind::Binary) return false;
+  const tir::Expr& l = *e.args[0];
+  const tir::Expr& r = *e.args[1];
+  switch (e.bop) {
+    case BinOp::Add: return affine_terms(l, scale, op) && affine_terms(r, scale, op);
+    case BinOp::Sub: return affine_terms(l, scale, op) && affine_terms(r, uint64_t{0} - scale, op);
+    case BinOp::Mul:
+      if (r.kind == ExprKind::Literal) return affine_terms(l, scale * static_cast<uint64_t>(r.lit.i), op);
+      if (l.kind == ExprKind::Literal) return affine_terms(r, scale * static_cast<uint64_t>(l.lit.i), op);
+      return false;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 IntOperand Compiler::int_operand(const tir::Expr& e) {
   IntOperand op;
   op.is_unsigned = e.type.is_scalar() && is_int(e.type.scalar) && !is_signed_int(e.type.scalar);
-  if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) op.slot = e.slot;
-  else op.e = value(e);
+  if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) {
+    op.slot = e.slot;
+    return op;
+  }
+  if (e.type.is_scalar() && is_int(e.type.scalar) && e.kind == tir::ExprKind::Binary) {
+    IntOperand affine = op;
+    affine.shift = static_cast<uint8_t>(64 - 8 * scalar_size(e.type.scalar));
+    if (affine_terms(e, 1, affine) && affine.terms > 0) return affine;
+  }
+  op.e = value(e);
   return op;
 }
 
@@ -810,6 +878,19 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
     case StmtKind::Let: {
       if (!s.value) return make<BlockStmt>();
       if (is_tensor_type(s.value->type)) return let_or_assign_tensor(s.slot, *s.value);
+      if (s.value->type.is_scalar() && (is_leaf(*s.value) || s.value->kind == tir::ExprKind::Index)) {
+        const StmtNode* let = with_scalar(s.value->type.scalar, [&](auto tag) -> const StmtNode* {
+          using T = decltype(tag);
+          Leaf<T> leaf_value;
+          const Node* node = nullptr;
+          if (!leaf<T>(*s.value, leaf_value, &node)) return nullptr;
+          auto* n = make<LetLeaf<T>>();
+          n->slot = s.slot;
+          n->value = leaf_value;
+          return n;
+        });
+        if (let) return let;
+      }
       auto* n = make<LetBits>();
       n->slot = s.slot;
       n->value = value(*s.value);
@@ -890,6 +971,9 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n.inclusive = s.inclusive;
         n.body = block_stmts(*s.body, Tail::Discard);
       };
+      if (s.across != tir::Across::Blocks) {
+        if (const StmtNode* n = for_store(s)) return n;
+      }
       if (s.across == tir::Across::Blocks) {
         auto* n = make<AcrossBlocksStmt<T>>();
         fill(n->seq);

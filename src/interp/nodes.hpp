@@ -37,6 +37,7 @@ struct ExecSettings {
   int max_depth = 10000;
   int host_threads = 1;       // > 1: the blocks of an across-blocks loop run on TBB tasks
   bool time_kernel = false;   // VX_TIME_KERNEL=1: one line on err per region run here
+  bool concurrent = false;    // other threads may run blocks now: atomics must be real
   RaceRecorder* races = nullptr;  // `--check-races`: only the recording nodes read these two
   int across_open = 0;            // across passes open now
 };
@@ -76,31 +77,131 @@ template <class D, class T> struct ExprImpl : ExprT<T> {
 
 // ---- Operands: how a typed node reads a child ----------------------------------------------
 
-// A child read by a typed node: a local read in place, a constant, or a node. A runtime kind
-// (one well-predicted branch) instead of a template parameter keeps the number of node classes,
-// and so the compile time, small, while still saving the virtual call for leaves.
-template <class T> struct OpAny {
-  enum Kind : uint8_t { kExpr, kVar, kLit };
-  Kind kind = kExpr;
-  int slot = -1;
-  T lit{};
-  const ExprT<T>* e = nullptr;
-  T get(Frame& f) const {
-    if (kind == kExpr) return e->eval(f);
-    if (kind == kVar) return from_bits<T>(f.s[slot]);
-    return lit;
-  }
-};
+[[noreturn]] void uninit_error(Span span, const std::string& name, const TensorView& v,
+                               int64_t offset);
+[[noreturn]] void index_error(Span span, const std::string& name, int dim, uint64_t index,
+                              bool is_unsigned, int64_t len);
 
-// An integer used as an index, a count or a shift amount: a local read in place, or any integer
-// expression, as slot bits (sign- or zero-extended, so an unsigned compare against a size also
-// rejects negative values).
+// An integer used as an index, a count or a shift amount, as slot bits (sign- or zero-extended,
+// so an unsigned compare against a size also rejects negative values): a local read in place,
+// an affine combination of locals and constants (`b * 256 + l`, computed modulo 2^64 and wrapped
+// to the type's width, which is exactly the type's wrapping arithmetic), or any integer node.
 struct IntOperand {
   int slot = -1;
   const Node* e = nullptr;
   bool is_unsigned = false;
-  uint64_t get(Frame& f) const { return slot >= 0 ? f.s[slot] : e->eval_bits(f); }
+  uint8_t terms = 0;  // > 0: affine
+  uint8_t shift = 0;  // 64 - the type's width
+  int term_slot[3] = {};
+  uint64_t term_coef[3] = {};
+  uint64_t constant = 0;
+  [[gnu::always_inline]] uint64_t get(Frame& f) const {
+    if (slot >= 0) return f.s[slot];
+    if (terms) {
+      uint64_t r = constant;
+      for (int k = 0; k < terms; ++k) r += term_coef[k] * f.s[term_slot[k]];
+      return is_unsigned ? (r << shift) >> shift
+                         : static_cast<uint64_t>(static_cast<int64_t>(r << shift) >> shift);
+    }
+    return e->eval_bits(f);
+  }
 };
+
+// The offset of [s[slots[0]], …] in v, each index checked against its dimension in order.
+[[gnu::always_inline]] inline int64_t slot_offset(Frame& f, const TensorView& v, int rank,
+                                                  const int* slots, const bool* is_unsigned,
+                                                  Span span, const std::string& name) {
+  int64_t off = 0;
+  for (int k = 0; k < rank; ++k) {
+    const uint64_t i = f.s[slots[k]];
+    const int64_t d = v.dims[k];
+    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
+      index_error(span, name, k, i, is_unsigned[k], d);
+    off = off * d + static_cast<int64_t>(i);
+  }
+  return off;
+}
+
+// `t[i]…[k]` of a tensor local of rank 1 to 3 (the kernel case): the view, each index
+// evaluated and checked in order (before the next is evaluated), the init flag of an SMEM tile,
+// the load. Read in place by a parent node (OpAny, LetLeaf) or by the IndexLoadSlots node.
+template <class T> struct SlotLoad {
+  int tslot = 0;
+  int rank = 0;
+  IntOperand idx[3];
+  Span span;
+  std::string name;
+  [[gnu::always_inline]] T get(Frame& f) const {
+    const TensorView& v = f.t[tslot].view;
+    int64_t off = 0;
+    for (int k = 0; k < rank; ++k) {
+      const uint64_t i = idx[k].get(f);
+      const int64_t d = v.dims[k];
+      if (i >= static_cast<uint64_t>(d)) [[unlikely]]
+        index_error(span, name, k, i, idx[k].is_unsigned, d);
+      off = off * d + static_cast<int64_t>(i);
+    }
+    if (v.init && !v.init[off]) [[unlikely]]
+      uninit_error(span, name, v, off);
+    return reinterpret_cast<const T*>(v.data)[off];
+  }
+};
+
+template <class T> struct IndexLoadSlots final : ExprT<T> {
+  SlotLoad<T> ld;
+  T eval(Frame& f) const override { return ld.get(f); }
+  uint64_t eval_bits(Frame& f) const override { return to_bits<T>(ld.get(f)); }
+};
+
+// A leaf read in place by a typed node: a local, a constant, an element load of a tensor local
+// with local indices, or an integer local converted to a float (`i as f32`).
+template <class T> struct Leaf {
+  enum Kind : uint8_t { kVar, kLit, kLoad, kFromSigned, kFromUnsigned };
+  Kind kind = kLit;
+  int slot = -1;
+  T lit{};
+  const SlotLoad<T>* load = nullptr;
+  [[gnu::always_inline]] T get(Frame& f) const {
+    if (kind == kVar) return from_bits<T>(f.s[slot]);
+    if (kind == kLit) return lit;
+    if (kind == kLoad) return load->get(f);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (kind == kFromSigned) return static_cast<T>(static_cast<int64_t>(f.s[slot]));
+      return static_cast<T>(f.s[slot]);
+    }
+    return lit;
+  }
+};
+
+// A child read by a typed node: a leaf, `leaf op leaf` for an operator that cannot fail (+, -,
+// * and, on floats, /), or a node. A runtime kind (one well-predicted branch) instead of a
+// template parameter keeps the number of node classes, and so the compile time, small, while
+// still saving the virtual calls for leaves and for the small operations right above them.
+template <class T> struct OpAny {
+  enum Kind : uint8_t { kExpr, kLeaf, kBin };
+  Kind kind = kExpr;
+  tir::BinOp op = tir::BinOp::Add;
+  Leaf<T> x, y;
+  const ExprT<T>* e = nullptr;
+  [[gnu::always_inline]] T get(Frame& f) const {
+    if (kind == kLeaf) return x.get(f);
+    if (kind == kExpr) return e->eval(f);
+    const T a = x.get(f);
+    const T b = y.get(f);
+    if constexpr (!std::is_same_v<T, bool>) {
+      switch (op) {
+        case tir::BinOp::Add: return op_add(a, b);
+        case tir::BinOp::Sub: return op_sub(a, b);
+        case tir::BinOp::Mul: return op_mul(a, b);
+        default:
+          if constexpr (std::is_floating_point_v<T>) return op_div(a, b, Span{});
+          break;
+      }
+    }
+    return a;
+  }
+};
+
 std::string int_operand_text(uint64_t bits, bool is_unsigned);
 
 // A tensor-like argument (`&t`, `t`, `&t[i]`, …): a local's view read in place, or a node's place.
@@ -213,10 +314,6 @@ std::string scalar_debug(Scalar s, uint64_t bits);  // Debug
 bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
 // `[i, j]` of a linear offset in a view.
 std::string element_text(const TensorView& v, int64_t offset);
-[[noreturn]] void uninit_error(Span span, const std::string& name, const TensorView& v,
-                               int64_t offset);
-[[noreturn]] void index_error(Span span, const std::string& name, int dim, uint64_t index,
-                              bool is_unsigned, int64_t len);
 [[noreturn]] void internal_error(const std::string& what);
 // `--check-races`: reports one element access of `v` (at `offset` in the view) to the recorder
 // when an across pass is open; a collision stops the run with a runtime error at `span`. Only

@@ -1,5 +1,5 @@
 -- The four workloads of tools/bench/host in Lua (5.4 or LuaJIT): the same loops as the Vx
--- programs in vx/, written as plain Lua. Prints the kernel's seconds and a check value.
+-- programs in vx/, written as plain Lua. Prints the kernel's CPU seconds (os.clock) and a check value.
 -- usage: lua bench.lua scale ROWS COLS | gelu N | rowsums ROWS | histogram N
 local w, a, b = arg[1], tonumber(arg[2]), tonumber(arg[3] or "0")
 local clock = os.clock

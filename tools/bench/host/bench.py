@@ -4,6 +4,9 @@ ratios the targets of issue 4 name, and writes JSON to bench/results/host-DATE.j
 
 Every implementation times only its kernel (vx: VX_TIME_KERNEL=1, the region's time), so host
 set-up is left out of the per-element figures; vx's peak memory is that of the whole `vx run`.
+The one-thread columns (vx-1, C, Lua, LuaJIT, CPython) are CPU time of the process, so that
+other load on a shared machine counts less; the thread ratios compare wall times (vx-1 wall
+against vx-2 / vx-all wall); the numba simulator (Python threads) is wall time.
 usage: bench.py VX RESULTS-DIR [--reps N] [--quick]"""
 import argparse
 import datetime
@@ -26,7 +29,7 @@ WORKLOADS = {
     "rowsums": ({"ROWS": 4096}, [4096], 4096 * 1024, [4], 4 * 1024),
     "histogram": ({"BLOCKS": 65536, "N": 16777216}, [16777216], 16777216, [8192], 8192),
 }
-KERNEL_LINE = re.compile(r"^vx: kernel .*: ([0-9.eE+-]+) ms, host")
+KERNEL_LINE = re.compile(r"^vx: kernel .*: ([0-9.eE+-]+) ms, host, .*, cpu ([0-9.eE+-]+) ms")
 
 
 def run_rss(cmd, env=None):
@@ -55,10 +58,10 @@ def vx_program(tmp, name, params):
 def time_vx(vx, program, threads):
     env = dict(os.environ, VX_TIME_KERNEL="1", VX_HOST_THREADS=str(threads))
     out, err, rss = run_rss([vx, "run", "--offload=off", program], env)
-    ms = [float(m.group(1)) for m in map(KERNEL_LINE.match, err.splitlines()) if m]
+    ms = [(float(m.group(1)), float(m.group(2))) for m in map(KERNEL_LINE.match, err.splitlines()) if m]
     if len(ms) != 1:
         raise RuntimeError("expected one VX_TIME_KERNEL line from %s, got: %s" % (program, err))
-    return ms[0] / 1e3, out.split(), rss
+    return ms[0][0] / 1e3, ms[0][1] / 1e3, out.split(), rss
 
 
 def time_other(cmd):
@@ -85,7 +88,7 @@ def main():
     results = {}
     for name, (params, cargs, elements, sim_args, sim_elements) in WORKLOADS.items():
         program = vx_program(tmp, name, params)
-        r = {"elements": elements, "times": {}, "checks": {}}
+        r = {"elements": elements, "times": {}, "wall": {}, "checks": {}}
         impls = {
             "vx-1": lambda: time_vx(args.vx, program, 1),
             "vx-all": lambda: time_vx(args.vx, program, cores),
@@ -103,9 +106,11 @@ def main():
             for impl, fn in impls.items():
                 t = fn()
                 if impl.startswith("vx"):
-                    seconds, check, kib = t
+                    seconds, cpu_seconds, check, kib = t
+                    r["wall"].setdefault(impl, []).append(seconds / elements * 1e9)
                     if impl == "vx-1":
                         rss.append(kib)
+                        seconds = cpu_seconds
                 else:
                     seconds, check = t
                 r["times"].setdefault(impl, []).append(seconds / elements * 1e9)
@@ -122,9 +127,9 @@ def main():
         r["vx_peak_rss_mib"] = max(rss) / 1024.0
         results[name] = r
 
-    def ratio(r, num, den):
+    def ratio(r, num, den, key="times"):
         """The median over repetitions of num's time / den's time (one-rep columns repeat)."""
-        a, b = r["times"].get(num), r["times"].get(den)
+        a, b = r[key].get(num), r[key].get(den)
         if not a or not b:
             return None
         n = max(len(a), len(b))
@@ -132,7 +137,8 @@ def main():
 
     cols = ["vx-1", "vx-2", "vx-all", "C", "lua5.4", "luajit", "cpython", "numba-sim"]
     cols = [c for c in cols if any(c in r["times"] for r in results.values())]
-    print("\nns per element (median of %d runs; vx-all = %d threads; numba-sim on a smaller size)" % (args.reps, cores))
+    print("\nns per element (median of %d runs; vx-all = %d threads; one-thread columns CPU time, vx-2,"
+          " vx-all and numba-sim wall time; numba-sim on a smaller size)" % (args.reps, cores))
     print("%-10s" % "workload" + "".join("%12s" % c for c in cols))
     for name, r in results.items():
         cells = []
@@ -140,7 +146,8 @@ def main():
             t = r["times"].get(c)
             cells.append("%12.2f" % statistics.median(t) if t else "%12s" % "-")
         print("%-10s" % name + "".join(cells))
-    print("\nratios (median of per-run ratios; > 1 means vx-1 is faster, except the thread columns)")
+    print("\nratios (median of per-run ratios; > 1 means vx-1 is faster; the thread columns are the speed-up"
+          " of vx-2 and vx-all over vx-1, wall time)")
     head = ["lua/vx-1", "luajit/vx-1", "vx-1/C", "vx-1/vx-2", "vx-1/vx-all", "sim/vx-1", "peak MiB"]
     print("%-10s" % "workload" + "".join("%13s" % h for h in head))
     for name, r in results.items():
@@ -148,8 +155,8 @@ def main():
             "lua_over_vx1": ratio(r, "lua5.4", "vx-1"),
             "luajit_over_vx1": ratio(r, "luajit", "vx-1"),
             "vx1_over_c": ratio(r, "vx-1", "C"),
-            "vx1_over_vx2": ratio(r, "vx-1", "vx-2"),
-            "vx1_over_vxall": ratio(r, "vx-1", "vx-all"),
+            "vx1_over_vx2": ratio(r, "vx-1", "vx-2", "wall"),
+            "vx1_over_vxall": ratio(r, "vx-1", "vx-all", "wall"),
             "numba_sim_over_vx1": ratio(r, "numba-sim", "vx-1"),
         }
         r["ratios"] = rs
