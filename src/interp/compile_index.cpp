@@ -15,21 +15,6 @@ bool is_scalar_var(const tir::Expr& e) { return e.kind == ExprKind::Var && e.typ
 
 namespace {
 
-// The offset of [i0, i1, …] in v, checking each index against its dimension before the next
-// is evaluated.
-template <int R>
-inline int64_t index_offset(Frame& f, const TensorView& v, const IntOperand* idx, Span span,
-                            const std::string& name) {
-  int64_t off = 0;
-  for (int k = 0; k < R; ++k) {
-    const uint64_t i = idx[k].get(f);
-    const int64_t d = v.dims[k];
-    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
-      index_error(span, name, k, i, idx[k].is_unsigned, d);
-    off = off * d + static_cast<int64_t>(i);
-  }
-  return off;
-}
 
 inline int64_t index_offset_n(Frame& f, const TensorView& v, const std::vector<IntOperand>& idx,
                               Span span, const std::string& name) {
@@ -64,7 +49,7 @@ template <class T, int R> struct IndexLoad final : ExprImpl<IndexLoad<T, R>, T> 
   std::string name;
   T eval(Frame& f) const override {
     const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, span, name);
+    const int64_t off = operand_offset(f, v, R, idx, span, name);
     return load_elem<T>(v, off, span, name);
   }
 };
@@ -95,7 +80,7 @@ template <class T, int R> struct IndexStore final : StmtNode {
   std::string name;
   Flow exec(Frame& f) const override {
     const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, span, name);
+    const int64_t off = operand_offset(f, v, R, idx, span, name);
     const T x = value->eval(f);
     // `v` is re-read after the value; it cannot have shrunk unless the value reassigned the
     // tensor, which this one compare keeps from writing out of bounds.
@@ -263,7 +248,7 @@ template <class T, int R> struct IndexCompound final : StmtNode {
   std::string name;
   Flow exec(Frame& f) const override {
     const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, info.span, name);
+    const int64_t off = operand_offset(f, v, R, idx, info.span, name);
     const uint64_t rb = value->eval_bits(f);
     if (static_cast<uint64_t>(off) >= static_cast<uint64_t>(v.size)) [[unlikely]]
       index_error(info.span, name, 0, static_cast<uint64_t>(off), false, v.size);

@@ -65,26 +65,37 @@ class Compiler {
       op.e = typed<T>(n);
       return op;
     }
-    using tir::BinOp;
     if constexpr (!std::is_same_v<T, bool> && !kIsHalf<T>) {
-      if (e.kind == tir::ExprKind::Binary && e.type.is_scalar() &&
-          (e.bop == BinOp::Add || e.bop == BinOp::Sub || e.bop == BinOp::Mul ||
-           (e.bop == BinOp::Div && std::is_floating_point_v<T>))) {
-        OpAny<T> bin;
-        const Node* nl = nullptr;
-        const Node* nr = nullptr;
-        // Only when both are leaves: compiling the left one alone first would be harmless, but
-        // its node would be wasted when the right one is not.
-        if (is_leaf(*e.args[0]) && is_leaf(*e.args[1]) && leaf<T>(*e.args[0], bin.x, &nl) &&
-            leaf<T>(*e.args[1], bin.y, &nr)) {
-          bin.kind = OpAny<T>::kBin;
-          bin.op = e.bop;
-          return bin;
-        }
+      // Only when every operand is a leaf: compiling some alone first would be harmless, but
+      // their nodes would be wasted when another is not.
+      const Node* n1 = nullptr;
+      const Node* n2 = nullptr;
+      const Node* n3 = nullptr;
+      if (safe_binary<T>(e) && is_leaf(*e.args[0]) && is_leaf(*e.args[1]) &&
+          leaf<T>(*e.args[0], op.x, &n1) && leaf<T>(*e.args[1], op.y, &n2)) {
+        op.kind = OpAny<T>::kBin;
+        op.op = e.bop;
+        return op;
+      }
+      const tir::Expr& l = *e.args[0];
+      if (safe_binary<T>(e) && safe_binary<T>(l) && is_leaf(*l.args[0]) && is_leaf(*l.args[1]) &&
+          is_leaf(*e.args[1]) && leaf<T>(*l.args[0], op.x, &n1) && leaf<T>(*l.args[1], op.y, &n2) &&
+          leaf<T>(*e.args[1], op.z, &n3)) {
+        op.kind = OpAny<T>::kBin2;
+        op.op = l.bop;
+        op.op2 = e.bop;
+        return op;
       }
     }
     op.e = scalar<T>(e);
     return op;
+  }
+  // A binary operator that safe_arith computes.
+  template <class T> static bool safe_binary(const tir::Expr& e) {
+    using tir::BinOp;
+    return e.kind == tir::ExprKind::Binary && e.type.is_scalar() &&
+           (e.bop == BinOp::Add || e.bop == BinOp::Sub || e.bop == BinOp::Mul ||
+            (e.bop == BinOp::Div && std::is_floating_point_v<T>));
   }
   // Whether leaf() may take `e` (an Index of a tensor local whose indices are locals or
   // constants, which compiles to a slot load).

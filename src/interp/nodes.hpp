@@ -122,6 +122,22 @@ struct IntOperand {
   return off;
 }
 
+// The offset of [i0, i1, …] in v, checking each index against its dimension before the next
+// is evaluated.
+[[gnu::always_inline]] inline int64_t operand_offset(Frame& f, const TensorView& v, int rank,
+                                                     const IntOperand* idx, Span span,
+                                                     const std::string& name) {
+  int64_t off = 0;
+  for (int k = 0; k < rank; ++k) {
+    const uint64_t i = idx[k].get(f);
+    const int64_t d = v.dims[k];
+    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
+      index_error(span, name, k, i, idx[k].is_unsigned, d);
+    off = off * d + static_cast<int64_t>(i);
+  }
+  return off;
+}
+
 // `t[i]…[k]` of a tensor local of rank 1 to 3 (the kernel case): the view, each index
 // evaluated and checked in order (before the next is evaluated), the init flag of an SMEM tile,
 // the load. Read in place by a parent node (OpAny, LetLeaf) or by the IndexLoadSlots node.
@@ -133,14 +149,7 @@ template <class T> struct SlotLoad {
   std::string name;
   [[gnu::always_inline]] T get(Frame& f) const {
     const TensorView& v = f.t[tslot].view;
-    int64_t off = 0;
-    for (int k = 0; k < rank; ++k) {
-      const uint64_t i = idx[k].get(f);
-      const int64_t d = v.dims[k];
-      if (i >= static_cast<uint64_t>(d)) [[unlikely]]
-        index_error(span, name, k, i, idx[k].is_unsigned, d);
-      off = off * d + static_cast<int64_t>(i);
-    }
+    const int64_t off = operand_offset(f, v, rank, idx, span, name);
     if (v.init && !v.init[off]) [[unlikely]]
       uninit_error(span, name, v, off);
     return reinterpret_cast<const T*>(v.data)[off];
@@ -173,32 +182,41 @@ template <class T> struct Leaf {
   }
 };
 
-// A child read by a typed node: a leaf, `leaf op leaf` for an operator that cannot fail (+, -,
-// * and, on floats, /), or a node. A runtime kind (one well-predicted branch) instead of a
-// template parameter keeps the number of node classes, and so the compile time, small, while
-// still saving the virtual calls for leaves and for the small operations right above them.
+// `a op b` for an operator that cannot fail: +, -, * and, on floats, /.
+template <class T> [[gnu::always_inline]] inline T safe_arith(tir::BinOp op, T a, T b) {
+  if constexpr (!std::is_same_v<T, bool>) {
+    switch (op) {
+      case tir::BinOp::Add: return op_add(a, b);
+      case tir::BinOp::Sub: return op_sub(a, b);
+      case tir::BinOp::Mul: return op_mul(a, b);
+      default:
+        if constexpr (std::is_floating_point_v<T>) return op_div(a, b, Span{});
+        break;
+    }
+  }
+  return a;
+}
+
+// A child read by a typed node: a leaf, `x op y` or `(x op y) op2 z` of leaves with operators
+// that cannot fail (safe_arith; `a * 2.0 + b` is the common kernel shape), or a node. A runtime
+// kind (one well-predicted branch) instead of a template parameter keeps the number of node
+// classes, and so the compile time, small, while still saving the virtual calls for leaves and
+// for the small operations right above them.
 template <class T> struct OpAny {
-  enum Kind : uint8_t { kExpr, kLeaf, kBin };
+  enum Kind : uint8_t { kExpr, kLeaf, kBin, kBin2 };
   Kind kind = kExpr;
   tir::BinOp op = tir::BinOp::Add;
-  Leaf<T> x, y;
+  tir::BinOp op2 = tir::BinOp::Add;
+  Leaf<T> x, y, z;
   const ExprT<T>* e = nullptr;
   [[gnu::always_inline]] T get(Frame& f) const {
     if (kind == kLeaf) return x.get(f);
     if (kind == kExpr) return e->eval(f);
     const T a = x.get(f);
     const T b = y.get(f);
-    if constexpr (!std::is_same_v<T, bool>) {
-      switch (op) {
-        case tir::BinOp::Add: return op_add(a, b);
-        case tir::BinOp::Sub: return op_sub(a, b);
-        case tir::BinOp::Mul: return op_mul(a, b);
-        default:
-          if constexpr (std::is_floating_point_v<T>) return op_div(a, b, Span{});
-          break;
-      }
-    }
-    return a;
+    const T ab = safe_arith(op, a, b);
+    if (kind == kBin) return ab;
+    return safe_arith(op2, ab, z.get(f));
   }
 };
 

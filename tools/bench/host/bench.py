@@ -88,7 +88,7 @@ def main():
     results = {}
     for name, (params, cargs, elements, sim_args, sim_elements) in WORKLOADS.items():
         program = vx_program(tmp, name, params)
-        r = {"elements": elements, "times": {}, "wall": {}, "checks": {}}
+        r = {"elements": elements, "times": {}, "wall": {}, "cpu": {}, "checks": {}}
         impls = {
             "vx-1": lambda: time_vx(args.vx, program, 1),
             "vx-all": lambda: time_vx(args.vx, program, cores),
@@ -108,6 +108,7 @@ def main():
                 if impl.startswith("vx"):
                     seconds, cpu_seconds, check, kib = t
                     r["wall"].setdefault(impl, []).append(seconds / elements * 1e9)
+                    r["cpu"].setdefault(impl, []).append(cpu_seconds / elements * 1e9)
                     if impl == "vx-1":
                         rss.append(kib)
                         seconds = cpu_seconds
@@ -162,6 +163,14 @@ def main():
         r["ratios"] = rs
         cells = ["%13s" % ("-" if v is None else "%.2f" % v) for v in rs.values()]
         print("%-10s" % name + "".join(cells) + "%13.1f" % r["vx_peak_rss_mib"])
+    print("\nCPU time per element summed over all threads (equal columns: threads add no work; the"
+          " wall-time speed-up then depends only on idle cores)")
+    vx_cols = [c for c in ("vx-1", "vx-2", "vx-all") if c in results["scale"]["cpu"]]
+    print("%-10s" % "workload" + "".join("%12s" % c for c in vx_cols))
+    for name, r in results.items():
+        print("%-10s" % name + "".join("%12.2f" % statistics.median(r["cpu"][c]) for c in vx_cols))
+    load = os.getloadavg()
+    print("load average during the run: %.2f %.2f %.2f on %d cores" % (load[0], load[1], load[2], cores))
     data_mib = 1024 * 16384 * 4 / 2**20
     print("\nscale loop: tensor data %.0f MiB, vx peak RSS %.1f MiB (target <= data + 32 MiB)"
           % (data_mib, results["scale"]["vx_peak_rss_mib"]))
@@ -171,7 +180,7 @@ def main():
     path = os.path.join(args.results, "host-%s.json" % stamp.strftime("%Y-%m-%d"))
     doc = {
         "date": stamp.isoformat(timespec="seconds"),
-        "machine": {"cores": cores, "uname": " ".join(os.uname())},
+        "machine": {"cores": cores, "uname": " ".join(os.uname()), "loadavg_at_end": os.getloadavg()},
         "unit": "ns per element",
         "reps": args.reps,
         "workloads": results,
