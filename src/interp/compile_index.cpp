@@ -127,10 +127,11 @@ template <class T, bool Record> struct IndexStoreAny final : StmtNode {
 };
 
 // `for x in a..b { t[i]…[x] = e; }`: a loop whose whole body stores into a tensor local, every
-// index a local and the last one the loop's variable, and whose value reads no statement (so it
-// cannot reassign the tensor or an index). The view, the outer indices (checked once: they are
-// the same for every pass, and the first pass checks them first) and the row are hoisted; the
-// loop's index is checked on each pass, before the value, as the plain store does.
+// index a local and the last one the loop's variable, and whose value runs no statement and
+// moves no tensor (may_change_locals), so it cannot reassign the tensor or an index. The view,
+// the outer indices (checked once: they are the same for every pass, and the first pass checks
+// them first) and the row are hoisted; the loop's index is checked on each pass, before the
+// value, as the plain store does.
 template <class T, class I> struct ForStore final : StmtNode {
   int slot;  // the loop variable
   const ExprT<I>* start;
@@ -173,11 +174,15 @@ template <class T, class I> struct ForStore final : StmtNode {
   }
 };
 
-// Whether evaluating `e` can run a statement (a block or an `if` as a value).
-bool runs_statements(const tir::Expr& e) {
-  if (e.kind == ExprKind::BlockExpr || e.kind == ExprKind::If) return true;
+// Whether evaluating `e` can run a statement (a block or an `if` as a value) or move a tensor
+// (a call or a transfer may take one by value), either of which could change the stored
+// tensor's view under ForStore.
+bool may_change_locals(const tir::Expr& e) {
+  if (e.kind == ExprKind::BlockExpr || e.kind == ExprKind::If || e.kind == ExprKind::Call ||
+      e.kind == ExprKind::Transfer)
+    return true;
   for (const tir::Expr* a : e.args)
-    if (a && runs_statements(*a)) return true;
+    if (a && may_change_locals(*a)) return true;
   return false;
 }
 
@@ -427,7 +432,7 @@ const StmtNode* Compiler::for_store(const tir::Stmt& loop) {
   if (!fused_base(base) || !all_scalar_vars(target.args, 1) || rank < 1 || rank > 3) return nullptr;
   for (int k = 0; k < rank; ++k)
     if ((target.args[k + 1]->slot == loop.slot) != (k == rank - 1)) return nullptr;
-  if (runs_statements(*s.value)) return nullptr;
+  if (may_change_locals(*s.value)) return nullptr;
   return with_scalar(target.type.scalar, [&](auto tag) -> const StmtNode* {
     using T = decltype(tag);
     return with_scalar(loop.start->type.scalar, [&](auto itag) -> const StmtNode* {
