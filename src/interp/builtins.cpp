@@ -218,8 +218,11 @@ template <class T> struct Atomic final : Node {
   }
 
   uint64_t eval_bits(Frame& f) const override {
+    if (tensor.slot >= 0) return apply(f, f.t[tensor.slot].view);
     TensorSlot tmp;
-    const TensorView& v = tensor.get(f, tmp);
+    return apply(f, tensor.node->place(f, tmp));
+  }
+  [[gnu::always_inline]] uint64_t apply(Frame& f, const TensorView& v) const {
     const uint64_t i = index.get(f);
     if (i >= static_cast<uint64_t>(v.size)) index_error(span, name, 0, i, index.is_unsigned, v.size);
     const T a = values >= 1 ? v1.get(f) : T{};

@@ -463,6 +463,19 @@ template <class T> struct ForStmt final : StmtNode {
     const T a = start->eval(f);
     const T b = end->eval(f);
     if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    if (body.size() == 2) {  // `let x = …; t[…] = …;`: both called directly
+      const StmtNode* first = body[0];
+      const StmtNode* second = body[1];
+      for (T v = a;; v = static_cast<T>(v + 1)) {
+        f.s[slot] = to_bits<T>(v);
+        Flow fl = first->exec(f);
+        if (fl == Flow::Normal) fl = second->exec(f);
+        if (fl == Flow::Break) break;
+        if (fl == Flow::Return) return fl;
+        if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+      }
+      return Flow::Normal;
+    }
     if (body.size() == 1) {  // the usual kernel loop: one statement, called directly
       const StmtNode* only = body[0];
       for (T v = a;; v = static_cast<T>(v + 1)) {
