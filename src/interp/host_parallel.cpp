@@ -5,6 +5,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -17,9 +18,11 @@ namespace vx::interp {
 struct HostThreads::Controls {
   tbb::global_control threads;
   tbb::global_control stack;
+  tbb::task_arena arena;
   Controls(int n, size_t stack_bytes)
       : threads(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(n)),
-        stack(tbb::global_control::thread_stack_size, stack_bytes) {}
+        stack(tbb::global_control::thread_stack_size, stack_bytes),
+        arena(n) {}
 };
 
 HostThreads::HostThreads() {
@@ -36,6 +39,10 @@ HostThreads::HostThreads() {
 }
 
 HostThreads::~HostThreads() = default;
+
+void HostThreads::run(void (*fn)(void*), void* arg) {
+  controls_->arena.execute([&] { fn(arg); });
+}
 
 namespace {
 
