@@ -296,8 +296,8 @@ template <class T, float (*F32)(float, float), double (*F64)(double, double)> T 
 }
 
 template <class T, T (*F)(T)> struct Method1 final : ExprImpl<Method1<T, F>, T> {
-  OpAny<T> a;
-  T eval(Frame& f) const override { return F(a.get(f)); }
+  const ExprT<T>* a;
+  T eval(Frame& f) const override { return F(a->eval(f)); }
 };
 template <class T, T (*F)(T, T)> struct Method2 final : ExprImpl<Method2<T, F>, T> {
   const ExprT<T>* a;
@@ -320,8 +320,7 @@ template <class T> const Node* math(Compiler& c, const tir::Expr& e) {
   auto m1 = [&](auto fn_tag) -> const Node* {
     using N = typename decltype(fn_tag)::type;
     auto* n = c.make<N>();
-    if constexpr (std::is_same_v<decltype(n->a), OpAny<T>>) n->a = c.op_any<T>(*e.args[0]);
-    else n->a = c.scalar<T>(*e.args[0]);
+    n->a = c.scalar<T>(*e.args[0]);
     return n;
   };
   auto m2 = [&](auto fn_tag) -> const Node* {

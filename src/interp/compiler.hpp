@@ -86,15 +86,6 @@ class Compiler {
         op.op2 = e.bop;
         return op;
       }
-      const tir::Expr& r = *e.args[1];
-      if (safe_binary<T>(e) && safe_binary<T>(r) && is_leaf(l) && is_leaf(*r.args[0]) &&
-          is_leaf(*r.args[1]) && leaf<T>(l, op.z, &n3) && leaf<T>(*r.args[0], op.x, &n1) &&
-          leaf<T>(*r.args[1], op.y, &n2)) {
-        op.kind = OpAny<T>::kBin2R;
-        op.op = r.bop;
-        op.op2 = e.bop;
-        return op;
-      }
     }
     op.e = scalar<T>(e);
     return op;

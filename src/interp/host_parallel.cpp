@@ -5,7 +5,6 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -18,11 +17,9 @@ namespace vx::interp {
 struct HostThreads::Controls {
   tbb::global_control threads;
   tbb::global_control stack;
-  tbb::task_arena arena;
   Controls(int n, size_t stack_bytes)
       : threads(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(n)),
-        stack(tbb::global_control::thread_stack_size, stack_bytes),
-        arena(n) {}
+        stack(tbb::global_control::thread_stack_size, stack_bytes) {}
 };
 
 HostThreads::HostThreads() {
@@ -39,10 +36,6 @@ HostThreads::HostThreads() {
 }
 
 HostThreads::~HostThreads() = default;
-
-void HostThreads::run(void (*fn)(void*), void* arg) {
-  controls_->arena.execute([&] { fn(arg); });
-}
 
 namespace {
 
@@ -64,9 +57,14 @@ struct FirstFailure {
 };
 
 // A frame for a task: the scalars of `f` copied, its tensor slots as views (never owning), so
-// that tiles the block code makes belong to the task.
+// that tiles the block code makes belong to the task. The scalar slots (loop variables are
+// written on every pass) get a cache line of padding on each side, so that two tasks' frames
+// never share a line.
+constexpr size_t kPadSlots = 64 / sizeof(uint64_t);
 void copy_frame(const Frame& f, Frame& task) {
-  const size_t n = f.scalars_.size();
+  const size_t n = f.tensors_.size();  // the slot count (scalars_ may be padded)
+  task.scalars_.assign(n + 2 * kPadSlots, 0);
+  task.s = task.scalars_.data() + kPadSlots;
   std::copy(f.s, f.s + n, task.s);
   for (size_t i = 0; i < n; ++i) task.t[i].view = f.t[i].view;
 }
@@ -77,7 +75,7 @@ void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass
                          const void* self) {
   FirstFailure failure;
   const ExecContext& parent = *f.ctx;
-  const int slot_count = static_cast<int>(f.scalars_.size());
+  const int slot_count = static_cast<int>(f.tensors_.size());
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
     if (failure.skip(r.begin())) return;
     ExecContext ctx;

@@ -13,16 +13,13 @@
 namespace vx::interp {
 
 // The number of host threads for a run: VX_HOST_THREADS when it is a positive integer, else
-// every core. While alive, it holds a TBB arena of exactly that many threads (more than the
-// cores when asked) and gives TBB's workers a stack as deep as the interpreter's call-depth
-// limit needs.
+// every core. While alive, it limits TBB to that many threads (tbb::global_control) and gives
+// TBB's workers a stack as deep as the interpreter's call-depth limit needs.
 class HostThreads {
  public:
   HostThreads();
   ~HostThreads();
   int count() const { return count_; }
-  // Runs fn in the arena, so that every across-blocks loop it meets uses these threads.
-  void run(void (*fn)(void*), void* arg);
 
  private:
   int count_ = 1;

@@ -1056,14 +1056,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Frame* frame = main_fn.acquire(&ctx);
     int status = 0;
     try {
-      struct MainRun {
-        const StmtList* body;
-        Frame* frame;
-      } main_run{&main_fn.body, frame};
-      threads.run([](void* p) {
-        auto* m = static_cast<MainRun*>(p);
-        run_list(*m->body, *m->frame);
-      }, &main_run);
+      run_list(main_fn.body, *frame);
       if (main_fn.fn->ret.is_scalar(Scalar::I32))
         status = static_cast<int>(static_cast<uint32_t>(frame->ret_bits) & 0xFF);
     } catch (...) {

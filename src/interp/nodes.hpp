@@ -197,14 +197,13 @@ template <class T> [[gnu::always_inline]] inline T safe_arith(tir::BinOp op, T a
   return a;
 }
 
-// A child read by a typed node: a leaf, `x op y`, `(x op y) op2 z` or `z op2 (x op y)` of leaves
-// with operators that cannot fail (safe_arith; `a * 2.0 + b` is the common kernel shape), or a
-// node. A runtime
+// A child read by a typed node: a leaf, `x op y` or `(x op y) op2 z` of leaves with operators
+// that cannot fail (safe_arith; `a * 2.0 + b` is the common kernel shape), or a node. A runtime
 // kind (one well-predicted branch) instead of a template parameter keeps the number of node
 // classes, and so the compile time, small, while still saving the virtual calls for leaves and
 // for the small operations right above them.
 template <class T> struct OpAny {
-  enum Kind : uint8_t { kExpr, kLeaf, kBin, kBin2, kBin2R };
+  enum Kind : uint8_t { kExpr, kLeaf, kBin, kBin2 };
   Kind kind = kExpr;
   tir::BinOp op = tir::BinOp::Add;
   tir::BinOp op2 = tir::BinOp::Add;
@@ -213,11 +212,6 @@ template <class T> struct OpAny {
   [[gnu::always_inline]] T get(Frame& f) const {
     if (kind == kLeaf) return x.get(f);
     if (kind == kExpr) return e->eval(f);
-    if (kind == kBin2R) {  // z first: operands run left to right
-      const T c = z.get(f);
-      const T a = x.get(f);
-      return safe_arith(op2, c, safe_arith(op, a, y.get(f)));
-    }
     const T a = x.get(f);
     const T b = y.get(f);
     const T ab = safe_arith(op, a, b);
