@@ -196,8 +196,8 @@ template <class T> struct Atomic final : Node {
   BuiltinId op;
   TensorOperand tensor;
   IntOperand index;
-  const Node* v1 = nullptr;
-  const Node* v2 = nullptr;
+  int values = 0;  // value operands: 0, 1 (v1) or 2 (v1, v2)
+  OpAny<T> v1, v2;
   std::memory_order order = std::memory_order_seq_cst;
   Span span;
   std::string name;
@@ -218,13 +218,28 @@ template <class T> struct Atomic final : Node {
   }
 
   uint64_t eval_bits(Frame& f) const override {
+    if (tensor.slot >= 0) return apply(f, f.t[tensor.slot].view);
     TensorSlot tmp;
-    const TensorView& v = tensor.get(f, tmp);
+    return apply(f, tensor.node->place(f, tmp));
+  }
+  [[gnu::always_inline]] uint64_t apply(Frame& f, const TensorView& v) const {
     const uint64_t i = index.get(f);
     if (i >= static_cast<uint64_t>(v.size)) index_error(span, name, 0, i, index.is_unsigned, v.size);
-    const T a = v1 ? from_bits<T>(v1->eval_bits(f)) : T{};
-    const T b = v2 ? from_bits<T>(v2->eval_bits(f)) : T{};
+    const T a = values >= 1 ? v1.get(f) : T{};
+    const T b = values >= 2 ? v2.get(f) : T{};
     Bits* p = reinterpret_cast<Bits*>(v.data) + i;
+    if constexpr (kIsInt<T>) {
+      // One host thread (or the code outside across blocks): nothing runs at the same time, so
+      // the read-modify-write needs no lock; the result is the same.
+      if ((op == BuiltinId::AtomicFetchAdd || op == BuiltinId::AtomicFetchSub) && !f.ctx->concurrent &&
+          (!v.init || v.init[i])) {
+        using U = std::make_unsigned_t<T>;
+        const T old = *p;
+        *p = static_cast<T>(op == BuiltinId::AtomicFetchAdd ? static_cast<U>(static_cast<U>(old) + static_cast<U>(a))
+                                                            : static_cast<U>(static_cast<U>(old) - static_cast<U>(a)));
+        return to_bits<T>(old);
+      }
+    }
     std::atomic_ref<Bits> r(*p);
     if (op == BuiltinId::AtomicStore) {
       r.store(bits(a), store_order(order));
@@ -456,9 +471,9 @@ const Node* Compiler::builtin(const tir::Expr& e) {
         n->op = e.builtin;
         n->tensor = tensor_operand(*e.args[0]);
         n->index = int_operand(*e.args[1]);
-        const size_t values = e.args.size() - 3;  // tensor, index, …, ordering
-        if (values >= 1) n->v1 = value(*e.args[2]);
-        if (values >= 2) n->v2 = value(*e.args[3]);
+        n->values = static_cast<int>(e.args.size()) - 3;  // tensor, index, …, ordering
+        if (n->values >= 1) n->v1 = op_any<T>(*e.args[2]);
+        if (n->values >= 2) n->v2 = op_any<T>(*e.args[3]);
         n->order = to_order(literal_or(*e.args.back(), 4));
         n->span = e.span;
         n->name = tensor_name(*e.args[0]);

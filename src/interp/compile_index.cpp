@@ -15,36 +15,6 @@ bool is_scalar_var(const tir::Expr& e) { return e.kind == ExprKind::Var && e.typ
 
 namespace {
 
-// The offset of [i0, i1, …] in v, checking each index against its dimension before the next
-// is evaluated.
-template <int R>
-inline int64_t index_offset(Frame& f, const TensorView& v, const IntOperand* idx, Span span,
-                            const std::string& name) {
-  int64_t off = 0;
-  for (int k = 0; k < R; ++k) {
-    const uint64_t i = idx[k].get(f);
-    const int64_t d = v.dims[k];
-    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
-      index_error(span, name, k, i, idx[k].is_unsigned, d);
-    off = off * d + static_cast<int64_t>(i);
-  }
-  return off;
-}
-
-// The same with every index a local: a leaf function with no calls (the common kernel case).
-template <int R>
-inline int64_t index_offset_slots(Frame& f, const TensorView& v, const int* slots,
-                                  const bool* is_unsigned, Span span, const std::string& name) {
-  int64_t off = 0;
-  for (int k = 0; k < R; ++k) {
-    const uint64_t i = f.s[slots[k]];
-    const int64_t d = v.dims[k];
-    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
-      index_error(span, name, k, i, is_unsigned[k], d);
-    off = off * d + static_cast<int64_t>(i);
-  }
-  return off;
-}
 
 inline int64_t index_offset_n(Frame& f, const TensorView& v, const std::vector<IntOperand>& idx,
                               Span span, const std::string& name) {
@@ -79,21 +49,7 @@ template <class T, int R> struct IndexLoad final : ExprImpl<IndexLoad<T, R>, T> 
   std::string name;
   T eval(Frame& f) const override {
     const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, span, name);
-    return load_elem<T>(v, off, span, name);
-  }
-};
-
-// The same with every index a local.
-template <class T, int R> struct IndexLoadSlots final : ExprImpl<IndexLoadSlots<T, R>, T> {
-  int tslot;
-  int slots[R];
-  bool is_unsigned[R];
-  Span span;
-  std::string name;
-  T eval(Frame& f) const override {
-    const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset_slots<R>(f, v, slots, is_unsigned, span, name);
+    const int64_t off = operand_offset(f, v, R, idx, span, name);
     return load_elem<T>(v, off, span, name);
   }
 };
@@ -124,7 +80,7 @@ template <class T, int R> struct IndexStore final : StmtNode {
   std::string name;
   Flow exec(Frame& f) const override {
     const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, span, name);
+    const int64_t off = operand_offset(f, v, R, idx, span, name);
     const T x = value->eval(f);
     // `v` is re-read after the value; it cannot have shrunk unless the value reassigned the
     // tensor, which this one compare keeps from writing out of bounds.
@@ -139,13 +95,13 @@ template <class T, int R> struct IndexStoreSlots final : StmtNode {
   int tslot;
   int slots[R];
   bool is_unsigned[R];
-  const ExprT<T>* value;
+  OpAny<T> value;
   Span span;
   std::string name;
   Flow exec(Frame& f) const override {
     const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset_slots<R>(f, v, slots, is_unsigned, span, name);
-    const T x = value->eval(f);
+    const int64_t off = slot_offset(f, v, R, slots, is_unsigned, span, name);
+    const T x = value.get(f);
     if (static_cast<uint64_t>(off) >= static_cast<uint64_t>(v.size)) [[unlikely]]
       index_error(span, name, 0, static_cast<uint64_t>(off), false, v.size);
     store_elem<T>(v, off, x);
@@ -169,6 +125,82 @@ template <class T, bool Record> struct IndexStoreAny final : StmtNode {
     return Flow::Normal;
   }
 };
+
+// `for x in a..b { t[i]…[x] = e; }`: a loop whose whole body stores into a tensor local, every
+// index a local and the last one the loop's variable, and whose value runs no statement and
+// moves no tensor (may_change_locals), so it cannot reassign the tensor or an index. The view,
+// the outer indices (checked once: they are the same for every pass, and the first pass checks
+// them first) and the row are hoisted; the loop's index is checked on each pass, before the
+// value, as the plain store does.
+template <class T, class I> struct ForStore final : StmtNode {
+  int slot;  // the loop variable
+  const ExprT<I>* start;
+  const ExprT<I>* end;
+  bool inclusive;
+  int tslot;
+  int rank;
+  int slots[3];
+  bool is_unsigned[3];
+  OpAny<T> value;
+  Span span;
+  std::string name;
+  Flow exec(Frame& f) const override {
+    const I a = start->eval(f);
+    const I b = end->eval(f);
+    if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    const TensorView& v = f.t[tslot].view;
+    int64_t row = 0;
+    for (int k = 0; k + 1 < rank; ++k) {
+      const uint64_t i = f.s[slots[k]];
+      if (i >= static_cast<uint64_t>(v.dims[k])) [[unlikely]]
+        index_error(span, name, k, i, is_unsigned[k], v.dims[k]);
+      row = row * v.dims[k] + static_cast<int64_t>(i);
+    }
+    const uint64_t len = static_cast<uint64_t>(v.dims[rank - 1]);
+    row *= static_cast<int64_t>(len);
+    T* data = reinterpret_cast<T*>(v.data) + row;
+    uint8_t* init = v.init ? v.init + row : nullptr;
+    uint64_t* var = &f.s[slot];
+    for (I x = a;; x = static_cast<I>(x + 1)) {
+      const uint64_t i = to_bits<I>(x);
+      *var = i;
+      if (i >= len) [[unlikely]]
+        index_error(span, name, rank - 1, i, is_unsigned[rank - 1], static_cast<int64_t>(len));
+      data[i] = value.get(f);
+      if (init) init[i] = 1;
+      if (inclusive ? x == b : static_cast<I>(x + 1) == b) break;
+    }
+    return Flow::Normal;
+  }
+};
+
+// Whether evaluating `e` can run a statement (a block or an `if` as a value) or move a tensor
+// (a call or a transfer may take one by value), either of which could change the stored
+// tensor's view under ForStore.
+bool may_change_locals(const tir::Expr& e) {
+  if (e.kind == ExprKind::BlockExpr || e.kind == ExprKind::If || e.kind == ExprKind::Call ||
+      e.kind == ExprKind::Transfer)
+    return true;
+  for (const tir::Expr* a : e.args)
+    if (a && may_change_locals(*a)) return true;
+  return false;
+}
+
+// The tensor, index slots, value and message fields of a store `t[i]…[k] = e` whose indices
+// are all locals.
+template <class T, class N> N* fill_slot_store(Compiler& c, N* n, const tir::Stmt& s) {
+  const tir::Expr& target = *s.target;
+  const tir::Expr& base = *target.args[0];
+  n->tslot = base.slot;
+  for (size_t k = 1; k < target.args.size(); ++k) {
+    n->slots[k - 1] = target.args[k]->slot;
+    n->is_unsigned[k - 1] = !is_signed_int(target.args[k]->type.scalar);
+  }
+  n->value = c.template op_any<T>(*s.value);
+  n->span = target.span;
+  n->name = tensor_name(base);
+  return n;
+}
 
 struct CompoundInfo {
   Span span;
@@ -221,7 +253,7 @@ template <class T, int R> struct IndexCompound final : StmtNode {
   std::string name;
   Flow exec(Frame& f) const override {
     const TensorView& v = f.t[tslot].view;
-    const int64_t off = index_offset<R>(f, v, idx, info.span, name);
+    const int64_t off = operand_offset(f, v, R, idx, info.span, name);
     const uint64_t rb = value->eval_bits(f);
     if (static_cast<uint64_t>(off) >= static_cast<uint64_t>(v.size)) [[unlikely]]
       index_error(info.span, name, 0, static_cast<uint64_t>(off), false, v.size);
@@ -244,10 +276,6 @@ template <class T, bool Record> struct IndexCompoundAny final : StmtNode {
     const int64_t off = index_offset_n(f, v, idx, info.span, name);
     const uint64_t rb = value->eval_bits(f);
     const T old = load_elem<T>(v, off, info.span, name);
-    if constexpr (Record) {  // `t[i] op= x` reads, then writes
-      record_access(f, v, off, name, false, info.span);
-      record_access(f, v, off, name, true, info.span);
-    }
     if constexpr (Record) {  // `t[i] op= x` reads, then writes
       record_access(f, v, off, name, false, info.span);
       record_access(f, v, off, name, true, info.span);
@@ -302,14 +330,13 @@ const Node* Compiler::index_load(const tir::Expr& e) {
       n->name = tensor_name(base);
       return n;
     };
-    auto slotted = [&](auto* n) -> const Node* {
-      n->tslot = base.slot;
-      for (int k = 0; k < rank; ++k) {
-        n->slots[k] = e.args[k + 1]->slot;
-        n->is_unsigned[k] = !is_signed_int(e.args[k + 1]->type.scalar);
-      }
-      n->span = e.span;
-      n->name = tensor_name(base);
+    auto slotted = [&](IndexLoadSlots<T>* n) -> const Node* {
+      SlotLoad<T>& ld = n->ld;
+      ld.tslot = base.slot;
+      ld.rank = rank;
+      for (int k = 0; k < rank; ++k) ld.idx[k] = int_operand(*e.args[k + 1]);
+      ld.span = e.span;
+      ld.name = tensor_name(base);
       return n;
     };
     auto generic = [&](auto* n) -> const ExprT<T>* {
@@ -320,11 +347,7 @@ const Node* Compiler::index_load(const tir::Expr& e) {
       return n;
     };
     if (record_races) return generic(make<IndexLoadAny<T, true>>());
-    if (fused_base(base) && all_scalar_vars(e.args, 1)) {
-      if (rank == 1) return slotted(make<IndexLoadSlots<T, 1>>());
-      if (rank == 2) return slotted(make<IndexLoadSlots<T, 2>>());
-      if (rank == 3) return slotted(make<IndexLoadSlots<T, 3>>());
-    }
+    if (fused_base(base) && rank >= 1 && rank <= 3) return slotted(make<IndexLoadSlots<T>>());
     if (fused_base(base)) {
       if (rank == 1) return fused(make<IndexLoad<T, 1>>());
     }
@@ -385,17 +408,7 @@ const StmtNode* Compiler::index_store(const tir::Stmt& s) {
       n->name = tensor_name(base);
       return n;
     };
-    auto slotted = [&](auto* n) -> const StmtNode* {
-      n->tslot = base.slot;
-      for (int k = 0; k < rank; ++k) {
-        n->slots[k] = target.args[k + 1]->slot;
-        n->is_unsigned[k] = !is_signed_int(target.args[k + 1]->type.scalar);
-      }
-      n->value = scalar<T>(*s.value);
-      n->span = target.span;
-      n->name = tensor_name(base);
-      return n;
-    };
+    auto slotted = [&](auto* n) -> const StmtNode* { return fill_slot_store<T>(*this, n, s); };
     if (fused_base(base) && all_scalar_vars(target.args, 1)) {
       if (rank == 1) return slotted(make<IndexStoreSlots<T, 1>>());
       if (rank == 2) return slotted(make<IndexStoreSlots<T, 2>>());
@@ -405,6 +418,37 @@ const StmtNode* Compiler::index_store(const tir::Stmt& s) {
       if (rank == 1) return fused(make<IndexStore<T, 1>>());
     }
     return generic_store(make<IndexStoreAny<T, false>>());
+  });
+}
+
+const StmtNode* Compiler::for_store(const tir::Stmt& loop) {
+  if (record_races || loop.body->tail || loop.body->stmts.size() != 1) return nullptr;
+  const tir::Stmt& s = *loop.body->stmts[0];
+  if (s.kind != tir::StmtKind::Assign || s.compound || s.target->kind != ExprKind::Index)
+    return nullptr;
+  const tir::Expr& target = *s.target;
+  const tir::Expr& base = *target.args[0];
+  const int rank = static_cast<int>(target.args.size()) - 1;
+  if (!fused_base(base) || !all_scalar_vars(target.args, 1) || rank < 1 || rank > 3) return nullptr;
+  for (int k = 0; k < rank; ++k)
+    if ((target.args[k + 1]->slot == loop.slot) != (k == rank - 1)) return nullptr;
+  if (may_change_locals(*s.value)) return nullptr;
+  return with_scalar(target.type.scalar, [&](auto tag) -> const StmtNode* {
+    using T = decltype(tag);
+    return with_scalar(loop.start->type.scalar, [&](auto itag) -> const StmtNode* {
+      using I = decltype(itag);
+      if constexpr (kIsInt<I>) {
+        auto* n = make<ForStore<T, I>>();
+        n->slot = loop.slot;
+        n->start = scalar<I>(*loop.start);
+        n->end = scalar<I>(*loop.end);
+        n->inclusive = loop.inclusive;
+        n->rank = rank;
+        return fill_slot_store<T>(*this, n, s);
+      } else {
+        return nullptr;
+      }
+    });
   });
 }
 

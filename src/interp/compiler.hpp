@@ -21,23 +21,97 @@ class Compiler {
   // Any expression.
   const Node* value(const tir::Expr& e);
   // A scalar expression as the typed interface.
-  template <class T> const ExprT<T>* scalar(const tir::Expr& e) {
-    const Node* n = value(e);
+  template <class T> const ExprT<T>* scalar(const tir::Expr& e) { return typed<T>(value(e)); }
+  template <class T> const ExprT<T>* typed(const Node* n) {
     if (auto* t = dynamic_cast<const ExprT<T>*>(n)) return t;
     return make<FromBits<T>>(n);
   }
+  // `e` as a leaf (Leaf<T>), when it is one; `n` receives the node when e had to be compiled.
+  template <class T> bool leaf(const tir::Expr& e, Leaf<T>& out, const Node** n) {
+    if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) {
+      out.kind = Leaf<T>::kVar;
+      out.slot = e.slot;
+      return true;
+    }
+    if (e.kind == tir::ExprKind::Literal) {
+      out.kind = Leaf<T>::kLit;
+      out.lit = literal_value<T>(e.lit);
+      return true;
+    }
+    if (std::is_floating_point_v<T> && e.kind == tir::ExprKind::Cast &&
+        e.args[0]->kind == tir::ExprKind::Var && e.args[0]->type.is_scalar() &&
+        is_int(e.args[0]->type.scalar)) {
+      out.kind = is_signed_int(e.args[0]->type.scalar) ? Leaf<T>::kFromSigned : Leaf<T>::kFromUnsigned;
+      out.slot = e.args[0]->slot;
+      return true;
+    }
+    if (e.kind != tir::ExprKind::Index) return false;
+    *n = value(e);
+    if (auto* l = dynamic_cast<const IndexLoadSlots<T>*>(*n)) {
+      out.kind = Leaf<T>::kLoad;
+      out.load = &l->ld;
+      return true;
+    }
+    return false;
+  }
   template <class T> OpAny<T> op_any(const tir::Expr& e) {
     OpAny<T> op;
-    if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) {
-      op.kind = OpAny<T>::kVar;
-      op.slot = e.slot;
-    } else if (e.kind == tir::ExprKind::Literal) {
-      op.kind = OpAny<T>::kLit;
-      op.lit = literal_value<T>(e.lit);
-    } else {
-      op.e = scalar<T>(e);
+    const Node* n = nullptr;
+    if (leaf<T>(e, op.x, &n)) {
+      op.kind = OpAny<T>::kLeaf;
+      return op;
     }
+    if (n) {
+      op.e = typed<T>(n);
+      return op;
+    }
+    if constexpr (!std::is_same_v<T, bool> && !kIsHalf<T>) {
+      // Only when every operand is a leaf: compiling some alone first would be harmless, but
+      // their nodes would be wasted when another is not.
+      const Node* n1 = nullptr;
+      const Node* n2 = nullptr;
+      const Node* n3 = nullptr;
+      if (safe_binary<T>(e) && is_leaf(*e.args[0]) && is_leaf(*e.args[1]) &&
+          leaf<T>(*e.args[0], op.x, &n1) && leaf<T>(*e.args[1], op.y, &n2)) {
+        op.kind = OpAny<T>::kBin;
+        op.op = e.bop;
+        return op;
+      }
+      const tir::Expr& l = *e.args[0];
+      if (safe_binary<T>(e) && safe_binary<T>(l) && is_leaf(*l.args[0]) && is_leaf(*l.args[1]) &&
+          is_leaf(*e.args[1]) && leaf<T>(*l.args[0], op.x, &n1) && leaf<T>(*l.args[1], op.y, &n2) &&
+          leaf<T>(*e.args[1], op.z, &n3)) {
+        op.kind = OpAny<T>::kBin2;
+        op.op = l.bop;
+        op.op2 = e.bop;
+        return op;
+      }
+    }
+    op.e = scalar<T>(e);
     return op;
+  }
+  // A binary operator that safe_arith computes.
+  template <class T> static bool safe_binary(const tir::Expr& e) {
+    using tir::BinOp;
+    return e.kind == tir::ExprKind::Binary && e.type.is_scalar() &&
+           (e.bop == BinOp::Add || e.bop == BinOp::Sub || e.bop == BinOp::Mul ||
+            (e.bop == BinOp::Div && std::is_floating_point_v<T>));
+  }
+  // Whether leaf() may take `e` (an Index of a tensor local whose indices are locals or
+  // constants, which compiles to a slot load).
+  static bool is_leaf(const tir::Expr& e) {
+    using tir::ExprKind;
+    if (e.kind == ExprKind::Var) return e.type.is_scalar();
+    if (e.kind == ExprKind::Literal) return true;
+    if (e.kind == ExprKind::Cast)
+      return e.args[0]->kind == ExprKind::Var && e.args[0]->type.is_scalar() && is_int(e.args[0]->type.scalar);
+    if (e.kind != ExprKind::Index || e.args.size() < 2 || e.args.size() > 4) return false;
+    if (e.args[0]->kind != ExprKind::Var || !e.args[0]->type.is_tensor_like()) return false;
+    for (size_t k = 1; k < e.args.size(); ++k) {
+      const tir::Expr& i = *e.args[k];
+      if (i.kind != ExprKind::Literal && (i.kind != ExprKind::Var || !i.type.is_scalar())) return false;
+    }
+    return true;
   }
   IntOperand int_operand(const tir::Expr& e);
   TensorOperand tensor_operand(const tir::Expr& e);
@@ -75,6 +149,7 @@ class Compiler {
   StmtList block_stmts(const tir::Block& b, Tail tail);
   const StmtNode* tail_stmt(const tir::Expr& e, Tail tail);
   const StmtNode* for_stmt(const tir::Stmt& s);
+  const StmtNode* for_store(const tir::Stmt& s);  // compile_index.cpp; null when it does not fit
   const StmtNode* let_or_assign_tensor(int slot, const tir::Expr& value);
   const Node* block_value(const tir::Block* b, const tir::Expr* cond, const tir::Block* else_b,
                           const vx::Type& type);

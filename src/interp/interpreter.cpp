@@ -22,19 +22,25 @@
 // * Calls take a frame from the callee's pool (no allocation once warm) and count the depth.
 // * Runtime errors throw RuntimeError, caught once in run_program; nothing on the normal path
 //   throws or allocates, except making a tensor and printing.
-// * `spawn on` and across loops run in order, one pass at a time; a RegionRunner may take a
-//   region first (interpreter.hpp).
+// * A RegionRunner may take a `spawn on` region first (interpreter.hpp). In the interpreter, the
+//   blocks of an `across blocks` loop run on TBB tasks, each with a copy of the frame
+//   (host_parallel.hpp); lane loops, and everything with VX_HOST_THREADS=1, run one pass at a
+//   time, in order.
 #include "interp/interpreter.hpp"
 
 #include <pthread.h>
+#include <time.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <sstream>
 
 #include "interp/compiler.hpp"
+#include "interp/host_parallel.hpp"
 #include "interp/race_check.hpp"
 #include "support/diagnostics.hpp"
 
@@ -363,6 +369,16 @@ struct LetBits final : StmtNode {
   }
 };
 
+// `let x = leaf;` (a local, a constant, an element load): the leaf read in place.
+template <class T> struct LetLeaf final : StmtNode {
+  int slot;
+  Leaf<T> value;
+  Flow exec(Frame& f) const override {
+    f.s[slot] = to_bits<T>(value.get(f));
+    return Flow::Normal;
+  }
+};
+
 struct LetTensor final : StmtNode {
   int slot;
   const Node* value;
@@ -447,6 +463,19 @@ template <class T> struct ForStmt final : StmtNode {
     const T a = start->eval(f);
     const T b = end->eval(f);
     if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    if (body.size() == 2) {  // `let x = …; t[…] = …;`: both called directly
+      const StmtNode* first = body[0];
+      const StmtNode* second = body[1];
+      for (T v = a;; v = static_cast<T>(v + 1)) {
+        f.s[slot] = to_bits<T>(v);
+        Flow fl = first->exec(f);
+        if (fl == Flow::Normal) fl = second->exec(f);
+        if (fl == Flow::Break) break;
+        if (fl == Flow::Return) return fl;
+        if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+      }
+      return Flow::Normal;
+    }
     if (body.size() == 1) {  // the usual kernel loop: one statement, called directly
       const StmtNode* only = body[0];
       for (T v = a;; v = static_cast<T>(v + 1)) {
@@ -465,6 +494,28 @@ template <class T> struct ForStmt final : StmtNode {
       if (fl == Flow::Return) return fl;
       if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
     }
+    return Flow::Normal;
+  }
+};
+
+// `for b in a..b across blocks` with more than one host thread: the passes run on TBB tasks
+// (host_parallel.hpp). The checker keeps break, continue and return from leaving the loop, so
+// a pass always ends normally or with a runtime error.
+template <class T> struct AcrossBlocksStmt final : StmtNode {
+  ForStmt<T> seq;  // the loop one pass at a time (one host thread)
+  static void pass(const void* self, Frame& f, uint64_t value) {
+    const ForStmt<T>& loop = static_cast<const AcrossBlocksStmt*>(self)->seq;
+    f.s[loop.slot] = to_bits<T>(static_cast<T>(value));
+    run_list(loop.body, f);
+  }
+  Flow exec(Frame& f) const override {
+    if (f.ctx->host_threads <= 1) return seq.exec(f);
+    const T a = seq.start->eval(f);
+    const T b = seq.end->eval(f);
+    if (seq.inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    const __int128 count = static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
+    if (count > INT64_MAX) return seq.exec(f);  // more passes than any run could make
+    run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this);
     return Flow::Normal;
   }
 };
@@ -531,12 +582,36 @@ struct RecSpawnStmt final : StmtNode {
   }
 };
 
+// VX_TIME_KERNEL=1: one line per region run in the interpreter, like the offload tier's: the
+// wall time, then the CPU time of the process (all host threads) over the same span.
+double process_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+void report_region_time(const ExecContext& ctx, Span span, double ms, double cpu_ms) {
+  const SourceFile& file = *ctx.program->file;
+  const LineCol lc = file.line_col(span.begin);
+  std::ostringstream line;
+  line << "vx: kernel " << file.path() << ":" << lc.line << ":" << lc.col << ": " << ms
+       << " ms, host, " << ctx.host_threads << (ctx.host_threads == 1 ? " thread" : " threads")
+       << ", cpu " << cpu_ms << " ms\n";
+  *ctx.err << line.str() << std::flush;
+}
+
 struct SpawnStmt final : StmtNode {
   const tir::Stmt* stmt;
   StmtList body;
   Flow exec(Frame& f) const override {
     if (f.ctx->runner && f.ctx->runner->run_region(*stmt, f)) return Flow::Normal;
-    return run_list(body, f);
+    if (!f.ctx->time_kernel) return run_list(body, f);
+    const double cpu0 = process_cpu_ms();
+    const auto t0 = std::chrono::steady_clock::now();
+    const Flow fl = run_list(body, f);
+    const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
+    report_region_time(*f.ctx, stmt->span, ms.count(), process_cpu_ms() - cpu0);
+    return fl;
   }
 };
 
@@ -595,11 +670,59 @@ std::string Compiler::source_text(Span span) const {
   return text.substr(span.begin, span.end - span.begin);
 }
 
+namespace {
+
+// `e` as constant + Σ coef·local, when it is made of locals, constants, +, - and * by a constant
+// (all in e's integer type, so wrapping modulo 2^64 and then to the width is exact).
+bool affine_terms(const tir::Expr& e, uint64_t scale, IntOperand& op) {
+  using tir::BinOp;
+  using tir::ExprKind;
+  if (e.kind == ExprKind::Literal) {
+    op.constant += scale * static_cast<uint64_t>(e.lit.i);
+    return true;
+  }
+  if (e.kind == ExprKind::Var && e.type.is_scalar()) {
+    for (int k = 0; k < op.terms; ++k) {
+      if (op.term_slot[k] == e.slot) {
+        op.term_coef[k] += scale;
+        return true;
+      }
+    }
+    if (op.terms == 3) return false;
+    op.term_slot[op.terms] = e.slot;
+    op.term_coef[op.terms] = scale;
+    ++op.terms;
+    return true;
+  }
+  if (e.kind != ExprKind::Binary) return false;
+  const tir::Expr& l = *e.args[0];
+  const tir::Expr& r = *e.args[1];
+  switch (e.bop) {
+    case BinOp::Add: return affine_terms(l, scale, op) && affine_terms(r, scale, op);
+    case BinOp::Sub: return affine_terms(l, scale, op) && affine_terms(r, uint64_t{0} - scale, op);
+    case BinOp::Mul:
+      if (r.kind == ExprKind::Literal) return affine_terms(l, scale * static_cast<uint64_t>(r.lit.i), op);
+      if (l.kind == ExprKind::Literal) return affine_terms(r, scale * static_cast<uint64_t>(l.lit.i), op);
+      return false;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 IntOperand Compiler::int_operand(const tir::Expr& e) {
   IntOperand op;
   op.is_unsigned = e.type.is_scalar() && is_int(e.type.scalar) && !is_signed_int(e.type.scalar);
-  if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) op.slot = e.slot;
-  else op.e = value(e);
+  if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) {
+    op.slot = e.slot;
+    return op;
+  }
+  if (e.type.is_scalar() && is_int(e.type.scalar) && e.kind == tir::ExprKind::Binary) {
+    IntOperand affine = op;
+    affine.shift = static_cast<uint8_t>(64 - 8 * scalar_size(e.type.scalar));
+    if (affine_terms(e, 1, affine) && affine.terms > 0) return affine;
+  }
+  op.e = value(e);
   return op;
 }
 
@@ -768,6 +891,19 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
     case StmtKind::Let: {
       if (!s.value) return make<BlockStmt>();
       if (is_tensor_type(s.value->type)) return let_or_assign_tensor(s.slot, *s.value);
+      if (s.value->type.is_scalar() && (is_leaf(*s.value) || s.value->kind == tir::ExprKind::Index)) {
+        const StmtNode* let = with_scalar(s.value->type.scalar, [&](auto tag) -> const StmtNode* {
+          using T = decltype(tag);
+          Leaf<T> leaf_value;
+          const Node* node = nullptr;
+          if (!leaf<T>(*s.value, leaf_value, &node)) return nullptr;
+          auto* n = make<LetLeaf<T>>();
+          n->slot = s.slot;
+          n->value = leaf_value;
+          return n;
+        });
+        if (let) return let;
+      }
       auto* n = make<LetBits>();
       n->slot = s.slot;
       n->value = value(*s.value);
@@ -841,12 +977,23 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n->body = block_stmts(*s.body, Tail::Discard);
         return n;
       }
+      auto fill = [&](ForStmt<T>& n) {
+        n.slot = s.slot;
+        n.start = scalar<T>(*s.start);
+        n.end = scalar<T>(*s.end);
+        n.inclusive = s.inclusive;
+        n.body = block_stmts(*s.body, Tail::Discard);
+      };
+      if (s.across != tir::Across::Blocks) {
+        if (const StmtNode* n = for_store(s)) return n;
+      }
+      if (s.across == tir::Across::Blocks) {
+        auto* n = make<AcrossBlocksStmt<T>>();
+        fill(n->seq);
+        return n;
+      }
       auto* n = make<ForStmt<T>>();
-      n->slot = s.slot;
-      n->start = scalar<T>(*s.start);
-      n->end = scalar<T>(*s.end);
-      n->inclusive = s.inclusive;
-      n->body = block_stmts(*s.body, Tail::Discard);
+      fill(*n);
       return n;
     } else {
       internal_error("a for loop over a non-integer range");
@@ -859,6 +1006,7 @@ std::vector<std::unique_ptr<CompiledFunction>> Compiler::compile_all() {
   for (const tir::Function& fn : program_.functions) {
     auto cf = std::make_unique<CompiledFunction>();
     cf->fn = &fn;
+    cf->index = static_cast<int>(out.size());
     cf->returns_tensor = is_tensor_type(fn.ret);
     for (int i = 0; i < fn.slot_count(); ++i)
       if (is_tensor_type(fn.slot_types[i])) cf->tensor_slots.push_back(i);
@@ -891,12 +1039,19 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Compiler compiler(program);
     compiler.record_races = options.race_recorder != nullptr;
     auto functions = compiler.compile_all();
+    HostThreads threads;
     ExecContext ctx;
     ctx.out = options.out;
+    ctx.err = options.err;
     ctx.runner = options.runner;
     ctx.races = options.race_recorder;
     ctx.functions = &functions;
+    ctx.program = &program;
     ctx.max_depth = options.max_call_depth;
+    ctx.host_threads = threads.count();
+    const char* time_kernel = std::getenv("VX_TIME_KERNEL");
+    ctx.time_kernel = time_kernel && std::strcmp(time_kernel, "1") == 0;
+    ctx.pools.resize(functions.size());
     CompiledFunction& main_fn = *functions[program.main_index];
     Frame* frame = main_fn.acquire(&ctx);
     int status = 0;

@@ -17,15 +17,39 @@ class RegionRunner;
 class RaceRecorder;
 struct CompiledFunction;
 
-// What a run shares between frames: the output streams, the function table and the call depth.
-struct ExecContext {
+// The frames of one function, reused from call to call (no allocation once warm).
+struct FramePool {
+  std::vector<std::unique_ptr<Frame>> frames;
+  std::vector<Frame*> free;
+};
+
+// What the frames of one thread of a run share: the output streams, the function table, the
+// call depth and the frame pools. The main thread has one; each host task that runs blocks of an
+// `across blocks` loop forks its own (host_parallel.hpp): it copies the settings and starts with
+// empty frame pools, so no two threads share anything they write.
+struct ExecSettings {
   std::ostream* out = nullptr;
+  std::ostream* err = nullptr;
   RegionRunner* runner = nullptr;
   const std::vector<std::unique_ptr<CompiledFunction>>* functions = nullptr;
+  const tir::Program* program = nullptr;
   int depth = 0;
   int max_depth = 10000;
+  int host_threads = 1;       // > 1: the blocks of an across-blocks loop run on TBB tasks
+  bool time_kernel = false;   // VX_TIME_KERNEL=1: one line on err per region run here
+  bool concurrent = false;    // other threads may run blocks now: atomics must be real
   RaceRecorder* races = nullptr;  // `--check-races`: only the recording nodes read these two
   int across_open = 0;            // across passes open now
+};
+
+struct ExecContext : ExecSettings {
+  std::vector<FramePool> pools;  // one per function, indexed like `functions`
+
+  // A context for another thread of the same run.
+  void fork_into(ExecContext& child) const {
+    static_cast<ExecSettings&>(child) = *this;
+    child.pools.resize(pools.size());
+  }
 };
 
 // An expression. Scalar, unit and token values travel as slot bits (eval_bits); tensor-like
@@ -53,31 +77,149 @@ template <class D, class T> struct ExprImpl : ExprT<T> {
 
 // ---- Operands: how a typed node reads a child ----------------------------------------------
 
-// A child read by a typed node: a local read in place, a constant, or a node. A runtime kind
-// (one well-predicted branch) instead of a template parameter keeps the number of node classes,
-// and so the compile time, small, while still saving the virtual call for leaves.
-template <class T> struct OpAny {
-  enum Kind : uint8_t { kExpr, kVar, kLit };
-  Kind kind = kExpr;
-  int slot = -1;
-  T lit{};
-  const ExprT<T>* e = nullptr;
-  T get(Frame& f) const {
-    if (kind == kExpr) return e->eval(f);
-    if (kind == kVar) return from_bits<T>(f.s[slot]);
-    return lit;
-  }
-};
+[[noreturn]] void uninit_error(Span span, const std::string& name, const TensorView& v,
+                               int64_t offset);
+[[noreturn]] void index_error(Span span, const std::string& name, int dim, uint64_t index,
+                              bool is_unsigned, int64_t len);
 
-// An integer used as an index, a count or a shift amount: a local read in place, or any integer
-// expression, as slot bits (sign- or zero-extended, so an unsigned compare against a size also
-// rejects negative values).
+// An integer used as an index, a count or a shift amount, as slot bits (sign- or zero-extended,
+// so an unsigned compare against a size also rejects negative values): a local read in place,
+// an affine combination of locals and constants (`b * 256 + l`, computed modulo 2^64 and wrapped
+// to the type's width, which is exactly the type's wrapping arithmetic), or any integer node.
 struct IntOperand {
   int slot = -1;
   const Node* e = nullptr;
   bool is_unsigned = false;
-  uint64_t get(Frame& f) const { return slot >= 0 ? f.s[slot] : e->eval_bits(f); }
+  uint8_t terms = 0;  // > 0: affine
+  uint8_t shift = 0;  // 64 - the type's width
+  int term_slot[3] = {};
+  uint64_t term_coef[3] = {};
+  uint64_t constant = 0;
+  [[gnu::always_inline]] uint64_t get(Frame& f) const {
+    if (slot >= 0) return f.s[slot];
+    if (terms) {
+      uint64_t r = constant;
+      for (int k = 0; k < terms; ++k) r += term_coef[k] * f.s[term_slot[k]];
+      return is_unsigned ? (r << shift) >> shift
+                         : static_cast<uint64_t>(static_cast<int64_t>(r << shift) >> shift);
+    }
+    return e->eval_bits(f);
+  }
 };
+
+// The offset of [s[slots[0]], …] in v, each index checked against its dimension in order.
+[[gnu::always_inline]] inline int64_t slot_offset(Frame& f, const TensorView& v, int rank,
+                                                  const int* slots, const bool* is_unsigned,
+                                                  Span span, const std::string& name) {
+  int64_t off = 0;
+  for (int k = 0; k < rank; ++k) {
+    const uint64_t i = f.s[slots[k]];
+    const int64_t d = v.dims[k];
+    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
+      index_error(span, name, k, i, is_unsigned[k], d);
+    off = off * d + static_cast<int64_t>(i);
+  }
+  return off;
+}
+
+// The offset of [i0, i1, …] in v, checking each index against its dimension before the next
+// is evaluated.
+[[gnu::always_inline]] inline int64_t operand_offset(Frame& f, const TensorView& v, int rank,
+                                                     const IntOperand* idx, Span span,
+                                                     const std::string& name) {
+  int64_t off = 0;
+  for (int k = 0; k < rank; ++k) {
+    const uint64_t i = idx[k].get(f);
+    const int64_t d = v.dims[k];
+    if (i >= static_cast<uint64_t>(d)) [[unlikely]]
+      index_error(span, name, k, i, idx[k].is_unsigned, d);
+    off = off * d + static_cast<int64_t>(i);
+  }
+  return off;
+}
+
+// `t[i]…[k]` of a tensor local of rank 1 to 3 (the kernel case): the view, each index
+// evaluated and checked in order (before the next is evaluated), the init flag of an SMEM tile,
+// the load. Read in place by a parent node (OpAny, LetLeaf) or by the IndexLoadSlots node.
+template <class T> struct SlotLoad {
+  int tslot = 0;
+  int rank = 0;
+  IntOperand idx[3];
+  Span span;
+  std::string name;
+  [[gnu::always_inline]] T get(Frame& f) const {
+    const TensorView& v = f.t[tslot].view;
+    const int64_t off = operand_offset(f, v, rank, idx, span, name);
+    if (v.init && !v.init[off]) [[unlikely]]
+      uninit_error(span, name, v, off);
+    return reinterpret_cast<const T*>(v.data)[off];
+  }
+};
+
+template <class T> struct IndexLoadSlots final : ExprT<T> {
+  SlotLoad<T> ld;
+  T eval(Frame& f) const override { return ld.get(f); }
+  uint64_t eval_bits(Frame& f) const override { return to_bits<T>(ld.get(f)); }
+};
+
+// A leaf read in place by a typed node: a local, a constant, an element load of a tensor local
+// with local indices, or an integer local converted to a float (`i as f32`).
+template <class T> struct Leaf {
+  enum Kind : uint8_t { kVar, kLit, kLoad, kFromSigned, kFromUnsigned };
+  Kind kind = kLit;
+  int slot = -1;
+  T lit{};
+  const SlotLoad<T>* load = nullptr;
+  [[gnu::always_inline]] T get(Frame& f) const {
+    if (kind == kVar) return from_bits<T>(f.s[slot]);
+    if (kind == kLit) return lit;
+    if (kind == kLoad) return load->get(f);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (kind == kFromSigned) return static_cast<T>(static_cast<int64_t>(f.s[slot]));
+      return static_cast<T>(f.s[slot]);
+    }
+    return lit;
+  }
+};
+
+// `a op b` for an operator that cannot fail: +, -, * and, on floats, /.
+template <class T> [[gnu::always_inline]] inline T safe_arith(tir::BinOp op, T a, T b) {
+  if constexpr (!std::is_same_v<T, bool>) {
+    switch (op) {
+      case tir::BinOp::Add: return op_add(a, b);
+      case tir::BinOp::Sub: return op_sub(a, b);
+      case tir::BinOp::Mul: return op_mul(a, b);
+      default:
+        if constexpr (std::is_floating_point_v<T>) return op_div(a, b, Span{});
+        break;
+    }
+  }
+  return a;
+}
+
+// A child read by a typed node: a leaf, `x op y` or `(x op y) op2 z` of leaves with operators
+// that cannot fail (safe_arith; `a * 2.0 + b` is the common kernel shape), or a node. A runtime
+// kind (one well-predicted branch) instead of a template parameter keeps the number of node
+// classes, and so the compile time, small, while still saving the virtual calls for leaves and
+// for the small operations right above them.
+template <class T> struct OpAny {
+  enum Kind : uint8_t { kExpr, kLeaf, kBin, kBin2 };
+  Kind kind = kExpr;
+  tir::BinOp op = tir::BinOp::Add;
+  tir::BinOp op2 = tir::BinOp::Add;
+  Leaf<T> x, y, z;
+  const ExprT<T>* e = nullptr;
+  [[gnu::always_inline]] T get(Frame& f) const {
+    if (kind == kLeaf) return x.get(f);
+    if (kind == kExpr) return e->eval(f);
+    const T a = x.get(f);
+    const T b = y.get(f);
+    const T ab = safe_arith(op, a, b);
+    if (kind == kBin) return ab;
+    return safe_arith(op2, ab, z.get(f));
+  }
+};
+
 std::string int_operand_text(uint64_t bits, bool is_unsigned);
 
 // A tensor-like argument (`&t`, `t`, `&t[i]`, …): a local's view read in place, or a node's place.
@@ -145,29 +287,29 @@ struct FlowEscape {
   Flow flow;
 };
 
-// A compiled function: its body and its frames, reused from call to call.
+// A compiled function: its body; its frames come from the calling thread's ExecContext.
 struct CompiledFunction {
   const tir::Function* fn = nullptr;
+  int index = 0;  // in ExecContext::functions and ExecContext::pools
   StmtList body;
   std::vector<int> tensor_slots;  // slots to release when a call ends
-  std::vector<std::unique_ptr<Frame>> frames;
-  std::vector<Frame*> free_frames;
   bool returns_tensor = false;
 
-  Frame* acquire(ExecContext* ctx) {
-    if (free_frames.empty()) {
-      frames.push_back(std::make_unique<Frame>(fn->slot_count()));
-      frames.back()->ctx = ctx;
-      return frames.back().get();
+  Frame* acquire(ExecContext* ctx) const {
+    FramePool& pool = ctx->pools[index];
+    if (pool.free.empty()) {
+      pool.frames.push_back(std::make_unique<Frame>(fn->slot_count()));
+      pool.frames.back()->ctx = ctx;
+      return pool.frames.back().get();
     }
-    Frame* fr = free_frames.back();
-    free_frames.pop_back();
+    Frame* fr = pool.free.back();
+    pool.free.pop_back();
     return fr;
   }
-  void release(Frame* fr) {
+  void release(Frame* fr) const {
     for (int s : tensor_slots) fr->t[s].clear();
     fr->ret_tensor.clear();
-    free_frames.push_back(fr);
+    fr->ctx->pools[index].free.push_back(fr);
   }
 };
 
@@ -190,10 +332,6 @@ std::string scalar_debug(Scalar s, uint64_t bits);  // Debug
 bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
 // `[i, j]` of a linear offset in a view.
 std::string element_text(const TensorView& v, int64_t offset);
-[[noreturn]] void uninit_error(Span span, const std::string& name, const TensorView& v,
-                               int64_t offset);
-[[noreturn]] void index_error(Span span, const std::string& name, int dim, uint64_t index,
-                              bool is_unsigned, int64_t len);
 [[noreturn]] void internal_error(const std::string& what);
 // `--check-races`: reports one element access of `v` (at `offset` in the view) to the recorder
 // when an across pass is open; a collision stops the run with a runtime error at `span`. Only

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Host parallelism keeps the sequential meaning (DESIGN §3.10, spec/semantics.md §7): every
+# program of the conformance corpus, run in the interpreter with VX_HOST_THREADS=1 (one pass at a
+# time) and with VX_HOST_THREADS=4 (the blocks of each across-blocks loop on TBB tasks), must
+# give byte-identical stdout and stderr and the same exit status, refused programs and runtime
+# errors included. Excepted: programs whose output may depend on the order of float atomics or
+# of lanes::sum_unordered (spec/builtins.md), listed below; they must still exit the same way.
+# Run from the repository root.
+# usage: tests/host_threads_corpus.sh VX [CORPUS-DIR]
+set -u
+vx=${1:?usage: host_threads_corpus.sh VX [CORPUS-DIR]}
+corpus=${2:-conformance}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Output may differ in its last bits with the order of float read-modify-writes.
+order_dependent="builtins/atomics_f32.vx builtins/lanes_sum_unordered.vx"
+
+failed=0
+count=0
+for f in $(find "$corpus" -name '*.vx' | sort); do
+  count=$((count + 1))
+  flags=$(sed -n 's|^// run-flags: *||p' "$f" | head -n 1)
+  envs=$(sed -n 's|^// env: *||p' "$f")
+  for n in 1 4; do
+    # shellcheck disable=SC2086
+    env $envs VX_HOST_THREADS=$n "$vx" run --offload=off $flags "$f" > "$tmp/out$n" 2> "$tmp/err$n"
+    echo $? > "$tmp/status$n"
+  done
+  if ! cmp -s "$tmp/status1" "$tmp/status4"; then
+    echo "FAIL $f: exit status $(cat "$tmp/status1") with 1 thread, $(cat "$tmp/status4") with 4" >&2
+    failed=$((failed + 1))
+    continue
+  fi
+  case " $order_dependent " in *" ${f#"$corpus"/} "*) continue ;; esac
+  for stream in out err; do
+    if ! cmp -s "$tmp/${stream}1" "$tmp/${stream}4"; then
+      echo "FAIL $f: std$stream differs between 1 and 4 host threads:" >&2
+      diff "$tmp/${stream}1" "$tmp/${stream}4" | head -n 6 >&2
+      failed=$((failed + 1))
+    fi
+  done
+done
+echo "$count programs run with 1 and 4 host threads"
+[ "$count" -gt 0 ] || { echo "no program in $corpus" >&2; exit 1; }
+if [ "$failed" -ne 0 ]; then
+  echo "host_threads_corpus: $failed failed" >&2
+  exit 1
+fi
+echo "host_threads_corpus: ok"

@@ -1,0 +1,72 @@
+// The four workloads of tools/bench/host in C (gcc -O2, one thread): the same loops as the
+// Vx programs in vx/, on the same sizes. Prints the kernel's CPU seconds (the process's CPU
+// time, as Lua's os.clock gives, so that other load on the machine counts less) and a check value.
+// usage: bench scale ROWS COLS | gelu N | rowsums ROWS | histogram N
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 3) return 2;
+  const char* w = argv[1];
+  const long a = atol(argv[2]);
+  const long b = argc > 3 ? atol(argv[3]) : 0;
+  double t0, t1;
+  if (!strcmp(w, "scale")) {
+    float* g = malloc(sizeof(float) * a * b);
+    for (long i = 0; i < a * b; ++i) g[i] = 1.0f;
+    t0 = now();
+    for (long y = 0; y < a; ++y)
+      for (long x = 0; x < b; ++x) g[y * b + x] = g[y * b + x] * 2.0f + (float)y;
+    t1 = now();
+    printf("%.9f %g %g\n", t1 - t0, g[0], g[a * b - 1]);
+  } else if (!strcmp(w, "gelu")) {
+    float* in = malloc(sizeof(float) * a);
+    float* out = malloc(sizeof(float) * a);
+    for (long i = 0; i < a; ++i) in[i] = ((float)(i % 2001) - 1000.0f) * 0.004f;
+    t0 = now();
+    for (long i = 0; i < a; ++i) {
+      const float x = in[i];
+      const float cube = 0.044715f * x * x * x;
+      out[i] = 0.5f * x * (1.0f + tanhf(0.7978846f * (x + cube)));
+    }
+    t1 = now();
+    printf("%.9f %g %g\n", t1 - t0, out[0], out[a - 1]);
+  } else if (!strcmp(w, "rowsums")) {
+    const long n = 1024;
+    float* m = malloc(sizeof(float) * a * n);
+    float* sums = malloc(sizeof(float) * a);
+    float part[1024];
+    for (long i = 0; i < a * n; ++i) m[i] = 0.5f;
+    for (long c = 0; c < n; ++c) m[c] = (float)c;
+    t0 = now();
+    for (long r = 0; r < a; ++r) {
+      for (long t = 0; t < n; ++t) part[t] = m[r * n + t];
+      for (long h = n / 2; h >= 1; h /= 2)  // the tree order of DESIGN §3.7
+        for (long i = 0; i < h; ++i) part[i] = part[i] + part[i + h];
+      sums[r] = part[0];
+    }
+    t1 = now();
+    printf("%.9f %g %g\n", t1 - t0, sums[0], sums[a - 1]);
+  } else if (!strcmp(w, "histogram")) {
+    int32_t* v = malloc(sizeof(int32_t) * a);
+    uint32_t bins[8] = {0};
+    for (long i = 0; i < a; ++i) v[i] = (int32_t)((i * 7) % 8);
+    t0 = now();
+    for (long i = 0; i < a; ++i) bins[v[i]] += 1;
+    t1 = now();
+    printf("%.9f %u %u\n", t1 - t0, bins[0], bins[7]);
+  } else {
+    return 2;
+  }
+  return 0;
+}
