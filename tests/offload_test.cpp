@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <fstream>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <cstdlib>
 #include <iostream>
@@ -251,4 +253,30 @@ fn main() {
 }
 )");
   CHECK(offload::insert_sync_points(*q->program).eager);
+}
+
+TEST_CASE("verify compares bit for bit, and f32-atomic regions within their bound") {
+  auto bytes = [](std::vector<float> v) {
+    std::vector<std::byte> b(v.size() * 4);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto h = bytes({1.0f, 1000.0f, nan, -0.0f});
+  auto same = bytes({1.0f, 1000.0f, nan, -0.0f});
+  auto off = bytes({1.0f, 1000.0f + 0.0625f, nan, 0.0f});  // two elements differ, both tiny
+  auto far = bytes({1.0f, 1001.0f, nan, 0.0f});
+  const size_t n = h.size();
+  CHECK(offload::compare_launch(h.data(), same.data(), n, Scalar::F32, false).first_difference == -1);
+  // Without f32 atomics every bit counts: even -0.0 against 0.0.
+  CHECK(offload::compare_launch(h.data(), off.data(), n, Scalar::F32, false).first_difference == 1);
+  // With them: 2^-12 * 1000 = 0.244 > 0.0625 and 0: accepted, counted.
+  auto loose = offload::compare_launch(h.data(), off.data(), n, Scalar::F32, true);
+  CHECK(loose.first_difference == -1);
+  CHECK(loose.within == 2);
+  CHECK(offload::compare_launch(h.data(), far.data(), n, Scalar::F32, true).first_difference == 1);
+  // Integers never get a bound.
+  std::vector<std::byte> a(8), b(8);
+  b[4] = std::byte{1};
+  CHECK(offload::compare_launch(a.data(), b.data(), 8, Scalar::I32, true).first_difference == 1);
 }

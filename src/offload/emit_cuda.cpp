@@ -672,6 +672,7 @@ std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
     default: unsupported("an atomic on this element type");
   }
   if (!t.init.empty()) unsupported("an atomic on an uninit() tile");
+  if (t.elem == Scalar::F32) out_.float_atomics = true;
   const std::string idx = "vx_ix(" + as_index(*e.args[1], pre) + ", " + t.size() + ", vx_err)";
   const int64_t ord = e.args.back()->kind == ExprKind::Literal ? e.args.back()->lit.i : 4;
   const bool before = ord == 2 || ord == 3 || ord == 4;  // Release, AcqRel, SeqCst

@@ -46,6 +46,7 @@ struct EmittedRegion {
   std::vector<KernelParam> params;
   std::vector<GridLoop> grid;  // grid[0] is blockIdx.x (the innermost block loop)
   int block[3] = {1, 1, 1};    // lanes per dimension (compile-time constants in the kernel)
+  bool float_atomics = false;  // f32 atomics: results depend on the order of the updates
 };
 
 // Every `spawn on` region of the program, in source order, emitted.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -150,6 +151,47 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
     out.params[i] = &out.values[i];
   }
   return true;
+}
+
+VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes, Scalar scalar,
+                            bool float_atomics) {
+  VerifyResult out;
+  const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
+  // A region with f32 atomics: the order of the updates is the GPU's, so float elements may differ
+  // by the rounding of a different order: accepted within 2^-12 of the tensor's largest
+  // magnitude (spec/offload.md); NaN where the interpreter has NaN.
+  const bool loose = float_atomics && (scalar == Scalar::F32 || scalar == Scalar::F64);
+  auto value = [&](const std::byte* p) {
+    if (scalar == Scalar::F32) {
+      float v;
+      std::memcpy(&v, p, 4);
+      return static_cast<double>(v);
+    }
+    double v;
+    std::memcpy(&v, p, 8);
+    return v;
+  };
+  double bound = 0;
+  if (loose) {
+    for (size_t k = 0; k < bytes; k += es) {
+      const double h = std::fabs(value(host + k));
+      if (h == h && h != HUGE_VAL) bound = std::max(bound, h);
+    }
+    bound *= 0x1p-12;
+  }
+  for (size_t k = 0; k < bytes; k += es) {
+    if (std::memcmp(host + k, gpu + k, es) == 0) continue;
+    if (loose) {
+      const double h = value(host + k), g = value(gpu + k);
+      if ((h != h && g != g) || std::fabs(h - g) <= bound) {
+        ++out.within;
+        continue;
+      }
+    }
+    out.first_difference = static_cast<int64_t>(k / es);
+    return out;
+  }
+  return out;
 }
 
 std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program) {
@@ -329,7 +371,7 @@ struct OffloadRunner::Impl {
   bool compiled = false, checked_compiled = false, compile_failed = false;
   std::map<size_t, void*> functions, checked_functions;
   std::map<size_t, int> launches;
-  std::set<size_t> verified, demoted, reported;
+  std::set<size_t> verified, demoted, reported, loosely_verified;
   bool time_kernel = false;
   struct Stat {
     std::vector<float> ms;
@@ -410,22 +452,26 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       const size_t ri = m.pending->region;
       const EmittedRegion& r = m.regions[ri];
       bool same = true;
+      size_t within = 0;  // float elements accepted within the bound of unordered atomics
       for (auto& [host, gpu, scalar, name] : m.pending->results) {
-        const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
-        for (size_t k = 0; k < gpu.size(); k += es) {
-          if (std::memcmp(host + k, gpu.data() + k, es) != 0) {
-            m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `"
-                  << name << "` element " << k / es << ": GPU " << element_text(gpu.data() + k, scalar)
-                  << ", interpreter " << element_text(host + k, scalar)
-                  << "; the region stays on the interpreter\n";
-            same = false;
-            break;
-          }
+        const VerifyResult v = compare_launch(host, gpu.data(), gpu.size(), scalar, r.float_atomics);
+        within += v.within;
+        if (v.first_difference >= 0) {
+          const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
+          const size_t k = static_cast<size_t>(v.first_difference) * es;
+          m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `" << name
+                << "` element " << v.first_difference << ": GPU " << element_text(gpu.data() + k, scalar)
+                << ", interpreter " << element_text(host + k, scalar) << "; the region stays on the interpreter\n";
+          same = false;
+          break;
         }
-        if (!same) break;
       }
       if (same) m.verified.insert(ri);
       else m.demoted.insert(ri);
+      if (same && within) m.loosely_verified.insert(ri);
+      if (same && within && options_.verbose)
+        m.err << "vx: verify: the region at " << r.location << ": " << within
+              << " float element(s) differ within the bound for f32 atomics (spec/offload.md)\n";
       m.pending.reset();
     }
     return true;
@@ -611,7 +657,9 @@ void OffloadRunner::finish() {
   if (options_.verbose) {
     for (auto& [ri, st] : m.stats)
       m.err << "vx: " << m.regions[ri].location << ": " << st.ms.size() << " GPU launch(es)"
-            << (m.verified.count(ri) ? ", verified bit-identical" : "")
+            << (m.loosely_verified.count(ri) ? ", verified within the bound for f32 atomics"
+                : m.verified.count(ri)         ? ", verified bit-identical"
+                                               : "")
             << (m.demoted.count(ri) ? ", differed from the interpreter" : "") << "\n";
   }
   if (!options_.profile) return;

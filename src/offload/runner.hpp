@@ -38,6 +38,17 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
                   const std::function<uint64_t(int slot, const interp::TensorView&)>& pointer_of,
                   LaunchArgs& out, std::string& why);
 
+// Compares a tensor's bytes after a verified launch: the GPU's with the interpreter's, bit for
+// bit; in a region with f32 atomics, float elements within 2^-12 of the tensor's largest
+// magnitude are accepted and counted (spec/offload.md). first_difference: the first element
+// that differs beyond that, or -1.
+struct VerifyResult {
+  int64_t first_difference = -1;
+  size_t within = 0;
+};
+VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes, Scalar scalar,
+                            bool float_atomics);
+
 // Adds, after every `spawn on` statement, an empty `spawn` that marks the end of the region (a
 // checkpoint): the interpreter hands it to the runner, which then compares the GPU's results
 // with the interpreter's. Returns the checkpoints.
