@@ -61,7 +61,12 @@ TensorStorage::TensorStorage(Scalar e, Memory m, std::vector<int64_t> d, bool un
   if (uninit) init.reset(new uint8_t[size ? size : 1]());
 }
 
-TensorStorage::~TensorStorage() { ::operator delete(data, std::align_val_t{64}); }
+TensorStorage::~TensorStorage() {
+  if (memory == Memory::Hbm && g_hbm_free_listener.hook)
+    g_hbm_free_listener.hook(g_hbm_free_listener.context, data,
+                             static_cast<size_t>(size) * static_cast<size_t>(scalar_size(elem)));
+  ::operator delete(data, std::align_val_t{64});
+}
 
 void TensorSlot::own(std::unique_ptr<TensorStorage> s) {
   view.data = s->data;

@@ -80,6 +80,16 @@ int scalar_size(Scalar s);  // bytes of one element in a tensor
 
 // The storage of one tensor: its elements in row-major order, and for an SMEM tile made with
 // `uninit()` one flag per element saying whether it was written.
+// Called when an HBM tensor's storage is freed (before its memory goes), so that a holder of a
+// copy of it elsewhere (the offload tier's device copies) forgets it. Set by one runner at a
+// time; HBM storages are made and freed by host code only.
+using StorageFreeHook = void (*)(void* context, const std::byte* data, size_t bytes);
+struct StorageFreeListener {
+  StorageFreeHook hook = nullptr;
+  void* context = nullptr;
+};
+inline StorageFreeListener g_hbm_free_listener;
+
 struct TensorStorage {
   Scalar elem = Scalar::F32;
   Memory memory = Memory::CpuDram;

@@ -421,6 +421,19 @@ struct OffloadRunner::Impl {
     r.host_valid = true;
     return r.bytes;
   }
+  // An HBM tensor's storage is being freed: its device copy goes too, unread (nothing can read
+  // the tensor any more; writing it back would write freed memory).
+  static void forget(void* self, const std::byte* data, size_t bytes) {
+    Impl& m = *static_cast<Impl*>(self);
+    for (auto it = m.resident.begin(); it != m.resident.end();) {
+      if (it->first < data + bytes && data < it->first + it->second.bytes) {
+        m.driver.free(it->second.dev);
+        it = m.resident.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
   // Before host code: every host copy valid, and no device copy trusted (host code may write).
   uint64_t sync_all() {
     uint64_t bytes = 0;
@@ -439,11 +452,14 @@ OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& 
   if (const char* t = std::getenv("VX_OFFLOAD_THRESHOLD")) options_.threshold = std::max(0, std::atoi(t));
   if (const char* t = std::getenv("VX_TIME_KERNEL")) impl_->time_kernel = std::string(t) == "1";
   if (!active()) return;
+  interp::g_hbm_free_listener = {&Impl::forget, impl_.get()};
   impl_->regions = emit_regions(program);
   for (size_t i = 0; i < impl_->regions.size(); ++i) impl_->by_spawn[impl_->regions[i].spawn] = i;
 }
 
-OffloadRunner::~OffloadRunner() = default;
+OffloadRunner::~OffloadRunner() {
+  if (interp::g_hbm_free_listener.context == impl_.get()) interp::g_hbm_free_listener = {};
+}
 
 bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   Impl& m = *impl_;
@@ -560,7 +576,7 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     std::string name;
   };
   std::vector<Buf> bufs;
-  bool alloc_ok = true, host_exact = true;
+  bool alloc_ok = true, host_exact = true, overlap = false;
   uint64_t moved = 0;
   if (verify) m.sync_all();  // the interpreter runs the region too, on the host copies
   auto pointer_of = [&](int slot, const interp::TensorView& v) -> uint64_t {
@@ -569,6 +585,14 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     b.name = fn.slot_names[static_cast<size_t>(slot)];
     b.host = reinterpret_cast<std::byte*>(v.data);
     const size_t bytes = static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
+    for (const Buf& o : bufs)  // two captured views of one memory: not on the device (yet)
+      if (o.res && o.host < b.host + bytes && b.host < o.host + o.res->bytes &&
+          !(o.host == b.host && o.res->bytes == bytes))
+        overlap = true;
+    if (overlap) {
+      bufs.push_back(b);
+      return 0;
+    }
     b.res = m.resident_for(b.host, bytes);
     if (!b.res) {
       alloc_ok = false;
@@ -585,8 +609,9 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   };
   LaunchArgs args;
   std::string why;
-  if (!build_launch(r, frame, pointer_of, args, why) || !alloc_ok) {
+  if (!build_launch(r, frame, pointer_of, args, why) || !alloc_ok || overlap) {
     m.sync_all();
+    if (overlap) return host("two of its tensors are views of the same memory");
     return host(alloc_ok ? why : "device memory for its tensors could not be allocated");
   }
   if (!m.err_dev && !m.driver.alloc(sizeof(int), &m.err_dev)) {
