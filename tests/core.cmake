@@ -13,6 +13,4 @@ if(Python3_FOUND)
   set_tests_properties(fuzz_corpus PROPERTIES TIMEOUT 1200)
 endif()
 
-add_executable(check_test ${CMAKE_CURRENT_LIST_DIR}/check_test.cpp)
-target_link_libraries(check_test PRIVATE vx_core)
-add_test(NAME check_test COMMAND check_test)
+vx_doctest(check_test)

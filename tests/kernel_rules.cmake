@@ -1,13 +1,7 @@
 # The kernel rules' unit tests (tests/kernel_rules_test.cpp): the mixed-radix prover on the
 # lesson's GEMM table and check-yourself cases, the index DAG, machine files, whole programs.
 # Included from the top-level CMakeLists.txt, after `vx_core` is defined.
-find_package(doctest QUIET)
-add_executable(kernel_rules_test ${CMAKE_CURRENT_LIST_DIR}/kernel_rules_test.cpp)
-target_link_libraries(kernel_rules_test PRIVATE vx_core)
-if(TARGET doctest::doctest)
-  target_link_libraries(kernel_rules_test PRIVATE doctest::doctest)
-endif()
-add_test(NAME kernel_rules_test COMMAND kernel_rules_test WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+vx_doctest(kernel_rules_test WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # `vx run --check-races` over the corpus: no collision in an accepted program, and a refused
 # disjointness program run with `--unchecked-kernels` is stopped (tests/race_check_corpus.sh).
 add_test(NAME race_check_corpus

@@ -22,16 +22,10 @@ foreach(pair "vx_math_text:src/interp/vx_math.h" "vx_prelude_text:src/offload/vx
 endforeach()
 target_include_directories(vx_core PRIVATE ${CMAKE_BINARY_DIR}/generated)
 
-find_package(doctest QUIET)
-add_executable(offload_test ${CMAKE_CURRENT_LIST_DIR}/offload_test.cpp)
+vx_doctest(offload_test)
 target_include_directories(offload_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_compile_definitions(offload_test PRIVATE VX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   VX_BINARY_DIR="${CMAKE_BINARY_DIR}")
-target_link_libraries(offload_test PRIVATE vx_core)
-if(TARGET doctest::doctest)
-  target_link_libraries(offload_test PRIVATE doctest::doctest)
-endif()
-add_test(NAME offload_test COMMAND offload_test)
 set_tests_properties(offload_test PROPERTIES TIMEOUT 600
   ENVIRONMENT "VX_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel_cache")
 
@@ -42,14 +36,10 @@ if(NOT VX_BOOST_CONTEXT_LIB)
   message(FATAL_ERROR "libboost_context not found (tools/setup installs libboost-context-dev): "
     "cuda_host_test runs the emitted kernels with it")
 endif()
-add_executable(cuda_host_test ${CMAKE_CURRENT_LIST_DIR}/cuda_host_test.cpp)
+vx_doctest(cuda_host_test)
 target_include_directories(cuda_host_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_compile_definitions(cuda_host_test PRIVATE VX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   VX_BINARY_DIR="${CMAKE_BINARY_DIR}" VX_HOST_CXX="${CMAKE_CXX_COMPILER}"
   VX_BOOST_INCLUDE="${Boost_INCLUDE_DIRS}" VX_BOOST_CONTEXT="${VX_BOOST_CONTEXT_LIB}")
-target_link_libraries(cuda_host_test PRIVATE vx_core ${CMAKE_DL_LIBS})
-if(TARGET doctest::doctest)
-  target_link_libraries(cuda_host_test PRIVATE doctest::doctest)
-endif()
-add_test(NAME cuda_host_test COMMAND cuda_host_test)
+target_link_libraries(cuda_host_test PRIVATE ${CMAKE_DL_LIBS})
 set_tests_properties(cuda_host_test PROPERTIES TIMEOUT 900)

@@ -17,13 +17,7 @@ configure_file(${VX_REPL_GEN}/errors_md.inc.tmp ${VX_REPL_GEN}/errors_md.inc COP
 target_include_directories(vx_core PRIVATE ${CMAKE_BINARY_DIR}/generated)
 target_link_libraries(vx_core PUBLIC edit)  # src/repl/line_editor.cpp
 
-find_package(doctest QUIET)
-add_executable(repl_unit_test ${CMAKE_CURRENT_LIST_DIR}/repl_unit_test.cpp)
-target_link_libraries(repl_unit_test PRIVATE vx_core)
-if(TARGET doctest::doctest)
-  target_link_libraries(repl_unit_test PRIVATE doctest::doctest)
-endif()
-add_test(NAME repl_unit_test COMMAND repl_unit_test)
+vx_doctest(repl_unit_test)
 
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)

@@ -2,13 +2,7 @@
 # with the Vx program (tests/uir_test.cpp), and golden outputs of `vx check --explain` and `vx lower` (tests/uir_golden).
 # The .uir corpus itself (conformance/uir) runs in `conformance_corpus`. Included from the
 # top-level CMakeLists.txt, after `vx_core` and `vx` are defined.
-find_package(doctest QUIET)
-add_executable(uir_test ${CMAKE_CURRENT_LIST_DIR}/uir_test.cpp)
-target_link_libraries(uir_test PRIVATE vx_core)
-if(TARGET doctest::doctest)
-  target_link_libraries(uir_test PRIVATE doctest::doctest)
-endif()
-add_test(NAME uir_test COMMAND uir_test WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+vx_doctest(uir_test WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(uir_test PROPERTIES TIMEOUT 600)
 
 add_test(NAME uir_golden

@@ -19,6 +19,8 @@
 //   reruns the region on the interpreter, which reports the exact message.
 #include "offload/emit_cuda.hpp"
 
+#include "check/tir_walk.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -36,6 +38,10 @@ using tir::Expr;
 using tir::ExprKind;
 using tir::Stmt;
 using tir::StmtKind;
+using tir::stmt_has;
+using tir::walk_block;
+using tir::walk_expr;
+using tir::walk_stmt;
 
 struct Unsupported {
   std::string reason;
@@ -80,6 +86,31 @@ std::string float_literal(Scalar s, double d) {
   return r;
 }
 
+// `a op b` for the arithmetic, bit and shift operators on `s` (the interpreter's meaning:
+// integers wrap, division and shifts check their operands); `amount` is the shift amount's type.
+// Binary expressions and compound assignments both use it.
+std::string arith(BinOp op, Scalar s, Scalar amount, const std::string& a, const std::string& b) {
+  const bool fl = is_float(s);
+  const std::string T = ctype(s);
+  switch (op) {
+    case BinOp::Add: return fl ? "(" + a + " + " + b + ")" : "vx_add(" + a + ", " + b + ")";
+    case BinOp::Sub: return fl ? "(" + a + " - " + b + ")" : "vx_sub(" + a + ", " + b + ")";
+    case BinOp::Mul: return fl ? "(" + a + " * " + b + ")" : "vx_mul(" + a + ", " + b + ")";
+    case BinOp::Div: return fl ? "(" + a + " / " + b + ")" : "vx_div(" + a + ", " + b + ", vx_err)";
+    case BinOp::Rem: return fl ? "vx_frem(" + a + ", " + b + ")" : "vx_rem(" + a + ", " + b + ", vx_err)";
+    case BinOp::BitAnd: return "((" + T + ")(" + a + " & " + b + "))";
+    case BinOp::BitOr: return "((" + T + ")(" + a + " | " + b + "))";
+    case BinOp::BitXor: return "((" + T + ")(" + a + " ^ " + b + "))";
+    case BinOp::Shl:
+    case BinOp::Shr: {
+      const std::string amt = is_signed_int(amount) ? "(unsigned long long)(long long)(" + b + ")"
+                                                    : "(unsigned long long)(" + b + ")";
+      return std::string(op == BinOp::Shl ? "vx_shl(" : "vx_shr(") + a + ", " + amt + ", vx_err)";
+    }
+    default: unsupported("this operator");
+  }
+}
+
 bool is_lanes_reduce(BuiltinId b) {
   return b == BuiltinId::LanesSum || b == BuiltinId::LanesMax || b == BuiltinId::LanesArgmax ||
          b == BuiltinId::LanesSumUnordered;
@@ -93,37 +124,6 @@ bool is_atomic(BuiltinId b) {
   }
 }
 
-// ---- tree walks ---------------------------------------------------------------------------------
-
-template <class F> void walk_expr(const Expr* e, const F& f);
-template <class F> void walk_block(const tir::Block* b, const F& f);
-template <class F> void walk_stmt(const Stmt* s, const F& f) {
-  if (!s) return;
-  f(s, nullptr);
-  walk_expr(s->target, f);
-  walk_expr(s->value, f);
-  walk_expr(s->start, f);
-  walk_expr(s->end, f);
-  walk_block(s->body, f);
-}
-template <class F> void walk_block(const tir::Block* b, const F& f) {
-  if (!b) return;
-  for (auto* s : b->stmts) walk_stmt(s, f);
-  walk_expr(b->tail, f);
-}
-template <class F> void walk_expr(const Expr* e, const F& f) {
-  if (!e) return;
-  f(nullptr, e);
-  for (auto* a : e->args) walk_expr(a, f);
-  walk_block(e->block, f);
-  walk_block(e->else_block, f);
-}
-
-bool stmt_has(const Stmt* s, const std::function<bool(const Stmt*, const Expr*)>& pred) {
-  bool found = false;
-  walk_stmt(s, [&](const Stmt* st, const Expr* e) { found = found || pred(st, e); });
-  return found;
-}
 bool has_lane_loop(const Stmt* s) {
   return stmt_has(s, [](const Stmt* st, const Expr*) {
     return st && st->kind == StmtKind::For && st->across == tir::Across::Lanes;
@@ -540,31 +540,14 @@ std::string RegionEmitter::binary(const Expr& e, std::string& pre) {
   }
   std::string a = expr(*e.args[0], pre);
   std::string b = expr(*e.args[1], pre);
-  const bool fl = is_float(s);
-  const std::string T = ctype(s);
   switch (e.bop) {
-    case BinOp::Add: return fl ? "(" + a + " + " + b + ")" : "vx_add(" + a + ", " + b + ")";
-    case BinOp::Sub: return fl ? "(" + a + " - " + b + ")" : "vx_sub(" + a + ", " + b + ")";
-    case BinOp::Mul: return fl ? "(" + a + " * " + b + ")" : "vx_mul(" + a + ", " + b + ")";
-    case BinOp::Div: return fl ? "(" + a + " / " + b + ")" : "vx_div(" + a + ", " + b + ", vx_err)";
-    case BinOp::Rem: return fl ? "vx_frem(" + a + ", " + b + ")" : "vx_rem(" + a + ", " + b + ", vx_err)";
-    case BinOp::BitAnd: return "((" + T + ")(" + a + " & " + b + "))";
-    case BinOp::BitOr: return "((" + T + ")(" + a + " | " + b + "))";
-    case BinOp::BitXor: return "((" + T + ")(" + a + " ^ " + b + "))";
-    case BinOp::Shl:
-    case BinOp::Shr: {
-      const Scalar rs = e.args[1]->type.scalar;
-      std::string amt = is_signed_int(rs) ? "(unsigned long long)(long long)(" + b + ")"
-                                          : "(unsigned long long)(" + b + ")";
-      return std::string(e.bop == BinOp::Shl ? "vx_shl(" : "vx_shr(") + a + ", " + amt + ", vx_err)";
-    }
     case BinOp::Eq: return "(" + a + " == " + b + ")";
     case BinOp::Ne: return "(" + a + " != " + b + ")";
     case BinOp::Lt: return "(" + a + " < " + b + ")";
     case BinOp::Le: return "(" + a + " <= " + b + ")";
     case BinOp::Gt: return "(" + a + " > " + b + ")";
     case BinOp::Ge: return "(" + a + " >= " + b + ")";
-    default: unsupported("this operator");
+    default: return arith(e.bop, s, e.args[1]->type.scalar, a, b);
   }
 }
 
@@ -723,26 +706,7 @@ void RegionEmitter::assign(const Stmt& s, std::string& out) {
   std::string pre;
   const Expr& t = *s.target;
   auto combine = [&](const std::string& old, const std::string& v, Scalar sc) -> std::string {
-    if (!s.compound) return v;
-    const bool fl = is_float(sc);
-    switch (s.op) {
-      case BinOp::Add: return fl ? "(" + old + " + " + v + ")" : "vx_add(" + old + ", " + v + ")";
-      case BinOp::Sub: return fl ? "(" + old + " - " + v + ")" : "vx_sub(" + old + ", " + v + ")";
-      case BinOp::Mul: return fl ? "(" + old + " * " + v + ")" : "vx_mul(" + old + ", " + v + ")";
-      case BinOp::Div: return fl ? "(" + old + " / " + v + ")" : "vx_div(" + old + ", " + v + ", vx_err)";
-      case BinOp::Rem: return fl ? "vx_frem(" + old + ", " + v + ")" : "vx_rem(" + old + ", " + v + ", vx_err)";
-      case BinOp::BitAnd: return "((" + std::string(ctype(sc)) + ")(" + old + " & " + v + "))";
-      case BinOp::BitOr: return "((" + std::string(ctype(sc)) + ")(" + old + " | " + v + "))";
-      case BinOp::BitXor: return "((" + std::string(ctype(sc)) + ")(" + old + " ^ " + v + "))";
-      case BinOp::Shl:
-      case BinOp::Shr: {
-        const Scalar rs = s.value->type.scalar;
-        std::string amt = is_signed_int(rs) ? "(unsigned long long)(long long)(" + v + ")"
-                                            : "(unsigned long long)(" + v + ")";
-        return std::string(s.op == BinOp::Shl ? "vx_shl(" : "vx_shr(") + old + ", " + amt + ", vx_err)";
-      }
-      default: unsupported("this compound assignment");
-    }
+    return s.compound ? arith(s.op, sc, s.value->type.scalar, old, v) : v;
   };
   if (t.kind == ExprKind::Var) {
     if (!t.type.is_scalar()) unsupported("assigning a tensor in device code");
@@ -1292,13 +1256,31 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   while (p < n) p <<= 1;
   const int64_t h0 = p / 2;  // h0 < n <= 2 * h0
   const std::string N = std::to_string(n), H0 = std::to_string(h0);
-  const int bits = scalar_info(t.elem).bits;
-  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
+  // Level h0 from the tile into shared scratch (all threads), and levels from..down_to there.
+  const std::string fused =
+      "for (int vx_i = vx_tid; vx_i < " + H0 + "; vx_i += VX_NT) {\n" + T + " vx_a = " + src("vx_i") + ";\n" +
+      (argmax ? "int vx_ai = vx_i;\n" : "") + "if (vx_i + " + H0 + " < " + N + ") {\n" + T + " vx_b = " +
+      src("vx_i + " + H0) + ";\n" + combine("vx_a", "vx_ai", "vx_b", "vx_i + " + H0) + "}\n" + red +
+      "[vx_i] = vx_a;\n" + (argmax ? "vx_redi[vx_i] = vx_ai;\n" : "") + "}\n__syncthreads();\n";
+  auto shared_levels = [&](int64_t from, int64_t down_to) {
+    std::string o;
+    for (int64_t h = from; h >= down_to && h >= 1; h /= 2) {
+      const std::string H = std::to_string(h);
+      o += "for (int vx_i = vx_tid; vx_i < " + H + "; vx_i += VX_NT) {\n" +
+           combine(red + "[vx_i]", "vx_redi[vx_i]", red + "[vx_i + " + H + "]", "vx_redi[vx_i + " + H + "]") +
+           "}\n__syncthreads();\n";
+    }
+    return o;
+  };
+  // Blocks of 32 threads or more: warp 0 does the levels below 64 (and, for p <= 1024, all of
+  // them), lane i holding x[i]; the levels below 32 by __shfl_down_sync.
+  std::string before_warp;
+  std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = (" + T + ")0;\n" + (argmax ? "int vx_vi = 0;\n" : "");
+  int64_t first_shuffle;
   if (p <= 1024) {
-    // Warp 0 alone, with no barrier before the result's: lane i computes the level-H value
-    // r(H, i) (H = min(h0, 32)) from the tile through the levels above, r(h, j) = r(2h, j) op
-    // r(2h, j + h) (at the top level h0, t[j] op t[j + h0] where j + h0 < n: below it the pair
-    // always exists), then the levels below H by shuffles.
+    // Lane i computes r(H, i) (H = min(h0, 32)) from the tile through the levels above:
+    // r(h, j) = r(2h, j) op r(2h, j + h), and at the top level h0, t[j] op t[j + h0] where
+    // j + h0 < n (below it the pair always exists). No barrier before the result's.
     const int64_t H = std::min<int64_t>(h0, 32);
     int var = 0;
     std::function<std::string(int64_t, int64_t, std::string&)> r = [&](int64_t h, int64_t off, std::string& code) {
@@ -1315,62 +1297,31 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
               combine(a, ai, y, y + "i");
       return a;
     };
-    std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = (" + T + ")0;\n" + (argmax ? "int vx_vi = 0;\n" : "");
     std::string level;
     const std::string top = r(H, 0, level);
     warp += "if (vx_tid < " + std::to_string(H) + ") {\n" + level + "vx_v = " + top + ";\n" +
             (argmax ? "vx_vi = " + top + "i;\n" : "") + "}\n";
-    for (int64_t h = H / 2; h >= 1; h /= 2) {
-      const std::string Hs = std::to_string(h);
-      warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ");\n";
-      if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + Hs + ");\n";
-      warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
-    }
-    warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
-    out += "#if VX_NT >= 32\n" + warp + "#else\n";
-  }
-  out += "for (int vx_i = vx_tid; vx_i < " + H0 + "; vx_i += VX_NT) {\n" + T + " vx_a = " + src("vx_i") + ";\n" +
-         (argmax ? "int vx_ai = vx_i;\n" : "") + "if (vx_i + " + H0 + " < " + N + ") {\n" + T + " vx_b = " +
-         src("vx_i + " + H0) + ";\n" + combine("vx_a", "vx_ai", "vx_b", "vx_i + " + H0) + "}\n" + red +
-         "[vx_i] = vx_a;\n" + (argmax ? "vx_redi[vx_i] = vx_ai;\n" : "") + "}\n__syncthreads();\n";
-  auto shared_levels = [&](int64_t from, int64_t down_to) {  // levels from, from/2, …, down_to
-    std::string o;
-    for (int64_t h = from; h >= down_to && h >= 1; h /= 2) {
-      const std::string H = std::to_string(h);
-      o += "for (int vx_i = vx_tid; vx_i < " + H + "; vx_i += VX_NT) {\n" +
-           combine(red + "[vx_i]", "vx_redi[vx_i]", red + "[vx_i + " + H + "]", "vx_redi[vx_i + " + H + "]") +
-           "}\n__syncthreads();\n";
-    }
-    return o;
-  };
-  out += shared_levels(h0 / 2, 64);
-  const int64_t hw = std::min<int64_t>(h0 / 2, 32);  // the first level warp 0 does
-  const std::string take = "if (vx_leader) " + result + " = " + (argmax ? "vx_redi[0]" : red + "[0]") + ";\n__syncthreads();\n";
-  if (hw < 1) {
-    out += take;
-    if (p <= 1024) out += "#endif\n";
-    return;
-  }
-  std::string warp = "if (vx_tid < 32) {\n";
-  int64_t hs = hw;  // the first level by shuffles
-  if (hw == 32) {   // level 32 straight from shared memory: lane i takes x[i] op x[i + 32]
-    warp += T + " vx_v = " + red + "[vx_tid];\n" + (argmax ? "int vx_vi = vx_redi[vx_tid];\n" : "") + "{\n" + T +
+    first_shuffle = H / 2;
+  } else {  // levels down to 64 in shared memory; level 32 from it: lane i takes x[i] op x[i + 32]
+    before_warp = fused + shared_levels(h0 / 2, 64);
+    warp += "vx_v = " + red + "[vx_tid];\n" + (argmax ? "vx_vi = vx_redi[vx_tid];\n" : "") + "{\n" + T +
             " vx_o = " + red + "[vx_tid + 32];\n" + (argmax ? "int vx_oi = vx_redi[vx_tid + 32];\n" : "") +
             combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n";
-    hs = 16;
-  } else {
-    warp += T + " vx_v = vx_tid < " + std::to_string(2 * hw) + " ? " + red + "[vx_tid] : (" + T + ")0;\n";
-    if (argmax) warp += "int vx_vi = vx_tid < " + std::to_string(2 * hw) + " ? vx_redi[vx_tid] : 0;\n";
+    first_shuffle = 16;
   }
-  for (int64_t h = hs; h >= 1; h /= 2) {
-    const std::string H = std::to_string(h);
-    warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + H + ");\n";
-    if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + H + ");\n";
-    warp += "if (vx_tid < " + H + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
+  const int bits = scalar_info(t.elem).bits;
+  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
+  for (int64_t h = first_shuffle; h >= 1; h /= 2) {
+    const std::string Hs = std::to_string(h);
+    warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ");\n";
+    if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + Hs + ");\n";
+    warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
   }
   warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
-  out += "#if VX_NT >= 32\n" + warp + "#else\n" + shared_levels(hw, 1) + take + "#endif\n";
-  if (p <= 1024) out += "#endif\n";
+  // Smaller blocks: every level in shared memory.
+  const std::string shared = fused + shared_levels(h0 / 2, 1) + "if (vx_leader) " + result + " = " +
+                             (argmax ? "vx_redi[0]" : red + "[0]") + ";\n__syncthreads();\n";
+  out += "#if VX_NT >= 32\n" + before_warp + warp + "#else\n" + shared + "#endif\n";
 }
 
 void RegionEmitter::sort(const Expr& e, std::string& out) {

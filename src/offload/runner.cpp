@@ -1,5 +1,7 @@
 #include "offload/runner.hpp"
 
+#include "check/tir_walk.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -230,63 +232,28 @@ std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program) {
 
 // ---- where host code needs the host copies --------------------------------------------------------
 
-namespace {
-
-using ExprPred = std::function<bool(const tir::Expr*)>;
-using StmtPred = std::function<bool(const tir::Stmt*)>;
-const StmtPred kNoStmt = [](const tir::Stmt*) { return false; };
-bool block_any(const tir::Block* b, const ExprPred& pred, const StmtPred& spred);
-// Whether pred holds for an expression, or spred for a statement, in `e` (not inside regions).
-bool expr_any(const tir::Expr* e, const ExprPred& pred, const StmtPred& spred = kNoStmt) {
-  if (!e) return false;
-  if (pred(e)) return true;
-  for (const tir::Expr* a : e->args)
-    if (expr_any(a, pred, spred)) return true;
-  return block_any(e->block, pred, spred) || block_any(e->else_block, pred, spred);
-}
-bool stmt_any(const tir::Stmt* s, const ExprPred& pred, const StmtPred& spred) {
-  if (!s) return false;
-  if (spred(s)) return true;
-  for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
-    if (expr_any(e, pred, spred)) return true;
-  return s->kind != tir::StmtKind::Spawn && block_any(s->body, pred, spred);
-}
-bool block_any(const tir::Block* b, const ExprPred& pred, const StmtPred& spred) {
-  if (!b) return false;
-  for (const tir::Stmt* s : b->stmts)
-    if (stmt_any(s, pred, spred)) return true;
-  return expr_any(b->tail, pred, spred);
-}
-
-}  // namespace
-
 SyncPoints insert_sync_points(tir::Program& program) {
   SyncPoints out;
   // Functions that run a region, directly or through calls (a fixed point over the call graph).
   std::vector<bool> regions(program.functions.size(), false);
+  auto runs_region = [&](const tir::Stmt* st, const tir::Expr* e) {
+    return st ? st->kind == tir::StmtKind::Spawn
+              : e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)];
+  };
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t f = 0; f < program.functions.size(); ++f) {
       if (regions[f]) continue;
-      const bool r = block_any(
-          program.functions[f].body,
-          [&](const tir::Expr* e) { return e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)]; },
-          [](const tir::Stmt* s) { return s->kind == tir::StmtKind::Spawn; });
-      if (r) regions[f] = changed = true;
+      if (tir::block_has(program.functions[f].body, runs_region)) regions[f] = changed = true;
     }
   }
-  auto has_region = [&](const tir::Stmt* s) {
-    return stmt_any(
-        s, [&](const tir::Expr* e) { return e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)]; },
-        [](const tir::Stmt* x) { return x->kind == tir::StmtKind::Spawn; });
+  auto tensors = [](const tir::Stmt*, const tir::Expr* e) {
+    return e && (e->type.is_tensor_like() || e->kind == ExprKind::TensorNew || e->kind == ExprKind::Transfer);
   };
-  auto tensors = [](const tir::Expr* e) {
-    return e->type.is_tensor_like() || e->kind == ExprKind::TensorNew || e->kind == ExprKind::Transfer;
-  };
-  auto mentions = [&](const tir::Stmt* s) { return stmt_any(s, tensors, kNoStmt); };
   // Host work on tensor data in an expression (a reference passed to a call is not: the callee's
   // own statements have their marks; a length is not: shapes never change on the device).
-  auto reads = [](const tir::Expr* e) {
+  auto reads = [](const tir::Stmt*, const tir::Expr* e) {
+    if (!e) return false;
     if (e->kind == ExprKind::Index || e->kind == ExprKind::TensorNew || e->kind == ExprKind::Transfer) return true;
     if (e->kind != ExprKind::Builtin && e->kind != ExprKind::Print && e->kind != ExprKind::Assert) return false;
     if (e->kind == ExprKind::Builtin && (e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim))
@@ -295,13 +262,14 @@ SyncPoints insert_sync_points(tir::Program& program) {
       if (a->type.is_tensor_like()) return true;
     return false;
   };
+  auto has_block = [](const tir::Stmt*, const tir::Expr* e) { return e && (e->block || e->else_block); };
   std::function<void(tir::Block*)> blk = [&](tir::Block* b) {
     if (!b) return;
     for (size_t i = 0; i < b->stmts.size(); ++i) {
       tir::Stmt* s = b->stmts[i];
       if (s->kind == tir::StmtKind::Spawn) continue;  // a region: the runner syncs what it captures
-      if (!has_region(s)) {
-        if (!mentions(s)) continue;
+      if (!tir::stmt_has(s, runs_region)) {
+        if (!tir::stmt_has(s, tensors)) continue;
         tir::Stmt* mark = program.new_stmt();
         mark->kind = tir::StmtKind::Spawn;
         mark->span = s->span;
@@ -314,16 +282,14 @@ SyncPoints insert_sync_points(tir::Program& program) {
       // A statement that runs regions: its own expressions (a loop's range, a condition) read
       // host data between launches where no mark can stand; such programs sync after every launch.
       for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
-        if (expr_any(e, reads)) out.eager = true;
+        if (tir::expr_has(e, reads)) out.eager = true;
       if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::Assign || s->kind == tir::StmtKind::Expr ||
           s->kind == tir::StmtKind::Return)
-        out.eager = out.eager || expr_any(s->value, [](const tir::Expr* e) { return e->block || e->else_block; });
+        out.eager = out.eager || tir::expr_has(s->value, has_block);
       blk(s->body);
     }
-    if (b->tail && expr_any(b->tail, reads)) {
-      if (expr_any(b->tail, [&](const tir::Expr* e) {
-            return (e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)]) || e->block || e->else_block;
-          }, [](const tir::Stmt* x) { return x->kind == tir::StmtKind::Spawn; })) {
+    if (b->tail && tir::expr_has(b->tail, reads)) {
+      if (tir::expr_has(b->tail, runs_region) || tir::expr_has(b->tail, has_block)) {
         out.eager = true;
       } else {
         tir::Stmt* mark = program.new_stmt();
@@ -339,18 +305,16 @@ SyncPoints insert_sync_points(tir::Program& program) {
   // statement mentions a tensor and has its own mark.
   std::vector<bool> in_region(program.functions.size(), false);
   std::function<void(const tir::Block*)> from_region = [&](const tir::Block* b) {
-    block_any(b, [&](const tir::Expr* e) {
-      if (e->kind == ExprKind::Call && !in_region[static_cast<size_t>(e->fn_index)]) {
+    tir::walk_block(b, [&](const tir::Stmt*, const tir::Expr* e) {
+      if (e && e->kind == ExprKind::Call && !in_region[static_cast<size_t>(e->fn_index)]) {
         in_region[static_cast<size_t>(e->fn_index)] = true;
         from_region(program.functions[static_cast<size_t>(e->fn_index)].body);
       }
-      return false;
-    }, kNoStmt);
+    });
   };
   for (auto& f : program.functions)
-    block_any(f.body, [](const tir::Expr*) { return false; }, [&](const tir::Stmt* st) {
-      if (st->kind == tir::StmtKind::Spawn) from_region(st->body);
-      return false;
+    tir::walk_block(f.body, [&](const tir::Stmt* st, const tir::Expr*) {
+      if (st && st->kind == tir::StmtKind::Spawn) from_region(st->body);
     });
   for (size_t f = 0; f < program.functions.size(); ++f)
     if (!in_region[f]) blk(program.functions[f].body);

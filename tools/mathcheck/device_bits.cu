@@ -18,46 +18,20 @@
 #include <thread>
 #include <vector>
 
-#include "src/interp/vx_math.h"
+#include "tools/mathcheck/fn_table.h"
 
 extern "C" float vxm_host_f32(int fn, float x);
 extern "C" float vxm_host_pow_f32(float x, float y);
 extern "C" double vxm_host_f64(int fn, double x);
 extern "C" double vxm_host_pow_f64(double x, double y);
 
-__device__ float dev_f32(int fn, float x) {
-  switch (fn) {
-    case 0: return vx_exp_f32(x);
-    case 1: return vx_exp2_f32(x);
-    case 2: return vx_log_f32(x);
-    case 3: return vx_log2_f32(x);
-    case 4: return vx_tanh_f32(x);
-    case 5: return vx_sin_f32(x);
-    case 6: return vx_cos_f32(x);
-    case 7: return vx_sqrt_f32(x);
-    case 8: return vx_fast_exp_f32(x);
-    default: return vx_fast_tanh_f32(x);
-  }
-}
-__device__ double dev_f64(int fn, double x) {
-  switch (fn) {
-    case 0: return vx_exp_f64(x);
-    case 1: return vx_exp2_f64(x);
-    case 2: return vx_log_f64(x);
-    case 3: return vx_log2_f64(x);
-    case 4: return vx_tanh_f64(x);
-    case 5: return vx_sin_f64(x);
-    case 6: return vx_cos_f64(x);
-    default: return vx_sqrt_f64(x);
-  }
-}
 __global__ void k_f32(int fn, uint64_t base, uint32_t stride, uint32_t n, float* out) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = dev_f32(fn, __uint_as_float((uint32_t)((base + i) * stride)));
+  if (i < n) out[i] = vxm_f32(fn, __uint_as_float((uint32_t)((base + i) * stride)));
 }
 __global__ void k_f64(int fn, const double* in, uint32_t n, double* out) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = dev_f64(fn, in[i]);
+  if (i < n) out[i] = vxm_f64(fn, in[i]);
 }
 __global__ void k_pow32(const float* a, const float* b, uint32_t n, float* out) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
