@@ -201,6 +201,56 @@ TEST_CASE("the emitter leaves out what cannot fail and what no thread needs") {
   CHECK(src.find("if (vx_leader) {") == std::string::npos);  // no leader-only step is left
 }
 
+TEST_CASE("a tile each lane reads only where it wrote lives in registers; lane loops that touch no shared memory end without a barrier") {
+  auto p = from_source(R"(
+fn main() {
+    let inp = transfer(Tensor<f32, [4, 1024]>::fill(1.0), Memory::HBM);
+    let mut out = transfer(Tensor<f32, [4, 1024]>::fill(0.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for r in 0..4 across blocks {
+            let mut part = unsafe { Tensor<f32, [256], Memory::SMEM>::uninit() };
+            let mut row = unsafe { Tensor<f32, [1024], Memory::SMEM>::uninit() };
+            let mut next = unsafe { Tensor<f32, [1024], Memory::SMEM>::uninit() };
+            for c in 0..1024 across lanes(256) {
+                row[c] = inp[r][c];
+            }
+            for l in 0..256 across lanes {
+                part[l] = row[l] + row[l + 256] + row[l + 512] + row[l + 768];
+            }
+            let total = lanes::sum(&part, 256);
+            for c in 0..1024 across lanes(256) {
+                row[c] = row[c] / total;
+                next[c] = row[c];
+            }
+            for c in 0..1024 across lanes(256) {
+                out[r][c] = next[(c + 1) % 1024];
+            }
+        }
+    }
+}
+)");
+  auto regions = offload::emit_regions(*p->program);
+  REQUIRE(regions.size() == 1);
+  const std::string& src = regions[0].source;
+  INFO(src);
+  REQUIRE(regions[0].ok);
+  // row (slot 4): thread t holds elements t, t + 256, t + 512, t + 768 as r_t4[0..3].
+  CHECK(src.find("float r_t4[4];") != std::string::npos);
+  CHECK(src.find("s_t4") == std::string::npos);
+  CHECK(src.find("r_t4[k1 + 0] = t0[") != std::string::npos);  // the unrolled pass k1
+  CHECK(src.find("(((r_t4[0] + r_t4[1]) + r_t4[2]) + r_t4[3])") != std::string::npos);
+  // part goes to lanes::sum and next is read one element on (another lane's): shared memory.
+  CHECK(src.find("__shared__ float s_t3[256];") != std::string::npos);
+  CHECK(src.find("__shared__ float s_t5[1024];") != std::string::npos);
+  // The first lane loop reads HBM no pass writes and writes registers only: no barrier between it
+  // and the next lane loop, which writes shared memory and keeps its barrier before lanes::sum.
+  const size_t first = src.find("r_t4[k1 + 0] = t0[");
+  const size_t second = src.find("s_t3[vs");
+  REQUIRE(second != std::string::npos);
+  CHECK(src.find("__syncthreads();", first) > second);
+  CHECK(src.find("__syncthreads();", second) < src.find("lanes::sum: the tree"));
+}
+
 TEST_CASE("host code gets a sync mark before it; loops of launches do not") {
   const char* text = R"(
 fn main() {

@@ -124,6 +124,24 @@ bool is_atomic(BuiltinId b) {
   }
 }
 
+// The lanes of a lane loop: `lanes(n)`, else its constant count up to 1024, else 256.
+int lane_count(const Stmt& s, int64_t const_count) {
+  if (s.lane_count > 0) return s.lane_count;
+  return const_count > 0 ? static_cast<int>(std::min<int64_t>(const_count, 1024)) : 256;
+}
+// The trip count of a loop with literal bounds, or -1.
+int64_t constant_count(const Stmt& s) {
+  if (s.start->kind != ExprKind::Literal || s.end->kind != ExprKind::Literal) return -1;
+  const int64_t a = s.start->lit.i, b = s.end->lit.i;
+  if (b < a || (!s.inclusive && b == a)) return 0;
+  return (b - a) + (s.inclusive ? 1 : 0);
+}
+// The local a tensor operand names (through views and references), or -1.
+int base_slot(const Expr* e) {
+  while (e && (e->kind == ExprKind::View || e->kind == ExprKind::Ref)) e = e->args[0];
+  return e && e->kind == ExprKind::Var ? e->slot : -1;
+}
+
 bool has_lane_loop(const Stmt* s) {
   return stmt_has(s, [](const Stmt* st, const Expr*) {
     return st && st->kind == StmtKind::For && st->across == tir::Across::Lanes;
@@ -233,10 +251,18 @@ class RegionEmitter {
   void run();
 
  private:
-  enum class Store { Param, Reg, Shared, Tile };
+  enum class Store { Param, Reg, Shared, Tile, RegTile };
   struct SlotInfo {
     Store store = Store::Reg;
     bool uninit = false;  // a tile made with uninit(): has init flags
+  };
+  // How the threads of a one-level lane loop with a constant count and a literal start take its
+  // passes: thread t runs v = lo + t + k * lanes for k = 0, 1, … (k is `counter`, a constant after
+  // unrolling; "0" for a single pass).
+  struct LanePass {
+    std::string counter;
+    int64_t lo = 0, lanes = 0, count = 0;
+    bool single = false;
   };
 
   const tir::Program& prog_;
@@ -261,6 +287,11 @@ class RegionEmitter {
   // uninit() tiles that the first lane loop touching them writes whole before anything reads
   // them: they need no written-flags (see dense_tiles()).
   std::set<int> dense_tiles_;
+  // SMEM tiles kept in registers (see register_tiles()): slot -> the lane stride that owns them.
+  std::map<int, int64_t> reg_tiles_;
+  std::map<int, LanePass> passes_;  // lane-loop variables being emitted -> how threads take passes
+  std::set<int> read_only_;         // tensor parameters the region only reads
+  bool barrier_pending_ = false;    // a lane loop's barrier left out (see barrier_free())
 
   std::string tmp(const char* base) { return std::string(base) + std::to_string(tmp_++); }
   Scalar slot_scalar(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar; }
@@ -286,6 +317,8 @@ class RegionEmitter {
       if (t.kind == TypeKind::Ref && (it == slots_.end() || it->second.store != Store::Param))
         unsupported("a local reference to a tensor in device code");
       if (t.memory == Memory::CpuDram) unsupported("a CPU_DRAM tensor in device code");
+      if (it != slots_.end() && it->second.store == Store::RegTile)
+        unsupported("a register tile used whole (an emitter bug)");
       if (it != slots_.end() && it->second.store == Store::Tile) {
         r.ptr = "s_t" + std::to_string(e.slot);
         if (it->second.uninit) r.init = "s_t" + std::to_string(e.slot) + "_init";
@@ -420,6 +453,12 @@ class RegionEmitter {
   void copy_async(const Expr& e, std::string& out);
   void make_tile(const Stmt& s, std::string& out);
   void dense_tiles(const tir::Block* b);
+  void register_tiles(const tir::Block* b);
+  static std::optional<LanePass> pass_shape(const Stmt& s);
+  std::optional<int64_t> owned_offset(const Expr& index, int var) const;
+  std::optional<std::string> reg_tile_elem(const Expr& e);
+  bool barrier_free(const Stmt& s);
+  void find_read_only();
   // A `let` of block code that every thread can compute alike, into a register: a scalar never
   // assigned again in the region, whose value has no effects and calls nothing. All threads see
   // the same inputs (parameters, block variables, shared values behind the last barrier, memory
@@ -465,6 +504,7 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
     case ExprKind::Binary: return binary(e, pre);
     case ExprKind::Cast: return cast(e, pre);
     case ExprKind::Index: {
+      if (auto r = reg_tile_elem(e)) return *r;
       TRef t = tensor_ref(*e.args[0], pre);
       if (e.args.size() - 1 != t.dims.size()) unsupported("an index of a partial rank");
       std::string off = offset(t, e, 1, pre);
@@ -716,6 +756,11 @@ void RegionEmitter::assign(const Stmt& s, std::string& out) {
     return;
   }
   if (t.kind != ExprKind::Index) unsupported("this assignment target");
+  if (auto reg = reg_tile_elem(t)) {
+    std::string v = expr(*s.value, pre);
+    out += pre + *reg + " = " + combine(*reg, v, t.type.scalar) + ";\n";
+    return;
+  }
   TRef r = tensor_ref(*t.args[0], pre);
   if (t.args.size() - 1 != r.dims.size()) unsupported("a store with a partial rank");
   const std::string o = tmp("vs");
@@ -912,9 +957,181 @@ void RegionEmitter::dense_tiles(const tir::Block* b) {
   }
 }
 
+// How the threads take the passes of a one-level lane loop (see LanePass), for loops with a
+// literal start and a constant count run in one pass or unrolled; nullopt otherwise.
+std::optional<RegionEmitter::LanePass> RegionEmitter::pass_shape(const Stmt& s) {
+  const int64_t count = constant_count(s);
+  if (count <= 0 || s.start->kind != ExprKind::Literal || block_has(s.body, [](const Stmt* x, const Expr*) {
+        return x && x->kind == StmtKind::For && x->across == tir::Across::Lanes;
+      }))
+    return std::nullopt;
+  const int64_t lanes = lane_count(s, count), trips = (count + lanes - 1) / lanes;
+  if (lanes > 1024 || trips > 16) return std::nullopt;
+  return LanePass{"", s.start->lit.i, lanes, count, trips == 1};
+}
+
+// c when `index` is the loop variable `var` plus the constant c (through + and - of integer
+// literals and integer casts), nullopt otherwise.
+std::optional<int64_t> RegionEmitter::owned_offset(const Expr& e, int var) const {
+  switch (e.kind) {
+    case ExprKind::Var:
+      if (e.slot == var) return int64_t{0};
+      return std::nullopt;
+    case ExprKind::Cast:
+      if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
+      return owned_offset(*e.args[0], var);
+    case ExprKind::Binary: {
+      const Expr& a = *e.args[0];
+      const Expr& b = *e.args[1];
+      if (e.bop == BinOp::Add && b.kind == ExprKind::Literal)
+        if (auto c = owned_offset(a, var)) return *c + b.lit.i;
+      if (e.bop == BinOp::Add && a.kind == ExprKind::Literal)
+        if (auto c = owned_offset(b, var)) return *c + a.lit.i;
+      if (e.bop == BinOp::Sub && b.kind == ExprKind::Literal)
+        if (auto c = owned_offset(a, var)) return *c - b.lit.i;
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// SMEM tiles kept in registers (seed 000: "kept in registers where each lane only reads what it
+// wrote"). A 1-D tile made in this block, filled or written whole by its first lane loop (so it
+// has no written-flags), qualifies when every mention of it is an element `tile[v + c]` inside a
+// one-level lane loop over v with a literal start lo and a constant count taken in at most 16
+// passes, where (lo + c) is a multiple of the loops' common stride L and the index provably stays
+// inside the tile. Then element e is only ever touched by thread e mod L, as its register e / L:
+// a pass k of such a loop touches lo + c + t + k * L on thread t. No barrier, reduction, sort,
+// copy or block code sees the tile, so no other thread could look at a register's element.
+void RegionEmitter::register_tiles(const tir::Block* b) {
+  for (const Stmt* let : b->stmts) {
+    if (let->kind != StmtKind::Let || !let->value || strip(let->value)->kind != ExprKind::TensorNew) continue;
+    const Type& t = slot_type(let->slot);
+    if (t.kind != TypeKind::Tensor || t.memory != Memory::Smem || t.dims.size() != 1 || t.dims[0] <= 0 ||
+        (!strip(let->value)->builtin_fill && !dense_tiles_.count(let->slot)))
+      continue;
+    const int slot = let->slot;
+    const int64_t n = t.dims[0];
+    size_t mentions = 0;
+    walk_block(b, [&](const Stmt*, const Expr* e) { mentions += e && e->kind == ExprKind::Var && e->slot == slot; });
+    // The lane loops that touch the tile, with their accesses' offsets.
+    std::vector<std::pair<LanePass, std::vector<int64_t>>> loops;
+    size_t owned = 0;
+    bool ok = true;
+    walk_block(b, [&](const Stmt* st, const Expr*) {
+      if (!ok || !st || st->kind != StmtKind::For || st->across != tir::Across::Lanes) return;
+      if (!stmt_has(st, [&](const Stmt*, const Expr* e) { return e && e->kind == ExprKind::Var && e->slot == slot; }))
+        return;
+      auto shape = pass_shape(*st);
+      if (!shape) { ok = false; return; }
+      std::vector<int64_t> offs;
+      const int var = st->slot;
+      walk_block(st->body, [&](const Stmt*, const Expr* e) {
+        if (!ok || !e || e->kind != ExprKind::Index || e->args.size() != 2 || base_slot(e->args[0]) != slot ||
+            e->args[0]->kind != ExprKind::Var)
+          return;
+        auto c = owned_offset(*e->args[1], var);
+        // every value of the index inside the tile, with no wrapping on the way (interval())
+        auto saved = ranges_;
+        const_cast<RegionEmitter*>(this)->ranges_[var] = {shape->lo, shape->lo + shape->count - 1};
+        auto iv = interval(*e->args[1]);
+        const_cast<RegionEmitter*>(this)->ranges_ = std::move(saved);
+        if (!c || !iv || iv->first < 0 || iv->second >= n) { ok = false; return; }
+        offs.push_back(*c);
+        ++owned;
+      });
+      loops.push_back({*shape, std::move(offs)});
+    });
+    if (!ok || loops.empty() || owned != mentions) continue;
+    // The common stride: that of the loops taking several passes, else the widest single pass.
+    int64_t stride = 0;
+    for (auto& [p, offs] : loops)
+      if (!p.single) {
+        if (stride && stride != p.lanes) ok = false;
+        stride = p.lanes;
+      }
+    if (!stride)
+      for (auto& [p, offs] : loops) stride = std::max(stride, p.count);
+    for (auto& [p, offs] : loops) {
+      if (p.single && p.count > stride) ok = false;  // thread t >= stride would share an owner
+      for (int64_t c : offs)
+        if ((p.lo + c) % stride != 0) ok = false;
+    }
+    if (ok && (n + stride - 1) / stride <= 64) reg_tiles_[slot] = stride;
+  }
+}
+
+// The register that holds the element `e` (an Index) of a register tile, or nullopt when e's
+// tensor is not one.
+std::optional<std::string> RegionEmitter::reg_tile_elem(const Expr& e) {
+  const int slot = e.args[0]->kind == ExprKind::Var ? e.args[0]->slot : -1;
+  auto it = slots_.find(slot);
+  if (it == slots_.end() || it->second.store != Store::RegTile) return std::nullopt;
+  const int64_t stride = reg_tiles_.at(slot);
+  for (auto& [var, pass] : passes_)
+    if (auto c = owned_offset(*e.args[1], var)) {
+      const int64_t reg = (pass.lo + *c) / stride;
+      const std::string r = "r_t" + std::to_string(slot) + "[";
+      return pass.counter == "0" ? r + std::to_string(reg) + "]" : r + pass.counter + " + " + std::to_string(reg) + "]";
+    }
+  unsupported("a register tile's element outside its lane loops (an emitter bug)");
+}
+
+// Tensor parameters the region only reads: each mention an element read `t[…]`.
+void RegionEmitter::find_read_only() {
+  std::set<const Expr*> targets;
+  std::map<int, size_t> mentions, reads;
+  walk_block(spawn_.body, [&](const Stmt* st, const Expr* e) {
+    if (st && st->kind == StmtKind::Assign) targets.insert(st->target);
+    if (e && e->kind == ExprKind::Var) ++mentions[e->slot];
+    if (e && e->kind == ExprKind::Index && !targets.count(e) && e->args[0]->kind == ExprKind::Var)
+      ++reads[e->args[0]->slot];
+  });
+  for (auto& [slot, n] : mentions) {
+    auto it = slots_.find(slot);
+    if (it != slots_.end() && it->second.store == Store::Param && slot_type(slot).is_tensor_like() &&
+        reads[slot] == n)
+      read_only_.insert(slot);
+  }
+}
+
+// A lane loop needs no barrier after it when it touches no shared memory, writes nothing but
+// registers (register tiles and its own locals), reads only tensors no pass of the region writes
+// and shared values never assigned again, and calls nothing: then nothing before or after it can
+// race with it. steps() still puts a barrier before any statement that is not a lane loop, and at
+// the end of the block.
+bool RegionEmitter::barrier_free(const Stmt& s) {
+  return !stmt_has(&s, [&](const Stmt* st, const Expr* e) {
+    if (st) return st->kind == StmtKind::Assign && st->target->kind == ExprKind::Index &&
+                   reg_tiles_.count(base_slot(st->target->args[0])) == 0;
+    if (e->kind == ExprKind::Call) return true;
+    if (e->kind == ExprKind::Builtin &&
+        (is_atomic(e->builtin) || is_lanes_reduce(e->builtin) || e->builtin == BuiltinId::ScopedFence ||
+         e->builtin == BuiltinId::LanesSort || e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait))
+      return true;
+    if (e->kind != ExprKind::Var) return false;
+    auto it = slots_.find(e->slot);
+    if (it == slots_.end()) return false;  // the loop's own locals
+    switch (it->second.store) {
+      case Store::Tile: return true;
+      case Store::Shared: return assigned_.count(e->slot) > 0;
+      case Store::Param: return slot_type(e->slot).is_tensor_like() && !read_only_.count(e->slot);
+      default: return false;
+    }
+  });
+}
+
 void RegionEmitter::steps(const tir::Block* b, std::string& out) {
   dense_tiles(b);
+  register_tiles(b);
+  const bool outer_pending = barrier_pending_;
+  barrier_pending_ = false;
   std::string group;
+  // The barrier a barrier-free lane loop left out, before anything but another lane loop.
+  auto settle = [&] {
+    if (barrier_pending_) out += "__syncthreads();\n";
+    barrier_pending_ = false;
+  };
   auto flush = [&] {
     if (group.empty()) return;
     out += "if (vx_leader) {\n" + group + "}\n__syncthreads();\n";
@@ -930,20 +1147,25 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
                          s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
                          (escapes(s) && s->kind != StmtKind::Break && s->kind != StmtKind::Continue);
     if (!uniform) {
+      settle();
       leader_ctx_ = true;
       stmt(*s, group, true);
       leader_ctx_ = false;
       continue;
     }
     flush();
+    if (!(s->kind == StmtKind::For && s->across == tir::Across::Lanes)) settle();
     step(*s, out);
   }
   if (b->tail) {
+    settle();
     std::string pre;
     std::string v = expr(*b->tail, pre);
     group += pre + "(void)(" + v + ");\n";
   }
   flush();
+  settle();
+  barrier_pending_ = outer_pending;
 }
 
 void RegionEmitter::step(const Stmt& s, std::string& out) {
@@ -953,7 +1175,12 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
     case StmtKind::For:
       if (s.across == tir::Across::Lanes) {
         lane_nest(s, out);
-        out += "__syncthreads();\n";
+        if (barrier_free(s)) {
+          barrier_pending_ = true;
+        } else {
+          out += "__syncthreads();\n";
+          barrier_pending_ = false;
+        }
         return;
       }
       if (s.across == tir::Across::Blocks) unsupported("a block loop inside block code");
@@ -1068,15 +1295,8 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   const char* axis = dim == 0 ? "x" : dim == 1 ? "y" : "z";
   const Scalar sc = s.start->type.scalar;
   const std::string T = ctype(sc);
-  const bool lit = s.start->kind == ExprKind::Literal && s.end->kind == ExprKind::Literal;
-  int64_t const_count = -1;
-  if (lit) {
-    const int64_t a = s.start->lit.i, b = s.end->lit.i;
-    const_count = b < a ? 0 : (b - a) + (s.inclusive ? 1 : 0);
-    if (!s.inclusive && b == a) const_count = 0;
-  }
-  int lanes = s.lane_count;
-  if (lanes <= 0) lanes = const_count > 0 ? static_cast<int>(std::min<int64_t>(const_count, 1024)) : 256;
+  const int64_t const_count = constant_count(s);
+  const int lanes = lane_count(s, const_count);
   if (lanes > 1024) unsupported("more than 1024 lanes");
   out_.block[dim] = std::max(out_.block[dim], lanes);
   long long prod = 1;
@@ -1093,6 +1313,10 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   const std::string tid = std::string("threadIdx.") + axis;
   const int saved = lane_level_;
   lane_level_ = level;
+  const int64_t trips = const_count > 0 ? (const_count + lanes - 1) / lanes : -1;
+  const std::string k = trips > 1 && trips <= 16 ? tmp("k") : "0";
+  if (nest_depth_ == 1 && s.start->kind == ExprKind::Literal && trips >= 1 && (trips == 1 || k != "0"))
+    passes_[s.slot] = LanePass{k, s.start->lit.i, lanes, const_count, trips == 1};
   std::string body;
   // Statements with effects at an outer level of a nest run on the threads whose inner
   // coordinates are 0, so that each runs once per pass.
@@ -1117,6 +1341,7 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
     body += p2 + "(void)(" + t + ");\n";
   }
   lane_level_ = saved;
+  passes_.erase(s.slot);
   out += "if (" + tid + " < " + std::to_string(lanes) + ") {\n" + pre + "const " + T + " " + lo + " = " + a + ";\n";
   if (const_count >= 0 && const_count <= lanes) {
     out += "if (" + tid + " < " + std::to_string(const_count) + "u) {\nconst " + T + " " + v + " = (" + T +
@@ -1125,12 +1350,10 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   }
   const std::string hi = tmp("hi"), n = tmp("n"), p = tmp("p");
   if (const_count > 0 && const_count < (int64_t{1} << 31)) {  // a constant trip count: an int counter
-    const int64_t trips = (const_count + lanes - 1) / lanes;
     const std::string var = "const " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
                             " + (unsigned long long)" + p + ");\n";
     if (trips <= 16) {
       // Few passes per thread: unrolled, so that the passes' loads are in flight together.
-      const std::string k = tmp("k");
       out += "#pragma unroll\nfor (int " + k + " = 0; " + k + " < " + std::to_string(trips) + "; ++" + k +
              ") {\nconst int " + p + " = (int)" + tid + " + " + k + " * " + std::to_string(lanes) + ";\n";
       const bool ragged = const_count % lanes != 0;
@@ -1162,6 +1385,18 @@ void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
   const std::string nm = "s_t" + std::to_string(s.slot);
   const Expr* init = strip(s.value);
   auto& info = slots_[s.slot];
+  if (auto it = reg_tiles_.find(s.slot); it != reg_tiles_.end()) {  // in registers (register_tiles())
+    info.store = Store::RegTile;
+    const std::string regs = std::to_string((n + it->second - 1) / it->second);
+    out += T + " r_t" + std::to_string(s.slot) + "[" + regs + "];\n";
+    if (!init->builtin_fill) return;
+    if (expr_impure(init->args[0])) unsupported("a tile fill value with side effects");
+    std::string pre;
+    std::string v = expr(*init->args[0], pre);
+    out += "{\n" + pre + "const " + T + " vx_fill = " + v + ";\nfor (int vx_e = 0; vx_e < " + regs + "; ++vx_e) r_t" +
+           std::to_string(s.slot) + "[vx_e] = vx_fill;\n}\n";
+    return;
+  }
   info.store = Store::Tile;
   info.uninit = !init->builtin_fill && !dense_tiles_.count(s.slot);
   decls_ << "__shared__ " << T << " " << nm << "[" << n << "];\n";
@@ -1432,6 +1667,7 @@ void RegionEmitter::collect_captures() {
 void RegionEmitter::run() {
   cur_fn_ = &fn_;
   collect_captures();
+  find_read_only();
   walk_block(spawn_.body, [&](const Stmt* st, const Expr*) {
     if (st && st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Var)
       assigned_.insert(st->target->slot);
