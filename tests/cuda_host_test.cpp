@@ -168,24 +168,6 @@ class HostKernels {
   std::map<std::string, std::pair<HostKernel, HostLaunch>> kernels_;
 };
 
-std::string element_text(const std::byte* p, Scalar s) {
-  std::ostringstream o;
-  uint64_t bits = 0;
-  const int bytes = std::max(1, interp::scalar_size(s));
-  std::memcpy(&bits, p, static_cast<size_t>(bytes));
-  switch (s) {
-    case Scalar::F32: { float v; std::memcpy(&v, p, 4); o.precision(9); o << v; break; }
-    case Scalar::F64: { double v; std::memcpy(&v, p, 8); o.precision(17); o << v; break; }
-    default: {
-      const int shift = 64 - 8 * bytes;
-      if (is_signed_int(s) && shift > 0) o << (static_cast<int64_t>(bits << shift) >> shift);
-      else if (is_signed_int(s)) o << static_cast<int64_t>(bits);
-      else o << bits;
-    }
-  }
-  o << " (bits 0x" << std::hex << bits << ")";
-  return o.str();
-}
 
 // While a kernel runs in the harness, stderr goes to a file: the kernels are built with UBSan, so
 // that undefined behaviour in emitted code (which nvcc could exploit) is reported there, and the
@@ -365,8 +347,8 @@ class HarnessRunner final : public interp::RegionRunner {
       for (size_t k = 0; k < c.bytes.size(); k += es) {
         if (std::memcmp(c.host + k, c.bytes.data() + k, es) == 0) continue;
         failures.push_back(r.location + ": `" + c.name + "` element " + std::to_string(k / es) + ": harness " +
-                           element_text(c.bytes.data() + k, c.scalar) + ", interpreter " +
-                           element_text(c.host + k, c.scalar));
+                           offload::element_text(c.bytes.data() + k, c.scalar) + ", interpreter " +
+                           offload::element_text(c.host + k, c.scalar));
         break;
       }
     }

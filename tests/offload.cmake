@@ -1,7 +1,7 @@
 # The offload tier (spec/offload.md, issue 5). Included from the top-level CMakeLists.txt after
 # `vx_core` and `vx` are defined.
 #
-# 1. The emitter prepends vx_math.h and src/offload/vx_prelude.cuh to every kernel: both are
+# 1. The emitter prepends vx_math.h, vx_half.h and src/offload/vx_prelude.cuh to every kernel: both are
 #    embedded in vx as string literals, generated here (copied only when they change).
 # 2. offload_test: every region of every accepted corpus program is emitted and compiled by NVRTC
 #    for sm_80 and sm_90 (skips with a message when libnvrtc cannot be found).
@@ -11,8 +11,10 @@
 set(VX_OFFLOAD_GEN ${CMAKE_BINARY_DIR}/generated/offload)
 file(MAKE_DIRECTORY ${VX_OFFLOAD_GEN})
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-  ${PROJECT_SOURCE_DIR}/src/interp/vx_math.h ${PROJECT_SOURCE_DIR}/src/offload/vx_prelude.cuh)
-foreach(pair "vx_math_text:src/interp/vx_math.h" "vx_prelude_text:src/offload/vx_prelude.cuh")
+  ${PROJECT_SOURCE_DIR}/src/interp/vx_math.h ${PROJECT_SOURCE_DIR}/src/interp/vx_half.h
+  ${PROJECT_SOURCE_DIR}/src/offload/vx_prelude.cuh)
+foreach(pair "vx_math_text:src/interp/vx_math.h" "vx_half_text:src/interp/vx_half.h"
+             "vx_prelude_text:src/offload/vx_prelude.cuh")
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 vx_inc_name)
   list(GET pair 1 vx_inc_src)

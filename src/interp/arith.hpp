@@ -153,15 +153,7 @@ template <class To> inline To saturate_to_int(double d) {
 
 // An integer to a half in one rounding.
 template <class H> inline H int_to_half(bool negative, uint64_t magnitude) {
-  constexpr bool f16 = std::is_same_v<H, F16>;
-  uint16_t bits = 0;
-  if (magnitude != 0) {
-    bits = static_cast<uint16_t>(half_detail::round_magnitude(
-        magnitude, half_detail::top_bit(magnitude), 0, f16 ? 10 : 7, f16 ? 15 : 127,
-        f16 ? 31 : 255));
-  }
-  if (negative) bits |= 0x8000;
-  return H{bits};
+  return H{vx_int_to_half(negative, magnitude, std::is_same_v<H, F16>)};
 }
 
 template <class To, class From> inline To cast_value(From v) {

@@ -20,6 +20,7 @@
 #include "offload/emit_cuda.hpp"
 
 #include "check/tir_walk.hpp"
+#include "support/half.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -61,8 +62,8 @@ const char* ctype(Scalar s) {
     case Scalar::F32: return "float";
     case Scalar::F64: return "double";
     case Scalar::Bool: return "bool";
-    case Scalar::F16:
-    case Scalar::BF16: unsupported("f16/bf16 values in device code are not emitted yet");
+    case Scalar::F16: return "vx_f16";  // vx_prelude.cuh: the bits, with f32 arithmetic
+    case Scalar::BF16: return "vx_bf16";
   }
   return "int";
 }
@@ -76,7 +77,14 @@ std::string int_literal(Scalar s, int64_t v) {
   return "((" + std::string(t) + ")(" + std::to_string(v) + "LL))";
 }
 
+bool is_half(Scalar s) { return s == Scalar::F16 || s == Scalar::BF16; }
+
 std::string float_literal(Scalar s, double d) {
+  if (is_half(s)) {  // the interpreter's literal: the double rounded once (support/half.hpp)
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%04x", s == Scalar::F16 ? f64_to_f16_bits(d) : f64_to_bf16_bits(d));
+    return std::string("(") + ctype(s) + "{" + buf + "})";
+  }
   if (d != d) return s == Scalar::F32 ? "VX_NAN_F" : "VX_NAN_D";
   if (d == 1.0 / 0.0) return s == Scalar::F32 ? "VX_INF_F" : "VX_INF_D";
   if (d == -1.0 / 0.0) return s == Scalar::F32 ? "(-VX_INF_F)" : "(-VX_INF_D)";
@@ -597,6 +605,14 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
   const std::string T = ctype(to);
   ctype(from);
   if (from == to) return a;
+  if (is_half(to)) {  // one rounding from any type (vx_half.h); a half goes through its f32 value
+    const std::string h = to == Scalar::F16 ? "vx_f16" : "vx_bf16";
+    if (from == Scalar::Bool) return h + "_of_int(" + a + " ? 1 : 0)";
+    if (is_signed_int(from)) return h + "_of_int((long long)(" + a + "))";
+    if (is_int(from)) return h + "_of_uint((unsigned long long)(" + a + "))";
+    return (to == Scalar::F16 ? "vx_to_f16(" : "vx_to_bf16(") + (is_half(from) ? "vx_widen(" + a + ")" : a) + ")";
+  }
+  if (is_half(from)) a = "vx_widen(" + a + ")";  // exact, then as from f32
   if (from == Scalar::Bool) return "((" + T + ")(" + a + " ? 1 : 0))";
   if (is_int(from)) return "((" + T + ")(" + a + "))";  // modular, or int -> float (nearest)
   // from a float
@@ -628,9 +644,15 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
   if (is_atomic(e.builtin)) return atomic(e, pre);
   const Scalar s = e.args.empty() ? Scalar::I32 : e.args[0]->type.scalar;
   auto a0 = [&] { return expr(*e.args[0], pre); };
+  // A half's method: the f32 function of its value, rounded back (the interpreter's float_fn).
+  auto narrow = [&](const std::string& f32_value) {
+    return std::string(s == Scalar::F16 ? "vx_to_f16(" : "vx_to_bf16(") + f32_value + ")";
+  };
+  auto wide = [&](const Expr& x) { return "vx_widen(" + expr(x, pre) + ")"; };
   auto f = [&](const char* f32, const char* f64) -> std::string {
     if (s == Scalar::F32) return std::string(f32) + "(" + a0() + ")";
     if (s == Scalar::F64) return std::string(f64) + "(" + a0() + ")";
+    if (is_half(s)) return narrow(std::string(f32) + "(" + wide(*e.args[0]) + ")");
     ctype(s);
     unsupported("a math method on a non-float");
   };
@@ -663,6 +685,7 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
       std::string b = expr(*e.args[1], pre);
       if (s == Scalar::F32) return "vx_pow_f32(" + a + ", " + b + ")";
       if (s == Scalar::F64) return "vx_pow_f64(" + a + ", " + b + ")";
+      if (is_half(s)) return narrow("vx_pow_f32(vx_widen(" + a + "), vx_widen(" + b + "))");
       ctype(s);
       return "vx_ipow(" + a + ", (unsigned int)(" + b + "))";
     }
@@ -1510,7 +1533,7 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   // Blocks of 32 threads or more: warp 0 does the levels below 64 (and, for p <= 1024, all of
   // them), lane i holding x[i]; the levels below 32 by __shfl_down_sync.
   std::string before_warp;
-  std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = (" + T + ")0;\n" + (argmax ? "int vx_vi = 0;\n" : "");
+  std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = vx_zero<" + T + ">();\n" + (argmax ? "int vx_vi = 0;\n" : "");
   int64_t first_shuffle;
   if (p <= 1024) {
     // Lane i computes r(H, i) (H = min(h0, 32)) from the tile through the levels above:
@@ -1548,7 +1571,9 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
   for (int64_t h = first_shuffle; h >= 1; h /= 2) {
     const std::string Hs = std::to_string(h);
-    warp += "{\n" + T + " vx_o = (" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ");\n";
+    warp += "{\n" + T + " vx_o = " +
+            (is_half(t.elem) ? "vx_shfl_down(vx_v, " + Hs + ")"
+                             : "(" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ")") + ";\n";
     if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + Hs + ");\n";
     warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
   }
@@ -1622,7 +1647,7 @@ void RegionEmitter::copy_async(const Expr& e, std::string& out) {
            " + (vx_in ? vx_off : 0))), \"r\"(vx_in ? " + std::to_string(bytes) + " : 0) : \"memory\");\n";
     out += "#else\n";
   }
-  out += tile.ptr + "[vx_e] = vx_in ? " + src.ptr + "[vx_off] : (" + std::string(ctype(tile.elem)) + ")0;\n";
+  out += tile.ptr + "[vx_e] = vx_in ? " + src.ptr + "[vx_off] : vx_zero<" + std::string(ctype(tile.elem)) + ">();\n";
   if (cp_async) out += "#endif\n";
   if (!tile.init.empty()) out += tile.init + "[vx_e] = 1;\n";
   out += "}\n";
@@ -1821,6 +1846,10 @@ std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
 const std::string& cuda_prelude() {
   static const std::string text = std::string(
 #include "offload/vx_math_text.inc"
+                                      ) +
+                                  "\n" +
+                                  std::string(
+#include "offload/vx_half_text.inc"
                                       ) +
                                   "\n" +
                                   std::string(

@@ -13,6 +13,7 @@
 
 #include "offload/cuda_driver.hpp"
 #include "offload/nvrtc.hpp"
+#include "support/half.hpp"
 
 namespace vx::offload {
 namespace {
@@ -85,19 +86,6 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
   }
 }
 
-std::string element_text(const std::byte* p, Scalar s) {
-  std::ostringstream o;
-  switch (s) {
-    case Scalar::F32: { float v; std::memcpy(&v, p, 4); o.precision(9); o << v; break; }
-    case Scalar::F64: { double v; std::memcpy(&v, p, 8); o.precision(17); o << v; break; }
-    default: {
-      uint64_t v = 0;
-      std::memcpy(&v, p, static_cast<size_t>(scalar_info(s).bits / 8 ? scalar_info(s).bits / 8 : 1));
-      o << static_cast<int64_t>(norm(v, s));
-    }
-  }
-  return o.str();
-}
 
 }  // namespace
 
@@ -153,6 +141,24 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
     out.params[i] = &out.values[i];
   }
   return true;
+}
+
+std::string element_text(const std::byte* p, Scalar s) {
+  std::ostringstream o;
+  uint64_t bits = 0;
+  const int bytes = std::max(1, interp::scalar_size(s));
+  std::memcpy(&bits, p, static_cast<size_t>(bytes));
+  switch (s) {
+    case Scalar::F32: { float v; std::memcpy(&v, p, 4); o.precision(9); o << v; break; }
+    case Scalar::F64: { double v; std::memcpy(&v, p, 8); o.precision(17); o << v; break; }
+    case Scalar::F16: o << f16_bits_to_f32(static_cast<uint16_t>(bits)); break;
+    case Scalar::BF16: o << bf16_bits_to_f32(static_cast<uint16_t>(bits)); break;
+    default:
+      if (is_signed_int(s)) o << static_cast<int64_t>(norm(bits, s));
+      else o << bits;
+  }
+  if (is_float(s)) o << " (bits 0x" << std::hex << bits << ")";
+  return o.str();
 }
 
 VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes, Scalar scalar,

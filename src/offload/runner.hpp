@@ -42,6 +42,9 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
 // bit; in a region with f32 atomics, float elements within 2^-12 of the tensor's largest
 // magnitude are accepted and counted (spec/offload.md). first_difference: the first element
 // that differs beyond that, or -1.
+// An element's value as a mismatch message shows it (floats and halves with their bits).
+std::string element_text(const std::byte* p, Scalar s);
+
 struct VerifyResult {
   int64_t first_difference = -1;
   size_t within = 0;

@@ -103,6 +103,50 @@ VX_D bool vx_isnan(double a) { return a != a; }
 VX_D float vx_frem(float a, float b) { return fmodf(a, b); }
 VX_D double vx_frem(double a, double b) { return fmod(a, b); }
 
+// f16 and bf16 (spec/semantics.md): storage types whose arithmetic, comparisons and math are
+// f32's on the exact widened values, rounded back once (vx_half.h's conversions: the
+// interpreter's, bit for bit). Negation and abs flip or clear the sign bit.
+struct vx_f16 { unsigned short bits; };
+struct vx_bf16 { unsigned short bits; };
+VX_D float vx_widen(vx_f16 h) { return vx_f16_to_f32(h.bits); }
+VX_D float vx_widen(vx_bf16 h) { return vx_bf16_to_f32(h.bits); }
+VX_D vx_f16 vx_to_f16(float f) { vx_f16 r; r.bits = vx_f32_to_f16(f); return r; }
+VX_D vx_f16 vx_to_f16(double d) { vx_f16 r; r.bits = vx_f64_to_half(d, 1); return r; }
+VX_D vx_bf16 vx_to_bf16(float f) { vx_bf16 r; r.bits = vx_f32_to_bf16(f); return r; }
+VX_D vx_bf16 vx_to_bf16(double d) { vx_bf16 r; r.bits = vx_f64_to_half(d, 0); return r; }
+#define VX_HALF_OPS(H, NARROW, F16)                                                   \
+  VX_D H H##_of_int(long long v) {                                                   \
+    H r;                                                                             \
+    r.bits = vx_int_to_half(v < 0, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, F16); \
+    return r;                                                                        \
+  }                                                                                  \
+  VX_D H H##_of_uint(unsigned long long v) { H r; r.bits = vx_int_to_half(0, v, F16); return r; } \
+  VX_D H operator+(H a, H b) { return NARROW(vx_widen(a) + vx_widen(b)); }           \
+  VX_D H operator-(H a, H b) { return NARROW(vx_widen(a) - vx_widen(b)); }           \
+  VX_D H operator*(H a, H b) { return NARROW(vx_widen(a) * vx_widen(b)); }           \
+  VX_D H operator/(H a, H b) { return NARROW(vx_widen(a) / vx_widen(b)); }           \
+  VX_D H operator-(H a) { H r; r.bits = (unsigned short)(a.bits ^ 0x8000u); return r; } \
+  VX_D bool operator==(H a, H b) { return vx_widen(a) == vx_widen(b); }              \
+  VX_D bool operator!=(H a, H b) { return vx_widen(a) != vx_widen(b); }              \
+  VX_D bool operator<(H a, H b) { return vx_widen(a) < vx_widen(b); }                \
+  VX_D bool operator<=(H a, H b) { return vx_widen(a) <= vx_widen(b); }              \
+  VX_D bool operator>(H a, H b) { return vx_widen(a) > vx_widen(b); }                \
+  VX_D bool operator>=(H a, H b) { return vx_widen(a) >= vx_widen(b); }              \
+  VX_D H vx_frem(H a, H b) { return NARROW(fmodf(vx_widen(a), vx_widen(b))); }      \
+  VX_D bool vx_isnan(H a) { return vx_widen(a) != vx_widen(a); }                     \
+  VX_D H vx_maxm(H a, H b) { return (a < b || vx_isnan(a)) ? b : a; }                \
+  VX_D H vx_minm(H a, H b) { return (b < a || vx_isnan(a)) ? b : a; }                \
+  VX_D H vx_abs(H a) { H r; r.bits = (unsigned short)(a.bits & 0x7fffu); return r; } \
+  VX_D H vx_shfl_down(H v, unsigned h) {                                             \
+    H r;                                                                             \
+    r.bits = (unsigned short)__shfl_down_sync(0xffffffffu, (unsigned int)v.bits, h); \
+    return r;                                                                        \
+  }
+VX_HALF_OPS(vx_f16, vx_to_f16, 1)
+VX_HALF_OPS(vx_bf16, vx_to_bf16, 0)
+// A zero of any element type (a scalar or a half).
+template <class T> VX_D T vx_zero() { T z{}; return z; }
+
 // Saturating float -> integer casts (Rust's `as`): NaN -> 0, out of range -> the nearest bound.
 #define VX_SAT(NAME, T, UPPER, LOWER, MAXV, MINV)                                     \
   VX_D T NAME(double d) {                                                            \
