@@ -14,32 +14,18 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(e)                                                                        \
-  do {                                                                               \
-    cudaError_t err_ = (e);                                                          \
-    if (err_ != cudaSuccess) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #e, cudaGetErrorString(err_)); \
-      std::exit(3);                                                                  \
-    }                                                                                \
-  } while (0)
+#include "bench_common.cuh"
+
 
 namespace {
+
+using namespace bench;
 
 constexpr int kRows = 4096, kCols = 16384;         // the scale loop
 constexpr int kGeluN = 6291456;                     // GELU
 constexpr int kLnRows = 8192, kLnCols = 768;        // layernorm
 constexpr int kSmRows = 8192, kSmCols = 1024;       // softmax
 
-// The .vx programs' generator: s = s * 1664525 + 1013904223, value from the top 24 bits.
-std::vector<float> lcg(size_t n, uint32_t seed, float scale, float offset) {
-  std::vector<float> v(n);
-  uint32_t s = seed;
-  for (size_t i = 0; i < n; ++i) {
-    s = s * 1664525u + 1013904223u;
-    v[i] = static_cast<float>(s >> 8) * scale + offset;
-  }
-  return v;
-}
 
 // ---- kernels ----------------------------------------------------------------------------------
 
@@ -139,45 +125,6 @@ __global__ void __launch_bounds__(256) softmax(float* out, const float* inp) {
   const float total = block_reduce<false>(s, scratch);
   float* o = out + static_cast<size_t>(r) * kSmCols;
   for (int k = 0; k < 4; ++k) o[t + 256 * k] = v[k] / total;
-}
-
-// ---- timing -----------------------------------------------------------------------------------
-
-template <class Launch>
-double median_ms(Launch launch) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) launch();
-  CK(cudaDeviceSynchronize());
-  std::vector<float> ms;
-  for (int i = 0; i < 50; ++i) {
-    CK(cudaEventRecord(a));
-    launch();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    CK(cudaGetLastError());
-    float t = 0;
-    CK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return ms[ms.size() / 2];
-}
-
-float* upload(const std::vector<float>& h) {
-  float* d = nullptr;
-  CK(cudaMalloc(&d, h.size() * sizeof(float)));
-  CK(cudaMemcpy(d, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
-  return d;
-}
-
-void report(const char* name, double ms, double bytes, double max_rel_err) {
-  std::printf("{\"kernel\": \"%s\", \"median_ms\": %.5f, \"bytes\": %.0f, \"GBps\": %.1f, \"max_rel_err\": %.3g}\n",
-              name, ms, bytes, bytes / (ms * 1e6), max_rel_err);
-  std::fflush(stdout);
 }
 
 }  // namespace
