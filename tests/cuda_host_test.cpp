@@ -33,6 +33,7 @@
 #include "cuda_host/corpus.hpp"
 #include "interp/interpreter.hpp"
 #include "offload/emit_cuda.hpp"
+#include "offload/nvrtc.hpp"
 #include "offload/runner.hpp"
 
 using namespace vx;
@@ -106,7 +107,9 @@ class HostKernels {
           std::find(bases.begin(), bases.end(), stem) == bases.end())
         std::filesystem::remove(e.path());
     }
+    objects_.clear();
     for (const std::string& base : bases) {
+      objects_.push_back(base + ".so");
       void* so = dlopen((base + ".so").c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!so) {
         const char* e = dlerror();
@@ -158,6 +161,9 @@ class HostKernels {
     return sources;
   }
 
+  // The shared objects of the last build.
+  const std::vector<std::string>& objects() const { return objects_; }
+
   std::optional<std::pair<HostKernel, HostLaunch>> find(const std::string& program, const std::string& kernel) const {
     auto it = kernels_.find(program + "#" + kernel);
     if (it == kernels_.end()) return std::nullopt;
@@ -166,6 +172,7 @@ class HostKernels {
 
  private:
   std::map<std::string, std::pair<HostKernel, HostLaunch>> kernels_;
+  std::vector<std::string> objects_;
 };
 
 
@@ -369,6 +376,48 @@ struct Loaded {
   std::vector<offload::EmittedRegion> regions;
 };
 
+// Every accepted corpus program with spawn regions, checked and emitted; `skipped` says which
+// are left out and why.
+std::vector<Loaded> load_corpus(std::vector<std::string>& skipped) {
+  std::vector<Loaded> loaded;
+  for (const std::string& path : testing::offload_corpus_files(VX_SOURCE_DIR)) {
+    const std::string rel = path.substr(std::string(VX_SOURCE_DIR).size() + 1);
+    Machine machine = default_machine();
+    if (const std::string m = testing::machine_flag(path); !m.empty()) {
+      std::string error;
+      REQUIRE_MESSAGE(load_machine(std::string(VX_SOURCE_DIR) + "/" + m, machine, error), error);
+      if (!machine.has_blocks_and_lanes()) {
+        skipped.push_back(rel + ": checked for " + m + ", which has no blocks or lanes (no kernel)");
+        continue;
+      }
+    }
+    Loaded l;
+    l.program = testing::load_program(path, rel, machine);
+    if (!l.program) {
+      skipped.push_back(rel + ": refused by the checker (not a program the GPU could run)");
+      continue;
+    }
+    l.regions = offload::emit_regions(*l.program->program);
+    bool listed = false;
+    for (const std::string& problem : testing::emission_problems(rel, l.regions, listed)) FAIL_CHECK(problem);
+    if (listed) {
+      skipped.push_back(rel + ": a region is not emitted (" + testing::not_emitted_yet().at(rel) + ")");
+      continue;
+    }
+    loaded.push_back(std::move(l));
+  }
+
+  return loaded;
+}
+
+// The corpus kernels, built by g++ into the harness's shared objects (cached).
+void build_corpus(const std::vector<Loaded>& loaded, HostKernels& kernels) {
+  std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>> sources;
+  for (auto& l : loaded) sources.emplace_back(l.program->path, &l.regions);
+  std::string why;
+  REQUIRE_MESSAGE(kernels.build("corpus", HostKernels::corpus_sources(sources, 2), why), why);
+}
+
 // Hand-written kernels for the harness's own test: what CUDA defines for full warps and blocks.
 const char* kHarnessKernels = R"(
 // Every lane of a 3-D grid of 3-D blocks runs once, with its own coordinates.
@@ -521,40 +570,11 @@ TEST_CASE("the harness: grids, barriers, warp shuffles, deadlocks") {
 TEST_CASE("every corpus kernel runs on the host harness bit for bit with the interpreter") {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> skipped;
-  std::vector<Loaded> loaded;
-  for (const std::string& path : testing::offload_corpus_files(VX_SOURCE_DIR)) {
-    const std::string rel = path.substr(std::string(VX_SOURCE_DIR).size() + 1);
-    Machine machine = default_machine();
-    if (const std::string m = testing::machine_flag(path); !m.empty()) {
-      std::string error;
-      REQUIRE_MESSAGE(load_machine(std::string(VX_SOURCE_DIR) + "/" + m, machine, error), error);
-      if (!machine.has_blocks_and_lanes()) {
-        skipped.push_back(rel + ": checked for " + m + ", which has no blocks or lanes (no kernel)");
-        continue;
-      }
-    }
-    Loaded l;
-    l.program = testing::load_program(path, rel, machine);
-    if (!l.program) {
-      skipped.push_back(rel + ": refused by the checker (not a program the GPU could run)");
-      continue;
-    }
-    l.regions = offload::emit_regions(*l.program->program);
-    bool listed = false;
-    for (const std::string& problem : testing::emission_problems(rel, l.regions, listed)) FAIL_CHECK(problem);
-    if (listed) {
-      skipped.push_back(rel + ": a region is not emitted (" + testing::not_emitted_yet().at(rel) + ")");
-      continue;
-    }
-    loaded.push_back(std::move(l));
-  }
+  std::vector<Loaded> loaded = load_corpus(skipped);
 
-  std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>> sources;
-  for (auto& l : loaded) sources.emplace_back(l.program->path, &l.regions);
   HostKernels kernels;
-  std::string why;
   const auto c0 = std::chrono::steady_clock::now();
-  REQUIRE_MESSAGE(kernels.build("corpus", HostKernels::corpus_sources(sources, 2), why), why);
+  build_corpus(loaded, kernels);
   const double compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
 
   Totals totals;
@@ -601,4 +621,111 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
   CHECK(totals.regions >= 57);
   CHECK(totals.launches >= 71);
   CHECK(totals.errors_matched >= 5);
+}
+
+namespace {
+
+struct VxRun {
+  int status = -1;
+  std::string out, err;
+};
+
+// `vx run FLAGS FILE` from the source tree, with extra environment settings (`VAR=value …`).
+VxRun run_vx(const std::string& env, const std::string& flags, const std::string& file) {
+  const std::string dir = VX_BINARY_DIR "/fake_cuda_runs";
+  std::filesystem::create_directories(dir);
+  const std::string out = dir + "/stdout", err = dir + "/stderr";
+  const std::string cmd = "cd " VX_SOURCE_DIR " && env " + env + " " VX_BINARY_DIR "/vx run " + flags + " " + file +
+                          " > " + out + " 2> " + err;
+  VxRun r;
+  const int rc = std::system(cmd.c_str());
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  std::ifstream o(out), e(err);
+  std::stringstream so, se;
+  so << o.rdbuf();
+  se << e.rdbuf();
+  r.out = so.str();
+  r.err = se.str();
+  return r;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The run-flags a corpus program's first line asks for (the conformance runner's header).
+std::string run_flags(const std::string& path) {
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  const auto at = first.find("run-flags:");
+  return at == std::string::npos ? "" : first.substr(at + 10);
+}
+
+}  // namespace
+
+// The runner around the launches (spec/offload.md "Memory", "Where a region runs") without a GPU:
+// tests/cuda_host/fake_libcuda.cpp stands in for libcuda.so.1 and runs each launch on the host
+// harness, with the corpus kernels g++ built above. NVRTC still compiles every program (the
+// stand-in accepts its cubin), so the whole path of `vx run --offload=verify|gpu` runs: the kernel
+// cache, device copies and their validity flags, sync marks, error flags and the interpreter's
+// rerun, verify's comparison and its report of a wrong result.
+TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA driver") {
+  {
+    offload::Nvrtc nvrtc;
+    std::string why;
+    if (!nvrtc.load(why)) {
+      MESSAGE("skipped: " << why << " (the runner compiles with NVRTC before it loads a module)");
+      return;
+    }
+  }
+  std::vector<std::string> skipped;
+  std::vector<Loaded> loaded = load_corpus(skipped);
+  HostKernels kernels;
+  build_corpus(loaded, kernels);
+  std::string objects;
+  for (auto& o : kernels.objects()) objects += (objects.empty() ? "" : ":") + o;
+  const std::string cache = VX_BINARY_DIR "/fake_cuda_runs/kernel_cache";
+  auto fake = [&](const std::string& program) {
+    return "VX_CUDA_DRIVER=" VX_FAKE_CUDA_DIR "/libvx_fake_cuda.so VX_FAKE_CUDA_SO=" + objects + " VX_FAKE_CUDA_PROGRAM=" + program +
+           " VX_CACHE_DIR=" + cache;
+  };
+  int programs = 0, verified = 0, gpu_launches = 0;
+  for (auto& l : loaded) {
+    const std::string& rel = l.program->path;
+    INFO(rel);
+    const std::string flags = run_flags(std::string(VX_SOURCE_DIR) + "/" + rel);
+    const VxRun ref = run_vx("VX_CACHE=0", "--offload=off " + flags, rel);
+    const VxRun ver = run_vx(fake(rel), "-v --offload=verify " + flags, rel);
+    CHECK_MESSAGE(ver.out == ref.out, ver.err);
+    CHECK_MESSAGE(ver.status == ref.status, ver.err);
+    CHECK_MESSAGE(ver.err.find("no CUDA device") == std::string::npos, ver.err);
+    CHECK_MESSAGE(ver.err.find("differs from the interpreter") == std::string::npos, ver.err);
+    const VxRun gpu = run_vx(fake(rel), "-v --offload=gpu " + flags, rel);
+    CHECK_MESSAGE(gpu.out == ref.out, gpu.err);
+    CHECK_MESSAGE(gpu.status == ref.status, gpu.err);
+    verified += static_cast<int>(count(ver.err, ", verified bit-identical"));
+    gpu_launches += static_cast<int>(count(gpu.err, " GPU launch(es)"));
+    ++programs;
+  }
+  MESSAGE(programs << " programs under --offload=verify and =gpu on the stand-in driver; " << verified
+                   << " regions verified bit-identical; " << gpu_launches << " regions launched under gpu");
+  CHECK(programs >= 53);
+  CHECK(verified >= 45);
+  CHECK(gpu_launches >= 45);
+
+  // A wrong result from the "GPU" (one bit flipped in the first tensor downloaded after the
+  // launch, `inp`): verify names the region, the tensor, the element and both values with their
+  // bits, and the program's output stays the interpreter's.
+  const std::string rel = "conformance/memory/register_tiles.vx";
+  const VxRun ref = run_vx("VX_CACHE=0", "--offload=off", rel);
+  const VxRun bad = run_vx(fake(rel) + " VX_FAKE_CUDA_FLIP=1", "--offload=verify", rel);
+  CHECK(bad.out == ref.out);
+  CHECK(bad.status == 0);
+  INFO(bad.err);
+  CHECK(bad.err.find("vx: verify: the region at conformance/memory/register_tiles.vx:17:5 differs from the "
+                     "interpreter: `inp` element 0: GPU -3.00000024 (bits 0xc0400001), interpreter -3 (bits "
+                     "0xc0400000); the region stays on the interpreter\n") != std::string::npos);
 }

@@ -45,3 +45,14 @@ target_compile_definitions(cuda_host_test PRIVATE VX_SOURCE_DIR="${PROJECT_SOURC
   VX_BOOST_INCLUDE="${Boost_INCLUDE_DIRS}" VX_BOOST_CONTEXT="${VX_BOOST_CONTEXT_LIB}")
 target_link_libraries(cuda_host_test PRIVATE ${CMAKE_DL_LIBS})
 set_tests_properties(cuda_host_test PROPERTIES TIMEOUT 900)
+
+# A stand-in for libcuda.so.1 that runs launches on the host harness (tests/cuda_host/
+# fake_libcuda.cpp): cuda_host_test runs `vx run --offload=verify|gpu` over the corpus with it.
+# vx opens it by path (VX_CUDA_DRIVER); no SONAME, so that NVRTC's own dlopen("libcuda.so.1")
+# does not find it among the loaded libraries.
+add_library(fake_cuda MODULE ${CMAKE_CURRENT_LIST_DIR}/cuda_host/fake_libcuda.cpp)
+set_target_properties(fake_cuda PROPERTIES OUTPUT_NAME vx_fake_cuda PREFIX lib SUFFIX .so NO_SONAME ON
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fake_cuda)
+target_link_libraries(fake_cuda PRIVATE ${CMAKE_DL_LIBS})
+add_dependencies(cuda_host_test fake_cuda vx)
+target_compile_definitions(cuda_host_test PRIVATE VX_FAKE_CUDA_DIR="${CMAKE_BINARY_DIR}/fake_cuda")

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+
 #include <type_traits>
 
 namespace vx::offload {
@@ -14,10 +16,17 @@ std::string CudaDriver::error_text(int rc) const {
 
 bool CudaDriver::open(std::string& why) {
   if (ctx_) return true;
-  // The loader path first; then where container images mount the driver.
+  // $VX_CUDA_DRIVER alone when set (a driver library elsewhere: the tests' stand-in); else the
+  // loader path first, then where container images mount the driver.
+  if (const char* own = std::getenv("VX_CUDA_DRIVER"); own && *own) {
+    if (!(lib_ = dlopen(own, RTLD_NOW | RTLD_LOCAL))) {
+      why = std::string("no CUDA driver (VX_CUDA_DRIVER=") + own + " cannot be opened)";
+      return false;
+    }
+  }
   for (const char* name : {"libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
                            "/usr/lib64/libcuda.so.1"}) {
-    if ((lib_ = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (lib_ || (lib_ = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
   }
   if (!lib_) {
     why = "no CUDA driver (libcuda.so.1 not found)";
