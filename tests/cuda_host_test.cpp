@@ -716,6 +716,25 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
   CHECK(verified >= 45);
   CHECK(gpu_launches >= 45);
 
+  // --offload=auto (threshold 2): of each region, launches 1 and 2 on the interpreter, 3 on the
+  // GPU verified, 4 and 5 on the GPU; the second region reads what the first wrote on the GPU.
+  {
+    const std::string prog = "tests/cuda_host/programs/auto_offload.vx";
+    const VxRun ref = run_vx("VX_CACHE=0", "--offload=off", prog);
+    const VxRun aut = run_vx(fake(prog) + " VX_TIME_KERNEL=1", "-v --profile --offload=auto", prog);
+    INFO(aut.err);
+    CHECK(aut.out == ref.out);
+    for (const std::string at : {"10:9", "17:9"}) {
+      const std::string region = "tests/cuda_host/programs/auto_offload.vx:" + at;
+      // VX_TIME_KERNEL: every launch; the verified one on both tiers.
+      CHECK(count(aut.err, "vx: kernel " + region + ": ") == 6);
+      CHECK(aut.err.find("vx: " + region + ": 3 GPU launch(es), verified bit-identical\n") != std::string::npos);
+      CHECK(aut.err.find("vx profile: " + region) != std::string::npos);
+    }
+    CHECK(count(aut.err, ", host, ") == 6);  // the interpreter's launches: 2 + the verified one, each
+    CHECK(count(aut.err, " ms, grid 8x1x1, block ") == 6);  // the GPU's: 3 each
+  }
+
   // A wrong result from the "GPU" (one bit flipped in the first tensor downloaded after the
   // launch, `inp`): verify names the region, the tensor, the element and both values with their
   // bits, and the program's output stays the interpreter's.
