@@ -52,6 +52,15 @@ out.append("VX_MATH_TABLE double vx_tbl_log2_l[128][2] = {")
 for c in cs:
     out.append("  %s," % (row(-log(mpf(c)) / log(2)) if c != 1.0 else "{0x0p+0, 0x0p+0}"))
 out.append("};")
+# pow's fast path: 64 (-log2 c_i) as a head on the 2^-14 grid (so that (64 e + head) * y is
+# exact for a float y) and the rest rounded to double.
+out.append("// -64 log2(c_i) = head + tail, the head a multiple of 2^-14 (pow's fast path).")
+out.append("VX_MATH_TABLE double vx_tbl_log2_pow[128][2] = {")
+for c in cs:
+    v = -64 * log(mpf(c)) / log(2)
+    head = float(floor(v * 2 ** 14 + mpf(0.5)) / 2 ** 14)
+    out.append("  {%s, %s}," % (h(head), h(float(v - mpf(head)))))
+out.append("};")
 
 out.append("// sin(j*pi/32), j = 0..16, double-double.")
 out.append("VX_MATH_TABLE double vx_tbl_sin[17][2] = {")

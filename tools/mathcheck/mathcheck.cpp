@@ -4,13 +4,15 @@
 // reference is glibc's double-precision function of (double)x (error < 1 ulp of double); when
 // y*(1-2^-48) and y*(1+2^-48) round to the same float, that float is the correctly rounded
 // answer. Otherwise the input is near a rounding boundary and MPFR decides. pow is checked on
-// random pairs spread over its domain, exact cases and midpoints included. The f64 functions are
-// checked for faithfulness on random inputs against MPFR. Prints the count of wrong results.
+// random pairs spread over its domain, exact cases and midpoints included, and pow_bound checks
+// the error bound of pow's fast path. The f64 functions are checked for faithfulness on random
+// inputs against MPFR. Prints the count of wrong results.
 #include "src/interp/vx_math.h"
 #include "tools/mathcheck/mpfr32.hpp"
 
 #include <mpfr.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
 #include <cmath>
@@ -176,6 +178,54 @@ void check_pow(uint64_t count, int threads, uint64_t seed, Tally* t) {
   });
 }
 
+// pow_bound: pow's fast path (vx_pow_f32_approx, before its test) against MPFR at 200 bits, on
+// pairs aimed at its worst case (x in the two table intervals on either side of 1, where |y| is
+// largest; any x besides) with |y log2 x| up to 152. Counts the pairs off by more than the
+// stated 244 ulps of the double, and keeps the largest error.
+void check_pow_bound(uint64_t count, int threads, uint64_t seed, Tally* t, double* largest) {
+  std::mutex mu;
+  parallel(threads, count, [&](uint64_t b, uint64_t e) {
+    mpfr_t x, y, v, d;
+    mpfr_inits2(200, x, y, v, d, (mpfr_ptr)0);
+    std::mt19937_64 rng(seed ^ (b * 0x9e3779b97f4a7c15ull));
+    uint64_t checked = 0, wrong = 0;
+    double most = 0;
+    for (uint64_t i = b; i < e; ++i) {
+      uint64_t r = rng();
+      float xf;
+      uint32_t k = (uint32_t)(r >> 20) % 0x20000;  // the two intervals on either side of 1
+      if (i % 3 == 0) xf = 1.0f + (float)k * 0x1p-23f;
+      else if (i % 3 == 1) xf = 1.0f - (float)(k + 1) * 0x1p-24f;
+      else xf = from_bits(0x00800000u + (uint32_t)(r % 0x7f000000u));
+      double l = std::log2((double)xf), u = (double)(rng() >> 11) * 0x1p-53;
+      if (l == 0) continue;
+      float yf = (float)((r & 1 ? 1 - u * 0x1p-10 : u) * 152.0 / l * (r & 2 ? -1 : 1));
+      double z, got = vx_pow_f32_approx(xf, yf, &z);
+      if (!(z >= -152.0 * 64 && z < 129.0 * 64)) continue;
+      mpfr_set_flt(x, xf, MPFR_RNDN);
+      mpfr_set_flt(y, yf, MPFR_RNDN);
+      mpfr_pow(v, x, y, MPFR_RNDN);
+      mpfr_set_d(d, got, MPFR_RNDN);
+      mpfr_sub(d, d, v, MPFR_RNDN);  // in ulps of got: 2^(exponent - 53)
+      double ulps = std::fabs(std::ldexp(mpfr_get_d(d, MPFR_RNDN), 53 - std::ilogb(got) - 1));
+      most = std::max(most, ulps);
+      ++checked;
+      if (ulps > 244) {
+        ++wrong;
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "pow fast path (%a, %a) = %a, %.1f ulps off", xf, yf, got,
+                      ulps);
+        t->report(buf);
+      }
+    }
+    mpfr_clears(x, y, v, d, (mpfr_ptr)0);
+    t->checked += checked;
+    t->wrong += wrong;
+    std::lock_guard<std::mutex> g(mu);
+    *largest = std::max(*largest, most);
+  });
+}
+
 // f64: faithful, i.e. one of the two doubles around the exact value (MPFR, 200 bits).
 void check_f64(const Unary& f, uint64_t count, int threads, uint64_t seed, Tally* t) {
   parallel(threads, count, [&](uint64_t b, uint64_t e) {
@@ -214,7 +264,7 @@ void check_f64(const Unary& f, uint64_t count, int threads, uint64_t seed, Tally
 
 int main(int argc, char** argv) {
   int threads = (int)std::thread::hardware_concurrency();
-  uint64_t step = 1, pow_count = 100000000, f64_count = 1000000;
+  uint64_t step = 1, pow_count = 100000000, f64_count = 1000000, bound_count = 1000000;
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -226,9 +276,11 @@ int main(int argc, char** argv) {
     else if (a == "--step") step = std::strtoull(next(), nullptr, 0);
     else if (a == "--pow") pow_count = std::strtoull(next(), nullptr, 0);
     else if (a == "--f64") f64_count = std::strtoull(next(), nullptr, 0);
+    else if (a == "--pow-bound") bound_count = std::strtoull(next(), nullptr, 0);
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: mathcheck [--threads N] [--step S] [--pow N] [--f64 N] [FUNCTION...]\n"
-                  "FUNCTION: exp exp2 log log2 tanh sin cos sqrt pow f64\n");
+      std::printf("usage: mathcheck [--threads N] [--step S] [--pow N] [--f64 N] [--pow-bound N]"
+                  " [FUNCTION...]\n"
+                  "FUNCTION: exp exp2 log log2 tanh sin cos sqrt pow pow_bound f64\n");
       return 0;
     } else only.push_back(a);
   }
@@ -263,6 +315,15 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     check_pow(pow_count, threads, 12345, &t);
     print("pow", t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  if (wanted("pow_bound")) {
+    Tally t;
+    double largest = 0;
+    auto t0 = std::chrono::steady_clock::now();
+    check_pow_bound(bound_count, threads, 4242, &t, &largest);
+    print("powfp", t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::printf("    largest error of pow's fast path: %.1f ulps of the double (bound 244)\n",
+                largest);
   }
   if (wanted("f64")) {
     for (const Unary& f : kUnary) {

@@ -1,7 +1,11 @@
 // bench_math: time of each exact f32 function of src/interp/vx_math.h against glibc's function
 // of the same name (issue 8 asks for at most 3x). Each function runs over the same 2^16 inputs,
-// spread over its useful range; the time is thread CPU time, the best of many short rounds with
-// the two functions alternating, so that a shared, loaded machine still gives stable ratios.
+// spread over its useful range; the time is thread CPU time. The inputs are cut into blocks of
+// 2^12; round after round, glibc's function and vx's run on one block, then the next, and each
+// block keeps its best time over the rounds. Because the two functions alternate every block,
+// a change in the machine's speed during the run (a busy neighbour on the same core slows both,
+// by up to half) reaches both alike; alternating only after whole passes over the inputs let one
+// function keep a fast time that the other never got.
 #include "src/interp/vx_math.h"
 
 #include <ctime>
@@ -21,34 +25,40 @@ double now_ns() {
   return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+constexpr int kBlock = 1 << 12;
+
+// One pass of f over kBlock inputs, ns per call; acc keeps the calls from being dropped.
 template <class F>
-double time_unary(F f, const std::vector<float>& in, int rounds) {
-  double best = 1e30;
+double time_block(F f, const float* in, const float* in2) {
   volatile float sink = 0;
-  for (int r = 0; r < rounds; ++r) {
-    float acc = 0;
-    double t0 = now_ns();
-    for (float x : in) acc += f(x);
-    double t1 = now_ns();
-    sink = sink + acc;
-    best = std::min(best, (t1 - t0) / in.size());
-  }
-  return best;
+  float acc = 0;
+  double t0 = now_ns();
+  for (int i = 0; i < kBlock; ++i) acc += f(in[i], in2[i]);
+  double t1 = now_ns();
+  sink = sink + acc;
+  return (t1 - t0) / kBlock;
 }
 
-template <class F>
-double time_binary(F f, const std::vector<float>& a, const std::vector<float>& b, int rounds) {
-  double best = 1e30;
-  volatile float sink = 0;
-  for (int r = 0; r < rounds; ++r) {
-    float acc = 0;
-    double t0 = now_ns();
-    for (size_t i = 0; i < a.size(); ++i) acc += f(a[i], b[i]);
-    double t1 = now_ns();
-    sink = sink + acc;
-    best = std::min(best, (t1 - t0) / a.size());
-  }
-  return best;
+// Best time per call of libc and vx over a and b (b ignored by unary functions): the sum over
+// blocks of each block's best time, the two functions alternating block by block.
+template <class L, class V>
+void time_pair(L libc, V vx, const std::vector<float>& a, const std::vector<float>& b, int rounds,
+               double* t_libc, double* t_vx) {
+  int blocks = (int)a.size() / kBlock;
+  std::vector<double> bl(blocks, 1e30), bv(blocks, 1e30);
+  for (int r = 0; r < rounds; ++r)
+    for (int k = 0; k < blocks; ++k) {
+      const float *p = &a[(size_t)k * kBlock], *q = &b[(size_t)k * kBlock];
+      if (r & 1) {  // either order, so that neither function always runs first
+        bv[k] = std::min(bv[k], time_block(vx, p, q));
+        bl[k] = std::min(bl[k], time_block(libc, p, q));
+      } else {
+        bl[k] = std::min(bl[k], time_block(libc, p, q));
+        bv[k] = std::min(bv[k], time_block(vx, p, q));
+      }
+    }
+  *t_libc = *t_vx = 0;
+  for (int k = 0; k < blocks; ++k) { *t_libc += bl[k] / blocks; *t_vx += bv[k] / blocks; }
 }
 
 std::vector<float> uniform(std::mt19937& g, double lo, double hi) {
@@ -67,17 +77,16 @@ std::vector<float> log_uniform(std::mt19937& g, double lo, double hi) {  // posi
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 45;
   std::mt19937 g(42);
   struct Row { const char* name; double vx, libc; };
   std::vector<Row> rows;
+  std::vector<float> none(kN, 0.0f);
   auto unary = [&](const char* name, float (*vx)(float), float (*libc)(float), std::vector<float> in) {
-    double a = 1e30, b = 1e30;
-    for (int k = 0; k < rounds; ++k) {
-      a = std::min(a, time_unary(libc, in, 3));
-      b = std::min(b, time_unary(vx, in, 3));
-    }
-    rows.push_back({name, b, a});
+    Row row{name, 0, 0};
+    time_pair([libc](float x, float) { return libc(x); }, [vx](float x, float) { return vx(x); }, in,
+              none, rounds, &row.libc, &row.vx);
+    rows.push_back(row);
   };
   unary("exp", [](float x) { return vx_exp_f32(x); }, [](float x) { return expf(x); }, uniform(g, -87, 88));
   unary("exp2", [](float x) { return vx_exp2_f32(x); }, [](float x) { return exp2f(x); }, uniform(g, -126, 127));
@@ -90,12 +99,10 @@ int main(int argc, char** argv) {
   unary("sqrt", [](float x) { return vx_sqrt_f32(x); }, [](float x) { return sqrtf(x); }, uniform(g, 0, 1e6));
   {
     auto x = log_uniform(g, 1e-3, 1e3), y = uniform(g, -12, 12);
-    double a = 1e30, b = 1e30;
-    for (int k = 0; k < rounds; ++k) {
-      a = std::min(a, time_binary([](float p, float q) { return powf(p, q); }, x, y, 3));
-      b = std::min(b, time_binary([](float p, float q) { return vx_pow_f32(p, q); }, x, y, 3));
-    }
-    rows.push_back({"pow", b, a});
+    Row row{"pow", 0, 0};
+    time_pair([](float p, float q) { return powf(p, q); },
+              [](float p, float q) { return vx_pow_f32(p, q); }, x, y, rounds, &row.libc, &row.vx);
+    rows.push_back(row);
   }
   std::printf("%-8s %10s %10s %7s\n", "fn", "vx ns", "glibc ns", "ratio");
   double worst = 0;
