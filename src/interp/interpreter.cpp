@@ -456,18 +456,11 @@ struct LoopStmt final : StmtNode {
   }
 };
 
-// `for v in a..b` / `a..=b` (also across blocks / lanes: one pass at a time, in order). The
-// bounds are evaluated once; the counter never steps past the end, so `0u8..=255` stops.
-template <class T> struct ForStmt final : StmtNode {
-  int slot;
-  const ExprT<T>* start;
-  const ExprT<T>* end;
-  bool inclusive;
+// `for v in a..b` / `a..=b` (also across blocks / lanes: one pass at a time, in order).
+template <class T> struct ForStmt final : RangeLoop<T> {
   StmtList body;
-  Flow exec(Frame& f) const override {
-    const T a = start->eval(f);
-    const T b = end->eval(f);
-    if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+  Flow run(Frame& f, T a, T b) const override {
+    const int slot = this->slot;
     if (body.size() == 2) {  // `let x = …; t[…] = …;`: both called directly
       const StmtNode* first = body[0];
       const StmtNode* second = body[1];
@@ -477,7 +470,7 @@ template <class T> struct ForStmt final : StmtNode {
         if (fl == Flow::Normal) fl = second->exec(f);
         if (fl == Flow::Break) break;
         if (fl == Flow::Return) return fl;
-        if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+        if (this->last_pass(v, b)) break;
       }
       return Flow::Normal;
     }
@@ -488,7 +481,7 @@ template <class T> struct ForStmt final : StmtNode {
         const Flow fl = only->exec(f);
         if (fl == Flow::Break) break;
         if (fl == Flow::Return) return fl;
-        if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+        if (this->last_pass(v, b)) break;
       }
       return Flow::Normal;
     }
@@ -497,7 +490,7 @@ template <class T> struct ForStmt final : StmtNode {
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
-      if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+      if (this->last_pass(v, b)) break;
     }
     return Flow::Normal;
   }
@@ -519,7 +512,7 @@ template <class T> struct AcrossBlocksStmt final : StmtNode {
     const T b = seq.end->eval(f);
     if (seq.inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
     const __int128 count = static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
-    if (count > INT64_MAX) return seq.exec(f);  // more passes than any run could make
+    if (count > INT64_MAX) return seq.run(f, a, b);  // more passes than any run could make
     run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this);
     return Flow::Normal;
   }
