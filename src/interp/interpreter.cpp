@@ -15,6 +15,12 @@
 //   same data with the dims suffix, so indexing is Horner's rule over dims. Indexing a local is
 //   fused per rank (IndexLoadSlots<T, R> in compile_index.cpp): one call reads the view, checks
 //   every index against its dimension, checks the init flag of an SMEM tile, and loads.
+// * A `for` loop whose body is `let`s and one element store or atomic (the usual lane loop, and
+//   many host loops) is a LaneLoop (compile_lane_loop.cpp): it proves once, from the range, that
+//   every pass's accesses are in bounds and that running a chunk of passes together reads what
+//   running them in order would, then computes each expression for 128 passes at a time in a
+//   tight loop over arrays. When a proof fails, the general loop (ForStmt, ForStore) runs the
+//   range one pass at a time, so errors stay where the sequential run has them.
 // * Statements are StmtNodes whose exec() returns a Flow (normal, break, continue, return), so
 //   loops need no exceptions. A `break`/`return` inside a block that is an operand of an
 //   expression (`let x = { if c { return 1; } 2 };`) is the one rare case that unwinds, with a
@@ -982,17 +988,19 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n.inclusive = s.inclusive;
         n.body = block_stmts(*s.body, Tail::Discard);
       };
-      if (s.across != tir::Across::Blocks) {
-        if (const StmtNode* n = for_store(s)) return n;
-      }
       if (s.across == tir::Across::Blocks) {
         auto* n = make<AcrossBlocksStmt<T>>();
         fill(n->seq);
         return n;
       }
-      auto* n = make<ForStmt<T>>();
-      fill(*n);
-      return n;
+      const StmtNode* general = for_store(s);  // a ForStore or a ForStmt: a RangeLoop<T>
+      if (!general) {
+        auto* n = make<ForStmt<T>>();
+        fill(*n);
+        general = n;
+      }
+      if (const StmtNode* lanes = lane_loop(s, general)) return lanes;
+      return general;
     } else {
       internal_error("a for loop over a non-integer range");
     }
