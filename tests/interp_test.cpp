@@ -6,6 +6,7 @@
 #include <chrono>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "check/checker.hpp"
 #include "interp/interpreter.hpp"
@@ -373,6 +374,164 @@ TEST_CASE("atomics") {
         "5\n-2147483644\n5\n9\n2\n7\n-4\n1.5\n1.75\n0.75\n");
   std::string e = run_error("fn main() { let t = Tensor<u32, [8]>::fill(0u32); let i = 8; atomic_store_u32(&t, i, 1u32, AtomicOrdering::Relaxed); }");
   CHECK(e.find("the len is 8 but the index is 8") != std::string::npos);
+}
+
+namespace {
+
+// A program that runs each loop body of `bodies` over the passes start..end, either as a `for`
+// loop (a lane loop, compile_lane_loop.cpp, when the body fits) or as a `while` loop (the general
+// nodes), then prints every element of every tensor.
+std::string lane_program(const std::vector<std::string>& bodies, bool as_for) {
+  std::string s = R"(import core::sync::atomic;
+fn main() {
+    let mut a = Tensor<f32, [300]>::fill(0.0);
+    let mut b = Tensor<f32, [301]>::fill(0.5);
+    let mut e = Tensor<f64, [300]>::fill(0.0);
+    let mut h = Tensor<f16, [300]>::fill(0.0);
+    let mut p = Tensor<i32, [300]>::fill(1);
+    let mut w = Tensor<u8, [256]>::fill(0);
+    let mut v = Tensor<i32, [300]>::fill(0);
+    let bins = Tensor<u32, [8]>::fill(0u32);
+    let mut i = 0;
+    while i < 300 {
+        a[i] = ((i % 71) as f32 - 35.0) * 0.13;
+        v[i] = (i * 7) % 8;
+        i += 1;
+    }
+)";
+  for (const std::string& body : bodies) {
+    // `START..END;BODY`
+    const size_t semi = body.find(';');
+    const std::string range = body.substr(0, semi), text = body.substr(semi + 1);
+    const size_t dots = range.find("..");
+    const std::string start = range.substr(0, dots), end = range.substr(dots + 2);
+    if (as_for) {
+      s += "    for i in " + range + " {\n        " + text + "\n    }\n";
+    } else {
+      s += "    let mut i = " + start + ";\n    while i < " + end + " {\n        " + text +
+           "\n        i += 1;\n    }\n";
+    }
+  }
+  s += R"(    let mut k = 0;
+    while k < 300 {
+        println!("{:?} {:?} {:?} {:?} {:?} {:?}", a[k], b[k], e[k], h[k], p[k], v[k]);
+        k += 1;
+    }
+    let mut m = 0;
+    while m < 256 { println!("{}", w[m]); m += 1; }
+    println!("{} {}", bins[0], bins[7]);
+}
+)";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("lane loops give the results and the errors of one pass at a time") {
+  const std::vector<std::string> bodies = {
+      // GELU: lets, a math method, constants; several chunks and a partial one.
+      "0..300;let x = a[i]; let c = 0.044715 * x * x * x; "
+      "b[i] = 0.5 * x * (1.0 + (0.7978846 * (x + c)).tanh());",
+      // Integers: wrapping, division by constants, bit operators, casts, a compound store.
+      "0..300;let k = (a[i] * 100.0) as i32; p[i] = ((i * 7 - 3) % 5) * (i / 3) + k * k - (k & 6);",
+      "1..300;p[i] += (i % 3) * -2;",
+      // Halves and f64 methods.
+      "0..300;h[i] = (a[i] as f16) * 1.5 + (i as f16);",
+      "0..300;let d = a[i] as f64; e[i] = d.abs().sqrt().max(0.25) - d.min(-0.5) + d.exp().floor();",
+      // Reading elements after the stored one runs a chunk at a time; reading the one before
+      // needs the passes in order (the general loop).
+      "0..299;a[i] = a[i + 1] * 2.0;",
+      "0..300;b[i + 1] = b[i] + 1.0;",
+      // An index that wraps at its type's width (u8: 156 + 100 = 0).
+      "0u8..200;w[i + 100] = i;",
+      // An atomic on a computed bin.
+      "0..300;let x = v[i]; let _old = atomic_fetch_add_u32(&bins, x, 1u32, AtomicOrdering::Relaxed);",
+  };
+  Result lanes = run_source(lane_program(bodies, true));
+  Result general = run_source(lane_program(bodies, false));
+  INFO(lanes.err);
+  INFO(general.err);
+  CHECK(lanes.status == 0);
+  CHECK(general.status == 0);
+  CHECK(lanes.out.size() > 3000);
+  CHECK(lanes.out == general.out);
+  CHECK(lanes.out.find("\n38 38\n") != std::string::npos);  // 300 values over 8 bins
+
+  // A proof that fails hands the range to the general loop, which stops at the failing pass.
+  std::string e = run_error(R"(fn main() {
+    let mut g = Tensor<f32, [2, 300]>::fill(1.0);
+    let r = 1;
+    for x in 0..301 {
+        g[r][x] = g[r][x] * 2.0 + (x as f32);
+    }
+})");
+  CHECK(e.find("index out of bounds: the len is 300 but the index is 300 (dimension 1 of `g`)") !=
+        std::string::npos);
+  CHECK(e.find("--> test.vx:5:9") != std::string::npos);
+  e = run_error(R"(fn main() {
+    let mut g = Tensor<f32, [300]>::fill(1.0);
+    let h = Tensor<f32, [300]>::fill(1.0);
+    for x in 0..300 {
+        let y = h[x + 5];
+        g[x] = y;
+    }
+})");
+  CHECK(e.find("the len is 300 but the index is 300 (dimension 0 of `h`)") != std::string::npos);
+  CHECK(e.find("--> test.vx:5:17") != std::string::npos);
+  e = run_error(R"(fn main() {
+    let mut g = Tensor<f32, [300]>::fill(1.0);
+    for x in -1..3 {
+        g[x] = 0.0;
+    }
+})");
+  CHECK(e.find("the len is 300 but the index is -1 (dimension 0 of `g`)") != std::string::npos);
+  e = run_error(R"(fn main() {
+    let mut t = Tensor<i32, [200]>::fill(0);
+    for i in 0u8..200 {
+        t[i + 100] = 1;
+    }
+})");
+  CHECK(e.find("the len is 200 but the index is 200 (dimension 0 of `t`)") != std::string::npos);
+  // The atomic's index is checked pass by pass; the passes before the failing one made theirs.
+  Result r = run_source(R"(import core::sync::atomic;
+fn main() {
+    let mut v = Tensor<i32, [300]>::fill(1);
+    v[200] = 8;
+    let bins = Tensor<u32, [8]>::fill(0u32);
+    for i in 0..300 {
+        let x = v[i];
+        atomic_fetch_add_u32(&bins, x, 1u32, AtomicOrdering::Relaxed);
+    }
+})");
+  CHECK(r.status == 101);
+  CHECK(r.err.find("the len is 8 but the index is 8 (dimension 0 of `bins`)") != std::string::npos);
+  CHECK(r.err.find("--> test.vx:8:9") != std::string::npos);
+  r = run_source(R"(import core::sync::atomic;
+fn main() {
+    let mut v = Tensor<i32, [300]>::fill(1);
+    v[299] = -3;
+    let bins = Tensor<u32, [8]>::fill(0u32);
+    for i in 0..299 {
+        atomic_fetch_add_u32(&bins, v[i], 1u32, AtomicOrdering::Relaxed);
+    }
+    for i in 299..300 {
+        let x = v[i];
+        atomic_fetch_add_u32(&bins, x, 1u32, AtomicOrdering::Relaxed);
+    }
+})");
+  CHECK(r.err.find("the len is 8 but the index is -3 (dimension 0 of `bins`)") != std::string::npos);
+  e = run_error(R"(fn main() {
+    let mut out = transfer(Tensor<f32, [8]>::fill(0.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..2 across blocks {
+            let mut part = unsafe { Tensor<f32, [4], Memory::SMEM>::uninit() };
+            for t in 0..3 across lanes { part[t] = 1.0; }
+            for t in 0..4 across lanes { out[b * 4 + t] = part[t] * 2.0; }
+        }
+    }
+})");
+  CHECK(e.find("read of uninitialised element [3] of SMEM tile `part`") != std::string::npos);
+  CHECK(e.find("--> test.vx:7:59") != std::string::npos);
 }
 
 TEST_CASE("math methods") {

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 
+#include "interp/atomic.hpp"
 #include "interp/compiler.hpp"
+#include "interp/math_methods.hpp"
 
 namespace vx::interp {
 namespace {
@@ -167,56 +169,14 @@ struct Wait final : Node {
 
 // ---- Atomics ------------------------------------------------------------------------------------
 
-std::memory_order to_order(int32_t o) {
-  switch (static_cast<tir::AtomicOrdering>(o)) {
-    case tir::AtomicOrdering::Relaxed: return std::memory_order_relaxed;
-    case tir::AtomicOrdering::Acquire: return std::memory_order_acquire;
-    case tir::AtomicOrdering::Release: return std::memory_order_release;
-    case tir::AtomicOrdering::AcqRel: return std::memory_order_acq_rel;
-    case tir::AtomicOrdering::SeqCst: return std::memory_order_seq_cst;
-  }
-  return std::memory_order_seq_cst;
-}
-// C++ forbids release loads and acquire stores; those get the strongest order instead.
-std::memory_order load_order(std::memory_order o) {
-  return (o == std::memory_order_release || o == std::memory_order_acq_rel)
-             ? std::memory_order_seq_cst
-             : o;
-}
-std::memory_order store_order(std::memory_order o) {
-  return (o == std::memory_order_acquire || o == std::memory_order_acq_rel)
-             ? std::memory_order_seq_cst
-             : o;
-}
-
-// T is the element type; floats are handled through their bits (so compare-and-swap compares
-// bits, as spec/builtins.md §3 says) with CAS loops for the arithmetic.
 template <class T> struct Atomic final : Node {
-  using Bits = std::conditional_t<std::is_same_v<T, float>, uint32_t, T>;
-  BuiltinId op;
+  AtomicOp<T> atomic;
   TensorOperand tensor;
   IntOperand index;
   int values = 0;  // value operands: 0, 1 (v1) or 2 (v1, v2)
   OpAny<T> v1, v2;
-  std::memory_order order = std::memory_order_seq_cst;
-  Span span;
-  std::string name;
 
-  static T val(Bits b) {
-    if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(b);
-    else return b;
-  }
-  static Bits bits(T v) {
-    if constexpr (std::is_same_v<T, float>) return std::bit_cast<uint32_t>(v);
-    else return v;
-  }
-  template <class F> static T rmw(std::atomic_ref<Bits> r, F fn, std::memory_order o) {
-    Bits old = r.load(std::memory_order_relaxed);
-    while (!r.compare_exchange_weak(old, bits(fn(val(old))), o, std::memory_order_relaxed)) {
-    }
-    return val(old);
-  }
-
+  explicit Atomic(const tir::Expr& e) : atomic(e) {}
   uint64_t eval_bits(Frame& f) const override {
     if (tensor.slot >= 0) return apply(f, f.t[tensor.slot].view);
     TensorSlot tmp;
@@ -224,53 +184,10 @@ template <class T> struct Atomic final : Node {
   }
   [[gnu::always_inline]] uint64_t apply(Frame& f, const TensorView& v) const {
     const uint64_t i = index.get(f);
-    if (i >= static_cast<uint64_t>(v.size)) index_error(span, name, 0, i, index.is_unsigned, v.size);
+    atomic.check(v, i, index.is_unsigned);
     const T a = values >= 1 ? v1.get(f) : T{};
     const T b = values >= 2 ? v2.get(f) : T{};
-    Bits* p = reinterpret_cast<Bits*>(v.data) + i;
-    if constexpr (kIsInt<T>) {
-      // One host thread (or the code outside across blocks): nothing runs at the same time, so
-      // the read-modify-write needs no lock; the result is the same.
-      if ((op == BuiltinId::AtomicFetchAdd || op == BuiltinId::AtomicFetchSub) && !f.ctx->concurrent &&
-          (!v.init || v.init[i])) {
-        using U = std::make_unsigned_t<T>;
-        const T old = *p;
-        *p = static_cast<T>(op == BuiltinId::AtomicFetchAdd ? static_cast<U>(static_cast<U>(old) + static_cast<U>(a))
-                                                            : static_cast<U>(static_cast<U>(old) - static_cast<U>(a)));
-        return to_bits<T>(old);
-      }
-    }
-    std::atomic_ref<Bits> r(*p);
-    if (op == BuiltinId::AtomicStore) {
-      r.store(bits(a), store_order(order));
-      if (v.init) std::atomic_ref<uint8_t>(v.init[i]).store(1, std::memory_order_relaxed);
-      return 0;
-    }
-    if (v.init && !std::atomic_ref<uint8_t>(v.init[i]).load(std::memory_order_relaxed))
-      uninit_error(span, name, v, static_cast<int64_t>(i));
-    T old{};
-    switch (op) {
-      case BuiltinId::AtomicLoad: old = val(r.load(load_order(order))); break;
-      case BuiltinId::AtomicSwap: old = val(r.exchange(bits(a), order)); break;
-      case BuiltinId::AtomicFetchAdd:
-        if constexpr (kIsInt<T>) old = r.fetch_add(a, order);  // wraps, as atomics do in C++
-        else old = rmw(r, [a](T x) { return op_add(x, a); }, order);
-        break;
-      case BuiltinId::AtomicFetchSub:
-        if constexpr (kIsInt<T>) old = r.fetch_sub(a, order);
-        else old = rmw(r, [a](T x) { return op_sub(x, a); }, order);
-        break;
-      case BuiltinId::AtomicFetchMax: old = rmw(r, [a](T x) { return method_max(x, a); }, order); break;
-      case BuiltinId::AtomicFetchMin: old = rmw(r, [a](T x) { return method_min(x, a); }, order); break;
-      case BuiltinId::AtomicCompareAndSwap: {
-        Bits expected = bits(a);
-        r.compare_exchange_strong(expected, bits(b), order);
-        old = val(expected);  // the old value, whether or not it matched
-        break;
-      }
-      default: internal_error("an atomic the table lacks");
-    }
-    return to_bits<T>(old);
+    return atomic.apply(f, v, i, a, b);
   }
 };
 
@@ -283,17 +200,6 @@ struct Fence final : Node {
 };
 
 // ---- Math methods -------------------------------------------------------------------------------
-
-template <class T, float (*F32)(float), double (*F64)(double)> T float_fn(T x) {
-  if constexpr (std::is_same_v<T, double>) return F64(x);
-  else if constexpr (std::is_same_v<T, float>) return F32(x);
-  else return half_from_f32<T>(F32(to_f32(x)));
-}
-template <class T, float (*F32)(float, float), double (*F64)(double, double)> T float_fn2(T x, T y) {
-  if constexpr (std::is_same_v<T, double>) return F64(x, y);
-  else if constexpr (std::is_same_v<T, float>) return F32(x, y);
-  else return half_from_f32<T>(F32(to_f32(x), to_f32(y)));
-}
 
 template <class T, T (*F)(T)> struct Method1 final : ExprImpl<Method1<T, F>, T> {
   const ExprT<T>* a;
@@ -317,26 +223,6 @@ template <class T> struct IntPow final : ExprImpl<IntPow<T>, T> {
 };
 
 template <class T> const Node* math(Compiler& c, const tir::Expr& e) {
-  auto m1 = [&](auto fn_tag) -> const Node* {
-    using N = typename decltype(fn_tag)::type;
-    auto* n = c.make<N>();
-    n->a = c.scalar<T>(*e.args[0]);
-    return n;
-  };
-  auto m2 = [&](auto fn_tag) -> const Node* {
-    using N = typename decltype(fn_tag)::type;
-    auto* n = c.make<N>();
-    n->a = c.scalar<T>(*e.args[0]);
-    n->b = c.scalar<T>(*e.args[1]);
-    return n;
-  };
-  auto tag = [](auto* p) { return std::type_identity<std::remove_pointer_t<decltype(p)>>{}; };
-  switch (e.builtin) {
-    case BuiltinId::Abs: return m1(tag((Method1<T, method_abs<T>>*)nullptr));
-    case BuiltinId::Min: return m2(tag((Method2<T, method_min<T>>*)nullptr));
-    case BuiltinId::Max: return m2(tag((Method2<T, method_max<T>>*)nullptr));
-    default: break;
-  }
   if constexpr (kIsInt<T>) {
     if (e.builtin == BuiltinId::Pow) {
       auto* n = c.make<IntPow<T>>();
@@ -344,31 +230,24 @@ template <class T> const Node* math(Compiler& c, const tir::Expr& e) {
       n->e = c.scalar<uint32_t>(*e.args[1]);
       return n;
     }
-  } else if constexpr (kIsFloat<T>) {
-#define VX_M1(Id, f32, f64) \
-  case BuiltinId::Id: return m1(tag((Method1<T, float_fn<T, f32, f64>>*)nullptr));
-    switch (e.builtin) {
-      VX_M1(Sqrt, vx_sqrt_f32, vx_sqrt_f64)
-      VX_M1(Exp, vx_exp_f32, vx_exp_f64)
-      VX_M1(Exp2, vx_exp2_f32, vx_exp2_f64)
-      VX_M1(Log, vx_log_f32, vx_log_f64)
-      VX_M1(Log2, vx_log2_f32, vx_log2_f64)
-      VX_M1(Tanh, vx_tanh_f32, vx_tanh_f64)
-      VX_M1(Sin, vx_sin_f32, vx_sin_f64)
-      VX_M1(Cos, vx_cos_f32, vx_cos_f64)
-      VX_M1(FastExp, vx_fast_exp_f32, vx_exp_f64)  // f64 has no fast variant: exact
-      VX_M1(FastTanh, vx_fast_tanh_f32, vx_tanh_f64)
-      VX_M1(Floor, vx_floor_f32, vx_floor_f64)
-      VX_M1(Ceil, vx_ceil_f32, vx_ceil_f64)
-      VX_M1(Round, vx_round_f32, vx_round_f64)
-      VX_M1(Trunc, vx_trunc_f32, vx_trunc_f64)
-      case BuiltinId::Pow: return m2(tag((Method2<T, float_fn2<T, vx_pow_f32, vx_pow_f64>>*)nullptr));
-      default: break;
-    }
-#undef VX_M1
   }
-  internal_error(std::string("the method ") + tir::builtin_spelling(e.builtin) + " on " +
-                 scalar_info(e.args[0]->type.scalar).name);
+  return with_math_method<T>(
+      e.builtin,
+      [&]<T (*F)(T)>() -> const Node* {
+        auto* n = c.make<Method1<T, F>>();
+        n->a = c.scalar<T>(*e.args[0]);
+        return n;
+      },
+      [&]<T (*F)(T, T)>() -> const Node* {
+        auto* n = c.make<Method2<T, F>>();
+        n->a = c.scalar<T>(*e.args[0]);
+        n->b = c.scalar<T>(*e.args[1]);
+        return n;
+      },
+      [&]() -> const Node* {
+        internal_error(std::string("the method ") + tir::builtin_spelling(e.builtin) + " on " +
+                       scalar_info(e.args[0]->type.scalar).name);
+      });
 }
 
 // ---- Queries ------------------------------------------------------------------------------------
@@ -396,10 +275,6 @@ struct Dim final : ExprImpl<Dim, int32_t> {
     return static_cast<int32_t>(v.dims[kb]);
   }
 };
-
-int32_t literal_or(const tir::Expr& e, int32_t fallback) {
-  return e.kind == tir::ExprKind::Literal ? static_cast<int32_t>(e.lit.i) : fallback;
-}
 
 }  // namespace
 
@@ -465,32 +340,20 @@ const Node* Compiler::builtin(const tir::Expr& e) {
     case BuiltinId::AtomicFetchMax:
     case BuiltinId::AtomicFetchMin:
     case BuiltinId::AtomicCompareAndSwap: {
-      auto build = [&](auto tag) -> const Node* {
+      return with_atomic_scalar(e.args[0]->type.scalar, spelling, [&](auto tag) -> const Node* {
         using T = decltype(tag);
-        auto* n = make<Atomic<T>>();
-        n->op = e.builtin;
+        auto* n = make<Atomic<T>>(e);
         n->tensor = tensor_operand(*e.args[0]);
         n->index = int_operand(*e.args[1]);
         n->values = static_cast<int>(e.args.size()) - 3;  // tensor, index, …, ordering
         if (n->values >= 1) n->v1 = op_any<T>(*e.args[2]);
         if (n->values >= 2) n->v2 = op_any<T>(*e.args[3]);
-        n->order = to_order(literal_or(*e.args.back(), 4));
-        n->span = e.span;
-        n->name = tensor_name(*e.args[0]);
         return n;
-      };
-      switch (e.args[0]->type.scalar) {
-        case Scalar::I32: return build(int32_t{});
-        case Scalar::U32: return build(uint32_t{});
-        case Scalar::I64: return build(int64_t{});
-        case Scalar::U64: return build(uint64_t{});
-        case Scalar::F32: return build(float{});
-        default: internal_error(std::string(spelling) + " on an element type it lacks");
-      }
+      });
     }
     case BuiltinId::ScopedFence: {
       auto* n = make<Fence>();
-      n->order = to_order(literal_or(*e.args[0], 4));
+      n->order = ordering_of(*e.args[0]);
       return n;
     }
     case BuiltinId::Len: {

@@ -132,11 +132,7 @@ template <class T, bool Record> struct IndexStoreAny final : StmtNode {
 // the outer indices (checked once: they are the same for every pass, and the first pass checks
 // them first) and the row are hoisted; the loop's index is checked on each pass, before the
 // value, as the plain store does.
-template <class T, class I> struct ForStore final : StmtNode {
-  int slot;  // the loop variable
-  const ExprT<I>* start;
-  const ExprT<I>* end;
-  bool inclusive;
+template <class T, class I> struct ForStore final : RangeLoop<I> {
   int tslot;
   int rank;
   int slots[3];
@@ -144,10 +140,7 @@ template <class T, class I> struct ForStore final : StmtNode {
   OpAny<T> value;
   Span span;
   std::string name;
-  Flow exec(Frame& f) const override {
-    const I a = start->eval(f);
-    const I b = end->eval(f);
-    if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+  Flow run(Frame& f, I a, I b) const override {
     const TensorView& v = f.t[tslot].view;
     int64_t row = 0;
     for (int k = 0; k + 1 < rank; ++k) {
@@ -160,7 +153,7 @@ template <class T, class I> struct ForStore final : StmtNode {
     row *= static_cast<int64_t>(len);
     T* data = reinterpret_cast<T*>(v.data) + row;
     uint8_t* init = v.init ? v.init + row : nullptr;
-    uint64_t* var = &f.s[slot];
+    uint64_t* var = &f.s[this->slot];
     for (I x = a;; x = static_cast<I>(x + 1)) {
       const uint64_t i = to_bits<I>(x);
       *var = i;
@@ -168,7 +161,7 @@ template <class T, class I> struct ForStore final : StmtNode {
         index_error(span, name, rank - 1, i, is_unsigned[rank - 1], static_cast<int64_t>(len));
       data[i] = value.get(f);
       if (init) init[i] = 1;
-      if (inclusive ? x == b : static_cast<I>(x + 1) == b) break;
+      if (this->last_pass(x, b)) break;
     }
     return Flow::Normal;
   }

@@ -150,6 +150,9 @@ class Compiler {
   const StmtNode* tail_stmt(const tir::Expr& e, Tail tail);
   const StmtNode* for_stmt(const tir::Stmt& s);
   const StmtNode* for_store(const tir::Stmt& s);  // compile_index.cpp; null when it does not fit
+  // compile_lane_loop.cpp: the loop `s` a chunk of passes at a time, handing a range it cannot
+  // prove to `general` (the same loop compiled as a RangeLoop); null when it does not fit.
+  const StmtNode* lane_loop(const tir::Stmt& s, const StmtNode* general);
   const StmtNode* let_or_assign_tensor(int slot, const tir::Expr& value);
   const Node* block_value(const tir::Block* b, const tir::Expr* cond, const tir::Block* else_b,
                           const vx::Type& type);

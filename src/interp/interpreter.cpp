@@ -15,6 +15,12 @@
 //   same data with the dims suffix, so indexing is Horner's rule over dims. Indexing a local is
 //   fused per rank (IndexLoadSlots<T, R> in compile_index.cpp): one call reads the view, checks
 //   every index against its dimension, checks the init flag of an SMEM tile, and loads.
+// * A `for` loop whose body is `let`s and one element store or atomic (the usual lane loop, and
+//   many host loops) is a LaneLoop (compile_lane_loop.cpp): it proves once, from the range, that
+//   every pass's accesses are in bounds and that running a chunk of passes together reads what
+//   running them in order would, then computes each expression for 128 passes at a time in a
+//   tight loop over arrays. When a proof fails, the general loop (ForStmt, ForStore) runs the
+//   range one pass at a time, so errors stay where the sequential run has them.
 // * Statements are StmtNodes whose exec() returns a Flow (normal, break, continue, return), so
 //   loops need no exceptions. A `break`/`return` inside a block that is an operand of an
 //   expression (`let x = { if c { return 1; } 2 };`) is the one rare case that unwinds, with a
@@ -456,18 +462,11 @@ struct LoopStmt final : StmtNode {
   }
 };
 
-// `for v in a..b` / `a..=b` (also across blocks / lanes: one pass at a time, in order). The
-// bounds are evaluated once; the counter never steps past the end, so `0u8..=255` stops.
-template <class T> struct ForStmt final : StmtNode {
-  int slot;
-  const ExprT<T>* start;
-  const ExprT<T>* end;
-  bool inclusive;
+// `for v in a..b` / `a..=b` (also across blocks / lanes: one pass at a time, in order).
+template <class T> struct ForStmt final : RangeLoop<T> {
   StmtList body;
-  Flow exec(Frame& f) const override {
-    const T a = start->eval(f);
-    const T b = end->eval(f);
-    if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+  Flow run(Frame& f, T a, T b) const override {
+    const int slot = this->slot;
     if (body.size() == 2) {  // `let x = …; t[…] = …;`: both called directly
       const StmtNode* first = body[0];
       const StmtNode* second = body[1];
@@ -477,7 +476,7 @@ template <class T> struct ForStmt final : StmtNode {
         if (fl == Flow::Normal) fl = second->exec(f);
         if (fl == Flow::Break) break;
         if (fl == Flow::Return) return fl;
-        if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+        if (this->last_pass(v, b)) break;
       }
       return Flow::Normal;
     }
@@ -488,7 +487,7 @@ template <class T> struct ForStmt final : StmtNode {
         const Flow fl = only->exec(f);
         if (fl == Flow::Break) break;
         if (fl == Flow::Return) return fl;
-        if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+        if (this->last_pass(v, b)) break;
       }
       return Flow::Normal;
     }
@@ -497,7 +496,7 @@ template <class T> struct ForStmt final : StmtNode {
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
-      if (inclusive ? v == b : static_cast<T>(v + 1) == b) break;
+      if (this->last_pass(v, b)) break;
     }
     return Flow::Normal;
   }
@@ -519,7 +518,7 @@ template <class T> struct AcrossBlocksStmt final : StmtNode {
     const T b = seq.end->eval(f);
     if (seq.inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
     const __int128 count = static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
-    if (count > INT64_MAX) return seq.exec(f);  // more passes than any run could make
+    if (count > INT64_MAX) return seq.run(f, a, b);  // more passes than any run could make
     run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this);
     return Flow::Normal;
   }
@@ -989,17 +988,19 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n.inclusive = s.inclusive;
         n.body = block_stmts(*s.body, Tail::Discard);
       };
-      if (s.across != tir::Across::Blocks) {
-        if (const StmtNode* n = for_store(s)) return n;
-      }
       if (s.across == tir::Across::Blocks) {
         auto* n = make<AcrossBlocksStmt<T>>();
         fill(n->seq);
         return n;
       }
-      auto* n = make<ForStmt<T>>();
-      fill(*n);
-      return n;
+      const StmtNode* general = for_store(s);  // a ForStore or a ForStmt: a RangeLoop<T>
+      if (!general) {
+        auto* n = make<ForStmt<T>>();
+        fill(*n);
+        general = n;
+      }
+      if (const StmtNode* lanes = lane_loop(s, general)) return lanes;
+      return general;
     } else {
       internal_error("a for loop over a non-integer range");
     }

@@ -281,6 +281,26 @@ inline Flow run_list(const StmtList& list, Frame& f) {
   return Flow::Normal;
 }
 
+// `for v in a..b` / `a..=b` over the integer type I: exec evaluates the bounds once and, when the
+// range is not empty, hands it to run, which makes the passes. A specialised loop that has already
+// evaluated the bounds can then give the range to a general one (compile_lane_loop.cpp).
+template <class I> struct RangeLoop : StmtNode {
+  int slot = -1;  // the loop variable
+  const ExprT<I>* start = nullptr;
+  const ExprT<I>* end = nullptr;
+  bool inclusive = false;
+  Flow exec(Frame& f) const final {
+    const I a = start->eval(f);
+    const I b = end->eval(f);
+    if (inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    return run(f, a, b);
+  }
+  // The passes a, a + 1, …, up to b (exclusive or inclusive); the range is not empty. The
+  // counter never steps past the end, so `0u8..=255` stops.
+  virtual Flow run(Frame& f, I a, I b) const = 0;
+  bool last_pass(I v, I b) const { return inclusive ? v == b : static_cast<I>(v + 1) == b; }
+};
+
 // Thrown when break/continue/return leaves a block that is an expression's operand (rare: the
 // usual statement-level `if` and blocks return a Flow instead); caught by the enclosing statement.
 struct FlowEscape {

@@ -1,0 +1,674 @@
+// Lane loops: a `for` loop (not across blocks) whose body is `let`s of scalars followed by one
+// store `t[…, i] = e` (or `op=`) or one atomic built-in runs a chunk of passes at a time: each let
+// and value is computed for kChunk passes in a tight loop over arrays, then the chunk's elements
+// are stored (or its atomics made, pass by pass, in order). The results and the errors are those
+// of the passes one at a time (spec/semantics.md §2, DESIGN §3.2, §3.10), because before the
+// first pass the loop proves from its range that
+//   * every element access of every pass is in bounds (the tensor, the indices that do not move
+//     with the loop variable and the range are fixed for the whole loop; the one index that moves
+//     does so by one per pass and does not wrap), and every element it reads of an SMEM tile is
+//     initialised;
+//   * no pass reads an element that an earlier pass writes (the stored elements are those read in
+//     the same pass or later ones, or none that are read at all);
+// and the expressions it takes cannot fail: constants, locals, + - * and the bit operators,
+// division and remainder of floats or by a non-zero integer constant, negation, casts, element
+// loads and the math methods; no calls, no blocks, nothing that moves a tensor. The one check
+// left per pass is the atomic's index (a value the pass computes). When a proof fails, the general
+// loop runs the range one pass at a time and reports the first error where it occurs.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "interp/atomic.hpp"
+#include "interp/compiler.hpp"
+#include "interp/math_methods.hpp"
+
+namespace vx::interp {
+namespace {
+
+using tir::BinOp;
+using tir::ExprKind;
+
+constexpr int kChunk = 128;       // passes computed together
+constexpr int kMaxAccesses = 16;  // tensor accesses of one loop body
+constexpr int kMaxLets = 16;
+// Fewer passes run one at a time: the proofs and the set-up of a run cost about as much as the
+// general loop's first passes (measured on the scale loop's body).
+constexpr int64_t kMinPasses = 4;
+
+// A tensor access of the body: `t[i0, …, ik]` of a tensor local, each index a local, a constant
+// or an affine combination of them (IntOperand). Only the last index may move with the loop
+// variable, with coefficient 1 (`lane`): pass p then touches the element p after the first
+// pass's. An atomic may touch any element of its tensor.
+struct LaneAccess {
+  enum Kind : uint8_t { kLoad, kStore, kAtomic };
+  Kind kind = kLoad;
+  int tslot = -1;
+  std::vector<IntOperand> idx;
+  bool lane = false;
+  int elem_size = 0;
+};
+
+// What the proofs found for one access in this run of the loop.
+struct Proved {
+  std::byte* at;  // the element of the first pass (an atomic: the first element)
+  uint8_t* init;  // a store into an SMEM tile: the first pass's init flag
+  size_t bytes;   // the bytes all passes may touch
+};
+
+// One run of a lane loop, as its nodes see it. The arrays are left uninitialised (a short loop
+// would spend more on clearing them than on its passes); the loop writes the entries it uses.
+struct LaneRun {
+  Frame* f = nullptr;
+  std::byte* scratch = nullptr;  // kChunk values of 8 bytes for each buffer
+  Proved proved[kMaxAccesses];
+  const void* lets[kMaxLets];  // each let's values for the chunk
+  uint64_t first = 0;          // the loop variable's bits in the first pass
+  int64_t k0 = 0;              // the chunk's first pass, counted from 0
+  int n = 0;                   // passes in the chunk
+  template <class T> T* buffer(int b) const {
+    return reinterpret_cast<T*>(scratch + static_cast<size_t>(b) * kChunk * 8);
+  }
+};
+
+// The scratch buffers of this thread (the blocks of an across loop run on several).
+std::byte* lane_scratch(int buffers) {
+  thread_local std::unique_ptr<std::byte[]> scratch;
+  thread_local size_t size = 0;
+  const size_t need = static_cast<size_t>(buffers) * kChunk * 8;
+  if (size < need) {
+    scratch.reset(new std::byte[need]);
+    size = need;
+  }
+  return scratch.get();
+}
+
+// Runs fn(j) for the passes of a chunk; a full chunk has a constant count, which the compiler
+// vectorises.
+template <class F> [[gnu::always_inline]] inline void each_lane(int n, F fn) {
+  if (n == kChunk) {
+    for (int j = 0; j < kChunk; ++j) fn(j);
+  } else {
+    for (int j = 0; j < n; ++j) fn(j);
+  }
+}
+
+// ---- Expressions --------------------------------------------------------------------------------
+
+// An expression of the body computed for the passes of a chunk: its values, in an array of its own
+// (`buf`), a let's, or the tensor's elements in place.
+template <class T> struct LaneExpr : Node {
+  int buf = -1;
+  virtual const T* lanes(const LaneRun& r) const = 0;
+};
+
+// A value that is the same in every pass: its buffer is filled once per run, after the proofs,
+// as wide as the widest chunk (r.n then).
+struct LaneUniform {
+  virtual void fill(const LaneRun& r) const = 0;
+
+ protected:
+  ~LaneUniform() = default;
+};
+
+// A constant, or a local that the body does not assign.
+template <class T> struct LaneValue final : LaneExpr<T>, LaneUniform {
+  int slot = -1;  // -1: the constant
+  T lit{};
+  const T* lanes(const LaneRun& r) const override { return r.buffer<T>(this->buf); }
+  void fill(const LaneRun& r) const override {
+    std::fill_n(r.buffer<T>(this->buf), r.n, slot >= 0 ? from_bits<T>(r.f->s[slot]) : lit);
+  }
+};
+
+// The loop variable.
+template <class I> struct LaneIndexVar final : LaneExpr<I> {
+  const I* lanes(const LaneRun& r) const override {
+    I* __restrict out = r.buffer<I>(this->buf);
+    const uint64_t b = r.first + static_cast<uint64_t>(r.k0);
+    each_lane(r.n, [&](int j) { out[j] = from_bits<I>(b + static_cast<uint64_t>(j)); });
+    return out;
+  }
+};
+
+// A local the body's `let` gave a value earlier in the pass.
+template <class T> struct LaneLet final : LaneExpr<T> {
+  int let = 0;
+  const T* lanes(const LaneRun& r) const override { return static_cast<const T*>(r.lets[let]); }
+};
+
+// An element load: in place when the access moves with the loop, else one element for all.
+template <class T> struct LaneLoad final : LaneExpr<T>, LaneUniform {
+  int access = 0;
+  bool lane = true;
+  const T* lanes(const LaneRun& r) const override {
+    if (lane) return reinterpret_cast<const T*>(r.proved[access].at) + r.k0;
+    return r.buffer<T>(this->buf);
+  }
+  void fill(const LaneRun& r) const override {
+    std::fill_n(r.buffer<T>(this->buf), r.n, *reinterpret_cast<const T*>(r.proved[access].at));
+  }
+};
+
+// fn(a[j]) for the passes of a chunk: negation, `!`, casts, one-operand methods.
+template <class To, class From, class Fn> struct LaneMap final : LaneExpr<To> {
+  const LaneExpr<From>* arg;
+  const To* lanes(const LaneRun& r) const override {
+    const From* a = arg->lanes(r);
+    To* __restrict out = r.buffer<To>(this->buf);
+    each_lane(r.n, [&](int j) { out[j] = Fn{}(a[j]); });
+    return out;
+  }
+};
+
+// fn(a[j], b[j]) for the passes of a chunk: binary operators, two-operand methods.
+template <class T, class Fn> struct LaneZip final : LaneExpr<T> {
+  const LaneExpr<T>* lhs;
+  const LaneExpr<T>* rhs;
+  const T* lanes(const LaneRun& r) const override {
+    const T* a = lhs->lanes(r);
+    const T* b = rhs->lanes(r);
+    T* __restrict out = r.buffer<T>(this->buf);
+    each_lane(r.n, [&](int j) { out[j] = Fn{}(a[j], b[j]); });
+    return out;
+  }
+};
+
+// The functions LaneMap and LaneZip apply.
+struct Neg {
+  template <class T> T operator()(T x) const { return op_neg(x); }
+};
+struct Not {
+  template <class T> T operator()(T x) const { return op_not(x); }
+};
+template <class To> struct CastTo {
+  template <class From> To operator()(From x) const { return cast_value<To, From>(x); }
+};
+template <auto F> struct Call {  // a math method
+  template <class... T> auto operator()(T... x) const { return F(x...); }
+};
+template <BinOp Op> struct Arith {  // an operator that cannot fail on these operands
+  template <class T> T operator()(T a, T b) const { return apply_arith<Op>(a, b, Span{}); }
+};
+
+// ---- Statements ---------------------------------------------------------------------------------
+
+// One statement of the body, made for the passes of a chunk.
+struct LaneStep : Node {
+  virtual void step(LaneRun& r) const = 0;
+};
+
+template <class T> struct LaneLetStep final : LaneStep {
+  const LaneExpr<T>* value;
+  int let;
+  void step(LaneRun& r) const override { r.lets[let] = value->lanes(r); }
+};
+
+template <class T> struct LaneStoreStep final : LaneStep {
+  const LaneExpr<T>* value;
+  int access;
+  void step(LaneRun& r) const override {
+    const T* v = value->lanes(r);
+    const Proved& p = r.proved[access];
+    T* out = reinterpret_cast<T*>(p.at) + r.k0;
+    // The value may be the stored tensor's own elements at or after these (proved): memmove
+    // reads them as they were, as the passes one at a time do.
+    if (v != out) std::memmove(out, v, static_cast<size_t>(r.n) * sizeof(T));
+    if (p.init) std::memset(p.init + r.k0, 1, static_cast<size_t>(r.n));
+  }
+};
+
+// The atomic's index is the pass's value: checked pass by pass, after the passes before it made
+// theirs; the value operands cannot fail, so computing them first changes nothing.
+template <class T> struct LaneAtomicStep final : LaneStep {
+  AtomicOp<T> atomic;
+  int tslot = -1;
+  const LaneExpr<uint64_t>* index = nullptr;
+  bool index_unsigned = false;
+  const LaneExpr<T>* v1 = nullptr;  // null when the built-in has fewer value operands
+  const LaneExpr<T>* v2 = nullptr;
+  explicit LaneAtomicStep(const tir::Expr& call) : atomic(call) {}
+  void step(LaneRun& r) const override {
+    Frame& f = *r.f;
+    const TensorView& v = f.t[tslot].view;
+    const uint64_t* idx = index->lanes(r);
+    const T* a = v1 ? v1->lanes(r) : nullptr;
+    const T* b = v2 ? v2->lanes(r) : nullptr;
+    if constexpr (kIsInt<T>) {
+      if (atomic.unlocked(f) && !v.init) {  // the histogram's shape
+        T* data = reinterpret_cast<T*>(v.data);
+        for (int j = 0; j < r.n; ++j) {
+          atomic.check(v, idx[j], index_unsigned);
+          atomic.add_unlocked(data + idx[j], a[j]);
+        }
+        return;
+      }
+    }
+    for (int j = 0; j < r.n; ++j) {
+      atomic.check(v, idx[j], index_unsigned);
+      atomic.apply(f, v, idx[j], a ? a[j] : T{}, b ? b[j] : T{});
+    }
+  }
+};
+
+// ---- The loop -----------------------------------------------------------------------------------
+
+// The proof for one access over the passes first..last (n of them, as the loop variable's bits);
+// false when some pass would fail (or the general loop should run for another reason).
+bool prove(Frame& f, const LaneAccess& a, int loop_slot, uint64_t first, uint64_t last, int64_t n,
+           Proved& out) {
+  const TensorView& v = f.t[a.tslot].view;
+  if (a.kind == LaneAccess::kAtomic) {
+    out.at = v.data;
+    out.bytes = static_cast<size_t>(v.size) * static_cast<size_t>(a.elem_size);
+    return true;
+  }
+  const int rank = static_cast<int>(a.idx.size());
+  if (v.rank != rank || !v.dims) return false;
+  int64_t off = 0;
+  for (int k = 0; k < rank; ++k) {
+    const uint64_t d = static_cast<uint64_t>(v.dims[k]);
+    uint64_t i;
+    if (k == rank - 1 && a.lane) {
+      f.s[loop_slot] = last;
+      const uint64_t i_last = a.idx[k].get(f);
+      f.s[loop_slot] = first;
+      i = a.idx[k].get(f);
+      // Each pass adds one to the index, unless it wraps at its type's width on the way; then the
+      // last pass's index would not be the first's plus n - 1.
+      if (i >= d || i_last >= d || i_last < i || i_last - i != static_cast<uint64_t>(n - 1))
+        return false;
+    } else {
+      i = a.idx[k].get(f);
+      if (i >= d) return false;
+    }
+    off = off * static_cast<int64_t>(d) + static_cast<int64_t>(i);
+  }
+  const int64_t extent = a.lane ? n : 1;
+  if (a.kind == LaneAccess::kLoad && v.init &&
+      std::memchr(v.init + off, 0, static_cast<size_t>(extent)) != nullptr)
+    return false;
+  out.at = v.data + off * a.elem_size;
+  out.init = a.kind == LaneAccess::kStore && v.init ? v.init + off : nullptr;
+  out.bytes = static_cast<size_t>(extent) * static_cast<size_t>(a.elem_size);
+  return true;
+}
+
+// Whether every load reads what it would with the passes one at a time. A chunk reads all its
+// passes' elements before it writes any, so a load must touch no byte that a store or an atomic
+// writes, unless it is a load that moves with the loop from the stored element or after it (pass
+// p reads what no earlier pass wrote).
+bool reads_unchanged(const std::vector<LaneAccess>& accesses, const LaneRun& r) {
+  for (size_t w = 0; w < accesses.size(); ++w) {
+    if (accesses[w].kind == LaneAccess::kLoad) continue;
+    const Proved& pw = r.proved[w];
+    for (size_t l = 0; l < accesses.size(); ++l) {
+      if (accesses[l].kind != LaneAccess::kLoad) continue;
+      const Proved& pl = r.proved[l];
+      // As integers: the two may be in different storages.
+      const uintptr_t w0 = reinterpret_cast<uintptr_t>(pw.at), l0 = reinterpret_cast<uintptr_t>(pl.at);
+      if (l0 >= w0 + pw.bytes || w0 >= l0 + pl.bytes) continue;
+      if (accesses[w].kind == LaneAccess::kStore && accesses[l].lane && l0 >= w0) continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+template <class I> struct LaneLoop final : RangeLoop<I> {
+  const RangeLoop<I>* general = nullptr;  // the same loop, one pass at a time
+  std::vector<LaneAccess> accesses;
+  std::vector<const LaneUniform*> uniforms;
+  std::vector<const LaneStep*> steps;  // the lets, then the store or the atomic
+  int buffers = 0;
+
+  Flow run(Frame& f, I a, I b) const override {
+    if (!run_chunks(f, a, b)) return general->run(f, a, b);
+    return Flow::Normal;
+  }
+  bool run_chunks(Frame& f, I a, I b) const {
+    const I last = this->inclusive ? b : static_cast<I>(b - 1);
+    const __int128 count = static_cast<__int128>(last) - static_cast<__int128>(a) + 1;
+    if (count > (__int128{1} << 62)) return false;
+    const int64_t n = static_cast<int64_t>(count);
+    if (n < kMinPasses) return false;
+    LaneRun r;
+    r.f = &f;
+    r.first = to_bits<I>(a);
+    for (size_t k = 0; k < accesses.size(); ++k) {
+      if (!prove(f, accesses[k], this->slot, r.first, to_bits<I>(last), n, r.proved[k]))
+        return false;
+    }
+    if (!reads_unchanged(accesses, r)) return false;
+    r.scratch = lane_scratch(buffers);
+    r.n = static_cast<int>(std::min<int64_t>(kChunk, n));  // the widest chunk
+    for (const LaneUniform* u : uniforms) u->fill(r);
+    for (r.k0 = 0; r.k0 < n; r.k0 += kChunk) {
+      r.n = static_cast<int>(std::min<int64_t>(kChunk, n - r.k0));
+      for (const LaneStep* s : steps) s->step(r);
+    }
+    f.s[this->slot] = to_bits<I>(last);
+    return true;
+  }
+};
+
+// ---- Building one ------------------------------------------------------------------------------
+
+// `e` is made of integer locals and constants with +, - and * (what int_operand makes affine).
+bool affine_shape(const tir::Expr& e) {
+  if (e.kind == ExprKind::Literal) return true;
+  if (e.kind == ExprKind::Var) return e.type.is_scalar();
+  if (e.kind != ExprKind::Binary) return false;
+  if (e.bop != BinOp::Add && e.bop != BinOp::Sub && e.bop != BinOp::Mul) return false;
+  return affine_shape(*e.args[0]) && affine_shape(*e.args[1]);
+}
+
+// The atomic call of the body's last statement (`atomic_…(…);` or `let x = atomic_…(…);`).
+const tir::Expr* atomic_call(const tir::Stmt& s) {
+  if ((s.kind != tir::StmtKind::Expr && s.kind != tir::StmtKind::Let) || !s.value) return nullptr;
+  const tir::Expr& e = *s.value;
+  return e.kind == ExprKind::Builtin && is_atomic(e.builtin) ? &e : nullptr;
+}
+
+class LaneBuilder {
+ public:
+  LaneBuilder(Compiler& c, const tir::Stmt& loop) : c_(c), loop_slot_(loop.slot) {}
+
+  std::vector<LaneAccess> accesses;
+  std::vector<const LaneUniform*> uniforms;
+  std::vector<const LaneStep*> steps;
+  int buffers = 0;
+
+  // Compiles the body; false when it is not a lane loop's.
+  bool build(const tir::Block& body) {
+    const size_t count = body.stmts.size();
+    for (const tir::Stmt* s : body.stmts)
+      if (s->kind == tir::StmtKind::Let) body_lets_.push_back(s->slot);
+    if (count == 0 || count > kMaxLets + 1) return false;
+    for (size_t k = 0; k + 1 < count; ++k)
+      if (!let(*body.stmts[k])) return false;
+    const tir::Stmt& last = *body.stmts[count - 1];
+    if (const tir::Expr* call = atomic_call(last)) return atomic(*call);
+    return store(last);
+  }
+
+ private:
+  Compiler& c_;
+  int loop_slot_;
+  std::vector<int> body_lets_;                 // every slot a let of the body declares
+  std::vector<std::pair<int, int>> defined_;  // (slot, let number) of the lets compiled so far
+
+  bool is_let(int slot) const {
+    return std::find(body_lets_.begin(), body_lets_.end(), slot) != body_lets_.end();
+  }
+  template <class N> N* with_buffer(N* n) {
+    n->buf = buffers++;
+    return n;
+  }
+
+  bool let(const tir::Stmt& s) {
+    if (s.kind != tir::StmtKind::Let || !s.value || !s.value->type.is_scalar()) return false;
+    return with_scalar(s.value->type.scalar, [&](auto tag) {
+      using T = decltype(tag);
+      const LaneExpr<T>* value = expr<T>(*s.value);
+      if (!value) return false;
+      auto* n = c_.make<LaneLetStep<T>>();
+      n->value = value;
+      n->let = static_cast<int>(defined_.size());
+      defined_.emplace_back(s.slot, n->let);
+      steps.push_back(n);
+      return true;
+    });
+  }
+
+  bool store(const tir::Stmt& s) {
+    if (s.kind != tir::StmtKind::Assign || s.target->kind != ExprKind::Index ||
+        !s.target->type.is_scalar())
+      return false;
+    const tir::Expr& target = *s.target;
+    return with_scalar(target.type.scalar, [&](auto tag) {
+      using T = decltype(tag);
+      const int id = access(LaneAccess::kStore, target);
+      if (id < 0) return false;
+      const LaneExpr<T>* value = expr<T>(*s.value);
+      if (value && s.compound) {  // `t[…] op= e`: the element op e
+        const LaneExpr<T>* old = load<T>(target);
+        value = old ? binary<T>(s.op, old, value, *s.value) : nullptr;
+      }
+      if (!value) return false;
+      auto* n = c_.make<LaneStoreStep<T>>();
+      n->value = value;
+      n->access = id;
+      steps.push_back(n);
+      return true;
+    });
+  }
+
+  bool atomic(const tir::Expr& call) {
+    const tir::Expr* tensor = call.args[0];
+    if (tensor->kind == ExprKind::Ref) tensor = tensor->args[0];
+    if (tensor->kind != ExprKind::Var || !tensor->type.is_tensor_like()) return false;
+    const tir::Expr& index = *call.args[1];
+    if (!index.type.is_scalar() || !is_int(index.type.scalar)) return false;
+    return with_atomic_scalar(call.args[0]->type.scalar, "an atomic", [&](auto tag) {
+      using T = decltype(tag);
+      auto* n = c_.make<LaneAtomicStep<T>>(call);
+      n->tslot = tensor->slot;
+      n->index_unsigned = !is_signed_int(index.type.scalar);
+      n->index = with_scalar(index.type.scalar, [&](auto itag) -> const LaneExpr<uint64_t>* {
+        using Ix = decltype(itag);
+        if constexpr (kIsInt<Ix>) return as<uint64_t, Ix>(expr<Ix>(index));
+        else return nullptr;
+      });
+      const size_t values = call.args.size() - 3;  // tensor, index, …, ordering
+      if (values >= 1) n->v1 = expr<T>(*call.args[2]);
+      if (values >= 2) n->v2 = expr<T>(*call.args[3]);
+      if (!n->index || (values >= 1 && !n->v1) || (values >= 2 && !n->v2)) return false;
+      LaneAccess a;
+      a.kind = LaneAccess::kAtomic;
+      a.tslot = tensor->slot;
+      a.elem_size = static_cast<int>(sizeof(T));
+      if (accesses.size() == kMaxAccesses) return false;
+      accesses.push_back(a);
+      steps.push_back(n);
+      return true;
+    });
+  }
+
+  // The access `target` (an Index), or -1 when it is not one a lane loop proves.
+  int access(LaneAccess::Kind kind, const tir::Expr& target) {
+    const tir::Expr& base = *target.args[0];
+    if (base.kind != ExprKind::Var || !base.type.is_tensor_like() || target.args.size() < 2 ||
+        accesses.size() == kMaxAccesses)
+      return -1;
+    LaneAccess a;
+    a.kind = kind;
+    a.tslot = base.slot;
+    a.elem_size = scalar_size(target.type.scalar);
+    const size_t rank = target.args.size() - 1;
+    for (size_t k = 0; k < rank; ++k) {
+      const tir::Expr& ix = *target.args[k + 1];
+      if (!ix.type.is_scalar() || !is_int(ix.type.scalar) || !affine_shape(ix)) return -1;
+      IntOperand op = c_.int_operand(ix);
+      bool moves = false;
+      if (op.slot >= 0) {
+        if (is_let(op.slot)) return -1;  // a gather: its check belongs to its pass
+        moves = op.slot == loop_slot_;
+      } else if (op.terms > 0) {
+        for (int t = 0; t < op.terms; ++t) {
+          if (is_let(op.term_slot[t])) return -1;
+          if (op.term_slot[t] != loop_slot_) continue;
+          if (op.term_coef[t] != 1) return -1;
+          moves = true;
+        }
+      } else if (ix.kind != ExprKind::Literal) {
+        return -1;  // more locals than IntOperand combines
+      }
+      if (moves && k + 1 != rank) return -1;
+      a.lane = a.lane || moves;
+      a.idx.push_back(op);
+    }
+    if (kind == LaneAccess::kStore && !a.lane) return -1;  // every pass would store one element
+    accesses.push_back(std::move(a));
+    return static_cast<int>(accesses.size()) - 1;
+  }
+
+  template <class T> const LaneExpr<T>* load(const tir::Expr& e) {
+    const int id = access(LaneAccess::kLoad, e);
+    if (id < 0) return nullptr;
+    auto* n = c_.make<LaneLoad<T>>();
+    n->access = id;
+    n->lane = accesses[id].lane;
+    if (!n->lane) uniforms.push_back(with_buffer(n));
+    return n;
+  }
+
+  template <class T> const LaneExpr<T>* expr(const tir::Expr& e) {
+    if (!e.type.is_scalar()) return nullptr;
+    switch (e.kind) {
+      case ExprKind::Literal: {
+        auto* n = with_buffer(c_.make<LaneValue<T>>());
+        n->lit = literal_value<T>(e.lit);
+        uniforms.push_back(n);
+        return n;
+      }
+      case ExprKind::Var: return var<T>(e.slot);
+      case ExprKind::Unary: {
+        const LaneExpr<T>* a = expr<T>(*e.args[0]);
+        if (!a) return nullptr;
+        if (e.uop == tir::UnOp::Neg) {
+          if constexpr (kIsInt<T> || kIsFloat<T>) return map<T, T, Neg>(a);
+        } else {
+          if constexpr (kIsInt<T> || std::is_same_v<T, bool>) return map<T, T, Not>(a);
+        }
+        return nullptr;
+      }
+      case ExprKind::Binary: {
+        if (e.args[0]->type.scalar != e.type.scalar) return nullptr;  // a comparison
+        const LaneExpr<T>* l = expr<T>(*e.args[0]);
+        const LaneExpr<T>* r = l ? expr<T>(*e.args[1]) : nullptr;
+        return r ? binary<T>(e.bop, l, r, *e.args[1]) : nullptr;
+      }
+      case ExprKind::Cast: {
+        const tir::Expr& a = *e.args[0];
+        if (!a.type.is_scalar()) return nullptr;
+        return with_scalar(a.type.scalar, [&](auto from_tag) -> const LaneExpr<T>* {
+          using From = decltype(from_tag);
+          if constexpr (std::is_same_v<T, bool> && !std::is_same_v<From, bool>) return nullptr;
+          else return as<T, From>(expr<From>(a));
+        });
+      }
+      case ExprKind::Index: return load<T>(e);
+      case ExprKind::Builtin: return method<T>(e);
+      default: return nullptr;
+    }
+  }
+
+  template <class T> const LaneExpr<T>* var(int slot) {
+    if (slot == loop_slot_) {
+      if constexpr (kIsInt<T>) return with_buffer(c_.make<LaneIndexVar<T>>());
+      else return nullptr;
+    }
+    for (auto it = defined_.rbegin(); it != defined_.rend(); ++it) {
+      if (it->first != slot) continue;
+      auto* n = c_.make<LaneLet<T>>();
+      n->let = it->second;
+      return n;
+    }
+    if (is_let(slot)) return nullptr;  // declared later in the body
+    auto* n = with_buffer(c_.make<LaneValue<T>>());
+    n->slot = slot;
+    uniforms.push_back(n);
+    return n;
+  }
+
+  // `a op b` when it cannot fail (`rhs` is b's expression).
+  template <class T> const LaneExpr<T>* binary(BinOp op, const LaneExpr<T>* a, const LaneExpr<T>* b,
+                                               const tir::Expr& rhs) {
+    switch (op) {
+      case BinOp::Add: return arith<T, BinOp::Add>(a, b);
+      case BinOp::Sub: return arith<T, BinOp::Sub>(a, b);
+      case BinOp::Mul: return arith<T, BinOp::Mul>(a, b);
+      case BinOp::BitAnd: return arith<T, BinOp::BitAnd>(a, b);
+      case BinOp::BitOr: return arith<T, BinOp::BitOr>(a, b);
+      case BinOp::BitXor: return arith<T, BinOp::BitXor>(a, b);
+      case BinOp::Div:
+      case BinOp::Rem:
+        if constexpr (kIsInt<T>) {
+          if (rhs.kind != ExprKind::Literal || rhs.lit.i == 0) return nullptr;
+        }
+        return op == BinOp::Div ? arith<T, BinOp::Div>(a, b) : arith<T, BinOp::Rem>(a, b);
+      default: return nullptr;
+    }
+  }
+  template <class T, BinOp Op> const LaneExpr<T>* arith(const LaneExpr<T>* a, const LaneExpr<T>* b) {
+    if constexpr (kArithValid<T, Op>) return zip<T, Arith<Op>>(a, b);
+    else return nullptr;
+  }
+  template <class T, class Fn> const LaneExpr<T>* zip(const LaneExpr<T>* a, const LaneExpr<T>* b) {
+    auto* n = with_buffer(c_.make<LaneZip<T, Fn>>());
+    n->lhs = a;
+    n->rhs = b;
+    return n;
+  }
+  template <class To, class From, class Fn> const LaneExpr<To>* map(const LaneExpr<From>* a) {
+    auto* n = with_buffer(c_.make<LaneMap<To, From, Fn>>());
+    n->arg = a;
+    return n;
+  }
+  // `a` as To (null stays null).
+  template <class To, class From> const LaneExpr<To>* as(const LaneExpr<From>* a) {
+    if constexpr (std::is_same_v<To, From>) return a;
+    else return a ? map<To, From, CastTo<To>>(a) : nullptr;
+  }
+
+  template <class T> const LaneExpr<T>* method(const tir::Expr& e) {
+    if constexpr (kIsInt<T> || kIsFloat<T>) {
+      for (const tir::Expr* a : e.args)
+        if (!a->type.is_scalar(e.type.scalar)) return nullptr;
+      return with_math_method<T>(
+          e.builtin,
+          [&]<T (*F)(T)>() -> const LaneExpr<T>* {
+            const LaneExpr<T>* a = expr<T>(*e.args[0]);
+            return a ? map<T, T, Call<F>>(a) : nullptr;
+          },
+          [&]<T (*F)(T, T)>() -> const LaneExpr<T>* {
+            const LaneExpr<T>* a = expr<T>(*e.args[0]);
+            const LaneExpr<T>* b = a ? expr<T>(*e.args[1]) : nullptr;
+            return b ? zip<T, Call<F>>(a, b) : nullptr;
+          },
+          []() -> const LaneExpr<T>* { return nullptr; });
+    } else {
+      return nullptr;
+    }
+  }
+};
+
+}  // namespace
+
+const StmtNode* Compiler::lane_loop(const tir::Stmt& s, const StmtNode* general) {
+  if (record_races || s.across == tir::Across::Blocks || s.body->tail) return nullptr;
+  return with_scalar(s.start->type.scalar, [&](auto tag) -> const StmtNode* {
+    using I = decltype(tag);
+    if constexpr (kIsInt<I>) {
+      LaneBuilder b(*this, s);
+      if (!b.build(*s.body)) return nullptr;
+      auto* g = static_cast<const RangeLoop<I>*>(general);
+      auto* n = make<LaneLoop<I>>();
+      n->slot = g->slot;
+      n->start = g->start;
+      n->end = g->end;
+      n->inclusive = g->inclusive;
+      n->general = g;
+      n->accesses = std::move(b.accesses);
+      n->uniforms = std::move(b.uniforms);
+      n->steps = std::move(b.steps);
+      n->buffers = b.buffers;
+      return n;
+    } else {
+      return nullptr;
+    }
+  });
+}
+
+}  // namespace vx::interp
