@@ -1056,9 +1056,9 @@ void RegionEmitter::register_tiles(const tir::Block* b) {
         auto c = owned_offset(*e->args[1], var);
         // every value of the index inside the tile, with no wrapping on the way (interval())
         auto saved = ranges_;
-        const_cast<RegionEmitter*>(this)->ranges_[var] = {shape->lo, shape->lo + shape->count - 1};
+        ranges_[var] = {shape->lo, shape->lo + shape->count - 1};
         auto iv = interval(*e->args[1]);
-        const_cast<RegionEmitter*>(this)->ranges_ = std::move(saved);
+        ranges_ = std::move(saved);
         if (!c || !iv || iv->first < 0 || iv->second >= n) { ok = false; return; }
         offs.push_back(*c);
         ++owned;
