@@ -82,6 +82,18 @@ TEST_CASE("a parse error says what was expected and what was found") {
   CHECK(c.diags->list()[0].message == "expected `;`, found `foo`");
 }
 
+TEST_CASE("a parse error names a keyword or a list it expected in words, never a C++ type") {
+  auto c = check("fn main() {\n  spawn x {}\n}\n");
+  REQUIRE(c.diags->list().size() == 1);
+  CHECK(c.diags->list()[0].message == "expected `on`, found `x`");
+  auto d = check("fn main() {\n  let t = Tensor<f32, [@ROWS@]>::fill(0.0);\n}\n");
+  REQUIRE(d.diags->list().size() == 1);
+  CHECK(d.diags->list()[0].message == "expected dimension (a number, a const name or `?`), found `@`");
+  auto e = check("fn main() {\n  for i on 0..3 {}\n}\n");
+  REQUIRE(e.diags->list().size() == 1);
+  CHECK(e.diags->list()[0].message == "expected `in`, found `on`");
+}
+
 TEST_CASE("an unclosed delimiter names where it opened") {
   auto c = check("fn main() {\n  let x = (1 + 2;\n");
   REQUIRE(c.diags->list().size() == 1);

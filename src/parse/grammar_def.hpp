@@ -53,7 +53,28 @@ auto const tag_only = tagged([](auto&) {});
 // ---- Lexical pieces ------------------------------------------------------------------------
 
 auto const word_end = !(alnum | '_');
-inline auto kw(char const* word) { return lexeme[lit(word) >> word_end]; }
+// A reserved word: the word, not followed by a letter, digit or `_`. A parser of its own so that
+// an error names it (`expected `in``), where X3 would name a composite by its C++ type.
+struct Keyword : x3::parser<Keyword> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  char const* word;
+  template <class It, class Ctx, class RCtx, class Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    It i = first;
+    for (char const* w = word; *w; ++w, ++i)
+      if (i == last || *i != *w) return false;
+    if (i != last && (std::isalnum(static_cast<unsigned char>(*i)) || *i == '_')) return false;
+    first = i;
+    return true;
+  }
+};
+inline Keyword kw(char const* word) {
+  Keyword k;
+  k.word = word;
+  return k;
+}
 
 // The reserved words, which are never identifiers.
 x3::symbols<x3::unused_type> const keywords({"fn",    "pub",    "const", "import",   "let",
@@ -151,10 +172,14 @@ auto const dim_text_def = x3::string("?") | dim_number | raw_ident;
 auto const dim_def = x3::eps[mark] >> dim_text[tagged(
     [](auto& ctx) { x3::_val(ctx).text = std::move(x3::_attr(ctx)); })];
 
+// dims = dim { "," dim } (a rule, so that an error names what it expects)
+x3::rule<class dims_class, std::vector<ast::Dim>> const dims = "dimension (a number, a const name or `?`)";
+auto const dims_def = dim % ',';
+
 // tensor_type = "Tensor" "<" type "," "[" dim { "," dim } "]" [ "," path ] ">"
 struct tensor_type_class : Annotate {};
 x3::rule<tensor_type_class, ast::TensorType> const tensor_type = "tensor type";
-auto const tensor_type_def = kw("Tensor") > '<' > type > ',' > '[' > (dim % ',') > ']' >
+auto const tensor_type_def = kw("Tensor") > '<' > type > ',' > '[' > dims > ']' >
                              -(',' > path) > '>';
 
 // ref_type = "&" [ "mut" ] type
@@ -439,9 +464,15 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
                     spawn_stmt, assign_tail, stmt_end, expr_stmt, block_like, block_stmt, stmt,
                     close_brace, attribute, param, params, fn_item, const_item, import_item, item)
 
-BOOST_SPIRIT_DEFINE(too_long)
+BOOST_SPIRIT_DEFINE(too_long, dims)
 
 // The program rule is defined separately: it is the one the parser instantiates.
 BOOST_SPIRIT_DEFINE(program_rule)
 
 }  // namespace vx::grammar
+
+template <>
+struct boost::spirit::x3::get_info<vx::grammar::Keyword> {
+  using result_type = std::string;
+  std::string operator()(vx::grammar::Keyword const& k) const { return "`" + std::string(k.word) + "`"; }
+};

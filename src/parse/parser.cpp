@@ -235,6 +235,12 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
       d.helps.push_back("the escapes are \\n \\t \\r \\0 \\\\ \\\" \\' and \\u{…}");
       return nullptr;
     }
+    // A parser without a name of its own (X3 gives its C++ type): say only what was found.
+    if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos) {
+      diags.error("E0001", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                  "unexpected " + describe_found(text, at), "not expected here");
+      return nullptr;
+    }
     // X3 names literal characters as 'x'; show them as `x`.
     if (which.size() == 3 && which.front() == '\'' && which.back() == '\'')
       which = "`" + which.substr(1, 1) + "`";
