@@ -28,6 +28,7 @@ vx_doctest(offload_test)
 target_include_directories(offload_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_compile_definitions(offload_test PRIVATE VX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   VX_BINARY_DIR="${CMAKE_BINARY_DIR}")
+add_dependencies(offload_test vx)
 set_tests_properties(offload_test PROPERTIES TIMEOUT 600
   ENVIRONMENT "VX_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel_cache")
 

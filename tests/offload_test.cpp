@@ -332,3 +332,43 @@ TEST_CASE("verify compares bit for bit, and f32-atomic regions within their boun
   b[4] = std::byte{1};
   CHECK(offload::compare_launch(a.data(), b.data(), 8, Scalar::I32, true).first_difference == 1);
 }
+
+TEST_CASE("vx emit-cuda --cubin compiles for the machine file's GPU, or for --arch") {
+  offload::Nvrtc nvrtc;
+  std::string why;
+  if (!nvrtc.load(why)) {
+    MESSAGE("skipped: " << why);
+    return;
+  }
+  const std::string out = VX_BINARY_DIR "/emit_cuda_test.cubin", log = VX_BINARY_DIR "/emit_cuda_test.log";
+  auto vx = [&](const std::string& args) {
+    std::remove(out.c_str());
+    const std::string cmd = "cd " VX_SOURCE_DIR " && VX_CACHE=0 " VX_BINARY_DIR "/vx emit-cuda " + args + " 2> " + log;
+    const int rc = std::system(cmd.c_str());
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    return std::make_pair(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, text.str());
+  };
+  auto elf = [&] {
+    std::ifstream in(out, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    return in && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
+  };
+  const std::string prog = "conformance/memory/register_tiles.vx";
+  auto [rc, text] = vx(prog + " --cubin " + out + " --machine fleet/a100-sxm4-80gb.vx");
+  CHECK(rc == 0);
+  CHECK(text.find("vx: 1 kernel(s) for sm_80 compiled by NVRTC ") == 0);
+  CHECK(elf());
+  std::tie(rc, text) = vx(prog + " --cubin " + out + " --arch sm_90");
+  CHECK(rc == 0);
+  CHECK(text.find(" for sm_90 ") != std::string::npos);
+  CHECK(elf());
+  std::tie(rc, text) = vx(prog + " --cubin " + out + " --machine fleet/apple-m3-max.vx");
+  CHECK(rc == 2);
+  CHECK(text == "error: the machine apple-m3-max has no NVIDIA GPU; give --arch sm_XX\n");
+  std::tie(rc, text) = vx(prog + " --cubin " + out + " --arch 90");
+  CHECK(rc == 2);
+  CHECK(text == "error: --arch takes sm_ and a compute capability (sm_80, sm_90), not `90`\n");
+}

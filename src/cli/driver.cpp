@@ -3,7 +3,7 @@
 #include <pthread.h>
 
 #include <filesystem>
-
+#include <fstream>
 #include <functional>
 #include <iostream>
 
@@ -12,6 +12,7 @@
 #include "interp/interpreter.hpp"
 #include "interp/race_check.hpp"
 #include "offload/emit_cuda.hpp"
+#include "offload/nvrtc.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
 #include "uir/uir.hpp"
@@ -47,6 +48,51 @@ int with_large_stack(const std::function<int()>& body) {
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attr);
   return call.result;
+}
+
+// emit-cuda --cubin OUT: every emitted region compiled by NVRTC (as `vx run` compiles them) for
+// --arch, else for the machine file's compute capability; regions that are not emitted are listed.
+int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Machine& machine,
+                  const DriverOptions& options, std::ostream& err) {
+  std::string arch = options.arch;
+  if (arch.empty()) {
+    if (machine.device != DeviceKind::Nvidia) {
+      err << "error: the machine " << machine.name << " has no NVIDIA GPU; give --arch sm_XX\n";
+      return 2;
+    }
+    arch = "sm_" + std::to_string(machine.compute_capability);
+  }
+  if (arch.rfind("sm_", 0) != 0 || arch.size() < 5 ||
+      arch.find_first_not_of("0123456789", 3) != std::string::npos) {
+    err << "error: --arch takes sm_ and a compute capability (sm_80, sm_90), not `" << arch << "`\n";
+    return 2;
+  }
+  size_t emitted = 0;
+  for (auto& r : regions) {
+    if (r.ok) ++emitted;
+    else err << "vx: " << r.location << ": not emitted: " << r.reason << "\n";
+  }
+  offload::Nvrtc nvrtc;
+  std::string why;
+  if (!nvrtc.load(why)) {
+    err << "error: " << why << "\n";
+    return 2;
+  }
+  std::vector<char> cubin;
+  std::string log;
+  if (!nvrtc.compile(offload::cuda_translation_unit(regions), arch, cubin, log)) {
+    err << "error: NVRTC " << nvrtc.version() << " could not compile the kernels for " << arch << ":\n" << log;
+    return 1;
+  }
+  std::ofstream f(options.cubin, std::ios::binary);
+  f.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
+  if (!f.flush()) {
+    err << "error: cannot write " << options.cubin << "\n";
+    return 2;
+  }
+  err << "vx: " << emitted << " kernel(s) for " << arch << " compiled by NVRTC " << nvrtc.version() << " into "
+      << options.cubin << " (" << cubin.size() << " bytes)\n";
+  return 0;
 }
 
 int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err) {
@@ -122,6 +168,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   }
   if (options.stage == Stage::EmitCuda) {
     auto regions = offload::emit_regions(*program);
+    if (!options.cubin.empty()) return compile_cubin(regions, machine, options, err);
     out << offload::cuda_prelude();
     for (auto& r : regions) {
       if (r.ok) out << "\n" << r.source;

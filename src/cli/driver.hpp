@@ -23,6 +23,8 @@ struct DriverOptions {
   bool verbose = false;          // run -v: say where each region ran and why
   bool profile = false;          // run --profile: a table of the GPU launches at the end
   bool lower_run = false;  // lower --run: lower each region with the values of its first launch
+  std::string cubin;  // emit-cuda --cubin OUT: compile with NVRTC into OUT instead of printing
+  std::string arch;   // emit-cuda --arch sm_XX; empty: the machine file's compute capability
 };
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime

@@ -41,6 +41,8 @@ int vx_main(int argc, char** argv) {
   run->add_flag("--profile", opts.profile, "print a table of the GPU launches at the end");
   auto* emit_cuda = app.add_subcommand("emit-cuda", "print the CUDA C++ of every spawn region");
   add_program_options(emit_cuda);
+  emit_cuda->add_option("--cubin", opts.cubin, "compile the kernels with NVRTC into this file instead");
+  emit_cuda->add_option("--arch", opts.arch, "with --cubin: sm_XX (default: the machine file's)");
   run->add_flag("--check-races", opts.check_races,
                 "stop when two passes of an across loop touch the same element");
   run->add_flag("--unchecked-kernels", opts.skip_kernel_rules)->group("");  // for race tests
