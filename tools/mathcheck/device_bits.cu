@@ -1,6 +1,7 @@
 // device_bits: runs vx_math.h on the GPU and compares every result bit for bit with the host
 // (DESIGN 3.4: the same bits on the CPU and the GPU). Every one of the 2^32 f32 inputs of each
-// unary function (with `--stride S`, every S-th bit pattern: S odd spreads them over all exponents);
+// unary function (with `--stride S`, every S-th bit pattern: S odd spreads them over all exponents;
+// `--only sin,cos` for some functions alone);
 // 2^26 random pairs for pow and 2^26 random inputs per f64 function. For
 // fast_exp and fast_tanh, where the GPU uses approximate instructions, it prints the largest
 // error of the GPU against the host's exact value instead (spec/math.md section 4).
@@ -67,7 +68,11 @@ const char* kNames[] = {"exp", "exp2", "log", "log2", "tanh", "sin", "cos", "sqr
 
 int main(int argc, char** argv) {
   uint32_t stride = 1;
-  if (argc == 3 && std::string(argv[1]) == "--stride") stride = (uint32_t)std::strtoul(argv[2], nullptr, 10);
+  std::string only;  // --only exp,sin: those unary functions alone (the f64 and pow checks always run)
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--stride") stride = (uint32_t)std::strtoul(argv[i + 1], nullptr, 10);
+    else if (std::string(argv[i]) == "--only") only = "," + std::string(argv[i + 1]) + ",";
+  }
   if (stride == 0) stride = 1;
   const uint64_t inputs = ((1ull << 32) + stride - 1) / stride;  // inputs j * stride, j < inputs
   const uint32_t chunk = 1u << 26;
@@ -77,6 +82,7 @@ int main(int argc, char** argv) {
   uint64_t total_diff = 0;
   std::printf("%-10s %14s %12s %s\n", "fn", "inputs", "differ", "note");
   for (int fn = 0; fn < 10; ++fn) {
+    if (!only.empty() && only.find("," + std::string(kNames[fn]) + ",") == std::string::npos) continue;
     std::atomic<uint64_t> differ{0};
     std::atomic<uint64_t> worst_ulp{0};
     uint32_t first_bad = 0;
