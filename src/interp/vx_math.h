@@ -765,22 +765,23 @@ VX_MATH_FN int vx_trig_reduce(double x, vx_dd* r) {
 }
 // sin(k*pi/32 + r) in double (fast paths): relative error ~2^-51.
 VX_MATH_FN double vx_sin_kernel(int k, double rh, double rl) {
-  // Symmetries without branches (k is random for random inputs): sin(x + pi) = -sin(x),
-  // sin(s pi/32 + r) = sin((32-s) pi/32 - r). Sign flips are exact.
-  int s = k & 31;
+  // sin(j pi/32 + r) = S cos r + C sin r, S = sin(j pi/32), C = cos(j pi/32) = sin((16-j) pi/32).
+  // Symmetries without branches (k is random for random inputs): sin(x + pi) = -sin(x), and for
+  // s = k & 31 > 16, sin(s pi/32 + r) = sin((32-s) pi/32 - r): j = 16 - |16 - s|. sin r is odd,
+  // cos r even and rounding symmetric, so the sign flips of r and of the result go onto S and C
+  // (the same bits), off the path of r.
+  int d = 16 - (k & 31), rm = d >> 31;  // rm = -1: reflected
+  int c = (d ^ rm) - rm;                 // 16 - j
   vx_u64 neg = (vx_u64)((k >> 5) & 1) << 63;
-  vx_u64 refl = (vx_u64)(s > 16) << 63;
-  s = refl ? 32 - s : s;
-  rh = vx_u2d(vx_d2u(rh) ^ refl);
-  rl = vx_u2d(vx_d2u(rl) ^ refl);
-  double S = vx_tbl_sin[s][0], C = vx_tbl_sin[16 - s][0];
+  double S = vx_u2d(vx_d2u(vx_tbl_sin[16 - c][0]) ^ neg);
+  double C = vx_u2d(vx_d2u(vx_tbl_sin[c][0]) ^ neg ^ ((vx_u64)rm << 63));
   double r2 = rh * rh;
   double r4 = r2 * r2;
   double sr = rh + (rl + rh * r2 * ((-0x1.5555555555555p-3 + r2 * 0x1.1111111111111p-7) +
               r4 * (-0x1.a01a01a01a01ap-13 + r2 * 0x1.71de3a556c734p-19)));
   double cm = r2 * ((-0.5 + r2 * 0x1.5555555555555p-5) +
               r4 * (-0x1.6c16c16c16c17p-10 + r2 * 0x1.a01a01a01a01ap-16)) - rh * rl;
-  return vx_u2d(vx_d2u(S + (S * cm + C * sr)) ^ neg);
+  return S + (S * cm + C * sr);
 }
 // The same in double-double, relative error ~2^-100.
 VX_MATH_FN vx_dd vx_sin_kernel_dd(int k, vx_dd r) {
