@@ -720,8 +720,8 @@ VX_MATH_SLOW int vx_trig_reduce_big(double x, vx_dd* r) {
 // is its rounding error (Dekker) plus the rest of the product. Error: the bits of 1/(2 pi) past
 // the window add < 2^31 * 2^-122 = 2^-91 to x * 32/pi, f is kept to 2^-106 (a negative x flips
 // its bits: off by 2^-128) and the roundings in rl are < 2^-104 |r| + 2^-109, so rh + rl is off
-// by < 2^-94 + 2^-103 |r|. Every float >= 2^12 has |r| > 2^-29.2 (the least at 0x1.f37c8ap+95,
-// over all of them), so the relative error is < 2^-64.8:
+// by < 2^-94 + 2^-103 |r|. Every float >= 2^12 has |r| > 2^-29.2 (the least at 0x1.f37c8ap+95;
+// `tools/mathcheck/run sincos_bound` checks all of them), so the relative error is < 2^-64.8:
 // well inside the margin between the kernel's error and the test's 2^-50. rl is not renormalized:
 // |rl| < 2^-51.4 |rh|, and < 2^-37 |rh| where |r| < 2^-14, so the kernel's use of rh alone past
 // the linear terms costs < 2^-61 (relative).
@@ -939,16 +939,22 @@ VX_MATH_FN float vx_tanh_f32(float xf) {
   return vx_u2f(vx_f2u(out) | (u & 0x80000000u));  // tanh is odd
 }
 
-VX_MATH_FN float vx_sincos_f32(float xf, int quarter) {  // quarter 0: sin, 16: cos
-  double x = xf;
+// sin(x + quarter * pi/32) in double, before Ziv's test: relative error < 2^-50, that of the
+// kernel (~2^-51; at most 1.6 of y's ulps over all floats, `tools/mathcheck/run sincos_bound`)
+// and of the reduction (< 2^-64).
+VX_MATH_FN double vx_sincos_f32_approx(float xf, int quarter) {
   vx_dd r;
   int k;
-  if ((vx_f2u(xf) & 0x7fffffffu) < 0x45800000u) k = vx_trig_reduce(x, &r);  // |x| < 2^12
+  if ((vx_f2u(xf) & 0x7fffffffu) < 0x45800000u) k = vx_trig_reduce((double)xf, &r);  // |x| < 2^12
   else k = vx_trig_reduce_f32_big(xf, &r);
-  k += quarter;
-  double y = vx_sin_kernel(k, r.hi, r.lo);
-  float out;
-  if (vx_round_test(y, vx_absd(y) * 0x1p-50, &out)) return out;
+  return vx_sin_kernel(k + quarter, r.hi, r.lo);
+}
+VX_MATH_FN float vx_sincos_f32(float xf, int quarter) {  // quarter 0: sin, 16: cos
+  double y = vx_sincos_f32_approx(xf, quarter);
+  // Ziv's test on the bits of y (|y| > 2^-30, a normal float): an error < 2^-50 |y| is less
+  // than 8 of y's ulps, and a midpoint between two floats has a 1 and 28 zeros below the float's
+  // last bit, so y rounds like sin x unless its 29 bits there are within 8 of that pattern.
+  if (((vx_d2u(y) - (1ull << 28) + 8) & 0x1fffffffu) > 16) return (float)y;
   return vx_sincos_f32_slow(xf, quarter);
 }
 VX_MATH_FN float vx_sin_f32(float xf) {
