@@ -462,6 +462,16 @@ VX_MATH_TABLE unsigned int vx_tbl_inv2pi[56] = {
   0x58389ef0u, 0x231ad1f1u, 0x0670d9f3u, 0x773a024au, 0xa0d6711du, 0xa2e58729u,
   0xb76bd134u, 0x55c6414fu,
 };
+// 1/(2 pi) in 64-bit windows 8 bits apart: entry j holds bits 8j-13 .. 8j+50 after the
+// binary point (those before the point are 0); entries j and j+8 are 128 consecutive bits.
+VX_MATH_TABLE unsigned long long vx_tbl_inv2pi_w8[23] = {
+  0x0000a2f9836e4e44ull, 0x00a2f9836e4e4415ull, 0xa2f9836e4e441529ull, 0xf9836e4e441529fcull,
+  0x836e4e441529fc27ull, 0x6e4e441529fc2757ull, 0x4e441529fc2757d1ull, 0x441529fc2757d1f5ull,
+  0x1529fc2757d1f534ull, 0x29fc2757d1f534ddull, 0xfc2757d1f534ddc0ull, 0x2757d1f534ddc0dbull,
+  0x57d1f534ddc0db62ull, 0xd1f534ddc0db6295ull, 0xf534ddc0db629599ull, 0x34ddc0db6295993cull,
+  0xddc0db6295993c43ull, 0xc0db6295993c4390ull, 0xdb6295993c439041ull, 0x6295993c439041feull,
+  0x95993c439041fe51ull, 0x993c439041fe5163ull, 0x3c439041fe5163abull,
+};
 #define VX_LN2_HI 0x1.62e42fefa39efp-1
 #define VX_LN2_LO 0x1.abc9e3b39803fp-56
 #define VX_INV_LN2_HI 0x1.71547652b82fep+0
@@ -699,39 +709,47 @@ VX_MATH_SLOW int vx_trig_reduce_big(double x, vx_dd* r) {
   *r = d;
   return x < 0 ? -k : k;
 }
-// Payne-Hanek for a float, |x| >= 2^12: five table words against the 24-bit significand, the
-// fraction kept to 96 bits. Returns false (and the caller uses vx_trig_reduce_big) when the
-// reduced argument has 32 or more leading zero bits, where 96 bits might not be enough.
-VX_MATH_FN bool vx_trig_reduce_f32_big(float xf, int* k, vx_dd* r) {
+// Payne-Hanek for a float, |x| >= 2^12 finite: x = (k + f) * pi/32 with |f| <= 1/2; returns k,
+// r = f * pi/32 as rh + rl. With x = M * 2^E (E in [-11, 104]), x * 32/pi mod 64 is M * 2^(E+6)
+// times the bits of 1/(2 pi) from bit E+1 on (the bits before add multiples of 64). The 128-bit
+// window W of vx_tbl_inv2pi_w8 starts s = (E+14) & 7 bits before bit E+1, so x * 32/pi =
+// (M << s) * W * 2^-122 mod 64: k is the top 6 bits of the product mod 2^128, f the other 122, a
+// signed fraction (glibc's sinf and CORE-MATH reduce the same way). The product takes three
+// 32x64-bit products (exact, the same on every target; M << s < 2^31). f * 2^64 = fa + rem, fa
+// the top 64 bits rounded to double and rem the rest, exact; then rh = fa * pi/32 rounded, and rl
+// is its rounding error (Dekker) plus the rest of the product. Error: the bits of 1/(2 pi) past
+// the window add < 2^31 * 2^-122 = 2^-91 to x * 32/pi, f is kept to 2^-106 (a negative x flips
+// its bits: off by 2^-128) and the roundings in rl are < 2^-104 |r| + 2^-109, so rh + rl is off
+// by < 2^-94 + 2^-103 |r|. Every float >= 2^12 has |r| > 2^-29.2 (the least at 0x1.f37c8ap+95;
+// `tools/mathcheck/run sincos_bound` checks all of them), so the relative error is < 2^-64.8:
+// well inside the margin between the kernel's error and the test's 2^-50. rl is not renormalized:
+// |rl| < 2^-51.4 |rh|, and < 2^-37 |rh| where |r| < 2^-14, so the kernel's use of rh alone past
+// the linear terms costs < 2^-61 (relative).
+VX_MATH_FN int vx_trig_reduce_f32_big(float xf, vx_dd* r) {
   vx_u32 u = vx_f2u(xf);
-  int E = (int)((u >> 23) & 0xffu) - 150;  // |x| = M * 2^E, E in [-11, 104]
-  vx_u64 M = (u & 0x7fffffu) | 0x800000u;
-  int w0 = E > 0 ? E >> 5 : 0;
-  vx_u32 p[10];  // p[9] least significant; P = M * (words w0 .. w0+4) in p[4..9]
-  vx_u64 c = 0;
-  for (int t = 4; t >= 0; --t) {
-    vx_u64 v = (vx_u64)vx_tbl_inv2pi[w0 + t] * M + c;
-    p[t + 5] = (vx_u32)v;
-    c = v >> 32;
-  }
-  p[4] = (vx_u32)c;
-  p[0] = p[1] = p[2] = p[3] = 0;
-  int sp = 32 * (w0 + 5) - E - 6;  // fraction bits of x * 32/pi, in [123, 165]
-  int kk = (int)(vx_get32(p, sp) & 63u);
-  vx_u64 top = ((vx_u64)vx_get32(p, sp - 32) << 32) | vx_get32(p, sp - 64);
-  vx_u32 low = vx_get32(p, sp - 96);
-  vx_i64 st = (vx_i64)top;  // the fraction in [-1/2, 1/2) (two's complement): st * 2^-64 + low * 2^-96
-  kk += (int)(top >> 63);
-  if ((st ^ (st >> 63)) < (1ll << 32)) return false;  // |st| < 2^32, without a branch on the sign
-  vx_i64 head = (vx_i64)(top & ~(vx_u64)0x7ff);  // at most 53 significant bits: exact in double
-  double hi = (double)head * 0x1p-64;
-  double lo = (double)(vx_i64)(top & 0x7ffu) * 0x1p-64 + (double)low * 0x1p-96;
-  vx_dd d = vx_dd_mul(vx_fast_two_sum(hi, lo), vx_dd{VX_PI_32_HI, VX_PI_32_LO});
-  vx_u64 sg = (vx_u64)(u >> 31) << 63;  // x < 0: -k and -r
-  *r = vx_dd{vx_u2d(vx_d2u(d.hi) ^ sg), vx_u2d(vx_d2u(d.lo) ^ sg)};
-  int ng = -(int)(u >> 31);
-  *k = (kk ^ ng) - ng;
-  return true;
+  int j = (int)((u >> 26) & 31u) - 17;  // E + 14 = 8j + s: j in [0, 14], s in [0, 7]
+  vx_u64 m = (vx_u64)((u & 0x7fffffu) | 0x800000u) << ((u >> 23) & 7u);
+  vx_u64 wh = vx_tbl_inv2pi_w8[j], wl = vx_tbl_inv2pi_w8[j + 8];
+  vx_u64 pl = m * (wl & 0xffffffffu);  // m * wl = (ph << 32) + (pl & 0xffffffff), exactly
+  vx_u64 ph = m * (wl >> 32) + (pl >> 32);
+  vx_u64 hi = m * wh + (ph >> 32);  // the product mod 2^128 is hi:lo
+  vx_u64 lo = (ph << 32) | (pl & 0xffffffffu);
+  vx_i64 a = (vx_i64)((hi << 6) | (lo >> 58));  // f * 2^64, in [-2^63, 2^63)
+  int k = (int)(hi >> 58) + (int)((vx_u64)a >> 63);  // f >= 1/2: k + 1 and f - 1
+  vx_u64 sg = (vx_u64)0 - (u >> 31);  // x < 0: -k and -f (~f, off by 2^-128)
+  a ^= (vx_i64)sg;
+  vx_u64 c = (lo << 6) ^ sg;  // the next 64 bits of f
+  // f * 2^64 = fa + rem: fa is a rounded (|a - fa| <= 2^10), rem = (ah - fa) + al from a = ah +
+  // al; ah - fa is an integer below 2^12 and rem a multiple of 2^-42 below 2^11: both exact.
+  double fa = (double)a;
+  double ah = (double)(a & ~(vx_i64)0x7ff);  // a multiple of 2^11 below 2^63: exact
+  double al = (double)(vx_i64)((((vx_u64)a & 0x7ffu) << 42) | (c >> 22)) * 0x1p-42;  // 53 bits
+  double rem = (ah - fa) + al;
+  r->hi = fa * (VX_PI_32_HI * 0x1p-64);  // rh first: the kernel's long path starts from it
+  r->lo = vx_two_prod(fa, VX_PI_32_HI * 0x1p-64).lo +
+          (fa * (VX_PI_32_LO * 0x1p-64) + rem * (VX_PI_32_HI * 0x1p-64));
+  int ng = (int)sg;
+  return (k ^ ng) - ng;
 }
 // x = k * pi/32 + r with |r| <= pi/64 (+ tiny), r as a double-double; callers use k & 63.
 VX_MATH_FN int vx_trig_reduce(double x, vx_dd* r) {
@@ -747,22 +765,23 @@ VX_MATH_FN int vx_trig_reduce(double x, vx_dd* r) {
 }
 // sin(k*pi/32 + r) in double (fast paths): relative error ~2^-51.
 VX_MATH_FN double vx_sin_kernel(int k, double rh, double rl) {
-  // Symmetries without branches (k is random for random inputs): sin(x + pi) = -sin(x),
-  // sin(s pi/32 + r) = sin((32-s) pi/32 - r). Sign flips are exact.
-  int s = k & 31;
+  // sin(j pi/32 + r) = S cos r + C sin r, S = sin(j pi/32), C = cos(j pi/32) = sin((16-j) pi/32).
+  // Symmetries without branches (k is random for random inputs): sin(x + pi) = -sin(x), and for
+  // s = k & 31 > 16, sin(s pi/32 + r) = sin((32-s) pi/32 - r): j = 16 - |16 - s|. sin r is odd,
+  // cos r even and rounding symmetric, so the sign flips of r and of the result go onto S and C
+  // (the same bits), off the path of r.
+  int d = 16 - (k & 31), rm = d >> 31;  // rm = -1: reflected
+  int c = (d ^ rm) - rm;                 // 16 - j
   vx_u64 neg = (vx_u64)((k >> 5) & 1) << 63;
-  vx_u64 refl = (vx_u64)(s > 16) << 63;
-  s = refl ? 32 - s : s;
-  rh = vx_u2d(vx_d2u(rh) ^ refl);
-  rl = vx_u2d(vx_d2u(rl) ^ refl);
-  double S = vx_tbl_sin[s][0], C = vx_tbl_sin[16 - s][0];
+  double S = vx_u2d(vx_d2u(vx_tbl_sin[16 - c][0]) ^ neg);
+  double C = vx_u2d(vx_d2u(vx_tbl_sin[c][0]) ^ neg ^ ((vx_u64)rm << 63));
   double r2 = rh * rh;
   double r4 = r2 * r2;
   double sr = rh + (rl + rh * r2 * ((-0x1.5555555555555p-3 + r2 * 0x1.1111111111111p-7) +
               r4 * (-0x1.a01a01a01a01ap-13 + r2 * 0x1.71de3a556c734p-19)));
   double cm = r2 * ((-0.5 + r2 * 0x1.5555555555555p-5) +
               r4 * (-0x1.6c16c16c16c17p-10 + r2 * 0x1.a01a01a01a01ap-16)) - rh * rl;
-  return vx_u2d(vx_d2u(S + (S * cm + C * sr)) ^ neg);
+  return S + (S * cm + C * sr);
 }
 // The same in double-double, relative error ~2^-100.
 VX_MATH_FN vx_dd vx_sin_kernel_dd(int k, vx_dd r) {
@@ -920,16 +939,22 @@ VX_MATH_FN float vx_tanh_f32(float xf) {
   return vx_u2f(vx_f2u(out) | (u & 0x80000000u));  // tanh is odd
 }
 
-VX_MATH_FN float vx_sincos_f32(float xf, int quarter) {  // quarter 0: sin, 16: cos
-  double x = xf;
+// sin(x + quarter * pi/32) in double, before Ziv's test: relative error < 2^-50, that of the
+// kernel (~2^-51; at most 1.6 of y's ulps over all floats, `tools/mathcheck/run sincos_bound`)
+// and of the reduction (< 2^-64).
+VX_MATH_FN double vx_sincos_f32_approx(float xf, int quarter) {
   vx_dd r;
   int k;
-  if ((vx_f2u(xf) & 0x7fffffffu) < 0x45800000u) k = vx_trig_reduce(x, &r);  // |x| < 2^12
-  else if (!vx_trig_reduce_f32_big(xf, &k, &r)) k = vx_trig_reduce_big(x, &r);
-  k += quarter;
-  double y = vx_sin_kernel(k, r.hi, r.lo);
-  float out;
-  if (vx_round_test(y, vx_absd(y) * 0x1p-50, &out)) return out;
+  if ((vx_f2u(xf) & 0x7fffffffu) < 0x45800000u) k = vx_trig_reduce((double)xf, &r);  // |x| < 2^12
+  else k = vx_trig_reduce_f32_big(xf, &r);
+  return vx_sin_kernel(k + quarter, r.hi, r.lo);
+}
+VX_MATH_FN float vx_sincos_f32(float xf, int quarter) {  // quarter 0: sin, 16: cos
+  double y = vx_sincos_f32_approx(xf, quarter);
+  // Ziv's test on the bits of y (|y| > 2^-30, a normal float): an error < 2^-50 |y| is less
+  // than 8 of y's ulps, and a midpoint between two floats has a 1 and 28 zeros below the float's
+  // last bit, so y rounds like sin x unless its 29 bits there are within 8 of that pattern.
+  if (((vx_d2u(y) - (1ull << 28) + 8) & 0x1fffffffu) > 16) return (float)y;
   return vx_sincos_f32_slow(xf, quarter);
 }
 VX_MATH_FN float vx_sin_f32(float xf) {

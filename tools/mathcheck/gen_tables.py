@@ -81,6 +81,17 @@ out.append("VX_MATH_TABLE unsigned int vx_tbl_inv2pi[%d] = {" % N)
 for w in range(0, N, 6):
     out.append("  " + ", ".join("0x%08xu" % x for x in words[w:w + 6]) + ",")
 out.append("};")
+# The f32 reduction's windows: entry j holds bits 8j-13 .. 8j+50 of 1/(2 pi) (bit i weighs 2^-i;
+# the bits at i <= 0 are 0), so that entries j and j+8 are the 128 bits from 8j-13 on.
+NB = 23
+big = int(floor(inv2pi * mpf(2) ** (8 * NB + 120)))  # bits 1 .. 8*NB+120
+wins = [(big >> (8 * NB + 120 - (8 * j + 50))) & (2 ** 64 - 1) for j in range(NB)]
+out.append("// 1/(2 pi) in 64-bit windows 8 bits apart: entry j holds bits 8j-13 .. 8j+50 after the")
+out.append("// binary point (those before the point are 0); entries j and j+8 are 128 consecutive bits.")
+out.append("VX_MATH_TABLE unsigned long long vx_tbl_inv2pi_w8[%d] = {" % NB)
+for j in range(0, NB, 4):
+    out.append("  " + ", ".join("0x%016xull" % x for x in wins[j:j + 4]) + ",")
+out.append("};")
 
 def const(name, v):
     hi, lo = dd(v)

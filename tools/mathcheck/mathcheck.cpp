@@ -4,9 +4,10 @@
 // reference is glibc's double-precision function of (double)x (error < 1 ulp of double); when
 // y*(1-2^-48) and y*(1+2^-48) round to the same float, that float is the correctly rounded
 // answer. Otherwise the input is near a rounding boundary and MPFR decides. pow is checked on
-// random pairs spread over its domain, exact cases and midpoints included, and pow_bound checks
-// the error bound of pow's fast path. The f64 functions are checked for faithfulness on random
-// inputs against MPFR. Prints the count of wrong results.
+// random pairs spread over its domain, exact cases and midpoints included; pow_bound and
+// sincos_bound check the error bounds of the fast paths of pow and of sin and cos. The f64
+// functions are checked for faithfulness on random inputs against MPFR. Prints the count of
+// wrong results.
 #include "src/interp/vx_math.h"
 #include "tools/mathcheck/mpfr32.hpp"
 
@@ -226,6 +227,67 @@ void check_pow_bound(uint64_t count, int threads, uint64_t seed, Tally* t, doubl
   });
 }
 
+// sincos_bound (only when named): the fast path of sin and cos (vx_sincos_f32_approx, before its
+// test) against the slow path's double-double evaluation (~2^-100) on every step-th float with
+// 2^-12 <= |x| < inf: counts results off by 8 or more of their ulps (the test's bound) and keeps
+// the largest error. Where |x| >= 2^12 it also checks the claims behind the bound of
+// vx_trig_reduce_f32_big against vx_trig_reduce_big: the same k, a relative error of r below
+// 2^-64.8, and |r| > 2^-29.2.
+struct SincosBound {
+  double most_ulps[2] = {0, 0};  // sin, cos
+  double most_rel = 0, least_r = 1;
+  uint32_t least_r_at = 0;
+};
+void check_sincos_bound(uint64_t step, int threads, Tally* t, SincosBound* out) {
+  std::mutex mu;
+  const double rel_bound = std::exp2(-64.8), least_r_bound = std::exp2(-29.2);
+  parallel(threads, (uint64_t)1 << 32, [&](uint64_t b, uint64_t e) {
+    SincosBound sb;
+    uint64_t checked = 0, wrong = 0;
+    for (uint64_t i = (b + step - 1) / step * step; i < e; i += step) {
+      uint32_t au = (uint32_t)i & 0x7fffffffu;
+      if (au < 0x39800000u || au >= 0x7f800000u) continue;
+      float x = from_bits((uint32_t)i);
+      for (int q = 0; q < 2; ++q) {
+        double y = vx_sincos_f32_approx(x, 16 * q);
+        vx_dd r;
+        int k = vx_trig_reduce((double)x, &r) + 16 * q;
+        vx_dd ref = vx_sin_kernel_dd(k, r);
+        double ulps = std::fabs((y - ref.hi) - ref.lo) / std::ldexp(1.0, std::ilogb(y) - 52);
+        sb.most_ulps[q] = std::max(sb.most_ulps[q], ulps);
+        ++checked;
+        if (ulps >= 8) {
+          ++wrong;
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "%s fast path (%a) = %a, %.2f ulps off", q ? "cos" : "sin",
+                        x, y, ulps);
+          t->report(buf);
+        }
+      }
+      if (au < 0x45800000u) continue;
+      vx_dd rf, rb;
+      int kf = vx_trig_reduce_f32_big(x, &rf), kb = vx_trig_reduce_big((double)x, &rb);
+      vx_dd diff = vx_dd_add(rb, vx_dd_neg(rf));
+      double rel = std::fabs(diff.hi) / std::fabs(rb.hi);
+      sb.most_rel = std::max(sb.most_rel, rel);
+      if (std::fabs(rb.hi) < sb.least_r) { sb.least_r = std::fabs(rb.hi); sb.least_r_at = (uint32_t)i; }
+      if (((kf - kb) & 63) != 0 || !(rel < rel_bound) || !(std::fabs(rb.hi) > least_r_bound)) {
+        ++wrong;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "reduction of %a: k %d (want %d), r %a (want %a)", x, kf, kb,
+                      rf.hi + rf.lo, rb.hi);
+        t->report(buf);
+      }
+    }
+    t->checked += checked;
+    t->wrong += wrong;
+    std::lock_guard<std::mutex> g(mu);
+    for (int q = 0; q < 2; ++q) out->most_ulps[q] = std::max(out->most_ulps[q], sb.most_ulps[q]);
+    out->most_rel = std::max(out->most_rel, sb.most_rel);
+    if (sb.least_r < out->least_r) { out->least_r = sb.least_r; out->least_r_at = sb.least_r_at; }
+  });
+}
+
 // f64: faithful, i.e. one of the two doubles around the exact value (MPFR, 200 bits).
 void check_f64(const Unary& f, uint64_t count, int threads, uint64_t seed, Tally* t) {
   parallel(threads, count, [&](uint64_t b, uint64_t e) {
@@ -280,7 +342,8 @@ int main(int argc, char** argv) {
     else if (a == "-h" || a == "--help") {
       std::printf("usage: mathcheck [--threads N] [--step S] [--pow N] [--f64 N] [--pow-bound N]"
                   " [FUNCTION...]\n"
-                  "FUNCTION: exp exp2 log log2 tanh sin cos sqrt pow pow_bound f64\n");
+                  "FUNCTION: exp exp2 log log2 tanh sin cos sqrt pow pow_bound f64; sincos_bound only when"
+                  " named (about 50 minutes on 2 cores)\n");
       return 0;
     } else only.push_back(a);
   }
@@ -324,6 +387,18 @@ int main(int argc, char** argv) {
     print("powfp", t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::printf("    largest error of pow's fast path: %.1f ulps of the double (bound 244)\n",
                 largest);
+  }
+  if (!only.empty() && wanted("sincos_bound")) {  // only when named: 2^33 double-double sines
+    Tally t;
+    SincosBound sb;
+    auto t0 = std::chrono::steady_clock::now();
+    check_sincos_bound(step, threads, &t, &sb);
+    print("scfp", t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::printf("    largest error of the fast path: sin %.2f, cos %.2f ulps of the double (bound 8)\n",
+                sb.most_ulps[0], sb.most_ulps[1]);
+    std::printf("    reduction for |x| >= 2^12: relative error up to 2^%.2f (bound 2^-64.8), least |r|"
+                " 2^%.2f at %a (bound 2^-29.2)\n", std::log2(sb.most_rel), std::log2(sb.least_r),
+                from_bits(sb.least_r_at));
   }
   if (wanted("f64")) {
     for (const Unary& f : kUnary) {
