@@ -160,6 +160,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "atomic_apple_u32_relaxed.vx: it calls `atomic_fetch_add`, which .uir has no instruction for",
       "atomic_load_with_atomics.vx: it calls `atomic_fetch_add`, which .uir has no instruction for",
       "atomics_device.vx: it calls `atomic_fetch_add`, which .uir has no instruction for",
+      "atomics_from_many_blocks.vx: it calls `atomic_fetch_add`, which .uir has no instruction for",
       "block_code_once_per_block.vx: it calls `lanes::max`, which .uir has no instruction for",
       "blog_gelu_forward_exact.vx: it uses `if`, and .uir has no control flow but ranges",
       "blog_gelu_forward_fast.vx: it uses `if`, and .uir has no control flow but ranges",

@@ -92,6 +92,15 @@ template <class T> struct AtomicOp {
     return kIsInt<T> && (op == tir::BuiltinId::AtomicFetchAdd || op == tir::BuiltinId::AtomicFetchSub) &&
            !f.ctx->concurrent;
   }
+  // Whether, with blocks running at once, a chunk of one thread's updates whose old values nobody
+  // reads may be summed per element and made as one update each: integer fetch_add/fetch_sub
+  // with Relaxed order. Wrapping sums are the same in any grouping and Relaxed promises no order
+  // between updates of different elements, so the results are those of some run one update at a
+  // time, and the same as the sequential run's once the region ends.
+  bool combinable(const Frame& f) const {
+    return kIsInt<T> && (op == tir::BuiltinId::AtomicFetchAdd || op == tir::BuiltinId::AtomicFetchSub) &&
+           order == std::memory_order_relaxed && f.ctx->concurrent;
+  }
   // That update of *p (an initialised element); the old value.
   [[gnu::always_inline]] T add_unlocked(T* p, T a) const {
     using U = std::make_unsigned_t<std::conditional_t<kIsInt<T>, T, uint32_t>>;

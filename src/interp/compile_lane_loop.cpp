@@ -218,6 +218,39 @@ template <class T> struct LaneStoreStep final : LaneStep {
   }
 };
 
+// The chunk's updates summed per element (up to 16 elements; others one by one), then made as
+// one atomic update each (AtomicOp::combinable). The passes before the first bad index make
+// their updates; that pass then reports its error, as pass by pass.
+template <class T>
+void combined_updates(Frame& f, const AtomicOp<T>& atomic, const TensorView& v, const uint64_t* idx, const T* a,
+                      int n, bool index_unsigned) {
+  using U = std::make_unsigned_t<T>;
+  int good = n;
+  for (int j = 0; j < n; ++j)
+    if (idx[j] >= static_cast<uint64_t>(v.size)) {
+      good = j;
+      break;
+    }
+  uint64_t at[16];
+  U sum[16];
+  int k = 0;
+  for (int j = 0; j < good; ++j) {
+    int s = 0;
+    while (s < k && at[s] != idx[j]) ++s;
+    if (s == k) {
+      if (k == 16) {
+        atomic.apply(f, v, idx[j], a[j], T{});
+        continue;
+      }
+      at[k] = idx[j];
+      sum[k++] = 0;
+    }
+    sum[s] = static_cast<U>(sum[s] + static_cast<U>(a[j]));
+  }
+  for (int s = 0; s < k; ++s) atomic.apply(f, v, at[s], static_cast<T>(sum[s]), T{});
+  if (good < n) atomic.check(v, idx[good], index_unsigned);
+}
+
 // The atomic's index is the pass's value: checked pass by pass, after the passes before it made
 // theirs; the value operands cannot fail, so computing them first changes nothing.
 template <class T> struct LaneAtomicStep final : LaneStep {
@@ -241,6 +274,10 @@ template <class T> struct LaneAtomicStep final : LaneStep {
           atomic.check(v, idx[j], index_unsigned);
           atomic.add_unlocked(data + idx[j], a[j]);
         }
+        return;
+      }
+      if (atomic.combinable(f) && !v.init) {  // the same with other threads: one update per element
+        combined_updates(f, atomic, v, idx, a, r.n, index_unsigned);
         return;
       }
     }
