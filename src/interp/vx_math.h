@@ -720,11 +720,12 @@ VX_MATH_SLOW int vx_trig_reduce_big(double x, vx_dd* r) {
 // is its rounding error (Dekker) plus the rest of the product. Error: the bits of 1/(2 pi) past
 // the window add < 2^31 * 2^-122 = 2^-91 to x * 32/pi, f is kept to 2^-106 (a negative x flips
 // its bits: off by 2^-128) and the roundings in rl are < 2^-104 |r| + 2^-109, so rh + rl is off
-// by < 2^-94 + 2^-103 |r|. Every float >= 2^12 has |r| > 2^-29.2 (the least at 0x1.f37c8ap+95;
-// `tools/mathcheck/run sincos_bound` checks all of them), so the relative error is < 2^-64.8:
-// well inside the margin between the kernel's error and the test's 2^-50. rl is not renormalized:
-// |rl| < 2^-51.4 |rh|, and < 2^-37 |rh| where |r| < 2^-14, so the kernel's use of rh alone past
-// the linear terms costs < 2^-61 (relative).
+// by < 2^-94 + 2^-103 |r|, and y = sin(x) or cos(x) by less. That is < 2^-64.7 |y|: y is near 0
+// only where k is a multiple of 16, and there |y| ~ |r| > 2^-29.2 for every float >= 2^12 (the
+// least at 0x1.f37c8ap+95; `tools/mathcheck/run sincos_bound` checks all of them); elsewhere
+// |y| > sin(pi/64). Well inside the margin between the kernel's error and the test's 2^-50.
+// rl is not renormalized: |rl| < 2^-51.4 |rh|, and < 2^-37 |rh| where |r| < 2^-14, so the
+// kernel's use of rh alone past the linear terms costs < 2^-61 (relative).
 VX_MATH_FN int vx_trig_reduce_f32_big(float xf, vx_dd* r) {
   vx_u32 u = vx_f2u(xf);
   int j = (int)((u >> 26) & 31u) - 17;  // E + 14 = 8j + s: j in [0, 14], s in [0, 7]
@@ -941,7 +942,7 @@ VX_MATH_FN float vx_tanh_f32(float xf) {
 
 // sin(x + quarter * pi/32) in double, before Ziv's test: relative error < 2^-50, that of the
 // kernel (~2^-51; at most 1.6 of y's ulps over all floats, `tools/mathcheck/run sincos_bound`)
-// and of the reduction (< 2^-64).
+// and of the reduction (< 2^-64.7).
 VX_MATH_FN double vx_sincos_f32_approx(float xf, int quarter) {
   vx_dd r;
   int k;
