@@ -721,7 +721,7 @@ VX_MATH_SLOW int vx_trig_reduce_big(double x, vx_dd* r) {
 // the window add < 2^31 * 2^-122 = 2^-91 to x * 32/pi, f is kept to 2^-106 (a negative x flips
 // its bits: off by 2^-128) and the roundings in rl are < 2^-104 |r| + 2^-109, so rh + rl is off
 // by < 2^-94 + 2^-103 |r|, and y = sin(x) or cos(x) by less. That is < 2^-64.7 |y|: y is near 0
-// only where k is a multiple of 16, and there |y| ~ |r| > 2^-29.2 for every float >= 2^12 (the
+// only where k is a multiple of 16, and there |y| ~ |r| > 2^-29.21 for every float >= 2^12 (the
 // least at 0x1.f37c8ap+95; `tools/mathcheck/run sincos_bound` checks all of them); elsewhere
 // |y| > sin(pi/64). Well inside the margin between the kernel's error and the test's 2^-50.
 // rl is not renormalized: |rl| < 2^-51.4 |rh|, and < 2^-37 |rh| where |r| < 2^-14, so the
@@ -941,7 +941,7 @@ VX_MATH_FN float vx_tanh_f32(float xf) {
 }
 
 // sin(x + quarter * pi/32) in double, before Ziv's test: relative error < 2^-50, that of the
-// kernel (~2^-51; at most 1.6 of y's ulps over all floats, `tools/mathcheck/run sincos_bound`)
+// kernel (~2^-51; at most 1.62 of y's ulps over all floats, `tools/mathcheck/run sincos_bound`)
 // and of the reduction (< 2^-64.7).
 VX_MATH_FN double vx_sincos_f32_approx(float xf, int quarter) {
   vx_dd r;
