@@ -481,6 +481,18 @@ class LaneBuilder {
     });
   }
 
+  template <class To, class From, class Fn> const LaneExpr<To>* map(const LaneExpr<From>* a) {
+    auto* n = with_buffer(c_.make<LaneMap<To, From, Fn>>());
+    n->arg = a;
+    return n;
+  }
+  // `a` as To (null stays null). Defined before atomic(), whose nested generic lambdas call it:
+  // clang 14 does not instantiate a member template defined after such a use (undefined symbol).
+  template <class To, class From> const LaneExpr<To>* as(const LaneExpr<From>* a) {
+    if constexpr (std::is_same_v<To, From>) return a;
+    else return a ? map<To, From, CastTo<To>>(a) : nullptr;
+  }
+
   bool atomic(const tir::Expr& call) {
     const tir::Expr* tensor = call.args[0];
     if (tensor->kind == ExprKind::Ref) tensor = tensor->args[0];
@@ -647,16 +659,6 @@ class LaneBuilder {
     n->lhs = a;
     n->rhs = b;
     return n;
-  }
-  template <class To, class From, class Fn> const LaneExpr<To>* map(const LaneExpr<From>* a) {
-    auto* n = with_buffer(c_.make<LaneMap<To, From, Fn>>());
-    n->arg = a;
-    return n;
-  }
-  // `a` as To (null stays null).
-  template <class To, class From> const LaneExpr<To>* as(const LaneExpr<From>* a) {
-    if constexpr (std::is_same_v<To, From>) return a;
-    else return a ? map<To, From, CastTo<To>>(a) : nullptr;
   }
 
   template <class T> const LaneExpr<T>* method(const tir::Expr& e) {
