@@ -1,0 +1,20 @@
+# What the sanitizer build (VX_SANITIZE, `tools/test --sanitize`) changes in the tests of the
+# other fragments. Included from the top-level CMakeLists.txt after them.
+if(NOT VX_SANITIZE)
+  return()
+endif()
+set(vx_asan "detect_leaks=1:detect_stack_use_after_return=0")
+# cuda_host_test runs kernels on Boost.Context fibers, whose stack switches ASan is not told of
+# (Debian's libboost_context is not built with BOOST_USE_ASAN): ASan's per-thread alternate
+# signal stack then fails a CHECK when a thread ends ("failed to deallocate"). Without it ASan
+# still checks every access; a stack overflow is reported as a plain SIGSEGV.
+if(TEST cuda_host_test)
+  set_property(TEST cuda_host_test APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=${vx_asan}:use_sigaltstack=0")
+endif()
+# fuzz_corpus bounds each vx with `ulimit -v`, which ASan's shadow memory (terabytes of address
+# space) cannot live under (tests/core.cmake passes --memory-mb 0 here); allocations over
+# 4 GiB fail instead (std::bad_alloc: vx's "out of memory").
+if(TEST fuzz_corpus)
+  set_property(TEST fuzz_corpus APPEND PROPERTY ENVIRONMENT
+    "ASAN_OPTIONS=${vx_asan}:max_allocation_size_mb=4096:allocator_may_return_null=1")
+endif()
