@@ -7,8 +7,8 @@ add_test(NAME conformance_corpus
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   set(vx_fuzz_memory)
-  if(VX_SANITIZE)  # no `ulimit -v` under ASan (tests/sanitize.cmake)
-    set(vx_fuzz_memory --memory-mb 0)
+  if(VX_SANITIZE)  # no `ulimit -v` under ASan (tests/sanitize.cmake), longer time limits
+    set(vx_fuzz_memory --memory-mb 0 --check-timeout 20 --run-timeout 12)
   endif()
   add_test(NAME fuzz_corpus
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/fuzz-corpus $<TARGET_FILE:vx>
