@@ -516,36 +516,42 @@ struct BlockStmt final : StmtNode {
   Flow exec(Frame& f) const override { return run_list(list, f); }
 };
 
+// The loops below are compiled twice: without a step count (the usual run, the same code as
+// before limits existed) and with one (--max-steps, --max-seconds), chosen once per loop run.
 struct WhileStmt final : StmtNode {
   const ExprT<bool>* cond;
   StmtList body;
   Span span;
-  Flow exec(Frame& f) const override {
-    RunLimits* const limits = f.ctx->limits;  // read once: no load per pass
+  template <bool Count> Flow passes(Frame& f, RunLimits* limits) const {
     while (cond->eval(f)) {
-      if (limits) [[unlikely]]
-        limits->charge(1, span);
+      if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
     }
     return Flow::Normal;
   }
+  Flow exec(Frame& f) const override {
+    RunLimits* const limits = f.ctx->limits;
+    return limits ? passes<true>(f, limits) : passes<false>(f, nullptr);
+  }
 };
 
 struct LoopStmt final : StmtNode {
   StmtList body;
   Span span;
-  Flow exec(Frame& f) const override {
-    RunLimits* const limits = f.ctx->limits;
+  template <bool Count> Flow passes(Frame& f, RunLimits* limits) const {
     for (;;) {
-      if (limits) [[unlikely]]
-        limits->charge(1, span);
+      if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
     }
     return Flow::Normal;
+  }
+  Flow exec(Frame& f) const override {
+    RunLimits* const limits = f.ctx->limits;
+    return limits ? passes<true>(f, limits) : passes<false>(f, nullptr);
   }
 };
 
@@ -553,15 +559,17 @@ struct LoopStmt final : StmtNode {
 template <class T> struct ForStmt final : RangeLoop<T> {
   StmtList body;
   Flow run(Frame& f, T a, T b) const override {
+    RunLimits* const limits = f.ctx->limits;
+    return limits ? passes<true>(f, a, b, limits) : passes<false>(f, a, b, nullptr);
+  }
+  template <bool Count> Flow passes(Frame& f, T a, T b, RunLimits* limits) const {
     const int slot = this->slot;
-    RunLimits* const limits = f.ctx->limits;  // read once: no load per pass
     if (body.size() == 2) {  // `let x = …; t[…] = …;`: both called directly
       const StmtNode* first = body[0];
       const StmtNode* second = body[1];
       for (T v = a;; v = static_cast<T>(v + 1)) {
         f.s[slot] = to_bits<T>(v);
-        if (limits) [[unlikely]]
-        limits->charge(1, this->loop_span);
+        if constexpr (Count) limits->charge(1, this->loop_span);
         Flow fl = first->exec(f);
         if (fl == Flow::Normal) fl = second->exec(f);
         if (fl == Flow::Break) break;
@@ -574,8 +582,7 @@ template <class T> struct ForStmt final : RangeLoop<T> {
       const StmtNode* only = body[0];
       for (T v = a;; v = static_cast<T>(v + 1)) {
         f.s[slot] = to_bits<T>(v);
-        if (limits) [[unlikely]]
-        limits->charge(1, this->loop_span);
+        if constexpr (Count) limits->charge(1, this->loop_span);
         const Flow fl = only->exec(f);
         if (fl == Flow::Break) break;
         if (fl == Flow::Return) return fl;
@@ -585,8 +592,7 @@ template <class T> struct ForStmt final : RangeLoop<T> {
     }
     for (T v = a;; v = static_cast<T>(v + 1)) {
       f.s[slot] = to_bits<T>(v);
-      if (limits) [[unlikely]]
-        limits->charge(1, this->loop_span);
+      if constexpr (Count) limits->charge(1, this->loop_span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
