@@ -56,6 +56,9 @@ def expect_runs(name, text, stdout, emit_cuda=False):
     rc, out, err = run(["check"], path)
     if rc != 0:
         failures.append(f"{name}: vx check: exit {rc}: {err[:300]!r}")
+    rc, out, err = run(["parse", "--dump=ast"], path)
+    if rc != 0 or not out.startswith("Program"):
+        failures.append(f"{name}: vx parse --dump=ast: exit {rc}: {err[:300]!r}")
     rc, out, err = run(["run"], path)
     if rc != 0 or out != stdout:
         failures.append(f"{name}: vx run: expected exit 0 and {stdout!r}, got exit {rc} and "
