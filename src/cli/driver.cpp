@@ -201,6 +201,8 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   // first collision (interp/race_check.hpp); regions then run in the interpreter.
   interp::RaceRecorder races;
   if (options.check_races) run.race_recorder = &races;
+  run.max_steps = options.max_steps;
+  run.max_seconds = options.max_seconds;
   const int status = run_program(*program, run);
   runner.finish();
   return status;
