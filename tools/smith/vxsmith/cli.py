@@ -23,7 +23,7 @@ def default_vx():
     return os.environ.get("VX", os.path.join(SOURCE, "build", "vx"))
 
 
-def make_tiers(a, work):
+def make_tiers(a, work, objects=None):
     fake = None
     if a.gpu:
         fake = FakeGpu(a.vx, SOURCE, os.path.dirname(os.path.abspath(a.vx)), os.path.join(work, "harness"))
@@ -32,13 +32,15 @@ def make_tiers(a, work):
                 sys.exit("smith: the GPU tiers cannot run: %s" % fake.why)
             print("smith: no GPU tiers: %s" % fake.why, file=sys.stderr)
             fake = None
+        elif objects:
+            fake.objects = dict(objects)
     impl = shlex.split(a.impl) if a.impl else None
     return R.Tiers(a.vx, impl=impl, fake=fake, uir=not a.no_uir)
 
 
-def _init(a, work):
+def _init(a, work, objects=None):
     global _tiers, _work
-    _tiers = make_tiers(a, work)
+    _tiers = make_tiers(a, work, objects)
     _work = work
 
 
@@ -57,7 +59,7 @@ def one_program(seed, gpu_every=1):
     finally:
         _tiers.fake = fake
     res = {"seed": seed, "features": feats, "status": ref.status, "seconds": round(time.time() - t0, 2),
-           "lines": text.count("\n"), "findings": [{"tier": t, "why": w} for t, w in bad]}
+           "lines": text.count("\n"), "findings": [{"tier": t, "why": w, "kind": k} for t, w, k in bad]}
     if ref.status == 1:
         res["refused"] = ref.codes()
     if not bad:
@@ -68,10 +70,24 @@ def one_program(seed, gpu_every=1):
 
 
 def one_mutant(seed, vx, races_check=True):
-    m = races.mutant(seed)
+    m = races.any_mutant(seed)
     text = m.text()
     truth = m.truth()
     res = {"seed": seed, "class": m.klass, "note": m.note}
+    if truth == "refuse":
+        path = os.path.join(_work, "m%d.vx" % seed)
+        with open(path, "w") as f:
+            f.write(text)
+        r = R.run([vx, "check", path])
+        res["codes"] = r.codes()
+        if r.status == 1 and r.codes():
+            res["verdict"] = "refused"
+            os.remove(path)
+        else:
+            res["verdict"] = "wrongly-accepted" if r.status == 0 else "invalid"
+            res["why"] = "vx check status %s %s" % (r.status, r.err.strip()[:300])
+            res["file"] = path
+        return res
     if truth is None:
         res["verdict"] = "too-big"
         return res
@@ -114,17 +130,17 @@ def reduce_program(a, tiers, res):
     """Shrink a failing generated program to one with the same signature."""
     with open(res["file"]) as f:
         text = f.read()
-    want = sorted(x["tier"] for x in res["findings"])
+    want = sorted((x["tier"], x["kind"]) for x in res["findings"])
     tmp = res["file"].replace(".vx", ".red.vx")
 
     def keep(cand):
         with open(tmp, "w") as f:
             f.write(cand)
-        if want == ["reference"]:
+        if [t for t, _ in want] == ["reference"]:
             ref = tiers.reference(tmp)
             return ref.status == res["status"] and (res["status"] != 1 or ref.codes() == res.get("refused"))
-        ref, bad = R.differ(tiers, tmp, cand, only=set(want))
-        return sorted(t for t, _ in bad) == want
+        ref, bad = R.differ(tiers, tmp, cand, only=set(t for t, _ in want))
+        return sorted((t, k) for t, _, k in bad) == want
 
     small = red.reduce(text, keep, max_tries=a.reduce_tries)
     out = res["file"].replace(".vx", ".min.vx")
@@ -174,7 +190,7 @@ def main(argv=None):
         sys.stdout.write(gen.generate(a.seed))
         return 0
     if a.count is None:
-        sys.stdout.write(races.mutant(a.seed).text())
+        sys.stdout.write(races.any_mutant(a.seed).text())
         return 0
     if not os.path.exists(a.vx):
         sys.exit("smith: no vx at %s (build it: ninja -C build vx)" % a.vx)
@@ -192,7 +208,25 @@ def main(argv=None):
 def run_batch(a, work, t0):
     seeds = range(a.seed, a.seed + a.count)
     out = []
-    with ProcessPoolExecutor(a.jobs, initializer=_init, initargs=(a, work)) as ex:
+    objects = None
+    if a.gpu and not a.mutants:
+        # the stand-in GPU's kernels of every program that gets the GPU tiers, built at once
+        tiers = make_tiers(a, work)
+        if tiers.fake is not None:
+            paths = []
+            for s in seeds:
+                if s % a.gpu_every == 0:
+                    path = os.path.join(work, "s%d.vx" % s)
+                    with open(path, "w") as f:
+                        f.write(gen.generate(s))
+                    paths.append(path)
+            t = time.time()
+            tiers.fake.prebuild(paths, parts=max(1, min(a.jobs, (len(paths) + 7) // 8)))
+            if not a.quiet:
+                print("smith: the stand-in GPU's kernels of %d programs built in %.0f s" % (len(paths), time.time() - t),
+                      file=sys.stderr)
+            objects = tiers.fake.objects
+    with ProcessPoolExecutor(a.jobs, initializer=_init, initargs=(a, work, objects)) as ex:
         if a.mutants:
             futs = [ex.submit(one_mutant, s, a.vx) for s in seeds]
         else:
@@ -226,7 +260,7 @@ def summarise(a, results, seconds):
             verdicts[v] = verdicts.get(v, 0) + 1
             c = per_class.setdefault(r.get("class", "?"), {})
             c[v] = c.get(v, 0) + 1
-            if v in ("unsound", "invalid", "error") or r.get("check_races") == "clean":
+            if v in ("unsound", "invalid", "error", "wrongly-accepted") or r.get("check_races") == "clean":
                 failures.append(r)
         free = verdicts.get("proved", 0) + verdicts.get("imprecise", 0)
         s.update({"mutants": len(results), "verdicts": verdicts, "classes": per_class,
@@ -236,6 +270,7 @@ def summarise(a, results, seconds):
                 with open(r["file"]) as f:
                     r["program"] = f.read()
                 kind = "soundness: vx check accepts a collision" if r.get("verdict") == "unsound" else (
+                    "vx accepts a program that breaks a rule" if r.get("verdict") == "wrongly-accepted" else
                     "the oracle and --check-races disagree" if r.get("check_races") == "clean" else
                     "mutant refused with another code")
                 append_finding(a.findings, "race mutant %d (%s): %s" % (r["seed"], r.get("class"), kind),

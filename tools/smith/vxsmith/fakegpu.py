@@ -50,18 +50,20 @@ class FakeGpu:
     def ready(self, path):
         return self.why is None
 
-    def build(self, path):
-        """The harness object for one program (cached by the hash of the emitted source)."""
-        if path in self.objects:
-            return self.objects[path]
-        r = R.run([self.vx, "emit-cuda", path])
-        if r.status != 0:
-            self.objects[path] = (None, "emit-cuda status %s: %s" % (r.status, r.err[-300:]))
-            return self.objects[path]
-        names = re.findall(r"__global__\s+(?:__launch_bounds__\([^)]*\)\s+)?void\s+(vx_region_\d+_L\d+)", r.out)
-        names = list(dict.fromkeys(names))
-        table = "".join('  {"smith", "%s", &%s_host},\n' % (n, n) for n in names)
-        tu = ('#define VX_HOST_HARNESS\n#include "cuda_host.hpp"\n#include <cstdio>\n' + r.out +
+    def prelude(self):
+        """What emit-cuda prints before the kernels of every program (vx_math.h, the runtime)."""
+        if getattr(self, "_prelude", None) is None:
+            empty = os.path.join(self.work, "empty.vx")
+            with open(empty, "w") as f:
+                f.write("fn main() {\n}\n")
+            r = R.run([self.vx, "emit-cuda", empty])
+            self._prelude = r.out if r.status == 0 else None
+            if self._prelude is None:
+                self.why = "emit-cuda of an empty program: status %s %s" % (r.status, r.err[-300:])
+        return self._prelude
+
+    def _compile(self, body, table):
+        tu = ('#define VX_HOST_HARNESS\n#include "cuda_host.hpp"\n#include <cstdio>\n' + body +
               "\nstruct VxHostEntry { const char* program; const char* kernel; void (*fn)(void**); };\n"
               'extern "C" __attribute__((visibility("default"))) const VxHostEntry vx_host_entries[] = {\n' + table +
               "  {nullptr, nullptr, nullptr}};\n"
@@ -71,28 +73,84 @@ class FakeGpu:
               '  std::snprintf(error, (size_t)error_size, "%s", e.c_str());\n  return ok;\n}\n')
         h = hashlib.sha1((tu + " ".join(FLAGS)).encode()).hexdigest()[:16]
         base = os.path.join(self.work, "k_" + h)
-        if not os.path.exists(base + ".so"):
-            with open(base + ".cpp", "w") as f:
-                f.write(tu)
-            p = subprocess.run([self.cxx] + FLAGS + ["-I" + os.path.join(self.src, "tests", "cuda_host"),
-                                                     base + ".cpp", "-o", base + ".so.tmp", self.boost],
-                               capture_output=True, text=True)
-            if p.returncode != 0:
-                self.objects[path] = (None, "g++ failed on the emitted kernels: " + p.stderr[-2000:])
-                return self.objects[path]
-            os.replace(base + ".so.tmp", base + ".so")
-        self.objects[path] = (base + ".so", None)
+        if os.path.exists(base + ".so"):
+            return base + ".so", None
+        with open(base + ".cpp", "w") as f:
+            f.write(tu)
+        proc = subprocess.Popen([self.cxx] + FLAGS + ["-I" + os.path.join(self.src, "tests", "cuda_host"),
+                                                      base + ".cpp", "-o", base + ".so.tmp", self.boost],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return base, proc
+
+    def prebuild(self, paths, parts=2):
+        """The harness objects of many programs at once: `parts` translation units, each program's
+        kernels in a namespace of its own (kernel names repeat across programs), as
+        tests/cuda_host_test.cpp builds the corpus. Sets self.objects[path] = (so, program, why)."""
+        pre = self.prelude()
+        if pre is None:
+            return
+        kernels = {}
+        for path in paths:
+            r = R.run([self.vx, "emit-cuda", path])
+            if r.status != 0 or not r.out.startswith(pre):
+                self.objects[path] = (None, None, "emit-cuda status %s: %s" % (r.status, r.err[-300:]))
+                continue
+            kernels[path] = r.out[len(pre):]
+        groups = [[] for _ in range(parts)]
+        for i, path in enumerate(sorted(kernels)):
+            groups[i % parts].append(path)
+        jobs = []
+        for g in groups:
+            if not g:
+                continue
+            body, table = pre, ""
+            for i, path in enumerate(g):
+                ns = "smith_%d" % i
+                src = kernels[path]
+                body += "\nnamespace %s {\n%s\n" % (ns, src)
+                for n in dict.fromkeys(re.findall(r"static void (vx_region_\d+_L\d+)_host\(void", src)):
+                    table += '  {"%s", "%s", &%s::%s_host},\n' % (path, n, ns, n)
+                for m in re.finditer(r"#define (VX_FN_\w+)", src):
+                    body += "#undef %s\n" % m.group(1)
+                body += "}  // namespace %s\n" % ns
+            jobs.append((g, self._compile(body, table)))
+        for g, (base, proc) in jobs:
+            why = None
+            if proc is None:
+                so = base
+            else:
+                log = proc.communicate()[0]
+                if proc.returncode == 0:
+                    os.replace(base + ".so.tmp", base + ".so")
+                    so = base + ".so"
+                else:
+                    so, why = None, "g++ failed on the emitted kernels: " + log[-3000:]
+            for path in g:
+                self.objects[path] = (so, path, why)
+
+    def build(self, path):
+        if path not in self.objects:
+            self.prebuild([path], parts=1)
         return self.objects[path]
 
     def run(self, path, mode):
-        so, why = self.build(path)
+        so, program, why = self.build(path)
         if so is None:
             return R.Result("harness", "", why)
-        env = {"VX_CUDA_DRIVER": self.driver, "VX_FAKE_CUDA_SO": so, "VX_FAKE_CUDA_PROGRAM": "smith",
+        env = {"VX_CUDA_DRIVER": self.driver, "VX_FAKE_CUDA_SO": so, "VX_FAKE_CUDA_PROGRAM": program,
                "VX_CACHE_DIR": os.path.join(self.work, "kernel_cache"), "UBSAN_OPTIONS": "print_stacktrace=1"}
         r = R.run([self.vx, "run", "-v", "--offload=" + mode, path], env, timeout=180)
         if re.search(r"k_[0-9a-f]+\.cpp:\d+:\d+: runtime error", r.err):
             r.status = "ubsan"
         if isinstance(r.status, int) and "no CUDA device" in r.err:
             r.status = "no-device"  # the stand-in failed to load: never a silent pass
+        bad = [ln for ln in r.err.splitlines() if "differs from the interpreter" in ln or "outside its documented" in ln]
+        if bad and isinstance(r.status, int):
+            r.status = "verify-mismatch"
+            r.err = "\n".join(bad) + "\n" + r.err
+        fell = [ln for ln in r.err.splitlines() if "region runs on the interpreter" in ln]
+        if fell and isinstance(r.status, int):
+            # every generated region must run on the (stand-in) GPU: a fallback hides the tier
+            r.status = "fallback"
+            r.err = "\n".join(fell) + "\n" + r.err
         return r

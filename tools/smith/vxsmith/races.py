@@ -341,3 +341,73 @@ def mutant(seed):
             dims = [total // wd, wd]
             note += " 2-D"
     return Mutant(loops, dims, idx, guard, read, klass, note)
+
+
+# ---- programs that break a rule other than disjointness: vx must refuse each (any code)
+
+_REFUSE = {
+    "refuse_lanes_0": "for l in 0..4 across lanes(0) { out[b * 4 + l] = 1; }",
+    "refuse_lanes_1025": "for l in 0..1025 across lanes { out[b] = 1; }",
+    "refuse_lanes_n_1025": "for l in 0..4 across lanes(1025) { out[b * 4 + l] = 1; }",
+    "refuse_sum_of_hbm": "let s = lanes::sum(&src, 4); out[b * 4] = s;",
+    "refuse_max_of_hbm": "let s = lanes::max(&src, 4); out[b * 4] = s;",
+    "refuse_argmax_of_hbm": "let s = lanes::argmax(&src, 4); out[b * 4] = s;",
+    "refuse_sort_of_hbm": "lanes::sort(&mut lsrc, 4);",
+    "refuse_sum_not_let": "let mut t = unsafe { Tensor<i32, [4], Memory::SMEM>::uninit() }; "
+                          "for l in 0..4 across lanes { t[l] = l; } out[b * 4] = lanes::sum(&t, 4);",
+    "refuse_sum_in_lanes": "let mut t = Tensor<i32, [4], Memory::SMEM>::fill(1); "
+                           "for l in 0..4 across lanes { let s = lanes::sum(&t, 4); out[b * 4 + l] = s; }",
+    "refuse_sort_f32": "let mut t = Tensor<f32, [4], Memory::SMEM>::fill(1.0); lanes::sort(&mut t, 4);",
+    "refuse_sort_not_pow2": "let mut t = Tensor<i64, [6], Memory::SMEM>::fill(1); lanes::sort(&mut t, 6);",
+    "refuse_tile_too_big": "let mut t = Tensor<f32, [60000], Memory::SMEM>::fill(1.0); "
+                           "for l in 0..4 across lanes { out[b * 4 + l] = t[l] as i32; }",
+    "refuse_println_in_lanes": "for l in 0..4 across lanes { println!(\"{}\", l); }",
+    "refuse_break_across": "for l in 0..4 across lanes { if l == 2 { break; } out[b * 4 + l] = 1; }",
+    "refuse_write_outer_var": "let mut acc = 0; for l in 0..4 across lanes { acc = l; } out[b * 4] = acc;",
+    "refuse_token_dropped": "let mut t = unsafe { Tensor<f32, [4], Memory::SMEM>::uninit() }; "
+                            "let tok = lanes::copy_async(&mut t, &fsrc, [0]);",
+    "refuse_tile_read_before_wait": "let mut t = unsafe { Tensor<f32, [4], Memory::SMEM>::uninit() }; "
+                                    "let tok = lanes::copy_async(&mut t, &fsrc, [0]); let x = t[0]; tok.wait(); "
+                                    "out[b * 4] = x as i32;",
+    "refuse_atomic_i8": "let _a = atomic_fetch_add_i8(&small, 0, 1, AtomicOrdering::Relaxed);",
+    "refuse_lanes_in_lanes_if": "for l in 0..4 across lanes { if l < 2 { for m in 0..2 across lanes { out[b * 4 + l] = m; } } }",
+    "refuse_block_in_lanes": "for l in 0..4 across lanes { for c in 0..2 across blocks { out[c] = 1; } }",
+    "refuse_copy_async_i32": "let mut t = unsafe { Tensor<i32, [4], Memory::SMEM>::uninit() }; "
+                             "let tok = lanes::copy_async(&mut t, &src, [0]); tok.wait();",
+}
+
+
+class Negative:
+    def __init__(self, klass):
+        self.klass, self.note = klass, ""
+
+    def text(self):
+        return "\n".join([
+            "// vx smith: must be refused (%s)" % self.klass,
+            "fn main() {",
+            "    let mut out = transfer(Tensor<i32, [16]>::fill(0), Memory::HBM);",
+            "    let mut src = transfer(Tensor<i32, [16]>::fill(2), Memory::HBM);",
+            "    let fsrc = transfer(Tensor<f32, [16]>::fill(2.0), Memory::HBM);",
+            "    let small = transfer(Tensor<i8, [4]>::fill(0), Memory::HBM);",
+            "    let mut lsrc = transfer(Tensor<i64, [16]>::fill(3), Memory::HBM);",
+            "    spawn on(Topology::Device) {",
+            "        for b in 0..4 across blocks {",
+            "            " + _REFUSE[self.klass],
+            "        }",
+            "    }",
+            "    let r = transfer(out, Memory::CPU_DRAM);",
+            '    println!("{}", r[0]);',
+            "}", ""])
+
+    def truth(self):
+        return "refuse"
+
+
+KLASSES_REFUSE = sorted(_REFUSE)
+
+
+def any_mutant(seed):
+    """A race mutant, or (one seed in eight) a program that breaks another rule."""
+    if seed % 8 == 7:
+        return Negative(KLASSES_REFUSE[(seed // 8) % len(KLASSES_REFUSE)])
+    return mutant(seed)

@@ -17,6 +17,7 @@ def _units(lines):
     stack = []
     for i, ln in enumerate(lines):
         s = ln.strip()
+        s = re.sub(r"\s*//.*$", "", s)
         opens = s.endswith("{") and not s.startswith("}")
         closes = s.startswith("}")
         if closes and stack:
@@ -36,7 +37,7 @@ def _units(lines):
 def _matching(lines, i):
     depth = 0
     for j in range(i, len(lines)):
-        s = lines[j].strip()
+        s = re.sub(r"\s*//.*$", "", lines[j].strip())
         if s.startswith("}"):
             depth -= 1
             if depth == 0 and not s.endswith("{"):
@@ -80,7 +81,7 @@ def reduce(text, keep, max_tries=3000, log=None):
         for i, ln in enumerate(lines):
             if tries >= max_tries:
                 break
-            s = ln.strip()
+            s = re.sub(r"\s*//.*$", "", ln.strip())
             if not s.endswith("{") or s.startswith("fn ") or s.startswith("pub fn") or s.startswith("}"):
                 continue
             j = _matching(lines, i)

@@ -56,7 +56,8 @@ def same_output(a, b):
         if x.startswith("~") and y.startswith("~"):
             tx, ty = x.split(), y.split()
             if len(tx) == len(ty) and tx[0] == ty[0] and tx[1] == ty[1]:
-                tol = float(tx[0][1:])
+                rel = tx[0][1] == "r"
+                tol = float(tx[0][2:] if rel else tx[0][1:])
                 ok = True
                 for u, v in zip(tx[2:], ty[2:]):
                     fu, fv = _num(u), _num(v)
@@ -66,6 +67,8 @@ def same_output(a, b):
                         ok = ok and math.isnan(fu) and math.isnan(fv)
                     elif math.isinf(fu) or math.isinf(fv):
                         ok = ok and fu == fv
+                    elif rel:
+                        ok = ok and abs(fu - fv) <= tol * max(abs(fu), abs(fv)) + 2.0 ** -148
                     else:
                         ok = ok and abs(fu - fv) <= tol
                 if ok:
@@ -117,28 +120,29 @@ class Tiers:
 
 
 def differ(tiers, path, text, only=None):
-    """Run every tier; return (reference Result, [(tier, why)])."""
+    """Run every tier; return (reference Result, [(tier, why, kind)]). kind is what the reducer
+    keeps: `status:X` (another exit status, or the stand-in GPU's `verify-mismatch`, `fallback`,
+    `ubsan`, `harness`), `output` or `where` (a runtime error elsewhere)."""
     ref = tiers.reference(path)
     bad = []
     if ref.status == "timeout":
-        return ref, [("reference", "timeout")]
+        return ref, [("reference", "timeout", "timeout")]
     if ref.status not in (0, 101):
-        return ref, [("reference", "status %s: %s" % (ref.status, ref.err.strip()[:400]))]
+        return ref, [("reference", "status %s: %s" % (ref.status, ref.err.strip()[:400]), "status:%s" % ref.status)]
     for name, go, where in tiers.others(path, text):
         if only and name not in only:
             continue
         r = go()
-        if name == "uir":
-            if r.status != ref.status:
-                bad.append((name, "status %s, reference %s: %s" % (r.status, ref.status, r.err.strip()[-300:])))
-            continue
         if r.status != ref.status:
-            bad.append((name, "status %s, reference %s: %s" % (r.status, ref.status, r.err.strip()[-300:])))
+            bad.append((name, "status %s, reference %s: %s" % (r.status, ref.status, r.err.strip()[-600:]),
+                        "status:%s" % r.status))
+            continue
+        if name == "uir":
             continue
         d = same_output(ref.out, r.out)
         if d:
-            bad.append((name, d))
+            bad.append((name, d, "output"))
             continue
         if where and ref.status == 101 and r.where() != ref.where():
-            bad.append((name, "runtime error at %s, reference at %s" % (r.where(), ref.where())))
+            bad.append((name, "runtime error at %s, reference at %s" % (r.where(), ref.where()), "where"))
     return ref, bad
