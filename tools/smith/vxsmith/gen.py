@@ -113,6 +113,19 @@ class Gen:
                 return "(%s as %s)" % (n, t)
             return self.lit(t)
         d = depth - 1
+        if getattr(self, "plain", False) and t != "bool":
+            # what .uir can say (spec/uir.md §7): + - * / % and casts, no f16/bf16
+            a = self.expr(t, env, d, reads)
+            c = self.r.random()
+            if c < 0.15:
+                u = self.pick(["i32", "i64", "f32", "f64"])
+                self.feat("cast")
+                return "(%s as %s)" % (self.expr(u, env, d, reads), t)
+            if c < 0.3:
+                self.feat("int_divmod" if t in INTS else "float_op")
+                return "(%s %s %s)" % (a, self.pick(["/", "%"]), self.lit(t, self.pick([3, 7, 10]) if t in INTS else 2.5))
+            self.feat("int_op" if t in INTS else "float_op")
+            return "(%s %s %s)" % (a, self.pick(["+", "-", "*"]), self.expr(t, env, d, reads))
         if t == "bool":
             u = self.pick(INTS + FLOATS)
             op = self.pick(["<", "<=", ">", ">=", "==", "!="])
@@ -207,6 +220,7 @@ class Gen:
         """Move an HBM tensor back and print it (every element, or a checksum and samples)."""
         back = self.fresh("r")
         w("let %s = transfer(%s, Memory::CPU_DRAM);" % (back, name))
+        label = name  # the tensor's name, which `vx lower --to=uir` gives its buffer
         total = 1
         for d in shape:
             total *= d
@@ -215,7 +229,7 @@ class Gen:
             idx = ["i%d" % k for k in range(len(shape))]
             for k, d in enumerate(shape[:-1]):
                 w.open("for %s in 0..%d" % (idx[k], d))
-            w('print!("%s%s:");' % (pre, back))
+            w('print!("%s%s:");' % (pre, label))
             w.open("for %s in 0..%d" % (idx[-1], shape[-1]))
             w('print!(" {}", %s%s);' % (back, "".join("[%s]" % i for i in idx)))
             w.close()
@@ -252,19 +266,19 @@ class Gen:
         for _ in shape:
             w.close()
         if t in INTS:
-            w('println!("%s: checksum {}", %s);' % (back, cs))
+            w('println!("%s: checksum {}", %s);' % (label, cs))
         else:
-            w('println!("%s: checksum {} nan {}", %s, %s);' % (back, cs, nan))
+            w('println!("%s: checksum {} nan {}", %s, %s);' % (label, cs, nan))
         # samples
         samples = []
         for _ in range(6):
             samples.append("".join("[%d]" % self.ri(0, d - 1) for d in shape))
-        w('println!("%s: sample%s", %s);' % (back, " {}" * len(samples), ", ".join(back + s for s in samples)))
+        w('println!("%s: sample%s", %s);' % (label, " {}" * len(samples), ", ".join(back + s for s in samples)))
 
     # ---- sections
     def section(self, w, last):
         kinds = ["map", "map", "map", "tile_reduce", "tile_reduce", "phases", "atomics", "sort", "copy_async",
-                 "pubfn", "host_loop", "fast"]
+                 "pubfn", "host_loop", "fast", "map_plain"]
         k = self.pick(kinds)
         self.feat("section_" + k)
         getattr(self, "sec_" + k)(w)
@@ -318,10 +332,18 @@ class Gen:
         for _ in range(n):
             w.close()
 
-    def sec_map(self, w):
+    def sec_map_plain(self, w):
+        """A map with only what .uir can say, so that `vx lower --to=uir --run` compares it."""
+        self.plain = True
+        try:
+            self.sec_map(w, self.pick(["i32", "i64", "f32", "f64"]))
+        finally:
+            self.plain = False
+
+    def sec_map(self, w, t=None):
         """Elementwise: out[blocks..][lanes..] = f(inputs, indices)."""
-        t = self.pick(INTS + FLOATS)
-        ti = self.pick(INTS + FLOATS)
+        t = t or self.pick(INTS + FLOATS)
+        ti = t if getattr(self, "plain", False) else self.pick(INTS + FLOATS)
         self.feat("type_" + t)
         bd = self.ri(1, 3) if self.chance(0.5) else 1
         ld = self.ri(1, 3) if self.chance(0.5) else 1
@@ -396,7 +418,7 @@ class Gen:
                 idx = "".join("[%s]" % x[0] for x in rest) + "[%s %% %d][%s / %d]" % (v, q, v, q)
                 oshape = [x[2] for x in rest] + [q, hi]
                 self.feat("index_divmod")
-        if inner is None and self.chance(0.3):
+        if inner is None and self.chance(0.3) and not getattr(self, "plain", False):
             self.feat("guarded_store")
             body.open("if %s" % self.expr("bool", env, 1, reads))
             guarded = True

@@ -11,6 +11,7 @@ import math
 import os
 import re
 import shlex
+import struct
 import subprocess
 
 TIMEOUT = 60
@@ -104,19 +105,90 @@ class Tiers:
             for mode in ("verify", "gpu"):
                 out.append(("offload=" + mode, lambda mode=mode: self.fake.run(path, mode), True))
         if self.uir and "spawn on" in program_text:
-            out.append(("uir", lambda: self.uir_run(path), False))
+            out.append(("uir", None, False))
         if self.impl:
             argv = [w.replace("{file}", path) for w in self.impl]
             out.append(("impl", lambda: run(argv), False))
         return out
 
-    def uir_run(self, path):
+    def uir_run(self, path, ref=None):
         """`vx lower --to=uir --run`: the program runs (output dropped) and each region is lowered
-        with its captured values; each lowered region is then checked and run as .uir. The tier's
-        stdout is the reference's (lowering prints .uir, not the program's output), so what is
-        compared is the exit status, and that every lowered region checks and runs."""
+        with the values it captures at its first launch. Its exit status must be the reference's;
+        then (when the program ends normally) each lowered region is run as .uir with a `print` of
+        every buffer that is a tensor the program prints in full, and those values must be the
+        ones the Vx program printed (a tensor written by one launch only: the generator's
+        host-loop tensors `acc…` are left out)."""
         r = run([self.vx, "lower", "--to=uir", "--run", path])
+        r.uir_mismatch = None
+        r.uir_regions = 0
+        if ref is None or r.status != 0 or ref.status != 0:
+            return r
+        printed, sums = {}, {}
+        for ln in ref.out.splitlines():
+            m = re.match(r"^(\w+): (.*)$", ln)
+            if not m:
+                continue
+            if m.group(2).startswith("checksum"):
+                sums[m.group(1)] = m.group(2).split()[1:]
+            elif not m.group(2).startswith("sample"):
+                printed.setdefault(m.group(1), []).extend(m.group(2).split())
+        chunks = re.split(r"(?m)^(?=# \S+: )", r.out)
+        for k, chunk in enumerate(chunks):
+            if "lowered by vx" not in chunk.split("\n", 1)[0]:
+                continue
+            types = dict(re.findall(r"(?m)^buffer %(\w+) (\w+)\[", chunk))
+            names = [n for n in re.findall(r"(?m)^buffer %(\w+) ", chunk)
+                     if (n in printed or n in sums) and not n.startswith("acc")]
+            if not names:
+                continue
+            up = path + ".r%d.uir" % k
+            with open(up, "w") as f:
+                f.write(chunk.rstrip("\n") + "\n" + "".join("print %%%s\n" % n for n in names))
+            u = run([self.vx, "run", up])
+            r.uir_regions += 1
+            if u.status != 0:
+                r.uir_mismatch = "%s: vx run status %s: %s" % (up, u.status, u.err.strip()[-400:])
+                return r
+            got = u.out.splitlines()
+            for n, line in zip(names, got):
+                if n in sums:
+                    want = checksum(line.split(), types.get(n, "i32"))
+                    got_cs = sums[n]
+                    if len(want) == 1:
+                        same = int(got_cs[0]) == want[0]
+                    else:
+                        f = float(got_cs[0])
+                        same = (f == want[0] or f != f and want[0] != want[0]) and int(got_cs[2]) == want[1]
+                    if not same:
+                        r.uir_mismatch = "%s: the checksum of `%s` from .uir is %r, the Vx program printed %r" % (
+                            up, n, want, sums[n])
+                        return r
+                    continue
+                if line.split() != printed[n]:
+                    r.uir_mismatch = "%s: `%s` is %r, the Vx program printed %r" % (
+                        up, n, " ".join(line.split()[:12]), " ".join(printed[n][:12]))
+                    return r
+            os.remove(up)
         return r
+
+
+def checksum(values, t):
+    """The generator's checksum (gen.Gen.print_tensor) of the printed values of a tensor."""
+    if t.startswith("i") or t.startswith("u"):
+        cs = 0
+        for lin, v in enumerate(values):
+            cs = (cs * 1000003 + int(v) + lin) & ((1 << 64) - 1)
+        return [cs - (1 << 64) if cs >= 1 << 63 else cs]
+    cs, nan = 0.0, 0
+    for lin, v in enumerate(values):
+        x = float(v)
+        if t == "f32":  # the f32 that the shortest decimal names
+            x = struct.unpack("f", struct.pack("f", x))[0]
+        if x != x:
+            nan += 1
+        else:
+            cs += x * float(lin % 7 + 1)
+    return [cs, nan]
 
 
 def differ(tiers, path, text, only=None):
@@ -132,12 +204,15 @@ def differ(tiers, path, text, only=None):
     for name, go, where in tiers.others(path, text):
         if only and name not in only:
             continue
-        r = go()
+        r = tiers.uir_run(path, ref) if name == "uir" else go()
         if r.status != ref.status:
-            bad.append((name, "status %s, reference %s: %s" % (r.status, ref.status, r.err.strip()[-600:]),
+            e = r.err.strip()
+            bad.append((name, "status %s, reference %s: %s" % (r.status, ref.status, e[:600] if isinstance(r.status, str) else e[-600:]),
                         "status:%s" % r.status))
             continue
         if name == "uir":
+            if r.uir_mismatch:
+                bad.append((name, r.uir_mismatch, "uir-output"))
             continue
         d = same_output(ref.out, r.out)
         if d:
