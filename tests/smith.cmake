@@ -9,6 +9,7 @@
 #   fails on any disagreement, and on a generated program vx refuses.
 # smith_races: a fixed range of race mutants through `vx check`, judged by enumeration; fails on
 #   an accepted collision (or a mutant refused with another code than E6032).
+# smith_wrong_impl: smith must fail against an implementation that changes one digit.
 # /usr/bin/python3 is Debian's (tools/setup installs python3): no test silently passes without it.
 set(VX_SMITH ${PROJECT_SOURCE_DIR}/tools/smith)
 add_test(NAME smith_selftest COMMAND /usr/bin/python3 ${VX_SMITH}/selftest.py)
@@ -23,3 +24,11 @@ add_test(NAME smith_races
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_programs smith_races PROPERTIES TIMEOUT 400
   ENVIRONMENT "VX_CACHE_DIR=${CMAKE_BINARY_DIR}/smith/kernel_cache")
+# The comparison can fail: an implementation that changes one digit of the output is caught.
+add_test(NAME smith_wrong_impl
+  COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 10 --jobs 2
+          --impl "sh ${VX_SMITH}/wrong_impl.sh $<TARGET_FILE:vx> {file}" --no-uir
+          --work ${CMAKE_BINARY_DIR}/smith/wrong_impl
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(smith_wrong_impl PROPERTIES TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "programs: 10 in [0-9]+ s; [^\n]*; [1-9][0-9]* with findings")

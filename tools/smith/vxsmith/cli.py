@@ -291,13 +291,16 @@ def summarise(a, results, seconds):
             if r.get("findings"):
                 failures.append(r)
         tiers = make_tiers(a, tempfile.mkdtemp(prefix="smith-red-")) if a.reduce and failures else None
+        reduced = set()
         for r in failures:
             title = "program seed %s: %s" % (r["seed"], ", ".join(x["tier"] for x in r["findings"]))
             body = "\n".join("- %s: %s" % (x["tier"], x["why"]) for x in r["findings"])
             cmd = "`tools/smith/smith --seed %s > p.vx`, then the tiers above (`tools/smith/smith --seed %s --count 1 -j1`)" % (
                 r["seed"], r["seed"])
             prog = ""
-            if tiers and r.get("file"):
+            sig = tuple(sorted((x["tier"], x["kind"]) for x in r["findings"]))
+            if tiers and r.get("file") and sig not in reduced:
+                reduced.add(sig)  # one reduction per signature and batch
                 try:
                     path, small = reduce_program(a, tiers, r)
                     r["reduced"] = path
