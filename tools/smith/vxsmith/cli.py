@@ -10,7 +10,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from . import gen, races, reduce as red, run as R
-from .fakegpu import FakeGpu
+from .fakegpu import FakeGpu, RealGpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -25,7 +25,9 @@ def default_vx():
 
 def make_tiers(a, work, objects=None):
     fake = None
-    if a.gpu:
+    if a.gpu == "real":
+        fake = RealGpu(a.vx, work)
+    elif a.gpu:
         fake = FakeGpu(a.vx, SOURCE, os.path.dirname(os.path.abspath(a.vx)), os.path.join(work, "harness"))
         if not fake.available():
             if a.gpu == "require":
@@ -170,8 +172,9 @@ def main(argv=None):
     p.add_argument("--vx", default=default_vx(), help="the vx binary (default build/vx or $VX)")
     p.add_argument("--impl", help="another implementation, e.g. 'their-vx run {file}' (split into words)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--gpu", choices=["auto", "require"], default=None,
-                   help="also run --offload=verify and --offload=gpu through the stand-in driver")
+    p.add_argument("--gpu", choices=["auto", "require", "real"], default=None,
+                   help="also run --offload=verify and --offload=gpu through the stand-in driver "
+                        "(real: on this machine's GPU)")
     p.add_argument("--gpu-every", type=int, default=1, help="GPU tiers on every N-th seed only")
     p.add_argument("--no-uir", action="store_true", help="skip the vx lower --to=uir --run tier")
     p.add_argument("--reduce", action="store_true", help="shrink every finding")

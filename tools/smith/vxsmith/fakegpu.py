@@ -140,17 +140,36 @@ class FakeGpu:
         env = {"VX_CUDA_DRIVER": self.driver, "VX_FAKE_CUDA_SO": so, "VX_FAKE_CUDA_PROGRAM": program,
                "VX_CACHE_DIR": os.path.join(self.work, "kernel_cache"), "UBSAN_OPTIONS": "print_stacktrace=1"}
         r = R.run([self.vx, "run", "-v", "--offload=" + mode, path], env, timeout=180)
-        if re.search(r"k_[0-9a-f]+\.cpp:\d+:\d+: runtime error", r.err):
-            r.status = "ubsan"
-        if isinstance(r.status, int) and "no CUDA device" in r.err:
-            r.status = "no-device"  # the stand-in failed to load: never a silent pass
-        bad = [ln for ln in r.err.splitlines() if "differs from the interpreter" in ln or "outside its documented" in ln]
-        if bad and isinstance(r.status, int):
-            r.status = "verify-mismatch"
-            r.err = "\n".join(bad) + "\n" + r.err
-        fell = [ln for ln in r.err.splitlines() if "region runs on the interpreter" in ln]
-        if fell and isinstance(r.status, int):
-            # every generated region must run on the (stand-in) GPU: a fallback hides the tier
-            r.status = "fallback"
-            r.err = "\n".join(fell) + "\n" + r.err
-        return r
+        return judge(r)
+
+
+class RealGpu(FakeGpu):
+    """`--gpu real`: the GPU tiers on the machine's own GPU and driver (tools/device-check)."""
+
+    def __init__(self, vx, work):
+        self.vx, self.work, self.objects, self.why = vx, work, {}, None
+
+    def prebuild(self, paths, parts=2):
+        pass
+
+    def run(self, path, mode):
+        r = R.run([self.vx, "run", "-v", "--offload=" + mode, path], {}, timeout=180)
+        return judge(r)
+
+
+def judge(r):
+    """The GPU tiers' own failures: UBSan in the harness, no device, a verify mismatch, a fallback."""
+    if re.search(r"k_[0-9a-f]+\.cpp:\d+:\d+: runtime error", r.err):
+        r.status = "ubsan"
+    if isinstance(r.status, int) and "no CUDA device" in r.err:
+        r.status = "no-device"  # the stand-in failed to load: never a silent pass
+    bad = [ln for ln in r.err.splitlines() if "differs from the interpreter" in ln or "outside its documented" in ln]
+    if bad and isinstance(r.status, int):
+        r.status = "verify-mismatch"
+        r.err = "\n".join(bad) + "\n" + r.err
+    fell = [ln for ln in r.err.splitlines() if "region runs on the interpreter" in ln]
+    if fell and isinstance(r.status, int):
+        # every generated region must run on the (stand-in) GPU: a fallback hides the tier
+        r.status = "fallback"
+        r.err = "\n".join(fell) + "\n" + r.err
+    return r

@@ -142,6 +142,9 @@ class Gen:
             if u in ("f16", "bf16") or t in ("f16", "bf16"):
                 self.feat("half_cast")
             return "(%s as %s)" % (self.expr(u, env, d, reads), t)
+        if c < 0.21 and t in INTS:
+            self.feat("cast_bool_to_int")
+            return "(%s as %s)" % (self.expr("bool", env, d, reads), t)
         if c < 0.24 and self.helper_sigs.get(t):
             self.feat("device_helper_call")
             return "%s(%s)" % (self.pick(self.helper_sigs[t]), self.expr(t, env, d, reads))
@@ -231,7 +234,10 @@ class Gen:
                 w.open("for %s in 0..%d" % (idx[k], d))
             w('print!("%s%s:");' % (pre, label))
             w.open("for %s in 0..%d" % (idx[-1], shape[-1]))
-            w('print!(" {}", %s%s);' % (back, "".join("[%s]" % i for i in idx)))
+            fmt = "{:?}" if self.chance(0.2) else "{}"
+            if fmt != "{}":
+                self.feat("print_debug_format")
+            w('print!(" %s", %s%s);' % (fmt, back, "".join("[%s]" % i for i in idx)))
             w.close()
             w('println!("");')
             for _ in shape[:-1]:
@@ -856,7 +862,16 @@ class Gen:
             name = self.fresh("dev")
             x = "x"
             body = self.expr(t, [(x, t)], 2)
-            self.helpers.append("fn %s(%s: %s) -> %s {\n    return %s;\n}" % (name, x, t, t, body))
+            if self.chance(0.4):
+                # a bounded while loop in device code
+                n = self.ri(1, 4)
+                step = self.expr(t, [("acc", t), (x, t)], 1)
+                self.helpers.append(
+                    "fn %s(%s: %s) -> %s {\n    let mut acc = %s;\n    let mut i = 0;\n    while i < %d {\n"
+                    "        acc = %s;\n        i += 1;\n    }\n    return acc;\n}" % (name, x, t, t, body, n, step))
+                self.feat("device_while_loop")
+            else:
+                self.helpers.append("fn %s(%s: %s) -> %s {\n    return %s;\n}" % (name, x, t, t, body))
             self.helper_sigs.setdefault(t, []).append(name)
             self.feat("device_helper_fn")
 

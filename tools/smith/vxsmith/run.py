@@ -164,12 +164,25 @@ class Tiers:
                             up, n, want, sums[n])
                         return r
                     continue
-                if line.split() != printed[n]:
+                if not same_tokens(line.split(), printed[n]):
                     r.uir_mismatch = "%s: `%s` is %r, the Vx program printed %r" % (
                         up, n, " ".join(line.split()[:12]), " ".join(printed[n][:12]))
                     return r
             os.remove(up)
         return r
+
+
+def same_tokens(a, b):
+    """Printed values equal as numbers (`2` and `2.0` from `{:?}`), NaN equal to NaN."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        fx, fy = _num(x), _num(y)
+        if fx is None or fy is None or not (fx == fy or fx != fx and fy != fy):
+            return False
+    return True
 
 
 def checksum(values, t):
