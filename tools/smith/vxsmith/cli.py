@@ -144,7 +144,10 @@ def reduce_program(a, tiers, res):
         ref, bad = R.differ(tiers, tmp, cand, only=set(t for t, _ in want))
         return sorted((t, k) for t, _, k in bad) == want
 
-    small = red.reduce(text, keep, max_tries=a.reduce_tries)
+    tries = a.reduce_tries
+    if any(t.startswith("offload") for t, _ in want):
+        tries = min(tries, 80)  # each try of a GPU tier builds its kernels (seconds)
+    small = red.reduce(text, keep, max_tries=tries)
     out = res["file"].replace(".vx", ".min.vx")
     with open(out, "w") as f:
         f.write(small)

@@ -28,6 +28,11 @@ def _boost_context():
     return None
 
 
+def _key(path):
+    with open(path, "rb") as f:
+        return path + "#" + hashlib.sha1(f.read()).hexdigest()
+
+
 class FakeGpu:
     def __init__(self, vx, source_dir, build_dir, work):
         self.vx = vx
@@ -93,7 +98,7 @@ class FakeGpu:
         for path in paths:
             r = R.run([self.vx, "emit-cuda", path])
             if r.status != 0 or not r.out.startswith(pre):
-                self.objects[path] = (None, None, "emit-cuda status %s: %s" % (r.status, r.err[-300:]))
+                self.objects[_key(path)] = (None, None, "emit-cuda status %s: %s" % (r.status, r.err[-300:]))
                 continue
             kernels[path] = r.out[len(pre):]
         groups = [[] for _ in range(parts)]
@@ -126,12 +131,13 @@ class FakeGpu:
                 else:
                     so, why = None, "g++ failed on the emitted kernels: " + log[-3000:]
             for path in g:
-                self.objects[path] = (so, path, why)
+                self.objects[_key(path)] = (so, path, why)
 
     def build(self, path):
-        if path not in self.objects:
+        """The harness object of the program now in `path` (the reducer rewrites one file)."""
+        if _key(path) not in self.objects:
             self.prebuild([path], parts=1)
-        return self.objects[path]
+        return self.objects[_key(path)]
 
     def run(self, path, mode):
         so, program, why = self.build(path)
