@@ -110,10 +110,13 @@ def one_mutant(seed, vx, races_check=True):
         res["verdict"] = "invalid"
         res["why"] = r.err.strip()[:400]
     # the oracle against vx's own recorder (never the judge): a collision it finds, run unchecked
-    if races_check and collides and not oob:
+    # (a collision it finds must stop the run; a collision-free mutant must run clean)
+    if races_check and not oob and res["verdict"] != "invalid":
         rr = R.run([vx, "run", "--offload=off", "--check-races", "--unchecked-kernels", path])
-        res["check_races"] = "collision" if rr.status == 101 and "race" in rr.err.lower() or rr.status == 101 else "clean"
-    if res["verdict"] in ("proved", "refused", "imprecise") and res.get("check_races", "collision") == "collision":
+        res["check_races"] = "collision" if rr.status == 101 and "data race" in rr.err else (
+            "clean" if rr.status == 0 else "status %s" % rr.status)
+    expected = "collision" if collides else "clean"
+    if res["verdict"] in ("proved", "refused", "imprecise") and res.get("check_races", expected) == expected:
         os.remove(path)
     else:
         res["file"] = path
@@ -266,7 +269,8 @@ def summarise(a, results, seconds):
             verdicts[v] = verdicts.get(v, 0) + 1
             c = per_class.setdefault(r.get("class", "?"), {})
             c[v] = c.get(v, 0) + 1
-            if v in ("unsound", "invalid", "error", "wrongly-accepted") or r.get("check_races") == "clean":
+            expected = "collision" if r.get("collides") else "clean"
+            if v in ("unsound", "invalid", "error", "wrongly-accepted") or r.get("check_races", expected) != expected:
                 failures.append(r)
         free = verdicts.get("proved", 0) + verdicts.get("imprecise", 0)
         s.update({"mutants": len(results), "verdicts": verdicts, "classes": per_class,
@@ -277,8 +281,8 @@ def summarise(a, results, seconds):
                     r["program"] = f.read()
                 kind = "soundness: vx check accepts a collision" if r.get("verdict") == "unsound" else (
                     "vx accepts a program that breaks a rule" if r.get("verdict") == "wrongly-accepted" else
-                    "the oracle and --check-races disagree" if r.get("check_races") == "clean" else
-                    "mutant refused with another code")
+                    "mutant refused with another code" if r.get("verdict") == "invalid" else
+                    "the oracle (collision: %s) and --check-races (%s) disagree" % (r.get("collides"), r.get("check_races")))
                 append_finding(a.findings, "race mutant %d (%s): %s" % (r["seed"], r.get("class"), kind),
                                "%s\n\n`tools/smith/smith --mutants --seed %d > m.vx; vx check m.vx`\n\n```\n%s```" % (
                                    r.get("witness") or r.get("why", ""), r["seed"], r["program"]))
