@@ -185,6 +185,7 @@ def main(argv=None):
     p.add_argument("--no-uir", action="store_true", help="skip the vx lower --to=uir --run tier")
     p.add_argument("--reduce", action="store_true", help="shrink every finding")
     p.add_argument("--reduce-tries", type=int, default=400)
+    p.add_argument("--reduce-seen", help="a JSON file of the signatures already reduced (kept up to date)")
     p.add_argument("--findings", help="append findings (reduced programs, commands) to this Markdown file")
     p.add_argument("--json", help="write the results as JSON here")
     p.add_argument("--work", help="keep programs here (default: a temporary directory)")
@@ -302,6 +303,9 @@ def summarise(a, results, seconds):
                 failures.append(r)
         tiers = make_tiers(a, tempfile.mkdtemp(prefix="smith-red-")) if a.reduce and failures else None
         reduced = set()
+        if a.reduce_seen and os.path.exists(a.reduce_seen):
+            with open(a.reduce_seen) as f:
+                reduced = set(tuple(tuple(x) for x in sig) for sig in json.load(f))
         for r in failures:
             title = "program seed %s: %s" % (r["seed"], ", ".join(x["tier"] for x in r["findings"]))
             body = "\n".join("- %s: %s" % (x["tier"], x["why"]) for x in r["findings"])
@@ -318,6 +322,9 @@ def summarise(a, results, seconds):
                 except Exception as x:
                     prog = "\n\n(reducer failed: %r)" % x
             append_finding(a.findings, title, body + "\n\n" + cmd + prog)
+        if a.reduce_seen:
+            with open(a.reduce_seen, "w") as f:
+                json.dump(sorted(reduced), f)
         s.update({"programs": len(results), "statuses": statuses, "features": feats})
         if not a.quiet or a.features:
             print("programs: %d in %.0f s; exit statuses %s; %d with findings" % (
