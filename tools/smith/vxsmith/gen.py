@@ -145,9 +145,11 @@ class Gen:
         if c < 0.21 and t in INTS:
             self.feat("cast_bool_to_int")
             return "(%s as %s)" % (self.expr("bool", env, d, reads), t)
-        if c < 0.24 and self.helper_sigs.get(t):
+        if c < 0.26 and self.helper_sigs:
             self.feat("device_helper_call")
-            return "%s(%s)" % (self.pick(self.helper_sigs[t]), self.expr(t, env, d, reads))
+            ht = self.pick(sorted(self.helper_sigs))
+            call = "%s(%s)" % (self.pick(self.helper_sigs[ht]), self.expr(ht, env, d, reads))
+            return call if ht == t else "(%s as %s)" % (call, t)
         a = self.expr(t, env, d, reads)
         if t in INTS:
             c = self.r.random()
