@@ -4,6 +4,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 import time
@@ -212,6 +213,8 @@ def main(argv=None):
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1)
+    if not a.work and not summary["failures"]:
+        shutil.rmtree(work, ignore_errors=True)  # a temporary directory with nothing to look at
     return 1 if summary["failures"] else 0
 
 
@@ -301,7 +304,8 @@ def summarise(a, results, seconds):
             statuses[str(r.get("status"))] = statuses.get(str(r.get("status")), 0) + 1
             if r.get("findings"):
                 failures.append(r)
-        tiers = make_tiers(a, tempfile.mkdtemp(prefix="smith-red-")) if a.reduce and failures else None
+        red_dir = tempfile.mkdtemp(prefix="smith-red-") if a.reduce and failures else None
+        tiers = make_tiers(a, red_dir) if red_dir else None
         reduced = set()
         if a.reduce_seen and os.path.exists(a.reduce_seen):
             with open(a.reduce_seen) as f:
@@ -322,6 +326,8 @@ def summarise(a, results, seconds):
                 except Exception as x:
                     prog = "\n\n(reducer failed: %r)" % x
             append_finding(a.findings, title, body + "\n\n" + cmd + prog)
+        if red_dir:
+            shutil.rmtree(red_dir, ignore_errors=True)
         if a.reduce_seen:
             with open(a.reduce_seen, "w") as f:
                 json.dump(sorted(reduced), f)
