@@ -74,6 +74,10 @@ check(R.same_output("~0.01 x: NaN\n", "~0.01 x: 1\n") is not None, "NaN against 
 check(R.same_output("~r2e-5 x: 100000\n", "~r2e-5 x: 100001\n") is None, "within a relative bound")
 check(R.same_output("~r2e-5 x: 100000\n", "~r2e-5 x: 100003\n") is not None, "outside a relative bound")
 
+check(R.same_output("~u0.5 x: 1.25\n", "~u0.5 x: 1.5\n") is None, "sum_unordered within its bound")
+check(R.same_output("~u0.5 x: 1.25\n", "~u0.5 x: 1.5\n", strict_unordered=True) is not None,
+      "sum_unordered exact between vx's tiers")
+
 # the reducer keeps the signature and drops the rest
 prog = "fn main() {\n    let a = 1;\n    for i in 0..3 {\n        let b = 2;\n        BUG;\n    }\n    let c = 3;\n}\n"
 small = red.reduce(prog, lambda t: "BUG" in t and t.count("{") == t.count("}"))

@@ -535,6 +535,9 @@ class Gen:
             self.print_tensor(w, o, rt, [nb], tol=tol)
 
     def unordered_tol(self, t, n):
+        return "u" + self._unordered_tol(t, n)
+
+    def _unordered_tol(self, t, n):
         # |values| < 2^16 here in the worst case the generator makes (lits ≤ 100, inputs ≤ 1000*1.5)
         # but expressions can grow: the bound is relative to the sum of magnitudes, which the
         # comparator does not know, so use n * u * 2 * max|value| with a generous max; a
