@@ -9,3 +9,16 @@ add_test(NAME conformance_wrong_impl
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/conformance_wrong_impl.sh $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+# Hostile input to the command (issue 14): sources over 16 MiB, one long line, bad machine
+# files, JSON errors, JUnit XML that stays well-formed. Needs python3 (not optional: without it
+# the test fails rather than pass unseen).
+vx_doctest(source_test)
+if(Python3_EXECUTABLE)
+  set(vx_python ${Python3_EXECUTABLE})
+else()
+  set(vx_python python3)
+endif()
+add_test(NAME cli_inputs
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/cli_inputs_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})

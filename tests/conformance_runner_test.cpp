@@ -13,19 +13,48 @@ using namespace vx;
 using namespace vx::conformance;
 namespace fs = std::filesystem;
 
+namespace {
+
+// The words of a test's own shell snippets (the runner itself runs no shell).
+std::vector<std::string> sh(const std::string& script) { return {"/bin/sh", "-c", script}; }
+
+// A path as one word of an --impl template (single-quoted, as a user would type it).
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::vector<std::string> words(std::string_view text, bool operators = false) {
+  std::vector<std::string> out;
+  const std::string why = split_words(text, out, operators);
+  REQUIRE_MESSAGE(why.empty(), why);
+  return out;
+}
+
+std::string split_error(std::string_view text, bool operators) {
+  std::vector<std::string> out;
+  return split_words(text, out, operators);
+}
+
+using Words = std::vector<std::string>;
+
+}  // namespace
+
 TEST_CASE("header directives are read from the leading comments only") {
   const auto e = parse_expectations(
       "// A test.\n"
       "// run-flags: --machine fleet/l4.vx\n"
       "\n"
-      "// env: VX_HOST_THREADS=1 FOO=a=b\n"
+      "// env: VX_HOST_THREADS=1 VX_FOO=a=b\n"
       "// check-only\n"
       "fn main() {}\n"
       "// run-flags: --ignored\n");
   CHECK(e.run_flags == "--machine fleet/l4.vx");
+  CHECK(e.run_flag_words == Words{"--machine", "fleet/l4.vx"});
   REQUIRE(e.env.size() == 2);
   CHECK(e.env[0] == std::pair<std::string, std::string>{"VX_HOST_THREADS", "1"});
-  CHECK(e.env[1] == std::pair<std::string, std::string>{"FOO", "a=b"});
+  CHECK(e.env[1] == std::pair<std::string, std::string>{"VX_FOO", "a=b"});
   CHECK(e.check_only);
   CHECK(e.errors.empty());
   CHECK(e.problems.empty());
@@ -33,6 +62,18 @@ TEST_CASE("header directives are read from the leading comments only") {
   const auto plain = parse_expectations("fn main() {}\n// check-only\n");
   CHECK_FALSE(plain.check_only);
   CHECK(parse_expectations("// env: NOEQUALS\n").problems.size() == 1);
+}
+
+TEST_CASE("a test's environment may set only VX_ names that load no code") {
+  for (const char* bad :
+       {"LD_PRELOAD=/tmp/x.so", "PATH=.", "BASH_ENV=x", "IFS=x", "ENV=x",
+        "VX_CUDA_DRIVER=./evil.so", "VX_CACHE_DIR=.", "VX_=1", "vx_a=1", "VX_A-B=1"}) {
+    const auto e = parse_expectations(std::string("// env: ") + bad + "\n");
+    CHECK_MESSAGE(e.problems.size() == 1, bad);
+    CHECK(e.env.empty());
+  }
+  CHECK(env_name_allowed("VX_HOST_THREADS"));
+  CHECK_FALSE(env_name_allowed("LD_LIBRARY_PATH"));
 }
 
 TEST_CASE(".uir programs use `#` for the header and the markers (spec/uir.md §8)") {
@@ -138,43 +179,78 @@ TEST_CASE("a printed path names the program by path or file name") {
   CHECK_FALSE(same_program("ax.vx", "conformance/a/x.vx"));
 }
 
-TEST_CASE("command templates") {
-  CHECK(shell_quote("conformance/a_b-c.vx") == "conformance/a_b-c.vx");
-  CHECK(shell_quote("it's here.vx") == "'it'\\''s here.vx'");
-  CHECK(shell_quote("") == "''");
-  CHECK(substitute_template("mycc {file}", "a.vx", "", false) == "mycc a.vx");
-  CHECK(substitute_template("mycc {file}", "a.vx", "--machine m.vx", false) ==
-        "mycc --machine m.vx a.vx");
-  CHECK(substitute_template("mycc {file} {flags}", "a b.vx", "-x", false) == "mycc 'a b.vx' -x");
-  CHECK(substitute_template("mycc", "a.vx", "-x", false) == "mycc -x a.vx");
-  CHECK(substitute_template("vx {mode} {flags} {file}", "a.vx", "", true) == "vx check  a.vx");
-  CHECK(substitute_template("vx {mode} {flags} {file}", "a.vx", "-q", false) == "vx run -q a.vx");
+TEST_CASE("templates are split into words like a shell, with nothing expanded") {
+  CHECK(words("mycc {file}") == Words{"mycc", "{file}"});
+  CHECK(words("  a\tb\n c  ") == Words{"a", "b", "c"});
+  CHECK(words("'it''s' \"a b\" c\\ d") == Words{"its", "a b", "c d"});
+  CHECK(words("'$HOME `x` \\n'") == Words{"$HOME `x` \\n"});
+  CHECK(words("\"\\\" \\$ \\x\"") == Words{"\" $ \\x"});  // only \" \\ \$ \` \n lose the \\ in "…"
+  CHECK(words("''") == Words{""});
+  CHECK(words("a'b'\"c\"d") == Words{"abcd"});
+  CHECK(words("").empty());
+  CHECK(split_error("'open", false) == "a `'` is not closed");
+  CHECK(split_error("\"open", false) == "a `\"` is not closed");
+  CHECK(split_error("end\\", false) == "a `\\` ends the text");
+  // In a template the user typed, an operator outside quotes is an error: no shell runs it.
+  for (const char* op :
+       {"a | b", "a; b", "a && b", "a > f", "a < f", "$(x)", "`x`", "$HOME", "(a)"})
+    CHECK_MESSAGE(split_error(op, true).find("is not quoted") != std::string::npos, op);
+  CHECK(words("a '|' \";\" \\&", true) == Words{"a", "|", ";", "&"});
+  // In a test's run flags they are ordinary characters.
+  CHECK(words("; touch X $(y) `z` | w", false) ==
+        Words{";", "touch", "X", "$(y)", "`z`", "|", "w"});
+}
+
+TEST_CASE("command templates become argument vectors") {
+  CHECK(command_words({"mycc", "{file}"}, "a.vx", {}, false) == Words{"mycc", "a.vx"});
+  CHECK(command_words({"mycc", "{file}"}, "a.vx", {"--machine", "m.vx"}, false) ==
+        Words{"mycc", "--machine", "m.vx", "a.vx"});
+  CHECK(command_words({"mycc", "{file}", "{flags}"}, "a b.vx", {"-x"}, false) ==
+        Words{"mycc", "a b.vx", "-x"});
+  CHECK(command_words({"mycc"}, "a.vx", {"-x"}, false) == Words{"mycc", "-x", "a.vx"});
+  CHECK(command_words({"vx", "{mode}", "{flags}", "{file}"}, "a.vx", {}, true) ==
+        Words{"vx", "check", "a.vx"});
+  CHECK(command_words({"vx", "{mode}", "{flags}", "{file}"}, "a.vx", {"-q"}, false) ==
+        Words{"vx", "run", "-q", "a.vx"});
+  CHECK(command_words({"cc", "--in={file}", "--{mode}"}, "x.vx", {}, false) ==
+        Words{"cc", "--in=x.vx", "--run"});
+  // A path that itself holds a placeholder is not substituted again, nor quoted.
+  CHECK(command_words({"cc", "{file}"}, "it's {mode} $(x).vx", {}, false) ==
+        Words{"cc", "it's {mode} $(x).vx"});
 }
 
 TEST_CASE("run_command captures output, status, signals and timeouts") {
-  auto r = run_command("echo out; echo err >&2; exit 3", {}, 5);
+  auto r = run_command(sh("echo out; echo err >&2; exit 3"), {}, 5);
   CHECK(r.started);
   CHECK(r.out == "out\n");
   CHECK(r.err == "err\n");
   CHECK(r.exit_status == 3);
   CHECK_FALSE(r.timed_out);
 
-  r = run_command("printf %s \"$GREETING\"", {{"GREETING", "hi there"}}, 5);
+  r = run_command(sh("printf %s \"$GREETING\""), {{"GREETING", "hi there"}}, 5);
   CHECK(r.out == "hi there");
 
-  r = run_command("cat", {}, 5);  // stdin is /dev/null: no hang
+  // The words reach the program as they are: no shell splits or expands them.
+  r = run_command({"printf", "[%s]", "a b", "$(echo x)", "`y`", ";", "*"}, {}, 5);
+  CHECK(r.out == "[a b][$(echo x)][`y`][;][*]");
+
+  r = run_command({"cat"}, {}, 5);  // stdin is /dev/null: no hang
   CHECK(r.exit_status == 0);
   CHECK(r.out.empty());
 
-  r = run_command("kill -SEGV $$", {}, 5);
+  r = run_command(sh("kill -SEGV $$"), {}, 5);
   CHECK(r.signal == 11);
 
-  r = run_command("sleep 30 & sleep 30; echo never", {}, 1);
+  r = run_command({"/nonexistent/vx-impl"}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err.find("cannot run `/nonexistent/vx-impl`") == 0);
+
+  r = run_command(sh("sleep 30 & sleep 30; echo never"), {}, 1);
   CHECK(r.timed_out);
   CHECK(r.duration_ms < 5000);
   CHECK(r.out.empty());
 
-  r = run_command("head -c 3000000 /dev/zero", {}, 10);  // more than a pipe holds
+  r = run_command({"head", "-c", "3000000", "/dev/zero"}, {}, 10);  // more than a pipe holds
   CHECK(r.out.size() == 3000000);
 }
 
@@ -245,7 +321,7 @@ TEST_CASE("whole runs against shell-script implementations") {
   Corpus c;
   // The "programs" tell the fake implementation what to do in their first line; the
   // expectations are written as a real corpus would.
-  c.write("a_prints.vx", "// env: WORD=hello\nprint\n");
+  c.write("a_prints.vx", "// env: VX_WORD=hello\nprint\n");
   c.write("a_prints.stdout", "hello\n");
   c.write("b_refused.vx", "refuse\nlet x = 1; //~ ERROR E0200\n");
   c.write("sub/c_panics.vx", "panic\nx //~ RUNTIME-ERROR boom\n");
@@ -263,13 +339,13 @@ TEST_CASE("whole runs against shell-script implementations") {
       "while [ $# -gt 1 ]; do flags=\"$flags$1\"; shift; done\n"
       "f=\"$1\"\n"
       "case \"$(grep -v '^//' \"$f\" | head -n 1)\" in\n"
-      "  print) echo \"$WORD\" ;;\n"
+      "  print) echo \"$VX_WORD\" ;;\n"
       "  refuse) printf 'error[E0200]: mismatched types\\n --> %s:2:9\\n' \"$f\" >&2; exit 1 ;;\n"
       "  panic) printf 'error: runtime error: boom\\n --> %s:2:1\\n' \"$f\" >&2; exit 101 ;;\n"
       "  exit7) exit 7 ;;\n"
       "  *) echo \"$flags\" ;;\n"
       "esac\n");
-  const std::string impl = "sh " + shell_quote((c.dir / "impl.sh").string()) + " {file}";
+  const std::string impl = "sh " + quoted((c.dir / "impl.sh").string()) + " {file}";
 
   ConformanceOptions o;
   o.dirs = {c.dir.string()};
@@ -283,7 +359,7 @@ TEST_CASE("whole runs against shell-script implementations") {
           "#!/bin/sh\n"
           "sh \"$(dirname \"$0\")/impl.sh\" \"$@\" 2>/dev/null | tr 'l' 'L'\n"
           "exit 0\n");
-  o.impl_template = "sh " + shell_quote((c.dir / "wrong.sh").string()) + " {flags} {file}";
+  o.impl_template = "sh " + quoted((c.dir / "wrong.sh").string()) + " {flags} {file}";
   o.verbose = true;
   std::ostringstream out2, err2;
   CHECK(run_conformance(o, out2, err2) == 1);
@@ -326,7 +402,7 @@ TEST_CASE("whole runs against shell-script implementations") {
   c.write("slow.sh", "#!/bin/sh\nsleep 20\n");
   ConformanceOptions t;
   t.dirs = {(c.dir / "f_orphan.vx").string(), (c.dir / "g_slow.vx").string()};
-  t.impl_template = "sh " + shell_quote((c.dir / "slow.sh").string()) + " {file}";
+  t.impl_template = "sh " + quoted((c.dir / "slow.sh").string()) + " {file}";
   t.timeout_seconds = 1;
   std::ostringstream out5, err5;
   CHECK(run_conformance(t, out5, err5) == 1);
@@ -344,4 +420,109 @@ TEST_CASE("usage errors") {
   CHECK(err.str().find("is not a directory") != std::string::npos);
   o.format = "yaml";
   CHECK(run_conformance(o, out, err) == 2);
+}
+
+TEST_CASE("a corpus cannot make the runner run anything but the implementation") {
+  Corpus c;
+  // Each payload would create `pwned` (relative: in the runner's directory or the corpus's) or
+  // the absolute `marker` if any shell read it.
+  const fs::path marker = c.dir / "marker";
+  const std::string m = marker.string();
+  const std::vector<std::string> flag_lines = {
+      "; touch pwned; touch " + m,
+      "$(touch pwned) $(touch " + m + ")",
+      "`touch pwned` `touch " + m + "`",
+      "| touch " + m,
+      "&& touch " + m + " || touch " + m,
+      "> " + m,
+      "\"$(touch " + m + ")\" '`touch " + m + "`'",
+      "a\rtouch " + m,
+  };
+  // The implementation prints every argument it gets on a line of its own, then the variable.
+  c.write("record.sh",
+          "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n"
+          "printf 'env=%s\\n' \"$VX_PAYLOAD\"\n");
+  for (size_t i = 0; i < flag_lines.size(); ++i) {
+    const std::string name = "t" + std::to_string(i);
+    const fs::path program = c.dir / (name + ".vx");
+    c.write(name + ".vx", "// run-flags: " + flag_lines[i] + "\n// env: VX_PAYLOAD=$(touch" +
+                              "${IFS}" + m + ");`touch${IFS}" + m + "`\nfn main() {}\n");
+    // The expected words, split by hand: blanks separate, quotes group, nothing expands.
+    std::vector<std::string> expected;
+    switch (i) {
+      case 0:
+        expected = {";", "touch", "pwned;", "touch", m};
+        break;
+      case 1:
+        expected = {"$(touch", "pwned)", "$(touch", m + ")"};
+        break;
+      case 2:
+        expected = {"`touch", "pwned`", "`touch", m + "`"};
+        break;
+      case 3:
+        expected = {"|", "touch", m};
+        break;
+      case 4:
+        expected = {"&&", "touch", m, "||", "touch", m};
+        break;
+      case 5:
+        expected = {">", m};
+        break;
+      case 6:
+        expected = {"$(touch " + m + ")", "`touch " + m + "`"};
+        break;
+      case 7:
+        expected = {"a", "touch", m};
+        break;
+    }
+    std::string out;
+    for (const auto& w : expected) out += w + "\n";
+    out += program.string() + "\n";
+    out += "env=$(touch${IFS}" + m + ");`touch${IFS}" + m + "`\n";
+    c.write(name + ".stdout", out);
+  }
+  // A header line may not go on past its newline: the second line is only a comment.
+  c.write("u_newline.vx", "// run-flags: -x\n// ; touch " + m + "\nfn main() {}\n");
+  c.write("u_newline.stdout", "-x\n" + (c.dir / "u_newline.vx").string() + "\nenv=\n");
+  // An unclosed quote is a corpus error: the test is not run at all.
+  c.write("v_unclosed.vx", "// run-flags: 'x\n// touch " + m + "'\nfn main() {}\n");
+  c.write("v_unclosed.stdout", "");
+  // An environment that would load code into the implementation is a corpus error too.
+  c.write("w_preload.vx", "// env: LD_PRELOAD=" + m + ".so\nfn main() {}\n");
+  c.write("w_preload.stdout", "");
+
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.impl_template = "sh " + quoted((c.dir / "record.sh").string()) + " {flags} {file}";
+  o.verbose = true;
+  std::ostringstream out, err;
+  CHECK(run_conformance(o, out, err) == 1);
+  const std::string text = out.str();
+  INFO(text);
+  for (size_t i = 0; i < flag_lines.size(); ++i)
+    CHECK(text.find("PASS " + (c.dir / ("t" + std::to_string(i) + ".vx")).string()) !=
+          std::string::npos);
+  CHECK(text.find("PASS " + (c.dir / "u_newline.vx").string()) != std::string::npos);
+  CHECK(text.find("FAIL " + (c.dir / "v_unclosed.vx").string() +
+                  ": corpus error: malformed `// run-flags:` line: a `'` is not closed") !=
+        std::string::npos);
+  CHECK(text.find("FAIL " + (c.dir / "w_preload.vx").string() +
+                  ": corpus error: `// env:` may not set `LD_PRELOAD`") != std::string::npos);
+  CHECK(text.find("9 passed, 2 failed\n") != std::string::npos);
+  CHECK_FALSE(fs::exists(marker));
+  CHECK_FALSE(fs::exists("pwned"));
+  CHECK_FALSE(fs::exists(c.dir / "pwned"));
+  CHECK_FALSE(fs::exists(">"));
+
+  // A template the user typed with shell syntax outside quotes is refused before anything runs.
+  ConformanceOptions bad = o;
+  bad.impl_template = "sh " + quoted((c.dir / "record.sh").string()) + " {file}; touch " + m;
+  std::ostringstream out2, err2;
+  CHECK(run_conformance(bad, out2, err2) == 2);
+  CHECK(err2.str().find("`;` is not quoted: the command is not run by a shell") !=
+        std::string::npos);
+  bad.impl_template = "sh x.sh --x{flags}";
+  CHECK(run_conformance(bad, out2, err2) == 2);
+  CHECK(err2.str().find("`{flags}` must be a word of its own") != std::string::npos);
+  CHECK_FALSE(fs::exists(marker));
 }

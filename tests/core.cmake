@@ -18,3 +18,15 @@ if(Python3_FOUND)
 endif()
 
 vx_doctest(check_test)
+
+# Deep expressions (spec/grammar.md §1.5): generated programs one past each depth limit are
+# refused with E0003 at the stated place, the deepest accepted ones check and run. Fails (never
+# skips) without Python.
+if(Python3_FOUND)
+  add_test(NAME deep_exprs
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/deep_exprs.py $<TARGET_FILE:vx>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(deep_exprs PROPERTIES TIMEOUT 600)
+else()
+  add_test(NAME deep_exprs COMMAND ${CMAKE_COMMAND} -E false)
+endif()

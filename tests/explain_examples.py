@@ -73,7 +73,11 @@ for code in sorted(used - set(sections)):
 checked = 0
 with tempfile.TemporaryDirectory() as tmp:
     for code, (title, body) in sections.items():
-        examples = re.findall(r"```vx\n(.*?)```", body, re.S)
+        # ```vx blocks are programs; ```vx machine blocks are machine files (E0600), given to
+        # `vx check --machine` of an empty program (a refused one is a usage error: status 2).
+        fenced = re.findall(r"```vx( machine)?\n(.*?)```", body, re.S)
+        examples = [ex for _, ex in fenced]
+        is_machine = [bool(kind) for kind, _ in fenced]
         refused = [e for e in examples if "//~ ERROR" in e]
         accepted = [e for e in examples if "//~ ERROR" not in e]
         reserved = "(reserved)" in title
@@ -85,14 +89,22 @@ with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, f"{code}_{k}.vx")
             with open(path, "wb") as f:
                 f.write(expand(ex))
-            r = subprocess.run([VX, "check", path], capture_output=True, text=True,
+            command = [VX, "check", path]
+            refused_status = 1
+            if is_machine[k]:
+                program = os.path.join(tmp, f"{code}_{k}_main.vx")
+                with open(program, "w") as f:
+                    f.write("fn main() {}\n")
+                command = [VX, "check", "--machine", path, program]
+                refused_status = 2
+            r = subprocess.run(command, capture_output=True, text=True,
                                errors="replace", timeout=60, cwd=ROOT)
             want = markers(ex)
             if want:
                 if {c for c, _ in want} != {code}:
                     fail(f"{code}: example {k} marks another code: {sorted(want)}")
                 got = reported(r.stderr, path)
-                if r.returncode != 1 or got != want:
+                if r.returncode != refused_status or got != want:
                     fail(f"{code}: example {k} should be refused with {sorted(want)}, got exit "
                          f"{r.returncode} and {sorted(got)}\n{r.stderr}")
             elif r.returncode != 0:

@@ -1,13 +1,14 @@
 // Unit tests of the kernel rules (spec/kernel-rules.md): the mixed-radix prover on seed 001's
 // GEMM table and check-yourself cases, hash-consing, machine files, and whole programs.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "check/kernel_rules.hpp"
+
 #include <doctest/doctest.h>
 
 #include <map>
 
 #include "check/checker.hpp"
 #include "check/index_dag.hpp"
-#include "check/kernel_rules.hpp"
 #include "check/machine.hpp"
 #include "check/mixed_radix.hpp"
 #include "parse/parser.hpp"
@@ -179,8 +180,8 @@ TEST_CASE("check yourself: sh[t] and sh[t + 1] have the same digits but are diff
   const IxNode* store = t;
   const IxNode* load = L.add(t, L.c(1));
   CHECK(L.prove(store).proved());
-  CHECK(L.prove(load).proved());  // the digits alone cannot see the race ...
-  CHECK(store != load);           // ... the same-expression rule does: a pointer comparison
+  CHECK(L.prove(load).proved());    // the digits alone cannot see the race ...
+  CHECK(store != load);             // ... the same-expression rule does: a pointer comparison
   CHECK(L.add(t, L.c(1)) == load);  // hash-consed
   auto c = find_collision(store, load, {{t, 0, 15, true}},
                           [](const IxNode*) { return std::optional<int64_t>(); });
@@ -284,6 +285,122 @@ TEST_CASE("whole programs: the seed's messages and the explain table") {
   std::string err;
   REQUIRE(load_machine("fleet/host.vx", host, err));
   CHECK(!check_source(good, host).empty());
+}
+
+TEST_CASE("the explain tables outlive the index graph they were proved on") {
+  // Regression: Digit::text read the loop's name through a pointer into the graph, which is
+  // freed when check_kernel_rules returns (a heap-use-after-free under ASan).
+  const char* good = R"(fn main() {
+    let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for y in 0..64 across blocks {
+            for x in 0..300 across lanes(256) {
+                grid[y][x] = grid[y][x] * 2.0 + (y as f32);
+            }
+        }
+    }
+})";
+  std::vector<StoreExplain> ex;
+  CHECK(check_source(good, default_machine(), &ex).empty());
+  REQUIRE(ex.size() == 1);
+  const RadixProof& p = ex[0].checks.at(0).proof;
+  REQUIRE(p.digits.size() == 2);
+  CHECK(p.digits[0].text() == "y");
+  CHECK(p.digits[1].text() == "x");
+  CHECK(explain_diagnostic(ex[0]).data["checks"][0]["proof"]["digits"][1]["loop"] == "x");
+}
+
+TEST_CASE("an offset whose arithmetic wraps in its type is refused, with a colliding pair") {
+  // 4 * 2^30 is 0 in i32: blocks 0 and 4 write element 0 (issue 13's finding).
+  const char* wraps = R"(fn main() {
+    let mut out = transfer(Tensor<i32, [8]>::fill(0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..8 across blocks {
+            for l in 0..8 across lanes {
+                if b % 4 == 0 { out[b * 1073741824 + l] = b; }
+            }
+        }
+    }
+})";
+  auto errs = check_source(wraps);
+  REQUIRE(errs.size() == 1);
+  CHECK(errs[0].find("E6032: two passes of this block loop may write the same element of `out`: "
+                     "the index may wrap around: `b * 1073741824` computes in i32, whose values "
+                     "are -2147483648 to 2147483647, and may be as large as 7516192768") == 0);
+  CHECK(errs[0].find("block 0 lane 0 and block 4 lane 0 both write element 0") !=
+        std::string::npos);
+}
+
+TEST_CASE("find_wrap and evaluate use each operation's type") {
+  IndexDag dag;
+  int key = 0;
+  IntType u8{8, false}, i32{32, true};
+  const IxNode* l = dag.loop(&key, "l", u8);
+  const IxNode* twice = dag.binary(IxOp::Mul, l, dag.constant(2), u8);
+  auto range = [&](const IxNode*) { return std::optional<std::pair<int64_t, int64_t>>({0, 255}); };
+  auto w = find_wrap(twice, range);
+  REQUIRE(w);
+  CHECK(w->node == twice);
+  CHECK(describe_wrap(*w) ==
+        "`l * 2` computes in u8, whose values are 0 to 255, and may be as "
+        "large as 510");
+  // 128 * 2 wraps to 0 in u8, as the program computes it.
+  auto at = [](int64_t v) { return [v](const IxNode*) { return std::optional<int64_t>(v); }; };
+  CHECK(evaluate(twice, at(128)) == 0);
+  CHECK(evaluate(twice, at(127)) == 254);
+  // The same expression in i32 is another node, and does not wrap over 0 ..= 255.
+  const IxNode* l32 = dag.loop(&key + 1, "m", i32);
+  CHECK(!find_wrap(dag.binary(IxOp::Mul, l32, dag.constant(2), i32), range));
+  // Constants fold only when the result fits: 200u8 + 100u8 stays a node, which wraps, but is
+  // the same in every pass, so harmless; so is a fixed value added to the index (a bijection).
+  const IxNode* sum = dag.binary(IxOp::Add, dag.constant(200), dag.constant(100), u8);
+  CHECK(!sum->is_const());
+  CHECK(!find_wrap(sum, range));
+  const IxNode* shifted = dag.binary(IxOp::Add, l, dag.constant(200), u8);
+  CHECK(!find_wrap(shifted, range));
+  CHECK(find_wrap(dag.binary(IxOp::Mul, shifted, dag.constant(2), u8), range)->node == shifted);
+  CHECK(dag.binary(IxOp::Add, dag.constant(200), dag.constant(100), i32)->value == 300);
+  // value_range lets an operation wrap: its value is then anywhere in its type.
+  auto vr = value_range(twice, range);
+  CHECK(vr.first == 0);
+  CHECK(vr.second == 255);
+  // Extreme constants: no overflow in the checker (UBSan), a refusal instead.
+  const IxNode* big = dag.binary(IxOp::Mul, l32, dag.constant(INT64_MIN), IntType{64, true});
+  CHECK(find_wrap(big, range));
+  CHECK(!evaluate(dag.neg(dag.constant(INT64_MIN)), at(0)));
+}
+
+TEST_CASE("a graph with shared sub-expressions prints each once, by name, and is not expanded") {
+  Loops L;
+  const IxNode* t = L.loop("t", 64, true);
+  const IxNode* e = t;
+  for (int i = 0; i < 30; ++i) e = L.mul(e, e);  // 2^30 multiplications written out
+  CHECK(e->size == (uint64_t{1} << 31) - 1);
+  std::string text = to_string(e);
+  CHECK(text.rfind("e29 * e29, where e1 = t * t, e2 = e1 * e1, e3 = e2 * e2", 0) == 0);
+  CHECK(text.size() < 1000);
+  RadixProof p = L.prove(e);
+  CHECK(p.failure == RadixProof::NotDigits);
+  CHECK(p.why ==
+        "the index has more than 4096 operations when written out, more than the rule "
+        "expands");
+  // A small offset prints plainly.
+  CHECK(to_string(L.add(L.mul(t, L.c(4)), L.c(1))) == "t * 4 + 1");
+  // Past the depth bound, an operation is one opaque leaf: every walk stays bounded.
+  const IxNode* d = t;
+  for (int i = 0; i < 2000; ++i) d = L.add(d, L.c(1));
+  CHECK(d->depth <= kMaxIndexDepth + 1);
+  CHECK(L.prove(d).why.find("more than 512 deep") != std::string::npos);
+}
+
+TEST_CASE("loop bounds at the ends of i64 do not overflow the checker") {
+  const char* extreme = R"(fn main() {
+    let mut s = 0i64;
+    for i in -9223372036854775808i64..-9223372036854775807i64 { s = s + 1i64; }
+    for j in 9223372036854775806i64..=9223372036854775807i64 { s = s + 1i64; }
+    println!("{}", s);
+})";
+  CHECK(check_source(extreme).empty());
 }
 
 #include "interp/race_check.hpp"

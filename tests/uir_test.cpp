@@ -185,6 +185,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "smem_fill.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "structure_break_inner_loop.vx: it uses `if`, and .uir has no control flow but ranges",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
+      "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",
       "write_variable_of_the_pass.vx: the loop `k` has a bound that is not known before the region "
       "runs",
   };
@@ -260,11 +261,16 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"structure_lanes_product_over_limit.vx",
        "accepted"},  // lowered as a plain loop (spec/uir.md §7)
       {"structure_lanes_range_over_limit.vx",
-       "accepted"},  // lowered as a plain loop (spec/uir.md §7)
+       "accepted"},                             // lowered as a plain loop (spec/uir.md §7)
+      {"structure_lanes_zero.vx", "accepted"},  // lowered as a plain loop (spec/uir.md §7)
       {"structure_return.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"tile_in_lane_loop.vx", "accepted"},  // .uir has no shared memory to place or size
       {"tile_in_region.vx", "accepted"},     // .uir has no shared memory to place or size
       {"tile_too_large.vx", "accepted"},     // .uir has no shared memory to place or size
+      {"wrap_i32_block_index.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"wrap_i64_digit.vx", "refused"},
+      {"wrap_u16_scaled_shift.vx", "refused"},
+      {"wrap_u8_lane_index.vx", "refused"},
       {"write_outer_variable.vx", "refused"},
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());

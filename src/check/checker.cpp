@@ -67,8 +67,7 @@ void Checker::run() {
     }
     sig.ret = sig.item->ret ? resolve_type(*sig.item->ret) : Type::unit();
     if (sig.ret.kind == TypeKind::Ref || sig.ret.kind == TypeKind::Token)
-      error("E0104", span(*sig.item->ret),
-            "a function cannot return `" + type_name(sig.ret) + "`",
+      error("E0104", span(*sig.item->ret), "a function cannot return `" + type_name(sig.ret) + "`",
             "return a tensor by value instead");
   }
   for (auto& [name, info] : consts_) {
@@ -111,8 +110,8 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
     c.type = resolve_type(c.item->type);
     if (!c.type.is_scalar()) {
       if (!c.type.is_error())
-        error("E0104", span(c.item->type), "a const must have a scalar type, not `" +
-                                               type_name(c.type) + "`");
+        error("E0104", span(c.item->type),
+              "a const must have a scalar type, not `" + type_name(c.type) + "`");
       c.state = ConstInfo::Failed;
     } else {
       // A const's value is a literal, possibly negated, or another const.
@@ -124,8 +123,10 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
       if (!e->type.is_error()) {
         size_t errors = diags_.error_count();
         tir::Expr* folded = fold_constant(e);
-        if (folded) e = folded;
-        else if (diags_.error_count() > errors) e = error_expr(e->span);
+        if (folded)
+          e = folded;
+        else if (diags_.error_count() > errors)
+          e = error_expr(e->span);
       }
       if (e->type.is_error()) {
         c.state = ConstInfo::Failed;
@@ -176,10 +177,11 @@ Type Checker::resolve_type(const ast::Type& t) {
   std::vector<int64_t> dims;
   bool ok = true;
   if (tt.dims.size() > 8) {
-    error("E0206", span(tt), "a tensor has at most 8 dimensions, this one has " +
-                                 std::to_string(tt.dims.size()));
+    error("E0206", span(tt),
+          "a tensor has at most 8 dimensions, this one has " + std::to_string(tt.dims.size()));
     return Type::error();
   }
+  constexpr int64_t kMaxElems = INT32_MAX;
   int64_t total = 1;
   for (const auto& d : tt.dims) {
     int64_t v = 0;
@@ -218,17 +220,22 @@ Type Checker::resolve_type(const ast::Type& t) {
       }
       v = cv.i;
     }
-    if (v <= 0 || v > (int64_t(1) << 40)) {
-      error("E0206", span(d), "a dimension must be between 1 and 2^40, not " + std::to_string(v));
+    // spec/types.md §3: a dimension and the element count are at most 2^31 - 1 (so `len()`
+    // and every in-bounds index are i32 values).
+    if (v <= 0 || v > kMaxElems) {
+      error("E0206", span(d),
+            "a dimension must be between 1 and 2^31 - 1 (2147483647), not " + std::to_string(v));
       ok = false;
       continue;
     }
-    total = total > (int64_t(1) << 40) / v ? (int64_t(1) << 41) : total * v;
+    total = total > kMaxElems / v ? kMaxElems + 1 : total * v;
     dims.push_back(v);
   }
   if (!ok) return Type::error();
-  if (total > (int64_t(1) << 40)) {
-    error("E0206", span(tt), "the tensor has more than 2^40 elements");
+  if (total > kMaxElems) {
+    error("E0206", span(tt),
+          "the tensor has more than 2^31 - 1 (2147483647) elements: the product of its "
+          "dimensions is too large");
     return Type::error();
   }
   if (dims.empty()) {
@@ -239,15 +246,23 @@ Type Checker::resolve_type(const ast::Type& t) {
   if (tt.memory) {
     const auto& segs = tt.memory->segments;
     std::string m = segs.size() == 2 && segs[0].name == "Memory" ? segs[1].name : "";
-    if (m == "CPU_DRAM") mem = Memory::CpuDram;
-    else if (m == "HBM") mem = Memory::Hbm;
-    else if (m == "SMEM") mem = Memory::Smem;
+    if (m == "CPU_DRAM")
+      mem = Memory::CpuDram;
+    else if (m == "HBM")
+      mem = Memory::Hbm;
+    else if (m == "SMEM")
+      mem = Memory::Smem;
     else {
-      error("E0403", span(*tt.memory), "unknown memory `" + [&] {
-        std::string s;
-        for (size_t i = 0; i < segs.size(); ++i) s += (i ? "::" : "") + segs[i].name;
-        return s;
-      }() + "`", "expected `Memory::CPU_DRAM`, `Memory::HBM` or `Memory::SMEM`");
+      error(
+          "E0403", span(*tt.memory),
+          "unknown memory `" +
+              [&] {
+                std::string s;
+                for (size_t i = 0; i < segs.size(); ++i) s += (i ? "::" : "") + segs[i].name;
+                return s;
+              }() +
+              "`",
+          "expected `Memory::CPU_DRAM`, `Memory::HBM` or `Memory::SMEM`");
       return Type::error();
     }
   }
@@ -281,10 +296,10 @@ void Checker::check_device_calls() {
   }
   for (const auto& [callee, at] : device_calls_)
     if (opens[callee]) {
-      auto& d = error("E0404", at,
-                      "`" + sigs_[callee].name +
-                          "` opens a `spawn on` region, so device code cannot call it",
-                      "called inside a `spawn on` region");
+      auto& d = error(
+          "E0404", at,
+          "`" + sigs_[callee].name + "` opens a `spawn on` region, so device code cannot call it",
+          "called inside a `spawn on` region");
       d.secondary.push_back({sigs_[callee].span, "defined here"});
     }
 }
@@ -309,10 +324,10 @@ void Checker::check_function(int index) {
   f.body = check_block(sig.item->body, &sig.ret, result, false);
   if (!sig.ret.is_unit() && !sig.ret.is_error() && !f.body->tail && !block_diverges(f.body)) {
     Span close{span(sig.item->body).end - 1, span(sig.item->body).end};
-    auto& d = error("E0205", close,
-                    "function `" + sig.name + "` may end without returning a `" +
-                        type_name(sig.ret) + "`",
-                    "the end of the function is reachable");
+    auto& d = error(
+        "E0205", close,
+        "function `" + sig.name + "` may end without returning a `" + type_name(sig.ret) + "`",
+        "the end of the function is reachable");
     d.secondary.push_back({span(*sig.item->ret), "the function returns this type"});
   } else if (f.body->tail && !sig.ret.is_error()) {
     f.body->tail = coerce(f.body->tail, sig.ret, f.body->tail->span, "the function's value");
@@ -337,8 +352,9 @@ void Checker::leave_loop() {
     }
     auto& d = error("E0301", it->at, "use of moved value `" + it->name + "`",
                     "value moved here, in the previous pass of the loop");
-    d.helps.push_back("a loop may not move a tensor declared outside it: move it after the loop, or make "
-                      "a new tensor in each pass");
+    d.helps.push_back(
+        "a loop may not move a tensor declared outside it: move it after the loop, or make "
+        "a new tensor in each pass");
     it = loop_moves_.erase(it);
   }
   --loop_depth_;
@@ -415,9 +431,12 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
     if (diags_.full()) break;
     check_stmt(s, blk->stmts);
   }
-  if (blk->tail) result = blk->tail->type;
-  else if (block_diverges(blk)) result = Type::error();  // never reaches its end: fits any type
-  else result = Type::unit();
+  if (blk->tail)
+    result = blk->tail->type;
+  else if (block_diverges(blk))
+    result = Type::error();  // never reaches its end: fits any type
+  else
+    result = Type::unit();
   if (new_scope) scopes_.pop_back();
   return blk;
 }
@@ -425,9 +444,9 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
 namespace {
 tir::BinOp compound_op(const std::string& op) {
   static const std::map<std::string, tir::BinOp> ops = {
-      {"+=", tir::BinOp::Add},    {"-=", tir::BinOp::Sub},    {"*=", tir::BinOp::Mul},
-      {"/=", tir::BinOp::Div},    {"%=", tir::BinOp::Rem},    {"&=", tir::BinOp::BitAnd},
-      {"|=", tir::BinOp::BitOr},  {"^=", tir::BinOp::BitXor}, {"<<=", tir::BinOp::Shl},
+      {"+=", tir::BinOp::Add},   {"-=", tir::BinOp::Sub},    {"*=", tir::BinOp::Mul},
+      {"/=", tir::BinOp::Div},   {"%=", tir::BinOp::Rem},    {"&=", tir::BinOp::BitAnd},
+      {"|=", tir::BinOp::BitOr}, {"^=", tir::BinOp::BitXor}, {"<<=", tir::BinOp::Shl},
       {">>=", tir::BinOp::Shr}};
   return ops.at(op);
 }
@@ -447,8 +466,10 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     Type t = declared;
     if (let->init) {
       st->value = check_expr(*let->init, has_type ? &declared : nullptr);
-      if (has_type) st->value = coerce(st->value, declared, span(*let->init));
-      else t = st->value->type;
+      if (has_type)
+        st->value = coerce(st->value, declared, span(*let->init));
+      else
+        t = st->value->type;
       mark_moved(st->value, span(*let->init));
       if (t.kind == TypeKind::String)
         error("E0200", span(*let->init), "a string can only be printed, not stored", "a string");
@@ -542,9 +563,12 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
                 "write `across blocks`");
         } else {
           Type i32 = Type::of(Scalar::I32);
-          tir::Expr* n = check_int_lit(*f->across->lane_count, &i32, false,
-                                       span(*f->across->lane_count));
-          if (!n->type.is_error()) st->lane_count = static_cast<int>(n->lit.i);
+          tir::Expr* n =
+              check_int_lit(*f->across->lane_count, &i32, false, span(*f->across->lane_count));
+          if (!n->type.is_error()) {
+            st->lane_count = static_cast<int>(n->lit.i);
+            st->lanes_written = true;
+          }
         }
       }
     }
@@ -672,8 +696,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       mark_moved(st->value, span(a.value));
       local->moved = false;  // a new value
     }
-    if (local->moved)
-      error("E0301", tspan, "use of moved value `" + name + "`");
+    if (local->moved) error("E0301", tspan, "use of moved value `" + name + "`");
     out.push_back(st);
     return;
   }

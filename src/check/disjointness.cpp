@@ -28,8 +28,8 @@ Span loop_header(const tir::Stmt* loop, const SourceFile& file) {
   if (loop->body && loop->body->span.begin > s.begin) {
     uint32_t end = loop->body->span.begin;
     const std::string& t = file.text();
-    while (end > s.begin && (t[end - 1] == ' ' || t[end - 1] == '\t' || t[end - 1] == '\n' ||
-                             t[end - 1] == '\r'))
+    while (end > s.begin &&
+           (t[end - 1] == ' ' || t[end - 1] == '\t' || t[end - 1] == '\n' || t[end - 1] == '\r'))
       --end;
     s.end = end;
   }
@@ -67,20 +67,62 @@ class Checker {
         return info;
       }
       case IxOp::Var: {
-        int slot = static_cast<int>(static_cast<const Type*>(leaf->key) -
-                                    facts_.fn->slot_types.data());
+        int slot =
+            static_cast<int>(static_cast<const Type*>(leaf->key) - facts_.fn->slot_types.data());
         if (facts_.declared_inside(slot, loop)) info.kind = LeafInfo::Varying;
         return info;
       }
-      case IxOp::Opaque: info.kind = LeafInfo::Varying; return info;
-      default: return info;
+      case IxOp::Opaque:
+        info.kind = LeafInfo::Varying;
+        return info;
+      default:
+        return info;
     }
   }
 
   RadixProof prove(const Access& a, const tir::Stmt* loop) const {
     auto lo = facts_.loop_lo.at(loop), hi = facts_.loop_hi.at(loop);
     bool single = lo && hi && *hi <= *lo;
-    return prove_unique(a.offset, [&](const IxNode* l) { return classify(l, loop, a); }, single);
+    RadixProof p = prove_unique(
+        a.offset, [&](const IxNode* l) { return classify(l, loop, a); }, single);
+    // The digits reason in mathematical integers; the program computes in its types.
+    if (p.proved())
+      if (auto w = find_wrap(
+              a.offset, [&](const IxNode* l) { return leaf_range(l, 0); },
+              [&](const IxNode* l) { return classify(l, loop, a).kind == LeafInfo::Fixed; })) {
+        p.failure = RadixProof::Wraps;
+        p.why = describe_wrap(*w);
+      }
+    return p;
+  }
+
+  // The values a leaf can take in any pass: a loop's whole range (from its bounds' ranges when
+  // they are not constants), a dimension's 0 to 2^31 - 1; nullopt: its type's range.
+  std::optional<std::pair<int64_t, int64_t>> leaf_range(const IxNode* leaf, int depth) const {
+    if (leaf->op == IxOp::Symbol) return std::pair<int64_t, int64_t>{0, INT32_MAX};
+    if (leaf->op != IxOp::Loop || depth > 16) return std::nullopt;
+    auto* s = static_cast<const tir::Stmt*>(leaf->key);
+    auto lo = facts_.loop_lo.at(s), hi = facts_.loop_hi.at(s);
+    auto b = facts_.loop_bounds.find(s);
+    auto range_of = [&](const IxNode* n) {
+      return value_range(n, [&](const IxNode* l) { return leaf_range(l, depth + 1); });
+    };
+    __int128 l = 0, h = 0;
+    if (lo)
+      l = *lo;
+    else if (b != facts_.loop_bounds.end())
+      l = range_of(b->second.first).first;
+    else
+      return std::nullopt;
+    if (hi)
+      h = *hi;
+    else if (b != facts_.loop_bounds.end())
+      h = range_of(b->second.second).second - (s->inclusive ? 0 : 1);
+    else
+      return std::nullopt;
+    if (h < l) h = l;  // an empty loop: no pass writes
+    if (l < INT64_MIN || h > INT64_MAX) return std::nullopt;
+    return std::pair<int64_t, int64_t>{static_cast<int64_t>(l), static_cast<int64_t>(h)};
   }
 
   // The loops to enumerate for a collision: `loop` and the loops inside it that the offsets use.
@@ -90,9 +132,9 @@ class Checker {
 
   std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
                                 std::vector<const tir::Stmt*>& stmts) const {
-    std::set<const IxNode*> used;
+    std::set<const IxNode*> used, seen;  // seen: a graph is walked once per node, not per path
     std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
-      if (!n) return;
+      if (!n || !seen.insert(n).second) return;
       if (n->op == IxOp::Loop) used.insert(n);
       if (!n->is_leaf()) {
         collect(n->a);
@@ -129,10 +171,13 @@ class Checker {
     std::vector<int64_t> blocks, lanes;
     std::string seq;
     for (size_t i = 0; i < stmts.size(); ++i) {
-      if (stmts[i]->across == tir::Across::Blocks) blocks.push_back(vals[i]);
-      else if (stmts[i]->across == tir::Across::Lanes) lanes.push_back(vals[i]);
-      else seq += (seq.empty() ? " with `" : ", `") + stmts[i]->var_name + "` = " +
-                  std::to_string(vals[i]);
+      if (stmts[i]->across == tir::Across::Blocks)
+        blocks.push_back(vals[i]);
+      else if (stmts[i]->across == tir::Across::Lanes)
+        lanes.push_back(vals[i]);
+      else
+        seq += (seq.empty() ? " with `" : ", `") + stmts[i]->var_name +
+               "` = " + std::to_string(vals[i]);
     }
     return pass_name(blocks, lanes, facts_.words.lane) + seq;
   }
@@ -171,8 +216,8 @@ class Checker {
                      std::string label) {
     reported_.insert(at.span.begin);
     auto& d = diags_.error("E6032", at.span, std::move(message), std::move(label));
-    d.secondary.push_back({loop_header(loop, diags_.file()),
-                           std::string("this ") + level_of(loop) + " loop"});
+    d.secondary.push_back(
+        {loop_header(loop, diags_.file()), std::string("this ") + level_of(loop) + " loop"});
     return d;
   }
 
@@ -219,11 +264,12 @@ class Checker {
         if (!a->offset || !write->offset) {
           const Access* whole = a->offset ? write : a;
           msg = (a->write ? "two passes of this " + level + " loop may write the same element of `"
-                          : "a pass of this " + level +
-                                " loop may read an element of `" + name +
-                                "` that another pass writes: `") ;
-          if (a->write) msg += name + "`: `" + whole->text + "` uses the whole tensor";
-          else msg += whole->text + "` uses the whole tensor, which the loop also writes";
+                          : "a pass of this " + level + " loop may read an element of `" + name +
+                                "` that another pass writes: `");
+          if (a->write)
+            msg += name + "`: `" + whole->text + "` uses the whole tensor";
+          else
+            msg += whole->text + "` uses the whole tensor, which the loop also writes";
           label = "uses all of `" + name + "`";
         } else if (a->write) {
           msg = "two passes of this " + level + " loop may write the same element of `" + name +
@@ -242,23 +288,24 @@ class Checker {
           std::string c = collision_text(loop, *write, a);
           if (!c.empty()) d.notes.push_back(c);
         }
-        d.helps.push_back(
-            "within one pass, read and write `" + name +
-            "` at the same index; a later " + facts_.words.lane_loop +
-            " loop may read what this one wrote");
+        d.helps.push_back("within one pass, read and write `" + name +
+                          "` at the same index; a later " + facts_.words.lane_loop +
+                          " loop may read what this one wrote");
       }
       if (reported_.count(write->span.begin)) continue;
       // The mixed-radix proof of the write.
       if (!write->offset) continue;  // a whole-tensor write: the call rule reports it
       RadixProof p = prove(*write, loop);
       if (p.proved()) continue;
-      std::string head = "two passes of this " + level + " loop may write the same element of `" +
-                         name + "`: ";
+      std::string head =
+          "two passes of this " + level + " loop may write the same element of `" + name + "`: ";
       std::string why;
       if (p.failure == RadixProof::NotDetermined) {
         why = "an index of the write must fix `" + loop->var_name + "`";
       } else if (p.failure == RadixProof::NotDigits) {
         why = "the index is not a sum of loop indices times constants: " + p.why;
+      } else if (p.failure == RadixProof::Wraps) {
+        why = "the index may wrap around: " + p.why;
       } else {
         const Comparison& c = p.comparisons[p.failed];
         const Digit& dg = p.digits[c.digit];
@@ -276,8 +323,10 @@ class Checker {
       if (!c.empty()) d.notes.push_back(c);
       d.notes.push_back("the offset is `" + to_string(write->offset) + "`");
       d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
-      d.data = {{"kind", "disjointness"}, {"loop", level + " loop `" + loop->var_name + "`"},
-                {"tensor", name}, {"offset", to_string(write->offset)},
+      d.data = {{"kind", "disjointness"},
+                {"loop", level + " loop `" + loop->var_name + "`"},
+                {"tensor", name},
+                {"offset", to_string(write->offset)},
                 {"proof", proof_json(p)}};
     }
   }

@@ -14,10 +14,16 @@ std::string value_text(const std::optional<int64_t>& v) {
 
 const char* failure_word(RadixProof::Failure f) {
   switch (f) {
-    case RadixProof::None: return "proved";
-    case RadixProof::NotDigits: return "not_digits";
-    case RadixProof::Comparison: return "comparison";
-    default: return "not_determined";
+    case RadixProof::None:
+      return "proved";
+    case RadixProof::NotDigits:
+      return "not_digits";
+    case RadixProof::Comparison:
+      return "comparison";
+    case RadixProof::Wraps:
+      return "wraps";
+    default:
+      return "not_determined";
   }
 }
 
@@ -34,8 +40,10 @@ void print_table(std::ostream& out, const RadixProof& p, const std::string& inde
   for (size_t k = 0; k < rows.size(); ++k) {
     out << indent;
     for (size_t i = 0; i < 4; ++i) {
-      if (i == 0) out << std::left << std::setw(static_cast<int>(w[i])) << rows[k][i];
-      else out << " | " << std::right << std::setw(static_cast<int>(w[i])) << rows[k][i];
+      if (i == 0)
+        out << std::left << std::setw(static_cast<int>(w[i])) << rows[k][i];
+      else
+        out << " | " << std::right << std::setw(static_cast<int>(w[i])) << rows[k][i];
     }
     out << "\n";
     if (k == 0) {
@@ -56,7 +64,7 @@ nlohmann::json proof_json(const RadixProof& p) {
   j["digits"] = nlohmann::json::array();
   for (const Digit& d : p.digits) {
     nlohmann::json r{{"digit", d.text()},
-                     {"loop", d.loop->name},
+                     {"loop", d.var},
                      {"form", d.form == DigitForm::Index ? "index"
                               : d.form == DigitForm::Div ? "div"
                                                          : "mod"},
@@ -81,8 +89,7 @@ nlohmann::json proof_json(const RadixProof& p) {
 }
 
 nlohmann::json check_json(const LoopCheck& c) {
-  nlohmann::json j{{"loop", c.level + " loop `" + c.var + "`"}, {"level", c.level},
-                   {"var", c.var}};
+  nlohmann::json j{{"loop", c.level + " loop `" + c.var + "`"}, {"level", c.level}, {"var", c.var}};
   if (c.private_buffer) {
     j["private"] = true;
     return j;
@@ -129,13 +136,13 @@ void render_explain(std::ostream& out, const SourceFile& file,
       }
       out << (p.proved() && c.same_expression.empty() ? "proved" : "not proved") << "\n";
       print_table(out, p, "    ");
-      if (p.comparisons.empty())
-        out << "    (one digit: nothing to compare)\n";
+      if (p.comparisons.empty()) out << "    (one digit: nothing to compare)\n";
       for (const Comparison& cmp : p.comparisons)
         out << "    " << (cmp.holds ? "ok    " : "FAILS ") << cmp.text << "\n";
       std::string par = c.var;
       out << "    " << (p.determined ? "ok    " : "FAILS ") << "the digits of `" << par << "` "
           << (p.determined ? "determine it" : "do not determine it") << "\n";
+      if (p.failure == RadixProof::Wraps) out << "    FAILS no wrapping: " << p.why << "\n";
       if (!c.same_expression.empty())
         out << "    FAILS the same index everywhere: " << c.same_expression << "\n";
       if (!c.collision.empty()) out << "    for example: " << c.collision << "\n";

@@ -14,15 +14,15 @@
 namespace vx::kr {
 
 struct Access {
-  int root = -1;          // the slot of the tensor (references followed to their tensor)
-  std::string tensor;     // its name
+  int root = -1;               // the slot of the tensor (references followed to their tensor)
+  std::string tensor;          // its name
   const Type* type = nullptr;  // the tensor's type (dims)
   bool write = false;
-  bool atomic = false;    // an atomic built-in
-  bool changes = false;   // an atomic that changes the element (all but atomic_load)
+  bool atomic = false;             // an atomic built-in
+  bool changes = false;            // an atomic that changes the element (all but atomic_load)
   const IxNode* offset = nullptr;  // the linear offset; null: a whole tensor or a view of it
   Span span;
-  std::string text;       // the source text of the access
+  std::string text;                    // the source text of the access
   std::vector<const tir::Stmt*> fors;  // the for loops around it, outer first
   // Bounds that an in-bounds access puts on a loop index (`x[i]` with `i` a loop index of a
   // dimension of 100: 0 <= i <= 99). An access out of bounds stops the program before it writes,
@@ -36,8 +36,11 @@ struct FunctionFacts {
   IndexDag* dag = nullptr;
   // For each slot, the for loops around its declaration (a loop's own slot: the loop included).
   std::vector<std::vector<const tir::Stmt*>> decl_fors;
-  std::map<const tir::Stmt*, std::vector<const tir::Stmt*>> loop_fors;  // loop -> loops around it, itself last
+  std::map<const tir::Stmt*, std::vector<const tir::Stmt*>>
+      loop_fors;  // loop -> loops around it, itself last
   std::map<const tir::Stmt*, std::optional<int64_t>> loop_lo, loop_hi;
+  // The start and end of each Vx loop as index nodes (its range when they are not constants).
+  std::map<const tir::Stmt*, std::pair<const IxNode*, const IxNode*>> loop_bounds;
   std::vector<Access> accesses;
   std::vector<const tir::Stmt*> across_loops;  // in source order
   // How messages name the levels: Vx's block and lane loops and lanes, or .uir's global and

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <unordered_map>
 
 #include "check/kernel_access.hpp"
 
@@ -22,12 +23,17 @@ bool is_reduction(tir::BuiltinId id) {
 }
 bool is_atomic(tir::BuiltinId id) {
   switch (id) {
-    case tir::BuiltinId::AtomicLoad: case tir::BuiltinId::AtomicStore:
-    case tir::BuiltinId::AtomicSwap: case tir::BuiltinId::AtomicFetchAdd:
-    case tir::BuiltinId::AtomicFetchSub: case tir::BuiltinId::AtomicFetchMax:
-    case tir::BuiltinId::AtomicFetchMin: case tir::BuiltinId::AtomicCompareAndSwap:
+    case tir::BuiltinId::AtomicLoad:
+    case tir::BuiltinId::AtomicStore:
+    case tir::BuiltinId::AtomicSwap:
+    case tir::BuiltinId::AtomicFetchAdd:
+    case tir::BuiltinId::AtomicFetchSub:
+    case tir::BuiltinId::AtomicFetchMax:
+    case tir::BuiltinId::AtomicFetchMin:
+    case tir::BuiltinId::AtomicCompareAndSwap:
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -35,11 +41,15 @@ bool is_atomic(tir::BuiltinId id) {
 const tir::Expr* root_var(const tir::Expr* e) {
   while (e) {
     switch (e->kind) {
-      case tir::ExprKind::Var: return e;
-      case tir::ExprKind::Ref: case tir::ExprKind::View: case tir::ExprKind::Index:
+      case tir::ExprKind::Var:
+        return e;
+      case tir::ExprKind::Ref:
+      case tir::ExprKind::View:
+      case tir::ExprKind::Index:
         e = e->args.empty() ? nullptr : e->args[0];
         break;
-      default: return nullptr;
+      default:
+        return nullptr;
     }
   }
   return nullptr;
@@ -97,7 +107,9 @@ Summaries summarize(const tir::Program& prog) {
   Summaries s;
   s.writes_through.resize(n);
   s.prints.assign(n, false);
-  struct Edge { int callee, arg, root; };
+  struct Edge {
+    int callee, arg, root;
+  };
   std::vector<std::set<int>> writes(n);
   std::vector<std::vector<Edge>> edges(n);
   std::vector<std::vector<int>> callees(n);
@@ -156,7 +168,8 @@ Summaries summarize(const tir::Program& prog) {
         if (fn.slot_types[p].kind != TypeKind::Ref) continue;
         bool w = writes[f].count(p) > 0;
         for (const Edge& e : edges[f])
-          if (e.root == p && e.callee >= 0 && e.arg < static_cast<int>(s.writes_through[e.callee].size()) &&
+          if (e.root == p && e.callee >= 0 &&
+              e.arg < static_cast<int>(s.writes_through[e.callee].size()) &&
               s.writes_through[e.callee][e.arg])
             w = true;
         if (w) s.writes_through[f][i] = changed = true;
@@ -185,6 +198,7 @@ class RuleWalker {
     alias_.resize(n);
     for (int i = 0; i < n; ++i) alias_[i] = i;
     assigned_.clear();
+    foldable_.clear();
     for_each_assign(fn.body);
     walk_block(fn.body, nullptr);
     kr::check_disjointness(facts_, diags_, explain);
@@ -195,9 +209,7 @@ class RuleWalker {
   Diagnostic& error(const char* code, Span span, std::string msg, std::string label = {}) {
     return diags_.error(code, span, std::move(msg), std::move(label));
   }
-  std::string text(Span s) const {
-    return file_.text().substr(s.begin, s.end - s.begin);
-  }
+  std::string text(Span s) const { return file_.text().substr(s.begin, s.end - s.begin); }
   std::string machine_name() const { return "`" + m_.name + "`"; }
   bool block_code() const { return blocks_ > 0 && lanes_ == 0; }
   const char* level_word(const tir::Stmt* loop) const {
@@ -225,6 +237,12 @@ class RuleWalker {
   }
 
   // ---- index expressions
+  static kr::IntType int_type(const Type& t) {
+    if (!t.is_scalar() || !is_int(t.scalar)) return {};
+    const auto& info = scalar_info(t.scalar);
+    return kr::IntType{static_cast<uint8_t>(info.bits), info.is_signed};
+  }
+
   const IxNode* build(const tir::Expr* e) {
     switch (e->kind) {
       case tir::ExprKind::Literal:
@@ -234,24 +252,35 @@ class RuleWalker {
         int s = e->slot;
         if (s < 0 || s >= fn_->slot_count()) break;
         if (auto it = loop_of_slot_.find(s); it != loop_of_slot_.end())
-          return dag_.loop(it->second, it->second->var_name);
+          return dag_.loop(it->second, it->second->var_name, int_type(fn_->slot_types[s]));
         if (env_[s]) return env_[s];
-        return dag_.var(&fn_->slot_types[s], fn_->slot_names[s]);
+        return dag_.var(&fn_->slot_types[s], fn_->slot_names[s], int_type(fn_->slot_types[s]));
       }
       case tir::ExprKind::Unary:
-        if (e->uop == tir::UnOp::Neg) return dag_.neg(build(e->args[0]));
+        if (e->uop == tir::UnOp::Neg) return dag_.neg(build(e->args[0]), int_type(e->type));
         break;
       case tir::ExprKind::Binary: {
         IxOp op;
         switch (e->bop) {
-          case tir::BinOp::Add: op = IxOp::Add; break;
-          case tir::BinOp::Sub: op = IxOp::Sub; break;
-          case tir::BinOp::Mul: op = IxOp::Mul; break;
-          case tir::BinOp::Div: op = IxOp::Div; break;
-          case tir::BinOp::Rem: op = IxOp::Rem; break;
-          default: return dag_.opaque(e, "(" + text(e->span) + ")");
+          case tir::BinOp::Add:
+            op = IxOp::Add;
+            break;
+          case tir::BinOp::Sub:
+            op = IxOp::Sub;
+            break;
+          case tir::BinOp::Mul:
+            op = IxOp::Mul;
+            break;
+          case tir::BinOp::Div:
+            op = IxOp::Div;
+            break;
+          case tir::BinOp::Rem:
+            op = IxOp::Rem;
+            break;
+          default:
+            return dag_.opaque(e, "(" + text(e->span) + ")");
         }
-        return dag_.binary(op, build(e->args[0]), build(e->args[1]));
+        return dag_.binary(op, build(e->args[0]), build(e->args[1]), int_type(e->type));
       }
       case tir::ExprKind::Cast: {
         const Type& from = e->args[0]->type;
@@ -265,20 +294,47 @@ class RuleWalker {
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
     std::string t = text(e->span);
     return dag_.opaque(e, t.empty() ? "?" : t);
   }
 
-  bool foldable(const IxNode* n) const {
-    if (n->op == IxOp::Opaque) return false;
-    if (n->op == IxOp::Var) {
+  // Memoised: a graph shares sub-expressions, and may be exponentially larger as a tree.
+  bool foldable(const IxNode* n) {
+    if (auto it = foldable_.find(n); it != foldable_.end()) return it->second;
+    bool r;
+    if (n->op == IxOp::Opaque) {
+      r = n->too_deep;  // so that the proof says "too deep", not which `let` it stopped at
+    } else if (n->op == IxOp::Var) {
       int slot = static_cast<int>(static_cast<const Type*>(n->key) - fn_->slot_types.data());
-      return !assigned_.count(slot);
+      r = !assigned_.count(slot);
+    } else {
+      r = n->is_leaf() || (foldable(n->a) && (!n->b || foldable(n->b)));
     }
-    if (n->is_leaf()) return true;
-    return foldable(n->a) && (!n->b || foldable(n->b));
+    foldable_[n] = r;
+    return r;
+  }
+
+  // Whether `i + c` in 0 ..= dim - 1 (`e` is that sum) puts `i` in -c ..= dim - 1 - c: not when
+  // the sum may wrap around into the bounds, from the loop's range (or its type's, unknown).
+  bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim) const {
+    kr::IntType t = e->type;
+    if (t.math()) return true;
+    __int128 tmin = t.is_signed ? -(static_cast<__int128>(1) << (t.bits - 1)) : 0;
+    __int128 tmax = t.is_signed ? (static_cast<__int128>(1) << (t.bits - 1)) - 1
+                                : (static_cast<__int128>(1) << t.bits) - 1;
+    __int128 lo = tmin, hi = tmax;
+    auto* loop = static_cast<const tir::Stmt*>(e->a->key);
+    if (auto l = facts_.loop_lo.find(loop); l != facts_.loop_lo.end() && l->second) lo = *l->second;
+    if (auto h = facts_.loop_hi.find(loop); h != facts_.loop_hi.end() && h->second) hi = *h->second;
+    __int128 span = tmax - tmin + 1, sum_lo = lo + c, sum_hi = hi + c;
+    // The part above the type wraps down by 2^bits, the part below up: neither may meet the bounds.
+    auto meets = [&](__int128 a, __int128 b) { return a <= dim - 1 && b >= 0; };
+    if (sum_hi > tmax && meets(std::max(sum_lo, tmax + 1) - span, sum_hi - span)) return false;
+    if (sum_lo < tmin && meets(sum_lo + span, std::min(sum_hi, tmin - 1) + span)) return false;
+    return true;
   }
 
   // The linear offset of `place` (an Index), row-major over the tensor's shape; `bounds` gets
@@ -294,19 +350,26 @@ class RuleWalker {
         int64_t shift = 0;
         if ((e->op == IxOp::Add || e->op == IxOp::Sub) && e->b->is_const() &&
             e->a->op == IxOp::Loop) {
+          if (e->op == IxOp::Sub && e->b->value == INT64_MIN) continue;
           shift = e->op == IxOp::Add ? e->b->value : -e->b->value;
+          if (!shift_keeps_bounds(e, shift, t.dims[k])) continue;
           e = e->a;
         }
         if (e->op != IxOp::Loop) continue;
-        std::pair<int64_t, int64_t> b{-shift, t.dims[k] - 1 - shift};
+        int64_t lo_b, hi_b;
+        if (__builtin_sub_overflow(int64_t{0}, shift, &lo_b) ||
+            __builtin_sub_overflow(t.dims[k] - 1, shift, &hi_b))
+          continue;
+        std::pair<int64_t, int64_t> b{lo_b, hi_b};
         auto [it, fresh] = bounds->emplace(e, b);
-        if (!fresh) it->second = {std::max(it->second.first, b.first),
-                                  std::min(it->second.second, b.second)};
+        if (!fresh)
+          it->second = {std::max(it->second.first, b.first), std::min(it->second.second, b.second)};
       }
     const IxNode* off = build(idx[0]);
     for (size_t k = 1; k < idx.size(); ++k) {
       const IxNode* dim;
-      if (k < t.dims.size() && t.dims[k] > 0) dim = dag_.constant(t.dims[k]);
+      if (k < t.dims.size() && t.dims[k] > 0)
+        dim = dag_.constant(t.dims[k]);
       else
         dim = dag_.symbol(k < t.dims.size() ? &t.dims[k] : static_cast<const void*>(place),
                           "dim" + std::to_string(k));
@@ -387,13 +450,16 @@ class RuleWalker {
         walk_expr(s->value);
         whole_stmt_ = nullptr;
         return;
-      case tir::StmtKind::While: case tir::StmtKind::Loop:
+      case tir::StmtKind::While:
+      case tir::StmtKind::Loop:
         if (s->value) walk_expr(s->value);
         loops_.push_back(s);
         walk_block(s->body, s);
         loops_.pop_back();
         return;
-      case tir::StmtKind::For: walk_for(s, owner); return;
+      case tir::StmtKind::For:
+        walk_for(s, owner);
+        return;
       case tir::StmtKind::Spawn: {
         ++spawn_;
         auto saved_loops = std::move(loops_);
@@ -414,13 +480,15 @@ class RuleWalker {
         }
         if (s->value) walk_expr(s->value);
         return;
-      case tir::StmtKind::Break: case tir::StmtKind::Continue:
+      case tir::StmtKind::Break:
+      case tir::StmtKind::Continue:
         if (!loops_.empty() && loops_.back()->kind == tir::StmtKind::For &&
             loops_.back()->across != tir::Across::None) {
           const char* w = s->kind == tir::StmtKind::Break ? "break" : "continue";
           auto& d = error("E6032", s->span,
-                          std::string("`") + w + "` cannot leave an `across` loop: each lane "
-                          "must get to the end of the loop",
+                          std::string("`") + w +
+                              "` cannot leave an `across` loop: each lane "
+                              "must get to the end of the loop",
                           std::string("leaves the ") + level_word(loops_.back()) + " loop `" +
                               loops_.back()->var_name + "`");
           d.helps.push_back("use an `if` around the rest of the pass instead");
@@ -436,11 +504,16 @@ class RuleWalker {
     const IxNode* hi = build(s->end);
     std::optional<int64_t> lo_v, hi_v;
     if (lo->is_const()) lo_v = lo->value;
-    if (hi->is_const()) hi_v = s->inclusive ? hi->value : hi->value - 1;
+    // `..INT64_MIN` is empty, and has no last value to name: leave it unknown.
+    if (hi->is_const() && (s->inclusive || hi->value != INT64_MIN))
+      hi_v = s->inclusive ? hi->value : hi->value - 1;
     facts_.loop_lo[s] = lo_v;
     facts_.loop_hi[s] = hi_v;
+    facts_.loop_bounds[s] = {lo, hi};
     std::optional<int64_t> count;
-    if (lo_v && hi_v) count = std::max<int64_t>(0, *hi_v - *lo_v + 1);
+    if (lo_v && hi_v)
+      count = static_cast<int64_t>(
+          std::clamp<__int128>(static_cast<__int128>(*hi_v) - *lo_v + 1, 0, INT64_MAX));
 
     bool ok_structure = true;
     int64_t lanes_here = 0;
@@ -458,22 +531,24 @@ class RuleWalker {
         auto& d = fail("the machine " + machine_name() +
                            " has no blocks and lanes, so it cannot run an `across` loop",
                        "an `across` loop");
-        d.notes.push_back("the machine comes from `--machine`; an NVIDIA or an Apple GPU has "
-                          "blocks and lanes");
+        d.notes.push_back(
+            "the machine comes from `--machine`; an NVIDIA or an Apple GPU has "
+            "blocks and lanes");
       } else if (s->across == tir::Across::Blocks) {
         if (lanes_ > 0) {
-          fail("a block loop cannot be inside a lane loop", "inside the lane loop `" +
-                                                                 across_.back()->var_name + "`");
-        } else if (!owner || !(owner->kind == tir::StmtKind::Spawn ||
-                               (owner->kind == tir::StmtKind::For &&
-                                owner->across == tir::Across::Blocks))) {
+          fail("a block loop cannot be inside a lane loop",
+               "inside the lane loop `" + across_.back()->var_name + "`");
+        } else if (!owner ||
+                   !(owner->kind == tir::StmtKind::Spawn ||
+                     (owner->kind == tir::StmtKind::For && owner->across == tir::Across::Blocks))) {
           auto& d = fail("the block loop must be directly in the `spawn on` region",
                          "not directly in the region");
           d.helps.push_back("move the loop out of the statement around it");
         } else if (blocks_ >= 3) {
-          fail("at most three block loops can be in each other: the grid of a GPU has three "
-               "dimensions",
-               "a fourth block loop");
+          fail(
+              "at most three block loops can be in each other: the grid of a GPU has three "
+              "dimensions",
+              "a fourth block loop");
         } else if (count && *count > m_.max_blocks[0]) {
           fail("a grid of " + m_.name + " has at most " + std::to_string(m_.max_blocks[0]) +
                    " blocks in a dimension, and this loop asks for " + std::to_string(*count),
@@ -487,22 +562,29 @@ class RuleWalker {
           fail("a lane loop inside another lane loop must be directly in its body",
                "not directly in the lane loop `" + across_.back()->var_name + "`");
         } else if (lanes_ >= 3) {
-          fail("at most three lane loops can be in each other: the block of a GPU has three "
-               "dimensions",
-               "a fourth lane loop");
+          fail(
+              "at most three lane loops can be in each other: the block of a GPU has three "
+              "dimensions",
+              "a fourth lane loop");
         } else {
-          lanes_here = s->lane_count > 0 ? s->lane_count : count.value_or(0);
-          if (lanes_here <= 0) {
+          lanes_here = s->lanes_written ? s->lane_count : count.value_or(0);
+          if (s->lanes_written && lanes_here < 1) {
+            auto& d = fail("a block has at least one lane, and this loop asks for " +
+                               std::to_string(lanes_here),
+                           "no lanes");
+            d.helps.push_back("write a number of lanes from 1 up: `across lanes(256)`");
+          } else if (lanes_here <= 0) {
             auto& d = fail("the number of lanes must be a constant", "the range is not constant");
             d.helps.push_back("write the number of lanes: `across lanes(256)`");
           } else if (lanes_here > m_.lanes_per_block) {
-            auto& d = fail("a block has at most " + std::to_string(m_.lanes_per_block) +
-                               " lanes on " + machine_name() + ", and this loop asks for " +
-                               std::to_string(lanes_here),
-                           "too many lanes");
+            auto& d =
+                fail("a block has at most " + std::to_string(m_.lanes_per_block) + " lanes on " +
+                         machine_name() + ", and this loop asks for " + std::to_string(lanes_here),
+                     "too many lanes");
             if (s->lane_count == 0)
-              d.helps.push_back("write a smaller number of lanes: `across lanes(256)`; some lanes "
-                                "then run more than one pass");
+              d.helps.push_back(
+                  "write a smaller number of lanes: `across lanes(256)`; some lanes "
+                  "then run more than one pass");
           } else if (lane_product_ * lanes_here > m_.lanes_per_block) {
             fail("the lane loops in each other ask for " +
                      std::to_string(lane_product_ * lanes_here) + " lanes; a block has at most " +
@@ -523,7 +605,8 @@ class RuleWalker {
     if (s->across != tir::Across::None) {
       across_.push_back(s);
       facts_.across_loops.push_back(s);
-      if (s->across == tir::Across::Blocks) ++blocks_;
+      if (s->across == tir::Across::Blocks)
+        ++blocks_;
       else {
         ++lanes_;
         if (lanes_here > 0) lane_product_ *= lanes_here;
@@ -532,8 +615,10 @@ class RuleWalker {
     walk_block(s->body, s);
     if (s->across != tir::Across::None) {
       across_.pop_back();
-      if (s->across == tir::Across::Blocks) --blocks_;
-      else --lanes_;
+      if (s->across == tir::Across::Blocks)
+        --blocks_;
+      else
+        --lanes_;
     }
     lane_product_ = saved_product;
     loops_.pop_back();
@@ -545,15 +630,17 @@ class RuleWalker {
     if (across_.empty() || slot < 0) return;
     const tir::Stmt* loop = across_.back();
     if (facts_.declared_inside(slot, loop)) return;
-    auto& d = error("E6032", span,
-                    "a pass of this " + std::string(level_word(loop)) + " loop cannot write `" +
-                        name + "`, which is declared outside the loop: the passes run at the "
-                        "same time and would all write it",
-                    "writes `" + name + "`");
-    d.secondary.push_back({kr::loop_header(loop, file_),
-                           std::string("the ") + level_word(loop) + " loop"});
-    d.helps.push_back("declare the variable in the loop, or write an element of a tensor that "
-                      "the loop's index fixes");
+    auto& d =
+        error("E6032", span,
+              "a pass of this " + std::string(level_word(loop)) + " loop cannot write `" + name +
+                  "`, which is declared outside the loop: the passes run at the "
+                  "same time and would all write it",
+              "writes `" + name + "`");
+    d.secondary.push_back(
+        {kr::loop_header(loop, file_), std::string("the ") + level_word(loop) + " loop"});
+    d.helps.push_back(
+        "declare the variable in the loop, or write an element of a tensor that "
+        "the loop's index fixes");
   }
 
   // ---- expressions
@@ -570,21 +657,28 @@ class RuleWalker {
         for (const tir::Expr* i : place_indices(e)) walk_expr(i);
         return;
       }
-      case tir::ExprKind::View: case tir::ExprKind::Ref:
+      case tir::ExprKind::View:
+      case tir::ExprKind::Ref:
         for (const tir::Expr* i : place_indices(e)) walk_expr(i);
         return;
-      case tir::ExprKind::Call: walk_call(e); return;
-      case tir::ExprKind::Builtin: walk_builtin(e); return;
-      case tir::ExprKind::TensorNew: walk_tensor_new(e); break;
+      case tir::ExprKind::Call:
+        walk_call(e);
+        return;
+      case tir::ExprKind::Builtin:
+        walk_builtin(e);
+        return;
+      case tir::ExprKind::TensorNew:
+        walk_tensor_new(e);
+        break;
       case tir::ExprKind::Print:
         if (!across_.empty()) {
           const tir::Stmt* loop = across_.back();
-          auto& d = error("E6032", e->span,
-                          std::string(e->newline ? "`println!`" : "`print!`") +
-                              " cannot be in an `across` loop: its passes run in any order, so "
-                              "the output would too",
-                          std::string("in the ") + level_word(loop) + " loop `" +
-                              loop->var_name + "`");
+          auto& d =
+              error("E6032", e->span,
+                    std::string(e->newline ? "`println!`" : "`print!`") +
+                        " cannot be in an `across` loop: its passes run in any order, so "
+                        "the output would too",
+                    std::string("in the ") + level_word(loop) + " loop `" + loop->var_name + "`");
           d.helps.push_back("write the values into a tensor and print them after the region");
         }
         break;
@@ -593,8 +687,11 @@ class RuleWalker {
         walk_block(e->block, nullptr);
         walk_block(e->else_block, nullptr);
         return;
-      case tir::ExprKind::BlockExpr: walk_block(e->block, nullptr); return;
-      default: break;
+      case tir::ExprKind::BlockExpr:
+        walk_block(e->block, nullptr);
+        return;
+      default:
+        break;
     }
     for (const tir::Expr* a : e->args) walk_expr(a);
   }
@@ -605,11 +702,12 @@ class RuleWalker {
     if (valid && !across_.empty()) {
       const tir::Stmt* loop = across_.back();
       if (sums_.prints[f]) {
-        auto& d = error("E6032", e->span,
-                        "`" + prog_.functions[f].name + "` prints, and `println!` cannot be in "
-                        "an `across` loop: its passes run in any order",
-                        std::string("called in the ") + level_word(loop) + " loop `" +
-                            loop->var_name + "`");
+        auto& d = error(
+            "E6032", e->span,
+            "`" + prog_.functions[f].name +
+                "` prints, and `println!` cannot be in "
+                "an `across` loop: its passes run in any order",
+            std::string("called in the ") + level_word(loop) + " loop `" + loop->var_name + "`");
         d.secondary.push_back({prog_.functions[f].span, "defined here"});
       }
       for (size_t i = 0; i < e->args.size(); ++i) {
@@ -623,11 +721,12 @@ class RuleWalker {
                               text(a->span) + "`, and every pass of this " + level_word(loop) +
                               " loop would write the same `" + fn_->slot_names[r] + "`",
                           "a call that can write `" + fn_->slot_names[r] + "`");
-          d.secondary.push_back({kr::loop_header(loop, file_),
-                                 std::string("the ") + level_word(loop) + " loop"});
+          d.secondary.push_back(
+              {kr::loop_header(loop, file_), std::string("the ") + level_word(loop) + " loop"});
           d.secondary.push_back({prog_.functions[f].span, "defined here"});
-          d.helps.push_back("write the elements in the loop itself, at an index that the "
-                            "loop's index fixes");
+          d.helps.push_back(
+              "write the elements in the loop itself, at an index that the "
+              "loop's index fixes");
         }
       }
     }
@@ -644,13 +743,14 @@ class RuleWalker {
   void walk_builtin(const tir::Expr* e) {
     tir::BuiltinId id = e->builtin;
     std::string name = tir::builtin_spelling(id);
-    bool lanes_routine = is_reduction(id) || id == tir::BuiltinId::LanesSort ||
-                         id == tir::BuiltinId::CopyAsync;
+    bool lanes_routine =
+        is_reduction(id) || id == tir::BuiltinId::LanesSort || id == tir::BuiltinId::CopyAsync;
     if (lanes_routine && spawn_ > 0) {
       if (!block_code()) {
         auto& d = error("E6032", e->span,
-                        "`" + name + "` runs with all the lanes of a block, so it must be in "
-                        "the code of a block: in a block loop, outside its lane loops",
+                        "`" + name +
+                            "` runs with all the lanes of a block, so it must be in "
+                            "the code of a block: in a block loop, outside its lane loops",
                         lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
         (void)d;
       } else if (is_reduction(id) && whole_let_ != e) {
@@ -659,22 +759,26 @@ class RuleWalker {
                         "part of a larger expression");
         d.helps.push_back("write `let s = " + name + "(…);` and use `s`");
       } else if (id == tir::BuiltinId::LanesSort && whole_stmt_ != e) {
-        error("E6032", e->span, "`lanes::sort` must be a statement of its own in the code of a "
-              "block", "part of a larger expression");
+        error("E6032", e->span,
+              "`lanes::sort` must be a statement of its own in the code of a "
+              "block",
+              "part of a larger expression");
       }
     }
     if (id == tir::BuiltinId::CopyAsync) {
       if (spawn_ > 0 && m_.device != DeviceKind::None && m_.copy_engine == CopyEngine::None) {
-        auto& d = error("E6032", e->span,
-                        "the machine " + machine_name() + " has no copy engine for `lanes::copy_async`",
-                        "not on this machine");
+        auto& d =
+            error("E6032", e->span,
+                  "the machine " + machine_name() + " has no copy engine for `lanes::copy_async`",
+                  "not on this machine");
         d.helps.push_back("copy the tile with a lane loop: `tile[t] = x[i + t];`");
       }
       if (whole_let_ != e) {
         auto& d = error("E6036", e->span, "the token of this copy is never waited for",
                         "the token is dropped");
-        d.helps.push_back("write `let tok = lanes::copy_async(…);` and `tok.wait();` before the "
-                          "tile is read");
+        d.helps.push_back(
+            "write `let tok = lanes::copy_async(…);` and `tok.wait();` before the "
+            "tile is read");
       }
     }
     if (is_atomic(id) && spawn_ > 0 && m_.device != DeviceKind::None && !e->args.empty()) {
@@ -682,18 +786,20 @@ class RuleWalker {
       if (!m_.has_atomic(sc)) {
         std::string have;
         for (Scalar c : {Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64, Scalar::F32})
-          if (m_.has_atomic(c)) have += (have.empty() ? "" : ", ") + std::string(scalar_info(c).name);
+          if (m_.has_atomic(c))
+            have += (have.empty() ? "" : ", ") + std::string(scalar_info(c).name);
         error("E6032", e->span,
-              "the machine " + machine_name() + " has no atomics on " +
-                  scalar_info(sc).name + "; it has them on " + (have.empty() ? "nothing" : have),
+              "the machine " + machine_name() + " has no atomics on " + scalar_info(sc).name +
+                  "; it has them on " + (have.empty() ? "nothing" : have),
               "not on this machine");
       }
       const tir::Expr* ord = e->args.back();
       if (m_.atomic_relaxed_only && ord->kind == tir::ExprKind::Literal &&
           ord->lit.i != static_cast<int64_t>(tir::AtomicOrdering::Relaxed)) {
         auto& d = error("E6032", ord->span,
-                        "the machine " + machine_name() + " has atomics with "
-                        "`AtomicOrdering::Relaxed` only",
+                        "the machine " + machine_name() +
+                            " has atomics with "
+                            "`AtomicOrdering::Relaxed` only",
                         "not on this machine");
         d.helps.push_back("use `AtomicOrdering::Relaxed`, and `scoped_fence` where order matters");
       }
@@ -741,8 +847,8 @@ class RuleWalker {
     if (total > m_.smem_per_block && before <= m_.smem_per_block) {
       auto& d = error("E6032", e->span,
                       "the tiles of this block need " + std::to_string(total) +
-                          " bytes of shared memory, and a block of " + machine_name() +
-                          " has " + std::to_string(m_.smem_per_block),
+                          " bytes of shared memory, and a block of " + machine_name() + " has " +
+                          std::to_string(m_.smem_per_block),
                       "this tile does not fit");
       d.helps.push_back("use smaller tiles, or tile the work in steps");
     }
@@ -774,16 +880,15 @@ class RuleWalker {
       }
     bool used = end < b->stmts.size() || (b->tail && uses_token(b->tail));
     if (!used) {
-      auto& d = error("E6036", let->span,
-                      "the token `" + let->var_name + "` is never waited for",
+      auto& d = error("E6036", let->span, "the token `" + let->var_name + "` is never waited for",
                       "a copy token with no `.wait()`");
       d.helps.push_back("call `" + let->var_name + ".wait();` before the tile is read");
       return;
     }
     // The tile stays borrowed until the statement that uses the token.
     const tir::Expr* copy = let->value;
-    if (!copy || copy->kind != tir::ExprKind::Builtin || copy->builtin != tir::BuiltinId::CopyAsync ||
-        copy->args.size() < 2)
+    if (!copy || copy->kind != tir::ExprKind::Builtin ||
+        copy->builtin != tir::BuiltinId::CopyAsync || copy->args.size() < 2)
       return;
     int tile = root_slot(copy->args[0]);
     int src = root_slot(copy->args[1]);
@@ -810,11 +915,15 @@ class RuleWalker {
         if (!conflict || reported_borrow_.count(e->span.begin)) return;
         reported_borrow_.insert(e->span.begin);
         auto& d = error("E0304", e->span,
-                        r == tile ? "`" + tile_text + "` is used while a copy fills it: the "
-                                        "token `" + let->var_name + "` holds its borrow until `" +
+                        r == tile ? "`" + tile_text +
+                                        "` is used while a copy fills it: the "
+                                        "token `" +
+                                        let->var_name + "` holds its borrow until `" +
                                         let->var_name + ".wait()`"
-                                  : "`" + fn_->slot_names[src] + "` is written while a copy "
-                                    "reads it, before `" + let->var_name + ".wait()`",
+                                  : "`" + fn_->slot_names[src] +
+                                        "` is written while a copy "
+                                        "reads it, before `" +
+                                        let->var_name + ".wait()`",
                         "used before the `.wait()`");
         d.secondary.push_back({let->span, "the copy starts here"});
         d.helps.push_back("call `" + let->var_name + ".wait();` first");
@@ -824,7 +933,8 @@ class RuleWalker {
       const tir::Stmt* s = b->stmts[j];
       if (s->kind == tir::StmtKind::Assign && s->target) check_expr(s->target, true);
       for_each_expr_in_stmt(s, [&](const tir::Expr* e) {
-        if (e != s->target) check_expr(e, false);
+        if (e != s->target)
+          check_expr(e, false);
         else if (e->kind == tir::ExprKind::Index)
           for (const tir::Expr* i : place_indices(e)) check_expr(i, false);
       });
@@ -849,6 +959,7 @@ class RuleWalker {
   kr::IndexDag dag_;
   kr::FunctionFacts facts_;
   std::vector<const IxNode*> env_;
+  std::unordered_map<const IxNode*, bool> foldable_;
   std::vector<int> alias_;
   std::set<int> assigned_;
   std::map<int, const tir::Stmt*> loop_of_slot_;

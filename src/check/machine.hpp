@@ -4,9 +4,11 @@
 // the H100 SXM (fleet/h100-sxm.vx), which a unit test keeps equal to the file.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "check/types.hpp"
+#include "support/diagnostics.hpp"
 
 namespace vx {
 
@@ -38,9 +40,12 @@ const char* copy_engine_name(CopyEngine e);  // "TMA", "CpAsync", "None"
 // The machine used when no --machine is given: the H100 SXM.
 Machine default_machine();
 
-// Reads a machine file. Returns false with `error` set ("fleet/x.vx:3: unknown constant …") when
-// the file cannot be read or parsed, names an unknown constant, or lacks a required one
-// (DEVICE, LANES_PER_BLOCK, SMEM_PER_BLOCK).
-bool load_machine(const std::string& path, Machine& out, std::string& error);
+// Reads a machine file. Returns false with `error` set ("fleet/x.vx:3:7: error[E0600]: …") when
+// the file cannot be read, has a syntax error, names an unknown constant, sets one twice or to a
+// value outside its range, or lacks a required one (DEVICE, LANES_PER_BLOCK, SMEM_PER_BLOCK)
+// (spec/kernel-rules.md §7, E0600 in spec/errors.md). When the file was read, `diags` (if given)
+// receives the diagnostic, against the machine file, for rendering in the human or JSON form.
+bool load_machine(const std::string& path, Machine& out, std::string& error,
+                  std::unique_ptr<Diagnostics>* diags = nullptr);
 
 }  // namespace vx

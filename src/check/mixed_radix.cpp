@@ -8,9 +8,12 @@ namespace vx::kr {
 
 std::string Digit::text() const {
   switch (form) {
-    case DigitForm::Div: return loop->name + " / " + std::to_string(k);
-    case DigitForm::Mod: return loop->name + " % " + std::to_string(k);
-    default: return loop->name;
+    case DigitForm::Div:
+      return var + " / " + std::to_string(k);
+    case DigitForm::Mod:
+      return var + " % " + std::to_string(k);
+    default:
+      return var;
   }
 }
 
@@ -34,9 +37,14 @@ class Expander {
     auto it = fixed_.find(n);
     if (it != fixed_.end()) return it->second;
     bool r;
-    if (n->is_const()) r = true;
-    else if (n->is_leaf()) r = classify_(n).kind == LeafInfo::Fixed;
-    else r = fixed(n->a) && (!n->b || fixed(n->b));
+    if (n->is_const())
+      r = true;
+    else if (n->too_deep)
+      r = false;  // it may hide any loop index
+    else if (n->is_leaf())
+      r = classify_(n).kind == LeafInfo::Fixed;
+    else
+      r = fixed(n->a) && (!n->b || fixed(n->b));
     fixed_[n] = r;
     return r;
   }
@@ -52,8 +60,13 @@ class Expander {
       case IxOp::Loop:
         if (digit_leaf(n)) return std::vector<Term>{{1, {n}}};
         [[fallthrough]];
-      case IxOp::Var: case IxOp::Opaque: case IxOp::Symbol:
-        why = "it depends on `" + n->name + "`, which can change from one pass to the next";
+      case IxOp::Var:
+      case IxOp::Opaque:
+      case IxOp::Symbol:
+        if (n->too_deep)
+          why = "it nests operations more than " + std::to_string(kMaxIndexDepth) + " deep";
+        else
+          why = "it depends on `" + n->name + "`, which can change from one pass to the next";
         return std::nullopt;
       case IxOp::Neg: {
         auto x = expand(n->a);
@@ -62,7 +75,8 @@ class Expander {
           if (!negate(t.coef)) return std::nullopt;
         return x;
       }
-      case IxOp::Add: case IxOp::Sub: {
+      case IxOp::Add:
+      case IxOp::Sub: {
         auto x = expand(n->a);
         if (!x) return std::nullopt;
         auto y = expand(n->b);
@@ -92,7 +106,8 @@ class Expander {
           }
         return out;
       }
-      case IxOp::Div: case IxOp::Rem: {
+      case IxOp::Div:
+      case IxOp::Rem: {
         if (n->b->is_const() && n->b->value > 0 && digit_leaf(n->a))
           return std::vector<Term>{{1, {n}}};
         const char* op = n->op == IxOp::Div ? "/" : "%";
@@ -101,11 +116,12 @@ class Expander {
                 " by something other than a positive constant";
         else
           why = std::string("`") + to_string(n) + "` applies `" + op +
-                "` to more than one loop index; a digit is a loop index, or one loop index `" +
-                op + " k`, times a constant";
+                "` to more than one loop index; a digit is a loop index, or one loop index `" + op +
+                " k`, times a constant";
         return std::nullopt;
       }
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
   }
 
@@ -127,27 +143,36 @@ class Expander {
 };
 
 std::optional<int64_t> mul_abs(int64_t c, std::optional<int64_t> v) {
-  if (!v) return std::nullopt;
+  if (!v || c == INT64_MIN) return std::nullopt;
   int64_t a = c < 0 ? -c : c, r;
   if (__builtin_mul_overflow(a, *v, &r)) return std::nullopt;
   return r;
 }
 
+// Expanding an offset walks it as a tree: refuse one that is large written out.
+constexpr uint64_t kMaxExpandedSize = 4096;
+
 void fill_range(Digit& d, const LeafInfo& info) {
   auto lo = info.lo, hi = info.hi;
+  // Checked arithmetic: a range too wide for int64 has no known largest value.
   switch (d.form) {
-    case DigitForm::Index:
-      if (lo && hi) d.largest = *hi - *lo;
+    case DigitForm::Index: {
+      int64_t w;
+      if (lo && hi && !__builtin_sub_overflow(*hi, *lo, &w)) d.largest = w;
       break;
+    }
     case DigitForm::Div:
       if (lo && *lo >= 0 && hi) d.largest = *hi / d.k - *lo / d.k;
       break;
     case DigitForm::Mod:
       if (lo && *lo >= 0) {
-        if (hi && *lo / d.k == *hi / d.k) d.largest = *hi % d.k - *lo % d.k;
-        else d.largest = d.k - 1;
+        if (hi && *lo / d.k == *hi / d.k)
+          d.largest = *hi % d.k - *lo % d.k;
+        else
+          d.largest = d.k - 1;
       } else {
-        d.largest = 2 * (d.k - 1);  // a negative index gives a negative remainder
+        int64_t w;  // a negative index gives a negative remainder
+        if (!__builtin_mul_overflow(d.k - 1, int64_t{2}, &w)) d.largest = w;
       }
       break;
   }
@@ -159,6 +184,12 @@ void fill_range(Digit& d, const LeafInfo& info) {
 
 RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool single_pass) {
   RadixProof proof;
+  if (offset->size > kMaxExpandedSize) {
+    proof.failure = RadixProof::NotDigits;
+    proof.why = "the index has more than " + std::to_string(kMaxExpandedSize) +
+                " operations when written out, more than the rule expands";
+    return proof;
+  }
   Expander ex(classify);
   auto terms = ex.expand(offset);
   if (!terms) {
@@ -178,12 +209,17 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
   }
   std::string constant;
   auto add_constant = [&](int64_t c, const std::string& what) {
-    if (!constant.empty()) constant += c < 0 ? " - " : " + ";
-    else if (c < 0) constant += "-";
+    if (!constant.empty())
+      constant += c < 0 ? " - " : " + ";
+    else if (c < 0)
+      constant += "-";
     int64_t a = c < 0 ? -c : c;
-    if (what.empty()) constant += std::to_string(a);
-    else if (a == 1) constant += what;
-    else constant += std::to_string(a) + " * " + what;
+    if (what.empty())
+      constant += std::to_string(a);
+    else if (a == 1)
+      constant += what;
+    else
+      constant += std::to_string(a) + " * " + what;
   };
   for (const auto& [factors, coef] : sum) {
     if (coef == 0) continue;
@@ -215,6 +251,7 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
     Digit d;
     const IxNode* a = digit_atoms[0];
     d.loop = a->op == IxOp::Loop ? a : a->a;
+    d.var = d.loop->name;
     if (a->op == IxOp::Div) d.form = DigitForm::Div;
     if (a->op == IxOp::Rem) d.form = DigitForm::Mod;
     if (a->op != IxOp::Loop) d.k = a->b->value;
@@ -222,6 +259,12 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
     LeafInfo info = classify(d.loop);
     d.parallel = info.parallel;
     fill_range(d, info);
+    // A digit of one value (a loop of one pass) adds the same in every pass: it is part of the
+    // offset, not a digit, and must not take a place in the comparisons.
+    if (d.largest && *d.largest == 0 && !d.parallel) {
+      add_constant(coef, d.text());
+      continue;
+    }
     proof.digits.push_back(d);
   }
   proof.constant_part = constant.empty() ? "0" : constant;
@@ -255,12 +298,11 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
     __int128 ac = abs64(c.coefficient);
     if (known && s <= INT64_MAX) c.smaller = static_cast<int64_t>(s);
     c.holds = c.smaller && ac > s;
-    std::string lhs = std::to_string(static_cast<int64_t>(ac));
+    std::string lhs = int128_text(ac);
     if (!known) {
       c.text = lhs + " > " + parts + ": the largest value of a smaller digit is not known";
     } else {
-      std::string rhs = n - i - 1 > 1 ? parts + " = " + std::to_string(static_cast<int64_t>(s))
-                                      : parts;
+      std::string rhs = n - i - 1 > 1 ? parts + " = " + int128_text(s) : parts;
       c.text = lhs + (c.holds ? " > " : " <= ") + rhs;
     }
     if (!c.holds && proof.failed < 0) proof.failed = static_cast<int>(proof.comparisons.size());
@@ -288,14 +330,19 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
     for (const auto& [k, bits] : div_mod)
       if (bits == 3) proof.determined = true;
   }
-  if (proof.failed >= 0) proof.failure = RadixProof::Comparison;
-  else if (!proof.determined) proof.failure = RadixProof::NotDetermined;
+  if (proof.failed >= 0)
+    proof.failure = RadixProof::Comparison;
+  else if (!proof.determined)
+    proof.failure = RadixProof::NotDetermined;
   return proof;
 }
 
 std::optional<Collision> find_collision(
     const IxNode* write, const IxNode* other, const std::vector<LoopRange>& loops,
     const std::function<std::optional<int64_t>(const IxNode*)>& fixed, int64_t budget) {
+  // Each evaluation walks the offsets as trees.
+  if (write->size > kMaxExpandedSize || (other && other->size > kMaxExpandedSize))
+    return std::nullopt;
   __int128 total = 1;
   for (const auto& l : loops) {
     if (l.hi < l.lo) return std::nullopt;

@@ -25,7 +25,10 @@ using Classify = std::function<LeafInfo(const IxNode*)>;
 enum class DigitForm { Index, Div, Mod };
 
 struct Digit {
-  const IxNode* loop = nullptr;  // the Loop leaf
+  // The Loop leaf: valid only while the index graph lives (the explain tables outlive it, so
+  // everything they print is copied into the digit: `var`).
+  const IxNode* loop = nullptr;
+  std::string var;  // the loop's variable
   DigitForm form = DigitForm::Index;
   int64_t k = 1;  // the divisor of Div and Mod
   int64_t coefficient = 0;
@@ -44,13 +47,15 @@ struct Comparison {
 };
 
 struct RadixProof {
-  enum Failure { None, NotDigits, Comparison, NotDetermined } failure = None;
-  std::string why;              // for NotDigits: what in the offset is not a digit
-  std::vector<Digit> digits;    // by |coefficient|, largest first (the lesson's table)
+  // Wraps: the digits prove it in mathematical integers, but an operation of the offset may
+  // leave its type's range, so the program computes another offset (spec/kernel-rules.md §4).
+  enum Failure { None, NotDigits, Comparison, NotDetermined, Wraps } failure = None;
+  std::string why;  // for NotDigits and Wraps: what in the offset is not a digit, or wraps
+  std::vector<Digit> digits;                // by |coefficient|, largest first (the lesson's table)
   std::vector<kr::Comparison> comparisons;  // one per digit but the smallest, largest first
-  int failed = -1;              // the first comparison (in table order) that does not hold
-  bool determined = false;      // the digits of the parallel index determine it
-  std::string constant_part;    // the part of the offset that is the same in every pass
+  int failed = -1;            // the first comparison (in table order) that does not hold
+  bool determined = false;    // the digits of the parallel index determine it
+  std::string constant_part;  // the part of the offset that is the same in every pass
   bool proved() const { return failure == None; }
 };
 

@@ -23,11 +23,24 @@ enum class BuiltinId : uint8_t {
 const char* builtin_spelling(BuiltinId id);
 
 enum class BinOp : uint8_t {
-  Add, Sub, Mul, Div, Rem,       // arithmetic: operands and result of one type
-  BitAnd, BitOr, BitXor,         // integers and bool
-  Shl, Shr,                      // left operand's type; the right may be any integer type
-  Eq, Ne, Lt, Le, Gt, Ge,        // operands of one type; result bool
-  And, Or,                       // bool, short-circuit
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,  // arithmetic: operands and result of one type
+  BitAnd,
+  BitOr,
+  BitXor,  // integers and bool
+  Shl,
+  Shr,  // left operand's type; the right may be any integer type
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,  // operands of one type; result bool
+  And,
+  Or,  // bool, short-circuit
 };
 const char* binop_spelling(BinOp op);
 
@@ -103,15 +116,15 @@ struct Expr {
 };
 
 enum class StmtKind : uint8_t {
-  Let,       // slot = init (init may be null: the local is assigned before use)
-  Assign,    // target = value, or target op= value when `compound`; target is a Var (scalar,
-             // or a tensor/token local) or an Index
-  Expr,      // value evaluated for its effect
-  While,     // while cond { body }
-  Loop,      // loop { body }
-  For,       // for slot in start..end (inclusive: ..=) [across] { body }
-  Spawn,     // spawn on(Topology::Device) { body }
-  Return,    // return value (value may be null)
+  Let,     // slot = init (init may be null: the local is assigned before use)
+  Assign,  // target = value, or target op= value when `compound`; target is a Var (scalar,
+           // or a tensor/token local) or an Index
+  Expr,    // value evaluated for its effect
+  While,   // while cond { body }
+  Loop,    // loop { body }
+  For,     // for slot in start..end (inclusive: ..=) [across] { body }
+  Spawn,   // spawn on(Topology::Device) { body }
+  Return,  // return value (value may be null)
   Break,
   Continue,
 };
@@ -128,9 +141,10 @@ struct Stmt {
   bool compound = false;   // Assign
   BinOp op = BinOp::Add;   // Assign when compound
   Across across = Across::None;
-  int lane_count = 0;      // For across lanes(N); 0 when not written
-  std::string var_name;    // For, Let
-  Block* body = nullptr;   // While, Loop, For, Spawn
+  int lane_count = 0;          // For across lanes(N); 0 when not written
+  bool lanes_written = false;  // For: `lanes(N)` was written (N may be 0, which E6032 refuses)
+  std::string var_name;        // For, Let
+  Block* body = nullptr;       // While, Loop, For, Spawn
 };
 
 struct Block {

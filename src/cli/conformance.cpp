@@ -1,12 +1,15 @@
 // The conformance runner. Programs are found and sorted first, run in parallel by `jobs` worker
-// threads (each spawns `/bin/sh -c CMD` in its own process group and polls its two pipes against
-// a deadline), judged, and reported in corpus order so that two runs print the same text.
+// threads (each spawns the implementation with an argument vector, no shell, in its own process
+// group and polls its two pipes against a deadline), judged, and reported in corpus order so that
+// two runs print the same text. Nothing a test file says is ever read by a shell: its run flags
+// become argument words and its environment is limited to `VX_…` names.
 #include "cli/conformance.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -138,6 +141,8 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
       if (!flags.empty()) {
         if (!e.run_flags.empty()) e.run_flags += ' ';
         e.run_flags += flags;
+        const std::string why = split_words(flags, e.run_flag_words, false);
+        if (!why.empty()) e.problems.push_back("malformed `// run-flags:` line: " + printable(why));
       }
     } else if (line.substr(0, 4) == "env:") {
       std::istringstream words{std::string(line.substr(4))};
@@ -145,7 +150,11 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
       while (words >> word) {
         const size_t eq = word.find('=');
         if (eq == std::string::npos || eq == 0)
-          e.problems.push_back("malformed `// env:` entry `" + word + "` (expected NAME=VALUE)");
+          e.problems.push_back("malformed `// env:` entry `" + printable(word) +
+                               "` (expected NAME=VALUE)");
+        else if (!env_name_allowed(std::string_view(word).substr(0, eq)))
+          e.problems.push_back("`// env:` may not set `" + printable(word.substr(0, eq)) +
+                               "` (only VX_… names, not VX_CUDA_DRIVER or VX_CACHE_DIR)");
         else
           e.env.emplace_back(word.substr(0, eq), word.substr(eq + 1));
       }
@@ -281,52 +290,94 @@ bool same_program(std::string_view printed, std::string_view program_path) {
   return false;
 }
 
-std::string shell_quote(std::string_view s) {
-  if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+=:,@%", c);
-      }))
-    return std::string(s);
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  out += '\'';
-  return out;
-}
-
-std::string substitute_template(std::string_view tmpl, std::string_view file,
-                                std::string_view flags, bool check_only) {
-  std::string t(tmpl);
-  const bool has_flags = t.find("{flags}") != std::string::npos;
-  if (t.find("{file}") == std::string::npos) t += " {file}";
-  std::string out;
-  bool flags_placed = has_flags;
-  for (size_t i = 0; i < t.size();) {
-    if (t.compare(i, 6, "{file}") == 0) {
-      if (!flags_placed && !flags.empty()) {
-        out += flags;
-        out += ' ';
+std::string split_words(std::string_view text, std::vector<std::string>& words, bool operators) {
+  auto blank = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  };
+  size_t i = 0;
+  while (true) {
+    while (i < text.size() && blank(text[i])) ++i;
+    if (i >= text.size()) return {};
+    std::string word;
+    while (i < text.size() && !blank(text[i])) {
+      const char c = text[i];
+      if (c == '\'') {
+        const size_t close = text.find('\'', i + 1);
+        if (close == std::string_view::npos) return "a `'` is not closed";
+        word.append(text.substr(i + 1, close - i - 1));
+        i = close + 1;
+      } else if (c == '"') {
+        ++i;
+        while (true) {
+          if (i >= text.size()) return "a `\"` is not closed";
+          if (text[i] == '"') break;
+          if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] != '\0' &&
+              std::strchr("\"\\$`\n", text[i + 1]))
+            ++i;
+          word += text[i++];
+        }
+        ++i;
+      } else if (c == '\\') {
+        if (i + 1 >= text.size()) return "a `\\` ends the text";
+        word += text[i + 1];
+        i += 2;
+      } else if (operators && c != '\0' && std::strchr("|&;<>()$`", c)) {
+        return std::string("`") + c +
+               "` is not quoted: the command is not run by a shell (quote it to pass it on)";
+      } else {
+        word += c;
+        ++i;
       }
-      flags_placed = true;
-      out += shell_quote(file);
-      i += 6;
-    } else if (t.compare(i, 7, "{flags}") == 0) {
-      out += flags;
-      i += 7;
-    } else if (t.compare(i, 6, "{mode}") == 0) {
-      out += check_only ? "check" : "run";
-      i += 6;
-    } else {
-      out += t[i++];
     }
+    words.push_back(std::move(word));
   }
-  return out;
 }
 
-RunResult run_command(const std::string& command,
+std::vector<std::string> command_words(const std::vector<std::string>& tmpl, std::string_view file,
+                                       const std::vector<std::string>& flags, bool check_only) {
+  const bool has_flags = std::find(tmpl.begin(), tmpl.end(), "{flags}") != tmpl.end();
+  const bool has_file = std::any_of(tmpl.begin(), tmpl.end(), [](const std::string& w) {
+    return w.find("{file}") != std::string::npos;
+  });
+  std::vector<std::string> argv;
+  bool flags_placed = has_flags;
+  auto place = [&](const std::string& word) {
+    if (word == "{flags}") {
+      argv.insert(argv.end(), flags.begin(), flags.end());
+      return;
+    }
+    std::string out;
+    for (size_t i = 0; i < word.size();) {  // one scan: a substituted path is not read again
+      if (word.compare(i, 6, "{file}") == 0) {
+        if (!flags_placed) argv.insert(argv.end(), flags.begin(), flags.end());
+        flags_placed = true;
+        out += file;
+        i += 6;
+      } else if (word.compare(i, 6, "{mode}") == 0) {
+        out += check_only ? "check" : "run";
+        i += 6;
+      } else {
+        out += word[i++];
+      }
+    }
+    argv.push_back(std::move(out));
+  };
+  for (const auto& word : tmpl) place(word);
+  if (!has_file) place("{file}");
+  return argv;
+}
+
+bool env_name_allowed(std::string_view name) {
+  if (name.size() < 4 || name.substr(0, 3) != "VX_") return false;
+  if (!std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      }))
+    return false;
+  // These name files the implementation loads or reuses as code.
+  return name != "VX_CUDA_DRIVER" && name != "VX_CACHE_DIR";
+}
+
+RunResult run_command(const std::vector<std::string>& command,
                       const std::vector<std::pair<std::string, std::string>>& env,
                       int timeout_seconds) {
   using Clock = std::chrono::steady_clock;
@@ -346,8 +397,15 @@ RunResult run_command(const std::string& command,
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
-  std::string sh = "/bin/sh", dash_c = "-c", cmd = command;
-  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  if (command.empty()) {
+    r.started = false;
+    r.err = "the command is empty";
+    return r;
+  }
+  std::vector<std::string> words = command;
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
 
   int out_pipe[2], err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0) {
@@ -380,7 +438,9 @@ RunResult run_command(const std::string& command,
   posix_spawnattr_setflags(&attr,
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   pid_t pid = -1;
-  const int spawn_error = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp.data());
+  // posix_spawnp looks a bare name up in the runner's own PATH (never one a test sets).
+  const int spawn_error =
+      posix_spawnp(&pid, words[0].c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   close(out_pipe[1]);
@@ -389,7 +449,7 @@ RunResult run_command(const std::string& command,
     close(out_pipe[0]);
     close(err_pipe[0]);
     r.started = false;
-    r.err = std::string("cannot run /bin/sh: ") + std::strerror(spawn_error);
+    r.err = "cannot run `" + printable(words[0]) + "`: " + std::strerror(spawn_error);
     return r;
   }
 
@@ -425,7 +485,7 @@ RunResult run_command(const std::string& command,
       }
     }
   }
-  // Both pipes closed (or time is up): wait for the shell within what is left of the deadline.
+  // Both pipes closed (or time is up): wait for the program within what is left of the deadline.
   // WNOWAIT leaves it a zombie, so that its pid (the group's id) cannot be reused before the
   // group is killed below.
   while (!r.timed_out) {
@@ -588,18 +648,76 @@ struct Case {
   long duration_ms = 0;
 };
 
+constexpr size_t kMaxCorpusFile = size_t{16} << 20;
+
+// A corpus file: a regular file (a FIFO would block the runner) of at most 16 MiB; a longer one
+// comes back with one byte more than that, which no expectation can match.
 std::optional<std::string> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  std::string text;
+  char buf[65536];
+  while (text.size() <= kMaxCorpusFile) {
+    const ssize_t got = ::read(fd, buf, std::min(sizeof buf, kMaxCorpusFile + 1 - text.size()));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    text.append(buf, static_cast<size_t>(got));
+  }
+  ::close(fd);
+  return text;
 }
 
+// Decodes one UTF-8 sequence at `i` strictly (no overlong forms, no surrogates, at most
+// U+10FFFF); returns its length, or 0 for a byte that does not start a valid sequence.
+int decode_utf8(std::string_view s, size_t i, uint32_t& cp) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  int len = 0;
+  uint32_t min = 0;
+  if (b < 0x80) {
+    cp = b;
+    return 1;
+  } else if ((b >> 5) == 6) {
+    len = 2, cp = b & 0x1f, min = 0x80;
+  } else if ((b >> 4) == 14) {
+    len = 3, cp = b & 0x0f, min = 0x800;
+  } else if ((b >> 3) == 30) {
+    len = 4, cp = b & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (int k = 1; k < len; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (c & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return len;
+}
+
+// XML 1.0 text for an attribute or element: each character outside the Char production
+// (#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]) and each byte that is
+// not valid UTF-8 becomes U+FFFD; markup characters and line breaks become references (so that
+// an attribute keeps its tabs and newlines).
 std::string xml_escape(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    switch (c) {
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0;
+    const int len = decode_utf8(s, i, cp);
+    const bool is_char =
+        len > 0 && (cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+                    (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000);
+    if (!is_char) {
+      out += "\xef\xbf\xbd";
+      i += len > 0 ? len : 1;
+      continue;
+    }
+    switch (cp) {
       case '&':
         out += "&amp;";
         break;
@@ -615,25 +733,31 @@ std::string xml_escape(std::string_view s) {
       case '\'':
         out += "&apos;";
         break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
-          out += '?';  // not representable in XML 1.0
-        else
-          out += c;
+        out.append(s.substr(i, len));
     }
+    i += len;
   }
   return out;
 }
 
-// JSON needs valid UTF-8; reasons quote program output, which may not be.
+// JSON needs valid UTF-8 (nlohmann refuses overlong forms and surrogates); reasons quote program
+// output, which may not be: each invalid byte becomes U+FFFD.
 std::string valid_utf8(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size();
-    for (int k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
-    if (ok) {
+    uint32_t cp = 0;
+    const int len = decode_utf8(s, i, cp);
+    if (len > 0) {
       out.append(s.substr(i, len));
       i += len;
     } else {
@@ -674,13 +798,13 @@ std::string to_junit(const std::vector<Case>& cases, int passed, int failed) {
     std::string classname = p.parent_path().generic_string();
     std::replace(classname.begin(), classname.end(), '/', '.');
     if (classname.empty()) classname = "conformance";
-    x << "    <testcase classname=\"" << xml_escape(valid_utf8(classname)) << "\" name=\""
-      << xml_escape(valid_utf8(p.filename().string())) << "\" file=\""
-      << xml_escape(valid_utf8(c.path)) << "\" time=\"" << seconds(c.duration_ms) << "\"";
+    x << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\""
+      << xml_escape(p.filename().string()) << "\" file=\"" << xml_escape(c.path) << "\" time=\""
+      << seconds(c.duration_ms) << "\"";
     if (c.reason.empty()) {
       x << "/>\n";
     } else {
-      const std::string reason = xml_escape(valid_utf8(c.reason));
+      const std::string reason = xml_escape(c.reason);
       x << ">\n      <failure message=\"" << reason << "\" type=\"mismatch\">" << reason
         << "</failure>\n    </testcase>\n";
     }
@@ -689,7 +813,8 @@ std::string to_junit(const std::vector<Case>& cases, int passed, int failed) {
   return x.str();
 }
 
-Case run_case(const std::string& path, const ConformanceOptions& options, const std::string& tmpl) {
+Case run_case(const std::string& path, const ConformanceOptions& options,
+              const std::vector<std::string>& tmpl) {
   Case c;
   c.path = path;
   const auto source = read_file(path);
@@ -716,7 +841,7 @@ Case run_case(const std::string& path, const ConformanceOptions& options, const 
     c.reason = judge(expect, expected_stdout, expected_exit, RunResult{}, path);
     return c;
   }
-  const std::string command = substitute_template(tmpl, path, expect.run_flags, expect.check_only);
+  const auto command = command_words(tmpl, path, expect.run_flag_words, expect.check_only);
   const RunResult run = run_command(command, expect.env, options.timeout_seconds);
   c.duration_ms = run.duration_ms;
   c.reason = judge(expect, expected_stdout, expected_exit, run, path);
@@ -768,14 +893,27 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
     return 2;
   }
 
-  std::string tmpl = options.impl_template;
-  if (tmpl.empty()) {
+  std::vector<std::string> tmpl;
+  if (options.impl_template.empty()) {
     std::string self = options.self_exe;
     if (self.empty()) {
       std::error_code ec;
       self = fs::read_symlink("/proc/self/exe", ec).string();
     }
-    tmpl = shell_quote(self) + " {mode} {flags} {file}";
+    tmpl = {self, "{mode}", "{flags}", "{file}"};
+  } else {
+    const std::string why = split_words(options.impl_template, tmpl, true);
+    if (!why.empty() || tmpl.empty()) {
+      err << "vx conformance: cannot use --impl `" << options.impl_template
+          << "`: " << (why.empty() ? "it names no program" : why) << "\n";
+      return 2;
+    }
+    for (const auto& word : tmpl)
+      if (word != "{flags}" && word.find("{flags}") != std::string::npos) {
+        err << "vx conformance: cannot use --impl `" << options.impl_template
+            << "`: `{flags}` must be a word of its own\n";
+        return 2;
+      }
   }
 
   // Interrupted, the runner takes its running programs with it, then dies of the same signal.

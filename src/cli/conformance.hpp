@@ -16,7 +16,7 @@ namespace vx {
 
 struct ConformanceOptions {
   std::vector<std::string> dirs;  // directories (searched recursively) or single .vx/.uir files
-  std::string impl_template;      // `mycompiler {flags} {file}`; empty = this vx
+  std::string impl_template;      // `mycompiler {flags} {file}` (split_words); empty = this vx
   std::string self_exe;           // this vx, for the default template
   std::string format = "text";    // text | json | junit
   std::string output_file;        // optional: also write json (or junit, for *.xml) here
@@ -40,6 +40,7 @@ struct ExpectedDiagnostic {
 // What a corpus program's comments say about it.
 struct Expectations {
   std::string run_flags;                                 // `// run-flags: …` (joined)
+  std::vector<std::string> run_flag_words;               // the same, split by split_words
   std::vector<std::pair<std::string, std::string>> env;  // `// env: NAME=VALUE …`
   bool check_only = false;                               // `// check-only`
   std::vector<ExpectedDiagnostic> errors;                // `//~ ERROR CODE`, `//~^ …`, `//~| …`
@@ -66,12 +67,24 @@ std::vector<std::pair<std::string, int>> scrape_locations(std::string_view stder
 // Whether a path printed by the implementation names the program at `program_path`.
 bool same_program(std::string_view printed, std::string_view program_path);
 
-std::string shell_quote(std::string_view s);
+// Splits text into words the way a shell splits one simple command, but expands nothing and runs
+// nothing: blanks separate words; '…' keeps everything literally; "…" keeps everything but `\`
+// before `"`, `\`, `$`, `` ` `` or a newline; `\` outside quotes keeps the next character.
+// `operators`: an unquoted `|&;<>()$` or `` ` `` is an error (for a template the user typed, whose
+// author may expect a shell); else it is an ordinary character. Returns an empty string, or why
+// the text cannot be split (an unclosed quote …).
+std::string split_words(std::string_view text, std::vector<std::string>& words, bool operators);
 
-// `{file}` -> the quoted path, `{flags}` -> the run flags (inserted before `{file}` when the
-// template has no `{flags}`), `{mode}` -> run or check.
-std::string substitute_template(std::string_view tmpl, std::string_view file,
-                                std::string_view flags, bool check_only);
+// The argument vector of one run: in each template word, `{file}` becomes the program's path
+// and `{mode}` `run` or `check`; a word `{flags}` becomes the run flags, one word each (put
+// before the first word with `{file}` when there is no `{flags}`; `{file}` is appended when the
+// template has none). Nothing is quoted: no shell reads the words.
+std::vector<std::string> command_words(const std::vector<std::string>& tmpl, std::string_view file,
+                                       const std::vector<std::string>& flags, bool check_only);
+
+// Whether a test's `// env:` line may set NAME: only `VX_…` names, none of which makes the
+// implementation load code from a path (spec/cli.md §6.2).
+bool env_name_allowed(std::string_view name);
 
 // How one run ended.
 struct RunResult {
@@ -83,9 +96,10 @@ struct RunResult {
   long duration_ms = 0;
 };
 
-// Runs `/bin/sh -c command` with `env` added, stdin from /dev/null, in its own process group
-// (killed whole on timeout), capturing stdout and stderr.
-RunResult run_command(const std::string& command,
+// Runs argv[0] (looked up in PATH when it has no `/`) with the arguments argv[1…], no shell, with
+// `env` added, stdin from /dev/null, in its own process group (killed whole on timeout),
+// capturing stdout and stderr (the first 16 MiB of each).
+RunResult run_command(const std::vector<std::string>& argv,
                       const std::vector<std::pair<std::string, std::string>>& env,
                       int timeout_seconds);
 

@@ -99,8 +99,10 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   if (options.file.size() > 4 && options.file.ends_with(".uir")) {
     if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
         !options.dump.empty()) {
-      err << "error: `" << options.file
-          << "` is .uir; `emit-cuda`, `lower` and `--dump` read .vx (spec/uir.md §6)\n";
+      render_plain_error(err,
+                         "`" + options.file +
+                             "` is .uir; `emit-cuda`, `lower` and `--dump` read .vx (spec/uir.md §6)",
+                         options.error_format);
       return 2;
     }
     return uir::uir_command(options.file,
@@ -109,12 +111,9 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
                                                             : uir::UirStage::Read,
                             options.explain, options.error_format, out, err);
   }
-  std::string read_error;
-  auto file = read_source_file(options.file, read_error);
-  if (!file) {
-    err << "error: " << read_error << "\n";
-    return 2;
-  }
+  int read_status = 0;
+  auto file = read_source_or_report(options.file, err, options.error_format, read_status);
+  if (!file) return read_status;
   Diagnostics diags(file);
   auto parsed = parse_program(*file, diags);
   if (!parsed) {
@@ -137,8 +136,12 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
         if (dir == dir.parent_path()) break;
       }
     }
-    if (!load_machine(path, machine, machine_error)) {
-      err << "error: cannot read the machine file: " << machine_error << "\n";
+    std::unique_ptr<Diagnostics> machine_diags;
+    if (!load_machine(path, machine, machine_error, &machine_diags)) {
+      if (machine_diags) emit_diagnostics(err, *machine_diags, options.error_format);
+      else
+        render_plain_error(err, "cannot read the machine file: " + machine_error,
+                           options.error_format);
       return 2;
     }
   }
@@ -189,11 +192,17 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   RunOptions run;
   run.out = &out;
   run.err = &err;
+  if (options.error_format == ErrorFormat::Json)
+    run.report_error = [&](std::ostream& o, const Diagnostic& d) {
+      render_diagnostic(o, *file, d, ErrorFormat::Json);
+    };
   run.runner = runner.active() ? &runner : nullptr;
   // --check-races: the interpreter records every pass of every across loop and stops at the
   // first collision (interp/race_check.hpp); regions then run in the interpreter.
   interp::RaceRecorder races;
   if (options.check_races) run.race_recorder = &races;
+  run.max_steps = options.max_steps;
+  run.max_seconds = options.max_seconds;
   const int status = run_program(*program, run);
   runner.finish();
   return status;

@@ -1,6 +1,8 @@
 // The one place that runs the pipeline in order: read, parse, check, then run or dump
 // (DESIGN §2). Every sub-command of `vx` that takes a program goes through here.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -22,6 +24,8 @@ struct DriverOptions {
   std::string offload = "auto";  // run --offload=auto|off|gpu|verify (spec/offload.md)
   bool verbose = false;          // run -v: say where each region ran and why
   bool profile = false;          // run --profile: a table of the GPU launches at the end
+  int64_t max_steps = 0;         // run --max-steps N (spec/semantics.md §8.1); 0: no limit
+  double max_seconds = 0;        // run --max-seconds S; 0: no limit
   bool lower_run = false;  // lower --run: lower each region with the values of its first launch
   std::string cubin;  // emit-cuda --cubin OUT: compile with NVRTC into OUT instead of printing
   std::string arch;   // emit-cuda --arch sm_XX; empty: the machine file's compute capability

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <climits>
 #include <iostream>
+#include <string_view>
 
 #include "cli/conformance.hpp"
 #include "cli/driver.hpp"
@@ -18,6 +19,18 @@ std::string self_exe(const char* argv0) {
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n > 0) return std::string(buf, static_cast<size_t>(n));
   return argv0;
+}
+
+// Whether the command line asks for JSON diagnostics. Read before CLI11 parses it, so that a
+// usage error of the same command line is JSON too (spec/cli.md §5).
+bool wants_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--error-format=json") return true;
+    if (arg == "--error-format" && i + 1 < argc && std::string_view(argv[i + 1]) == "json")
+      return true;
+  }
+  return false;
 }
 
 int vx_main(int argc, char** argv) {
@@ -39,6 +52,10 @@ int vx_main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
   run->add_flag("-v,--verbose", opts.verbose, "say where each region ran, and why");
   run->add_flag("--profile", opts.profile, "print a table of the GPU launches at the end");
+  run->add_option("--max-steps", opts.max_steps, "stop after N loop passes and calls (a runtime error)")
+      ->check(CLI::Range(int64_t{1}, INT64_MAX));
+  run->add_option("--max-seconds", opts.max_seconds, "stop after S seconds of running (a runtime error)")
+      ->check(CLI::Range(0.001, 1e9));
   auto* emit_cuda = app.add_subcommand("emit-cuda", "print the CUDA C++ of every spawn region");
   add_program_options(emit_cuda);
   emit_cuda->add_option("--cubin", opts.cubin, "compile the kernels with NVRTC into this file instead");
@@ -92,7 +109,10 @@ int vx_main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    if (wants_json(argc, argv))
+      vx::render_plain_error(std::cerr, e.what(), vx::ErrorFormat::Json);
+    else
+      app.exit(e);
     return 2;
   }
   opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;

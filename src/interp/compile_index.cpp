@@ -154,6 +154,8 @@ template <class T, class I> struct ForStore final : RangeLoop<I> {
     T* data = reinterpret_cast<T*>(v.data) + row;
     uint8_t* init = v.init ? v.init + row : nullptr;
     uint64_t* var = &f.s[this->slot];
+    // The body stores and calls nothing: the passes are counted at once.
+    count_steps(f.ctx, range_passes(a, b, this->inclusive), this->loop_span);
     for (I x = a;; x = static_cast<I>(x + 1)) {
       const uint64_t i = to_bits<I>(x);
       *var = i;
@@ -436,6 +438,7 @@ const StmtNode* Compiler::for_store(const tir::Stmt& loop) {
         n->start = scalar<I>(*loop.start);
         n->end = scalar<I>(*loop.end);
         n->inclusive = loop.inclusive;
+        n->loop_span = loop.span;
         n->rank = rank;
         return fill_slot_store<T>(*this, n, s);
       } else {

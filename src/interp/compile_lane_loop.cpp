@@ -377,6 +377,9 @@ template <class I> struct LaneLoop final : RangeLoop<I> {
         return false;
     }
     if (!reads_unchanged(accesses, r)) return false;
+    // The body calls nothing: the passes are counted at once (after the proofs, since the
+    // general loop counts them itself when a proof fails).
+    count_steps(f.ctx, n, this->loop_span);
     r.scratch = lane_scratch(buffers);
     r.n = static_cast<int>(std::min<int64_t>(kChunk, n));  // the widest chunk
     for (const LaneUniform* u : uniforms) u->fill(r);
@@ -698,6 +701,7 @@ const StmtNode* Compiler::lane_loop(const tir::Stmt& s, const StmtNode* general)
       n->start = g->start;
       n->end = g->end;
       n->inclusive = g->inclusive;
+      n->loop_span = g->loop_span;
       n->general = g;
       n->accesses = std::move(b.accesses);
       n->uniforms = std::move(b.uniforms);

@@ -77,10 +77,12 @@ class Compiler {
         op.op = e.bop;
         return op;
       }
-      const tir::Expr& l = *e.args[0];
-      if (safe_binary<T>(e) && safe_binary<T>(l) && is_leaf(*l.args[0]) && is_leaf(*l.args[1]) &&
-          is_leaf(*e.args[1]) && leaf<T>(*l.args[0], op.x, &n1) && leaf<T>(*l.args[1], op.y, &n2) &&
+      // Only a binary operator has operands here: a call without arguments or a block has none.
+      if (safe_binary<T>(e) && safe_binary<T>(*e.args[0]) && is_leaf(*e.args[0]->args[0]) &&
+          is_leaf(*e.args[0]->args[1]) && is_leaf(*e.args[1]) &&
+          leaf<T>(*e.args[0]->args[0], op.x, &n1) && leaf<T>(*e.args[0]->args[1], op.y, &n2) &&
           leaf<T>(*e.args[1], op.z, &n3)) {
+        const tir::Expr& l = *e.args[0];
         op.kind = OpAny<T>::kBin2;
         op.op = l.bop;
         op.op2 = e.bop;

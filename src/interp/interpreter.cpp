@@ -36,11 +36,13 @@
 
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <sstream>
@@ -58,20 +60,95 @@ int scalar_size(Scalar s) {
   return with_scalar(s, [](auto v) { return static_cast<int>(sizeof(v)); });
 }
 
+int64_t tensor_bytes(Scalar elem, const std::vector<int64_t>& dims, bool uninit) {
+  __int128 n = 1;
+  for (int64_t x : dims) {
+    n *= x < 0 ? 0 : x;
+    if (n > INT64_MAX) return INT64_MAX;
+  }
+  const __int128 b = n * (scalar_size(elem) + (uninit ? 1 : 0));
+  return b > INT64_MAX ? INT64_MAX : static_cast<int64_t>(b);
+}
+
 TensorStorage::TensorStorage(Scalar e, Memory m, std::vector<int64_t> d, bool uninit)
     : elem(e), memory(m), dims(std::move(d)) {
   size = 1;
   for (int64_t x : dims) size *= x;
-  const size_t bytes = static_cast<size_t>(size) * static_cast<size_t>(scalar_size(e));
-  data = static_cast<std::byte*>(::operator new(bytes ? bytes : 1, std::align_val_t{64}));
-  if (uninit) init.reset(new uint8_t[size ? size : 1]());
+  const size_t data_bytes = static_cast<size_t>(size) * static_cast<size_t>(scalar_size(e));
+  data = static_cast<std::byte*>(::operator new(data_bytes ? data_bytes : 1, std::align_val_t{64}));
+  if (uninit) {
+    try {
+      init.reset(new uint8_t[size ? size : 1]());
+    } catch (...) {
+      ::operator delete(data, std::align_val_t{64});
+      throw;
+    }
+  }
+  bytes = static_cast<int64_t>(data_bytes) + (uninit ? size : 0);
+  g_tensor_bytes.fetch_add(bytes, std::memory_order_relaxed);
 }
 
 TensorStorage::~TensorStorage() {
+  g_tensor_bytes.fetch_sub(bytes, std::memory_order_relaxed);
   if (memory == Memory::Hbm && g_hbm_free_listener.hook)
     g_hbm_free_listener.hook(g_hbm_free_listener.context, data,
                              static_cast<size_t>(size) * static_cast<size_t>(scalar_size(elem)));
   ::operator delete(data, std::align_val_t{64});
+}
+
+namespace {
+
+// 1536 -> "1536 bytes (1.5 KiB)".
+std::string byte_text(int64_t b) {
+  std::string s = std::to_string(b) + " bytes";
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(b);
+  int u = -1;
+  while (v >= 1024 && u < 5) {
+    v /= 1024;
+    ++u;
+  }
+  if (u >= 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " (%.1f %s)", v, units[u]);
+    s += buf;
+  }
+  return s;
+}
+
+// A tensor of `dims` is about to be made at `span`: a runtime error when it would take the live
+// tensors past the memory budget.
+void check_tensor_budget(Scalar elem, const std::vector<int64_t>& dims, bool uninit, Span span) {
+  const int64_t need = tensor_bytes(elem, dims, uninit);
+  const int64_t live = g_tensor_bytes.load(std::memory_order_relaxed);
+  if (need <= g_memory_limit - live) return;
+  std::string shape;
+  for (size_t k = 0; k < dims.size(); ++k) shape += (k ? ", " : "") + std::to_string(dims[k]);
+  runtime_error(span, "out of memory: a tensor of [" + shape + "] needs " + byte_text(need) +
+                          ", with " + byte_text(live) + " of tensors live; the limit is " +
+                          byte_text(g_memory_limit) + " (VX_MEMORY_LIMIT)");
+}
+
+}  // namespace
+
+void RunLimits::charge(int64_t n, Span span) {
+  const int64_t before = steps;
+  steps = n > INT64_MAX - steps ? INT64_MAX : steps + n;
+  if (steps > max_steps)
+    runtime_error(span, "step limit reached: more than " + std::to_string(max_steps) +
+                            " steps (loop passes and calls; --max-steps)");
+  // The clock is read once every 2^14 steps (and at every bulk count).
+  if (max_seconds > 0 && (n > 1 || (before >> 14) != (steps >> 14))) {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    const int64_t now = static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+    if (now > deadline_ns) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%g", max_seconds);
+      runtime_error(span, std::string("time limit reached: the run took more than ") + buf +
+                              " s (--max-seconds)");
+    }
+  }
 }
 
 void TensorSlot::own(std::unique_ptr<TensorStorage> s) {
@@ -245,6 +322,7 @@ template <class T> struct TensorNewNode final : Node {
   std::vector<int64_t> dims;
   Span span;
   std::unique_ptr<TensorStorage> make() const {
+    check_tensor_budget(elem, dims, fill == nullptr, span);
     try {
       return std::make_unique<TensorStorage>(elem, memory, dims, fill == nullptr);
     } catch (const std::bad_alloc&) {
@@ -345,6 +423,7 @@ struct CallNode final : Node {
         callee->s[params[i]] = args[i]->eval_bits(f);
       }
     }
+    count_steps(ctx, 1, span);
     if (++ctx->depth > ctx->max_depth) {
       runtime_error(span, "stack overflow: more than " + std::to_string(ctx->max_depth) +
                               " nested calls");
@@ -437,28 +516,42 @@ struct BlockStmt final : StmtNode {
   Flow exec(Frame& f) const override { return run_list(list, f); }
 };
 
+// The loops below are compiled twice: without a step count (the usual run, the same code as
+// before limits existed) and with one (--max-steps, --max-seconds), chosen once per loop run.
 struct WhileStmt final : StmtNode {
   const ExprT<bool>* cond;
   StmtList body;
-  Flow exec(Frame& f) const override {
+  Span span;
+  template <bool Count> Flow passes(Frame& f, RunLimits* limits) const {
     while (cond->eval(f)) {
+      if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
     }
     return Flow::Normal;
   }
+  Flow exec(Frame& f) const override {
+    RunLimits* const limits = f.ctx->limits;
+    return limits ? passes<true>(f, limits) : passes<false>(f, nullptr);
+  }
 };
 
 struct LoopStmt final : StmtNode {
   StmtList body;
-  Flow exec(Frame& f) const override {
+  Span span;
+  template <bool Count> Flow passes(Frame& f, RunLimits* limits) const {
     for (;;) {
+      if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
     }
     return Flow::Normal;
+  }
+  Flow exec(Frame& f) const override {
+    RunLimits* const limits = f.ctx->limits;
+    return limits ? passes<true>(f, limits) : passes<false>(f, nullptr);
   }
 };
 
@@ -466,12 +559,17 @@ struct LoopStmt final : StmtNode {
 template <class T> struct ForStmt final : RangeLoop<T> {
   StmtList body;
   Flow run(Frame& f, T a, T b) const override {
+    RunLimits* const limits = f.ctx->limits;
+    return limits ? passes<true>(f, a, b, limits) : passes<false>(f, a, b, nullptr);
+  }
+  template <bool Count> Flow passes(Frame& f, T a, T b, RunLimits* limits) const {
     const int slot = this->slot;
     if (body.size() == 2) {  // `let x = …; t[…] = …;`: both called directly
       const StmtNode* first = body[0];
       const StmtNode* second = body[1];
       for (T v = a;; v = static_cast<T>(v + 1)) {
         f.s[slot] = to_bits<T>(v);
+        if constexpr (Count) limits->charge(1, this->loop_span);
         Flow fl = first->exec(f);
         if (fl == Flow::Normal) fl = second->exec(f);
         if (fl == Flow::Break) break;
@@ -484,6 +582,7 @@ template <class T> struct ForStmt final : RangeLoop<T> {
       const StmtNode* only = body[0];
       for (T v = a;; v = static_cast<T>(v + 1)) {
         f.s[slot] = to_bits<T>(v);
+        if constexpr (Count) limits->charge(1, this->loop_span);
         const Flow fl = only->exec(f);
         if (fl == Flow::Break) break;
         if (fl == Flow::Return) return fl;
@@ -493,6 +592,7 @@ template <class T> struct ForStmt final : RangeLoop<T> {
     }
     for (T v = a;; v = static_cast<T>(v + 1)) {
       f.s[slot] = to_bits<T>(v);
+      if constexpr (Count) limits->charge(1, this->loop_span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) return fl;
@@ -532,6 +632,7 @@ template <class T> struct RecAcrossStmt final : StmtNode {
   const ExprT<T>* end;
   bool inclusive;
   PassLevel level;
+  Span span;
   StmtList body;
   Flow exec(Frame& f) const override {
     ExecContext* ctx = f.ctx;
@@ -554,6 +655,7 @@ template <class T> struct RecAcrossStmt final : StmtNode {
     };
     for (T v = a;; v = static_cast<T>(v + 1)) {
       f.s[slot] = to_bits<T>(v);
+      count_steps(ctx, 1, span);
       Flow fl;
       {
         rec.enter_pass(this, level, static_cast<int64_t>(v));
@@ -926,12 +1028,14 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
     case StmtKind::Expr: return tail_stmt(*s.value, Tail::Discard);
     case StmtKind::While: {
       auto* n = make<WhileStmt>();
+      n->span = s.span;
       n->cond = scalar<bool>(*s.value);
       n->body = block_stmts(*s.body, Tail::Discard);
       return n;
     }
     case StmtKind::Loop: {
       auto* n = make<LoopStmt>();
+      n->span = s.span;
       n->body = block_stmts(*s.body, Tail::Discard);
       return n;
     }
@@ -978,6 +1082,7 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n->end = scalar<T>(*s.end);
         n->inclusive = s.inclusive;
         n->level = s.across == tir::Across::Blocks ? PassLevel::Block : PassLevel::Lane;
+        n->span = s.span;
         n->body = block_stmts(*s.body, Tail::Discard);
         return n;
       }
@@ -986,6 +1091,7 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n.start = scalar<T>(*s.start);
         n.end = scalar<T>(*s.end);
         n.inclusive = s.inclusive;
+        n.loop_span = s.span;
         n.body = block_stmts(*s.body, Tail::Discard);
       };
       if (s.across == tir::Across::Blocks) {
@@ -1030,6 +1136,34 @@ std::vector<std::unique_ptr<CompiledFunction>> Compiler::compile_all() {
 
 namespace {
 
+// VX_MEMORY_LIMIT: bytes, with an optional K, M, G or T suffix (powers of 1024); unset: half of
+// the physical memory (8 GiB when that is unknown). Sets `error` when the value is not a size.
+int64_t memory_limit(std::string* error) {
+  const char* env = std::getenv("VX_MEMORY_LIMIT");
+  if (!env || !*env) {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) return static_cast<int64_t>(pages) * page / 2;
+    return int64_t{8} << 30;
+  }
+  const std::string s = env;
+  size_t i = 0;
+  unsigned __int128 v = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && v <= INT64_MAX) v = v * 10 + (s[i++] - '0');
+  int shift = 0;
+  if (i + 1 == s.size()) {
+    const char c = s[i] & ~0x20;  // upper case
+    shift = c == 'K' ? 10 : c == 'M' ? 20 : c == 'G' ? 30 : c == 'T' ? 40 : -1;
+    if (shift > 0) ++i;
+  }
+  if (i == 0 || i != s.size() || shift < 0 || (v << shift) > INT64_MAX) {
+    *error = "VX_MEMORY_LIMIT=" + s +
+             " is not a size (a number of bytes, with an optional K, M, G or T suffix)";
+    return 0;
+  }
+  return static_cast<int64_t>(v << shift);
+}
+
 struct RunJob {
   const tir::Program* program;
   const RunOptions* options;
@@ -1038,6 +1172,23 @@ struct RunJob {
 
 int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
   std::ostream& err = *options.err;
+  std::string limit_error;
+  g_memory_limit = memory_limit(&limit_error);
+  if (!limit_error.empty()) {
+    err << "error: " << limit_error << "\n";
+    return 2;
+  }
+  RunLimits limits;
+  if (options.max_steps > 0) limits.max_steps = options.max_steps;
+  if (options.max_seconds > 0) {
+    limits.max_seconds = options.max_seconds;
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    const double ns = options.max_seconds * 1e9;
+    limits.deadline_ns = static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec +
+                         (ns >= 9e18 ? int64_t{9000000000000000000} : static_cast<int64_t>(ns));
+  }
+  const bool limited = options.max_steps > 0 || options.max_seconds > 0;
   try {
     if (program.main_index < 0 ||
         program.main_index >= static_cast<int>(program.functions.size()))
@@ -1054,7 +1205,10 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     ctx.functions = &functions;
     ctx.program = &program;
     ctx.max_depth = options.max_call_depth;
-    ctx.host_threads = threads.count();
+    // With a step or time limit the blocks run in order on this thread: the count is the same
+    // from run to run, and so is where it stops.
+    ctx.host_threads = limited ? 1 : threads.count();
+    if (limited) ctx.limits = &limits;
     const char* time_kernel = std::getenv("VX_TIME_KERNEL");
     ctx.time_kernel = time_kernel && std::strcmp(time_kernel, "1") == 0;
     ctx.pools.resize(functions.size());

@@ -32,6 +32,9 @@ struct RunOptions {
   // and every region runs in the interpreter; null compiles the normal tree.
   RaceRecorder* race_recorder = nullptr;
   int max_call_depth = 10000;
+  // `--max-steps N`, `--max-seconds S` (spec/semantics.md §8.1); 0: no limit.
+  int64_t max_steps = 0;
+  double max_seconds = 0;
   // Prints a runtime error; null: render_human against the program's file. (The REPL maps the
   // span back into the text the user typed.)
   std::function<void(std::ostream&, const Diagnostic&)> report_error;

@@ -2,6 +2,7 @@
 // context and the small typed nodes that every other node file uses. Internal to src/interp.
 #pragma once
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -27,6 +28,17 @@ struct FramePool {
 // call depth and the frame pools. The main thread has one; each host task that runs blocks of an
 // `across blocks` loop forks its own (host_parallel.hpp): it copies the settings and starts with
 // empty frame pools, so no two threads share anything they write.
+// `--max-steps` and `--max-seconds` (spec/semantics.md §8.1): one per run, null in ExecSettings
+// when neither is set. A run with limits uses one host thread, so the count is deterministic.
+struct RunLimits {
+  int64_t max_steps = INT64_MAX;
+  int64_t steps = 0;
+  double max_seconds = 0;  // 0: no time limit
+  int64_t deadline_ns = 0;  // CLOCK_MONOTONIC
+  // Counts `n` steps at `span`; a runtime error when the run passes a limit (interpreter.cpp).
+  void charge(int64_t n, Span span);
+};
+
 struct ExecSettings {
   std::ostream* out = nullptr;
   std::ostream* err = nullptr;
@@ -40,6 +52,7 @@ struct ExecSettings {
   bool concurrent = false;    // other threads may run blocks now: atomics must be real
   RaceRecorder* races = nullptr;  // `--check-races`: only the recording nodes read these two
   int across_open = 0;            // across passes open now
+  RunLimits* limits = nullptr;    // null: no step or time limit (the usual run: one test a pass)
 };
 
 struct ExecContext : ExecSettings {
@@ -51,6 +64,12 @@ struct ExecContext : ExecSettings {
     child.pools.resize(pools.size());
   }
 };
+
+// Counts `n` steps (loop passes, calls) against --max-steps / --max-seconds, when set.
+inline void count_steps(const ExecContext* ctx, int64_t n, Span span) {
+  if (RunLimits* l = ctx->limits) [[unlikely]]
+    l->charge(n, span);
+}
 
 // An expression. Scalar, unit and token values travel as slot bits (eval_bits); tensor-like
 // values as a TensorSlot (eval_tensor: moves an owned tensor out of a local, or gives a view).
@@ -281,11 +300,18 @@ inline Flow run_list(const StmtList& list, Frame& f) {
   return Flow::Normal;
 }
 
+// The passes of a non-empty range a..b or a..=b (at most INT64_MAX).
+template <class I> int64_t range_passes(I a, I b, bool inclusive) {
+  const __int128 n = static_cast<__int128>(b) - static_cast<__int128>(a) + (inclusive ? 1 : 0);
+  return n > INT64_MAX ? INT64_MAX : static_cast<int64_t>(n);
+}
+
 // `for v in a..b` / `a..=b` over the integer type I: exec evaluates the bounds once and, when the
 // range is not empty, hands it to run, which makes the passes. A specialised loop that has already
 // evaluated the bounds can then give the range to a general one (compile_lane_loop.cpp).
 template <class I> struct RangeLoop : StmtNode {
   int slot = -1;  // the loop variable
+  Span loop_span;  // the `for` statement, where --max-steps stops
   const ExprT<I>* start = nullptr;
   const ExprT<I>* end = nullptr;
   bool inclusive = false;

@@ -3,6 +3,7 @@
 // (interpreter.cpp and its helpers) and by a region runner that runs `spawn on` regions
 // elsewhere (DESIGN §2). See interpreter.cpp for how the pieces fit together.
 #pragma once
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -90,11 +91,21 @@ struct StorageFreeListener {
 };
 inline StorageFreeListener g_hbm_free_listener;
 
+// The bytes of tensor storage live now (elements and init flags, all threads), and the budget a
+// new tensor is checked against (VX_MEMORY_LIMIT, spec/semantics.md §8.1; run_program sets it).
+inline std::atomic<int64_t> g_tensor_bytes{0};
+inline int64_t g_memory_limit = INT64_MAX;
+
+// The bytes a tensor of `elem` with `dims` takes (elements, and init flags when `uninit`);
+// INT64_MAX when that does not fit.
+int64_t tensor_bytes(Scalar elem, const std::vector<int64_t>& dims, bool uninit);
+
 struct TensorStorage {
   Scalar elem = Scalar::F32;
   Memory memory = Memory::CpuDram;
   std::vector<int64_t> dims;
   int64_t size = 0;  // number of elements
+  int64_t bytes = 0;  // counted in g_tensor_bytes
   std::byte* data = nullptr;
   std::unique_ptr<uint8_t[]> init;  // null: every element is initialised
   // The storage's identity for `--check-races` (0: none yet; given at its first recorded access,

@@ -50,6 +50,38 @@ auto tagged(F f) {
 }
 auto const tag_only = tagged([](auto&) {});
 
+// Bounds the recursion of the grammar where nothing else does (`if if c {…} …` conditions,
+// `&&…T` and `Tensor<Tensor<…>>` types: no delimiter is open between the levels): more than
+// kMaxParseDepth expressions and types open at once is E0003 at the start of the one past the
+// limit (`too_deep`, parser.cpp). The count lives in the parse: parse_program resets it.
+inline thread_local int g_parse_depth = 0;
+template <class Subject>
+struct DepthGuard : x3::unary_parser<Subject, DepthGuard<Subject>> {
+  using base_type = x3::unary_parser<Subject, DepthGuard<Subject>>;
+  static bool const is_pass_through_unary = true;
+  constexpr DepthGuard(Subject const& subject) : base_type(subject) {}
+  template <class It, class Ctx, class RCtx, class Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    if (g_parse_depth >= kMaxParseDepth) {
+      x3::skip_over(first, last, ctx);
+      boost::throw_exception(x3::expectation_failure<It>(first, "too_deep"));
+    }
+    struct Level {
+      Level() { ++g_parse_depth; }
+      ~Level() { --g_parse_depth; }
+    } level;
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+};
+struct DepthGuardGen {
+  template <class Subject>
+  constexpr DepthGuard<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      Subject const& subject) const {
+    return {x3::as_parser(subject)};
+  }
+};
+inline constexpr DepthGuardGen depth_guard{};
+
 // ---- Lexical pieces ------------------------------------------------------------------------
 
 auto const word_end = !(alnum | '_');
@@ -195,7 +227,7 @@ auto const type_name_def = raw_ident | (lit('(') >> lit(')') >> attr(std::string
 auto const named_type_def = x3::eps[mark] >> type_name[tagged(
     [](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 
-auto const type_def = ref_type | tensor_type | named_type;
+auto const type_def = depth_guard[ref_type | tensor_type | named_type];
 
 // ---- Expressions ---------------------------------------------------------------------------
 
@@ -264,23 +296,39 @@ struct suffix_class : Annotate {};
 x3::rule<suffix_class, ast::Suffix> const suffix_rule = "suffix";
 auto const suffix_rule_def = index_suffix | method_suffix;
 
+// postfix = primary { suffix }: a chain of kMaxExprDepth suffixes is deeper than the limit
+// (parser.cpp's DepthCheck would refuse it at the last one), so the grammar stops there
+// (`too_many_suffixes`) rather than build a vector of millions of them first.
 struct postfix_class : Annotate {};
 x3::rule<postfix_class, ast::Postfix> const postfix = "expression";
-auto const postfix_def = primary >> *suffix_rule;
+x3::rule<class too_many_suffixes_class> const too_many_suffixes = "too_many_suffixes";
+auto const too_many_suffixes_def = !suffix_rule;
+x3::rule<class suffixes_class, std::vector<ast::Suffix>> const suffixes = "suffix";
+auto const suffixes_def = x3::repeat(0, kMaxExprDepth - 1)[suffix_rule] > too_many_suffixes;
+auto const postfix_def = primary >> suffixes;
 
-// unary = { "-" | "!" | "*" | "&" [ "mut" ] } postfix
+// unary = { "-" | "!" | "*" | "&" [ "mut" ] } postfix, with at most kMaxPrefixOps operators
+// (spec/grammar.md §1.5): E0003 at the one past the limit (`too_many_prefix`, parser.cpp).
 x3::rule<class prefix_op_class, std::string> const prefix_op = "prefix operator";
 auto const prefix_op_def = (lit('&') >> kw("mut") >> attr(std::string("&mut"))) |
                            x3::string("&") | x3::string("-") | x3::string("!") | x3::string("*");
 
 struct unary_class : Annotate {};
 x3::rule<unary_class, ast::Unary> const unary = "expression";
-auto const unary_def = *prefix_op >> postfix;
+x3::rule<class too_many_prefix_class> const too_many_prefix = "too_many_prefix";
+auto const too_many_prefix_def = !prefix_op;
+x3::rule<class prefix_ops_class, std::vector<std::string>> const prefix_ops = "prefix operator";
+auto const prefix_ops_def = x3::repeat(0, kMaxPrefixOps)[prefix_op] > too_many_prefix;
+auto const unary_def = prefix_ops >> postfix;
 
-// cast = unary { "as" type }
+// cast = unary { "as" type }, with at most kMaxCasts casts (`too_many_casts`, parser.cpp)
 struct cast_class : Annotate {};
 x3::rule<cast_class, ast::Cast> const cast = "expression";
-auto const cast_def = unary >> *(kw("as") > type);
+x3::rule<class too_many_casts_class> const too_many_casts = "too_many_casts";
+auto const too_many_casts_def = !kw("as");
+x3::rule<class cast_types_class, std::vector<ast::Type>> const cast_types = "`as`";
+auto const cast_types_def = x3::repeat(0, kMaxCasts)[kw("as") > type] > too_many_casts;
+auto const cast_def = unary >> cast_types;
 
 // The binary operators of every level; the checker applies their precedence.
 x3::symbols<std::string> const binary_ops({{"||", "||"}, {"&&", "&&"}, {"==", "=="}, {"!=", "!="},
@@ -297,7 +345,7 @@ auto const binary_rest_def = binary_ops >> cast;
 // the checker folds a chain into a tree as deep as the chain is long.
 x3::rule<class too_long_class> const too_long = "too_long";
 auto const too_long_def = !binary_rest;
-auto const expr_def = cast >> x3::repeat(0, kMaxOperators)[binary_rest] > too_long;
+auto const expr_def = depth_guard[cast >> x3::repeat(0, kMaxOperators)[binary_rest] > too_long];
 
 // if_expr = "if" expr block { "else" "if" expr block } [ "else" block ]
 struct else_if_class : Annotate {};
@@ -464,7 +512,8 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
                     spawn_stmt, assign_tail, stmt_end, expr_stmt, block_like, block_stmt, stmt,
                     close_brace, attribute, param, params, fn_item, const_item, import_item, item)
 
-BOOST_SPIRIT_DEFINE(too_long, dims)
+BOOST_SPIRIT_DEFINE(too_long, too_many_prefix, too_many_casts, too_many_suffixes, suffixes,
+                    prefix_ops, cast_types, dims)
 
 // The program rule is defined separately: it is the one the parser instantiates.
 BOOST_SPIRIT_DEFINE(program_rule)

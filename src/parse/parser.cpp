@@ -1,5 +1,7 @@
 #include "parse/parser.hpp"
 
+#include <algorithm>
+#include <boost/variant/get.hpp>
 #include <sstream>
 
 #include "parse/grammar.hpp"
@@ -191,6 +193,127 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
   return true;
 }
 
+// The depth of every expression's tree (spec/grammar.md §1.5), bottom-up: a leaf is 1; a call,
+// array, `( )`, block or `if` is one more than the deepest of its parts; each suffix, binary
+// operator and cast adds one to the deepest part so far; prefix operators one each; an `else if`
+// two (the checker makes it a block holding an `if`); statements and a function's body none.
+// The first node whose depth passes kMaxExprDepth is refused with E0003 at its start. The walk
+// recurses only as deep as the grammar did.
+class DepthCheck {
+ public:
+  DepthCheck(const ParsedProgram& parsed, Diagnostics& diags) : parsed_(parsed), diags_(diags) {}
+  bool failed() const { return failed_; }
+
+  void program(const ast::Program& p) {
+    for (const auto& item : p.items) {
+      if (failed_) return;
+      if (auto* f = boost::get<ast::FnItem>(&item)) stmts(f->body);
+      else if (auto* c = boost::get<ast::ConstItem>(&item)) expr(c->value);
+    }
+  }
+
+ private:
+  // Refuses `depth` at `node` when it passes the limit; returns it (clamped) otherwise.
+  int at(int depth, const ast::position_tagged& node, const char* what) {
+    if (failed_) return kMaxExprDepth + 1;
+    if (depth <= kMaxExprDepth) return depth;
+    failed_ = true;
+    Span s = parsed_.span(node);
+    auto& d = diags_.error("E0003", {s.begin, s.begin + 1}, "expression nested too deeply",
+                           std::string(what) + " makes it " + std::to_string(depth) + " deep");
+    d.notes.push_back("an expression's tree may be at most " + std::to_string(kMaxExprDepth) +
+                      " deep (spec/grammar.md §1.5)");
+    d.helps.push_back("name the parts with `let` statements");
+    return depth;
+  }
+  int exprs(const std::vector<ast::Expr>& es) {
+    int m = 0;
+    for (const auto& e : es) m = std::max(m, expr(e));
+    return m;
+  }
+  int expr(const ast::Expr& e) {
+    int deepest = cast(e.first);
+    for (size_t k = 0; k < e.rest.size() && !failed_; ++k) {
+      deepest = std::max(deepest, cast(e.rest[k].operand));
+      at(deepest + static_cast<int>(k) + 1, e.rest[k], "this operator");
+    }
+    return deepest + static_cast<int>(e.rest.size());
+  }
+  int cast(const ast::Cast& c) {
+    int d = unary(c.operand);
+    for (const auto& t : c.types) d = at(d + 1, t, "this cast");
+    return d;
+  }
+  int unary(const ast::Unary& u) {
+    int d = postfix(u.operand);
+    if (u.ops.empty()) return d;
+    return at(d + static_cast<int>(u.ops.size()), u, "this prefix operator");
+  }
+  int postfix(const ast::Postfix& p) {
+    int d = primary(p.base);
+    for (const auto& s : p.suffixes) {
+      if (failed_) break;
+      if (auto* ix = boost::get<ast::IndexSuffix>(&s)) {
+        d = at(std::max(d, expr(ix->index.get())) + 1, *ix, "this index");
+      } else {
+        const auto& m = boost::get<ast::MethodSuffix>(s);
+        d = at(std::max(d, exprs(m.args)) + 1, m, "this method call");
+      }
+    }
+    return d;
+  }
+  int primary(const ast::Primary& p) {
+    if (auto* c = boost::get<ast::TensorCtor>(&p)) return at(exprs(c->args) + 1, *c, "this call");
+    if (auto* m = boost::get<ast::MacroCall>(&p)) return at(exprs(m->args) + 1, *m, "this call");
+    if (auto* pe = boost::get<ast::PathExpr>(&p))
+      return pe->call_args ? at(exprs(*pe->call_args) + 1, *pe, "this call") : 1;
+    if (auto* a = boost::get<ast::ArrayLit>(&p)) return at(exprs(a->elems) + 1, *a, "this array");
+    if (auto* par = boost::get<ast::Paren>(&p))
+      return at(expr(par->inner.get()) + 1, *par, "this `(`");
+    if (auto* ub = boost::get<ast::UnsafeBlock>(&p))
+      return at(block(ub->body.get()) + 1, *ub, "this block");
+    if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
+    if (auto* b = boost::get<ast::x3::forward_ast<ast::Block>>(&p)) return block(b->get());
+    return 1;  // a literal or `()`
+  }
+  int if_expr(const ast::IfExpr& e) {
+    // The checker nests the arms from the last: `else` inside the last `else if`, and so on.
+    int d = e.else_block ? block(e.else_block->get()) : 0;
+    for (size_t k = e.else_ifs.size(); k-- > 0 && !failed_;) {
+      const ast::ElseIf& ei = e.else_ifs[k];
+      d = at(std::max({d, expr(ei.cond), block(ei.body.get())}) + 2, ei, "this `else if`");
+    }
+    return at(std::max({d, expr(e.cond), block(e.then_block.get())}) + 1, e, "this `if`");
+  }
+  // The deepest statement of a block (a function's body counts no level of its own).
+  int stmts(const ast::Block& b) {
+    int d = 0;
+    for (const auto& s : b.stmts) {
+      if (failed_) break;
+      d = std::max(d, stmt(s));
+    }
+    return d;
+  }
+  int block(const ast::Block& b) { return at(stmts(b) + 1, b, "this block"); }
+  // A statement adds no level: its expressions and blocks count.
+  int stmt(const ast::Stmt& s) {
+    if (auto* l = boost::get<ast::LetStmt>(&s)) return l->init ? expr(*l->init) : 0;
+    if (auto* r = boost::get<ast::ReturnStmt>(&s)) return r->value ? expr(*r->value) : 0;
+    if (auto* w = boost::get<ast::WhileStmt>(&s)) return std::max(expr(w->cond), block(w->body.get()));
+    if (auto* l = boost::get<ast::LoopStmt>(&s)) return block(l->body.get());
+    if (auto* f = boost::get<ast::ForStmt>(&s))
+      return std::max({expr(f->start), expr(f->end), block(f->body.get())});
+    if (auto* sp = boost::get<ast::SpawnStmt>(&s)) return block(sp->body.get());
+    if (auto* e = boost::get<ast::ExprStmt>(&s))
+      return std::max(expr(e->expr), e->assign ? expr(e->assign->value) : 0);
+    return 0;  // break, continue
+  }
+
+  const ParsedProgram& parsed_;
+  Diagnostics& diags_;
+  bool failed_ = false;
+};
+
 }  // namespace
 
 std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics& diags) {
@@ -228,6 +351,35 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
       d.helps.push_back("split it into several `let` statements");
       return nullptr;
     }
+    if (which == "too_deep") {
+      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                            "expression or type nested too deeply",
+                            "this is level " + std::to_string(kMaxParseDepth + 1));
+      d.notes.push_back("at most " + std::to_string(kMaxParseDepth) +
+                        " expressions and types may be open at once (such as `if` conditions "
+                        "and `&` types nested without parentheses)");
+      return nullptr;
+    }
+    if (which == "too_many_suffixes") {
+      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                            "expression nested too deeply",
+                            "this suffix makes it more than " + std::to_string(kMaxExprDepth) +
+                                " deep");
+      d.notes.push_back("an expression's tree may be at most " + std::to_string(kMaxExprDepth) +
+                        " deep (spec/grammar.md §1.5); each method call and index adds a level");
+      d.helps.push_back("name the parts with `let` statements");
+      return nullptr;
+    }
+    if (which == "too_many_prefix" || which == "too_many_casts") {
+      const bool prefix = which == "too_many_prefix";
+      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                            prefix ? "more than " + std::to_string(kMaxPrefixOps) +
+                                         " prefix operators in a row"
+                                   : "more than " + std::to_string(kMaxCasts) + " `as` casts in a row",
+                            prefix ? "the operator past the limit" : "the cast past the limit");
+      d.helps.push_back("split it into several `let` statements");
+      return nullptr;
+    }
     if (which == "escape") {
       auto& d = diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
                             "unknown character escape `" + text.substr(at, 2) + "`",
@@ -251,6 +403,9 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
                 "expected " + which);
     return nullptr;
   }
+  DepthCheck depth(*result, diags);
+  depth.program(result->program);
+  if (depth.failed()) return nullptr;
   return result;
 }
 

@@ -11,6 +11,13 @@ namespace vx {
 
 inline constexpr int kMaxNesting = 256;
 inline constexpr int kMaxOperators = 4096;  // binary operators in one expression
+inline constexpr int kMaxPrefixOps = 256;   // prefix operators in a row
+inline constexpr int kMaxCasts = 256;       // `as` casts in a row
+// Expressions and types open at once in the grammar (`if if …` conditions, `&&…T`).
+inline constexpr int kMaxParseDepth = 1024;
+// The depth of an expression's tree, counted as spec/grammar.md §1.5 says: every later pass
+// (checker, interpreter, emitter, printers) recurses at most about this deep.
+inline constexpr int kMaxExprDepth = 8192;
 
 class ParsedProgram {
  public:

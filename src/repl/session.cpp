@@ -745,14 +745,12 @@ Session::~Session() = default;
 bool Session::eval(const std::string& text) { return impl_->eval({"<repl>", text}); }
 
 bool Session::load(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    impl_->err << "error: cannot read `" << path << "`\n";
-    return false;
-  }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return impl_->eval({path, ss.str()});
+  // At most 16 MiB and a byte are read, so `:load /dev/zero` is refused at once (E0003).
+  int status = 0;
+  auto file = read_source_or_report(path, impl_->err, ErrorFormat::Human, status);
+  impl_->err.flush();
+  if (!file) return false;
+  return impl_->eval({path, file->text()});
 }
 
 bool Session::type_of(const std::string& expr) {

@@ -36,9 +36,12 @@ namespace {
 
 const char* severity_word(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
@@ -48,9 +51,12 @@ std::string printable(std::string_view line, size_t max_len = 160) {
   std::string out;
   for (char c : line.substr(0, max_len)) {
     unsigned char u = static_cast<unsigned char>(c);
-    if (c == '\t') out += ' ';
-    else if (u < 0x20 || u == 0x7f) out += '?';
-    else out += c;
+    if (c == '\t')
+      out += ' ';
+    else if (u < 0x20 || u == 0x7f)
+      out += '?';
+    else
+      out += c;
   }
   if (line.size() > max_len) out += "…";
   return out;
@@ -65,7 +71,8 @@ void underline(std::ostream& out, const SourceFile& file, Span span, const std::
   if (b.line != a.line) {
     // Underline to the end of the first line.
     int len = 0;
-    for (unsigned char c : line) if ((c & 0xC0) != 0x80) ++len;
+    for (unsigned char c : line)
+      if ((c & 0xC0) != 0x80) ++len;
     width = std::max(1, len - a.col + 1);
   }
   int start = std::min(a.col, 161);
@@ -80,12 +87,61 @@ void underline(std::ostream& out, const SourceFile& file, Span span, const std::
 }  // namespace
 
 void render_runtime_error(std::ostream& out, const SourceFile& file, Span span,
-                          const std::string& message) {
+                          const std::string& message, ErrorFormat format) {
   Diagnostic d;
   d.message = "runtime error: " + message;
   d.span = span;
-  render_human(out, file, d);
+  render_diagnostic(out, file, d, format);
   out.flush();
+}
+
+void render_diagnostic(std::ostream& out, const SourceFile& file, const Diagnostic& d,
+                       ErrorFormat format) {
+  if (format == ErrorFormat::Json)
+    out << diagnostic_json(file, d).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+  else
+    render_human(out, file, d);
+}
+
+void render_plain_error(std::ostream& out, const std::string& message, ErrorFormat format) {
+  if (format == ErrorFormat::Human) {
+    out << "error: " << message << "\n";
+    return;
+  }
+  nlohmann::json j;
+  j["level"] = "error";
+  j["code"] = nullptr;
+  j["message"] = message;
+  j["spans"] = nlohmann::json::array();
+  j["notes"] = nlohmann::json::array();
+  j["helps"] = nlohmann::json::array();
+  j["rendered"] = "error: " + message + "\n";
+  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+std::shared_ptr<SourceFile> read_source_or_report(const std::string& path, std::ostream& err,
+                                                  ErrorFormat format, int& status) {
+  std::string error;
+  ReadStatus read = ReadStatus::Ok;
+  auto file = read_source_file(path, error, &read);
+  if (file) {
+    status = 0;
+    return file;
+  }
+  if (read != ReadStatus::TooLarge) {
+    render_plain_error(err, error, format);
+    status = 2;
+    return nullptr;
+  }
+  // Refused like any program past a limit: E0003 at the start of an (unread) file.
+  Diagnostics diags(std::make_shared<SourceFile>(path, std::string()));
+  auto& d = diags.error("E0003", {0, 0}, source_too_large_message(), "the file starts here");
+  d.notes.push_back("a source file may hold at most " + std::to_string(kMaxSourceBytes) +
+                    " bytes; only that much and one byte more was read");
+  emit_diagnostics(err, diags, format);
+  status = 1;
+  return nullptr;
 }
 
 void render_human(std::ostream& out, const SourceFile& file, const Diagnostic& d) {
@@ -119,11 +175,9 @@ void render_human(std::ostream& out, const SourceFile& file, const Diagnostic& d
 nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d) {
   auto span_json = [&](Span s, const std::string& label, bool primary) {
     LineCol a = file.line_col(s.begin), b = file.line_col(s.end);
-    return nlohmann::json{{"file", file.path()},     {"byte_start", s.begin},
-                          {"byte_end", s.end},       {"line_start", a.line},
-                          {"column_start", a.col},   {"line_end", b.line},
-                          {"column_end", b.col},     {"is_primary", primary},
-                          {"label", label}};
+    return nlohmann::json{{"file", file.path()},  {"byte_start", s.begin}, {"byte_end", s.end},
+                          {"line_start", a.line}, {"column_start", a.col}, {"line_end", b.line},
+                          {"column_end", b.col},  {"is_primary", primary}, {"label", label}};
   };
   nlohmann::json j;
   j["level"] = severity_word(d.severity);
@@ -144,15 +198,17 @@ nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d) {
 void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format) {
   if (format == ErrorFormat::Json) {
     for (const auto& d : diags.list())
-      out << diagnostic_json(diags.file(), d).dump(-1, ' ', false,
-                                                   nlohmann::json::error_handler_t::replace)
+      out << diagnostic_json(diags.file(), d)
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
           << "\n";
     return;
   }
   for (const auto& d : diags.list()) render_human(out, diags.file(), d);
   size_t n = diags.error_count();
-  if (n == 1) out << "error: aborting due to 1 previous error\n";
-  else if (n > 1) out << "error: aborting due to " << n << " previous errors\n";
+  if (n == 1)
+    out << "error: aborting due to 1 previous error\n";
+  else if (n > 1)
+    out << "error: aborting due to " << n << " previous errors\n";
 }
 
 }  // namespace vx

@@ -53,11 +53,24 @@ class Diagnostics {
 enum class ErrorFormat { Human, Json };
 
 void render_human(std::ostream& out, const SourceFile& file, const Diagnostic& d);
-// A runtime error of a running program: `error: runtime error: MESSAGE`, its place, the line.
+// A runtime error of a running program: `error: runtime error: MESSAGE`, its place, the line;
+// under Json the diagnostic object (code null) on one line (spec/cli.md §5).
 void render_runtime_error(std::ostream& out, const SourceFile& file, Span span,
-                          const std::string& message);
+                          const std::string& message, ErrorFormat format = ErrorFormat::Human);
+// One diagnostic in the form `format` asks for (Json: one object on one line).
+void render_diagnostic(std::ostream& out, const SourceFile& file, const Diagnostic& d,
+                       ErrorFormat format);
+// An error with no code and no place (a usage error, an unreadable file): `error: MESSAGE`, or
+// under Json an object of the diagnostics' shape with "code": null and no spans.
+void render_plain_error(std::ostream& out, const std::string& message, ErrorFormat format);
 nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d);
 // Prints every diagnostic in `diags`, then (human format) a line counting the errors.
 void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format);
+
+// Reads the source file a command works on. When it cannot, prints why in `format` and returns
+// nullptr with `status` set: 2 for a file that cannot be read, 1 for one larger than 16 MiB
+// (refused with E0003 at its start, spec/grammar.md §1).
+std::shared_ptr<SourceFile> read_source_or_report(const std::string& path, std::ostream& err,
+                                                  ErrorFormat format, int& status);
 
 }  // namespace vx

@@ -1,16 +1,41 @@
 #include "support/source.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <cstring>
 
 namespace vx {
+
+namespace {
+
+constexpr uint32_t kBlock = 64;
+
+bool starts_code_point(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
+}  // namespace
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
   line_starts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i)
+  block_code_points_.reserve(text_.size() / kBlock + 1);
+  uint32_t points = 0;
+  for (uint32_t i = 0; i < text_.size(); ++i) {
+    if (i % kBlock == 0) block_code_points_.push_back(points);
+    if (starts_code_point(text_[i])) ++points;
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  }
+  block_code_points_.push_back(points);  // an offset at the end of a full last block
+}
+
+uint32_t SourceFile::code_points_before(uint32_t offset) const {
+  const uint32_t block = offset / kBlock;
+  uint32_t points = block_code_points_[block];
+  for (uint32_t i = block * kBlock; i < offset; ++i)
+    if (starts_code_point(text_[i])) ++points;
+  return points;
 }
 
 LineCol SourceFile::line_col(uint32_t offset) const {
@@ -18,10 +43,7 @@ LineCol SourceFile::line_col(uint32_t offset) const {
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   int line = static_cast<int>(it - line_starts_.begin());
   uint32_t start = line_starts_[line - 1];
-  int col = 1;
-  for (uint32_t i = start; i < offset; ++i)
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++col;  // count code points
-  return {line, col};
+  return {line, static_cast<int>(code_points_before(offset) - code_points_before(start)) + 1};
 }
 
 std::string_view SourceFile::line_text(int line) const {
@@ -32,23 +54,49 @@ std::string_view SourceFile::line_text(int line) const {
   return std::string_view(text_).substr(start, end - start);
 }
 
-std::shared_ptr<SourceFile> read_source_file(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read `" + path + "`";
+std::string source_too_large_message() {
+  return "the file is larger than 16 MiB (" + std::to_string(kMaxSourceBytes) + " bytes)";
+}
+
+std::shared_ptr<SourceFile> read_source_file(const std::string& path, std::string& error,
+                                             ReadStatus* status) {
+  if (status) *status = ReadStatus::Unreadable;
+  const bool stdin_ = path == "-";
+  const int fd = stdin_ ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot read `" + path + "`: " + std::strerror(errno);
     return nullptr;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    error = "cannot read `" + path + "`";
+  // One byte past the limit is enough to know the file is too large.
+  std::string text;
+  size_t size = 0;
+  bool failed = false;
+  int why = 0;
+  while (size <= kMaxSourceBytes) {
+    const size_t want = std::min<size_t>(size_t{1} << 20, kMaxSourceBytes + 1 - size);
+    text.resize(size + want);
+    const ssize_t got = ::read(fd, text.data() + size, want);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      failed = true;
+      why = errno;
+      break;
+    }
+    if (got == 0) break;
+    size += static_cast<size_t>(got);
+  }
+  if (!stdin_) ::close(fd);
+  text.resize(size);
+  if (failed) {
+    error = "cannot read `" + path + "`: " + std::strerror(why);
     return nullptr;
   }
-  std::string text = ss.str();
-  if (text.size() > 0xFFFFFFF0u) {
-    error = "`" + path + "` is larger than 4 GiB";
+  if (size > kMaxSourceBytes) {
+    if (status) *status = ReadStatus::TooLarge;
+    error = "`" + path + "`: " + source_too_large_message();
     return nullptr;
   }
+  if (status) *status = ReadStatus::Ok;
   return std::make_shared<SourceFile>(path, std::move(text));
 }
 

@@ -110,6 +110,12 @@ class UirChecker {
 
   // The offset node of an operand: loop indices, integer constants and integer arithmetic are
   // read; a loaded value, float arithmetic or a narrowing cast is a variable (see prepare).
+  static kr::IntType int_type(Scalar s) {
+    if (!is_int(s)) return {};
+    const auto& info = scalar_info(s);
+    return kr::IntType{static_cast<uint8_t>(info.bits), info.is_signed};
+  }
+
   const kr::IxNode* index_of(const Operand& o) {
     if (o.node < 0) return dag_.constant(static_cast<int64_t>(o.bits));
     return index_of(o.node);
@@ -134,10 +140,12 @@ class UirChecker {
         case Op::Mul:
         case Op::Div:
         case Op::Mod:
-          r = dag_.binary(ix_op(n.op), index_of(n.args[0]), index_of(n.args[1]));
+          // In the instruction's type: .uir's integers wrap (spec/uir.md §3), and the prover
+          // refuses an offset that may (spec/kernel-rules.md §4.7).
+          r = dag_.binary(ix_op(n.op), index_of(n.args[0]), index_of(n.args[1]), int_type(n.type));
           break;
         case Op::Neg:
-          r = dag_.neg(index_of(n.args[0]));
+          r = dag_.neg(index_of(n.args[0]), int_type(n.type));
           break;
         case Op::Cast: {
           // A cast that keeps every value (to a wider integer type) keeps the node, as Vx's
@@ -150,6 +158,10 @@ class UirChecker {
           bool keeps = is_int(from) &&
                        (ti.bits > fi.bits ? (ti.is_signed || !fi.is_signed)
                                           : ti.bits == fi.bits && ti.is_signed == fi.is_signed);
+          // A loop index cast to a type that holds all of its values keeps them too (Vx's
+          // `for l in 0u16..256u16` lowers to a range cast to u16).
+          if (!keeps && is_int(n.type) && a.node >= 0 && p_.nodes[a.node].op == Op::Range)
+            keeps = kr::fits(p_.nodes[a.node].count - 1, int_type(n.type));
           r = keeps ? index_of(a) : opaque();
           break;
         }

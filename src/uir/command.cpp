@@ -7,12 +7,9 @@ namespace vx::uir {
 
 int uir_command(const std::string& path, UirStage stage, bool explain, ErrorFormat format,
                 std::ostream& out, std::ostream& err) {
-  std::string read_error;
-  auto file = read_source_file(path, read_error);
-  if (!file) {
-    err << "error: " << read_error << "\n";
-    return 2;
-  }
+  int status = 0;
+  auto file = read_source_or_report(path, err, format, status);
+  if (!file) return status;
   Diagnostics diags(file);
   auto program = read_uir(file, diags);
   if (!program) {
@@ -27,7 +24,7 @@ int uir_command(const std::string& path, UirStage stage, bool explain, ErrorForm
   }
   if (explain) kr::emit_explain(out, *file, explained, format);
   if (stage == UirStage::Check) return 0;
-  return run_uir(*program, out, err);
+  return run_uir(*program, out, err, nullptr, format);
 }
 
 }  // namespace vx::uir

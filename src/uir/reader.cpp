@@ -761,10 +761,11 @@ class Reader {
              "expected the end of the line, or START COUNT after a buffer, found " + found(k + 1));
       return false;
     }
-    if (s + c > target.size) {
+    // Both are at least 0, so `c > size - s` cannot overflow where `s + c > size` could.
+    if (s > target.size || c > target.size - s) {
       diags_.error("E0206", Span{at(k + 1)->span.begin, at(k + 2)->span.end},
-                   "elements " + std::to_string(s) + " to " + std::to_string(s + c - 1) +
-                       " are outside `%" + target.name + "`, which has " +
+                   std::to_string(c) + (c == 1 ? " element" : " elements") + " from " +
+                       std::to_string(s) + " reach outside `%" + target.name + "`, which has " +
                        std::to_string(target.size),
                    "outside the buffer");
       return false;

@@ -198,17 +198,18 @@ std::string value_text(Scalar t, uint64_t bits) {
   return fmt::format_u64(bits, spec);
 }
 
-int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final) {
+int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final,
+            ErrorFormat format) {
   Runner r(program, out);
   try {
     r.run();
   } catch (const interp::RuntimeError& e) {
     out.flush();
-    render_runtime_error(err, *program.file, e.span, e.message);
+    render_runtime_error(err, *program.file, e.span, e.message, format);
     return 101;
   } catch (const std::bad_alloc&) {
     out.flush();
-    err << "error: runtime error: out of memory\n";
+    render_plain_error(err, "runtime error: out of memory", format);
     return 101;
   }
   out.flush();

@@ -102,7 +102,8 @@ std::string value_text(Scalar type, uint64_t bits);
 
 // Runs the program one pass at a time (axes change nothing). Returns 0, or 101 after a runtime
 // error (printed to `err` like the interpreter's). `final` receives the top-level buffers.
-int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final = nullptr);
+int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final = nullptr,
+            ErrorFormat format = ErrorFormat::Human);
 
 // The value of a tensor or scalar captured by a region, at its entry: slot bits per element.
 struct Captured {

@@ -1,0 +1,34 @@
+# The program generator of issue 13 (tools/smith/, spec/smith.md). Included from the top-level
+# CMakeLists.txt after `vx` and `fake_cuda` (tests/offload.cmake) are defined.
+#
+# smith_selftest: the race oracle's integer semantics, the comparison and the reducer, against
+#   values worked out by hand (no vx).
+# smith_programs: a fixed range of generated programs, each on VX_HOST_THREADS=1/2/4,
+#   --check-races and `vx lower --to=uir --run`, and every 8th through `--offload=verify` and
+#   `--offload=gpu` with the stand-in driver (fails when that tier cannot run: --gpu require);
+#   fails on any disagreement, and on a generated program vx refuses.
+# smith_races: a fixed range of race mutants through `vx check`, judged by enumeration; fails on
+#   an accepted collision (or a mutant refused with another code than E6032).
+# smith_wrong_impl: smith must fail against an implementation that changes one digit.
+# /usr/bin/python3 is Debian's (tools/setup installs python3): no test silently passes without it.
+set(VX_SMITH ${PROJECT_SOURCE_DIR}/tools/smith)
+add_test(NAME smith_selftest COMMAND /usr/bin/python3 ${VX_SMITH}/selftest.py)
+add_test(NAME smith_programs
+  COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 200 --jobs 2
+          --gpu require --gpu-every 8 --work ${CMAKE_BINARY_DIR}/smith/programs -q
+          --json ${CMAKE_BINARY_DIR}/smith/programs.json
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME smith_races
+  COMMAND /usr/bin/python3 ${VX_SMITH}/smith --mutants --vx $<TARGET_FILE:vx> --seed 0 --count 600 --jobs 2
+          --work ${CMAKE_BINARY_DIR}/smith/races --json ${CMAKE_BINARY_DIR}/smith/races.json
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(smith_programs smith_races PROPERTIES TIMEOUT 400
+  ENVIRONMENT "VX_CACHE_DIR=${CMAKE_BINARY_DIR}/smith/kernel_cache")
+# The comparison can fail: an implementation that changes one digit of the output is caught.
+add_test(NAME smith_wrong_impl
+  COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 10 --jobs 2
+          --impl "sh ${VX_SMITH}/wrong_impl.sh $<TARGET_FILE:vx> {file}" --no-uir
+          --work ${CMAKE_BINARY_DIR}/smith/wrong_impl
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(smith_wrong_impl PROPERTIES TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "programs: 10 in [0-9]+ s; [^\n]*; [1-9][0-9]* with findings")

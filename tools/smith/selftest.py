@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""smith's own tests: the oracle's integer semantics and verdicts against values worked out by
+hand (spec/semantics.md §4), the output comparison, the reducer, and that the generator is
+deterministic. No vx needed. Run: /usr/bin/python3 tools/smith/selftest.py"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vxsmith import gen, races, reduce as red, run as R  # noqa: E402
+from vxsmith.races import B, C, V, Loop, Mutant, cast, wrap  # noqa: E402
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+# wrapping two's complement at each width (by hand: 4 * 2^30 = 2^32 ≡ 0; 127 + 1 = -128 in i8)
+check(wrap(4 * (1 << 30), "i32") == 0, "4*2^30 wraps to 0 in i32")
+check(wrap(2 * (1 << 30), "i32") == -(1 << 31), "2*2^30 is i32::MIN")
+check(wrap(128, "i8") == -128, "128 in i8")
+check(wrap(-1, "u16") == 65535, "-1 in u16")
+check(wrap(4 * (1 << 62), "i64") == 0, "4*2^62 in i64")
+check(wrap(256, "u8") == 0, "256 in u8")
+# / rounds toward zero, % has the sign of the left operand: -7 / 2 = -3, -7 % 2 = -1, 7 % -2 = 1
+env = {}
+check(B("/", C(-7), C(2)).ev(env) == -3, "-7 / 2")
+check(B("%", C(-7), C(2)).ev(env) == -1, "-7 % 2")
+check(B("%", C(7), C(-2)).ev(env) == 1, "7 % -2")
+check(B("/", C(-(1 << 31)), C(-1)).ev(env) == -(1 << 31), "MIN / -1 wraps")
+check(B("%", C(-(1 << 31)), C(-1)).ev(env) == 0, "MIN % -1")
+check(cast(C(300), "u8").ev(env) == 44, "300 as u8")
+check(cast(C(-1, "i8"), "u16").ev(env) == 65535, "-1i8 as u16")
+
+# the issue's first example: out: [8], b in 0..8, l in 0..8, if b % 4 == 0 { out[b * 2^30 + l] = … }
+b, l = V("b"), V("l")
+m = Mutant([Loop("b", "blocks", 0, 8), Loop("l", "lanes", 0, 8)], [8], [B("+", B("*", b, C(1 << 30)), l)],
+           guard=("b % 4 == 0", lambda e: e["b"] % 4 == 0))
+t = m.truth()
+check(t[0] and t[1][3] == (0,) and t[1][1] == (0, 0) and t[1][2] == (4, 0), "blocks 0 and 4 write element 0: %r" % (t,))
+check("1073741824" in m.text() and "if b % 4 == 0" in m.text(), "mutant text")
+# the second: out[(l * 2u8) as i32] over 0u8..=255: l = 0 and l = 128 both write element 0
+u = V("l", "u8")
+m = Mutant([Loop("b", "blocks", 0, 1), Loop("l", "lanes", 0, 256, t="u8", inclusive=True)], [512],
+           [cast(B("*", u, C(2, "u8")), "i32")])
+t = m.truth()
+check(t[0] and t[1][1:] == ((0, 0), (0, 128), (0,)), "u8 wrap collision: %r" % (t,))
+check("0u8..=255u8" in m.text(), "inclusive u8 range: " + m.text())
+# race-free: b * 8 + l (8 lanes) — and refuted: b * 7 + l collides (block 0 lane 7, block 1 lane 0)
+m = Mutant([Loop("b", "blocks", 0, 4), Loop("l", "lanes", 0, 8)], [32], [B("+", B("*", b, C(8)), l)])
+check(m.truth() == (False, None, False), "b * 8 + l is collision-free")
+m = Mutant([Loop("b", "blocks", 0, 4), Loop("l", "lanes", 0, 8)], [32], [B("+", B("*", b, C(7)), l)])
+check(m.truth()[0] and m.truth()[1][1:] == ((0, 7), (1, 0), (7,)), "b * 7 + l collides at 7: %r" % (m.truth(),))
+# a plain loop inside a lane is the same pass: out[l] written by k = 0, 1 of one lane is no collision
+m = Mutant([Loop("b", "blocks", 0, 1), Loop("l", "lanes", 0, 4), Loop("k", "plain", 0, 2)], [4], [l])
+check(m.truth() == (False, None, False), "one lane writing twice")
+# a neighbour read in the same phase: lane 1 reads out[1] that lane 1 writes? no: lane 0 reads out[1]
+m = Mutant([Loop("b", "blocks", 0, 1), Loop("l", "lanes", 0, 4)], [4], [l], read=[B("+", l, C(1))])
+t = m.truth()
+check(t[0] and t[1][0] == "read" and t[2], "neighbour read collides (and the last lane reads out of bounds): %r" % (t,))
+
+# the comparison: exact, except ~TOL lines
+check(R.same_output("a 1\n", "a 1\n") is None, "equal")
+check(R.same_output("a 1\n", "a 2\n") is not None, "different")
+check(R.same_output("~0.01 x: 1.0 2\n", "~0.01 x: 1.005 2\n") is None, "within tolerance")
+check(R.same_output("~0.01 x: 1.0 2\n", "~0.01 x: 1.5 2\n") is not None, "outside tolerance")
+check(R.same_output("~0.01 x: NaN\n", "~0.01 x: 1\n") is not None, "NaN against a number")
+
+check(R.same_output("~r2e-5 x: 100000\n", "~r2e-5 x: 100001\n") is None, "within a relative bound")
+check(R.same_output("~r2e-5 x: 100000\n", "~r2e-5 x: 100003\n") is not None, "outside a relative bound")
+
+check(R.same_output("~u0.5 x: 1.25\n", "~u0.5 x: 1.5\n") is None, "sum_unordered within its bound")
+check(R.same_output("~u0.5 x: 1.25\n", "~u0.5 x: 1.5\n", strict_unordered=True) is not None,
+      "sum_unordered exact between vx's tiers")
+
+# the reducer keeps the signature and drops the rest
+prog = "fn main() {\n    let a = 1;\n    for i in 0..3 {\n        let b = 2;\n        BUG;\n    }\n    let c = 3;\n}\n"
+small = red.reduce(prog, lambda t: "BUG" in t and t.count("{") == t.count("}"))
+check(small == "fn main() {\n    BUG;\n}\n", "reduced to %r" % small)
+
+# the generator is deterministic, and its programs print
+for s in range(40):
+    a, b2 = gen.generate(s), gen.generate(s)
+    check(a == b2, "seed %d deterministic" % s)
+    check("println!" in a and "fn main()" in a, "seed %d prints" % s)
+for s in range(200):
+    m = races.mutant(s)
+    check(m.text() == races.mutant(s).text(), "mutant %d deterministic" % s)
+
+print("smith selftest: %s" % ("%d failures" % failures if failures else "ok"))
+sys.exit(1 if failures else 0)

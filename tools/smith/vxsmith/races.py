@@ -1,0 +1,413 @@
+"""The race oracle: kernels whose stores may collide, and the truth decided by enumeration.
+
+Each mutant is one region: block loops, lane loops, perhaps a plain loop inside, a guard, and a
+store `out[IDX] = …` (perhaps with a read `out[IDX2]` in the same phase). IDX is an expression
+tree evaluated here with the exact integer semantics of Vx (spec/semantics.md §4: every `+ - *`
+wraps at its type's width in two's complement, `/` rounds toward zero, `%` has the sign of the
+left operand, `as` between integers keeps the value modulo 2^bits). Nothing from src/check is
+used: the truth is the set of elements each pass of the region touches, over every pass.
+
+A pass is one value of the block and lane variables (plain loops inside a lane are the same
+pass). Two passes collide when one writes an element the other writes or reads (every two passes
+of one region here run at the same time: different blocks, or different lanes of one phase).
+An index outside its dimension stops the program before the store, so it touches nothing.
+"""
+
+import random
+
+BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+SIGNED = {"i8", "i16", "i32", "i64"}
+
+
+def wrap(v, t):
+    n = BITS[t]
+    v &= (1 << n) - 1
+    if t in SIGNED and v >= 1 << (n - 1):
+        v -= 1 << n
+    return v
+
+
+class E:
+    """An integer expression: op in v (variable), c (constant), + - * / %, as (cast)."""
+
+    def __init__(self, op, t, a=None, b=None, name=None, value=None):
+        self.op, self.t, self.a, self.b, self.name, self.value = op, t, a, b, name, value
+
+    def ev(self, env):
+        op = self.op
+        if op == "v":
+            return env[self.name]
+        if op == "c":
+            return self.value
+        if op == "as":
+            return wrap(self.a.ev(env), self.t)
+        x, y = self.a.ev(env), self.b.ev(env)
+        if op == "+":
+            return wrap(x + y, self.t)
+        if op == "-":
+            return wrap(x - y, self.t)
+        if op == "*":
+            return wrap(x * y, self.t)
+        if y == 0:
+            raise ZeroDivisionError
+        q = abs(x) // abs(y)
+        if (x < 0) != (y < 0):
+            q = -q
+        if op == "/":
+            return wrap(q, self.t)
+        return wrap(x - q * y, self.t)
+
+    def text(self):
+        op = self.op
+        if op == "v":
+            return self.name
+        if op == "c":
+            if self.value < 0:
+                return "(%d%s)" % (self.value, self.t)
+            return "%d%s" % (self.value, self.t) if self.t != "i32" else str(self.value)
+        if op == "as":
+            return "(%s as %s)" % (self.a.text(), self.t)
+        return "(%s %s %s)" % (self.a.text(), op, self.b.text())
+
+
+def V(name, t="i32"):
+    return E("v", t, name=name)
+
+
+def C(value, t="i32"):
+    return E("c", t, value=wrap(value, t))
+
+
+def B(op, a, b):
+    assert a.t == b.t, (a.t, b.t)
+    return E(op, a.t, a, b)
+
+
+def cast(a, t):
+    return a if a.t == t else E("as", t, a)
+
+
+class Loop:
+    def __init__(self, name, kind, lo, hi, t="i32", lanes=None, inclusive=False):
+        self.name, self.kind, self.lo, self.hi, self.t, self.lanes, self.inclusive = name, kind, lo, hi, t, lanes, inclusive
+
+    def values(self):
+        return range(self.lo, self.hi)  # hi is exclusive here
+
+    def header(self):
+        sfx = "" if self.t == "i32" else self.t
+        rng = "%d%s..=%d%s" % (self.lo, sfx, self.hi - 1, sfx) if self.inclusive else "%d%s..%d%s" % (self.lo, sfx, self.hi, sfx)
+        if self.kind == "blocks":
+            return "for %s in %s across blocks" % (self.name, rng)
+        if self.kind == "lanes":
+            return "for %s in %s across lanes%s" % (self.name, rng, "(%d)" % self.lanes if self.lanes else "")
+        return "for %s in %s" % (self.name, rng)
+
+
+class Mutant:
+    def __init__(self, loops, dims, idx, guard=None, read=None, klass="", note=""):
+        self.loops, self.dims, self.idx, self.guard, self.read = loops, dims, idx, guard, read
+        self.klass, self.note = klass, note
+
+    def text(self):
+        lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note), "fn main() {",
+                 "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims)),
+                 "    spawn on(Topology::Device) {"]
+        ind = 2
+        for lp in self.loops:
+            lines.append("    " * ind + lp.header() + " {")
+            ind += 1
+        store = "out%s" % "".join("[%s]" % e.text() for e in self.idx)
+        val = "1"
+        if self.read is not None:
+            val = "out%s + 1" % "".join("[%s]" % e.text() for e in self.read)
+        st = "%s = %s;" % (store, val)
+        if self.guard is not None:
+            st = "if %s { %s }" % (self.guard[0], st)
+        lines.append("    " * ind + st)
+        for _ in self.loops:
+            ind -= 1
+            lines.append("    " * ind + "}")
+        lines += ["    }", "    let r = transfer(out, Memory::CPU_DRAM);", "    let mut s: i64 = 0;"]
+        total = 1
+        for d in self.dims:
+            total *= d
+        if len(self.dims) == 1:
+            lines.append("    for i in 0..%d { s = s * 31 + (r[i] as i64); }" % self.dims[0])
+        else:
+            lines.append("    for i in 0..%d { for j in 0..%d { s = s * 31 + (r[i][j] as i64); } }" % tuple(self.dims))
+        lines += ['    println!("{}", s);', "}"]
+        return "\n".join(lines) + "\n"
+
+    def truth(self, limit=1 << 18):
+        """(collides, witness or None, out_of_bounds: bool); None when too many passes."""
+        par = [lp for lp in self.loops if lp.kind != "plain"]
+        plain = [lp for lp in self.loops if lp.kind == "plain"]
+        n = 1
+        for lp in self.loops:
+            n *= max(0, lp.hi - lp.lo)
+        if n > limit:
+            return None
+        writer = {}
+        readers = {}
+        oob = False
+
+        def element(exprs, env):
+            el = []
+            for e, d in zip(exprs, self.dims):
+                v = e.ev(env)
+                if v < 0 or v >= d:
+                    return None
+                el.append(v)
+            return tuple(el)
+
+        def rec(k, env):
+            nonlocal oob
+            if k == len(self.loops):
+                if self.guard is not None and not self.guard[1](env):
+                    return None
+                p = tuple(env[lp.name] for lp in par)
+                res = None
+                if self.read is not None:
+                    try:
+                        r = element(self.read, env)
+                    except ZeroDivisionError:
+                        r = None
+                    if r is None:
+                        oob = True
+                    else:
+                        readers.setdefault(r, set()).add(p)
+                try:
+                    w = element(self.idx, env)
+                except ZeroDivisionError:
+                    w = None
+                if w is None:
+                    oob = True
+                    return None
+                if w in writer and writer[w] != p:
+                    return ("write", writer[w], p, w)
+                writer.setdefault(w, p)
+                return None
+            lp = self.loops[k]
+            for v in lp.values():
+                env[lp.name] = v
+                hit = rec(k + 1, env)
+                if hit:
+                    return hit
+            return None
+
+        hit = rec(0, {})
+        if hit:
+            return True, hit, oob
+        for el, ps in readers.items():
+            if el in writer and any(q != writer[el] for q in ps):
+                q = next(q for q in ps if q != writer[el])
+                return True, ("read", writer[el], q, el), oob
+        return False, None, oob
+
+
+# ---- the mutants
+
+def _lin(terms, t="i32"):
+    """Sum of (coefficient, expr) with coefficient 1 left out."""
+    e = None
+    for c, x in terms:
+        term = x if c == 1 else B("*", x, C(c, t))
+        e = term if e is None else B("+", e, term)
+    return e
+
+
+KLASSES = ["coef_lowered", "shift", "digit_dropped", "divmod_changed", "wrap_i32", "wrap_i64", "wrap_u8",
+           "wrap_u16", "neighbour_read", "swapped", "random_coefs", "exact"]
+
+
+def mutant(seed):
+    """One kernel (racy or not), from a race-free base and one mutation."""
+    r = random.Random(seed * 7919 + 17)
+    klass = r.choice(KLASSES)
+    nb = r.choice([2, 3, 4, 5, 8])
+    nl = r.choice([4, 7, 8, 16, 32, 64])
+    k = r.choice([1, 1, 2, 3])
+    b = V("b")
+    l = V("l")
+    kv = V("k")
+    loops = [Loop("b", "blocks", 0, nb), Loop("l", "lanes", 0, nl, lanes=r.choice([None, None, 4, 16]))]
+    if k > 1:
+        loops.append(Loop("k", "plain", 0, k))
+    base = [(nl * k, b), (k, l)] + ([(1, kv)] if k > 1 else [])
+    dims = [nb * nl * k]
+    guard = None
+    read = None
+    note = ""
+    if klass == "exact":
+        idx = [_lin(base)]
+    elif klass == "coef_lowered":
+        j = r.randrange(len(base))
+        c, x = base[j]
+        base[j] = (max(0, c - r.choice([1, 1, c // 2 if c > 1 else 1])), x)
+        base = [(c, x) for (c, x) in base if c != 0] or [(1, b)]
+        idx = [_lin(base)]
+    elif klass == "shift":
+        j = r.randrange(len(base))
+        c, x = base[j]
+        base[j] = (c, B("+", x, C(r.choice([1, -1]))))
+        idx = [_lin(base)]
+    elif klass == "digit_dropped":
+        j = r.randrange(len(base))
+        base.pop(j)
+        idx = [_lin(base) if base else C(0)]
+    elif klass == "divmod_changed":
+        q = r.choice([2, 4, 8])
+        if nl % q:
+            nl = q * 4
+            loops[1] = Loop("l", "lanes", 0, nl)
+            base = [(nl * k, b), (k, l)] + ([(1, kv)] if k > 1 else [])
+            dims = [nb * nl * k]
+        # l as (l / q) * q + l % q, then one of the parts changed
+        hi, lo = B("/", l, C(q)), B("%", l, C(q))
+        change = r.choice(["div", "mod", "coef", "both_div", "none"])
+        note = change
+        if change == "div":
+            hi = B("/", l, C(q * 2))
+        elif change == "mod":
+            lo = B("%", l, C(max(1, q // 2)))
+        elif change == "both_div":
+            lo = B("/", l, C(q))
+        coef = q if change != "coef" else q - 1
+        lane = B("+", B("*", hi, C(coef)), lo)
+        base[1] = (k, lane)
+        idx = [_lin(base)]
+    elif klass == "wrap_i32":
+        # out[b * 2^30 + l] with blocks 0 and 4 meeting (4 * 2^30 wraps to 0 in i32)
+        nb = 8
+        loops[0] = Loop("b", "blocks", 0, nb)
+        loops = loops[:2]
+        dims = [nl]
+        sh = r.choice([30, 29, 31, 28])
+        idx = [B("+", B("*", b, C(1 << sh)), l)]
+        m = r.choice([4, 2, 8])
+        guard = ("b %% %d == 0" % m, lambda env, m=m: env["b"] % m == 0)
+        note = "2^%d, b %% %d" % (sh, m)
+    elif klass == "wrap_i64":
+        nb = 8
+        loops[0] = Loop("b", "blocks", 0, nb)
+        loops = loops[:2]
+        dims = [nl]
+        sh = r.choice([62, 61, 63])
+        bi = cast(b, "i64")
+        idx = [B("+", B("*", bi, C(1 << sh, "i64")), cast(l, "i64"))]
+        m = r.choice([4, 2, 8])
+        guard = ("b %% %d == 0" % m, lambda env, m=m: env["b"] % m == 0)
+        note = "2^%d" % sh
+    elif klass == "wrap_u8":
+        u = V("l", "u8")
+        c = r.choice([2, 3, 4, 1])
+        loops = [Loop("b", "blocks", 0, 1), Loop("l", "lanes", 0, 256, t="u8", inclusive=True)]
+        dims = [256 * 4]
+        idx = [cast(B("*", u, C(c, "u8")), "i32")]
+        note = "l * %du8" % c
+    elif klass == "wrap_u16":
+        u = V("l", "u16")
+        c = r.choice([256, 512, 255, 1024])
+        loops = [Loop("b", "blocks", 0, 1), Loop("l", "lanes", 0, 256, t="u16")]
+        dims = [1 << 18]
+        idx = [cast(B("*", u, C(c, "u16")), "i32")]
+        note = "l * %du16" % c
+    elif klass == "neighbour_read":
+        idx = [_lin(base)]
+        sh = r.choice([1, -1, nl * k])
+        read = [B("+", _lin(base), C(sh))]
+        note = "read at %+d" % sh
+    elif klass == "swapped":
+        # the coefficients of b and l exchanged (proved when the lanes count the coarse digit)
+        base = [(k, b), (nb * k, l)] + ([(1, kv)] if k > 1 else [])
+        if r.random() < 0.5:
+            base[0] = (k, b)
+            base[1] = (max(1, nb * k - 1), l)
+        idx = [_lin(base)]
+    else:  # random_coefs
+        cs = [r.randint(0, nl * k + 2) for _ in base]
+        base = [(c, x) for c, (_, x) in zip(cs, base) if c]
+        idx = [_lin(base) if base else C(0)]
+        dims = [max(1, sum(c * ((nb if x is b else nl if x is l else k) - 1) for c, x in base) + 1)]
+        note = str(cs)
+    if r.random() < 0.2 and klass not in ("wrap_u8", "wrap_u16", "wrap_i32", "wrap_i64", "neighbour_read"):
+        # the same offsets as a 2-D tensor: out[o / W][o % W]
+        total = dims[0]
+        wd = r.choice([w for w in (2, 4, 8, 16) if total % w == 0] or [1])
+        if wd > 1:
+            o = idx[0]
+            idx = [B("/", o, C(wd)), B("%", o, C(wd))]
+            dims = [total // wd, wd]
+            note += " 2-D"
+    return Mutant(loops, dims, idx, guard, read, klass, note)
+
+
+# ---- programs that break a rule other than disjointness: vx must refuse each (any code)
+
+_REFUSE = {
+    "refuse_lanes_0": "for l in 0..4 across lanes(0) { out[b * 4 + l] = 1; }",
+    "refuse_lanes_1025": "for l in 0..1025 across lanes { out[b] = 1; }",
+    "refuse_lanes_n_1025": "for l in 0..4 across lanes(1025) { out[b * 4 + l] = 1; }",
+    "refuse_sum_of_hbm": "let s = lanes::sum(&src, 4); out[b * 4] = s;",
+    "refuse_max_of_hbm": "let s = lanes::max(&src, 4); out[b * 4] = s;",
+    "refuse_argmax_of_hbm": "let s = lanes::argmax(&src, 4); out[b * 4] = s;",
+    "refuse_sort_of_hbm": "lanes::sort(&mut lsrc, 4);",
+    "refuse_sum_not_let": "let mut t = unsafe { Tensor<i32, [4], Memory::SMEM>::uninit() }; "
+                          "for l in 0..4 across lanes { t[l] = l; } out[b * 4] = lanes::sum(&t, 4);",
+    "refuse_sum_in_lanes": "let mut t = Tensor<i32, [4], Memory::SMEM>::fill(1); "
+                           "for l in 0..4 across lanes { let s = lanes::sum(&t, 4); out[b * 4 + l] = s; }",
+    "refuse_sort_f32": "let mut t = Tensor<f32, [4], Memory::SMEM>::fill(1.0); lanes::sort(&mut t, 4);",
+    "refuse_sort_not_pow2": "let mut t = Tensor<i64, [6], Memory::SMEM>::fill(1); lanes::sort(&mut t, 6);",
+    "refuse_tile_too_big": "let mut t = Tensor<f32, [60000], Memory::SMEM>::fill(1.0); "
+                           "for l in 0..4 across lanes { out[b * 4 + l] = t[l] as i32; }",
+    "refuse_println_in_lanes": "for l in 0..4 across lanes { println!(\"{}\", l); }",
+    "refuse_break_across": "for l in 0..4 across lanes { if l == 2 { break; } out[b * 4 + l] = 1; }",
+    "refuse_write_outer_var": "let mut acc = 0; for l in 0..4 across lanes { acc = l; } out[b * 4] = acc;",
+    "refuse_token_dropped": "let mut t = unsafe { Tensor<f32, [4], Memory::SMEM>::uninit() }; "
+                            "let tok = lanes::copy_async(&mut t, &fsrc, [0]);",
+    "refuse_tile_read_before_wait": "let mut t = unsafe { Tensor<f32, [4], Memory::SMEM>::uninit() }; "
+                                    "let tok = lanes::copy_async(&mut t, &fsrc, [0]); let x = t[0]; tok.wait(); "
+                                    "out[b * 4] = x as i32;",
+    "refuse_atomic_i8": "let _a = atomic_fetch_add_i8(&small, 0, 1, AtomicOrdering::Relaxed);",
+    "refuse_lanes_in_lanes_if": "for l in 0..4 across lanes { if l < 2 { for m in 0..2 across lanes { out[b * 4 + l] = m; } } }",
+    "refuse_block_in_lanes": "for l in 0..4 across lanes { for c in 0..2 across blocks { out[c] = 1; } }",
+    "refuse_copy_async_i32": "let mut t = unsafe { Tensor<i32, [4], Memory::SMEM>::uninit() }; "
+                             "let tok = lanes::copy_async(&mut t, &src, [0]); tok.wait();",
+}
+
+
+class Negative:
+    def __init__(self, klass):
+        self.klass, self.note = klass, ""
+
+    def text(self):
+        return "\n".join([
+            "// vx smith: must be refused (%s)" % self.klass,
+            "fn main() {",
+            "    let mut out = transfer(Tensor<i32, [16]>::fill(0), Memory::HBM);",
+            "    let mut src = transfer(Tensor<i32, [16]>::fill(2), Memory::HBM);",
+            "    let fsrc = transfer(Tensor<f32, [16]>::fill(2.0), Memory::HBM);",
+            "    let small = transfer(Tensor<i8, [4]>::fill(0), Memory::HBM);",
+            "    let mut lsrc = transfer(Tensor<i64, [16]>::fill(3), Memory::HBM);",
+            "    spawn on(Topology::Device) {",
+            "        for b in 0..4 across blocks {",
+            "            " + _REFUSE[self.klass],
+            "        }",
+            "    }",
+            "    let r = transfer(out, Memory::CPU_DRAM);",
+            '    println!("{}", r[0]);',
+            "}", ""])
+
+    def truth(self):
+        return "refuse"
+
+
+KLASSES_REFUSE = sorted(_REFUSE)
+
+
+def any_mutant(seed):
+    """A race mutant, or (one seed in eight) a program that breaks another rule."""
+    if seed % 8 == 7:
+        return Negative(KLASSES_REFUSE[(seed // 8) % len(KLASSES_REFUSE)])
+    return mutant(seed)
