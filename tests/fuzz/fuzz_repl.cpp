@@ -9,7 +9,7 @@
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   setenv("VX_HOST_THREADS", "1", 0);
-  setenv("VX_MEMORY_LIMIT", "268435456", 0);
+  setenv("VX_MEMORY_LIMIT", "256M", 0);
   return 0;
 }
 

@@ -1,12 +1,9 @@
 // libFuzzer harness: `vx run FILE --offload=off`: parse, check, kernel rules, then the
 // interpreter (interp/interpreter.hpp) with every region in the interpreter.
 //
-// Limits: a mutated program easily loops for hours or allocates a huge tensor. The interpreter's
-// own limits (`vx run --max-steps N --max-seconds S`, VX_MEMORY_LIMIT: issue 14, deliverable 3)
-// are used as soon as RunOptions has them: the `requires` below picks `max_steps` and
-// `max_seconds` up when they exist, and VX_MEMORY_LIMIT is set for the whole process.
-// TODO(issue 14): until the `limits` branch is in main, the only limits are libFuzzer's -timeout
-// and -rss_limit_mb (tools/fuzz passes them) and the input size cap (fuzz_common.hpp).
+// Limits: a mutated program easily loops for hours or allocates a huge tensor, so the run has
+// the interpreter's limits (`vx run --max-steps N --max-seconds S`, VX_MEMORY_LIMIT,
+// spec/semantics.md §8.1): past them it stops with a runtime error, as the CLI does.
 #include <cstdlib>
 
 #include "check/checker.hpp"
@@ -18,18 +15,13 @@
 #include "token_mutator.hpp"
 
 namespace {
-constexpr long kMaxSteps = 2'000'000;  // past it the run stops with a runtime error
-
-template <class Options>
-void set_limits(Options& run) {
-  if constexpr (requires { run.max_steps; }) run.max_steps = kMaxSteps;
-  if constexpr (requires { run.max_seconds; }) run.max_seconds = 5;
-}
+constexpr int64_t kMaxSteps = 2'000'000;  // loop passes and calls
+constexpr double kMaxSeconds = 5;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   setenv("VX_HOST_THREADS", "1", 0);  // the run is deterministic and its coverage too
-  setenv("VX_MEMORY_LIMIT", "268435456", 0);
+  setenv("VX_MEMORY_LIMIT", "256M", 0);
   return 0;
 }
 
@@ -47,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     vx::RunOptions run;
     run.out = &vx::fuzz::null_stream();
     run.err = &vx::fuzz::null_stream();
-    set_limits(run);
+    run.max_steps = kMaxSteps;
+    run.max_seconds = kMaxSeconds;
     vx::run_program(*program, run);
   });
   return 0;
