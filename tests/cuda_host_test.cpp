@@ -709,6 +709,17 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
     verified += static_cast<int>(count(ver.err, ", verified bit-identical"));
     gpu_launches += static_cast<int>(count(gpu.err, " GPU launch(es)"));
     ++programs;
+    // Regressions of the GPU path: every region of these must run on the GPU and verify. Shared
+    // arrays over 48 KiB (dynamic shared memory; before, ptxas refused the whole program's
+    // kernels) and argmax's ties (the tree kept a larger index).
+    static const std::map<std::string, int> must_verify = {
+        {"conformance/memory/big_tile_dynamic_smem.vx", 2},
+        {"conformance/kernel_rules/tile_fits_on_h100.vx", 1},
+        {"conformance/builtins/lanes_argmax_ties.vx", 1},
+        {"conformance/builtins/lanes_max_argmax.vx", 1},
+    };
+    if (auto it = must_verify.find(rel); it != must_verify.end())
+      CHECK_MESSAGE(count(ver.err, ", verified bit-identical") == it->second, ver.err);
   }
   MESSAGE(programs << " programs under --offload=verify and =gpu on the stand-in driver; " << verified
                    << " regions verified bit-identical; " << gpu_launches << " regions launched under gpu");

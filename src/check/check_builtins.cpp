@@ -289,6 +289,18 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
                                           std::to_string(t->type.rank()));
         return error_expr(s);
       }
+      if (t->type.memory != Memory::Smem) {
+        // The lanes of a block reduce what they share: a tile (seed 000). A tensor in HBM is
+        // read by every block at once, and the GPU path reduces only shared memory.
+        auto& d = error("E0200", span(args[0]),
+                        "`" + name + "` works on an SMEM tile, not on a tensor in " +
+                            memory_name(t->type.memory),
+                        "not an SMEM tile");
+        d.helps.push_back(
+            "copy the elements into a tile made with `unsafe { Tensor<…, "
+            "Memory::SMEM>::uninit() }` in a lane loop first");
+        return error_expr(s);
+      }
       Scalar sc = t->type.scalar;
       if (sc == Scalar::Bool) {
         error("E0200", span(args[0]), "`" + name + "` needs a tile of numbers, not of bool");

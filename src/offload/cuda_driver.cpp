@@ -57,6 +57,7 @@ bool CudaDriver::open(std::string& why) {
   get(cuEventSynchronize_, "cuEventSynchronize");
   get(cuEventElapsedTime_, "cuEventElapsedTime");
   get(cuGetErrorString_, "cuGetErrorString");
+  get(cuFuncSetAttribute_, "cuFuncSetAttribute");
   if (!all) {
     why = "the CUDA driver lacks an entry point vx needs";
     return false;
@@ -115,13 +116,22 @@ bool CudaDriver::download(void* dst, uint64_t src, size_t bytes) {
   return bytes == 0 || cuMemcpyDtoH_(dst, src, bytes) == 0;
 }
 
-bool CudaDriver::launch(void* fn, const unsigned grid[3], const int block[3], void** params, float* ms,
-                        std::string& err) {
+bool CudaDriver::launch(void* fn, const unsigned grid[3], const int block[3], void** params,
+                        float* ms, std::string& err, int64_t smem) {
   cuCtxSetCurrent_(ctx_);
+  constexpr int kMaxDynamicSharedSizeBytes = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  if (smem > 48 * 1024) {
+    if (int rc = cuFuncSetAttribute_(fn, kMaxDynamicSharedSizeBytes, static_cast<int>(smem));
+        rc != 0) {
+      err = "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + std::to_string(smem) +
+            "): " + error_text(rc);
+      return false;
+    }
+  }
   if (ms) cuEventRecord_(ev_start_, nullptr);
   int rc = cuLaunchKernel_(fn, grid[0], grid[1], grid[2], static_cast<unsigned>(block[0]),
-                           static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]), 0, nullptr,
-                           params, nullptr);
+                           static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
+                           static_cast<unsigned>(smem), nullptr, params, nullptr);
   if (rc != 0) {
     err = "cuLaunchKernel: " + error_text(rc);
     return false;

@@ -25,8 +25,9 @@ class CudaDriver {
   bool upload(uint64_t dst, const void* src, size_t bytes);
   bool download(void* dst, uint64_t src, size_t bytes);
   // Launches and waits; `ms` gets the time between CUDA events around the launch (if non-null).
+  // `smem`: bytes of dynamic shared memory (past 48 KiB the function's limit is raised first).
   bool launch(void* fn, const unsigned grid[3], const int block[3], void** params, float* ms,
-              std::string& err);
+              std::string& err, int64_t smem = 0);
 
  private:
   std::string error_text(int rc) const;
@@ -56,6 +57,7 @@ class CudaDriver {
   int (*cuEventSynchronize_)(void*) = nullptr;
   int (*cuEventElapsedTime_)(float*, void*, void*) = nullptr;
   int (*cuGetErrorString_)(int, const char**) = nullptr;
+  int (*cuFuncSetAttribute_)(void*, int, int) = nullptr;
   void* ev_start_ = nullptr;
   void* ev_stop_ = nullptr;
 };

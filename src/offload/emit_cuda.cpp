@@ -284,6 +284,19 @@ class RegionEmitter {
   std::ostringstream decls_;
   std::map<Scalar, int64_t> red_scratch_;
   int64_t red_index_scratch_ = 0;
+  // The block's shared arrays (tiles, their init flags, reduction scratch): static `__shared__`
+  // arrays while they fit the 48 KiB a kernel may declare statically, else one dynamic buffer
+  // (shared_arrays()).
+  struct SharedArray {
+    std::string type, name;
+    int64_t count = 0, elem_bytes = 0;
+  };
+  std::vector<SharedArray> shared_arrays_;
+  void shared_array(const std::string& type, const std::string& name, int64_t count,
+                    int64_t elem_bytes) {
+    shared_arrays_.push_back({type, name, count, elem_bytes});
+  }
+  std::string shared_arrays();
   int tmp_ = 0;
   int block_dims_used_ = 0;
   int lane_level_ = -1;  // lane-nest level while emitting a lane loop body (-1: block code)
@@ -1422,10 +1435,10 @@ void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
   }
   info.store = Store::Tile;
   info.uninit = !init->builtin_fill && !dense_tiles_.count(s.slot);
-  decls_ << "__shared__ " << T << " " << nm << "[" << n << "];\n";
+  shared_array(T, nm, n, scalar_info(t.scalar).bits / 8);
   if (!init->builtin_fill) {
     if (!info.uninit) return;  // written whole before any read (dense_tiles)
-    decls_ << "__shared__ unsigned char " << nm << "_init[" << n << "];\n";
+    shared_array("unsigned char", nm + "_init", n, 1);
     out += "for (int vx_e = vx_tid; vx_e < " + std::to_string(n) + "; vx_e += VX_NT) " + nm +
            "_init[vx_e] = 0;\n__syncthreads();\n";
     return;
@@ -1471,7 +1484,8 @@ void RegionEmitter::reduce(const Stmt& s, std::string& out) {
   out += "for (long long vx_h = vx_p >> 1; vx_h >= 1; vx_h >>= 1) {\n";
   out += "for (long long vx_i = vx_tid; vx_i < vx_h; vx_i += VX_NT) {\nif (vx_i + vx_h < " + n + ") {\n";
   if (argmax) {
-    out += "if (vx_argmax_takes(" + red + "[vx_i], " + red + "[vx_i + vx_h])) { " + red + "[vx_i] = " + red +
+    out += "if (vx_argmax_takes(" + red + "[vx_i], vx_redi[vx_i], " + red +
+           "[vx_i + vx_h], vx_redi[vx_i + vx_h])) { " + red + "[vx_i] = " + red +
            "[vx_i + vx_h]; vx_redi[vx_i] = vx_redi[vx_i + vx_h]; }\n";
   } else if (e.builtin == BuiltinId::LanesMax) {
     out += red + "[vx_i] = vx_maxm(" + red + "[vx_i], " + red + "[vx_i + vx_h]);\n";
@@ -1501,8 +1515,11 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
     return t.init.empty() ? t.ptr + "[" + i + "]" : "vx_ld_init(" + t.ptr + ", " + t.init + ", " + i + ", vx_err)";
   };
   // a := a op b (and the index with it for argmax)
-  auto combine = [&](const std::string& a, const std::string& ai, const std::string& b, const std::string& bi) {
-    if (argmax) return "if (vx_argmax_takes(" + a + ", " + b + ")) { " + a + " = " + b + "; " + ai + " = " + bi + "; }\n";
+  auto combine = [&](const std::string& a, const std::string& ai, const std::string& b,
+                     const std::string& bi) {
+    if (argmax)
+      return "if (vx_argmax_takes(" + a + ", " + ai + ", " + b + ", (int)(" + bi + "))) { " + a +
+             " = " + b + "; " + ai + " = " + bi + "; }\n";
     if (e.builtin == BuiltinId::LanesMax) return a + " = vx_maxm(" + a + ", " + b + ");\n";
     return a + " = " + (fl ? a + " + " + b : "vx_add(" + a + ", " + b + ")") + ";\n";
   };
@@ -1768,8 +1785,11 @@ void RegionEmitter::run() {
   }
   k << ") {\n";
   k << decls_.str();
-  for (auto& [sc, n] : red_scratch_) k << "__shared__ " << ctype(sc) << " vx_red_" << scalar_info(sc).name << "[" << n << "];\n";
-  if (red_index_scratch_) k << "__shared__ int vx_redi[" << red_index_scratch_ << "];\n";
+  for (auto& [sc, n] : red_scratch_)
+    shared_array(ctype(sc), std::string("vx_red_") + scalar_info(sc).name, n,
+                 scalar_info(sc).bits / 8);
+  if (red_index_scratch_) shared_array("int", "vx_redi", red_index_scratch_, 4);
+  k << shared_arrays();
   k << "const int vx_tid = (int)(threadIdx.x + " << out_.block[0] << " * (threadIdx.y + " << out_.block[1]
     << " * threadIdx.z));\n";
   k << "const bool vx_leader = vx_tid == 0;\n(void)vx_leader;\n";
@@ -1793,6 +1813,33 @@ void RegionEmitter::run() {
   }
   h << ");\n}\n#endif\n";
   out_.source += h.str();
+}
+
+// Static arrays up to the 48 KiB a kernel may declare statically; past that, every array is a
+// slice of one dynamic buffer (16-byte aligned each), whose size the launch passes and for which
+// the runner raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (the machine file allows
+// up to its SMEM_PER_BLOCK, 227 KiB on an H100).
+std::string RegionEmitter::shared_arrays() {
+  constexpr int64_t kStaticLimit = 48 * 1024;
+  int64_t total = 0;
+  std::vector<int64_t> offsets;
+  for (const auto& a : shared_arrays_) {
+    total = (total + 15) / 16 * 16;
+    offsets.push_back(total);
+    total += a.count * std::max<int64_t>(a.elem_bytes, 1);
+  }
+  std::string out;
+  if (total <= kStaticLimit) {
+    for (const auto& a : shared_arrays_)
+      out += "__shared__ " + a.type + " " + a.name + "[" + std::to_string(a.count) + "];\n";
+    return out;
+  }
+  out_.dynamic_smem = (total + 15) / 16 * 16;
+  out += "VX_DYNAMIC_SMEM(vx_dyn_smem, " + std::to_string(out_.dynamic_smem) + ");\n";
+  for (size_t i = 0; i < shared_arrays_.size(); ++i)
+    out += shared_arrays_[i].type + "* const " + shared_arrays_[i].name + " = reinterpret_cast<" +
+           shared_arrays_[i].type + "*>(vx_dyn_smem + " + std::to_string(offsets[i]) + ");\n";
+  return out;
 }
 
 void find_spawns(const tir::Block* b, std::vector<const Stmt*>& out) {

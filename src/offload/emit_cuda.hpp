@@ -47,6 +47,7 @@ struct EmittedRegion {
   std::vector<GridLoop> grid;  // grid[0] is blockIdx.x (the innermost block loop)
   int block[3] = {1, 1, 1};    // lanes per dimension (compile-time constants in the kernel)
   bool float_atomics = false;  // f32 atomics: results depend on the order of the updates
+  int64_t dynamic_smem = 0;    // bytes of dynamic shared memory the launch passes (big tiles)
 };
 
 // Every `spawn on` region of the program, in source order, emitted.

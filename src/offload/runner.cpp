@@ -595,7 +595,8 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   float ms = 0;
   if (!args.empty) {
     std::string lerr;
-    if (!m.driver.launch(fns[ri], args.grid, r.block, args.params.data(), &ms, lerr)) {
+    if (!m.driver.launch(fns[ri], args.grid, r.block, args.params.data(), &ms, lerr,
+                         r.dynamic_smem)) {
       for (auto& b : bufs) b.res->dev_valid = false;  // whatever the device holds now is unknown
       m.sync_all();
       m.demoted.insert(ri);

@@ -4,6 +4,13 @@
 // float min/max ignore a NaN operand: the meaning of src/interp/arith.hpp, bit for bit. No
 // standard headers (NVRTC has none); g++ compiles it too under tests/cuda_host/cuda_host.hpp.
 #ifndef VX_PRELUDE_CUH
+// A kernel's shared arrays past 48 KiB live in one dynamic buffer (emit_cuda.cpp,
+// shared_arrays()); the host harness gives each kernel a static one.
+#ifdef VX_HOST_HARNESS
+#define VX_DYNAMIC_SMEM(name, bytes) alignas(16) static unsigned char name[bytes]
+#else
+#define VX_DYNAMIC_SMEM(name, bytes) extern __shared__ __align__(16) unsigned char name[]
+#endif
 #define VX_PRELUDE_CUH
 
 #define VX_D static __device__ __forceinline__
@@ -185,8 +192,17 @@ VX_D long long vx_start_u(unsigned long long s) {
   return (long long)(s > far ? far : s);
 }
 // The order of lanes::argmax (a NaN is smaller than any number) and of lanes::sort (NaN last).
-template <class T> VX_D bool vx_argmax_takes(T best, T cand) {
-  return (vx_isnan(best) && !vx_isnan(cand)) || best < cand;
+// Whether argmax's tree replaces (best, bi) by (cand, ci): a larger element (NaN the least), or
+// an equal one at a smaller index. The interpreter's scan gives the smallest index of a largest
+// element; a tree reaches it only if ties go to the smaller index, since the left slot of a
+// level can hold an index larger than the right slot's (spec/builtins.md).
+template <class T>
+VX_D bool vx_argmax_takes(T best, int bi, T cand, int ci) {
+  const bool bn = vx_isnan(best), cn = vx_isnan(cand);
+  if (bn != cn) return bn;
+  if (!bn && best < cand) return true;
+  if (!bn && cand < best) return false;
+  return ci < bi;
 }
 template <class T> VX_D bool vx_sort_lt(T x, T y) {
   if (vx_isnan(x)) return false;
