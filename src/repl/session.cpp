@@ -438,6 +438,8 @@ struct Session::Impl {
     ro.out = &out;
     ro.err = &err;
     ro.runner = &runner;
+    ro.max_steps = options.max_steps;
+    ro.max_seconds = options.max_seconds;
     bool failed = false;
     ro.report_error = [&](std::ostream& o, const Diagnostic& d) {
       failed = true;

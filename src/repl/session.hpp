@@ -15,6 +15,9 @@ namespace vx::repl {
 struct SessionOptions {
   std::string offload = "auto";  // where regions run, as `vx run --offload` (spec/offload.md)
   std::string machine;           // a machine file for the kernel rules; empty: the default H100
+  // Each input's run stops past these, as `vx run --max-steps/--max-seconds` (0: no limit).
+  int64_t max_steps = 0;
+  double max_seconds = 0;
 };
 
 class Session {

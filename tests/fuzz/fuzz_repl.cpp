@@ -28,6 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   vx::fuzz::on_large_stack([&] {
     vx::repl::SessionOptions options;
     options.offload = "off";
+    options.max_steps = 2'000'000;  // as fuzz_run: a mutated loop stops with a runtime error
+    options.max_seconds = 5;
     std::istringstream in(input);
     std::ostream& out = vx::fuzz::null_stream();
     vx::repl::run_repl_stream(options, in, out, out);
