@@ -58,6 +58,18 @@ const Digit& digit(const RadixProof& p, const std::string& text) {
   return p.digits.front();
 }
 
+// Seed 000's first kernel (book_gpu_blocks_and_lanes.vx): proved, y * 300 + x.
+const char* const kBookKernel = R"(fn main() {
+    let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for y in 0..64 across blocks {
+            for x in 0..300 across lanes(256) {
+                grid[y][x] = grid[y][x] * 2.0 + (y as f32);
+            }
+        }
+    }
+})";
+
 // Checks a program with the kernel rules; returns the codes and messages of the errors.
 std::vector<std::string> check_source(const std::string& src, Machine m = default_machine(),
                                       std::vector<StoreExplain>* explain = nullptr) {
@@ -260,16 +272,7 @@ TEST_CASE("whole programs: the seed's messages and the explain table") {
   REQUIRE(errs.size() == 1);
   CHECK(errs[0].find("block 0 lane 8 and block 1 lane 0 both write element 8") !=
         std::string::npos);
-  const char* good = R"(fn main() {
-    let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);
-    spawn on(Topology::Device) {
-        for y in 0..64 across blocks {
-            for x in 0..300 across lanes(256) {
-                grid[y][x] = grid[y][x] * 2.0 + (y as f32);
-            }
-        }
-    }
-})";
+  const char* good = kBookKernel;
   std::vector<StoreExplain> ex;
   CHECK(check_source(good, default_machine(), &ex).empty());
   REQUIRE(ex.size() == 1);
@@ -290,16 +293,7 @@ TEST_CASE("whole programs: the seed's messages and the explain table") {
 TEST_CASE("the explain tables outlive the index graph they were proved on") {
   // Regression: Digit::text read the loop's name through a pointer into the graph, which is
   // freed when check_kernel_rules returns (a heap-use-after-free under ASan).
-  const char* good = R"(fn main() {
-    let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);
-    spawn on(Topology::Device) {
-        for y in 0..64 across blocks {
-            for x in 0..300 across lanes(256) {
-                grid[y][x] = grid[y][x] * 2.0 + (y as f32);
-            }
-        }
-    }
-})";
+  const char* good = kBookKernel;
   std::vector<StoreExplain> ex;
   CHECK(check_source(good, default_machine(), &ex).empty());
   REQUIRE(ex.size() == 1);
