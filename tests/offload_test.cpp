@@ -190,9 +190,16 @@ TEST_CASE("the emitter leaves out what cannot fail and what no thread needs") {
   CHECK(src.find("vx_ix((long long)(vx_rem(") != std::string::npos);
   // A lane loop of three passes per thread is unrolled.
   CHECK(src.find("#pragma unroll") != std::string::npos);
-  // lanes::sum of a constant 256 in warp 0: shuffles, and no barrier-per-level loop.
+  // lanes::sum of a constant 256 in warp 0: shuffles, no shared scratch, and the
+  // barrier-per-level loop only in the branch for blocks of fewer than 32 threads.
   CHECK(src.find("__shfl_down_sync") != std::string::npos);
-  CHECK(src.find("vx_h >>= 1") == std::string::npos);
+  CHECK(src.find("__shared__ float vx_red_f32") == std::string::npos);
+  const size_t branch = src.find("#if VX_NT >= 32\n"), other = src.find("#else\n", branch);
+  const size_t level_loop = src.find("vx_h >>= 1");
+  REQUIRE(branch != std::string::npos);
+  REQUIRE(other != std::string::npos);
+  CHECK(level_loop > other);
+  CHECK(level_loop < src.find("#endif\n", other));
   // `let m = total / 768.0` is computed by every thread: a register, not a shared slot.
   const size_t div = src.find(" / (0x1.8p+9f))");  // total / 768.0
   REQUIRE(div != std::string::npos);

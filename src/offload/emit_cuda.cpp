@@ -282,8 +282,16 @@ class RegionEmitter {
   std::map<int, SlotInfo> slots_;
   std::set<int> declared_;  // slots declared inside the region
   std::ostringstream decls_;
-  std::map<Scalar, int64_t> red_scratch_;
-  int64_t red_index_scratch_ = 0;
+  // Reduction scratch: one element per thread (VX_P2 of them), per element type, and one int per
+  // thread for argmax; `true` when a reduction needs it whatever the block size, `false` when
+  // only blocks of fewer than 32 threads do (reduce_constant's warp path needs none).
+  std::map<Scalar, bool> red_scratch_;
+  std::optional<bool> red_index_scratch_;
+  void need_scratch(Scalar elem, bool argmax, bool always) {
+    auto [it, fresh] = red_scratch_.emplace(elem, always);
+    if (!fresh) it->second = it->second || always;
+    if (argmax) red_index_scratch_ = red_index_scratch_.value_or(false) || always;
+  }
   // The block's shared arrays (tiles, their init flags, reduction scratch): static `__shared__`
   // arrays while they fit the 48 KiB a kernel may declare statically, else one dynamic buffer
   // (shared_arrays()).
@@ -470,6 +478,10 @@ class RegionEmitter {
   int lane_depth(const Stmt& s);
   void reduce(const Stmt& s, std::string& out);
   void reduce_constant(const Stmt& s, const TRef& t, int64_t n, std::string& out);
+  void reduce_general(const Stmt& s, const TRef& t, const std::string& n, std::string& out);
+  std::string combine(BuiltinId b, Scalar elem, const std::string& a, const std::string& ai,
+                      const std::string& x, const std::string& xi) const;
+  std::string reduce_source(const TRef& t, const std::string& i) const;
   void sort(const Expr& e, std::string& out);
   void copy_async(const Expr& e, std::string& out);
   void make_tile(const Stmt& s, std::string& out);
@@ -1458,72 +1470,108 @@ void RegionEmitter::reduce(const Stmt& s, std::string& out) {
   TRef t = tensor_ref(*e.args[0], pre);
   const int64_t size = t.static_size();
   if (size <= 0) unsupported("lanes:: on a tile whose size is not a constant");
-  const std::string T = ctype(t.elem);
   if (t.elem == Scalar::Bool) unsupported("lanes:: on bool");
-  int64_t& cap = red_scratch_[t.elem];
-  cap = std::max(cap, size);
-  const bool argmax = e.builtin == BuiltinId::LanesArgmax;
-  if (argmax) red_index_scratch_ = std::max(red_index_scratch_, size);
-  const std::string red = std::string("vx_red_") + scalar_info(t.elem).name;
   const std::string n = tmp("rn");
   slots_[s.slot].store = Store::Shared;
   decls_ << "__shared__ " << ctype(slot_type(s.slot).scalar) << " s_v" << s.slot << ";\n";
+  out +=
+      "{ // " + std::string(tir::builtin_spelling(e.builtin)) + ": the tree of DESIGN §3.7\n" + pre;
   const auto niv = interval(*e.args[1]);
   if (niv && niv->first == niv->second && niv->first >= 1 && niv->first <= size) {
-    out += "{ // " + std::string(tir::builtin_spelling(e.builtin)) + ": the tree of DESIGN §3.7\n" + pre;
     reduce_constant(s, t, niv->first, out);
-    out += "}\n";
-    return;
-  }
-  std::string nv = as_index(*e.args[1], pre);
-  out += "{ // " + std::string(tir::builtin_spelling(e.builtin)) + ": the tree of DESIGN §3.7\n" + pre;
-  out += "long long " + n + " = " + nv + ";\n";
-  out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) + "LL) { vx_fail(vx_err, 5); " + n + " = 1; }\n";
-  const std::string src = t.init.empty() ? t.ptr + "[vx_e]" : "vx_ld_init(" + t.ptr + ", " + t.init + ", vx_e, vx_err)";
-  out += "for (long long vx_e = vx_tid; vx_e < " + n + "; vx_e += VX_NT) { " + red + "[vx_e] = " + src + ";" +
-         (argmax ? " vx_redi[vx_e] = (int)vx_e;" : "") + " }\n__syncthreads();\n";
-  out += "long long vx_p = 1;\nwhile (vx_p < " + n + ") vx_p <<= 1;\n";
-  out += "for (long long vx_h = vx_p >> 1; vx_h >= 1; vx_h >>= 1) {\n";
-  out += "for (long long vx_i = vx_tid; vx_i < vx_h; vx_i += VX_NT) {\nif (vx_i + vx_h < " + n + ") {\n";
-  if (argmax) {
-    out += "if (vx_argmax_takes(" + red + "[vx_i], vx_redi[vx_i], " + red +
-           "[vx_i + vx_h], vx_redi[vx_i + vx_h])) { " + red + "[vx_i] = " + red +
-           "[vx_i + vx_h]; vx_redi[vx_i] = vx_redi[vx_i + vx_h]; }\n";
-  } else if (e.builtin == BuiltinId::LanesMax) {
-    out += red + "[vx_i] = vx_maxm(" + red + "[vx_i], " + red + "[vx_i + vx_h]);\n";
   } else {
-    const bool fl = is_float(t.elem);
-    out += red + "[vx_i] = " + (fl ? red + "[vx_i] + " + red + "[vx_i + vx_h]" : "vx_add(" + red + "[vx_i], " + red + "[vx_i + vx_h])") + ";\n";
+    std::string npre;
+    std::string nv = as_index(*e.args[1], npre);
+    out += npre + "long long " + n + " = " + nv + ";\n";
+    out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) +
+           "LL) { vx_fail(vx_err, 5); " + n + " = 1; }\n";
+    need_scratch(t.elem, e.builtin == BuiltinId::LanesArgmax, true);
+    reduce_general(s, t, n, out);
   }
-  out += "}\n}\n__syncthreads();\n}\n";
-  out += "if (vx_leader) s_v" + std::to_string(s.slot) + " = " + (argmax ? "vx_redi[0]" : red + "[0]") + ";\n";
-  out += "__syncthreads();\n}\n";
+  out += "}\n";
 }
 
-// The tree of DESIGN §3.7 over a constant count n: with p the least power of two >= n, level h
-// (p/2, p/4, …, 1) sets x[i] = x[i] op x[i + h] for i < h where i + h < n. The top level reads the
-// tile itself; levels of 32 and more go through shared memory with a barrier each; the levels
-// below 32 run in warp 0 with __shfl_down_sync (lane i takes lane i + h's value: the same
-// operands in the same order, so the same bits). Blocks of fewer than 32 threads stay in shared
-// memory.
-void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std::string& out) {
-  const Expr& e = *s.value;
+// a := a op x for the reduction b (and the index with it for argmax: ai := xi when x wins).
+std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& a,
+                                   const std::string& ai, const std::string& x,
+                                   const std::string& xi) const {
+  if (b == BuiltinId::LanesArgmax)
+    return "if (vx_argmax_takes(" + a + ", " + ai + ", " + x + ", (int)(" + xi + "))) { " + a +
+           " = " + x + "; " + ai + " = (int)(" + xi + "); }\n";
+  if (b == BuiltinId::LanesMax) return a + " = vx_maxm(" + a + ", " + x + ");\n";
+  return a + " = " + (is_float(elem) ? a + " + " + x : "vx_add(" + a + ", " + x + ")") + ";\n";
+}
+
+// Element i of the reduced tile (through its written-flags when it has them).
+std::string RegionEmitter::reduce_source(const TRef& t, const std::string& i) const {
+  return t.init.empty() ? t.ptr + "[" + i + "]"
+                        : "vx_ld_init(" + t.ptr + ", " + t.init + ", " + i + ", vx_err)";
+}
+
+// The tree of DESIGN §3.7 over n elements (n a C expression, 1 <= n <= the tile's size), with
+// shared scratch of one element per thread whatever the tile's size. With p the least power of two
+// >= n and h0 = p/2, r(h0, j) = t[j] op t[j + h0] (or t[j] alone where j + h0 >= n) and
+// r(h, j) = r(2h, j) op r(2h, j + h) for j < h. Thread i < H = min(h0, VX_P2) computes r(H, i),
+// the subtree over the leaves r(h0, i + k·H), k < h0/H, by itself: it visits k in bit-reversed
+// order, so that siblings of the tree are neighbours of the visit, and combines them with a stack
+// as a binary counter does (the left operand is always the one with the lower index, as in the
+// tree). Levels H/2 … 1 then run in shared memory. The same operands in the same order as the
+// interpreter's tree, so the same bits.
+void RegionEmitter::reduce_general(const Stmt& s, const TRef& t, const std::string& n,
+                                   std::string& out) {
+  const BuiltinId b = s.value->builtin;
+  const bool argmax = b == BuiltinId::LanesArgmax;
   const std::string T = ctype(t.elem);
   const std::string red = std::string("vx_red_") + scalar_info(t.elem).name;
   const std::string result = "s_v" + std::to_string(s.slot);
-  const bool argmax = e.builtin == BuiltinId::LanesArgmax;
-  const bool fl = is_float(t.elem);
-  auto src = [&](const std::string& i) {
-    return t.init.empty() ? t.ptr + "[" + i + "]" : "vx_ld_init(" + t.ptr + ", " + t.init + ", " + i + ", vx_err)";
+  auto comb = [&](const std::string& a, const std::string& x) {
+    return combine(b, t.elem, a, a + "i", x, x + "i");
   };
-  // a := a op b (and the index with it for argmax)
-  auto combine = [&](const std::string& a, const std::string& ai, const std::string& b,
-                     const std::string& bi) {
-    if (argmax)
-      return "if (vx_argmax_takes(" + a + ", " + ai + ", " + b + ", (int)(" + bi + "))) { " + a +
-             " = " + b + "; " + ai + " = " + bi + "; }\n";
-    if (e.builtin == BuiltinId::LanesMax) return a + " = vx_maxm(" + a + ", " + b + ");\n";
-    return a + " = " + (fl ? a + " + " + b : "vx_add(" + a + ", " + b + ")") + ";\n";
+  out += "{\nlong long vx_p = 1;\nwhile (vx_p < " + n +
+         ") vx_p <<= 1;\nconst long long vx_h0 = vx_p >> 1;\n";
+  out += "if (vx_h0 == 0) {\nif (vx_leader) " + result + " = " +
+         (argmax ? std::string("0") : reduce_source(t, "0")) + ";\n} else {\n";
+  out += "const long long vx_H = vx_h0 < VX_P2 ? vx_h0 : (long long)VX_P2;\n";
+  out +=
+      "if (vx_tid < vx_H) {\nconst long long vx_K = vx_h0 / vx_H;\nint vx_L = 0;\nwhile ((1LL << "
+      "vx_L) < vx_K) ++vx_L;\n";
+  out += T + " vx_st[32];\nint vx_sti[32];\nint vx_d = 0;\n(void)vx_sti;\n";
+  out +=
+      "for (long long vx_q = 0; vx_q < vx_K; ++vx_q) {\nlong long vx_k = 0;\n"
+      "for (int vx_b = 0; vx_b < vx_L; ++vx_b) vx_k |= ((vx_q >> vx_b) & 1LL) << (vx_L - 1 - "
+      "vx_b);\n"
+      "const long long vx_j = vx_tid + vx_k * vx_H;\n";
+  out += T + " vx_a = " + reduce_source(t, "vx_j") + ";\nint vx_ai = (int)vx_j;\n(void)vx_ai;\n";
+  out += "if (vx_j + vx_h0 < " + n + ") {\n" + T + " vx_x = " + reduce_source(t, "vx_j + vx_h0") +
+         ";\nint vx_xi = (int)(vx_j + vx_h0);\n(void)vx_xi;\n" + comb("vx_a", "vx_x") + "}\n";
+  out += "for (long long vx_c = vx_q; vx_c & 1; vx_c >>= 1) {\n--vx_d;\n" + T +
+         " vx_l = vx_st[vx_d];\nint vx_li = vx_sti[vx_d];\n(void)vx_li;\n" + comb("vx_l", "vx_a") +
+         "vx_a = vx_l;\nvx_ai = vx_li;\n}\n";
+  out += "vx_st[vx_d] = vx_a;\nvx_sti[vx_d] = vx_ai;\n++vx_d;\n}\n";
+  out += red + "[vx_tid] = vx_st[0];\n" + (argmax ? "vx_redi[vx_tid] = vx_sti[0];\n" : "") +
+         "}\n__syncthreads();\n";
+  out += "for (long long vx_h = vx_H >> 1; vx_h >= 1; vx_h >>= 1) {\nif (vx_tid < vx_h) {\n" +
+         combine(b, t.elem, red + "[vx_tid]", "vx_redi[vx_tid]", red + "[vx_tid + vx_h]",
+                 "vx_redi[vx_tid + vx_h]") +
+         "}\n__syncthreads();\n}\n";
+  out += "if (vx_leader) " + result + " = " + (argmax ? "vx_redi[0]" : red + "[0]") +
+         ";\n}\n__syncthreads();\n}\n";
+}
+
+// The tree of DESIGN §3.7 over a constant count n (reduce_general's tree). For p <= 1024 and
+// blocks of 32 threads or more it runs in warp 0 alone, without shared scratch: lane i < H =
+// min(h0, 32) computes r(H, i) from the tile through the levels above (unrolled), and the levels
+// below 32 go by __shfl_down_sync (lane i takes lane i + h's value: the same operands in the same
+// order, so the same bits). Larger counts and smaller blocks take reduce_general.
+void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std::string& out) {
+  const Expr& e = *s.value;
+  const std::string T = ctype(t.elem);
+  const std::string result = "s_v" + std::to_string(s.slot);
+  const bool argmax = e.builtin == BuiltinId::LanesArgmax;
+  auto src = [&](const std::string& i) { return reduce_source(t, i); };
+  auto combine = [&](const std::string& a, const std::string& ai, const std::string& x,
+                     const std::string& xi) {
+    return this->combine(e.builtin, t.elem, a, ai, x, xi);
   };
   if (n == 1) {
     out += "if (vx_leader) " + result + " = " + (argmax ? std::string("0") : src("0")) + ";\n__syncthreads();\n";
@@ -1533,28 +1581,14 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   while (p < n) p <<= 1;
   const int64_t h0 = p / 2;  // h0 < n <= 2 * h0
   const std::string N = std::to_string(n), H0 = std::to_string(h0);
-  // Level h0 from the tile into shared scratch (all threads), and levels from..down_to there.
-  const std::string fused =
-      "for (int vx_i = vx_tid; vx_i < " + H0 + "; vx_i += VX_NT) {\n" + T + " vx_a = " + src("vx_i") + ";\n" +
-      (argmax ? "int vx_ai = vx_i;\n" : "") + "if (vx_i + " + H0 + " < " + N + ") {\n" + T + " vx_b = " +
-      src("vx_i + " + H0) + ";\n" + combine("vx_a", "vx_ai", "vx_b", "vx_i + " + H0) + "}\n" + red +
-      "[vx_i] = vx_a;\n" + (argmax ? "vx_redi[vx_i] = vx_ai;\n" : "") + "}\n__syncthreads();\n";
-  auto shared_levels = [&](int64_t from, int64_t down_to) {
-    std::string o;
-    for (int64_t h = from; h >= down_to && h >= 1; h /= 2) {
-      const std::string H = std::to_string(h);
-      o += "for (int vx_i = vx_tid; vx_i < " + H + "; vx_i += VX_NT) {\n" +
-           combine(red + "[vx_i]", "vx_redi[vx_i]", red + "[vx_i + " + H + "]", "vx_redi[vx_i + " + H + "]") +
-           "}\n__syncthreads();\n";
-    }
-    return o;
-  };
-  // Blocks of 32 threads or more: warp 0 does the levels below 64 (and, for p <= 1024, all of
-  // them), lane i holding x[i]; the levels below 32 by __shfl_down_sync.
-  std::string before_warp;
+  if (p > 1024) {
+    need_scratch(t.elem, argmax, true);
+    return reduce_general(s, t, N, out);
+  }
+  need_scratch(t.elem, argmax, false);  // for blocks of fewer than 32 threads
   std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = vx_zero<" + T + ">();\n" + (argmax ? "int vx_vi = 0;\n" : "");
   int64_t first_shuffle;
-  if (p <= 1024) {
+  {
     // Lane i computes r(H, i) (H = min(h0, 32)) from the tile through the levels above:
     // r(h, j) = r(2h, j) op r(2h, j + h), and at the top level h0, t[j] op t[j + h0] where
     // j + h0 < n (below it the pair always exists). No barrier before the result's.
@@ -1579,12 +1613,6 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
     warp += "if (vx_tid < " + std::to_string(H) + ") {\n" + level + "vx_v = " + top + ";\n" +
             (argmax ? "vx_vi = " + top + "i;\n" : "") + "}\n";
     first_shuffle = H / 2;
-  } else {  // levels down to 64 in shared memory; level 32 from it: lane i takes x[i] op x[i + 32]
-    before_warp = fused + shared_levels(h0 / 2, 64);
-    warp += "vx_v = " + red + "[vx_tid];\n" + (argmax ? "vx_vi = vx_redi[vx_tid];\n" : "") + "{\n" + T +
-            " vx_o = " + red + "[vx_tid + 32];\n" + (argmax ? "int vx_oi = vx_redi[vx_tid + 32];\n" : "") +
-            combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n";
-    first_shuffle = 16;
   }
   const int bits = scalar_info(t.elem).bits;
   const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
@@ -1597,10 +1625,9 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
     warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
   }
   warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
-  // Smaller blocks: every level in shared memory.
-  const std::string shared = fused + shared_levels(h0 / 2, 1) + "if (vx_leader) " + result + " = " +
-                             (argmax ? "vx_redi[0]" : red + "[0]") + ";\n__syncthreads();\n";
-  out += "#if VX_NT >= 32\n" + before_warp + warp + "#else\n" + shared + "#endif\n";
+  std::string general;
+  reduce_general(s, t, N, general);
+  out += "#if VX_NT >= 32\n" + warp + "#else\n" + general + "#endif\n";
 }
 
 void RegionEmitter::sort(const Expr& e, std::string& out) {
@@ -1767,9 +1794,12 @@ void RegionEmitter::run() {
   code += block_code;
 
   const int nt = out_.block[0] * out_.block[1] * out_.block[2];
+  int p2 = 1;  // VX_P2: the largest power of two <= VX_NT, the threads a reduction's scratch holds
+  while (p2 * 2 <= nt) p2 *= 2;
   std::ostringstream k;
   k << "// " << out_.location << "\n";
   k << "#define VX_NT " << nt << "\n";
+  k << "#define VX_P2 " << p2 << "\n";
   k << "#define VX_ZERO_X " << (out_.block[0] > 1 ? "(threadIdx.x == 0)" : "true") << "\n";
   k << "#define VX_ZERO_Y " << (out_.block[1] > 1 ? "(threadIdx.y == 0)" : "true") << "\n";
   k << "#define VX_ZERO_Z " << (out_.block[2] > 1 ? "(threadIdx.z == 0)" : "true") << "\n";
@@ -1787,16 +1817,17 @@ void RegionEmitter::run() {
   }
   k << ") {\n";
   k << decls_.str();
-  for (auto& [sc, n] : red_scratch_)
-    shared_array(ctype(sc), std::string("vx_red_") + scalar_info(sc).name, n,
-                 scalar_info(sc).bits / 8);
-  if (red_index_scratch_) shared_array("int", "vx_redi", red_index_scratch_, 4);
+  for (auto& [sc, always] : red_scratch_)
+    if (always || nt < 32)
+      shared_array(ctype(sc), std::string("vx_red_") + scalar_info(sc).name, p2,
+                   scalar_info(sc).bits / 8);
+  if (red_index_scratch_ && (*red_index_scratch_ || nt < 32)) shared_array("int", "vx_redi", p2, 4);
   k << shared_arrays();
   k << "const int vx_tid = (int)(threadIdx.x + " << out_.block[0] << " * (threadIdx.y + " << out_.block[1]
     << " * threadIdx.z));\n";
   k << "const bool vx_leader = vx_tid == 0;\n(void)vx_leader;\n";
   k << code;
-  k << "}\n#undef VX_NT\n#undef VX_ZERO_X\n#undef VX_ZERO_Y\n#undef VX_ZERO_Z\n";
+  k << "}\n#undef VX_NT\n#undef VX_P2\n#undef VX_ZERO_X\n#undef VX_ZERO_Y\n#undef VX_ZERO_Z\n";
   std::string fns;
   for (auto& [i, text] : device_fns_) fns += text;
   out_.source = fns + k.str();

@@ -297,9 +297,10 @@ class Gen:
         for _ in range(depth):
             v = self.fresh("b")
             s = 0 if self.chance(0.8) else self.ri(1, 3)
-            # no one-pass loops in nests: the digit of one would tie with another's coefficient,
-            # which the rule refuses today (spec/smith.md §2, "known refusals")
-            e = s + self.ri(1 if depth == 1 else 2, 5 if depth > 1 else 9)
+            # one pass now and then, also inside a nest: its digit adds nothing (kernel-rules.md §4)
+            e = s + (1 if self.chance(0.1) else self.ri(2, 5 if depth > 1 else 9))
+            if e - s == 1:
+                self.feat("one_pass_loop")
             incl = self.chance(0.15)
             w.open("for %s in %d..%s%d across blocks" % (v, s, "=" if incl else "", e - 1 if incl else e))
             if incl:
@@ -318,7 +319,9 @@ class Gen:
             if depth == 1:
                 n = self.pick([3, 7, 16, 32, 33, 64, 100, 128, 256])
             else:
-                n = self.pick([2, 3, 4, 5, 8, 16, 31])
+                n = self.pick([1, 2, 3, 4, 5, 8, 16, 31])
+                if n == 1:
+                    self.feat("one_pass_loop")
             e = s + n
             lanes = None
             if self.chance(0.4):
