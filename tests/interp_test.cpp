@@ -3,12 +3,15 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "check/checker.hpp"
+#include "check/tir_walk.hpp"
+#include "interp/host_parallel.hpp"
 #include "interp/interpreter.hpp"
 #include "parse/parser.hpp"
 #include "support/diagnostics.hpp"
@@ -655,4 +658,65 @@ TEST_CASE("speed of the scale loop (informative)") {
   CHECK(r.out == "257\n");
   const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / (rows * cols);
   MESSAGE("scale loop: " << ns << " ns per element (including fill and setup)");
+}
+
+// Which tensors an across-blocks loop's host tasks may sum in copies of their own
+// (host_parallel.hpp, spec/cli.md §2): only those touched by Relaxed integer fetch_add/fetch_sub
+// alone, by their own name, with the old values dropped.
+TEST_CASE("private sums: the tensors an across-blocks loop only adds to") {
+  const std::string text = R"(
+fn main() {
+    let v = transfer(Tensor<i32, [512]>::fill(1), Memory::HBM);
+    let wide = transfer(Tensor<u32, [5]>::fill(0u32), Memory::HBM);
+    let down = transfer(Tensor<i64, [5]>::fill(0i64), Memory::HBM);
+    let read = transfer(Tensor<i64, [5]>::fill(0i64), Memory::HBM);
+    let strong = transfer(Tensor<u32, [5]>::fill(0u32), Memory::HBM);
+    let mixed = transfer(Tensor<u32, [5]>::fill(0u32), Memory::HBM);
+    let fl = transfer(Tensor<f32, [5]>::fill(0.0), Memory::HBM);
+    let mut out = transfer(Tensor<u32, [2]>::fill(0u32), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..2 across blocks {
+            for l in 0..256 across lanes {
+                let x = v[b * 256 + l];
+                let _w = atomic_fetch_add_u32(&wide, x, 1u32, AtomicOrdering::Relaxed);
+                atomic_fetch_sub_i64(&down, x, 1i64, AtomicOrdering::Relaxed);
+                let old = atomic_fetch_add_i64(&read, x, 1i64, AtomicOrdering::Relaxed);
+                if old < 0i64 {
+                    let _z = atomic_fetch_add_i64(&read, 0, 1i64, AtomicOrdering::Relaxed);
+                }
+                let _s = atomic_fetch_add_u32(&strong, x, 1u32, AtomicOrdering::SeqCst);
+                let _m = atomic_fetch_add_u32(&mixed, x, 1u32, AtomicOrdering::Relaxed);
+                let _f = atomic_fetch_add_f32(&fl, x, 1.0, AtomicOrdering::Relaxed);
+            }
+            out[b] = atomic_load_u32(&mixed, 0, AtomicOrdering::Relaxed);
+        }
+    }
+}
+)";
+  auto file = std::make_shared<SourceFile>("test.vx", text);
+  Diagnostics diags(file);
+  auto parsed = parse_program(*file, diags);
+  REQUIRE(parsed);
+  auto program = check_program(*parsed, diags);
+  {
+    std::ostringstream e;
+    emit_diagnostics(e, diags, ErrorFormat::Human);
+    INFO(e.str());
+    REQUIRE((program && !diags.has_errors()));
+  }
+  const tir::Function& main_fn = program->functions[program->main_index];
+  const tir::Stmt* loop = nullptr;
+  tir::walk_block(main_fn.body, [&](const tir::Stmt* s, const tir::Expr*) {
+    if (s && s->kind == tir::StmtKind::For && s->across == tir::Across::Blocks) loop = s;
+  });
+  REQUIRE(loop);
+  const interp::PrivateSumPlan plan = interp::private_sum_tensors(*loop);
+  std::vector<std::string> summed, others;
+  for (auto& t : plan.tensors)
+    summed.push_back(main_fn.slot_names[t.slot] + ":" + std::to_string(t.elem_bytes));
+  for (int o : plan.others) others.push_back(main_fn.slot_names[o]);
+  std::sort(summed.begin(), summed.end());
+  std::sort(others.begin(), others.end());
+  CHECK(summed == std::vector<std::string>{"down:8", "wide:4"});
+  CHECK(others == std::vector<std::string>{"fl", "mixed", "out", "read", "strong", "v"});
 }

@@ -6,13 +6,14 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 #include <limits>
 #include <map>
-#include <cstdlib>
-#include <iostream>
 
 #include "cuda_host/corpus.hpp"
 #include "offload/emit_cuda.hpp"
@@ -140,6 +141,24 @@ TEST_CASE("the kernel cache returns the same cubin") {
   CHECK(cached);
   CHECK(a == b);
   MESSAGE("cached load: " << ms << " ms");
+  // An entry that is not a regular file of at most 256 MiB is not read (it could be /dev/zero,
+  // or a file of any size): the kernels are compiled again and the entry replaced.
+  std::vector<std::filesystem::path> entries;
+  for (auto& e : std::filesystem::directory_iterator(dir)) entries.push_back(e.path());
+  REQUIRE(entries.size() == 1);
+  std::filesystem::resize_file(entries[0], (std::uintmax_t{256} << 20) + 1);  // sparse
+  std::vector<char> c;
+  REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));
+  CHECK(!cached);
+  CHECK(c == a);
+  CHECK(std::filesystem::file_size(entries[0]) == a.size());
+  std::filesystem::remove(entries[0]);
+  std::filesystem::create_directory(entries[0]);
+  c.clear();
+  REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));
+  CHECK(!cached);
+  CHECK(c == a);
+  std::filesystem::remove_all(dir);
   unsetenv("VX_CACHE_DIR");
 }
 
@@ -378,4 +397,18 @@ TEST_CASE("vx emit-cuda --cubin compiles for the machine file's GPU, or for --ar
   std::tie(rc, text) = vx(prog + " --cubin " + out + " --arch 90");
   CHECK(rc == 2);
   CHECK(text == "error: --arch takes sm_ and a compute capability (sm_80, sm_90), not `90`\n");
+  // Under --error-format=json the usage error is one JSON object on one line.
+  std::tie(rc, text) = vx(prog + " --cubin " + out + " --arch 90 --error-format=json");
+  CHECK(rc == 2);
+  CHECK(text ==
+        R"({"code":null,"helps":[],"level":"error","message":"--arch takes sm_ and a compute )"
+        R"(capability (sm_80, sm_90), not `90`","notes":[],"rendered":"error: --arch takes sm_ )"
+        R"(and a compute capability (sm_80, sm_90), not `90`\n","spans":[]})"
+        "\n");
+  // A compute capability NVRTC does not know is its error, in the same form.
+  std::tie(rc, text) = vx(prog + " --cubin " + out + " --arch sm_12 --error-format=json");
+  CHECK(rc == 1);
+  CHECK(text.find(R"({"code":null,"helps":[],"level":"error","message":"NVRTC )") == 0);
+  CHECK(text.find("could not compile the kernels for sm_12") != std::string::npos);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 1);
 }

@@ -19,11 +19,12 @@
 
 namespace vx {
 
-int with_large_stack(const std::function<int()>& body) {
+int with_large_stack(const std::function<int()>& body, ErrorFormat format) {
   struct Call {
     const std::function<int()>* body;
+    ErrorFormat format;
     int result = 0;
-  } call{&body};
+  } call{&body, format};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, size_t(1) << 30);  // virtual: pages are touched only if used
@@ -33,10 +34,12 @@ int with_large_stack(const std::function<int()>& body) {
     try {
       c->result = (*c->body)();
     } catch (const std::bad_alloc&) {
-      std::cerr << "error: out of memory\n";
+      render_plain_error(std::cerr, "out of memory", c->format);
       c->result = 101;
     } catch (const std::exception& e) {
-      std::cerr << "error: internal error: " << e.what() << "\n";
+      render_plain_error(std::cerr,
+                         std::string("internal error: ") + e.what() + " (this is a bug in vx)",
+                         c->format);
       c->result = 70;
     }
     return nullptr;
@@ -57,14 +60,18 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
   std::string arch = options.arch;
   if (arch.empty()) {
     if (machine.device != DeviceKind::Nvidia) {
-      err << "error: the machine " << machine.name << " has no NVIDIA GPU; give --arch sm_XX\n";
+      render_plain_error(err,
+                         "the machine " + machine.name + " has no NVIDIA GPU; give --arch sm_XX",
+                         options.error_format);
       return 2;
     }
     arch = "sm_" + std::to_string(machine.compute_capability);
   }
   if (arch.rfind("sm_", 0) != 0 || arch.size() < 5 ||
       arch.find_first_not_of("0123456789", 3) != std::string::npos) {
-    err << "error: --arch takes sm_ and a compute capability (sm_80, sm_90), not `" << arch << "`\n";
+    render_plain_error(
+        err, "--arch takes sm_ and a compute capability (sm_80, sm_90), not `" + arch + "`",
+        options.error_format);
     return 2;
   }
   size_t emitted = 0;
@@ -75,19 +82,23 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
   offload::Nvrtc nvrtc;
   std::string why;
   if (!nvrtc.load(why)) {
-    err << "error: " << why << "\n";
+    render_plain_error(err, why, options.error_format);
     return 2;
   }
   std::vector<char> cubin;
   std::string log;
   if (!nvrtc.compile(offload::cuda_translation_unit(regions), arch, cubin, log)) {
-    err << "error: NVRTC " << nvrtc.version() << " could not compile the kernels for " << arch << ":\n" << log;
+    while (!log.empty() && log.back() == '\n') log.pop_back();
+    render_plain_error(
+        err,
+        "NVRTC " + nvrtc.version() + " could not compile the kernels for " + arch + ":\n" + log,
+        options.error_format);
     return 1;
   }
   std::ofstream f(options.cubin, std::ios::binary);
   f.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
   if (!f.flush()) {
-    err << "error: cannot write " << options.cubin << "\n";
+    render_plain_error(err, "cannot write " + options.cubin, options.error_format);
     return 2;
   }
   err << "vx: " << emitted << " kernel(s) for " << arch << " compiled by NVRTC " << nvrtc.version() << " into "
@@ -109,7 +120,8 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
                             options.stage == Stage::Run     ? uir::UirStage::Run
                             : options.stage == Stage::Check ? uir::UirStage::Check
                                                             : uir::UirStage::Read,
-                            options.explain, options.error_format, out, err);
+                            options.explain, options.error_format, out, err, options.max_steps,
+                            options.max_seconds);
   }
   int read_status = 0;
   auto file = read_source_or_report(options.file, err, options.error_format, read_status);
@@ -192,6 +204,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   RunOptions run;
   run.out = &out;
   run.err = &err;
+  run.error_format = options.error_format;
   if (options.error_format == ErrorFormat::Json)
     run.report_error = [&](std::ostream& o, const Diagnostic& d) {
       render_diagnostic(o, *file, d, ErrorFormat::Json);

@@ -36,6 +36,6 @@ struct DriverOptions {
 int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err);
 
 // Runs `body` on a thread with a stack large enough for the deepest program the parser accepts.
-int with_large_stack(const std::function<int()>& body);
+int with_large_stack(const std::function<int()>& body, ErrorFormat format = ErrorFormat::Human);
 
 }  // namespace vx

@@ -127,7 +127,8 @@ int vx_main(int argc, char** argv) {
                : *emit_cuda  ? vx::Stage::EmitCuda
                : *lower      ? vx::Stage::Lower
                              : vx::Stage::Parse;
-  int status = vx::with_large_stack([&] { return vx::run_driver(opts, std::cout, std::cerr); });
+  int status = vx::with_large_stack([&] { return vx::run_driver(opts, std::cout, std::cerr); },
+                                    opts.error_format);
   std::cout.flush();
   return status;
 }

@@ -117,6 +117,15 @@ template <class T> struct AtomicOp {
     using tir::BuiltinId;
     if constexpr (kIsInt<T>) {
       if (unlocked(f) && (!v.init || v.init[i])) return to_bits<T>(add_unlocked(p, a));
+      // A tensor this task sums privately (only such updates touch it in the loop, so the old
+      // value returned is never read).
+      if (PrivateSums* ps = f.ctx->private_sums) [[unlikely]] {
+        if (uint64_t* sums = ps->find(v.data)) {
+          const uint64_t d = static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(a));
+          sums[i] += op == BuiltinId::AtomicFetchAdd ? d : uint64_t{0} - d;
+          return 0;
+        }
+      }
     }
     std::atomic_ref<Bits> r(*p);
     if (op == BuiltinId::AtomicStore) {

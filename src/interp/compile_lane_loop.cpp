@@ -276,6 +276,17 @@ template <class T> struct LaneAtomicStep final : LaneStep {
         }
         return;
       }
+      if (PrivateSums* ps = f.ctx->private_sums) {  // a tensor this block task sums by itself
+        if (uint64_t* sums = ps->find(v.data)) {
+          const bool add = atomic.op == tir::BuiltinId::AtomicFetchAdd;
+          for (int j = 0; j < r.n; ++j) {
+            atomic.check(v, idx[j], index_unsigned);
+            const uint64_t d = static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(a[j]));
+            sums[idx[j]] += add ? d : uint64_t{0} - d;
+          }
+          return;
+        }
+      }
       if (atomic.combinable(f) && !v.init) {  // the same with other threads: one update per element
         combined_updates(f, atomic, v, idx, a, r.n, index_unsigned);
         return;

@@ -6,11 +6,17 @@
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <limits>
+#include <map>
 #include <mutex>
+
+#include "check/tir_walk.hpp"
+#include "interp/atomic.hpp"
 
 namespace vx::interp {
 
@@ -62,17 +68,135 @@ struct FirstFailure {
 // never share a line.
 constexpr size_t kPadSlots = 64 / sizeof(uint64_t);
 void copy_frame(const Frame& f, Frame& task) {
-  const size_t n = f.tensors_.size();  // the slot count (scalars_ may be padded)
+  // The slot count (scalars_ may be padded); a frame has far fewer than 2^31 slots, which the
+  // bound tells GCC 12 (else it warns that the copy's size could exceed any object).
+  const size_t n = std::min<size_t>(f.tensors_.size(), INT32_MAX);
   task.scalars_.assign(n + 2 * kPadSlots, 0);
   task.s = task.scalars_.data() + kPadSlots;
   std::copy(f.s, f.s + n, task.s);
   for (size_t i = 0; i < n; ++i) task.t[i].view = f.t[i].view;
 }
 
+constexpr int64_t kMaxPrivateElements = 4096;
+
+// The task's copies of the loop's private-sum tensors (those of at most kMaxPrivateElements
+// elements, without written-flags).
+void start_private_sums(const Frame& task, const PrivateSumPlan& plan, PrivateSums& out) {
+  for (const auto& s : plan.tensors) {
+    const TensorView& v = task.t[s.slot].view;
+    if (!v.data || v.init || v.size <= 0 || v.size > kMaxPrivateElements) continue;
+    const std::byte* end = v.data + v.size * s.elem_bytes;
+    bool aliased = false;
+    for (int o : plan.others) {
+      const TensorView& w = task.t[o].view;
+      // A view's elements lie in its storage: any overlap of the storages' bytes is an alias.
+      if (!w.data) continue;  // a scalar, or no tensor now
+      const std::byte* wd = w.storage ? w.storage->data : w.data;
+      const int64_t wbytes =
+          w.storage ? w.storage->size * (scalar_info(w.storage->elem).bits / 8) : 1;
+      if (wd < end && v.data < wd + wbytes) aliased = true;
+      if (w.data == v.data) aliased = true;
+    }
+    if (aliased) continue;
+    out.entries.push_back(
+        {v.data, s.elem_bytes, std::vector<uint64_t>(static_cast<size_t>(v.size), 0)});
+  }
+}
+
+template <class U>
+void add_into(std::byte* data, const std::vector<uint64_t>& sums) {
+  U* p = reinterpret_cast<U*>(data);
+  for (size_t i = 0; i < sums.size(); ++i)
+    if (static_cast<U>(sums[i]) != 0)
+      std::atomic_ref<U>(p[i]).fetch_add(static_cast<U>(sums[i]), std::memory_order_relaxed);
+}
+
+// What the task summed, added to the tensors (also after a pass failed: the updates of the
+// passes before it, and of that pass up to its error, are made, as in the sequential run).
+void finish_private_sums(PrivateSums& sums) {
+  for (auto& e : sums.entries) {
+    switch (e.elem_bytes) {
+      case 1:
+        add_into<uint8_t>(e.data, e.sums);
+        break;
+      case 2:
+        add_into<uint16_t>(e.data, e.sums);
+        break;
+      case 4:
+        add_into<uint32_t>(e.data, e.sums);
+        break;
+      default:
+        add_into<uint64_t>(e.data, e.sums);
+        break;
+    }
+  }
+  sums.entries.clear();
+}
+
+// Counts the uses of each local in the block, and collects the qualifying atomic calls.
+struct SlotUses {
+  std::map<int, int> var_uses;     // Var expressions per slot
+  std::map<int, int> atomic_uses;  // qualifying atomic calls per tensor slot
+  std::map<int, int> elem_bytes;   // their element size
+  std::map<int, bool> defined;     // slots a `let` or a loop of the block defines
+  std::vector<std::pair<int, int>>
+      result_lets;  // (the let's slot, the tensor slot) of `let r = atomic…`
+};
+
+bool qualifying_atomic(const tir::Expr* e, int& tensor_slot, int& bytes) {
+  using tir::BuiltinId;
+  if (!e || e->kind != tir::ExprKind::Builtin) return false;
+  if (e->builtin != BuiltinId::AtomicFetchAdd && e->builtin != BuiltinId::AtomicFetchSub)
+    return false;
+  if (!is_int(e->type.scalar) || e->args.size() < 2) return false;
+  if (ordering_of(*e->args.back()) != std::memory_order_relaxed) return false;
+  const tir::Expr* ref = e->args[0];
+  if (ref->kind != tir::ExprKind::Ref || ref->args.size() != 1 ||
+      ref->args[0]->kind != tir::ExprKind::Var)
+    return false;
+  tensor_slot = ref->args[0]->slot;
+  bytes = scalar_info(e->type.scalar).bits / 8;
+  return true;
+}
+
 }  // namespace
 
-void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass,
-                         const void* self) {
+PrivateSumPlan private_sum_tensors(const tir::Stmt& loop) {
+  SlotUses u;
+  u.defined[loop.slot] = true;
+  tir::walk_block(loop.body, [&](const tir::Stmt* s, const tir::Expr* e) {
+    if (s) {
+      if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::For) u.defined[s->slot] = true;
+      int t = -1, bytes = 0;
+      // The atomic's old value is dropped: a statement of its own, or `let _x = …` never read.
+      if ((s->kind == tir::StmtKind::Expr || s->kind == tir::StmtKind::Let) &&
+          qualifying_atomic(s->value, t, bytes)) {
+        ++u.atomic_uses[t];
+        u.elem_bytes[t] = bytes;
+        if (s->kind == tir::StmtKind::Let) u.result_lets.push_back({s->slot, t});
+      }
+    }
+    if (e && e->kind == tir::ExprKind::Var) ++u.var_uses[e->slot];
+  });
+  PrivateSumPlan out;
+  for (auto& [t, n] : u.atomic_uses) {
+    if (u.defined.count(t) || u.var_uses[t] != n) continue;  // used otherwise too
+    bool read = false;
+    for (auto& [let, tensor] : u.result_lets)
+      if (tensor == t && u.var_uses[let] > 0) read = true;  // an old value is read
+    if (!read) out.tensors.push_back({t, u.elem_bytes[t]});
+  }
+  if (out.tensors.empty()) return out;
+  for (auto& [slot, n] : u.var_uses) {
+    bool mine = u.defined.count(slot) > 0;
+    for (auto& t : out.tensors) mine = mine || t.slot == slot;
+    if (!mine) out.others.push_back(slot);
+  }
+  return out;
+}
+
+void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass, const void* self,
+                         const PrivateSumPlan& private_sums) {
   FirstFailure failure;
   const ExecContext& parent = *f.ctx;
   const int slot_count = static_cast<int>(f.tensors_.size());
@@ -84,15 +208,19 @@ void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass
     Frame task(slot_count);
     copy_frame(f, task);
     task.ctx = &ctx;
+    PrivateSums sums;  // never the parent's: a nested loop's tasks have their own
+    start_private_sums(task, private_sums, sums);
+    ctx.private_sums = sums.entries.empty() ? nullptr : &sums;
     for (int64_t k = r.begin(); k != r.end(); ++k) {
-      if (failure.skip(k)) return;
+      if (failure.skip(k)) break;
       try {
         pass(self, task, first + static_cast<uint64_t>(k));
       } catch (...) {
         failure.record(k, std::current_exception());
-        return;
+        break;
       }
     }
+    finish_private_sums(sums);
   });
   if (failure.error) std::rethrow_exception(failure.error);
 }

@@ -31,9 +31,30 @@ class HostThreads {
 // variable's slot bits, wrapped to its type by the loop).
 using BlockPass = void (*)(const void* self, Frame& f, uint64_t value);
 
+// A tensor local of the frame that the loop's passes update only by integer Relaxed
+// atomic_fetch_add / atomic_fetch_sub whose old values nobody reads (private_sum_tensors): each
+// task sums its updates in a copy of its own and adds the copy to the tensor when it ends, one
+// atomic update per element, instead of contending for the same elements with the other tasks
+// (a histogram's bins). Integer sums wrap, so any grouping gives the same totals, and Relaxed
+// promises no order between the updates, so nothing in the loop can tell.
+struct PrivateSumSlot {
+  int slot = -1;
+  int elem_bytes = 0;
+};
+struct PrivateSumPlan {
+  std::vector<PrivateSumSlot> tensors;
+  // The other locals the loop uses that it does not define: a tensor is summed privately only
+  // when none of them holds any of its elements (a reference to it under another name).
+  std::vector<int> others;
+};
+// The tensors of the across-blocks loop `loop` that qualify (at most 4,096 elements each when it
+// runs; larger ones are updated in place).
+PrivateSumPlan private_sum_tensors(const tir::Stmt& loop);
+
 // Runs the passes first, first + 1, …, first + count - 1 (as slot bits) of an across-blocks loop
 // whose code runs in frame `f`, spread over TBB tasks. Rethrows the exception of the lowest
 // failing pass, after every lower pass has run.
-void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass, const void* self);
+void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass, const void* self,
+                         const PrivateSumPlan& private_sums = {});
 
 }  // namespace vx::interp

@@ -131,6 +131,20 @@ void check_tensor_budget(Scalar elem, const std::vector<int64_t>& dims, bool uni
 
 }  // namespace
 
+RunLimits RunLimits::starting_now(int64_t max_steps, double max_seconds) {
+  RunLimits limits;
+  if (max_steps > 0) limits.max_steps = max_steps;
+  if (max_seconds > 0) {
+    limits.max_seconds = max_seconds;
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    const double ns = max_seconds * 1e9;
+    limits.deadline_ns = static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec +
+                         (ns >= 9e18 ? int64_t{9000000000000000000} : static_cast<int64_t>(ns));
+  }
+  return limits;
+}
+
 void RunLimits::charge(int64_t n, Span span) {
   const int64_t before = steps;
   steps = n > INT64_MAX - steps ? INT64_MAX : steps + n;
@@ -607,6 +621,7 @@ template <class T> struct ForStmt final : RangeLoop<T> {
 // a pass always ends normally or with a runtime error.
 template <class T> struct AcrossBlocksStmt final : StmtNode {
   ForStmt<T> seq;  // the loop one pass at a time (one host thread)
+  PrivateSumPlan private_sums;  // tensors each task sums by itself
   static void pass(const void* self, Frame& f, uint64_t value) {
     const ForStmt<T>& loop = static_cast<const AcrossBlocksStmt*>(self)->seq;
     f.s[loop.slot] = to_bits<T>(static_cast<T>(value));
@@ -619,7 +634,7 @@ template <class T> struct AcrossBlocksStmt final : StmtNode {
     if (seq.inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
     const __int128 count = static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
     if (count > INT64_MAX) return seq.run(f, a, b);  // more passes than any run could make
-    run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this);
+    run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this, private_sums);
     return Flow::Normal;
   }
 };
@@ -1097,6 +1112,7 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
       if (s.across == tir::Across::Blocks) {
         auto* n = make<AcrossBlocksStmt<T>>();
         fill(n->seq);
+        n->private_sums = private_sum_tensors(s);
         return n;
       }
       const StmtNode* general = for_store(s);  // a ForStore or a ForStmt: a RangeLoop<T>
@@ -1175,20 +1191,11 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
   std::string limit_error;
   g_memory_limit = memory_limit(&limit_error);
   if (!limit_error.empty()) {
-    err << "error: " << limit_error << "\n";
+    render_plain_error(err, limit_error, options.error_format);
     return 2;
   }
-  RunLimits limits;
-  if (options.max_steps > 0) limits.max_steps = options.max_steps;
-  if (options.max_seconds > 0) {
-    limits.max_seconds = options.max_seconds;
-    timespec t{};
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    const double ns = options.max_seconds * 1e9;
-    limits.deadline_ns = static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec +
-                         (ns >= 9e18 ? int64_t{9000000000000000000} : static_cast<int64_t>(ns));
-  }
-  const bool limited = options.max_steps > 0 || options.max_seconds > 0;
+  RunLimits limits = RunLimits::starting_now(options.max_steps, options.max_seconds);
+  const bool limited = limits.limited();
   try {
     if (program.main_index < 0 ||
         program.main_index >= static_cast<int>(program.functions.size()))
@@ -1234,10 +1241,13 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     err.flush();
     return 101;
   } catch (const FlowEscape&) {
-    err << "error: internal error in the interpreter: a break or return left its function\n";
-    return 101;
+    render_plain_error(err,
+                       "internal error: a break or return left its function in the interpreter "
+                       "(this is a bug in vx)",
+                       options.error_format);
+    return 70;
   } catch (const std::bad_alloc&) {
-    err << "error: runtime error: out of memory\n";
+    render_plain_error(err, "runtime error: out of memory", options.error_format);
     return 101;
   }
 }

@@ -38,6 +38,8 @@ struct RunOptions {
   // Prints a runtime error; null: render_human against the program's file. (The REPL maps the
   // span back into the text the user typed.)
   std::function<void(std::ostream&, const Diagnostic&)> report_error;
+  // How errors without a position (out of memory, an internal error) are written.
+  ErrorFormat error_format = ErrorFormat::Human;
 };
 
 // Runs main. Returns the exit status: main's i32 return value & 0xFF (0 for a unit main), or 101

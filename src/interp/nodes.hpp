@@ -30,13 +30,22 @@ struct FramePool {
 // empty frame pools, so no two threads share anything they write.
 // `--max-steps` and `--max-seconds` (spec/semantics.md §8.1): one per run, null in ExecSettings
 // when neither is set. A run with limits uses one host thread, so the count is deterministic.
-struct RunLimits {
-  int64_t max_steps = INT64_MAX;
-  int64_t steps = 0;
-  double max_seconds = 0;  // 0: no time limit
-  int64_t deadline_ns = 0;  // CLOCK_MONOTONIC
-  // Counts `n` steps at `span`; a runtime error when the run passes a limit (interpreter.cpp).
-  void charge(int64_t n, Span span);
+// Per-task copies of tensors that an across-blocks loop updates only by integer Relaxed
+// atomic_fetch_add/sub whose old values nobody reads (host_parallel.hpp): the task adds into its
+// copy, and the copy is added to the tensor once, when the task ends.
+struct PrivateSums {
+  struct Entry {
+    std::byte* data = nullptr;  // the tensor's elements
+    int elem_bytes = 0;
+    std::vector<uint64_t> sums;  // per element, wrapping (the low elem_bytes * 8 bits count)
+  };
+  std::vector<Entry> entries;
+  // The sums of the tensor whose elements start at `data`, or null.
+  uint64_t* find(const std::byte* data) {
+    for (auto& e : entries)
+      if (e.data == data) return e.sums.data();
+    return nullptr;
+  }
 };
 
 struct ExecSettings {
@@ -50,6 +59,7 @@ struct ExecSettings {
   int host_threads = 1;       // > 1: the blocks of an across-blocks loop run on TBB tasks
   bool time_kernel = false;   // VX_TIME_KERNEL=1: one line on err per region run here
   bool concurrent = false;    // other threads may run blocks now: atomics must be real
+  PrivateSums* private_sums = nullptr;  // a block task's own sums of some tensors' atomic adds
   RaceRecorder* races = nullptr;  // `--check-races`: only the recording nodes read these two
   int across_open = 0;            // across passes open now
   RunLimits* limits = nullptr;    // null: no step or time limit (the usual run: one test a pass)

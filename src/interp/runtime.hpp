@@ -172,4 +172,18 @@ struct RuntimeError {
 };
 [[noreturn]] void runtime_error(Span span, std::string message);
 
+// The run limits of `vx run --max-steps N --max-seconds S` (spec/semantics.md §8.1), shared by the
+// interpreter and the .uir runner.
+struct RunLimits {
+  int64_t max_steps = INT64_MAX;
+  int64_t steps = 0;
+  double max_seconds = 0;   // 0: no time limit
+  int64_t deadline_ns = 0;  // CLOCK_MONOTONIC
+  // The limits of a run that starts now; 0 is no limit (interpreter.cpp).
+  static RunLimits starting_now(int64_t max_steps, double max_seconds);
+  bool limited() const { return max_steps != INT64_MAX || max_seconds > 0; }
+  // Counts `n` steps at `span`; a runtime error when the run passes a limit (interpreter.cpp).
+  void charge(int64_t n, Span span);
+};
+
 }  // namespace vx::interp

@@ -8,6 +8,15 @@
 
 namespace vx::offload {
 
+// What vx made in the context goes (device buffers are freed by their owner, the runner); the
+// primary context and the library stay until the process ends, as the driver expects.
+CudaDriver::~CudaDriver() {
+  if (!ctx_) return;
+  cuCtxSetCurrent_(ctx_);
+  if (ev_start_) cuEventDestroy_(ev_start_);
+  if (ev_stop_) cuEventDestroy_(ev_stop_);
+}
+
 std::string CudaDriver::error_text(int rc) const {
   const char* s = nullptr;
   if (cuGetErrorString_) cuGetErrorString_(rc, &s);
@@ -53,6 +62,7 @@ bool CudaDriver::open(std::string& why) {
   get(cuLaunchKernel_, "cuLaunchKernel");
   get(cuCtxSynchronize_, "cuCtxSynchronize");
   get(cuEventCreate_, "cuEventCreate");
+  get(cuEventDestroy_, "cuEventDestroy_v2");
   get(cuEventRecord_, "cuEventRecord");
   get(cuEventSynchronize_, "cuEventSynchronize");
   get(cuEventElapsedTime_, "cuEventElapsedTime");

@@ -11,6 +11,10 @@ namespace vx::offload {
 
 class CudaDriver {
  public:
+  CudaDriver() = default;
+  CudaDriver(const CudaDriver&) = delete;
+  CudaDriver& operator=(const CudaDriver&) = delete;
+  ~CudaDriver();
   // Loads libcuda.so.1, initialises it and makes a context on device 0. On failure `why` says
   // which part is missing (no driver library, cuInit failed, no device).
   bool open(std::string& why);
@@ -53,6 +57,7 @@ class CudaDriver {
                          void*, void**, void**) = nullptr;
   int (*cuCtxSynchronize_)() = nullptr;
   int (*cuEventCreate_)(void**, unsigned) = nullptr;
+  int (*cuEventDestroy_)(void*) = nullptr;
   int (*cuEventRecord_)(void*, void*) = nullptr;
   int (*cuEventSynchronize_)(void*) = nullptr;
   int (*cuEventElapsedTime_)(float*, void*, void*) = nullptr;

@@ -12,6 +12,10 @@
 
 namespace vx::offload {
 
+namespace {
+constexpr std::uintmax_t kMaxCachedCubin = std::uintmax_t{256} << 20;
+}  // namespace
+
 std::string digest_hex(const std::string& data) {
   uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
   for (unsigned char c : data) {
@@ -80,7 +84,11 @@ bool Nvrtc::compile(const std::string& source, const std::string& arch, std::vec
   key_text += "\nnvrtc " + version() + "\n" + arch;
   const std::string dir = kernel_cache_dir();
   const std::string path = dir.empty() ? "" : dir + "/" + digest_hex(key_text) + ".cubin";
-  if (!path.empty()) {
+  // A cache entry is used only as a regular file of at most kMaxCachedCubin bytes (a cubin of
+  // every region of a large program is a few MiB): anything else is compiled afresh and replaced.
+  std::error_code stat_error;
+  if (!path.empty() && std::filesystem::is_regular_file(path, stat_error) &&
+      std::filesystem::file_size(path, stat_error) <= kMaxCachedCubin && !stat_error) {
     std::ifstream in(path, std::ios::binary);
     if (in) {
       cubin.assign(std::istreambuf_iterator<char>(in), {});

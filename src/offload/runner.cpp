@@ -415,6 +415,14 @@ struct OffloadRunner::Impl {
   }
 
   Impl(const tir::Program& p, std::ostream& e) : program(p), err(e) {}
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  // Device memory goes with the runner (the host copies are written back before: finish()).
+  ~Impl() {
+    if (!driver.ready()) return;
+    for (auto& [host, r] : resident) driver.free(r.dev);
+    if (err_dev) driver.free(err_dev);
+  }
 };
 
 OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& options, std::ostream& err)

@@ -6,7 +6,7 @@
 namespace vx::uir {
 
 int uir_command(const std::string& path, UirStage stage, bool explain, ErrorFormat format,
-                std::ostream& out, std::ostream& err) {
+                std::ostream& out, std::ostream& err, int64_t max_steps, double max_seconds) {
   int status = 0;
   auto file = read_source_or_report(path, err, format, status);
   if (!file) return status;
@@ -24,7 +24,7 @@ int uir_command(const std::string& path, UirStage stage, bool explain, ErrorForm
   }
   if (explain) kr::emit_explain(out, *file, explained, format);
   if (stage == UirStage::Check) return 0;
-  return run_uir(*program, out, err, nullptr, format);
+  return run_uir(*program, out, err, nullptr, format, max_steps, max_seconds);
 }
 
 }  // namespace vx::uir

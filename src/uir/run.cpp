@@ -52,8 +52,8 @@ uint64_t arith(Scalar t, uint64_t a, uint64_t b, Span span) {
 
 class Runner {
  public:
-  Runner(const Program& p, std::ostream& out)
-      : p_(p), out_(out), vals_(p.nodes.size()), bufs_(p.nodes.size()) {}
+  Runner(const Program& p, std::ostream& out, interp::RunLimits limits)
+      : p_(p), out_(out), vals_(p.nodes.size()), bufs_(p.nodes.size()), limits_(limits) {}
 
   void run() { exec(p_.top); }
   Buffers top_buffers() const {
@@ -127,6 +127,8 @@ class Runner {
           break;
         case Op::Range:
           for (int64_t k = 0; k < n.count; ++k) {
+            if (limits_.limited()) [[unlikely]]
+              limits_.charge(1, n.span);  // a pass is a step, as a loop pass of the interpreter
             vals_[i] = to_bits<int32_t>(static_cast<int32_t>(k));
             exec(n.body);
           }
@@ -185,6 +187,7 @@ class Runner {
   std::ostream& out_;
   std::vector<uint64_t> vals_;
   std::vector<std::vector<uint64_t>> bufs_;
+  interp::RunLimits limits_;
 };
 
 }  // namespace
@@ -199,8 +202,8 @@ std::string value_text(Scalar t, uint64_t bits) {
 }
 
 int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final,
-            ErrorFormat format) {
-  Runner r(program, out);
+            ErrorFormat format, int64_t max_steps, double max_seconds) {
+  Runner r(program, out, interp::RunLimits::starting_now(max_steps, max_seconds));
   try {
     r.run();
   } catch (const interp::RuntimeError& e) {

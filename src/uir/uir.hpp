@@ -102,8 +102,9 @@ std::string value_text(Scalar type, uint64_t bits);
 
 // Runs the program one pass at a time (axes change nothing). Returns 0, or 101 after a runtime
 // error (printed to `err` like the interpreter's). `final` receives the top-level buffers.
+// `max_steps` and `max_seconds` (0: none) are `vx run`'s limits: each pass of a range is a step.
 int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final = nullptr,
-            ErrorFormat format = ErrorFormat::Human);
+            ErrorFormat format = ErrorFormat::Human, int64_t max_steps = 0, double max_seconds = 0);
 
 // The value of a tensor or scalar captured by a region, at its entry: slot bits per element.
 struct Captured {
@@ -145,8 +146,10 @@ void print_lowered(std::ostream& out, const LoweredRegion& region);
 std::vector<LoweredRegion> lower_program(const tir::Program& program);
 
 // `vx parse|check|run FILE.uir`: returns the exit status (0, 1 refused, 2 unreadable, 101).
+// `max_steps` and `max_seconds`: run_uir's.
 enum class UirStage { Read, Check, Run };
 int uir_command(const std::string& path, UirStage stage, bool explain, ErrorFormat format,
-                std::ostream& out, std::ostream& err);
+                std::ostream& out, std::ostream& err, int64_t max_steps = 0,
+                double max_seconds = 0);
 
 }  // namespace vx::uir

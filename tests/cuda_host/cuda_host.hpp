@@ -15,16 +15,16 @@
 // below each) are pooled across launches.
 // __CUDA_ARCH__ and __CUDACC__ stay undefined: vx_math.h takes its host paths, the interpreter's.
 #pragma once
-#include <boost/context/fiber.hpp>
-#include <boost/context/protected_fixedsize_stack.hpp>
-
 #include <math.h>
 
 #include <bit>
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 struct dim3 {
@@ -240,8 +240,37 @@ template <class T> T __shfl_down_sync(unsigned mask, T v, unsigned delta, int wi
   return r;
 }
 
-template <class T> T atomicAdd(T* p, T v) { T o = *p; *p = static_cast<T>(o + v); return o; }
-template <class T> T atomicSub(T* p, T v) { T o = *p; *p = static_cast<T>(o - v); return o; }
+// Integer atomics wrap, as the GPU's do (in unsigned arithmetic here: no signed overflow).
+template <class T>
+T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return a + b;
+  }
+}
+template <class T>
+T wrap_sub(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+  } else {
+    return a - b;
+  }
+}
+template <class T>
+T atomicAdd(T* p, T v) {
+  T o = *p;
+  *p = wrap_add(o, v);
+  return o;
+}
+template <class T>
+T atomicSub(T* p, T v) {
+  T o = *p;
+  *p = wrap_sub(o, v);
+  return o;
+}
 template <class T> T atomicMax(T* p, T v) { T o = *p; if (o < v) *p = v; return o; }
 template <class T> T atomicMin(T* p, T v) { T o = *p; if (v < o) *p = v; return o; }
 template <class T> T atomicExch(T* p, T v) { T o = *p; *p = v; return o; }

@@ -160,6 +160,10 @@ int cuEventCreate(void** ev, unsigned) {
   *ev = new Clock::time_point();
   return kSuccess;
 }
+int cuEventDestroy_v2(void* ev) {
+  delete static_cast<Clock::time_point*>(ev);
+  return kSuccess;
+}
 int cuEventRecord(void* ev, void*) {
   *static_cast<Clock::time_point*>(ev) = Clock::now();
   return kSuccess;

@@ -16,9 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (vx::uir::check_uir(*program, diags, &explained)) {
         vx::kr::emit_explain(out, *file, explained, vx::ErrorFormat::Human);
         vx::kr::emit_explain(out, *file, explained, vx::ErrorFormat::Json);
-        // TODO(issue 14): a step limit for .uir runs once the runner has one; until then the
-        // ranges' product is bounded by libFuzzer's -timeout only.
-        vx::uir::run_uir(*program, out, out);
+        // as fuzz_run: a mutated range stops with a runtime error
+        vx::uir::run_uir(*program, out, out, nullptr, vx::ErrorFormat::Human, 2'000'000);
       }
     }
     vx::emit_diagnostics(out, diags, vx::ErrorFormat::Human);
