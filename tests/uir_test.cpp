@@ -177,6 +177,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "half_helper_returns.vx: an element has the type `f16`, which .uir does not have",
       "half_kernels.vx: the tensor `t` has the type `f16`, which .uir does not have",
       "host_blocks_many.vx: it calls `lanes::sum`, which .uir has no instruction for",
+      "if_branch_runs_once.vx: it uses `if`, and .uir has no control flow but ranges",
       "lane_copies_on_the_cpu.vx: it declares `first`, which is not a scalar or tensor",
       "lanes_argmax_ties.vx: it uses `if`, and .uir has no control flow but ranges",
       "lanes_max_argmax.vx: it uses `if`, and .uir has no control flow but ranges",

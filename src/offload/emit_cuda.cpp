@@ -465,7 +465,9 @@ class RegionEmitter {
   std::string block_value(const tir::Block* b, const Type& type, std::string& pre);
 
   // ---- statements ----
-  void stmts(const tir::Block* b, std::string& out, bool step_level);
+  // The block's statements, and its tail expression discarded when `tail` (callers that use the
+  // tail's value emit it themselves: it must run once).
+  void stmts(const tir::Block* b, std::string& out, bool step_level, bool tail = true);
   void stmt(const Stmt& s, std::string& out, bool step_level);
   void seq_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
   void assign(const Stmt& s, std::string& out);
@@ -550,12 +552,16 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
       std::string c = expr(*e.args[0], pre);
       if (e.type.is_unit()) {
         std::string body;
-        stmts(e.block, body, false);
-        if (e.block->tail) { std::string p2; body += "(void)(" + expr(*e.block->tail, p2) + ");\n"; body = p2 + body; }
+        stmts(e.block, body, false, false);
+        if (e.block->tail) {  // after the block's statements: its prelude too
+          std::string p2;
+          const std::string v = expr(*e.block->tail, p2);
+          body += p2 + "(void)(" + v + ");\n";
+        }
         pre += "if (" + c + ") {\n" + body + "}";
         if (e.else_block) {
           std::string eb;
-          stmts(e.else_block, eb, false);
+          stmts(e.else_block, eb, false, false);
           if (e.else_block->tail) { std::string p2; std::string v = expr(*e.else_block->tail, p2); eb += p2 + "(void)(" + v + ");\n"; }
           pre += " else {\n" + eb + "}";
         }
@@ -581,7 +587,7 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
 
 std::string RegionEmitter::block_value(const tir::Block* b, const Type& type, std::string& pre) {
   std::string body;
-  stmts(b, body, false);
+  stmts(b, body, false, false);
   if (!b->tail) {
     pre += "{\n" + body + "}\n";
     return "0";
@@ -780,10 +786,10 @@ std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
 
 // ---- statements (one thread's code: lane loop bodies, the leader's block code, functions) -------
 
-void RegionEmitter::stmts(const tir::Block* b, std::string& out, bool step_level) {
+void RegionEmitter::stmts(const tir::Block* b, std::string& out, bool step_level, bool tail) {
   if (!b) return;
   for (auto* s : b->stmts) stmt(*s, out, step_level);
-  if (b->tail) {
+  if (tail && b->tail) {
     std::string pre;
     std::string v = expr(*b->tail, pre);
     out += pre + "(void)(" + v + ");\n";

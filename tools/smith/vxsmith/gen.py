@@ -647,6 +647,15 @@ class Gen:
                 self.n += 1
             elif op == "store":
                 w("atomic_store_%s(&%s, %s, %s, AtomicOrdering::%s);" % (t, tgt, key, v, o))
+            elif self.chance(0.3):
+                # the atomic in the branches of an `else if` chain, which must run once, and
+                # only where taken (the emitter once ran a branch's tail twice per level)
+                call = "atomic_%s_%s(&%s, %s, %s, AtomicOrdering::%s)" % (op, t, tgt, key, v, o)
+                k = self.ri(3, 5)
+                w("let _a%d = if %s %% %d == 0 { %s } else if %s %% %d == 1 { %s } else { %s };" % (
+                    self.n, l, k, self.lit(t, 0 if t in INTS else 0.0), l, k, call, call))
+                self.n += 1
+                self.feat("atomic_in_if_branch")
             else:
                 w("let _a%d = atomic_%s_%s(&%s, %s, %s, AtomicOrdering::%s);" % (self.n, op, t, tgt, key, v, o))
                 self.n += 1
