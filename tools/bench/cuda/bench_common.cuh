@@ -1,10 +1,12 @@
 // What tools/bench/cuda's hand-written kernels share: error checks, the .vx programs' data
-// generator, and timing the way Vx times its own launches (CUDA events around each single launch,
-// the median of 50 after 3 warm-up launches), one JSON object per line.
+// generator, block reductions by warp shuffles, and timing the way Vx times its own launches (CUDA
+// events around each single launch, the median of 50 after 3 warm-up launches), one JSON object
+// per line.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +32,39 @@ inline std::vector<float> lcg(size_t n, uint32_t seed, float scale, float offset
     v[i] = static_cast<float>(s >> 8) * scale + offset;
   }
   return v;
+}
+// Its top 24 bits modulo m, as integers (the token ids of the llm.c programs).
+inline std::vector<int> lcg_ints(size_t n, uint32_t seed, uint32_t m) {
+  std::vector<int> v(n);
+  uint32_t s = seed;
+  for (size_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    v[i] = static_cast<int>((s >> 8) % m);
+  }
+  return v;
+}
+
+// ---- block reductions ---------------------------------------------------------------------------
+
+__device__ inline float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ inline float warp_max(float v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+// A block of 256: warp shuffles, then the 8 warp results through shared memory.
+template <bool kMax>
+__device__ inline float block_reduce(float v, float* scratch) {
+  v = kMax ? warp_max(v) : warp_sum(v);
+  const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+  if (l == 0) scratch[w] = v;
+  __syncthreads();
+  float r = l < 8 ? scratch[l] : (kMax ? -INFINITY : 0.0f);
+  r = kMax ? warp_max(r) : warp_sum(r);
+  __syncthreads();
+  return r;
 }
 
 // ---- timing -----------------------------------------------------------------------------------
@@ -58,10 +93,11 @@ double median_ms(Launch launch) {
   return ms[ms.size() / 2];
 }
 
-inline float* upload(const std::vector<float>& h) {
-  float* d = nullptr;
-  CK(cudaMalloc(&d, h.size() * sizeof(float)));
-  CK(cudaMemcpy(d, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
+template <class T>
+inline T* upload(const std::vector<T>& h) {
+  T* d = nullptr;
+  CK(cudaMalloc(&d, h.size() * sizeof(T)));
+  CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
   return d;
 }
 

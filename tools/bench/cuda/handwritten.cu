@@ -63,27 +63,6 @@ __global__ void gelu(float* out, const float* inp, int n) {
   }
 }
 
-__device__ float warp_sum(float v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
-__device__ float warp_max(float v) {
-  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-  return v;
-}
-// A block of 256: warp shuffles, then the 8 warp results through shared memory.
-template <bool kMax>
-__device__ float block_reduce(float v, float* scratch) {
-  v = kMax ? warp_max(v) : warp_sum(v);
-  const int w = threadIdx.x / 32, l = threadIdx.x % 32;
-  if (l == 0) scratch[w] = v;
-  __syncthreads();
-  float r = l < 8 ? scratch[l] : (kMax ? -INFINITY : 0.0f);
-  r = kMax ? warp_max(r) : warp_sum(r);
-  __syncthreads();
-  return r;
-}
-
 // Layernorm in the manner of llm.c's faster versions: one block per row, the row in registers,
 // two-pass mean and variance, shuffle reductions.
 __global__ void __launch_bounds__(256) layernorm(float* out, float* mean, float* rstd, const float* inp,
