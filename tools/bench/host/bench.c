@@ -1,13 +1,26 @@
-// The four workloads of tools/bench/host in C (gcc -O2, one thread): the same loops as the
-// Vx programs in vx/, on the same sizes. Prints the kernel's CPU seconds (the process's CPU
+// The workloads of tools/bench/host in C (gcc -O2, one thread): the same loops as the Vx
+// programs in vx/, on the same sizes (the reductions in the tree order of DESIGN §3.7). Prints the kernel's CPU seconds (the process's CPU
 // time, as Lua's os.clock gives, so that other load on the machine counts less) and a check value.
-// usage: bench scale ROWS COLS | gelu N | rowsums ROWS | histogram N
+// usage: bench scale ROWS COLS | gelu N | rowsums ROWS | histogram N | layernorm ROWS |
+//        softmax ROWS
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+// The tree of DESIGN §3.7 over n = 2^k values (overwritten).
+static float tree_sum(float* x, long n) {
+  for (long h = n / 2; h >= 1; h /= 2)
+    for (long i = 0; i < h; ++i) x[i] = x[i] + x[i + h];
+  return x[0];
+}
+static float tree_max(float* x, long n) {
+  for (long h = n / 2; h >= 1; h /= 2)
+    for (long i = 0; i < h; ++i) x[i] = x[i + h] > x[i] ? x[i + h] : x[i];
+  return x[0];
+}
 
 static double now(void) {
   struct timespec t;
@@ -65,6 +78,51 @@ int main(int argc, char** argv) {
     for (long i = 0; i < a; ++i) bins[v[i]] += 1;
     t1 = now();
     printf("%.9f %u %u\n", t1 - t0, bins[0], bins[7]);
+  } else if (!strcmp(w, "layernorm")) {
+    const long n = 768;
+    float* in = malloc(sizeof(float) * a * n);
+    float* out = malloc(sizeof(float) * a * n);
+    float weight[768], bias[768], part[256];
+    for (long r = 0; r < a; ++r)
+      for (long c = 0; c < n; ++c) in[r * n + c] = (float)((r * 7 + c * 13) % 2001) * 0.001f - 1.0f;
+    for (long c = 0; c < n; ++c) {
+      weight[c] = (float)(c % 17) * 0.0625f + 0.5f;
+      bias[c] = (float)(c % 5) * 0.25f - 0.5f;
+    }
+    t0 = now();
+    for (long r = 0; r < a; ++r) {
+      const float* row = in + r * n;
+      for (long l = 0; l < 256; ++l) part[l] = row[l] + row[l + 256] + row[l + 512];
+      const float m = tree_sum(part, 256) / 768.0f;
+      for (long l = 0; l < 256; ++l) {
+        const float d0 = row[l] - m, d1 = row[l + 256] - m, d2 = row[l + 512] - m;
+        part[l] = d0 * d0 + d1 * d1 + d2 * d2;
+      }
+      const float rs = 1.0f / sqrtf(tree_sum(part, 256) / 768.0f + 0.00001f);
+      for (long c = 0; c < n; ++c) out[r * n + c] = (row[c] - m) * rs * weight[c] + bias[c];
+    }
+    t1 = now();
+    printf("%.9f %g %g\n", t1 - t0, out[0], out[a * n - 1]);
+  } else if (!strcmp(w, "softmax")) {
+    const long n = 1024;
+    float* in = malloc(sizeof(float) * a * n);
+    float* out = malloc(sizeof(float) * a * n);
+    float row[1024], part[256];
+    for (long r = 0; r < a; ++r)
+      for (long c = 0; c < n; ++c) in[r * n + c] = (float)((r * 7 + c * 13) % 2001) * 0.004f - 4.0f;
+    t0 = now();
+    for (long r = 0; r < a; ++r) {
+      for (long c = 0; c < n; ++c) row[c] = in[r * n + c];
+      for (long l = 0; l < 256; ++l)
+        part[l] = fmaxf(fmaxf(fmaxf(row[l], row[l + 256]), row[l + 512]), row[l + 768]);
+      const float mx = tree_max(part, 256);
+      for (long c = 0; c < n; ++c) row[c] = exp2f((row[c] - mx) * 0x1.715476p+0f);  // fast_exp
+      for (long l = 0; l < 256; ++l) part[l] = row[l] + row[l + 256] + row[l + 512] + row[l + 768];
+      const float total = tree_sum(part, 256);
+      for (long c = 0; c < n; ++c) out[r * n + c] = row[c] / total;
+    }
+    t1 = now();
+    printf("%.9f %g %g\n", t1 - t0, out[0], out[a * n - 1]);
   } else {
     return 2;
   }

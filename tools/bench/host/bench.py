@@ -28,7 +28,11 @@ WORKLOADS = {
     "gelu": ({"BLOCKS": 24576, "N": 6291456}, [6291456], 6291456, [8192], 8192),
     "rowsums": ({"ROWS": 4096}, [4096], 4096 * 1024, [4], 4 * 1024),
     "histogram": ({"BLOCKS": 65536, "N": 16777216}, [16777216], 16777216, [8192], 8192),
+    # seed 002's layernorm and softmax (issue 20): against C only
+    "layernorm": ({"ROWS": 4096}, [4096], 4096 * 768, None, None),
+    "softmax": ({"ROWS": 4096}, [4096], 4096 * 1024, None, None),
 }
+C_ONLY = {"layernorm", "softmax"}  # no Lua, CPython or numba version
 KERNEL_LINE = re.compile(r"^vx: kernel .*: ([0-9.eE+-]+) ms, host, .*, cpu ([0-9.eE+-]+) ms")
 
 
@@ -96,9 +100,9 @@ def main():
         }
         if cores >= 2:
             impls["vx-2"] = lambda: time_vx(args.vx, program, 2)
-        if lua:
+        if lua and name not in C_ONLY:
             impls["lua5.4"] = lambda: time_other([lua, os.path.join(HERE, "bench.lua"), name] + list(map(str, cargs)))
-        if luajit:
+        if luajit and name not in C_ONLY:
             impls["luajit"] = lambda: time_other([luajit, os.path.join(HERE, "bench.lua"), name] + list(map(str, cargs)))
         rss = []
         # Interleaved repetitions, so that a burst of load on the machine hits every column alike.
@@ -117,7 +121,7 @@ def main():
                 r["times"].setdefault(impl, []).append(seconds / elements * 1e9)
                 r["checks"][impl] = check
             print("  %s rep %d done" % (name, rep + 1), file=sys.stderr, flush=True)
-        if not args.quick:
+        if not args.quick and name not in C_ONLY:
             seconds, check = time_other([py, os.path.join(HERE, "bench_py.py"), name] + list(map(str, cargs)))
             r["times"]["cpython"] = [seconds / elements * 1e9]
             r["checks"]["cpython"] = check
