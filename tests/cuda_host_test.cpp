@@ -10,8 +10,8 @@
 // interpreter does. The kernels go into two shared objects (each program in a namespace of its
 // own), cached in build/cuda_host under a hash of their source.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
 #include <dlfcn.h>
+#include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -60,10 +60,12 @@ uint64_t fnv1a(const std::string& s) {
 std::string harness_tu(const std::string& body, const std::string& entries) {
   return "#define VX_HOST_HARNESS\n#include \"cuda_host.hpp\"\n#include <cstdio>\n" + body +
          "\nstruct VxHostEntry { const char* program; const char* kernel; void (*fn)(void**); };\n"
-         "extern \"C\" __attribute__((visibility(\"default\"))) const VxHostEntry vx_host_entries[] = {\n" +
+         "extern \"C\" __attribute__((visibility(\"default\"))) const VxHostEntry "
+         "vx_host_entries[] = {\n" +
          entries +
          "  {nullptr, nullptr, nullptr}};\n"
-         "extern \"C\" __attribute__((visibility(\"default\"))) bool vx_host_launch(const unsigned* grid,\n"
+         "extern \"C\" __attribute__((visibility(\"default\"))) bool vx_host_launch(const "
+         "unsigned* grid,\n"
          "    const int* block, void (*fn)(void**), void** args, char* error, int error_size) {\n"
          "  std::string e;\n"
          "  const bool ok = vx_host::launch(grid, block, fn, args, e);\n"
@@ -81,7 +83,8 @@ class HostKernels {
     const std::string dir = VX_BINARY_DIR "/cuda_host";
     std::filesystem::create_directories(dir);
     const std::string flags =
-        "-std=c++20 -O1 -ffp-contract=off -fPIC -shared -fvisibility=hidden -w -fsanitize=undefined "
+        "-std=c++20 -O1 -ffp-contract=off -fPIC -shared -fvisibility=hidden -w "
+        "-fsanitize=undefined "
         "-fno-sanitize=vptr";
     std::ifstream header_in(VX_SOURCE_DIR "/tests/cuda_host/cuda_host.hpp");
     std::stringstream header;
@@ -90,14 +93,16 @@ class HostKernels {
     std::vector<std::future<int>> jobs;
     for (auto& tu : sources) {
       char hash[17];
-      std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(header.str() + tu + flags)));
+      std::snprintf(hash, sizeof hash, "%016llx",
+                    static_cast<unsigned long long>(fnv1a(header.str() + tu + flags)));
       const std::string base = dir + "/" + prefix + "_" + hash;
       bases.push_back(base);
       if (std::filesystem::exists(base + ".so")) continue;
       std::ofstream(base + ".cpp") << tu;
-      const std::string cmd = std::string(VX_HOST_CXX) + " " + flags + " -I" VX_SOURCE_DIR "/tests/cuda_host -I" +
-                              VX_BOOST_INCLUDE + " " + base + ".cpp -o " + base + ".so.tmp " + VX_BOOST_CONTEXT +
-                              " > " + base + ".log 2>&1 && mv " + base + ".so.tmp " + base + ".so";
+      const std::string cmd = std::string(VX_HOST_CXX) + " " + flags +
+                              " -I" VX_SOURCE_DIR "/tests/cuda_host -I" + VX_BOOST_INCLUDE + " " +
+                              base + ".cpp -o " + base + ".so.tmp " + VX_BOOST_CONTEXT + " > " +
+                              base + ".log 2>&1 && mv " + base + ".so.tmp " + base + ".so";
       jobs.push_back(std::async(std::launch::async, [cmd] { return std::system(cmd.c_str()); }));
     }
     for (auto& j : jobs) j.get();
@@ -116,7 +121,8 @@ class HostKernels {
         std::ifstream in(base + ".log");
         std::stringstream log;
         log << in.rdbuf();
-        why = "g++ could not build " + base + ".so (" + (e ? e : "") + "):\n" + log.str().substr(0, 20000);
+        why = "g++ could not build " + base + ".so (" + (e ? e : "") + "):\n" +
+              log.str().substr(0, 20000);
         return false;
       }
       auto* launch = reinterpret_cast<HostLaunch>(dlsym(so, "vx_host_launch"));
@@ -134,7 +140,9 @@ class HostKernels {
   // One translation unit per part for the emitted kernels of `programs` ((corpus path, regions)),
   // each program in a namespace of its own (kernel names repeat across programs).
   static std::vector<std::string> corpus_sources(
-      const std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>>& programs, size_t parts) {
+      const std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>>&
+          programs,
+      size_t parts) {
     std::vector<std::string> sources;
     for (size_t k = 0; k < parts; ++k) {
       std::string body = offload::cuda_prelude(), table;
@@ -144,7 +152,8 @@ class HostKernels {
         for (auto& r : *programs[i].second) {
           if (!r.ok) continue;
           body += r.source;
-          table += "  {\"" + programs[i].first + "\", \"" + r.name + "\", &" + ns + "::" + r.name + "_host},\n";
+          table += "  {\"" + programs[i].first + "\", \"" + r.name + "\", &" + ns + "::" + r.name +
+                   "_host},\n";
         }
         // The emitter guards a program's device functions with #ifndef VX_FN_<n> (regions share
         // them); the next program's functions of the same names need the guards gone.
@@ -164,7 +173,8 @@ class HostKernels {
   // The shared objects of the last build.
   const std::vector<std::string>& objects() const { return objects_; }
 
-  std::optional<std::pair<HostKernel, HostLaunch>> find(const std::string& program, const std::string& kernel) const {
+  std::optional<std::pair<HostKernel, HostLaunch>> find(const std::string& program,
+                                                        const std::string& kernel) const {
     auto it = kernels_.find(program + "#" + kernel);
     if (it == kernels_.end()) return std::nullopt;
     return it->second;
@@ -174,7 +184,6 @@ class HostKernels {
   std::map<std::string, std::pair<HostKernel, HostLaunch>> kernels_;
   std::vector<std::string> objects_;
 };
-
 
 // While a kernel runs in the harness, stderr goes to a file: the kernels are built with UBSan, so
 // that undefined behaviour in emitted code (which nvcc could exploit) is reported there, and the
@@ -190,7 +199,9 @@ void on_crash(int sig) {
     const char head[] = "\ncuda_host_test: crashed in the harness running the region at ";
     [[maybe_unused]] auto a = write(2, head, sizeof head - 1);
     [[maybe_unused]] auto b = write(2, region_on_fibers, std::strlen(region_on_fibers));
-    const char tail[] = " (a wild pointer, or a lane's 128 KiB stack overflowed); its stderr is in build/cuda_host/stderr\n";
+    const char tail[] =
+        " (a wild pointer, or a lane's 128 KiB stack overflowed); its stderr is in "
+        "build/cuda_host/stderr\n";
     [[maybe_unused]] auto c = write(2, tail, sizeof tail - 1);
   }
   sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, nullptr);
@@ -205,7 +216,7 @@ class LaunchGuard {
       ss.ss_sp = alt.data();
       ss.ss_size = alt.size();
       sigaltstack(&ss, nullptr);
-      struct sigaction sa{};
+      struct sigaction sa {};
       sa.sa_handler = on_crash;
       sa.sa_flags = SA_ONSTACK;
       sigaction(SIGSEGV, &sa, &previous_segv);
@@ -254,8 +265,9 @@ struct Totals {
 // compares at the checkpoint after the region.
 class HarnessRunner final : public interp::RegionRunner {
  public:
-  HarnessRunner(const tir::Program& program, const std::string& path, const std::vector<offload::EmittedRegion>& regions,
-                const HostKernels& kernels, Totals& totals)
+  HarnessRunner(const tir::Program& program, const std::string& path,
+                const std::vector<offload::EmittedRegion>& regions, const HostKernels& kernels,
+                Totals& totals)
       : program_(program), path_(path), regions_(regions), kernels_(kernels), totals_(totals) {
     for (size_t i = 0; i < regions_.size(); ++i) by_spawn_[regions_[i].spawn] = i;
   }
@@ -264,7 +276,9 @@ class HarnessRunner final : public interp::RegionRunner {
   std::set<size_t> regions_run;
   bool pending() const { return pending_.has_value(); }
   int pending_error() const { return pending_ ? pending_->error : 0; }
-  std::string pending_location() const { return pending_ ? regions_[pending_->region].location : ""; }
+  std::string pending_location() const {
+    return pending_ ? regions_[pending_->region].location : "";
+  }
 
   bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override {
     if (checkpoints_.count(&spawn)) {
@@ -308,10 +322,11 @@ class HarnessRunner final : public interp::RegionRunner {
     } else {
       char error[512] = {};
       LaunchGuard guard(r.location);
-      const bool ran =
-          kernel->second(p.args.grid, r.block, kernel->first, p.args.params.data(), error, sizeof error);
+      const bool ran = kernel->second(p.args.grid, r.block, kernel->first, p.args.params.data(),
+                                      error, sizeof error);
       if (const std::string text = guard.finish(); !text.empty())
-        failures.push_back(r.location + ": the kernel wrote to stderr (UBSan reports undefined behaviour):\n" +
+        failures.push_back(r.location +
+                           ": the kernel wrote to stderr (UBSan reports undefined behaviour):\n" +
                            text.substr(0, 4000));
       if (!ran) {
         failures.push_back(r.location + ": the harness failed: " + error);
@@ -344,7 +359,8 @@ class HarnessRunner final : public interp::RegionRunner {
   void compare() {
     const offload::EmittedRegion& r = regions_[pending_->region];
     if (pending_->error != 0) {
-      failures.push_back(r.location + ": the kernel set error code " + std::to_string(pending_->error) +
+      failures.push_back(r.location + ": the kernel set error code " +
+                         std::to_string(pending_->error) +
                          " but the interpreter ran the region without a runtime error");
       return;
     }
@@ -354,9 +370,9 @@ class HarnessRunner final : public interp::RegionRunner {
       if (std::memcmp(c.host, c.bytes.data(), c.bytes.size()) == 0) continue;
       for (size_t k = 0; k < c.bytes.size(); k += es) {
         if (std::memcmp(c.host + k, c.bytes.data() + k, es) == 0) continue;
-        failures.push_back(r.location + ": `" + c.name + "` element " + std::to_string(k / es) + ": harness " +
-                           offload::element_text(c.bytes.data() + k, c.scalar) + ", interpreter " +
-                           offload::element_text(c.host + k, c.scalar));
+        failures.push_back(r.location + ": `" + c.name + "` element " + std::to_string(k / es) +
+                           ": harness " + offload::element_text(c.bytes.data() + k, c.scalar) +
+                           ", interpreter " + offload::element_text(c.host + k, c.scalar));
         break;
       }
     }
@@ -388,7 +404,8 @@ std::vector<Loaded> load_corpus(std::vector<std::string>& skipped) {
       std::string error;
       REQUIRE_MESSAGE(load_machine(std::string(VX_SOURCE_DIR) + "/" + m, machine, error), error);
       if (!machine.has_blocks_and_lanes()) {
-        skipped.push_back(rel + ": checked for " + m + ", which has no blocks or lanes (no kernel)");
+        skipped.push_back(rel + ": checked for " + m +
+                          ", which has no blocks or lanes (no kernel)");
         continue;
       }
     }
@@ -400,9 +417,11 @@ std::vector<Loaded> load_corpus(std::vector<std::string>& skipped) {
     }
     l.regions = offload::emit_regions(*l.program->program);
     bool listed = false;
-    for (const std::string& problem : testing::emission_problems(rel, l.regions, listed)) FAIL_CHECK(problem);
+    for (const std::string& problem : testing::emission_problems(rel, l.regions, listed))
+      FAIL_CHECK(problem);
     if (listed) {
-      skipped.push_back(rel + ": a region is not emitted (" + testing::not_emitted_yet().at(rel) + ")");
+      skipped.push_back(rel + ": a region is not emitted (" + testing::not_emitted_yet().at(rel) +
+                        ")");
       continue;
     }
     loaded.push_back(std::move(l));
@@ -476,7 +495,8 @@ static void stuck(void**) {
 )";
 
 // CUDA's __shfl_down_sync on full warps: the value of lane + delta within the lane's segment.
-template <class T> std::vector<T> shfl_down(const std::vector<T>& v, unsigned delta, unsigned width = 32) {
+template <class T>
+std::vector<T> shfl_down(const std::vector<T>& v, unsigned delta, unsigned width = 32) {
   std::vector<T> r(v.size());
   for (size_t t = 0; t < v.size(); ++t) r[t] = t % width + delta < width ? v[t + delta] : v[t];
   return r;
@@ -576,7 +596,8 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
   HostKernels kernels;
   const auto c0 = std::chrono::steady_clock::now();
   build_corpus(loaded, kernels);
-  const double compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+  const double compile_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
 
   Totals totals;
   int regions_emitted = 0, runtime_errors = 0;
@@ -596,14 +617,16 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
     // it. Any other runtime error (outside regions) is the interpreter's alone.
     if (runner.pending()) {
       CHECK_MESSAGE(status == 101, "a region's checkpoint was never reached, status " << status);
-      CHECK_MESSAGE(runner.pending_error() != 0, runner.pending_location()
-                                                     << ": the interpreter stopped with a runtime error in the "
-                                                        "region, the kernel set no error flag:\n"
-                                                     << err.str());
+      CHECK_MESSAGE(runner.pending_error() != 0,
+                    runner.pending_location()
+                        << ": the interpreter stopped with a runtime error in the "
+                           "region, the kernel set no error flag:\n"
+                        << err.str());
       ++runtime_errors;
       if (runner.pending_error() != 0) ++totals.errors_matched;
     }
-    CHECK_MESSAGE(l.program->expects_runtime_error == (status == 101), "status " << status << "\n" << err.str());
+    CHECK_MESSAGE(l.program->expects_runtime_error == (status == 101), "status " << status << "\n"
+                                                                                 << err.str());
     // A program of tests/cuda_host/programs/ with a .stdout beside it prints what that file says:
     // the llm.c kernels' outputs, computed without vx (llmc_expected.py, numpy).
     const std::string& rel = l.program->path;
@@ -619,7 +642,8 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
     ++totals.programs;
     totals.regions += static_cast<int>(runner.regions_run.size());
   }
-  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double total_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ostringstream summary;
   summary << totals.programs << " programs, " << regions_emitted << " regions emitted, "
           << totals.regions << " regions run by the harness, " << totals.launches << " launches ("
@@ -651,8 +675,8 @@ VxRun run_vx(const std::string& env, const std::string& flags, const std::string
   const std::string dir = VX_BINARY_DIR "/fake_cuda_runs";
   std::filesystem::create_directories(dir);
   const std::string out = dir + "/stdout", err = dir + "/stderr";
-  const std::string cmd = "cd " VX_SOURCE_DIR " && env " + env + " " VX_BINARY_DIR "/vx run " + flags + " " + file +
-                          " > " + out + " 2> " + err;
+  const std::string cmd = "cd " VX_SOURCE_DIR " && env " + env + " " VX_BINARY_DIR "/vx run " +
+                          flags + " " + file + " > " + out + " 2> " + err;
   VxRun r;
   const int rc = std::system(cmd.c_str());
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -705,8 +729,8 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
   for (auto& o : kernels.objects()) objects += (objects.empty() ? "" : ":") + o;
   const std::string cache = VX_BINARY_DIR "/fake_cuda_runs/kernel_cache";
   auto fake = [&](const std::string& program) {
-    return "VX_CUDA_DRIVER=" VX_FAKE_CUDA_DIR "/libvx_fake_cuda.so VX_FAKE_CUDA_SO=" + objects + " VX_FAKE_CUDA_PROGRAM=" + program +
-           " VX_CACHE_DIR=" + cache;
+    return "VX_CUDA_DRIVER=" VX_FAKE_CUDA_DIR "/libvx_fake_cuda.so VX_FAKE_CUDA_SO=" + objects +
+           " VX_FAKE_CUDA_PROGRAM=" + program + " VX_CACHE_DIR=" + cache;
   };
   int programs = 0, verified = 0, gpu_launches = 0;
   for (auto& l : loaded) {
@@ -750,8 +774,9 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
     if (auto it = must_verify.find(rel); it != must_verify.end())
       CHECK_MESSAGE(count(ver.err, ", verified bit-identical") == it->second, ver.err);
   }
-  MESSAGE(programs << " programs under --offload=verify and =gpu on the stand-in driver; " << verified
-                   << " regions verified bit-identical; " << gpu_launches << " regions launched under gpu");
+  MESSAGE(programs << " programs under --offload=verify and =gpu on the stand-in driver; "
+                   << verified << " regions verified bit-identical; " << gpu_launches
+                   << " regions launched under gpu");
   CHECK(programs >= 60);
   CHECK(verified >= 54);
   CHECK(gpu_launches >= 54);
@@ -768,10 +793,12 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
       const std::string region = "tests/cuda_host/programs/auto_offload.vx:" + at;
       // VX_TIME_KERNEL: every launch; the verified one on both tiers.
       CHECK(count(aut.err, "vx: kernel " + region + ": ") == 6);
-      CHECK(aut.err.find("vx: " + region + ": 3 GPU launch(es), verified bit-identical\n") != std::string::npos);
+      CHECK(aut.err.find("vx: " + region + ": 3 GPU launch(es), verified bit-identical\n") !=
+            std::string::npos);
       CHECK(aut.err.find("vx profile: " + region) != std::string::npos);
     }
-    CHECK(count(aut.err, ", host, ") == 6);  // the interpreter's launches: 2 + the verified one, each
+    CHECK(count(aut.err, ", host, ") ==
+          6);  // the interpreter's launches: 2 + the verified one, each
     CHECK(count(aut.err, " ms, grid 8x1x1, block ") == 6);  // the GPU's: 3 each
   }
 
@@ -784,7 +811,8 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
   CHECK(bad.out == ref.out);
   CHECK(bad.status == 0);
   INFO(bad.err);
-  CHECK(bad.err.find("vx: verify: the region at conformance/memory/register_tiles.vx:17:5 differs from the "
-                     "interpreter: `inp` element 0: GPU -3.00000024 (bits 0xc0400001), interpreter -3 (bits "
-                     "0xc0400000); the region stays on the interpreter\n") != std::string::npos);
+  CHECK(bad.err.find(
+            "vx: verify: the region at conformance/memory/register_tiles.vx:17:5 differs from the "
+            "interpreter: `inp` element 0: GPU -3.00000024 (bits 0xc0400001), interpreter -3 (bits "
+            "0xc0400000); the region stays on the interpreter\n") != std::string::npos);
 }

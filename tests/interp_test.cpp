@@ -244,7 +244,9 @@ TEST_CASE("tensors of higher rank and views") {
 }
 
 TEST_CASE("runtime errors") {
-  std::string e = run_error("fn main() {\n  let t = Tensor<f32, [4]>::fill(0.0);\n  let i = 4;\n  println!(\"{}\", t[i]);\n}\n");
+  std::string e = run_error(
+      "fn main() {\n  let t = Tensor<f32, [4]>::fill(0.0);\n  let i = 4;\n  println!(\"{}\", "
+      "t[i]);\n}\n");
   CHECK(e.find("error: runtime error: index out of bounds: the len is 4 but the index is 4") !=
         std::string::npos);
   CHECK(e.find("`t`") != std::string::npos);
@@ -331,8 +333,7 @@ TEST_CASE("lanes routines use the tree order and leave the tile unchanged") {
 })");
   INFO(r.err);
   CHECK(r.status == 0);
-  CHECK(r.out ==
-        "5 100000000 0 0 100000000 -100000000\n-3 -2 -1 1 2 4 3 0\n");
+  CHECK(r.out == "5 100000000 0 0 100000000 -100000000\n-3 -2 -1 1 2 4 3 0\n");
 }
 
 TEST_CASE("copy_async zero-fills outside the source") {
@@ -375,7 +376,9 @@ TEST_CASE("atomics") {
     println!("{}", atomic_load_f32(&f, 1, AtomicOrdering::Relaxed));
     scoped_fence(AtomicOrdering::SeqCst, FenceScope::System);)") ==
         "5\n-2147483644\n5\n9\n2\n7\n-4\n1.5\n1.75\n0.75\n");
-  std::string e = run_error("fn main() { let t = Tensor<u32, [8]>::fill(0u32); let i = 8; atomic_store_u32(&t, i, 1u32, AtomicOrdering::Relaxed); }");
+  std::string e = run_error(
+      "fn main() { let t = Tensor<u32, [8]>::fill(0u32); let i = 8; atomic_store_u32(&t, i, 1u32, "
+      "AtomicOrdering::Relaxed); }");
   CHECK(e.find("the len is 8 but the index is 8") != std::string::npos);
 }
 
@@ -440,7 +443,8 @@ TEST_CASE("lane loops give the results and the errors of one pass at a time") {
       "1..300;p[i] += (i % 3) * -2;",
       // Halves and f64 methods.
       "0..300;h[i] = (a[i] as f16) * 1.5 + (i as f16);",
-      "0..300;let d = a[i] as f64; e[i] = d.abs().sqrt().max(0.25) - d.min(-0.5) + d.exp().floor();",
+      "0..300;let d = a[i] as f64; e[i] = d.abs().sqrt().max(0.25) - d.min(-0.5) + "
+      "d.exp().floor();",
       // Reading elements after the stored one runs a chunk at a time; reading the one before
       // needs the passes in order (the general loop).
       "0..299;a[i] = a[i + 1] * 2.0;",
@@ -448,7 +452,8 @@ TEST_CASE("lane loops give the results and the errors of one pass at a time") {
       // An index that wraps at its type's width (u8: 156 + 100 = 0).
       "0u8..200;w[i + 100] = i;",
       // An atomic on a computed bin.
-      "0..300;let x = v[i]; let _old = atomic_fetch_add_u32(&bins, x, 1u32, AtomicOrdering::Relaxed);",
+      "0..300;let x = v[i]; let _old = atomic_fetch_add_u32(&bins, x, 1u32, "
+      "AtomicOrdering::Relaxed);",
   };
   Result lanes = run_source(lane_program(bodies, true));
   Result general = run_source(lane_program(bodies, false));
@@ -522,7 +527,8 @@ fn main() {
         atomic_fetch_add_u32(&bins, x, 1u32, AtomicOrdering::Relaxed);
     }
 })");
-  CHECK(r.err.find("the len is 8 but the index is -3 (dimension 0 of `bins`)") != std::string::npos);
+  CHECK(r.err.find("the len is 8 but the index is -3 (dimension 0 of `bins`)") !=
+        std::string::npos);
   e = run_error(R"(fn main() {
     let mut out = transfer(Tensor<f32, [8]>::fill(0.0), Memory::HBM);
     spawn on(Topology::Device) {
@@ -647,8 +653,12 @@ TEST_CASE("speed of the scale loop (informative)") {
   const std::string src = "fn main() {\n let mut grid = transfer(Tensor<f32, [" +
                           std::to_string(rows) + ", " + std::to_string(cols) +
                           "]>::fill(1.0), Memory::HBM);\n spawn on(Topology::Device) {\n"
-                          "  for y in 0.." + std::to_string(rows) + " across blocks {\n"
-                          "   for x in 0.." + std::to_string(cols) + " across lanes(256) {\n"
+                          "  for y in 0.." +
+                          std::to_string(rows) +
+                          " across blocks {\n"
+                          "   for x in 0.." +
+                          std::to_string(cols) +
+                          " across lanes(256) {\n"
                           "    grid[y][x] = grid[y][x] * 2.0 + (y as f32);\n   }\n  }\n }\n"
                           " let back = transfer(grid, Memory::CPU_DRAM);\n"
                           " println!(\"{}\", back[255][16383]);\n}\n";

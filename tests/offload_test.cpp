@@ -67,7 +67,7 @@ TEST_CASE("a region becomes one kernel with a constant block size") {
   CHECK(r.block[0] == 128);
   CHECK(r.grid.size() == 1);
   CHECK(r.source.find("__launch_bounds__(128)") != std::string::npos);
-  CHECK(r.source.find(" * 128;") != std::string::npos);         // a literal stride (unrolled passes)
+  CHECK(r.source.find(" * 128;") != std::string::npos);  // a literal stride (unrolled passes)
   CHECK(r.source.find("__shfl_down_sync") != std::string::npos);  // the reduction's last levels
   CHECK(r.source.find("lanes::sum: the tree") != std::string::npos);
   CHECK(r.source.find("__shared__ float s_t") != std::string::npos);
@@ -97,7 +97,8 @@ TEST_CASE("every corpus region is emitted and compiles with NVRTC for sm_80 and 
     if (!p) continue;  // refused by the checker: not a program the GPU could run
     auto regions = offload::emit_regions(*p->program);
     bool listed = false;
-    for (const std::string& problem : testing::emission_problems(p->path, regions, listed)) FAIL_CHECK(problem);
+    for (const std::string& problem : testing::emission_problems(p->path, regions, listed))
+      FAIL_CHECK(problem);
     if (listed) continue;
     ++programs;
     regions_total += static_cast<int>(regions.size());
@@ -107,14 +108,16 @@ TEST_CASE("every corpus region is emitted and compiles with NVRTC for sm_80 and 
       std::string log;
       const auto t0 = std::chrono::steady_clock::now();
       const bool ok = nvrtc.compile(tu, arch, cubin, log);
-      total_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      total_ms +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       INFO(p->path << " for " << arch << ":\n" << log);
       CHECK(ok);
       CHECK(!cubin.empty());
     }
   }
-  MESSAGE(programs << " programs, " << regions_total << " regions, NVRTC " << nvrtc.version() << ", "
-                   << total_ms << " ms compiling (cache: " << offload::kernel_cache_dir() << ")");
+  MESSAGE(programs << " programs, " << regions_total << " regions, NVRTC " << nvrtc.version()
+                   << ", " << total_ms << " ms compiling (cache: " << offload::kernel_cache_dir()
+                   << ")");
   CHECK(programs > 10);
 }
 
@@ -137,7 +140,8 @@ TEST_CASE("the kernel cache returns the same cubin") {
   CHECK(!cached);
   const auto t0 = std::chrono::steady_clock::now();
   REQUIRE(nvrtc.compile(tu, "sm_90", b, log, &cached));
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(cached);
   CHECK(a == b);
   MESSAGE("cached load: " << ms << " ms");
@@ -227,7 +231,9 @@ TEST_CASE("the emitter leaves out what cannot fail and what no thread needs") {
   CHECK(src.find("if (vx_leader) {") == std::string::npos);  // no leader-only step is left
 }
 
-TEST_CASE("a tile each lane reads only where it wrote lives in registers; lane loops that touch no shared memory end without a barrier") {
+TEST_CASE(
+    "a tile each lane reads only where it wrote lives in registers; lane loops that touch no "
+    "shared memory end without a barrier") {
   auto p = from_source(R"(
 fn main() {
     let inp = transfer(Tensor<f32, [4, 1024]>::fill(1.0), Memory::HBM);
@@ -345,7 +351,8 @@ TEST_CASE("verify compares bit for bit, and f32-atomic regions within their boun
   auto off = bytes({1.0f, 1000.0f + 0.0625f, nan, 0.0f});  // two elements differ, both tiny
   auto far = bytes({1.0f, 1001.0f, nan, 0.0f});
   const size_t n = h.size();
-  CHECK(offload::compare_launch(h.data(), same.data(), n, Scalar::F32, false).first_difference == -1);
+  CHECK(offload::compare_launch(h.data(), same.data(), n, Scalar::F32, false).first_difference ==
+        -1);
   // Without f32 atomics every bit counts: even -0.0 against 0.0.
   CHECK(offload::compare_launch(h.data(), off.data(), n, Scalar::F32, false).first_difference == 1);
   // With them: 2^-12 * 1000 = 0.244 > 0.0625 and 0: accepted, counted.
@@ -366,10 +373,12 @@ TEST_CASE("vx emit-cuda --cubin compiles for the machine file's GPU, or for --ar
     MESSAGE("skipped: " << why);
     return;
   }
-  const std::string out = VX_BINARY_DIR "/emit_cuda_test.cubin", log = VX_BINARY_DIR "/emit_cuda_test.log";
+  const std::string out = VX_BINARY_DIR "/emit_cuda_test.cubin",
+                    log = VX_BINARY_DIR "/emit_cuda_test.log";
   auto vx = [&](const std::string& args) {
     std::remove(out.c_str());
-    const std::string cmd = "cd " VX_SOURCE_DIR " && VX_CACHE=0 " VX_BINARY_DIR "/vx emit-cuda " + args + " 2> " + log;
+    const std::string cmd =
+        "cd " VX_SOURCE_DIR " && VX_CACHE=0 " VX_BINARY_DIR "/vx emit-cuda " + args + " 2> " + log;
     const int rc = std::system(cmd.c_str());
     std::ifstream in(log);
     std::stringstream text;
@@ -380,7 +389,10 @@ TEST_CASE("vx emit-cuda --cubin compiles for the machine file's GPU, or for --ar
     std::ifstream in(out, std::ios::binary);
     char magic[4] = {};
     in.read(magic, 4);
-    return in && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
+    return in && std::memcmp(magic,
+                             "\x7f"
+                             "ELF",
+                             4) == 0;
   };
   const std::string prog = "conformance/memory/register_tiles.vx";
   auto [rc, text] = vx(prog + " --cubin " + out + " --machine fleet/a100-sxm4-80gb.vx");

@@ -76,8 +76,10 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
   }
   size_t emitted = 0;
   for (auto& r : regions) {
-    if (r.ok) ++emitted;
-    else err << "vx: " << r.location << ": not emitted: " << r.reason << "\n";
+    if (r.ok)
+      ++emitted;
+    else
+      err << "vx: " << r.location << ": not emitted: " << r.reason << "\n";
   }
   offload::Nvrtc nvrtc;
   std::string why;
@@ -101,8 +103,8 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
     render_plain_error(err, "cannot write " + options.cubin, options.error_format);
     return 2;
   }
-  err << "vx: " << emitted << " kernel(s) for " << arch << " compiled by NVRTC " << nvrtc.version() << " into "
-      << options.cubin << " (" << cubin.size() << " bytes)\n";
+  err << "vx: " << emitted << " kernel(s) for " << arch << " compiled by NVRTC " << nvrtc.version()
+      << " into " << options.cubin << " (" << cubin.size() << " bytes)\n";
   return 0;
 }
 
@@ -110,10 +112,11 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   if (options.file.size() > 4 && options.file.ends_with(".uir")) {
     if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
         !options.dump.empty()) {
-      render_plain_error(err,
-                         "`" + options.file +
-                             "` is .uir; `emit-cuda`, `lower` and `--dump` read .vx (spec/uir.md §6)",
-                         options.error_format);
+      render_plain_error(
+          err,
+          "`" + options.file +
+              "` is .uir; `emit-cuda`, `lower` and `--dump` read .vx (spec/uir.md §6)",
+          options.error_format);
       return 2;
     }
     return uir::uir_command(options.file,
@@ -150,7 +153,8 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     }
     std::unique_ptr<Diagnostics> machine_diags;
     if (!load_machine(path, machine, machine_error, &machine_diags)) {
-      if (machine_diags) emit_diagnostics(err, *machine_diags, options.error_format);
+      if (machine_diags)
+        emit_diagnostics(err, *machine_diags, options.error_format);
       else
         render_plain_error(err, "cannot read the machine file: " + machine_error,
                            options.error_format);
@@ -186,8 +190,10 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     if (!options.cubin.empty()) return compile_cubin(regions, machine, options, err);
     out << offload::cuda_prelude();
     for (auto& r : regions) {
-      if (r.ok) out << "\n" << r.source;
-      else out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
+      if (r.ok)
+        out << "\n" << r.source;
+      else
+        out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
     }
     return 0;
   }

@@ -17,18 +17,18 @@ struct DriverOptions {
   Stage stage = Stage::Run;
   std::string dump;  // "", "ast", "typed"
   ErrorFormat error_format = ErrorFormat::Human;
-  std::string machine;  // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
+  std::string machine;       // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
   bool explain = false;      // check --explain: print the kernel rules' digit tables
   bool check_races = false;  // run --check-races: record the passes of across loops
   bool skip_kernel_rules = false;  // hidden: run without the kernel rules (the race oracle's tests)
-  std::string offload = "auto";  // run --offload=auto|off|gpu|verify (spec/offload.md)
-  bool verbose = false;          // run -v: say where each region ran and why
-  bool profile = false;          // run --profile: a table of the GPU launches at the end
-  int64_t max_steps = 0;         // run --max-steps N (spec/semantics.md §8.1); 0: no limit
-  double max_seconds = 0;        // run --max-seconds S; 0: no limit
+  std::string offload = "auto";    // run --offload=auto|off|gpu|verify (spec/offload.md)
+  bool verbose = false;            // run -v: say where each region ran and why
+  bool profile = false;            // run --profile: a table of the GPU launches at the end
+  int64_t max_steps = 0;           // run --max-steps N (spec/semantics.md §8.1); 0: no limit
+  double max_seconds = 0;          // run --max-seconds S; 0: no limit
   bool lower_run = false;  // lower --run: lower each region with the values of its first launch
-  std::string cubin;  // emit-cuda --cubin OUT: compile with NVRTC into OUT instead of printing
-  std::string arch;   // emit-cuda --arch sm_XX; empty: the machine file's compute capability
+  std::string cubin;       // emit-cuda --cubin OUT: compile with NVRTC into OUT instead of printing
+  std::string arch;        // emit-cuda --arch sm_XX; empty: the machine file's compute capability
 };
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime

@@ -52,13 +52,16 @@ int vx_main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
   run->add_flag("-v,--verbose", opts.verbose, "say where each region ran, and why");
   run->add_flag("--profile", opts.profile, "print a table of the GPU launches at the end");
-  run->add_option("--max-steps", opts.max_steps, "stop after N loop passes and calls (a runtime error)")
+  run->add_option("--max-steps", opts.max_steps,
+                  "stop after N loop passes and calls (a runtime error)")
       ->check(CLI::Range(int64_t{1}, INT64_MAX));
-  run->add_option("--max-seconds", opts.max_seconds, "stop after S seconds of running (a runtime error)")
+  run->add_option("--max-seconds", opts.max_seconds,
+                  "stop after S seconds of running (a runtime error)")
       ->check(CLI::Range(0.001, 1e9));
   auto* emit_cuda = app.add_subcommand("emit-cuda", "print the CUDA C++ of every spawn region");
   add_program_options(emit_cuda);
-  emit_cuda->add_option("--cubin", opts.cubin, "compile the kernels with NVRTC into this file instead");
+  emit_cuda->add_option("--cubin", opts.cubin,
+                        "compile the kernels with NVRTC into this file instead");
   emit_cuda->add_option("--arch", opts.arch, "with --cubin: sm_XX (default: the machine file's)");
   run->add_flag("--check-races", opts.check_races,
                 "stop when two passes of an across loop touch the same element");
@@ -122,11 +125,11 @@ int vx_main(int argc, char** argv) {
     conf.self_exe = self_exe(argv[0]);
     return vx::run_conformance(conf, std::cout, std::cerr);
   }
-  opts.stage = *run          ? vx::Stage::Run
-               : *check      ? vx::Stage::Check
-               : *emit_cuda  ? vx::Stage::EmitCuda
-               : *lower      ? vx::Stage::Lower
-                             : vx::Stage::Parse;
+  opts.stage = *run         ? vx::Stage::Run
+               : *check     ? vx::Stage::Check
+               : *emit_cuda ? vx::Stage::EmitCuda
+               : *lower     ? vx::Stage::Lower
+                            : vx::Stage::Parse;
   int status = vx::with_large_stack([&] { return vx::run_driver(opts, std::cout, std::cerr); },
                                     opts.error_format);
   std::cout.flush();

@@ -14,11 +14,16 @@ namespace vx::interp {
 
 inline std::memory_order to_order(int32_t o) {
   switch (static_cast<tir::AtomicOrdering>(o)) {
-    case tir::AtomicOrdering::Relaxed: return std::memory_order_relaxed;
-    case tir::AtomicOrdering::Acquire: return std::memory_order_acquire;
-    case tir::AtomicOrdering::Release: return std::memory_order_release;
-    case tir::AtomicOrdering::AcqRel: return std::memory_order_acq_rel;
-    case tir::AtomicOrdering::SeqCst: return std::memory_order_seq_cst;
+    case tir::AtomicOrdering::Relaxed:
+      return std::memory_order_relaxed;
+    case tir::AtomicOrdering::Acquire:
+      return std::memory_order_acquire;
+    case tir::AtomicOrdering::Release:
+      return std::memory_order_release;
+    case tir::AtomicOrdering::AcqRel:
+      return std::memory_order_acq_rel;
+    case tir::AtomicOrdering::SeqCst:
+      return std::memory_order_seq_cst;
   }
   return std::memory_order_seq_cst;
 }
@@ -51,7 +56,8 @@ inline bool is_atomic(tir::BuiltinId id) {
 
 // One atomic built-in on elements of T; floats are handled through their bits (so
 // compare-and-swap compares bits, as spec/builtins.md §3 says) with CAS loops for the arithmetic.
-template <class T> struct AtomicOp {
+template <class T>
+struct AtomicOp {
   using Bits = std::conditional_t<std::is_same_v<T, float>, uint32_t, T>;
   tir::BuiltinId op = tir::BuiltinId::AtomicLoad;
   std::memory_order order = std::memory_order_seq_cst;
@@ -60,19 +66,26 @@ template <class T> struct AtomicOp {
 
   // From the call `atomic_…(&t, i, …, ordering)`.
   explicit AtomicOp(const tir::Expr& e)
-      : op(e.builtin), order(ordering_of(*e.args.back())), span(e.span),
+      : op(e.builtin),
+        order(ordering_of(*e.args.back())),
+        span(e.span),
         name(tensor_name(*e.args[0])) {}
   AtomicOp() = default;
 
   static T val(Bits b) {
-    if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(b);
-    else return b;
+    if constexpr (std::is_same_v<T, float>)
+      return std::bit_cast<float>(b);
+    else
+      return b;
   }
   static Bits bits(T v) {
-    if constexpr (std::is_same_v<T, float>) return std::bit_cast<uint32_t>(v);
-    else return v;
+    if constexpr (std::is_same_v<T, float>)
+      return std::bit_cast<uint32_t>(v);
+    else
+      return v;
   }
-  template <class F> static T rmw(std::atomic_ref<Bits> r, F fn, std::memory_order o) {
+  template <class F>
+  static T rmw(std::atomic_ref<Bits> r, F fn, std::memory_order o) {
     Bits old = r.load(std::memory_order_relaxed);
     while (!r.compare_exchange_weak(old, bits(fn(val(old))), o, std::memory_order_relaxed)) {
     }
@@ -89,7 +102,8 @@ template <class T> struct AtomicOp {
   // thread (or in the code outside across blocks) nothing runs at the same time, so the result
   // is the same.
   bool unlocked(const Frame& f) const {
-    return kIsInt<T> && (op == tir::BuiltinId::AtomicFetchAdd || op == tir::BuiltinId::AtomicFetchSub) &&
+    return kIsInt<T> &&
+           (op == tir::BuiltinId::AtomicFetchAdd || op == tir::BuiltinId::AtomicFetchSub) &&
            !f.ctx->concurrent;
   }
   // Whether, with blocks running at once, a chunk of one thread's updates whose old values nobody
@@ -98,15 +112,17 @@ template <class T> struct AtomicOp {
   // between updates of different elements, so the results are those of some run one update at a
   // time, and the same as the sequential run's once the region ends.
   bool combinable(const Frame& f) const {
-    return kIsInt<T> && (op == tir::BuiltinId::AtomicFetchAdd || op == tir::BuiltinId::AtomicFetchSub) &&
+    return kIsInt<T> &&
+           (op == tir::BuiltinId::AtomicFetchAdd || op == tir::BuiltinId::AtomicFetchSub) &&
            order == std::memory_order_relaxed && f.ctx->concurrent;
   }
   // That update of *p (an initialised element); the old value.
   [[gnu::always_inline]] T add_unlocked(T* p, T a) const {
     using U = std::make_unsigned_t<std::conditional_t<kIsInt<T>, T, uint32_t>>;
     const T old = *p;
-    *p = static_cast<T>(op == tir::BuiltinId::AtomicFetchAdd ? static_cast<U>(static_cast<U>(old) + static_cast<U>(a))
-                                                              : static_cast<U>(static_cast<U>(old) - static_cast<U>(a)));
+    *p = static_cast<T>(op == tir::BuiltinId::AtomicFetchAdd
+                            ? static_cast<U>(static_cast<U>(old) + static_cast<U>(a))
+                            : static_cast<U>(static_cast<U>(old) - static_cast<U>(a)));
     return old;
   }
 
@@ -137,25 +153,42 @@ template <class T> struct AtomicOp {
       uninit_error(span, name, v, static_cast<int64_t>(i));
     T old{};
     switch (op) {
-      case BuiltinId::AtomicLoad: old = val(r.load(load_order(order))); break;
-      case BuiltinId::AtomicSwap: old = val(r.exchange(bits(a), order)); break;
+      case BuiltinId::AtomicLoad:
+        old = val(r.load(load_order(order)));
+        break;
+      case BuiltinId::AtomicSwap:
+        old = val(r.exchange(bits(a), order));
+        break;
       case BuiltinId::AtomicFetchAdd:
-        if constexpr (kIsInt<T>) old = r.fetch_add(a, order);  // wraps, as atomics do in C++
-        else old = rmw(r, [a](T x) { return op_add(x, a); }, order);
+        if constexpr (kIsInt<T>)
+          old = r.fetch_add(a, order);  // wraps, as atomics do in C++
+        else
+          old = rmw(
+              r, [a](T x) { return op_add(x, a); }, order);
         break;
       case BuiltinId::AtomicFetchSub:
-        if constexpr (kIsInt<T>) old = r.fetch_sub(a, order);
-        else old = rmw(r, [a](T x) { return op_sub(x, a); }, order);
+        if constexpr (kIsInt<T>)
+          old = r.fetch_sub(a, order);
+        else
+          old = rmw(
+              r, [a](T x) { return op_sub(x, a); }, order);
         break;
-      case BuiltinId::AtomicFetchMax: old = rmw(r, [a](T x) { return method_max(x, a); }, order); break;
-      case BuiltinId::AtomicFetchMin: old = rmw(r, [a](T x) { return method_min(x, a); }, order); break;
+      case BuiltinId::AtomicFetchMax:
+        old = rmw(
+            r, [a](T x) { return method_max(x, a); }, order);
+        break;
+      case BuiltinId::AtomicFetchMin:
+        old = rmw(
+            r, [a](T x) { return method_min(x, a); }, order);
+        break;
       case BuiltinId::AtomicCompareAndSwap: {
         Bits expected = bits(a);
         r.compare_exchange_strong(expected, bits(b), order);
         old = val(expected);  // the old value, whether or not it matched
         break;
       }
-      default: internal_error("an atomic the table lacks");
+      default:
+        internal_error("an atomic the table lacks");
     }
     return to_bits<T>(old);
   }
@@ -163,14 +196,21 @@ template <class T> struct AtomicOp {
 
 // Calls fn(T{}) with the element type of an atomic on a tensor of `s` (the types that have
 // atomics: i32, u32, i64, u64, f32).
-template <class F> decltype(auto) with_atomic_scalar(Scalar s, const char* what, F&& fn) {
+template <class F>
+decltype(auto) with_atomic_scalar(Scalar s, const char* what, F&& fn) {
   switch (s) {
-    case Scalar::I32: return fn(int32_t{});
-    case Scalar::U32: return fn(uint32_t{});
-    case Scalar::I64: return fn(int64_t{});
-    case Scalar::U64: return fn(uint64_t{});
-    case Scalar::F32: return fn(float{});
-    default: internal_error(std::string(what) + " on an element type it lacks");
+    case Scalar::I32:
+      return fn(int32_t{});
+    case Scalar::U32:
+      return fn(uint32_t{});
+    case Scalar::I64:
+      return fn(int64_t{});
+    case Scalar::U64:
+      return fn(uint64_t{});
+    case Scalar::F32:
+      return fn(float{});
+    default:
+      internal_error(std::string(what) + " on an element type it lacks");
   }
 }
 

@@ -66,7 +66,8 @@ struct LaneRun {
   uint64_t first = 0;          // the loop variable's bits in the first pass
   int64_t k0 = 0;              // the chunk's first pass, counted from 0
   int n = 0;                   // passes in the chunk
-  template <class T> T* buffer(int b) const {
+  template <class T>
+  T* buffer(int b) const {
     return reinterpret_cast<T*>(scratch + static_cast<size_t>(b) * kChunk * 8);
   }
 };
@@ -85,7 +86,8 @@ std::byte* lane_scratch(int buffers) {
 
 // Runs fn(j) for the passes of a chunk; a full chunk has a constant count, which the compiler
 // vectorises.
-template <class F> [[gnu::always_inline]] inline void each_lane(int n, F fn) {
+template <class F>
+[[gnu::always_inline]] inline void each_lane(int n, F fn) {
   if (n == kChunk) {
     for (int j = 0; j < kChunk; ++j) fn(j);
   } else {
@@ -97,7 +99,8 @@ template <class F> [[gnu::always_inline]] inline void each_lane(int n, F fn) {
 
 // An expression of the body computed for the passes of a chunk: its values, in an array of its own
 // (`buf`), a let's, or the tensor's elements in place.
-template <class T> struct LaneExpr : Node {
+template <class T>
+struct LaneExpr : Node {
   int buf = -1;
   virtual const T* lanes(const LaneRun& r) const = 0;
 };
@@ -112,7 +115,8 @@ struct LaneUniform {
 };
 
 // A constant, or a local that the body does not assign.
-template <class T> struct LaneValue final : LaneExpr<T>, LaneUniform {
+template <class T>
+struct LaneValue final : LaneExpr<T>, LaneUniform {
   int slot = -1;  // -1: the constant
   T lit{};
   const T* lanes(const LaneRun& r) const override { return r.buffer<T>(this->buf); }
@@ -122,7 +126,8 @@ template <class T> struct LaneValue final : LaneExpr<T>, LaneUniform {
 };
 
 // The loop variable.
-template <class I> struct LaneIndexVar final : LaneExpr<I> {
+template <class I>
+struct LaneIndexVar final : LaneExpr<I> {
   const I* lanes(const LaneRun& r) const override {
     I* __restrict out = r.buffer<I>(this->buf);
     const uint64_t b = r.first + static_cast<uint64_t>(r.k0);
@@ -132,13 +137,15 @@ template <class I> struct LaneIndexVar final : LaneExpr<I> {
 };
 
 // A local the body's `let` gave a value earlier in the pass.
-template <class T> struct LaneLet final : LaneExpr<T> {
+template <class T>
+struct LaneLet final : LaneExpr<T> {
   int let = 0;
   const T* lanes(const LaneRun& r) const override { return static_cast<const T*>(r.lets[let]); }
 };
 
 // An element load: in place when the access moves with the loop, else one element for all.
-template <class T> struct LaneLoad final : LaneExpr<T>, LaneUniform {
+template <class T>
+struct LaneLoad final : LaneExpr<T>, LaneUniform {
   int access = 0;
   bool lane = true;
   const T* lanes(const LaneRun& r) const override {
@@ -151,7 +158,8 @@ template <class T> struct LaneLoad final : LaneExpr<T>, LaneUniform {
 };
 
 // fn(a[j]) for the passes of a chunk: negation, `!`, casts, one-operand methods.
-template <class To, class From, class Fn> struct LaneMap final : LaneExpr<To> {
+template <class To, class From, class Fn>
+struct LaneMap final : LaneExpr<To> {
   const LaneExpr<From>* arg;
   const To* lanes(const LaneRun& r) const override {
     const From* a = arg->lanes(r);
@@ -162,7 +170,8 @@ template <class To, class From, class Fn> struct LaneMap final : LaneExpr<To> {
 };
 
 // fn(a[j], b[j]) for the passes of a chunk: binary operators, two-operand methods.
-template <class T, class Fn> struct LaneZip final : LaneExpr<T> {
+template <class T, class Fn>
+struct LaneZip final : LaneExpr<T> {
   const LaneExpr<T>* lhs;
   const LaneExpr<T>* rhs;
   const T* lanes(const LaneRun& r) const override {
@@ -176,19 +185,37 @@ template <class T, class Fn> struct LaneZip final : LaneExpr<T> {
 
 // The functions LaneMap and LaneZip apply.
 struct Neg {
-  template <class T> T operator()(T x) const { return op_neg(x); }
+  template <class T>
+  T operator()(T x) const {
+    return op_neg(x);
+  }
 };
 struct Not {
-  template <class T> T operator()(T x) const { return op_not(x); }
+  template <class T>
+  T operator()(T x) const {
+    return op_not(x);
+  }
 };
-template <class To> struct CastTo {
-  template <class From> To operator()(From x) const { return cast_value<To, From>(x); }
+template <class To>
+struct CastTo {
+  template <class From>
+  To operator()(From x) const {
+    return cast_value<To, From>(x);
+  }
 };
-template <auto F> struct Call {  // a math method
-  template <class... T> auto operator()(T... x) const { return F(x...); }
+template <auto F>
+struct Call {  // a math method
+  template <class... T>
+  auto operator()(T... x) const {
+    return F(x...);
+  }
 };
-template <BinOp Op> struct Arith {  // an operator that cannot fail on these operands
-  template <class T> T operator()(T a, T b) const { return apply_arith<Op>(a, b, Span{}); }
+template <BinOp Op>
+struct Arith {  // an operator that cannot fail on these operands
+  template <class T>
+  T operator()(T a, T b) const {
+    return apply_arith<Op>(a, b, Span{});
+  }
 };
 
 // ---- Statements ---------------------------------------------------------------------------------
@@ -198,13 +225,15 @@ struct LaneStep : Node {
   virtual void step(LaneRun& r) const = 0;
 };
 
-template <class T> struct LaneLetStep final : LaneStep {
+template <class T>
+struct LaneLetStep final : LaneStep {
   const LaneExpr<T>* value;
   int let;
   void step(LaneRun& r) const override { r.lets[let] = value->lanes(r); }
 };
 
-template <class T> struct LaneStoreStep final : LaneStep {
+template <class T>
+struct LaneStoreStep final : LaneStep {
   const LaneExpr<T>* value;
   int access;
   void step(LaneRun& r) const override {
@@ -222,8 +251,8 @@ template <class T> struct LaneStoreStep final : LaneStep {
 // one atomic update each (AtomicOp::combinable). The passes before the first bad index make
 // their updates; that pass then reports its error, as pass by pass.
 template <class T>
-void combined_updates(Frame& f, const AtomicOp<T>& atomic, const TensorView& v, const uint64_t* idx, const T* a,
-                      int n, bool index_unsigned) {
+void combined_updates(Frame& f, const AtomicOp<T>& atomic, const TensorView& v, const uint64_t* idx,
+                      const T* a, int n, bool index_unsigned) {
   using U = std::make_unsigned_t<T>;
   int good = n;
   for (int j = 0; j < n; ++j)
@@ -253,7 +282,8 @@ void combined_updates(Frame& f, const AtomicOp<T>& atomic, const TensorView& v, 
 
 // The atomic's index is the pass's value: checked pass by pass, after the passes before it made
 // theirs; the value operands cannot fail, so computing them first changes nothing.
-template <class T> struct LaneAtomicStep final : LaneStep {
+template <class T>
+struct LaneAtomicStep final : LaneStep {
   AtomicOp<T> atomic;
   int tslot = -1;
   const LaneExpr<uint64_t>* index = nullptr;
@@ -354,7 +384,8 @@ bool reads_unchanged(const std::vector<LaneAccess>& accesses, const LaneRun& r) 
       if (accesses[l].kind != LaneAccess::kLoad) continue;
       const Proved& pl = r.proved[l];
       // As integers: the two may be in different storages.
-      const uintptr_t w0 = reinterpret_cast<uintptr_t>(pw.at), l0 = reinterpret_cast<uintptr_t>(pl.at);
+      const uintptr_t w0 = reinterpret_cast<uintptr_t>(pw.at),
+                      l0 = reinterpret_cast<uintptr_t>(pl.at);
       if (l0 >= w0 + pw.bytes || w0 >= l0 + pl.bytes) continue;
       if (accesses[w].kind == LaneAccess::kStore && accesses[l].lane && l0 >= w0) continue;
       return false;
@@ -363,7 +394,8 @@ bool reads_unchanged(const std::vector<LaneAccess>& accesses, const LaneRun& r) 
   return true;
 }
 
-template <class I> struct LaneLoop final : RangeLoop<I> {
+template <class I>
+struct LaneLoop final : RangeLoop<I> {
   const RangeLoop<I>* general = nullptr;  // the same loop, one pass at a time
   std::vector<LaneAccess> accesses;
   std::vector<const LaneUniform*> uniforms;
@@ -446,13 +478,14 @@ class LaneBuilder {
  private:
   Compiler& c_;
   int loop_slot_;
-  std::vector<int> body_lets_;                 // every slot a let of the body declares
+  std::vector<int> body_lets_;                // every slot a let of the body declares
   std::vector<std::pair<int, int>> defined_;  // (slot, let number) of the lets compiled so far
 
   bool is_let(int slot) const {
     return std::find(body_lets_.begin(), body_lets_.end(), slot) != body_lets_.end();
   }
-  template <class N> N* with_buffer(N* n) {
+  template <class N>
+  N* with_buffer(N* n) {
     n->buf = buffers++;
     return n;
   }
@@ -495,16 +528,20 @@ class LaneBuilder {
     });
   }
 
-  template <class To, class From, class Fn> const LaneExpr<To>* map(const LaneExpr<From>* a) {
+  template <class To, class From, class Fn>
+  const LaneExpr<To>* map(const LaneExpr<From>* a) {
     auto* n = with_buffer(c_.make<LaneMap<To, From, Fn>>());
     n->arg = a;
     return n;
   }
   // `a` as To (null stays null). Defined before atomic(), whose nested generic lambdas call it:
   // clang 14 does not instantiate a member template defined after such a use (undefined symbol).
-  template <class To, class From> const LaneExpr<To>* as(const LaneExpr<From>* a) {
-    if constexpr (std::is_same_v<To, From>) return a;
-    else return a ? map<To, From, CastTo<To>>(a) : nullptr;
+  template <class To, class From>
+  const LaneExpr<To>* as(const LaneExpr<From>* a) {
+    if constexpr (std::is_same_v<To, From>)
+      return a;
+    else
+      return a ? map<To, From, CastTo<To>>(a) : nullptr;
   }
 
   bool atomic(const tir::Expr& call) {
@@ -520,8 +557,10 @@ class LaneBuilder {
       n->index_unsigned = !is_signed_int(index.type.scalar);
       n->index = with_scalar(index.type.scalar, [&](auto itag) -> const LaneExpr<uint64_t>* {
         using Ix = decltype(itag);
-        if constexpr (kIsInt<Ix>) return as<uint64_t, Ix>(expr<Ix>(index));
-        else return nullptr;
+        if constexpr (kIsInt<Ix>)
+          return as<uint64_t, Ix>(expr<Ix>(index));
+        else
+          return nullptr;
       });
       const size_t values = call.args.size() - 3;  // tensor, index, …, ordering
       if (values >= 1) n->v1 = expr<T>(*call.args[2]);
@@ -576,7 +615,8 @@ class LaneBuilder {
     return static_cast<int>(accesses.size()) - 1;
   }
 
-  template <class T> const LaneExpr<T>* load(const tir::Expr& e) {
+  template <class T>
+  const LaneExpr<T>* load(const tir::Expr& e) {
     const int id = access(LaneAccess::kLoad, e);
     if (id < 0) return nullptr;
     auto* n = c_.make<LaneLoad<T>>();
@@ -586,7 +626,8 @@ class LaneBuilder {
     return n;
   }
 
-  template <class T> const LaneExpr<T>* expr(const tir::Expr& e) {
+  template <class T>
+  const LaneExpr<T>* expr(const tir::Expr& e) {
     if (!e.type.is_scalar()) return nullptr;
     switch (e.kind) {
       case ExprKind::Literal: {
@@ -595,7 +636,8 @@ class LaneBuilder {
         uniforms.push_back(n);
         return n;
       }
-      case ExprKind::Var: return var<T>(e.slot);
+      case ExprKind::Var:
+        return var<T>(e.slot);
       case ExprKind::Unary: {
         const LaneExpr<T>* a = expr<T>(*e.args[0]);
         if (!a) return nullptr;
@@ -617,20 +659,28 @@ class LaneBuilder {
         if (!a.type.is_scalar()) return nullptr;
         return with_scalar(a.type.scalar, [&](auto from_tag) -> const LaneExpr<T>* {
           using From = decltype(from_tag);
-          if constexpr (std::is_same_v<T, bool> && !std::is_same_v<From, bool>) return nullptr;
-          else return as<T, From>(expr<From>(a));
+          if constexpr (std::is_same_v<T, bool> && !std::is_same_v<From, bool>)
+            return nullptr;
+          else
+            return as<T, From>(expr<From>(a));
         });
       }
-      case ExprKind::Index: return load<T>(e);
-      case ExprKind::Builtin: return method<T>(e);
-      default: return nullptr;
+      case ExprKind::Index:
+        return load<T>(e);
+      case ExprKind::Builtin:
+        return method<T>(e);
+      default:
+        return nullptr;
     }
   }
 
-  template <class T> const LaneExpr<T>* var(int slot) {
+  template <class T>
+  const LaneExpr<T>* var(int slot) {
     if (slot == loop_slot_) {
-      if constexpr (kIsInt<T>) return with_buffer(c_.make<LaneIndexVar<T>>());
-      else return nullptr;
+      if constexpr (kIsInt<T>)
+        return with_buffer(c_.make<LaneIndexVar<T>>());
+      else
+        return nullptr;
     }
     for (auto it = defined_.rbegin(); it != defined_.rend(); ++it) {
       if (it->first != slot) continue;
@@ -646,36 +696,49 @@ class LaneBuilder {
   }
 
   // `a op b` when it cannot fail (`rhs` is b's expression).
-  template <class T> const LaneExpr<T>* binary(BinOp op, const LaneExpr<T>* a, const LaneExpr<T>* b,
-                                               const tir::Expr& rhs) {
+  template <class T>
+  const LaneExpr<T>* binary(BinOp op, const LaneExpr<T>* a, const LaneExpr<T>* b,
+                            const tir::Expr& rhs) {
     switch (op) {
-      case BinOp::Add: return arith<T, BinOp::Add>(a, b);
-      case BinOp::Sub: return arith<T, BinOp::Sub>(a, b);
-      case BinOp::Mul: return arith<T, BinOp::Mul>(a, b);
-      case BinOp::BitAnd: return arith<T, BinOp::BitAnd>(a, b);
-      case BinOp::BitOr: return arith<T, BinOp::BitOr>(a, b);
-      case BinOp::BitXor: return arith<T, BinOp::BitXor>(a, b);
+      case BinOp::Add:
+        return arith<T, BinOp::Add>(a, b);
+      case BinOp::Sub:
+        return arith<T, BinOp::Sub>(a, b);
+      case BinOp::Mul:
+        return arith<T, BinOp::Mul>(a, b);
+      case BinOp::BitAnd:
+        return arith<T, BinOp::BitAnd>(a, b);
+      case BinOp::BitOr:
+        return arith<T, BinOp::BitOr>(a, b);
+      case BinOp::BitXor:
+        return arith<T, BinOp::BitXor>(a, b);
       case BinOp::Div:
       case BinOp::Rem:
         if constexpr (kIsInt<T>) {
           if (rhs.kind != ExprKind::Literal || rhs.lit.i == 0) return nullptr;
         }
         return op == BinOp::Div ? arith<T, BinOp::Div>(a, b) : arith<T, BinOp::Rem>(a, b);
-      default: return nullptr;
+      default:
+        return nullptr;
     }
   }
-  template <class T, BinOp Op> const LaneExpr<T>* arith(const LaneExpr<T>* a, const LaneExpr<T>* b) {
-    if constexpr (kArithValid<T, Op>) return zip<T, Arith<Op>>(a, b);
-    else return nullptr;
+  template <class T, BinOp Op>
+  const LaneExpr<T>* arith(const LaneExpr<T>* a, const LaneExpr<T>* b) {
+    if constexpr (kArithValid<T, Op>)
+      return zip<T, Arith<Op>>(a, b);
+    else
+      return nullptr;
   }
-  template <class T, class Fn> const LaneExpr<T>* zip(const LaneExpr<T>* a, const LaneExpr<T>* b) {
+  template <class T, class Fn>
+  const LaneExpr<T>* zip(const LaneExpr<T>* a, const LaneExpr<T>* b) {
     auto* n = with_buffer(c_.make<LaneZip<T, Fn>>());
     n->lhs = a;
     n->rhs = b;
     return n;
   }
 
-  template <class T> const LaneExpr<T>* method(const tir::Expr& e) {
+  template <class T>
+  const LaneExpr<T>* method(const tir::Expr& e) {
     if constexpr (kIsInt<T> || kIsFloat<T>) {
       for (const tir::Expr* a : e.args)
         if (!a->type.is_scalar(e.type.scalar)) return nullptr;

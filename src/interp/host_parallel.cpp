@@ -200,28 +200,29 @@ void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass
   FirstFailure failure;
   const ExecContext& parent = *f.ctx;
   const int slot_count = static_cast<int>(f.tensors_.size());
-  tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
-    if (failure.skip(r.begin())) return;
-    ExecContext ctx;
-    parent.fork_into(ctx);
-    ctx.concurrent = true;
-    Frame task(slot_count);
-    copy_frame(f, task);
-    task.ctx = &ctx;
-    PrivateSums sums;  // never the parent's: a nested loop's tasks have their own
-    start_private_sums(task, private_sums, sums);
-    ctx.private_sums = sums.entries.empty() ? nullptr : &sums;
-    for (int64_t k = r.begin(); k != r.end(); ++k) {
-      if (failure.skip(k)) break;
-      try {
-        pass(self, task, first + static_cast<uint64_t>(k));
-      } catch (...) {
-        failure.record(k, std::current_exception());
-        break;
-      }
-    }
-    finish_private_sums(sums);
-  });
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, count),
+                    [&](const tbb::blocked_range<int64_t>& r) {
+                      if (failure.skip(r.begin())) return;
+                      ExecContext ctx;
+                      parent.fork_into(ctx);
+                      ctx.concurrent = true;
+                      Frame task(slot_count);
+                      copy_frame(f, task);
+                      task.ctx = &ctx;
+                      PrivateSums sums;  // never the parent's: a nested loop's tasks have their own
+                      start_private_sums(task, private_sums, sums);
+                      ctx.private_sums = sums.entries.empty() ? nullptr : &sums;
+                      for (int64_t k = r.begin(); k != r.end(); ++k) {
+                        if (failure.skip(k)) break;
+                        try {
+                          pass(self, task, first + static_cast<uint64_t>(k));
+                        } catch (...) {
+                          failure.record(k, std::current_exception());
+                          break;
+                        }
+                      }
+                      finish_private_sums(sums);
+                    });
   if (failure.error) std::rethrow_exception(failure.error);
 }
 

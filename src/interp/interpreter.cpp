@@ -41,8 +41,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <sstream>
@@ -75,12 +75,13 @@ TensorStorage::TensorStorage(Scalar e, Memory m, std::vector<int64_t> d, bool un
   size = 1;
   for (int64_t x : dims) size *= x;
   const size_t data_bytes = static_cast<size_t>(size) * static_cast<size_t>(scalar_size(e));
-  data = static_cast<std::byte*>(::operator new(data_bytes ? data_bytes : 1, std::align_val_t{64}));
+  data =
+      static_cast<std::byte*>(::operator new (data_bytes ? data_bytes : 1, std::align_val_t{64}));
   if (uninit) {
     try {
       init.reset(new uint8_t[size ? size : 1]());
     } catch (...) {
-      ::operator delete(data, std::align_val_t{64});
+      ::operator delete (data, std::align_val_t{64});
       throw;
     }
   }
@@ -93,7 +94,7 @@ TensorStorage::~TensorStorage() {
   if (memory == Memory::Hbm && g_hbm_free_listener.hook)
     g_hbm_free_listener.hook(g_hbm_free_listener.context, data,
                              static_cast<size_t>(size) * static_cast<size_t>(scalar_size(elem)));
-  ::operator delete(data, std::align_val_t{64});
+  ::operator delete (data, std::align_val_t{64});
 }
 
 namespace {
@@ -291,9 +292,7 @@ struct RefNode final : Node {
     const TensorView v = inner->place(f, out);
     out.view = v;
   }
-  const TensorView& place(Frame& f, TensorSlot& tmp) const override {
-    return inner->place(f, tmp);
-  }
+  const TensorView& place(Frame& f, TensorSlot& tmp) const override { return inner->place(f, tmp); }
 };
 
 // `t[i]…` with fewer indices than the rank: the sub-tensor, as a view.
@@ -329,7 +328,8 @@ struct ViewNode final : Node {
 };
 
 // `Tensor<T, D, M>::fill(v)` / `::uninit()`.
-template <class T> struct TensorNewNode final : Node {
+template <class T>
+struct TensorNewNode final : Node {
   const ExprT<T>* fill = nullptr;  // null: uninit
   Scalar elem;
   Memory memory;
@@ -340,8 +340,8 @@ template <class T> struct TensorNewNode final : Node {
     try {
       return std::make_unique<TensorStorage>(elem, memory, dims, fill == nullptr);
     } catch (const std::bad_alloc&) {
-      runtime_error(span, "out of memory making a tensor of " + std::to_string(dims.size()) +
-                              " dimensions");
+      runtime_error(
+          span, "out of memory making a tensor of " + std::to_string(dims.size()) + " dimensions");
     }
   }
   // Fills a storage in place (also used to reuse a tile's storage on the next block pass).
@@ -439,8 +439,8 @@ struct CallNode final : Node {
     }
     count_steps(ctx, 1, span);
     if (++ctx->depth > ctx->max_depth) {
-      runtime_error(span, "stack overflow: more than " + std::to_string(ctx->max_depth) +
-                              " nested calls");
+      runtime_error(
+          span, "stack overflow: more than " + std::to_string(ctx->max_depth) + " nested calls");
     }
     run_list(cf->body, *callee);
     --ctx->depth;
@@ -474,7 +474,8 @@ struct LetBits final : StmtNode {
 };
 
 // `let x = leaf;` (a local, a constant, an element load): the leaf read in place.
-template <class T> struct LetLeaf final : StmtNode {
+template <class T>
+struct LetLeaf final : StmtNode {
   int slot;
   Leaf<T> value;
   Flow exec(Frame& f) const override {
@@ -494,7 +495,8 @@ struct LetTensor final : StmtNode {
   }
 };
 
-template <class T> struct LetTensorNew final : StmtNode {
+template <class T>
+struct LetTensorNew final : StmtNode {
   int slot;
   const TensorNewNode<T>* value;
   Flow exec(Frame& f) const override {
@@ -520,9 +522,7 @@ struct ExprStmt final : StmtNode {
 struct IfStmt final : StmtNode {
   const ExprT<bool>* cond;
   StmtList then_list, else_list;
-  Flow exec(Frame& f) const override {
-    return run_list(cond->eval(f) ? then_list : else_list, f);
-  }
+  Flow exec(Frame& f) const override { return run_list(cond->eval(f) ? then_list : else_list, f); }
 };
 
 struct BlockStmt final : StmtNode {
@@ -536,7 +536,8 @@ struct WhileStmt final : StmtNode {
   const ExprT<bool>* cond;
   StmtList body;
   Span span;
-  template <bool Count> Flow passes(Frame& f, RunLimits* limits) const {
+  template <bool Count>
+  Flow passes(Frame& f, RunLimits* limits) const {
     while (cond->eval(f)) {
       if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
@@ -554,7 +555,8 @@ struct WhileStmt final : StmtNode {
 struct LoopStmt final : StmtNode {
   StmtList body;
   Span span;
-  template <bool Count> Flow passes(Frame& f, RunLimits* limits) const {
+  template <bool Count>
+  Flow passes(Frame& f, RunLimits* limits) const {
     for (;;) {
       if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
@@ -570,13 +572,15 @@ struct LoopStmt final : StmtNode {
 };
 
 // `for v in a..b` / `a..=b` (also across blocks / lanes: one pass at a time, in order).
-template <class T> struct ForStmt final : RangeLoop<T> {
+template <class T>
+struct ForStmt final : RangeLoop<T> {
   StmtList body;
   Flow run(Frame& f, T a, T b) const override {
     RunLimits* const limits = f.ctx->limits;
     return limits ? passes<true>(f, a, b, limits) : passes<false>(f, a, b, nullptr);
   }
-  template <bool Count> Flow passes(Frame& f, T a, T b, RunLimits* limits) const {
+  template <bool Count>
+  Flow passes(Frame& f, T a, T b, RunLimits* limits) const {
     const int slot = this->slot;
     if (body.size() == 2) {  // `let x = …; t[…] = …;`: both called directly
       const StmtNode* first = body[0];
@@ -619,8 +623,9 @@ template <class T> struct ForStmt final : RangeLoop<T> {
 // `for b in a..b across blocks` with more than one host thread: the passes run on TBB tasks
 // (host_parallel.hpp). The checker keeps break, continue and return from leaving the loop, so
 // a pass always ends normally or with a runtime error.
-template <class T> struct AcrossBlocksStmt final : StmtNode {
-  ForStmt<T> seq;  // the loop one pass at a time (one host thread)
+template <class T>
+struct AcrossBlocksStmt final : StmtNode {
+  ForStmt<T> seq;               // the loop one pass at a time (one host thread)
   PrivateSumPlan private_sums;  // tensors each task sums by itself
   static void pass(const void* self, Frame& f, uint64_t value) {
     const ForStmt<T>& loop = static_cast<const AcrossBlocksStmt*>(self)->seq;
@@ -632,7 +637,8 @@ template <class T> struct AcrossBlocksStmt final : StmtNode {
     const T a = seq.start->eval(f);
     const T b = seq.end->eval(f);
     if (seq.inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
-    const __int128 count = static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
+    const __int128 count =
+        static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
     if (count > INT64_MAX) return seq.run(f, a, b);  // more passes than any run could make
     run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this, private_sums);
     return Flow::Normal;
@@ -641,7 +647,8 @@ template <class T> struct AcrossBlocksStmt final : StmtNode {
 
 // `--check-races`: an across loop whose passes are announced to the recorder; the end of a lane
 // loop is the block's barrier.
-template <class T> struct RecAcrossStmt final : StmtNode {
+template <class T>
+struct RecAcrossStmt final : StmtNode {
   int slot;
   const ExprT<T>* start;
   const ExprT<T>* end;
@@ -819,13 +826,18 @@ bool affine_terms(const tir::Expr& e, uint64_t scale, IntOperand& op) {
   const tir::Expr& l = *e.args[0];
   const tir::Expr& r = *e.args[1];
   switch (e.bop) {
-    case BinOp::Add: return affine_terms(l, scale, op) && affine_terms(r, scale, op);
-    case BinOp::Sub: return affine_terms(l, scale, op) && affine_terms(r, uint64_t{0} - scale, op);
+    case BinOp::Add:
+      return affine_terms(l, scale, op) && affine_terms(r, scale, op);
+    case BinOp::Sub:
+      return affine_terms(l, scale, op) && affine_terms(r, uint64_t{0} - scale, op);
     case BinOp::Mul:
-      if (r.kind == ExprKind::Literal) return affine_terms(l, scale * static_cast<uint64_t>(r.lit.i), op);
-      if (l.kind == ExprKind::Literal) return affine_terms(r, scale * static_cast<uint64_t>(l.lit.i), op);
+      if (r.kind == ExprKind::Literal)
+        return affine_terms(l, scale * static_cast<uint64_t>(r.lit.i), op);
+      if (l.kind == ExprKind::Literal)
+        return affine_terms(r, scale * static_cast<uint64_t>(l.lit.i), op);
       return false;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -851,8 +863,10 @@ TensorOperand Compiler::tensor_operand(const tir::Expr& e) {
   TensorOperand op;
   const tir::Expr* x = &e;
   if (x->kind == tir::ExprKind::Ref && x->args[0]->kind == tir::ExprKind::Var) x = x->args[0];
-  if (x->kind == tir::ExprKind::Var && is_tensor_type(x->type)) op.slot = x->slot;
-  else op.node = value(e);
+  if (x->kind == tir::ExprKind::Var && is_tensor_type(x->type))
+    op.slot = x->slot;
+  else
+    op.node = value(e);
   return op;
 }
 
@@ -865,7 +879,8 @@ const Node* Compiler::value(const tir::Expr& e) {
         return make<LitNode<T>>(literal_value<T>(e.lit));
       });
     case ExprKind::Unit:
-    case ExprKind::String: return make<UnitNode>();
+    case ExprKind::String:
+      return make<UnitNode>();
     case ExprKind::Var:
       if (e.type.is_scalar()) {
         return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
@@ -874,10 +889,14 @@ const Node* Compiler::value(const tir::Expr& e) {
       }
       if (is_tensor_type(e.type)) return make<TensorVarNode>(e.slot);
       return make<BitsVarNode>(e.slot);
-    case ExprKind::Unary: return unary(e);
-    case ExprKind::Binary: return binary(e);
-    case ExprKind::Cast: return cast(e);
-    case ExprKind::Index: return index_load(e);
+    case ExprKind::Unary:
+      return unary(e);
+    case ExprKind::Binary:
+      return binary(e);
+    case ExprKind::Cast:
+      return cast(e);
+    case ExprKind::Index:
+      return index_load(e);
     case ExprKind::View: {
       auto* n = make<ViewNode>();
       n->base = value(*e.args[0]);
@@ -887,7 +906,8 @@ const Node* Compiler::value(const tir::Expr& e) {
       n->span = e.span;
       return n;
     }
-    case ExprKind::Ref: return make<RefNode>(value(*e.args[0]));
+    case ExprKind::Ref:
+      return make<RefNode>(value(*e.args[0]));
     case ExprKind::Call: {
       auto* n = make<CallNode>();
       n->fn_index = e.fn_index;
@@ -898,7 +918,8 @@ const Node* Compiler::value(const tir::Expr& e) {
       }
       return n;
     }
-    case ExprKind::Builtin: return builtin(e);
+    case ExprKind::Builtin:
+      return builtin(e);
     case ExprKind::TensorNew:
       return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
         using T = decltype(tag);
@@ -916,10 +937,14 @@ const Node* Compiler::value(const tir::Expr& e) {
       n->memory = e.type.memory;
       return n;
     }
-    case ExprKind::If: return block_value(e.block, e.args[0], e.else_block, e.type);
-    case ExprKind::BlockExpr: return block_value(e.block, nullptr, nullptr, e.type);
-    case ExprKind::Print: return print(e);
-    case ExprKind::Assert: return assert_(e);
+    case ExprKind::If:
+      return block_value(e.block, e.args[0], e.else_block, e.type);
+    case ExprKind::BlockExpr:
+      return block_value(e.block, nullptr, nullptr, e.type);
+    case ExprKind::Print:
+      return print(e);
+    case ExprKind::Assert:
+      return assert_(e);
   }
   internal_error("unknown expression kind");
 }
@@ -944,8 +969,10 @@ StmtList Compiler::block_stmts(const tir::Block& b, Tail tail) {
   StmtList out;
   for (const tir::Stmt* s : b.stmts) out.push_back(stmt(*s));
   if (tail == Tail::Skip) return out;
-  if (b.tail) out.push_back(tail_stmt(*b.tail, tail));
-  else if (tail == Tail::Return) out.push_back(make<ReturnStmt>());
+  if (b.tail)
+    out.push_back(tail_stmt(*b.tail, tail));
+  else if (tail == Tail::Return)
+    out.push_back(make<ReturnStmt>());
   return out;
 }
 
@@ -956,8 +983,10 @@ const StmtNode* Compiler::tail_stmt(const tir::Expr& e, Tail tail) {
     auto* n = make<IfStmt>();
     n->cond = scalar<bool>(*e.args[0]);
     n->then_list = block_stmts(*e.block, tail);
-    if (e.else_block) n->else_list = block_stmts(*e.else_block, tail);
-    else if (tail == Tail::Return) n->else_list.push_back(make<ReturnStmt>());
+    if (e.else_block)
+      n->else_list = block_stmts(*e.else_block, tail);
+    else if (tail == Tail::Return)
+      n->else_list.push_back(make<ReturnStmt>());
     return n;
   }
   if (e.kind == tir::ExprKind::BlockExpr) {
@@ -1012,7 +1041,8 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
     case StmtKind::Let: {
       if (!s.value) return make<BlockStmt>();
       if (is_tensor_type(s.value->type)) return let_or_assign_tensor(s.slot, *s.value);
-      if (s.value->type.is_scalar() && (is_leaf(*s.value) || s.value->kind == tir::ExprKind::Index)) {
+      if (s.value->type.is_scalar() &&
+          (is_leaf(*s.value) || s.value->kind == tir::ExprKind::Index)) {
         const StmtNode* let = with_scalar(s.value->type.scalar, [&](auto tag) -> const StmtNode* {
           using T = decltype(tag);
           Leaf<T> leaf_value;
@@ -1040,7 +1070,8 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
       n->value = value(*s.value);
       return n;
     }
-    case StmtKind::Expr: return tail_stmt(*s.value, Tail::Discard);
+    case StmtKind::Expr:
+      return tail_stmt(*s.value, Tail::Discard);
     case StmtKind::While: {
       auto* n = make<WhileStmt>();
       n->span = s.span;
@@ -1054,7 +1085,8 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
       n->body = block_stmts(*s.body, Tail::Discard);
       return n;
     }
-    case StmtKind::For: return for_stmt(s);
+    case StmtKind::For:
+      return for_stmt(s);
     case StmtKind::Spawn: {
       if (record_races) {
         auto* n = make<RecSpawnStmt>();
@@ -1143,7 +1175,8 @@ std::vector<std::unique_ptr<CompiledFunction>> Compiler::compile_all() {
   for (size_t i = 0; i < program_.functions.size(); ++i) {
     expr_block_depth_ = 0;
     escape_seen_ = false;
-    if (program_.functions[i].body) out[i]->body = block_stmts(*program_.functions[i].body, Tail::Return);
+    if (program_.functions[i].body)
+      out[i]->body = block_stmts(*program_.functions[i].body, Tail::Return);
   }
   return out;
 }
@@ -1197,8 +1230,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
   RunLimits limits = RunLimits::starting_now(options.max_steps, options.max_seconds);
   const bool limited = limits.limited();
   try {
-    if (program.main_index < 0 ||
-        program.main_index >= static_cast<int>(program.functions.size()))
+    if (program.main_index < 0 || program.main_index >= static_cast<int>(program.functions.size()))
       internal_error("the program has no main");
     Compiler compiler(program);
     compiler.record_races = options.race_recorder != nullptr;
@@ -1236,8 +1268,10 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Diagnostic d;
     d.message = "runtime error: " + e.message;
     d.span = e.span;
-    if (options.report_error) options.report_error(err, d);
-    else render_human(err, *program.file, d);
+    if (options.report_error)
+      options.report_error(err, d);
+    else
+      render_human(err, *program.file, d);
     err.flush();
     return 101;
   } catch (const FlowEscape&) {

@@ -56,13 +56,13 @@ struct ExecSettings {
   const tir::Program* program = nullptr;
   int depth = 0;
   int max_depth = 10000;
-  int host_threads = 1;       // > 1: the blocks of an across-blocks loop run on TBB tasks
-  bool time_kernel = false;   // VX_TIME_KERNEL=1: one line on err per region run here
-  bool concurrent = false;    // other threads may run blocks now: atomics must be real
+  int host_threads = 1;                 // > 1: the blocks of an across-blocks loop run on TBB tasks
+  bool time_kernel = false;             // VX_TIME_KERNEL=1: one line on err per region run here
+  bool concurrent = false;              // other threads may run blocks now: atomics must be real
   PrivateSums* private_sums = nullptr;  // a block task's own sums of some tensors' atomic adds
-  RaceRecorder* races = nullptr;  // `--check-races`: only the recording nodes read these two
-  int across_open = 0;            // across passes open now
-  RunLimits* limits = nullptr;    // null: no step or time limit (the usual run: one test a pass)
+  RaceRecorder* races = nullptr;        // `--check-races`: only the recording nodes read these two
+  int across_open = 0;                  // across passes open now
+  RunLimits* limits = nullptr;  // null: no step or time limit (the usual run: one test a pass)
 };
 
 struct ExecContext : ExecSettings {
@@ -93,12 +93,14 @@ struct Node {
 };
 
 // A scalar expression of C++ type T: the typed interface that arithmetic nodes call directly.
-template <class T> struct ExprT : Node {
+template <class T>
+struct ExprT : Node {
   virtual T eval(Frame& f) const = 0;
 };
 
 // Gives eval_bits to a final typed node D without a second virtual call.
-template <class D, class T> struct ExprImpl : ExprT<T> {
+template <class D, class T>
+struct ExprImpl : ExprT<T> {
   uint64_t eval_bits(Frame& f) const final {
     return to_bits<T>(static_cast<const D*>(this)->D::eval(f));
   }
@@ -170,7 +172,8 @@ struct IntOperand {
 // `t[i]…[k]` of a tensor local of rank 1 to 3 (the kernel case): the view, each index
 // evaluated and checked in order (before the next is evaluated), the init flag of an SMEM tile,
 // the load. Read in place by a parent node (OpAny, LetLeaf) or by the IndexLoadSlots node.
-template <class T> struct SlotLoad {
+template <class T>
+struct SlotLoad {
   int tslot = 0;
   int rank = 0;
   IntOperand idx[3];
@@ -185,7 +188,8 @@ template <class T> struct SlotLoad {
   }
 };
 
-template <class T> struct IndexLoadSlots final : ExprT<T> {
+template <class T>
+struct IndexLoadSlots final : ExprT<T> {
   SlotLoad<T> ld;
   T eval(Frame& f) const override { return ld.get(f); }
   uint64_t eval_bits(Frame& f) const override { return to_bits<T>(ld.get(f)); }
@@ -193,7 +197,8 @@ template <class T> struct IndexLoadSlots final : ExprT<T> {
 
 // A leaf read in place by a typed node: a local, a constant, an element load of a tensor local
 // with local indices, or an integer local converted to a float (`i as f32`).
-template <class T> struct Leaf {
+template <class T>
+struct Leaf {
   enum Kind : uint8_t { kVar, kLit, kLoad, kFromSigned, kFromUnsigned };
   Kind kind = kLit;
   int slot = -1;
@@ -212,12 +217,16 @@ template <class T> struct Leaf {
 };
 
 // `a op b` for an operator that cannot fail: +, -, * and, on floats, /.
-template <class T> [[gnu::always_inline]] inline T safe_arith(tir::BinOp op, T a, T b) {
+template <class T>
+[[gnu::always_inline]] inline T safe_arith(tir::BinOp op, T a, T b) {
   if constexpr (!std::is_same_v<T, bool>) {
     switch (op) {
-      case tir::BinOp::Add: return op_add(a, b);
-      case tir::BinOp::Sub: return op_sub(a, b);
-      case tir::BinOp::Mul: return op_mul(a, b);
+      case tir::BinOp::Add:
+        return op_add(a, b);
+      case tir::BinOp::Sub:
+        return op_sub(a, b);
+      case tir::BinOp::Mul:
+        return op_mul(a, b);
       default:
         if constexpr (std::is_floating_point_v<T>) return op_div(a, b, Span{});
         break;
@@ -231,7 +240,8 @@ template <class T> [[gnu::always_inline]] inline T safe_arith(tir::BinOp op, T a
 // kind (one well-predicted branch) instead of a template parameter keeps the number of node
 // classes, and so the compile time, small, while still saving the virtual calls for leaves and
 // for the small operations right above them.
-template <class T> struct OpAny {
+template <class T>
+struct OpAny {
   enum Kind : uint8_t { kExpr, kLeaf, kBin, kBin2 };
   Kind kind = kExpr;
   tir::BinOp op = tir::BinOp::Add;
@@ -259,29 +269,37 @@ struct TensorOperand {
 };
 
 // The value of a TIR literal as T.
-template <class T> inline T literal_value(const tir::Literal& lit) {
-  if constexpr (std::is_same_v<T, bool>) return lit.i != 0;
-  else if constexpr (kIsInt<T>) return static_cast<T>(lit.i);
-  else if constexpr (kIsHalf<T>) return half_from_f64<T>(lit.f);
-  else return static_cast<T>(lit.f);
+template <class T>
+inline T literal_value(const tir::Literal& lit) {
+  if constexpr (std::is_same_v<T, bool>)
+    return lit.i != 0;
+  else if constexpr (kIsInt<T>)
+    return static_cast<T>(lit.i);
+  else if constexpr (kIsHalf<T>)
+    return half_from_f64<T>(lit.f);
+  else
+    return static_cast<T>(lit.f);
 }
 
 // ---- Leaf nodes ---------------------------------------------------------------------------------
 
-template <class T> struct LitNode final : ExprImpl<LitNode<T>, T> {
+template <class T>
+struct LitNode final : ExprImpl<LitNode<T>, T> {
   T v;
   explicit LitNode(T value) : v(value) {}
   T eval(Frame&) const override { return v; }
 };
 
-template <class T> struct VarNode final : ExprImpl<VarNode<T>, T> {
+template <class T>
+struct VarNode final : ExprImpl<VarNode<T>, T> {
   int slot;
   explicit VarNode(int s) : slot(s) {}
   T eval(Frame& f) const override { return from_bits<T>(f.s[slot]); }
 };
 
 // Adapts a node that only gives bits (a call, an `if`, a block) to the typed interface.
-template <class T> struct FromBits final : ExprImpl<FromBits<T>, T> {
+template <class T>
+struct FromBits final : ExprImpl<FromBits<T>, T> {
   const Node* inner;
   explicit FromBits(const Node* n) : inner(n) {}
   T eval(Frame& f) const override { return from_bits<T>(inner->eval_bits(f)); }
@@ -311,7 +329,8 @@ inline Flow run_list(const StmtList& list, Frame& f) {
 }
 
 // The passes of a non-empty range a..b or a..=b (at most INT64_MAX).
-template <class I> int64_t range_passes(I a, I b, bool inclusive) {
+template <class I>
+int64_t range_passes(I a, I b, bool inclusive) {
   const __int128 n = static_cast<__int128>(b) - static_cast<__int128>(a) + (inclusive ? 1 : 0);
   return n > INT64_MAX ? INT64_MAX : static_cast<int64_t>(n);
 }
@@ -319,8 +338,9 @@ template <class I> int64_t range_passes(I a, I b, bool inclusive) {
 // `for v in a..b` / `a..=b` over the integer type I: exec evaluates the bounds once and, when the
 // range is not empty, hands it to run, which makes the passes. A specialised loop that has already
 // evaluated the bounds can then give the range to a general one (compile_lane_loop.cpp).
-template <class I> struct RangeLoop : StmtNode {
-  int slot = -1;  // the loop variable
+template <class I>
+struct RangeLoop : StmtNode {
+  int slot = -1;   // the loop variable
   Span loop_span;  // the `for` statement, where --max-steps stops
   const ExprT<I>* start = nullptr;
   const ExprT<I>* end = nullptr;
@@ -372,10 +392,12 @@ struct CompiledFunction {
 // ---- Helpers shared by the node files -----------------------------------------------------------
 
 // Calls fn(T{}) with the C++ type of `s` (a default-constructed value as a type tag).
-template <class F> decltype(auto) with_scalar(Scalar s, F&& fn) {
+template <class F>
+decltype(auto) with_scalar(Scalar s, F&& fn) {
   switch (s) {
 #define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) \
-  case Scalar::E: return fn(ctype_t<Scalar::E>{});
+  case Scalar::E:                                                    \
+    return fn(ctype_t<Scalar::E>{});
 #include "check/scalar_types.def"
 #undef VX_SCALAR
   }
@@ -383,7 +405,7 @@ template <class F> decltype(auto) with_scalar(Scalar s, F&& fn) {
 }
 
 std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec);
-std::string scalar_text(Scalar s, uint64_t bits);  // Display
+std::string scalar_text(Scalar s, uint64_t bits);   // Display
 std::string scalar_debug(Scalar s, uint64_t bits);  // Debug
 bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
 // `[i, j]` of a linear offset in a view.

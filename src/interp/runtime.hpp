@@ -31,48 +31,72 @@ struct BF16 {
 };
 
 // The C++ type that holds each Vx scalar (scalar_types.def, with F16/BF16 for the halves).
-template <Scalar S> struct CType;
-#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float)                 \
-  template <> struct CType<Scalar::E> {                                              \
-    using type = std::conditional_t<Scalar::E == Scalar::F16, F16,                   \
-                                    std::conditional_t<Scalar::E == Scalar::BF16, BF16, \
-                                                       ctype>>;                      \
+template <Scalar S>
+struct CType;
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float)                             \
+  template <>                                                                                    \
+  struct CType<Scalar::E> {                                                                      \
+    using type = std::conditional_t<Scalar::E == Scalar::F16, F16,                               \
+                                    std::conditional_t<Scalar::E == Scalar::BF16, BF16, ctype>>; \
   };
 #include "check/scalar_types.def"
 #undef VX_SCALAR
-template <Scalar S> using ctype_t = typename CType<S>::type;
+template <Scalar S>
+using ctype_t = typename CType<S>::type;
 
-template <class T> inline constexpr bool kIsHalf = std::is_same_v<T, F16> || std::is_same_v<T, BF16>;
-template <class T> inline constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-template <class T> inline constexpr bool kIsFloat = std::is_floating_point_v<T> || kIsHalf<T>;
+template <class T>
+inline constexpr bool kIsHalf = std::is_same_v<T, F16> || std::is_same_v<T, BF16>;
+template <class T>
+inline constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+inline constexpr bool kIsFloat = std::is_floating_point_v<T> || kIsHalf<T>;
 
 // A scalar slot holds 8 bytes: integers sign- or zero-extended to 64 bits (so an index reads the
 // same whatever its type), f32/f16/bf16 as their bits in the low bytes, f64 as its bits, bool 0/1.
-template <class T> inline uint64_t to_bits(T v) {
-  if constexpr (std::is_same_v<T, bool>) return v ? 1 : 0;
-  else if constexpr (kIsInt<T> && std::is_signed_v<T>) return static_cast<uint64_t>(static_cast<int64_t>(v));
-  else if constexpr (kIsInt<T>) return static_cast<uint64_t>(v);
-  else if constexpr (kIsHalf<T>) return v.bits;
-  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<uint32_t>(v);
-  else return std::bit_cast<uint64_t>(v);
+template <class T>
+inline uint64_t to_bits(T v) {
+  if constexpr (std::is_same_v<T, bool>)
+    return v ? 1 : 0;
+  else if constexpr (kIsInt<T> && std::is_signed_v<T>)
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  else if constexpr (kIsInt<T>)
+    return static_cast<uint64_t>(v);
+  else if constexpr (kIsHalf<T>)
+    return v.bits;
+  else if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<uint32_t>(v);
+  else
+    return std::bit_cast<uint64_t>(v);
 }
-template <class T> inline T from_bits(uint64_t b) {
-  if constexpr (std::is_same_v<T, bool>) return (b & 1) != 0;
-  else if constexpr (kIsInt<T>) return static_cast<T>(b);
-  else if constexpr (kIsHalf<T>) return T{static_cast<uint16_t>(b)};
-  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(static_cast<uint32_t>(b));
-  else return std::bit_cast<double>(b);
+template <class T>
+inline T from_bits(uint64_t b) {
+  if constexpr (std::is_same_v<T, bool>)
+    return (b & 1) != 0;
+  else if constexpr (kIsInt<T>)
+    return static_cast<T>(b);
+  else if constexpr (kIsHalf<T>)
+    return T{static_cast<uint16_t>(b)};
+  else if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<float>(static_cast<uint32_t>(b));
+  else
+    return std::bit_cast<double>(b);
 }
 
 inline float to_f32(F16 h) { return f16_bits_to_f32(h.bits); }
 inline float to_f32(BF16 h) { return bf16_bits_to_f32(h.bits); }
-template <class H> inline H half_from_f32(float f) {
-  if constexpr (std::is_same_v<H, F16>) return F16{f32_to_f16_bits(f)};
-  else return BF16{f32_to_bf16_bits(f)};
+template <class H>
+inline H half_from_f32(float f) {
+  if constexpr (std::is_same_v<H, F16>)
+    return F16{f32_to_f16_bits(f)};
+  else
+    return BF16{f32_to_bf16_bits(f)};
 }
-template <class H> inline H half_from_f64(double d) {
-  if constexpr (std::is_same_v<H, F16>) return F16{f64_to_f16_bits(d)};
-  else return BF16{f64_to_bf16_bits(d)};
+template <class H>
+inline H half_from_f64(double d) {
+  if constexpr (std::is_same_v<H, F16>)
+    return F16{f64_to_f16_bits(d)};
+  else
+    return BF16{f64_to_bf16_bits(d)};
 }
 
 int scalar_size(Scalar s);  // bytes of one element in a tensor
@@ -104,7 +128,7 @@ struct TensorStorage {
   Scalar elem = Scalar::F32;
   Memory memory = Memory::CpuDram;
   std::vector<int64_t> dims;
-  int64_t size = 0;  // number of elements
+  int64_t size = 0;   // number of elements
   int64_t bytes = 0;  // counted in g_tensor_bytes
   std::byte* data = nullptr;
   std::unique_ptr<uint8_t[]> init;  // null: every element is initialised

@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
-
 #include <type_traits>
 
 namespace vx::offload {
@@ -33,8 +32,8 @@ bool CudaDriver::open(std::string& why) {
       return false;
     }
   }
-  for (const char* name : {"libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-                           "/usr/lib64/libcuda.so.1"}) {
+  for (const char* name : {"libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1",
+                           "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1"}) {
     if (lib_ || (lib_ = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
   }
   if (!lib_) {
@@ -117,7 +116,9 @@ bool CudaDriver::get_function(void* module, const std::string& name, void** fn, 
   return true;
 }
 
-bool CudaDriver::alloc(size_t bytes, uint64_t* ptr) { return cuMemAlloc_(ptr, bytes ? bytes : 1) == 0; }
+bool CudaDriver::alloc(size_t bytes, uint64_t* ptr) {
+  return cuMemAlloc_(ptr, bytes ? bytes : 1) == 0;
+}
 void CudaDriver::free(uint64_t ptr) { cuMemFree_(ptr); }
 bool CudaDriver::upload(uint64_t dst, const void* src, size_t bytes) {
   return bytes == 0 || cuMemcpyHtoD_(dst, src, bytes) == 0;

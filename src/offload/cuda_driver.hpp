@@ -53,8 +53,8 @@ class CudaDriver {
   int (*cuMemFree_)(uint64_t) = nullptr;
   int (*cuMemcpyHtoD_)(uint64_t, const void*, size_t) = nullptr;
   int (*cuMemcpyDtoH_)(void*, uint64_t, size_t) = nullptr;
-  int (*cuLaunchKernel_)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                         void*, void**, void**) = nullptr;
+  int (*cuLaunchKernel_)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                         unsigned, void*, void**, void**) = nullptr;
   int (*cuCtxSynchronize_)() = nullptr;
   int (*cuEventCreate_)(void**, unsigned) = nullptr;
   int (*cuEventDestroy_)(void*) = nullptr;

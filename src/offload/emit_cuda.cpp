@@ -19,9 +19,6 @@
 //   reruns the region on the interpreter, which reports the exact message.
 #include "offload/emit_cuda.hpp"
 
-#include "check/tir_walk.hpp"
-#include "support/half.hpp"
-
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -29,6 +26,9 @@
 #include <optional>
 #include <set>
 #include <sstream>
+
+#include "check/tir_walk.hpp"
+#include "support/half.hpp"
 
 namespace vx::offload {
 namespace {
@@ -38,8 +38,8 @@ using tir::BuiltinId;
 using tir::Expr;
 using tir::ExprKind;
 using tir::Stmt;
-using tir::StmtKind;
 using tir::stmt_has;
+using tir::StmtKind;
 using tir::walk_block;
 using tir::walk_expr;
 using tir::walk_stmt;
@@ -51,19 +51,32 @@ struct Unsupported {
 
 const char* ctype(Scalar s) {
   switch (s) {
-    case Scalar::I8: return "signed char";
-    case Scalar::I16: return "short";
-    case Scalar::I32: return "int";
-    case Scalar::I64: return "long long";
-    case Scalar::U8: return "unsigned char";
-    case Scalar::U16: return "unsigned short";
-    case Scalar::U32: return "unsigned int";
-    case Scalar::U64: return "unsigned long long";
-    case Scalar::F32: return "float";
-    case Scalar::F64: return "double";
-    case Scalar::Bool: return "bool";
-    case Scalar::F16: return "vx_f16";  // vx_prelude.cuh: the bits, with f32 arithmetic
-    case Scalar::BF16: return "vx_bf16";
+    case Scalar::I8:
+      return "signed char";
+    case Scalar::I16:
+      return "short";
+    case Scalar::I32:
+      return "int";
+    case Scalar::I64:
+      return "long long";
+    case Scalar::U8:
+      return "unsigned char";
+    case Scalar::U16:
+      return "unsigned short";
+    case Scalar::U32:
+      return "unsigned int";
+    case Scalar::U64:
+      return "unsigned long long";
+    case Scalar::F32:
+      return "float";
+    case Scalar::F64:
+      return "double";
+    case Scalar::Bool:
+      return "bool";
+    case Scalar::F16:
+      return "vx_f16";  // vx_prelude.cuh: the bits, with f32 arithmetic
+    case Scalar::BF16:
+      return "vx_bf16";
   }
   return "int";
 }
@@ -82,7 +95,8 @@ bool is_half(Scalar s) { return s == Scalar::F16 || s == Scalar::BF16; }
 std::string float_literal(Scalar s, double d) {
   if (is_half(s)) {  // the interpreter's literal: the double rounded once (support/half.hpp)
     char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%04x", s == Scalar::F16 ? f64_to_f16_bits(d) : f64_to_bf16_bits(d));
+    std::snprintf(buf, sizeof buf, "0x%04x",
+                  s == Scalar::F16 ? f64_to_f16_bits(d) : f64_to_bf16_bits(d));
     return std::string("(") + ctype(s) + "{" + buf + "})";
   }
   if (d != d) return s == Scalar::F32 ? "VX_NAN_F" : "VX_NAN_D";
@@ -101,21 +115,30 @@ std::string arith(BinOp op, Scalar s, Scalar amount, const std::string& a, const
   const bool fl = is_float(s);
   const std::string T = ctype(s);
   switch (op) {
-    case BinOp::Add: return fl ? "(" + a + " + " + b + ")" : "vx_add(" + a + ", " + b + ")";
-    case BinOp::Sub: return fl ? "(" + a + " - " + b + ")" : "vx_sub(" + a + ", " + b + ")";
-    case BinOp::Mul: return fl ? "(" + a + " * " + b + ")" : "vx_mul(" + a + ", " + b + ")";
-    case BinOp::Div: return fl ? "(" + a + " / " + b + ")" : "vx_div(" + a + ", " + b + ", vx_err)";
-    case BinOp::Rem: return fl ? "vx_frem(" + a + ", " + b + ")" : "vx_rem(" + a + ", " + b + ", vx_err)";
-    case BinOp::BitAnd: return "((" + T + ")(" + a + " & " + b + "))";
-    case BinOp::BitOr: return "((" + T + ")(" + a + " | " + b + "))";
-    case BinOp::BitXor: return "((" + T + ")(" + a + " ^ " + b + "))";
+    case BinOp::Add:
+      return fl ? "(" + a + " + " + b + ")" : "vx_add(" + a + ", " + b + ")";
+    case BinOp::Sub:
+      return fl ? "(" + a + " - " + b + ")" : "vx_sub(" + a + ", " + b + ")";
+    case BinOp::Mul:
+      return fl ? "(" + a + " * " + b + ")" : "vx_mul(" + a + ", " + b + ")";
+    case BinOp::Div:
+      return fl ? "(" + a + " / " + b + ")" : "vx_div(" + a + ", " + b + ", vx_err)";
+    case BinOp::Rem:
+      return fl ? "vx_frem(" + a + ", " + b + ")" : "vx_rem(" + a + ", " + b + ", vx_err)";
+    case BinOp::BitAnd:
+      return "((" + T + ")(" + a + " & " + b + "))";
+    case BinOp::BitOr:
+      return "((" + T + ")(" + a + " | " + b + "))";
+    case BinOp::BitXor:
+      return "((" + T + ")(" + a + " ^ " + b + "))";
     case BinOp::Shl:
     case BinOp::Shr: {
       const std::string amt = is_signed_int(amount) ? "(unsigned long long)(long long)(" + b + ")"
                                                     : "(unsigned long long)(" + b + ")";
       return std::string(op == BinOp::Shl ? "vx_shl(" : "vx_shr(") + a + ", " + amt + ", vx_err)";
     }
-    default: unsupported("this operator");
+    default:
+      unsupported("this operator");
   }
 }
 
@@ -125,10 +148,17 @@ bool is_lanes_reduce(BuiltinId b) {
 }
 bool is_atomic(BuiltinId b) {
   switch (b) {
-    case BuiltinId::AtomicLoad: case BuiltinId::AtomicStore: case BuiltinId::AtomicSwap:
-    case BuiltinId::AtomicFetchAdd: case BuiltinId::AtomicFetchSub: case BuiltinId::AtomicFetchMax:
-    case BuiltinId::AtomicFetchMin: case BuiltinId::AtomicCompareAndSwap: return true;
-    default: return false;
+    case BuiltinId::AtomicLoad:
+    case BuiltinId::AtomicStore:
+    case BuiltinId::AtomicSwap:
+    case BuiltinId::AtomicFetchAdd:
+    case BuiltinId::AtomicFetchSub:
+    case BuiltinId::AtomicFetchMax:
+    case BuiltinId::AtomicFetchMin:
+    case BuiltinId::AtomicCompareAndSwap:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -157,7 +187,8 @@ bool has_lane_loop(const Stmt* s) {
 }
 // `unsafe { e }` and `{ e }` with no statements: e.
 const Expr* strip(const Expr* e) {
-  while (e && e->kind == ExprKind::BlockExpr && e->block && e->block->stmts.empty() && e->block->tail)
+  while (e && e->kind == ExprKind::BlockExpr && e->block && e->block->stmts.empty() &&
+         e->block->tail)
     e = e->block->tail;
   return e;
 }
@@ -167,7 +198,8 @@ bool is_collective_stmt(const Stmt* s) {
   if (!v) return false;
   if (s->kind == StmtKind::Let) {
     if (v->kind == ExprKind::TensorNew) return true;
-    if (v->kind == ExprKind::Builtin && (is_lanes_reduce(v->builtin) || v->builtin == BuiltinId::CopyAsync))
+    if (v->kind == ExprKind::Builtin &&
+        (is_lanes_reduce(v->builtin) || v->builtin == BuiltinId::CopyAsync))
       return true;
   }
   if (s->kind == StmtKind::Expr && v->kind == ExprKind::Builtin &&
@@ -202,9 +234,15 @@ bool escapes(const Stmt* s) {
   };
   st = [&](const Stmt* x) -> bool {
     switch (x->kind) {
-      case StmtKind::Break: case StmtKind::Continue: return true;
-      case StmtKind::While: case StmtKind::Loop: case StmtKind::For: return ex(x->value) || ex(x->start) || ex(x->end);
-      default: return ex(x->target) || ex(x->value) || blk(x->body);
+      case StmtKind::Break:
+      case StmtKind::Continue:
+        return true;
+      case StmtKind::While:
+      case StmtKind::Loop:
+      case StmtKind::For:
+        return ex(x->value) || ex(x->start) || ex(x->end);
+      default:
+        return ex(x->target) || ex(x->value) || blk(x->body);
     }
   };
   return st(s);
@@ -213,12 +251,14 @@ bool expr_impure(const Expr* e) {
   bool found = false;
   walk_expr(e, [&](const Stmt* st, const Expr* x) {
     if (st) {
-      if (st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Index) found = true;
+      if (st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Index)
+        found = true;
       return;
     }
-    if (x->kind == ExprKind::Builtin && (is_atomic(x->builtin) || x->builtin == BuiltinId::ScopedFence ||
-                                         is_lanes_reduce(x->builtin) || x->builtin == BuiltinId::LanesSort ||
-                                         x->builtin == BuiltinId::CopyAsync))
+    if (x->kind == ExprKind::Builtin &&
+        (is_atomic(x->builtin) || x->builtin == BuiltinId::ScopedFence ||
+         is_lanes_reduce(x->builtin) || x->builtin == BuiltinId::LanesSort ||
+         x->builtin == BuiltinId::CopyAsync))
       found = true;
     if (x->kind == ExprKind::Print || x->kind == ExprKind::Assert) found = true;
   });
@@ -253,7 +293,10 @@ class RegionEmitter {
  public:
   RegionEmitter(const tir::Program& p, int fn, const Stmt& spawn, EmittedRegion& out,
                 std::map<int, std::string>& device_fns)
-      : prog_(p), fn_(p.functions[static_cast<size_t>(fn)]), spawn_(spawn), out_(out),
+      : prog_(p),
+        fn_(p.functions[static_cast<size_t>(fn)]),
+        spawn_(spawn),
+        out_(out),
         device_fns_(device_fns) {}
 
   void run();
@@ -323,12 +366,15 @@ class RegionEmitter {
   bool barrier_pending_ = false;    // a lane loop's barrier left out (see barrier_free())
 
   std::string tmp(const char* base) { return std::string(base) + std::to_string(tmp_++); }
-  Scalar slot_scalar(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar; }
+  Scalar slot_scalar(int slot) const {
+    return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar;
+  }
   const Type& slot_type(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)]; }
 
   std::string name(int slot) {
     auto it = slots_.find(slot);
-    if (it != slots_.end() && it->second.store == Store::Shared) return "s_v" + std::to_string(slot);
+    if (it != slots_.end() && it->second.store == Store::Shared)
+      return "s_v" + std::to_string(slot);
     if (it != slots_.end() && it->second.store == Store::Tile) return "s_t" + std::to_string(slot);
     return "v" + std::to_string(slot);
   }
@@ -413,29 +459,37 @@ class RegionEmitter {
         r = it->second;
         break;
       }
-      case ExprKind::Cast: r = interval(*e.args[0]); break;
+      case ExprKind::Cast:
+        r = interval(*e.args[0]);
+        break;
       case ExprKind::Binary: {
         auto a = interval(*e.args[0]), b = interval(*e.args[1]);
         if (!a || !b) return std::nullopt;
         const int64_t lim = int64_t{1} << 40;  // keeps every product and sum exact in 64 bits
         for (int64_t v : {a->first, a->second, b->first, b->second})
           if (v > lim || v < -lim) return std::nullopt;
-        if (e.bop == BinOp::Add) r = std::make_pair(a->first + b->first, a->second + b->second);
-        else if (e.bop == BinOp::Sub) r = std::make_pair(a->first - b->second, a->second - b->first);
+        if (e.bop == BinOp::Add)
+          r = std::make_pair(a->first + b->first, a->second + b->second);
+        else if (e.bop == BinOp::Sub)
+          r = std::make_pair(a->first - b->second, a->second - b->first);
         else if (e.bop == BinOp::Mul) {
-          const int64_t c[4] = {a->first * b->first, a->first * b->second, a->second * b->first, a->second * b->second};
+          const int64_t c[4] = {a->first * b->first, a->first * b->second, a->second * b->first,
+                                a->second * b->second};
           r = std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
         } else {
           return std::nullopt;
         }
         break;
       }
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
     const ScalarInfo& si = scalar_info(e.type.scalar);
     const bool sg = is_signed_int(e.type.scalar);
     const int64_t lo = sg ? (si.bits >= 64 ? INT64_MIN : -(int64_t{1} << (si.bits - 1))) : 0;
-    const int64_t hi = si.bits >= 63 ? INT64_MAX : (sg ? (int64_t{1} << (si.bits - 1)) - 1 : (int64_t{1} << si.bits) - 1);
+    const int64_t hi = si.bits >= 63
+                           ? INT64_MAX
+                           : (sg ? (int64_t{1} << (si.bits - 1)) - 1 : (int64_t{1} << si.bits) - 1);
     if (r->first < lo || r->second > hi) return std::nullopt;
     return r;
   }
@@ -447,7 +501,8 @@ class RegionEmitter {
     for (size_t k = first; k < e.args.size(); ++k) {
       const size_t d = k - first;
       const auto iv = interval(*e.args[k]);
-      const bool safe = iv && d < t.sdims.size() && t.sdims[d] > 0 && iv->first >= 0 && iv->second < t.sdims[d];
+      const bool safe =
+          iv && d < t.sdims.size() && t.sdims[d] > 0 && iv->first >= 0 && iv->second < t.sdims[d];
       std::string ix = safe ? as_index(*e.args[k], pre)
                             : "vx_ix(" + as_index(*e.args[k], pre) + ", " + t.dims[d] + ", vx_err)";
       off = off.empty() ? ix : "(" + off + ") * " + t.dims[d] + " + " + ix;
@@ -500,7 +555,9 @@ class RegionEmitter {
   // no other pass writes), so all get the same value, and the leader's store to shared memory and
   // the barrier after it are saved.
   bool redundant_let(const Stmt& s) {
-    if (s.kind != StmtKind::Let || !s.value || !slot_type(s.slot).is_scalar() || assigned_.count(s.slot)) return false;
+    if (s.kind != StmtKind::Let || !s.value || !slot_type(s.slot).is_scalar() ||
+        assigned_.count(s.slot))
+      return false;
     if (strip(s.value)->kind == ExprKind::TensorNew || expr_impure(s.value)) return false;
     bool plain = true;
     walk_expr(s.value, [&](const Stmt* st, const Expr* x) {
@@ -525,7 +582,8 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
         return float_literal(e.type.scalar, e.lit.f);
       }
       return int_literal(e.type.scalar, e.lit.i);
-    case ExprKind::Unit: return "0";
+    case ExprKind::Unit:
+      return "0";
     case ExprKind::Var:
       if (e.type.kind == TypeKind::Token) return "0";
       if (!e.type.is_scalar()) unsupported("a tensor value where device code needs a scalar");
@@ -533,11 +591,14 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
       return name(e.slot);
     case ExprKind::Unary: {
       std::string a = expr(*e.args[0], pre);
-      if (e.uop == tir::UnOp::Neg) return is_float(e.type.scalar) ? "(-" + a + ")" : "vx_neg(" + a + ")";
+      if (e.uop == tir::UnOp::Neg)
+        return is_float(e.type.scalar) ? "(-" + a + ")" : "vx_neg(" + a + ")";
       return e.type.scalar == Scalar::Bool ? "(!" + a + ")" : "vx_bnot(" + a + ")";
     }
-    case ExprKind::Binary: return binary(e, pre);
-    case ExprKind::Cast: return cast(e, pre);
+    case ExprKind::Binary:
+      return binary(e, pre);
+    case ExprKind::Cast:
+      return cast(e, pre);
     case ExprKind::Index: {
       if (auto r = reg_tile_elem(e)) return *r;
       TRef t = tensor_ref(*e.args[0], pre);
@@ -546,8 +607,10 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
       if (!t.init.empty()) return "vx_ld_init(" + t.ptr + ", " + t.init + ", " + off + ", vx_err)";
       return t.ptr + "[" + off + "]";
     }
-    case ExprKind::Call: return call(e, pre);
-    case ExprKind::Builtin: return builtin(e, pre);
+    case ExprKind::Call:
+      return call(e, pre);
+    case ExprKind::Builtin:
+      return builtin(e, pre);
     case ExprKind::If: {
       std::string c = expr(*e.args[0], pre);
       if (e.type.is_unit()) {
@@ -562,7 +625,11 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
         if (e.else_block) {
           std::string eb;
           stmts(e.else_block, eb, false, false);
-          if (e.else_block->tail) { std::string p2; std::string v = expr(*e.else_block->tail, p2); eb += p2 + "(void)(" + v + ");\n"; }
+          if (e.else_block->tail) {
+            std::string p2;
+            std::string v = expr(*e.else_block->tail, p2);
+            eb += p2 + "(void)(" + v + ");\n";
+          }
           pre += " else {\n" + eb + "}";
         }
         pre += "\n";
@@ -577,11 +644,16 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
              " = " + ev + ";\n}\n";
       return t;
     }
-    case ExprKind::BlockExpr: return block_value(e.block, e.type, pre);
-    case ExprKind::String: unsupported("a string in device code");
-    case ExprKind::Print: unsupported("println!/print! in device code");
-    case ExprKind::Assert: unsupported("assert! in device code");
-    default: unsupported("this expression kind in device code");
+    case ExprKind::BlockExpr:
+      return block_value(e.block, e.type, pre);
+    case ExprKind::String:
+      unsupported("a string in device code");
+    case ExprKind::Print:
+      unsupported("println!/print! in device code");
+    case ExprKind::Assert:
+      unsupported("assert! in device code");
+    default:
+      unsupported("this expression kind in device code");
   }
 }
 
@@ -600,7 +672,8 @@ std::string RegionEmitter::block_value(const tir::Block* b, const Type& type, st
     pre += "{\n" + body + p2 + "(void)(" + v + ");\n}\n";
     return "0";
   }
-  pre += std::string(ctype(type.scalar)) + " " + t + ";\n{\n" + body + p2 + t + " = " + v + ";\n}\n";
+  pre +=
+      std::string(ctype(type.scalar)) + " " + t + ";\n{\n" + body + p2 + t + " = " + v + ";\n}\n";
   return t;
 }
 
@@ -614,19 +687,27 @@ std::string RegionEmitter::binary(const Expr& e, std::string& pre) {
     if (rp.empty()) return "(" + a + " " + op + " " + b + ")";
     const std::string t = tmp("vl");
     pre += "bool " + t + " = " + a + ";\n";
-    pre += std::string("if (") + (e.bop == BinOp::And ? "" : "!") + t + ") {\n" + rp + t + " = " + b + ";\n}\n";
+    pre += std::string("if (") + (e.bop == BinOp::And ? "" : "!") + t + ") {\n" + rp + t + " = " +
+           b + ";\n}\n";
     return t;
   }
   std::string a = expr(*e.args[0], pre);
   std::string b = expr(*e.args[1], pre);
   switch (e.bop) {
-    case BinOp::Eq: return "(" + a + " == " + b + ")";
-    case BinOp::Ne: return "(" + a + " != " + b + ")";
-    case BinOp::Lt: return "(" + a + " < " + b + ")";
-    case BinOp::Le: return "(" + a + " <= " + b + ")";
-    case BinOp::Gt: return "(" + a + " > " + b + ")";
-    case BinOp::Ge: return "(" + a + " >= " + b + ")";
-    default: return arith(e.bop, s, e.args[1]->type.scalar, a, b);
+    case BinOp::Eq:
+      return "(" + a + " == " + b + ")";
+    case BinOp::Ne:
+      return "(" + a + " != " + b + ")";
+    case BinOp::Lt:
+      return "(" + a + " < " + b + ")";
+    case BinOp::Le:
+      return "(" + a + " <= " + b + ")";
+    case BinOp::Gt:
+      return "(" + a + " > " + b + ")";
+    case BinOp::Ge:
+      return "(" + a + " >= " + b + ")";
+    default:
+      return arith(e.bop, s, e.args[1]->type.scalar, a, b);
   }
 }
 
@@ -641,7 +722,8 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
     if (from == Scalar::Bool) return h + "_of_int(" + a + " ? 1 : 0)";
     if (is_signed_int(from)) return h + "_of_int((long long)(" + a + "))";
     if (is_int(from)) return h + "_of_uint((unsigned long long)(" + a + "))";
-    return (to == Scalar::F16 ? "vx_to_f16(" : "vx_to_bf16(") + (is_half(from) ? "vx_widen(" + a + ")" : a) + ")";
+    return (to == Scalar::F16 ? "vx_to_f16(" : "vx_to_bf16(") +
+           (is_half(from) ? "vx_widen(" + a + ")" : a) + ")";
   }
   if (is_half(from)) a = "vx_widen(" + a + ")";  // exact, then as from f32
   if (from == Scalar::Bool) return "((" + T + ")(" + a + " ? 1 : 0))";
@@ -688,14 +770,22 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
     unsupported("a math method on a non-float");
   };
   switch (e.builtin) {
-    case BuiltinId::Sqrt: return f("vx_sqrt_f32", "vx_sqrt_f64");
-    case BuiltinId::Exp: return f("vx_exp_f32", "vx_exp_f64");
-    case BuiltinId::Exp2: return f("vx_exp2_f32", "vx_exp2_f64");
-    case BuiltinId::Log: return f("vx_log_f32", "vx_log_f64");
-    case BuiltinId::Log2: return f("vx_log2_f32", "vx_log2_f64");
-    case BuiltinId::Tanh: return f("vx_tanh_f32", "vx_tanh_f64");
-    case BuiltinId::Sin: return f("vx_sin_f32", "vx_sin_f64");
-    case BuiltinId::Cos: return f("vx_cos_f32", "vx_cos_f64");
+    case BuiltinId::Sqrt:
+      return f("vx_sqrt_f32", "vx_sqrt_f64");
+    case BuiltinId::Exp:
+      return f("vx_exp_f32", "vx_exp_f64");
+    case BuiltinId::Exp2:
+      return f("vx_exp2_f32", "vx_exp2_f64");
+    case BuiltinId::Log:
+      return f("vx_log_f32", "vx_log_f64");
+    case BuiltinId::Log2:
+      return f("vx_log2_f32", "vx_log2_f64");
+    case BuiltinId::Tanh:
+      return f("vx_tanh_f32", "vx_tanh_f64");
+    case BuiltinId::Sin:
+      return f("vx_sin_f32", "vx_sin_f64");
+    case BuiltinId::Cos:
+      return f("vx_cos_f32", "vx_cos_f64");
     // vx_fast_*_k: the instruction, or under VX_CHECK_FAST (verify) the instruction checked
     // against its bound and the exact value passed on (vx_prelude.cuh).
     case BuiltinId::FastExp:
@@ -704,13 +794,27 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
     case BuiltinId::FastTanh:
       if (s == Scalar::F32) return "vx_fast_tanh_k(" + a0() + ", vx_err)";
       return f("vx_fast_tanh_f32", "vx_tanh_f64");
-    case BuiltinId::Floor: return f("vx_floor_f32", "vx_floor_f64");
-    case BuiltinId::Ceil: return f("vx_ceil_f32", "vx_ceil_f64");
-    case BuiltinId::Round: return f("vx_round_f32", "vx_round_f64");
-    case BuiltinId::Trunc: return f("vx_trunc_f32", "vx_trunc_f64");
-    case BuiltinId::Abs: ctype(s); return "vx_abs(" + a0() + ")";
-    case BuiltinId::Min: { ctype(s); std::string a = a0(); return "vx_minm(" + a + ", " + expr(*e.args[1], pre) + ")"; }
-    case BuiltinId::Max: { ctype(s); std::string a = a0(); return "vx_maxm(" + a + ", " + expr(*e.args[1], pre) + ")"; }
+    case BuiltinId::Floor:
+      return f("vx_floor_f32", "vx_floor_f64");
+    case BuiltinId::Ceil:
+      return f("vx_ceil_f32", "vx_ceil_f64");
+    case BuiltinId::Round:
+      return f("vx_round_f32", "vx_round_f64");
+    case BuiltinId::Trunc:
+      return f("vx_trunc_f32", "vx_trunc_f64");
+    case BuiltinId::Abs:
+      ctype(s);
+      return "vx_abs(" + a0() + ")";
+    case BuiltinId::Min: {
+      ctype(s);
+      std::string a = a0();
+      return "vx_minm(" + a + ", " + expr(*e.args[1], pre) + ")";
+    }
+    case BuiltinId::Max: {
+      ctype(s);
+      std::string a = a0();
+      return "vx_maxm(" + a + ", " + expr(*e.args[1], pre) + ")";
+    }
     case BuiltinId::Pow: {
       std::string a = a0();
       std::string b = expr(*e.args[1], pre);
@@ -732,21 +836,31 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
       return "((int)(" + t.dims[static_cast<size_t>(k)] + "))";
     }
     case BuiltinId::ScopedFence: {
-      const int64_t scope = e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : 1;
-      pre += scope == 0 ? "__threadfence_block();\n" : scope == 1 ? "__threadfence();\n" : "__threadfence_system();\n";
+      const int64_t scope =
+          e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : 1;
+      pre += scope == 0   ? "__threadfence_block();\n"
+             : scope == 1 ? "__threadfence();\n"
+                          : "__threadfence_system();\n";
       return "0";
     }
     default:
       unsupported(std::string(tir::builtin_spelling(e.builtin)) +
-                  " here (lanes:: routines and copy_async stand as the whole value of a `let` in block code)");
+                  " here (lanes:: routines and copy_async stand as the whole value of a `let` in "
+                  "block code)");
   }
 }
 
 std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
   TRef t = tensor_ref(*e.args[0], pre);
   switch (t.elem) {
-    case Scalar::I32: case Scalar::U32: case Scalar::I64: case Scalar::U64: case Scalar::F32: break;
-    default: unsupported("an atomic on this element type");
+    case Scalar::I32:
+    case Scalar::U32:
+    case Scalar::I64:
+    case Scalar::U64:
+    case Scalar::F32:
+      break;
+    default:
+      unsupported("an atomic on this element type");
   }
   if (!t.init.empty()) unsupported("an atomic on an uninit() tile");
   if (t.elem == Scalar::F32) out_.float_atomics = true;
@@ -760,17 +874,32 @@ std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
   const std::string p = "(" + t.ptr + " + " + idx + ")";
   std::string call;
   switch (e.builtin) {
-    case BuiltinId::AtomicLoad: call = "vx_at_load(" + p + ")"; break;
-    case BuiltinId::AtomicStore: call = "vx_at_store(" + p + ", " + vals.at(0) + ")"; break;
-    case BuiltinId::AtomicSwap: call = "vx_at_swap(" + p + ", " + vals.at(0) + ")"; break;
-    case BuiltinId::AtomicFetchAdd: call = "vx_at_add(" + p + ", " + vals.at(0) + ")"; break;
-    case BuiltinId::AtomicFetchSub: call = "vx_at_sub(" + p + ", " + vals.at(0) + ")"; break;
-    case BuiltinId::AtomicFetchMax: call = "vx_at_max(" + p + ", " + vals.at(0) + ")"; break;
-    case BuiltinId::AtomicFetchMin: call = "vx_at_min(" + p + ", " + vals.at(0) + ")"; break;
+    case BuiltinId::AtomicLoad:
+      call = "vx_at_load(" + p + ")";
+      break;
+    case BuiltinId::AtomicStore:
+      call = "vx_at_store(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicSwap:
+      call = "vx_at_swap(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchAdd:
+      call = "vx_at_add(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchSub:
+      call = "vx_at_sub(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchMax:
+      call = "vx_at_max(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchMin:
+      call = "vx_at_min(" + p + ", " + vals.at(0) + ")";
+      break;
     case BuiltinId::AtomicCompareAndSwap:
       call = "vx_at_cas(" + p + ", " + vals.at(0) + ", " + vals.at(1) + ")";
       break;
-    default: unsupported("this atomic");
+    default:
+      unsupported("this atomic");
   }
   if (before) pre += fence;
   if (e.builtin == BuiltinId::AtomicStore) {
@@ -804,7 +933,8 @@ void RegionEmitter::assign(const Stmt& s, std::string& out) {
   };
   if (t.kind == ExprKind::Var) {
     if (!t.type.is_scalar()) unsupported("assigning a tensor in device code");
-    if (!declared_.count(t.slot) && cur_fn_ == &fn_) unsupported("assigning a variable from outside the region");
+    if (!declared_.count(t.slot) && cur_fn_ == &fn_)
+      unsupported("assigning a variable from outside the region");
     std::string v = expr(*s.value, pre);
     out += pre + name(t.slot) + " = " + combine(name(t.slot), v, t.type.scalar) + ";\n";
     return;
@@ -840,8 +970,8 @@ void RegionEmitter::seq_for(const Stmt& s, std::string& out,
     const int64_t a0 = s.start->lit.i, b0 = s.end->lit.i - (s.inclusive ? 0 : 1);
     if (a0 <= b0) ranges_[s.slot] = {a0, b0};
   }
-  out += "{\n" + pre + "const " + T + " " + lo + " = " + a + ";\nconst " + T + " " + hi + " = " + b +
-         ";\nbool " + go + " = " + lo + (s.inclusive ? " <= " : " < ") + hi + ";\n";
+  out += "{\n" + pre + "const " + T + " " + lo + " = " + a + ";\nconst " + T + " " + hi + " = " +
+         b + ";\nbool " + go + " = " + lo + (s.inclusive ? " <= " : " < ") + hi + ";\n";
   std::string inner;
   body(inner);
   const std::string next = "vx_add(" + v + ", (" + T + ")1)";
@@ -869,7 +999,9 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
       }
       return;
     }
-    case StmtKind::Assign: assign(s, out); return;
+    case StmtKind::Assign:
+      assign(s, out);
+      return;
     case StmtKind::Expr: {
       std::string pre;
       std::string v = expr(*s.value, pre);
@@ -901,17 +1033,25 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
       slots_[s.slot].store = Store::Reg;
       seq_for(s, out, [&](std::string& body) { stmts(s.body, body, false); });
       return;
-    case StmtKind::Break: out += "break;\n"; return;
-    case StmtKind::Continue: out += "continue;\n"; return;
+    case StmtKind::Break:
+      out += "break;\n";
+      return;
+    case StmtKind::Continue:
+      out += "continue;\n";
+      return;
     case StmtKind::Return: {
       if (cur_fn_ == &fn_) unsupported("`return` in a region");
-      if (!s.value) { out += "return;\n"; return; }
+      if (!s.value) {
+        out += "return;\n";
+        return;
+      }
       std::string pre;
       std::string v = expr(*s.value, pre);
       out += pre + "return " + v + ";\n";
       return;
     }
-    case StmtKind::Spawn: unsupported("a nested spawn");
+    case StmtKind::Spawn:
+      unsupported("a nested spawn");
   }
 }
 
@@ -931,17 +1071,20 @@ void RegionEmitter::device_function(int index) {
   cur_fn_ = &f;
   lane_level_ = 1 << 20;  // lane loops cannot be in functions
   std::string sig;
-  if (!(f.ret.is_unit() || f.ret.is_scalar())) unsupported("a call of `" + f.name + "`, which returns a tensor");
+  if (!(f.ret.is_unit() || f.ret.is_scalar()))
+    unsupported("a call of `" + f.name + "`, which returns a tensor");
   sig = std::string("static __device__ ") + (f.ret.is_unit() ? "void" : ctype(f.ret.scalar)) + " " +
         key_name + "(";
   for (int p : f.param_slots) {
     const Type& t = f.slot_types[static_cast<size_t>(p)];
     if (t.is_tensor_like()) {  // a pointer, and the dimensions the type leaves open (`?`)
-      if (t.scalar == Scalar::Bool) unsupported("a call of `" + f.name + "`, which takes a tensor of bool");
+      if (t.scalar == Scalar::Bool)
+        unsupported("a call of `" + f.name + "`, which takes a tensor of bool");
       slots_[p].store = Store::Param;
       sig += std::string(ctype(t.scalar)) + "* t" + std::to_string(p) + ", ";
       for (size_t k = 0; k < t.dims.size(); ++k)
-        if (t.dims[k] == kUnknownDim) sig += "long long t" + std::to_string(p) + "_d" + std::to_string(k) + ", ";
+        if (t.dims[k] == kUnknownDim)
+          sig += "long long t" + std::to_string(p) + "_d" + std::to_string(k) + ", ";
       continue;
     }
     if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a " + type_name(t));
@@ -960,7 +1103,8 @@ void RegionEmitter::device_function(int index) {
     body += "return vx_zero<" + std::string(ctype(f.ret.scalar)) + ">();\n";
   }
   device_fns_[index] = "#ifndef VX_FN_" + std::to_string(index) + "\n#define VX_FN_" +
-                       std::to_string(index) + "\n" + sig + ";\n" + sig + " {\n" + body + "}\n#endif\n";
+                       std::to_string(index) + "\n" + sig + ";\n" + sig + " {\n" + body +
+                       "}\n#endif\n";
   cur_fn_ = saved_fn;
   slots_ = std::move(saved_slots);
   ranges_ = std::move(saved_ranges);
@@ -978,29 +1122,35 @@ void RegionEmitter::device_function(int index) {
 void RegionEmitter::dense_tiles(const tir::Block* b) {
   for (size_t i = 0; i < b->stmts.size(); ++i) {
     const Stmt* let = b->stmts[i];
-    if (let->kind != StmtKind::Let || !let->value || strip(let->value)->kind != ExprKind::TensorNew ||
-        strip(let->value)->builtin_fill)
+    if (let->kind != StmtKind::Let || !let->value ||
+        strip(let->value)->kind != ExprKind::TensorNew || strip(let->value)->builtin_fill)
       continue;
     const Type& t = slot_type(let->slot);
     if (t.kind != TypeKind::Tensor || t.dims.size() != 1 || t.dims[0] <= 0) continue;
     const int slot = let->slot;
     auto mentions = [slot](const Stmt* st) {
-      return stmt_has(st, [slot](const Stmt*, const Expr* e) { return e && e->kind == ExprKind::Var && e->slot == slot; });
+      return stmt_has(st, [slot](const Stmt*, const Expr* e) {
+        return e && e->kind == ExprKind::Var && e->slot == slot;
+      });
     };
-    auto is_var = [](const Expr* e, int v) { return e && e->kind == ExprKind::Var && e->slot == v; };
+    auto is_var = [](const Expr* e, int v) {
+      return e && e->kind == ExprKind::Var && e->slot == v;
+    };
     for (size_t j = i + 1; j < b->stmts.size(); ++j) {
       const Stmt* st = b->stmts[j];
       if (!mentions(st)) continue;
-      const bool whole = st->kind == StmtKind::For && st->across == tir::Across::Lanes &&
-                         st->start->kind == ExprKind::Literal && st->start->lit.i == 0 &&
-                         st->end->kind == ExprKind::Literal &&
-                         st->end->lit.i + (st->inclusive ? 1 : 0) == t.dims[0] &&
-                         std::none_of(st->body->stmts.begin(), st->body->stmts.end(), has_lane_loop);
+      const bool whole =
+          st->kind == StmtKind::For && st->across == tir::Across::Lanes &&
+          st->start->kind == ExprKind::Literal && st->start->lit.i == 0 &&
+          st->end->kind == ExprKind::Literal &&
+          st->end->lit.i + (st->inclusive ? 1 : 0) == t.dims[0] &&
+          std::none_of(st->body->stmts.begin(), st->body->stmts.end(), has_lane_loop);
       if (whole) {
         for (const Stmt* x : st->body->stmts) {
           if (x->kind == StmtKind::Let && !mentions(x)) continue;
           if (x->kind == StmtKind::Assign && !x->compound && x->target->kind == ExprKind::Index &&
-              x->target->args.size() == 2 && is_var(x->target->args[0], slot) && is_var(x->target->args[1], st->slot) &&
+              x->target->args.size() == 2 && is_var(x->target->args[0], slot) &&
+              is_var(x->target->args[1], st->slot) &&
               !stmt_has(x, [slot, x](const Stmt*, const Expr* e) {
                 return e && e != x->target->args[0] && e->kind == ExprKind::Var && e->slot == slot;
               }))
@@ -1017,7 +1167,8 @@ void RegionEmitter::dense_tiles(const tir::Block* b) {
 // literal start and a constant count run in one pass or unrolled; nullopt otherwise.
 std::optional<RegionEmitter::LanePass> RegionEmitter::pass_shape(const Stmt& s) {
   const int64_t count = constant_count(s);
-  if (count <= 0 || s.start->kind != ExprKind::Literal || block_has(s.body, [](const Stmt* x, const Expr*) {
+  if (count <= 0 || s.start->kind != ExprKind::Literal ||
+      block_has(s.body, [](const Stmt* x, const Expr*) {
         return x && x->kind == StmtKind::For && x->across == tir::Across::Lanes;
       }))
     return std::nullopt;
@@ -1047,7 +1198,8 @@ std::optional<int64_t> RegionEmitter::owned_offset(const Expr& e, int var) const
         if (auto c = owned_offset(a, var)) return *c - b.lit.i;
       return std::nullopt;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -1061,30 +1213,38 @@ std::optional<int64_t> RegionEmitter::owned_offset(const Expr& e, int var) const
 // copy or block code sees the tile, so no other thread could look at a register's element.
 void RegionEmitter::register_tiles(const tir::Block* b) {
   for (const Stmt* let : b->stmts) {
-    if (let->kind != StmtKind::Let || !let->value || strip(let->value)->kind != ExprKind::TensorNew) continue;
+    if (let->kind != StmtKind::Let || !let->value || strip(let->value)->kind != ExprKind::TensorNew)
+      continue;
     const Type& t = slot_type(let->slot);
-    if (t.kind != TypeKind::Tensor || t.memory != Memory::Smem || t.dims.size() != 1 || t.dims[0] <= 0 ||
-        (!strip(let->value)->builtin_fill && !dense_tiles_.count(let->slot)))
+    if (t.kind != TypeKind::Tensor || t.memory != Memory::Smem || t.dims.size() != 1 ||
+        t.dims[0] <= 0 || (!strip(let->value)->builtin_fill && !dense_tiles_.count(let->slot)))
       continue;
     const int slot = let->slot;
     const int64_t n = t.dims[0];
     size_t mentions = 0;
-    walk_block(b, [&](const Stmt*, const Expr* e) { mentions += e && e->kind == ExprKind::Var && e->slot == slot; });
+    walk_block(b, [&](const Stmt*, const Expr* e) {
+      mentions += e && e->kind == ExprKind::Var && e->slot == slot;
+    });
     // The lane loops that touch the tile, with their accesses' offsets.
     std::vector<std::pair<LanePass, std::vector<int64_t>>> loops;
     size_t owned = 0;
     bool ok = true;
     walk_block(b, [&](const Stmt* st, const Expr*) {
       if (!ok || !st || st->kind != StmtKind::For || st->across != tir::Across::Lanes) return;
-      if (!stmt_has(st, [&](const Stmt*, const Expr* e) { return e && e->kind == ExprKind::Var && e->slot == slot; }))
+      if (!stmt_has(st, [&](const Stmt*, const Expr* e) {
+            return e && e->kind == ExprKind::Var && e->slot == slot;
+          }))
         return;
       auto shape = pass_shape(*st);
-      if (!shape) { ok = false; return; }
+      if (!shape) {
+        ok = false;
+        return;
+      }
       std::vector<int64_t> offs;
       const int var = st->slot;
       walk_block(st->body, [&](const Stmt*, const Expr* e) {
-        if (!ok || !e || e->kind != ExprKind::Index || e->args.size() != 2 || base_slot(e->args[0]) != slot ||
-            e->args[0]->kind != ExprKind::Var)
+        if (!ok || !e || e->kind != ExprKind::Index || e->args.size() != 2 ||
+            base_slot(e->args[0]) != slot || e->args[0]->kind != ExprKind::Var)
           return;
         auto c = owned_offset(*e->args[1], var);
         // every value of the index inside the tile, with no wrapping on the way (interval())
@@ -1092,7 +1252,10 @@ void RegionEmitter::register_tiles(const tir::Block* b) {
         ranges_[var] = {shape->lo, shape->lo + shape->count - 1};
         auto iv = interval(*e->args[1]);
         ranges_ = std::move(saved);
-        if (!c || !iv || iv->first < 0 || iv->second >= n) { ok = false; return; }
+        if (!c || !iv || iv->first < 0 || iv->second >= n) {
+          ok = false;
+          return;
+        }
         offs.push_back(*c);
         ++owned;
       });
@@ -1128,7 +1291,8 @@ std::optional<std::string> RegionEmitter::reg_tile_elem(const Expr& e) {
     if (auto c = owned_offset(*e.args[1], var)) {
       const int64_t reg = (pass.lo + *c) / stride;
       const std::string r = "r_t" + std::to_string(slot) + "[";
-      return pass.counter == "0" ? r + std::to_string(reg) + "]" : r + pass.counter + " + " + std::to_string(reg) + "]";
+      return pass.counter == "0" ? r + std::to_string(reg) + "]"
+                                 : r + pass.counter + " + " + std::to_string(reg) + "]";
     }
   unsupported("a register tile's element outside its lane loops (an emitter bug)");
 }
@@ -1145,8 +1309,8 @@ void RegionEmitter::find_read_only() {
   });
   for (auto& [slot, n] : mentions) {
     auto it = slots_.find(slot);
-    if (it != slots_.end() && it->second.store == Store::Param && slot_type(slot).is_tensor_like() &&
-        reads[slot] == n)
+    if (it != slots_.end() && it->second.store == Store::Param &&
+        slot_type(slot).is_tensor_like() && reads[slot] == n)
       read_only_.insert(slot);
   }
 }
@@ -1158,21 +1322,27 @@ void RegionEmitter::find_read_only() {
 // the end of the block.
 bool RegionEmitter::barrier_free(const Stmt& s) {
   return !stmt_has(&s, [&](const Stmt* st, const Expr* e) {
-    if (st) return st->kind == StmtKind::Assign && st->target->kind == ExprKind::Index &&
-                   reg_tiles_.count(base_slot(st->target->args[0])) == 0;
+    if (st)
+      return st->kind == StmtKind::Assign && st->target->kind == ExprKind::Index &&
+             reg_tiles_.count(base_slot(st->target->args[0])) == 0;
     if (e->kind == ExprKind::Call) return true;
     if (e->kind == ExprKind::Builtin &&
-        (is_atomic(e->builtin) || is_lanes_reduce(e->builtin) || e->builtin == BuiltinId::ScopedFence ||
-         e->builtin == BuiltinId::LanesSort || e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait))
+        (is_atomic(e->builtin) || is_lanes_reduce(e->builtin) ||
+         e->builtin == BuiltinId::ScopedFence || e->builtin == BuiltinId::LanesSort ||
+         e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait))
       return true;
     if (e->kind != ExprKind::Var) return false;
     auto it = slots_.find(e->slot);
     if (it == slots_.end()) return false;  // the loop's own locals
     switch (it->second.store) {
-      case Store::Tile: return true;
-      case Store::Shared: return assigned_.count(e->slot) > 0;
-      case Store::Param: return slot_type(e->slot).is_tensor_like() && !read_only_.count(e->slot);
-      default: return false;
+      case Store::Tile:
+        return true;
+      case Store::Shared:
+        return assigned_.count(e->slot) > 0;
+      case Store::Param:
+        return slot_type(e->slot).is_tensor_like() && !read_only_.count(e->slot);
+      default:
+        return false;
     }
   });
 }
@@ -1199,9 +1369,10 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
       stmt(*s, out, false);
       continue;
     }
-    const bool uniform = has_lane_loop(s) || has_collective(s) ||
-                         s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
-                         (escapes(s) && s->kind != StmtKind::Break && s->kind != StmtKind::Continue);
+    const bool uniform =
+        has_lane_loop(s) || has_collective(s) || s->kind == StmtKind::Break ||
+        s->kind == StmtKind::Continue ||
+        (escapes(s) && s->kind != StmtKind::Break && s->kind != StmtKind::Continue);
     if (!uniform) {
       settle();
       leader_ctx_ = true;
@@ -1226,8 +1397,12 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
 
 void RegionEmitter::step(const Stmt& s, std::string& out) {
   switch (s.kind) {
-    case StmtKind::Break: out += "break;\n"; return;
-    case StmtKind::Continue: out += "continue;\n"; return;
+    case StmtKind::Break:
+      out += "break;\n";
+      return;
+    case StmtKind::Continue:
+      out += "continue;\n";
+      return;
     case StmtKind::For:
       if (s.across == tir::Across::Lanes) {
         lane_nest(s, out);
@@ -1240,7 +1415,8 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
         return;
       }
       if (s.across == tir::Across::Blocks) unsupported("a block loop inside block code");
-      if (expr_impure(s.start) || expr_impure(s.end)) unsupported("loop bounds with side effects in block code");
+      if (expr_impure(s.start) || expr_impure(s.end))
+        unsupported("loop bounds with side effects in block code");
       slots_[s.slot].store = Store::Reg;
       seq_for(s, out, [&](std::string& body) {
         body += "__syncthreads();\n";
@@ -1254,8 +1430,8 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
       const std::string t = tmp("wc");
       std::string body;
       steps(s.body, body);
-      out += "while (true) {\n" + pre + "const bool " + t + " = " + c + ";\n__syncthreads();\nif (!" + t +
-             ") break;\n" + body + "}\n";
+      out += "while (true) {\n" + pre + "const bool " + t + " = " + c +
+             ";\n__syncthreads();\nif (!" + t + ") break;\n" + body + "}\n";
       return;
     }
     case StmtKind::Loop: {
@@ -1266,32 +1442,39 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
     }
     case StmtKind::Let:
       if (s.value && strip(s.value)->kind == ExprKind::TensorNew) return make_tile(s, out);
-      if (s.value && s.value->kind == ExprKind::Builtin && is_lanes_reduce(s.value->builtin)) return reduce(s, out);
-      if (s.value && s.value->kind == ExprKind::Builtin && s.value->builtin == BuiltinId::CopyAsync) {
+      if (s.value && s.value->kind == ExprKind::Builtin && is_lanes_reduce(s.value->builtin))
+        return reduce(s, out);
+      if (s.value && s.value->kind == ExprKind::Builtin &&
+          s.value->builtin == BuiltinId::CopyAsync) {
         slots_[s.slot].store = Store::Reg;
         return copy_async(*s.value, out);
       }
-      unsupported("a `let` whose value holds a lane loop or a lanes:: routine inside an expression");
+      unsupported(
+          "a `let` whose value holds a lane loop or a lanes:: routine inside an expression");
     case StmtKind::Expr: {
       const Expr& v = *s.value;
       if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::LanesSort) return sort(v, out);
-      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::CopyAsync) return copy_async(v, out);
+      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::CopyAsync)
+        return copy_async(v, out);
       if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::Wait) {
         // cp.async copies of this thread done, then every thread's visible (spec/offload.md)
-        out += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm volatile(\"cp.async.wait_all;\" ::: "
-                 "\"memory\");\n__syncthreads();\n#endif\n";
+        out +=
+            "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm "
+            "volatile(\"cp.async.wait_all;\" ::: "
+            "\"memory\");\n__syncthreads();\n#endif\n";
         return;
       }
       if (v.kind == ExprKind::If && v.type.is_unit()) {
-        if (expr_impure(v.args[0])) unsupported("an `if` condition with side effects around a lane loop");
+        if (expr_impure(v.args[0]))
+          unsupported("an `if` condition with side effects around a lane loop");
         std::string pre;
         std::string c = expr(*v.args[0], pre);
         const std::string t = tmp("ic");
         std::string then_s, else_s;
         steps(v.block, then_s);
         if (v.else_block) steps(v.else_block, else_s);
-        out += "{\n" + pre + "const bool " + t + " = " + c + ";\n__syncthreads();\nif (" + t + ") {\n" +
-               then_s + "} else {\n" + else_s + "}\n}\n";
+        out += "{\n" + pre + "const bool " + t + " = " + c + ";\n__syncthreads();\nif (" + t +
+               ") {\n" + then_s + "} else {\n" + else_s + "}\n}\n";
         return;
       }
       if (v.kind == ExprKind::BlockExpr) {
@@ -1302,7 +1485,8 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
       }
       unsupported("an expression holding a lane loop or a lanes:: routine in block code");
     }
-    default: unsupported("this statement around a lane loop");
+    default:
+      unsupported("this statement around a lane loop");
   }
 }
 
@@ -1371,7 +1555,8 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   lane_level_ = level;
   const int64_t trips = const_count > 0 ? (const_count + lanes - 1) / lanes : -1;
   const std::string k = trips > 1 && trips <= 16 ? tmp("k") : "0";
-  if (nest_depth_ == 1 && s.start->kind == ExprKind::Literal && trips >= 1 && (trips == 1 || k != "0"))
+  if (nest_depth_ == 1 && s.start->kind == ExprKind::Literal && trips >= 1 &&
+      (trips == 1 || k != "0"))
     passes_[s.slot] = LanePass{k, s.start->lit.i, lanes, const_count, trips == 1};
   std::string body;
   // Statements with effects at an outer level of a nest run on the threads whose inner
@@ -1380,13 +1565,16 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
     const bool inner = has_lane_loop(st);
     std::string piece;
     stmt(*st, piece, false);
-    if (!inner && dim > 0 && (expr_impure(st->value) || st->kind == StmtKind::Assign ||
-                              stmt_has(st, [](const Stmt* x, const Expr*) {
-                                return x && x->kind == StmtKind::Assign && x->target->kind == ExprKind::Index;
-                              }))) {
-      if (st->kind == StmtKind::Let) unsupported("a `let` with side effects around an inner lane loop");
+    if (!inner && dim > 0 &&
+        (expr_impure(st->value) || st->kind == StmtKind::Assign ||
+         stmt_has(st, [](const Stmt* x, const Expr*) {
+           return x && x->kind == StmtKind::Assign && x->target->kind == ExprKind::Index;
+         }))) {
+      if (st->kind == StmtKind::Let)
+        unsupported("a `let` with side effects around an inner lane loop");
       std::string g;
-      for (int d = 0; d < dim; ++d) g += std::string(d ? " && " : "") + "threadIdx." + "xyz"[d] + " == 0";
+      for (int d = 0; d < dim; ++d)
+        g += std::string(d ? " && " : "") + "threadIdx." + "xyz"[d] + " == 0";
       piece = "if (" + g + ") {\n" + piece + "}\n";
     }
     body += piece;
@@ -1398,37 +1586,41 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   }
   lane_level_ = saved;
   passes_.erase(s.slot);
-  out += "if (" + tid + " < " + std::to_string(lanes) + ") {\n" + pre + "const " + T + " " + lo + " = " + a + ";\n";
+  out += "if (" + tid + " < " + std::to_string(lanes) + ") {\n" + pre + "const " + T + " " + lo +
+         " = " + a + ";\n";
   if (const_count >= 0 && const_count <= lanes) {
-    out += "if (" + tid + " < " + std::to_string(const_count) + "u) {\nconst " + T + " " + v + " = (" + T +
-           ")(" + lo + " + (" + T + ")" + tid + ");\n" + body + "}\n}\n";
+    out += "if (" + tid + " < " + std::to_string(const_count) + "u) {\nconst " + T + " " + v +
+           " = (" + T + ")(" + lo + " + (" + T + ")" + tid + ");\n" + body + "}\n}\n";
     return;
   }
   const std::string hi = tmp("hi"), n = tmp("n"), p = tmp("p");
-  if (const_count > 0 && const_count < (int64_t{1} << 31)) {  // a constant trip count: an int counter
+  if (const_count > 0 &&
+      const_count < (int64_t{1} << 31)) {  // a constant trip count: an int counter
     const std::string var = "const " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
                             " + (unsigned long long)" + p + ");\n";
     if (trips <= 16) {
       // Few passes per thread: unrolled, so that the passes' loads are in flight together.
-      out += "#pragma unroll\nfor (int " + k + " = 0; " + k + " < " + std::to_string(trips) + "; ++" + k +
-             ") {\nconst int " + p + " = (int)" + tid + " + " + k + " * " + std::to_string(lanes) + ";\n";
+      out += "#pragma unroll\nfor (int " + k + " = 0; " + k + " < " + std::to_string(trips) +
+             "; ++" + k + ") {\nconst int " + p + " = (int)" + tid + " + " + k + " * " +
+             std::to_string(lanes) + ";\n";
       const bool ragged = const_count % lanes != 0;
       if (ragged) out += "if (" + p + " < " + std::to_string(const_count) + ") {\n";
       out += var + body + (ragged ? "}\n" : "") + "}\n}\n";
       return;
     }
-    out += "for (int " + p + " = (int)" + tid + "; " + p + " < " + std::to_string(const_count) + "; " + p +
-           " += " + std::to_string(lanes) + ") {\n" + var + body + "}\n}\n";
+    out += "for (int " + p + " = (int)" + tid + "; " + p + " < " + std::to_string(const_count) +
+           "; " + p + " += " + std::to_string(lanes) + ") {\n" + var + body + "}\n}\n";
     return;
   }
   out += "const " + T + " " + hi + " = " + b + ";\n";
-  out += "const unsigned long long " + n + " = " + (s.inclusive ? lo + " <= " + hi : lo + " < " + hi) +
-         " ? (unsigned long long)(" + (is_signed_int(sc) ? "(long long)" + hi + " - (long long)" + lo
-                                                         : "(unsigned long long)" + hi + " - (unsigned long long)" + lo) +
+  out += "const unsigned long long " + n + " = " +
+         (s.inclusive ? lo + " <= " + hi : lo + " < " + hi) + " ? (unsigned long long)(" +
+         (is_signed_int(sc) ? "(long long)" + hi + " - (long long)" + lo
+                            : "(unsigned long long)" + hi + " - (unsigned long long)" + lo) +
          ")" + (s.inclusive ? " + 1ull" : "") + " : 0ull;\n";
-  out += "for (unsigned long long " + p + " = " + tid + "; " + p + " < " + n + "; " + p + " += " +
-         std::to_string(lanes) + "ull) {\nconst " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
-         " + " + p + ");\n" + body + "}\n}\n";
+  out += "for (unsigned long long " + p + " = " + tid + "; " + p + " < " + n + "; " + p +
+         " += " + std::to_string(lanes) + "ull) {\nconst " + T + " " + v + " = (" + T +
+         ")((unsigned long long)" + lo + " + " + p + ");\n" + body + "}\n}\n";
 }
 
 void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
@@ -1441,7 +1633,8 @@ void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
   const std::string nm = "s_t" + std::to_string(s.slot);
   const Expr* init = strip(s.value);
   auto& info = slots_[s.slot];
-  if (auto it = reg_tiles_.find(s.slot); it != reg_tiles_.end()) {  // in registers (register_tiles())
+  if (auto it = reg_tiles_.find(s.slot);
+      it != reg_tiles_.end()) {  // in registers (register_tiles())
     info.store = Store::RegTile;
     const std::string regs = std::to_string((n + it->second - 1) / it->second);
     out += T + " r_t" + std::to_string(s.slot) + "[" + regs + "];\n";
@@ -1449,8 +1642,8 @@ void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
     if (expr_impure(init->args[0])) unsupported("a tile fill value with side effects");
     std::string pre;
     std::string v = expr(*init->args[0], pre);
-    out += "{\n" + pre + "const " + T + " vx_fill = " + v + ";\nfor (int vx_e = 0; vx_e < " + regs + "; ++vx_e) r_t" +
-           std::to_string(s.slot) + "[vx_e] = vx_fill;\n}\n";
+    out += "{\n" + pre + "const " + T + " vx_fill = " + v + ";\nfor (int vx_e = 0; vx_e < " + regs +
+           "; ++vx_e) r_t" + std::to_string(s.slot) + "[vx_e] = vx_fill;\n}\n";
     return;
   }
   info.store = Store::Tile;
@@ -1580,7 +1773,8 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
     return this->combine(e.builtin, t.elem, a, ai, x, xi);
   };
   if (n == 1) {
-    out += "if (vx_leader) " + result + " = " + (argmax ? std::string("0") : src("0")) + ";\n__syncthreads();\n";
+    out += "if (vx_leader) " + result + " = " + (argmax ? std::string("0") : src("0")) +
+           ";\n__syncthreads();\n";
     return;
   }
   int64_t p = 1;
@@ -1592,7 +1786,8 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
     return reduce_general(s, t, N, out);
   }
   need_scratch(t.elem, argmax, false);  // for blocks of fewer than 32 threads
-  std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = vx_zero<" + T + ">();\n" + (argmax ? "int vx_vi = 0;\n" : "");
+  std::string warp = "if (vx_tid < 32) {\n" + T + " vx_v = vx_zero<" + T + ">();\n" +
+                     (argmax ? "int vx_vi = 0;\n" : "");
   int64_t first_shuffle;
   {
     // Lane i computes r(H, i) (H = min(h0, 32)) from the tile through the levels above:
@@ -1600,13 +1795,16 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
     // j + h0 < n (below it the pair always exists). No barrier before the result's.
     const int64_t H = std::min<int64_t>(h0, 32);
     int var = 0;
-    std::function<std::string(int64_t, int64_t, std::string&)> r = [&](int64_t h, int64_t off, std::string& code) {
+    std::function<std::string(int64_t, int64_t, std::string&)> r = [&](int64_t h, int64_t off,
+                                                                       std::string& code) {
       const std::string a = "vx_r" + std::to_string(var++), j = "vx_tid + " + std::to_string(off);
       const std::string ai = a + "i";
       if (h == h0) {
-        code += T + " " + a + " = " + src(j) + ";\n" + (argmax ? "int " + ai + " = " + j + ";\n" : "");
-        code += "if (" + j + " + " + H0 + " < " + N + ") {\n" + T + " vx_b = " + src(j + " + " + H0) + ";\n" +
-                combine(a, ai, "vx_b", j + " + " + H0) + "}\n";
+        code +=
+            T + " " + a + " = " + src(j) + ";\n" + (argmax ? "int " + ai + " = " + j + ";\n" : "");
+        code += "if (" + j + " + " + H0 + " < " + N + ") {\n" + T +
+                " vx_b = " + src(j + " + " + H0) + ";\n" + combine(a, ai, "vx_b", j + " + " + H0) +
+                "}\n";
         return a;
       }
       const std::string x = r(2 * h, off, code), y = r(2 * h, off + h, code);
@@ -1621,16 +1819,20 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
     first_shuffle = H / 2;
   }
   const int bits = scalar_info(t.elem).bits;
-  const std::string W = bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
+  const std::string W =
+      bits < 32 ? (is_signed_int(t.elem) ? "int" : "unsigned int") : T;  // what a shuffle carries
   for (int64_t h = first_shuffle; h >= 1; h /= 2) {
     const std::string Hs = std::to_string(h);
     warp += "{\n" + T + " vx_o = " +
-            (is_half(t.elem) ? "vx_shfl_down(vx_v, " + Hs + ")"
-                             : "(" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ")") + ";\n";
+            (is_half(t.elem)
+                 ? "vx_shfl_down(vx_v, " + Hs + ")"
+                 : "(" + T + ")__shfl_down_sync(0xffffffffu, (" + W + ")vx_v, " + Hs + ")") +
+            ";\n";
     if (argmax) warp += "int vx_oi = __shfl_down_sync(0xffffffffu, vx_vi, " + Hs + ");\n";
     warp += "if (vx_tid < " + Hs + ") {\n" + combine("vx_v", "vx_vi", "vx_o", "vx_oi") + "}\n}\n";
   }
-  warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") + ";\n}\n__syncthreads();\n";
+  warp += "if (vx_tid == 0) " + result + " = " + (argmax ? "vx_vi" : "vx_v") +
+          ";\n}\n__syncthreads();\n";
   std::string general;
   reduce_general(s, t, N, general);
   out += "#if VX_NT >= 32\n" + warp + "#else\n" + general + "#endif\n";
@@ -1646,15 +1848,18 @@ void RegionEmitter::sort(const Expr& e, std::string& out) {
   std::string nv = as_index(*e.args[1], pre);
   out += "{ // lanes::sort: odd-even transposition (stable, NaN last)\n" + pre;
   out += "long long " + n + " = " + nv + ";\n";
-  out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) + "LL) { vx_fail(vx_err, 5); " + n + " = 1; }\n";
+  out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) + "LL) { vx_fail(vx_err, 5); " +
+         n + " = 1; }\n";
   if (!t.init.empty()) {
-    out += "for (long long vx_e = vx_tid; vx_e < " + n + "; vx_e += VX_NT) (void)vx_ld_init(" + t.ptr + ", " +
-           t.init + ", vx_e, vx_err);\n";
+    out += "for (long long vx_e = vx_tid; vx_e < " + n + "; vx_e += VX_NT) (void)vx_ld_init(" +
+           t.ptr + ", " + t.init + ", vx_e, vx_err);\n";
   }
   out += "for (long long vx_ph = 0; vx_ph < " + n + "; ++vx_ph) {\n";
-  out += "for (long long vx_i = 2 * vx_tid + (vx_ph & 1); vx_i + 1 < " + n + "; vx_i += 2 * VX_NT) {\n";
+  out += "for (long long vx_i = 2 * vx_tid + (vx_ph & 1); vx_i + 1 < " + n +
+         "; vx_i += 2 * VX_NT) {\n";
   out += T + " vx_a = " + t.ptr + "[vx_i], vx_b = " + t.ptr + "[vx_i + 1];\n";
-  out += "if (vx_sort_lt(vx_b, vx_a)) { " + t.ptr + "[vx_i] = vx_b; " + t.ptr + "[vx_i + 1] = vx_a; }\n";
+  out += "if (vx_sort_lt(vx_b, vx_a)) { " + t.ptr + "[vx_i] = vx_b; " + t.ptr +
+         "[vx_i + 1] = vx_a; }\n";
   out += "}\n__syncthreads();\n}\n}\n";
 }
 
@@ -1665,22 +1870,27 @@ void RegionEmitter::copy_async(const Expr& e, std::string& out) {
   const int64_t size = tile.static_size();
   if (size <= 0) unsupported("copy_async into a tile whose size is not a constant");
   const size_t rank = tile.dims.size();
-  if (src.dims.size() != rank || e.args.size() - 2 != rank) unsupported("copy_async with ranks that differ");
-  out += "{ // lanes::copy_async: cp.async on sm_80 and newer, else a cooperative copy (spec/offload.md)\n" + pre;
+  if (src.dims.size() != rank || e.args.size() - 2 != rank)
+    unsupported("copy_async with ranks that differ");
+  out +=
+      "{ // lanes::copy_async: cp.async on sm_80 and newer, else a cooperative copy "
+      "(spec/offload.md)\n" +
+      pre;
   for (size_t d = 0; d < rank; ++d) {
     const Expr& x = *e.args[2 + d];
     std::string p2;
     std::string v = expr(x, p2);
     out += p2 + "const long long vx_st" + std::to_string(d) + " = " +
            (is_signed_int(x.type.scalar) ? "vx_start_s((long long)(" + v + "))"
-                                         : "vx_start_u((unsigned long long)(" + v + "))") + ";\n";
+                                         : "vx_start_u((unsigned long long)(" + v + "))") +
+           ";\n";
   }
   out += "for (long long vx_e = vx_tid; vx_e < " + std::to_string(size) + "LL; vx_e += VX_NT) {\n";
   out += "long long vx_r = vx_e, vx_off = 0;\nbool vx_in = true;\n";
   // unravel vx_e over the tile's dims (row-major), innermost first
   for (size_t k = rank; k-- > 0;) {
-    out += "const long long vx_k" + std::to_string(k) + " = vx_r % " + std::to_string(tile.sdims[k]) +
-           "LL; vx_r /= " + std::to_string(tile.sdims[k]) + "LL;\n";
+    out += "const long long vx_k" + std::to_string(k) + " = vx_r % " +
+           std::to_string(tile.sdims[k]) + "LL; vx_r /= " + std::to_string(tile.sdims[k]) + "LL;\n";
   }
   for (size_t d = 0; d < rank; ++d) {
     const std::string i = "(vx_st" + std::to_string(d) + " + vx_k" + std::to_string(d) + ")";
@@ -1695,17 +1905,22 @@ void RegionEmitter::copy_async(const Expr& e, std::string& out) {
   if (cp_async) {
     out += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n";
     out += "asm volatile(\"cp.async.ca.shared.global [%0], [%1], " + std::to_string(bytes) +
-           ", %2;\" :: \"r\"((unsigned)__cvta_generic_to_shared(&" + tile.ptr + "[vx_e])), \"l\"(__cvta_generic_to_global(" + src.ptr +
-           " + (vx_in ? vx_off : 0))), \"r\"(vx_in ? " + std::to_string(bytes) + " : 0) : \"memory\");\n";
+           ", %2;\" :: \"r\"((unsigned)__cvta_generic_to_shared(&" + tile.ptr +
+           "[vx_e])), \"l\"(__cvta_generic_to_global(" + src.ptr +
+           " + (vx_in ? vx_off : 0))), \"r\"(vx_in ? " + std::to_string(bytes) +
+           " : 0) : \"memory\");\n";
     out += "#else\n";
   }
-  out += tile.ptr + "[vx_e] = vx_in ? " + src.ptr + "[vx_off] : vx_zero<" + std::string(ctype(tile.elem)) + ">();\n";
+  out += tile.ptr + "[vx_e] = vx_in ? " + src.ptr + "[vx_off] : vx_zero<" +
+         std::string(ctype(tile.elem)) + ">();\n";
   if (cp_async) out += "#endif\n";
   if (!tile.init.empty()) out += tile.init + "[vx_e] = 1;\n";
   out += "}\n";
   if (cp_async) {
-    out += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
-           "#else\n__syncthreads();\n#endif\n}\n";
+    out +=
+        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm "
+        "volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
+        "#else\n__syncthreads();\n#endif\n}\n";
   } else {
     out += "__syncthreads();\n}\n";
   }
@@ -1715,7 +1930,8 @@ void RegionEmitter::copy_async(const Expr& e, std::string& out) {
 
 void RegionEmitter::collect_captures() {
   walk_block(spawn_.body, [&](const Stmt* s, const Expr*) {
-    if (s && (s->kind == StmtKind::Let || s->kind == StmtKind::For) && s->slot >= 0) declared_.insert(s->slot);
+    if (s && (s->kind == StmtKind::Let || s->kind == StmtKind::For) && s->slot >= 0)
+      declared_.insert(s->slot);
   });
   std::set<int> used;
   walk_block(spawn_.body, [&](const Stmt*, const Expr* e) {
@@ -1733,7 +1949,8 @@ void RegionEmitter::collect_captures() {
       out_.params.push_back({KernelParam::Kind::TensorPtr, slot, 0, t.scalar});
       for (size_t k = 0; k < t.dims.size(); ++k)
         if (t.dims[k] == kUnknownDim)
-          out_.params.push_back({KernelParam::Kind::TensorDim, slot, static_cast<int>(k), Scalar::I64});
+          out_.params.push_back(
+              {KernelParam::Kind::TensorDim, slot, static_cast<int>(k), Scalar::I64});
     } else {
       unsupported("a captured value of type " + type_name(t));
     }
@@ -1768,12 +1985,18 @@ void RegionEmitter::run() {
   if (loops.size() > 3) unsupported("more than three block loops in each other");
   for (auto* l : loops) {
     bool ok = true;
-    walk_expr(l->start, [&](const Stmt*, const Expr* e) { if (e && e->kind == ExprKind::Var && declared_.count(e->slot)) ok = false; });
-    walk_expr(l->end, [&](const Stmt*, const Expr* e) { if (e && e->kind == ExprKind::Var && declared_.count(e->slot)) ok = false; });
+    walk_expr(l->start, [&](const Stmt*, const Expr* e) {
+      if (e && e->kind == ExprKind::Var && declared_.count(e->slot)) ok = false;
+    });
+    walk_expr(l->end, [&](const Stmt*, const Expr* e) {
+      if (e && e->kind == ExprKind::Var && declared_.count(e->slot)) ok = false;
+    });
     if (!ok) unsupported("a block loop whose range depends on another block loop");
-    if (expr_impure(l->start) || expr_impure(l->end)) unsupported("block loop bounds with side effects");
+    if (expr_impure(l->start) || expr_impure(l->end))
+      unsupported("block loop bounds with side effects");
   }
-  for (size_t k = loops.size(); k-- > 0;) out_.grid.push_back({loops[k]->start, loops[k]->end, loops[k]->inclusive});
+  for (size_t k = loops.size(); k-- > 0;)
+    out_.grid.push_back({loops[k]->start, loops[k]->end, loops[k]->inclusive});
 
   std::string code;
   for (size_t k = 0; k < loops.size(); ++k) {
@@ -1787,15 +2010,17 @@ void RegionEmitter::run() {
     }
     std::string pre;
     std::string a = expr(*l.start, pre);
-    code += pre + "const " + T + " v" + std::to_string(l.slot) + " = (" + T + ")((unsigned long long)(" + a +
-            ") + (unsigned long long)blockIdx." + "xyz"[dim] + ");\n";
+    code += pre + "const " + T + " v" + std::to_string(l.slot) + " = (" + T +
+            ")((unsigned long long)(" + a + ") + (unsigned long long)blockIdx." + "xyz"[dim] +
+            ");\n";
   }
   std::string block_code;
   steps(body, block_code);
   // A barrier as the kernel's last statement orders nothing.
   const std::string last_barrier = "__syncthreads();\n";
   if (block_code.size() >= last_barrier.size() &&
-      block_code.compare(block_code.size() - last_barrier.size(), last_barrier.size(), last_barrier) == 0)
+      block_code.compare(block_code.size() - last_barrier.size(), last_barrier.size(),
+                         last_barrier) == 0)
     block_code.resize(block_code.size() - last_barrier.size());
   code += block_code;
 
@@ -1815,10 +2040,18 @@ void RegionEmitter::run() {
     k << (first ? "" : ", ");
     first = false;
     switch (p.kind) {
-      case KernelParam::Kind::Scalar: k << ctype(p.scalar) << " v" << p.slot; break;
-      case KernelParam::Kind::TensorPtr: k << ctype(p.scalar) << "* __restrict__ t" << p.slot; break;
-      case KernelParam::Kind::TensorDim: k << "long long t" << p.slot << "_d" << p.dim; break;
-      case KernelParam::Kind::ErrorFlag: k << "int* vx_err"; break;
+      case KernelParam::Kind::Scalar:
+        k << ctype(p.scalar) << " v" << p.slot;
+        break;
+      case KernelParam::Kind::TensorPtr:
+        k << ctype(p.scalar) << "* __restrict__ t" << p.slot;
+        break;
+      case KernelParam::Kind::TensorDim:
+        k << "long long t" << p.slot << "_d" << p.dim;
+        break;
+      case KernelParam::Kind::ErrorFlag:
+        k << "int* vx_err";
+        break;
     }
   }
   k << ") {\n";
@@ -1829,8 +2062,8 @@ void RegionEmitter::run() {
                    scalar_info(sc).bits / 8);
   if (red_index_scratch_ && (*red_index_scratch_ || nt < 32)) shared_array("int", "vx_redi", p2, 4);
   k << shared_arrays();
-  k << "const int vx_tid = (int)(threadIdx.x + " << out_.block[0] << " * (threadIdx.y + " << out_.block[1]
-    << " * threadIdx.z));\n";
+  k << "const int vx_tid = (int)(threadIdx.x + " << out_.block[0] << " * (threadIdx.y + "
+    << out_.block[1] << " * threadIdx.z));\n";
   k << "const bool vx_leader = vx_tid == 0;\n(void)vx_leader;\n";
   k << code;
   k << "}\n#undef VX_NT\n#undef VX_P2\n#undef VX_ZERO_X\n#undef VX_ZERO_Y\n#undef VX_ZERO_Z\n";
@@ -1839,15 +2072,24 @@ void RegionEmitter::run() {
   out_.source = fns + k.str();
   // A host wrapper with cuLaunchKernel's ABI, for the host harness (tests/cuda_host).
   std::ostringstream h;
-  h << "#ifdef VX_HOST_HARNESS\nstatic void " << out_.name << "_host(void** a) {\n  " << out_.name << "(";
+  h << "#ifdef VX_HOST_HARNESS\nstatic void " << out_.name << "_host(void** a) {\n  " << out_.name
+    << "(";
   for (size_t i = 0; i < out_.params.size(); ++i) {
     const auto& p = out_.params[i];
     h << (i ? ", " : "");
     switch (p.kind) {
-      case KernelParam::Kind::Scalar: h << "*(" << ctype(p.scalar) << "*)a[" << i << "]"; break;
-      case KernelParam::Kind::TensorPtr: h << "*(" << ctype(p.scalar) << "**)a[" << i << "]"; break;
-      case KernelParam::Kind::TensorDim: h << "*(long long*)a[" << i << "]"; break;
-      case KernelParam::Kind::ErrorFlag: h << "*(int**)a[" << i << "]"; break;
+      case KernelParam::Kind::Scalar:
+        h << "*(" << ctype(p.scalar) << "*)a[" << i << "]";
+        break;
+      case KernelParam::Kind::TensorPtr:
+        h << "*(" << ctype(p.scalar) << "**)a[" << i << "]";
+        break;
+      case KernelParam::Kind::TensorDim:
+        h << "*(long long*)a[" << i << "]";
+        break;
+      case KernelParam::Kind::ErrorFlag:
+        h << "*(int**)a[" << i << "]";
+        break;
     }
   }
   h << ");\n}\n#endif\n";
@@ -1940,7 +2182,7 @@ const std::string& cuda_prelude() {
                                   "\n" +
                                   std::string(
 #include "offload/vx_prelude_text.inc"
-                                  ) +
+                                      ) +
                                   "\n";
   return text;
 }

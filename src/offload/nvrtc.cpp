@@ -40,7 +40,8 @@ bool Nvrtc::load(std::string& error) {
   if (lib_) return true;
   std::vector<std::string> names = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
   for (const char* env : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* h = std::getenv(env); h && *h) names.push_back(std::string(h) + "/lib64/libnvrtc.so");
+    if (const char* h = std::getenv(env); h && *h)
+      names.push_back(std::string(h) + "/lib64/libnvrtc.so");
   }
   names.push_back("/usr/local/cuda/lib64/libnvrtc.so");
   for (auto& n : names) {
@@ -48,7 +49,8 @@ bool Nvrtc::load(std::string& error) {
     if (lib_) break;
   }
   if (!lib_) {
-    error = "no libnvrtc (looked on the loader path, in $CUDA_HOME/lib64 and /usr/local/cuda/lib64)";
+    error =
+        "no libnvrtc (looked on the loader path, in $CUDA_HOME/lib64 and /usr/local/cuda/lib64)";
     return false;
   }
   auto sym = [&](const char* s) { return dlsym(lib_, s); };
@@ -60,7 +62,8 @@ bool Nvrtc::load(std::string& error) {
   cubin_ = reinterpret_cast<GetFn>(sym("nvrtcGetCUBIN"));
   destroy_ = reinterpret_cast<DestroyFn>(sym("nvrtcDestroyProgram"));
   version_ = reinterpret_cast<VersionFn>(sym("nvrtcVersion"));
-  if (!create_ || !compile_ || !log_size_ || !log_ || !cubin_size_ || !cubin_ || !destroy_ || !version_) {
+  if (!create_ || !compile_ || !log_size_ || !log_ || !cubin_size_ || !cubin_ || !destroy_ ||
+      !version_) {
     error = "libnvrtc lacks a function vx needs (nvrtcGetCUBIN needs CUDA 11.1 or later)";
     create_ = nullptr;
     return false;

@@ -1,7 +1,5 @@
 #include "offload/runner.hpp"
 
-#include "check/tir_walk.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "check/tir_walk.hpp"
 #include "offload/cuda_driver.hpp"
 #include "offload/nvrtc.hpp"
 #include "support/half.hpp"
@@ -38,8 +37,10 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
   if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
   const Scalar s = e.type.scalar;
   switch (e.kind) {
-    case ExprKind::Literal: return norm(static_cast<uint64_t>(e.lit.i), s);
-    case ExprKind::Var: return norm(f.s[e.slot], s);
+    case ExprKind::Literal:
+      return norm(static_cast<uint64_t>(e.lit.i), s);
+    case ExprKind::Var:
+      return norm(f.s[e.slot], s);
     case ExprKind::Cast: {
       if (!e.args[0]->type.is_scalar() || !is_int(e.args[0]->type.scalar)) return std::nullopt;
       auto a = eval_int(*e.args[0], f);
@@ -57,9 +58,12 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
       if (!a || !b) return std::nullopt;
       const bool sg = is_signed_int(s);
       switch (e.bop) {
-        case BinOp::Add: return norm(*a + *b, s);
-        case BinOp::Sub: return norm(*a - *b, s);
-        case BinOp::Mul: return norm(*a * *b, s);
+        case BinOp::Add:
+          return norm(*a + *b, s);
+        case BinOp::Sub:
+          return norm(*a - *b, s);
+        case BinOp::Mul:
+          return norm(*a * *b, s);
         case BinOp::Div:
         case BinOp::Rem: {
           if (*b == 0) return std::nullopt;
@@ -70,10 +74,14 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
           }
           return norm(e.bop == BinOp::Div ? *a / *b : *a % *b, s);
         }
-        case BinOp::BitAnd: return *a & *b;
-        case BinOp::BitOr: return *a | *b;
-        case BinOp::BitXor: return *a ^ *b;
-        default: return std::nullopt;
+        case BinOp::BitAnd:
+          return *a & *b;
+        case BinOp::BitOr:
+          return *a | *b;
+        case BinOp::BitXor:
+          return *a ^ *b;
+        default:
+          return std::nullopt;
       }
     }
     case ExprKind::Builtin:
@@ -82,10 +90,10 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
         return v.rank ? static_cast<uint64_t>(v.dims[0]) : 0;
       }
       return std::nullopt;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
-
 
 }  // namespace
 
@@ -102,9 +110,12 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
     }
     const Scalar s = g.start->type.scalar;
     uint64_t count = 0;
-    const bool lt = is_signed_int(s) ? static_cast<int64_t>(*a) < static_cast<int64_t>(*b) : *a < *b;
-    if (lt) count = *b - *a + (g.inclusive ? 1 : 0);
-    else if (g.inclusive && *a == *b) count = 1;
+    const bool lt =
+        is_signed_int(s) ? static_cast<int64_t>(*a) < static_cast<int64_t>(*b) : *a < *b;
+    if (lt)
+      count = *b - *a + (g.inclusive ? 1 : 0);
+    else if (g.inclusive && *a == *b)
+      count = 1;
     const uint64_t limit = d == 0 ? 0x7fffffffull : 65535ull;
     if (count > limit) {
       why = "a block loop has more passes than the grid allows";
@@ -149,20 +160,38 @@ std::string element_text(const std::byte* p, Scalar s) {
   const int bytes = std::max(1, interp::scalar_size(s));
   std::memcpy(&bits, p, static_cast<size_t>(bytes));
   switch (s) {
-    case Scalar::F32: { float v; std::memcpy(&v, p, 4); o.precision(9); o << v; break; }
-    case Scalar::F64: { double v; std::memcpy(&v, p, 8); o.precision(17); o << v; break; }
-    case Scalar::F16: o << f16_bits_to_f32(static_cast<uint16_t>(bits)); break;
-    case Scalar::BF16: o << bf16_bits_to_f32(static_cast<uint16_t>(bits)); break;
+    case Scalar::F32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      o.precision(9);
+      o << v;
+      break;
+    }
+    case Scalar::F64: {
+      double v;
+      std::memcpy(&v, p, 8);
+      o.precision(17);
+      o << v;
+      break;
+    }
+    case Scalar::F16:
+      o << f16_bits_to_f32(static_cast<uint16_t>(bits));
+      break;
+    case Scalar::BF16:
+      o << bf16_bits_to_f32(static_cast<uint16_t>(bits));
+      break;
     default:
-      if (is_signed_int(s)) o << static_cast<int64_t>(norm(bits, s));
-      else o << bits;
+      if (is_signed_int(s))
+        o << static_cast<int64_t>(norm(bits, s));
+      else
+        o << bits;
   }
   if (is_float(s)) o << " (bits 0x" << std::hex << bits << ")";
   return o.str();
 }
 
-VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes, Scalar scalar,
-                            bool float_atomics) {
+VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes,
+                            Scalar scalar, bool float_atomics) {
   VerifyResult out;
   const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
   // A region with f32 atomics: the order of the updates is the GPU's, so float elements may differ
@@ -236,7 +265,8 @@ std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program) {
   return marks;
 }
 
-// ---- where host code needs the host copies --------------------------------------------------------
+// ---- where host code needs the host copies
+// --------------------------------------------------------
 
 SyncPoints insert_sync_points(tir::Program& program) {
   SyncPoints out;
@@ -254,21 +284,28 @@ SyncPoints insert_sync_points(tir::Program& program) {
     }
   }
   auto tensors = [](const tir::Stmt*, const tir::Expr* e) {
-    return e && (e->type.is_tensor_like() || e->kind == ExprKind::TensorNew || e->kind == ExprKind::Transfer);
+    return e && (e->type.is_tensor_like() || e->kind == ExprKind::TensorNew ||
+                 e->kind == ExprKind::Transfer);
   };
   // Host work on tensor data in an expression (a reference passed to a call is not: the callee's
   // own statements have their marks; a length is not: shapes never change on the device).
   auto reads = [](const tir::Stmt*, const tir::Expr* e) {
     if (!e) return false;
-    if (e->kind == ExprKind::Index || e->kind == ExprKind::TensorNew || e->kind == ExprKind::Transfer) return true;
-    if (e->kind != ExprKind::Builtin && e->kind != ExprKind::Print && e->kind != ExprKind::Assert) return false;
-    if (e->kind == ExprKind::Builtin && (e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim))
+    if (e->kind == ExprKind::Index || e->kind == ExprKind::TensorNew ||
+        e->kind == ExprKind::Transfer)
+      return true;
+    if (e->kind != ExprKind::Builtin && e->kind != ExprKind::Print && e->kind != ExprKind::Assert)
+      return false;
+    if (e->kind == ExprKind::Builtin &&
+        (e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim))
       return false;
     for (const tir::Expr* a : e->args)
       if (a->type.is_tensor_like()) return true;
     return false;
   };
-  auto has_block = [](const tir::Stmt*, const tir::Expr* e) { return e && (e->block || e->else_block); };
+  auto has_block = [](const tir::Stmt*, const tir::Expr* e) {
+    return e && (e->block || e->else_block);
+  };
   std::function<void(tir::Block*)> blk = [&](tir::Block* b) {
     if (!b) return;
     for (size_t i = 0; i < b->stmts.size(); ++i) {
@@ -289,8 +326,8 @@ SyncPoints insert_sync_points(tir::Program& program) {
       // host data between launches where no mark can stand; such programs sync after every launch.
       for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
         if (tir::expr_has(e, reads)) out.eager = true;
-      if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::Assign || s->kind == tir::StmtKind::Expr ||
-          s->kind == tir::StmtKind::Return)
+      if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::Assign ||
+          s->kind == tir::StmtKind::Expr || s->kind == tir::StmtKind::Return)
         out.eager = out.eager || tir::expr_has(s->value, has_block);
       blk(s->body);
     }
@@ -425,9 +462,11 @@ struct OffloadRunner::Impl {
   }
 };
 
-OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& options, std::ostream& err)
+OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& options,
+                             std::ostream& err)
     : impl_(std::make_unique<Impl>(program, err)), options_(options) {
-  if (const char* t = std::getenv("VX_OFFLOAD_THRESHOLD")) options_.threshold = std::max(0, std::atoi(t));
+  if (const char* t = std::getenv("VX_OFFLOAD_THRESHOLD"))
+    options_.threshold = std::max(0, std::atoi(t));
   if (const char* t = std::getenv("VX_TIME_KERNEL")) impl_->time_kernel = std::string(t) == "1";
   if (!active()) return;
   interp::g_hbm_free_listener = {&Impl::forget, impl_.get()};
@@ -448,20 +487,24 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       bool same = true;
       size_t within = 0;  // float elements accepted within the bound of unordered atomics
       for (auto& [host, gpu, scalar, name] : m.pending->results) {
-        const VerifyResult v = compare_launch(host, gpu.data(), gpu.size(), scalar, r.float_atomics);
+        const VerifyResult v =
+            compare_launch(host, gpu.data(), gpu.size(), scalar, r.float_atomics);
         within += v.within;
         if (v.first_difference >= 0) {
           const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
           const size_t k = static_cast<size_t>(v.first_difference) * es;
-          m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `" << name
-                << "` element " << v.first_difference << ": GPU " << element_text(gpu.data() + k, scalar)
-                << ", interpreter " << element_text(host + k, scalar) << "; the region stays on the interpreter\n";
+          m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `"
+                << name << "` element " << v.first_difference << ": GPU "
+                << element_text(gpu.data() + k, scalar) << ", interpreter "
+                << element_text(host + k, scalar) << "; the region stays on the interpreter\n";
           same = false;
           break;
         }
       }
-      if (same) m.verified.insert(ri);
-      else m.demoted.insert(ri);
+      if (same)
+        m.verified.insert(ri);
+      else
+        m.demoted.insert(ri);
       if (same && within) m.loosely_verified.insert(ri);
       if (same && within && options_.verbose)
         m.err << "vx: verify: the region at " << r.location << ": " << within
@@ -496,9 +539,11 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   if (!m.device_ok) return host("no CUDA device (" + m.no_device_why + ")");
   if (!r.ok) return host("not emitted: " + r.reason);
   if (m.demoted.count(ri)) return host("its GPU result differed from the interpreter's");
-  const bool verify = options_.mode == "verify" || (options_.mode == "auto" && !m.verified.count(ri));
+  const bool verify =
+      options_.mode == "verify" || (options_.mode == "auto" && !m.verified.count(ri));
   if (options_.mode == "auto" && count <= options_.threshold)
-    return host("not hot yet (" + std::to_string(options_.threshold) + " launches; VX_OFFLOAD_THRESHOLD)");
+    return host("not hot yet (" + std::to_string(options_.threshold) +
+                " launches; VX_OFFLOAD_THRESHOLD)");
   // The kernels: one module for the program, and for verify launches of regions that call
   // fast_exp/fast_tanh a second one built with VX_CHECK_FAST (vx_prelude.cuh).
   const bool checked = verify && r.source.find("vx_fast_") != std::string::npos;
@@ -517,17 +562,19 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       std::vector<std::string> extra;
       if (checked) extra.push_back("-DVX_CHECK_FAST");
       const auto t0 = std::chrono::steady_clock::now();
-      const bool built =
-          m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin, log, &cached, extra);
+      const bool built = m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin,
+                                         log, &cached, extra);
       const auto t1 = std::chrono::steady_clock::now();
       const bool loaded = built && m.driver.load_module(cubin, &module, log);
       const auto t2 = std::chrono::steady_clock::now();
       if (m.time_kernel && loaded) {
-        const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+        const auto ms = [](auto a, auto b) {
+          return std::chrono::duration<double, std::milli>(b - a).count();
+        };
         m.err << "vx: kernels: " << m.regions.size() << " region(s) for " << m.driver.arch()
               << (checked ? " (fast_* checked)" : "") << ", "
-              << (cached ? "read from the cache" : "compiled by NVRTC " + m.nvrtc.version()) << " in "
-              << ms(t0, t1) << " ms, module loaded in " << ms(t1, t2) << " ms\n";
+              << (cached ? "read from the cache" : "compiled by NVRTC " + m.nvrtc.version())
+              << " in " << ms(t0, t1) << " ms, module loaded in " << ms(t1, t2) << " ms\n";
       }
       if (!loaded) {
         m.compile_failed = true;
@@ -535,14 +582,16 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
       } else {
         for (size_t i = 0; i < m.regions.size(); ++i) {
           void* fn = nullptr;
-          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log)) fns[i] = fn;
+          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log))
+            fns[i] = fn;
         }
         compiled = true;
       }
     }
     if (m.compile_failed) m.err << "vx: offload: " << m.no_device_why << "\n";
   }
-  if (!compiled || !fns.count(ri)) return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
+  if (!compiled || !fns.count(ri))
+    return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
 
   // The captured tensors' device copies (Impl::Resident): uploaded only where the device copy
   // is not valid; after the launch the device copy is the valid one until a mark.
@@ -562,7 +611,8 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     b.scalar = fn.slot_types[static_cast<size_t>(slot)].scalar;
     b.name = fn.slot_names[static_cast<size_t>(slot)];
     b.host = reinterpret_cast<std::byte*>(v.data);
-    const size_t bytes = static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
+    const size_t bytes =
+        static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
     for (const Buf& o : bufs)  // two captured views of one memory: not on the device (yet)
       if (o.res && o.host < b.host + bytes && b.host < o.host + o.res->bytes &&
           !(o.host == b.host && o.res->bytes == bytes))
@@ -627,7 +677,8 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     m.sync_all();
     if (flag == 6) {  // vx_prelude.cuh: a fast_* instruction outside its documented bound
       m.err << "vx: verify: the region at " << r.location
-            << ": a fast_exp/fast_tanh result on the GPU is outside its documented bound (spec/math.md §4); the "
+            << ": a fast_exp/fast_tanh result on the GPU is outside its documented bound "
+               "(spec/math.md §4); the "
                "region stays on the interpreter\n";
       m.demoted.insert(ri);
     }
@@ -649,8 +700,9 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     if (sync_.eager) moved += m.sync_all();
   }
   if (m.time_kernel)
-    m.err << "vx: kernel " << r.location << ": " << ms << " ms, grid " << args.grid[0] << "x" << args.grid[1] << "x"
-          << args.grid[2] << ", block " << r.block[0] << "x" << r.block[1] << "x" << r.block[2] << "\n";
+    m.err << "vx: kernel " << r.location << ": " << ms << " ms, grid " << args.grid[0] << "x"
+          << args.grid[1] << "x" << args.grid[2] << ", block " << r.block[0] << "x" << r.block[1]
+          << "x" << r.block[2] << "\n";
   m.stats[ri].ms.push_back(ms);
   m.stats[ri].bytes += moved;
   return !verify;  // verify: the interpreter runs it too; the checkpoint after the region compares
@@ -662,20 +714,23 @@ void OffloadRunner::finish() {
     for (auto& [ri, st] : m.stats)
       m.err << "vx: " << m.regions[ri].location << ": " << st.ms.size() << " GPU launch(es)"
             << (m.loosely_verified.count(ri) ? ", verified within the bound for f32 atomics"
-                : m.verified.count(ri)         ? ", verified bit-identical"
-                                               : "")
+                : m.verified.count(ri)       ? ", verified bit-identical"
+                                             : "")
             << (m.demoted.count(ri) ? ", differed from the interpreter" : "") << "\n";
   }
   if (!options_.profile) return;
-  m.err << "vx profile: region                                   launches  median ms    bytes moved     GB/s\n";
+  m.err << "vx profile: region                                   launches  median ms    bytes "
+           "moved     GB/s\n";
   for (auto& [ri, st] : m.stats) {
     std::vector<float> v = st.ms;
     std::sort(v.begin(), v.end());
     const double med = v.empty() ? 0 : v[v.size() / 2];
-    const double gbs = med > 0 ? static_cast<double>(st.bytes) / static_cast<double>(v.size()) / (med * 1e6) : 0;
+    const double gbs =
+        med > 0 ? static_cast<double>(st.bytes) / static_cast<double>(v.size()) / (med * 1e6) : 0;
     char line[256];
-    std::snprintf(line, sizeof line, "vx profile: %-40s %8zu %10.4f %14llu %8.1f\n", m.regions[ri].location.c_str(),
-                  v.size(), med, static_cast<unsigned long long>(st.bytes), gbs);
+    std::snprintf(line, sizeof line, "vx profile: %-40s %8zu %10.4f %14llu %8.1f\n",
+                  m.regions[ri].location.c_str(), v.size(), med,
+                  static_cast<unsigned long long>(st.bytes), gbs);
     m.err << line;
   }
   if (m.stats.empty()) m.err << "vx profile: no region ran on the GPU\n";

@@ -18,8 +18,9 @@
 // session's own copy as it was; the session takes the new values only when "leave" was reached
 // and the run ended without an error. Integer bindings are declared with their value, so the
 // kernel rules fold them as they would in a file; a tensor moved by an earlier input is declared
-// and moved again (`let __vx_moved_0 = a;`), so that a use of it is E0301 as in a file. Diagnostics are mapped back into the text the
-// user typed (Composed::map); one that points elsewhere is shown against the whole program.
+// and moved again (`let __vx_moved_0 = a;`), so that a use of it is E0301 as in a file. Diagnostics
+// are mapped back into the text the user typed (Composed::map); one that points elsewhere is shown
+// against the whole program.
 #include "repl/session.hpp"
 
 #include <chrono>

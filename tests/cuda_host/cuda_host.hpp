@@ -47,7 +47,8 @@ namespace vx_host {
 
 constexpr unsigned kWarp = 32;
 constexpr unsigned kMaxLanes = 1024;
-constexpr size_t kStackBytes = 128 * 1024;  // vx_math.h's slow paths need a few KiB; a guard page below
+constexpr size_t kStackBytes =
+    128 * 1024;  // vx_math.h's slow paths need a few KiB; a guard page below
 
 // Stacks are reused across launches: creating a fiber then costs no mmap.
 class StackPool {
@@ -121,8 +122,8 @@ inline void arrive(Barrier& b, unsigned expected) {
 
 // Runs `kernel(args)` on every block of `grid` with `block_dim` lanes each. Returns false with
 // `error` set on a deadlock or an impossible launch.
-inline bool launch(const unsigned grid[3], const int block_dim[3], void (*kernel)(void**), void** args,
-                   std::string& error) {
+inline bool launch(const unsigned grid[3], const int block_dim[3], void (*kernel)(void**),
+                   void** args, std::string& error) {
   const unsigned n = static_cast<unsigned>(block_dim[0] * block_dim[1] * block_dim[2]);
   if (n == 0 || n > kMaxLanes) {
     error = "a block of " + std::to_string(n) + " lanes";
@@ -189,7 +190,8 @@ inline bool launch(const unsigned grid[3], const int block_dim[3], void (*kernel
           }
           if (!progress) {
             error = "deadlock in block (" + std::to_string(bx) + ", " + std::to_string(by) + ", " +
-                    std::to_string(bz) + "): " + std::to_string(b.live) + " lanes wait at a barrier";
+                    std::to_string(bz) + "): " + std::to_string(b.live) +
+                    " lanes wait at a barrier";
             ok = false;
             break;
           }
@@ -224,7 +226,8 @@ inline void __threadfence_system() {}
 
 // The value of lane (own lane + delta) of the warp, or the lane's own value when that lane is
 // beyond the segment of `width` lanes (CUDA's rule).
-template <class T> T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
+template <class T>
+T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
   static_assert(sizeof(T) <= 8);
   vx_host::Block& b = *vx_host::block;
   const unsigned me = vx_host::current->tid;
@@ -236,7 +239,8 @@ template <class T> T __shfl_down_sync(unsigned mask, T v, unsigned delta, int wi
   vx_host::arrive(w, vx_host::lanes_in_warp(me / vx_host::kWarp, mask));
   const unsigned seg = static_cast<unsigned>(width);
   T r = v;
-  if (me % seg + delta < seg && me + delta < b.lanes) std::memcpy(&r, &slots[me + delta], sizeof(T));
+  if (me % seg + delta < seg && me + delta < b.lanes)
+    std::memcpy(&r, &slots[me + delta], sizeof(T));
   return r;
 }
 
@@ -271,7 +275,27 @@ T atomicSub(T* p, T v) {
   *p = wrap_sub(o, v);
   return o;
 }
-template <class T> T atomicMax(T* p, T v) { T o = *p; if (o < v) *p = v; return o; }
-template <class T> T atomicMin(T* p, T v) { T o = *p; if (v < o) *p = v; return o; }
-template <class T> T atomicExch(T* p, T v) { T o = *p; *p = v; return o; }
-template <class T> T atomicCAS(T* p, T c, T v) { T o = *p; if (o == c) *p = v; return o; }
+template <class T>
+T atomicMax(T* p, T v) {
+  T o = *p;
+  if (o < v) *p = v;
+  return o;
+}
+template <class T>
+T atomicMin(T* p, T v) {
+  T o = *p;
+  if (v < o) *p = v;
+  return o;
+}
+template <class T>
+T atomicExch(T* p, T v) {
+  T o = *p;
+  *p = v;
+  return o;
+}
+template <class T>
+T atomicCAS(T* p, T c, T v) {
+  T o = *p;
+  if (o == c) *p = v;
+  return o;
+}

@@ -32,7 +32,8 @@ struct Entry {
 };
 using Launch = bool (*)(const unsigned*, const int*, void (*)(void**), void**, char*, int);
 
-constexpr int kSuccess = 0, kInvalidValue = 1, kNotInitialized = 3, kNotFound = 500, kLaunchFailed = 719;
+constexpr int kSuccess = 0, kInvalidValue = 1, kNotInitialized = 3, kNotFound = 500,
+              kLaunchFailed = 719;
 
 struct State {
   bool ready = false;
@@ -91,7 +92,8 @@ int cuDeviceGetAttribute(int* v, int attribute, int) {
   return kSuccess;
 }
 int cuDeviceGetName(char* name, int len, int) {
-  std::snprintf(name, static_cast<size_t>(len), "vx host harness (tests/cuda_host/fake_libcuda.cpp)");
+  std::snprintf(name, static_cast<size_t>(len),
+                "vx host harness (tests/cuda_host/fake_libcuda.cpp)");
   return kSuccess;
 }
 int cuDevicePrimaryCtxRetain(void** ctx, int) {
@@ -136,8 +138,8 @@ int cuMemcpyDtoH_v2(void* dst, uint64_t src, size_t bytes) {
   return kSuccess;
 }
 
-int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned,
-                   void*, void** params, void**) {
+int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                   unsigned bz, unsigned, void*, void** params, void**) {
   auto* k = static_cast<std::pair<void (*)(void**), Launch>*>(f);
   const unsigned grid[3] = {gx, gy, gz};
   const int block[3] = {static_cast<int>(bx), static_cast<int>(by), static_cast<int>(bz)};

@@ -12,13 +12,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(e)                                                                        \
-  do {                                                                               \
-    cudaError_t err_ = (e);                                                          \
-    if (err_ != cudaSuccess) {                                                       \
+#define CK(e)                                                                                    \
+  do {                                                                                           \
+    cudaError_t err_ = (e);                                                                      \
+    if (err_ != cudaSuccess) {                                                                   \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #e, cudaGetErrorString(err_)); \
-      std::exit(3);                                                                  \
-    }                                                                                \
+      std::exit(3);                                                                              \
+    }                                                                                            \
   } while (0)
 
 namespace bench {
@@ -102,8 +102,10 @@ inline T* upload(const std::vector<T>& h) {
 }
 
 inline void report(const char* name, double ms, double bytes, double max_rel_err) {
-  std::printf("{\"kernel\": \"%s\", \"median_ms\": %.5f, \"bytes\": %.0f, \"GBps\": %.1f, \"max_rel_err\": %.3g}\n",
-              name, ms, bytes, bytes / (ms * 1e6), max_rel_err);
+  std::printf(
+      "{\"kernel\": \"%s\", \"median_ms\": %.5f, \"bytes\": %.0f, \"GBps\": %.1f, \"max_rel_err\": "
+      "%.3g}\n",
+      name, ms, bytes, bytes / (ms * 1e6), max_rel_err);
   std::fflush(stdout);
 }
 
