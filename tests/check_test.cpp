@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "check/checker.hpp"
+#include "driver/pipeline.hpp"
 #include "parse/parser.hpp"
 
 namespace {
@@ -16,11 +17,15 @@ struct Checked {
 };
 
 Checked check(const std::string& text) {
+  vx::pipeline::Options front;
+  front.through = vx::pipeline::Step::Check;
+  vx::pipeline::Compiled p =
+      vx::pipeline::compile(std::make_shared<vx::SourceFile>("t.vx", text), front);
   Checked c;
-  c.file = std::make_shared<vx::SourceFile>("t.vx", text);
-  c.diags = std::make_unique<vx::Diagnostics>(c.file);
-  c.parsed = vx::parse_program(*c.file, *c.diags);
-  if (c.parsed) c.program = vx::check_program(*c.parsed, *c.diags);
+  c.file = std::move(p.file);
+  c.diags = std::move(p.diags);
+  c.parsed = std::move(p.parsed);
+  c.program = std::move(p.program);
   return c;
 }
 

@@ -22,3 +22,7 @@ endif()
 add_test(NAME cli_inputs
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/cli_inputs_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR})
+
+# `--dump=ast|typed|kernels|cuda|uir`: each step's output for a program worked out by hand.
+add_test(NAME pipeline_dumps
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/pipeline_dumps_test.py $<TARGET_FILE:vx>)

@@ -271,7 +271,6 @@ class HarnessRunner final : public interp::RegionRunner {
       : program_(program), path_(path), regions_(regions), kernels_(kernels), totals_(totals) {
     for (size_t i = 0; i < regions_.size(); ++i) by_spawn_[regions_[i].spawn] = i;
   }
-  void set_checkpoints(std::set<const tir::Stmt*> c) { checkpoints_ = std::move(c); }
   std::vector<std::string> failures;
   std::set<size_t> regions_run;
   bool pending() const { return pending_.has_value(); }
@@ -280,12 +279,12 @@ class HarnessRunner final : public interp::RegionRunner {
     return pending_ ? regions_[pending_->region].location : "";
   }
 
+  void at_mark(const tir::Stmt& mark, interp::Frame&) override {
+    if (mark.mark != tir::MarkKind::Checkpoint) return;
+    if (pending_) compare();
+    pending_.reset();
+  }
   bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override {
-    if (checkpoints_.count(&spawn)) {
-      if (pending_) compare();
-      pending_.reset();
-      return true;
-    }
     auto it = by_spawn_.find(&spawn);
     if (it == by_spawn_.end() || !regions_[it->second].ok) return false;
     const offload::EmittedRegion& r = regions_[it->second];
@@ -384,7 +383,6 @@ class HarnessRunner final : public interp::RegionRunner {
   const HostKernels& kernels_;
   Totals& totals_;
   std::map<const tir::Stmt*, size_t> by_spawn_;
-  std::set<const tir::Stmt*> checkpoints_;
   std::optional<Pending> pending_;
 };
 
@@ -605,7 +603,7 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
     INFO(l.program->path);
     regions_emitted += static_cast<int>(l.regions.size());
     HarnessRunner runner(*l.program->program, l.program->path, l.regions, kernels, totals);
-    runner.set_checkpoints(offload::insert_checkpoints(*l.program->program));
+    offload::insert_checkpoints(*l.program->program);
     std::ostringstream out, err;
     RunOptions run;
     run.out = &out;

@@ -11,6 +11,7 @@
 
 #include "check/checker.hpp"
 #include "check/tir_walk.hpp"
+#include "driver/pipeline.hpp"
 #include "interp/host_parallel.hpp"
 #include "interp/interpreter.hpp"
 #include "parse/parser.hpp"
@@ -27,24 +28,21 @@ struct Result {
 };
 
 Result run_source(const std::string& text) {
-  auto file = std::make_shared<SourceFile>("test.vx", text);
-  Diagnostics diags(file);
+  pipeline::Options front;
+  front.through = pipeline::Step::OffloadMarks;
+  pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>("test.vx", text), front);
   Result r;
-  auto parsed = parse_program(*file, diags);
-  std::unique_ptr<tir::Program> program;
-  if (parsed) program = check_program(*parsed, diags);
-  if (!program || diags.has_errors()) {
+  if (!c.ok() || c.diags->has_errors()) {
     std::ostringstream e;
-    emit_diagnostics(e, diags, ErrorFormat::Human);
+    emit_diagnostics(e, *c.diags, ErrorFormat::Human);
     r.status = 1;
     r.err = e.str();
     return r;
   }
   std::ostringstream out, err;
-  RunOptions options;
-  options.out = &out;
-  options.err = &err;
-  r.status = run_program(*program, options);
+  pipeline::RunRequest run;
+  run.offload.mode = "off";  // the interpreter alone
+  r.status = pipeline::run(c, run, out, err);
   r.out = out.str();
   r.err = err.str();
   return r;
@@ -349,7 +347,10 @@ TEST_CASE("copy_async zero-fills outside the source") {
             let t1 = lanes::copy_async(&mut tiles[1], &src, [-1, 1]);
             t0.wait();
             t1.wait();
-            for i in 0..2 { for j in 0..4 across lanes { out[0][i][j] = tiles[0][i][j]; out[1][i][j] = tiles[1][i][j]; } }
+            for i in 0..2 {
+                for j in 0..4 across lanes { out[0][i][j] = tiles[0][i][j]; }
+                for j in 0..4 across lanes { out[1][i][j] = tiles[1][i][j]; }
+            }
         }
     }
     let o = transfer(out, Memory::CPU_DRAM);

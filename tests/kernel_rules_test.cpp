@@ -11,6 +11,7 @@
 #include "check/index_dag.hpp"
 #include "check/machine.hpp"
 #include "check/mixed_radix.hpp"
+#include "driver/pipeline.hpp"
 #include "parse/parser.hpp"
 
 using namespace vx;
@@ -73,15 +74,15 @@ const char* const kBookKernel = R"(fn main() {
 // Checks a program with the kernel rules; returns the codes and messages of the errors.
 std::vector<std::string> check_source(const std::string& src, Machine m = default_machine(),
                                       std::vector<StoreExplain>* explain = nullptr) {
-  auto file = std::make_shared<SourceFile>("test.vx", src);
-  Diagnostics diags(file);
-  auto parsed = parse_program(*file, diags);
-  REQUIRE(parsed);
-  auto program = check_program(*parsed, diags);
-  REQUIRE(program);
-  check_kernel_rules(*program, m, diags, explain);
+  pipeline::Options front;
+  front.machine = &m;
+  front.explain = explain != nullptr;
+  pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>("test.vx", src), front);
+  REQUIRE(c.parsed);
+  REQUIRE(c.program);
+  if (explain) *explain = std::move(c.explained);
   std::vector<std::string> out;
-  for (const auto& d : diags.list()) {
+  for (const auto& d : c.diags->list()) {
     std::string s = d.code + ": " + d.message;
     for (const auto& n : d.notes) s += " | " + n;
     out.push_back(s);

@@ -28,11 +28,10 @@ std::unique_ptr<testing::CorpusProgram> from_source(const std::string& text) {
   auto p = std::make_unique<testing::CorpusProgram>();
   p->path = "test.vx";
   p->file = std::make_shared<SourceFile>("test.vx", text);
-  Diagnostics diags(p->file);
-  p->parsed = parse_program(*p->file, diags);
-  REQUIRE(p->parsed);
-  p->program = check_program(*p->parsed, diags);
-  REQUIRE(p->program);
+  pipeline::Compiled c = pipeline::compile(p->file);
+  REQUIRE(c.ok());
+  p->parsed = std::move(c.parsed);
+  p->program = std::move(c.program);
   return p;
 }
 
@@ -307,11 +306,11 @@ fn main() {
   auto p = from_source(text);
   tir::Program& prog = *p->program;
   const size_t before = prog.functions[0].body->stmts.size();
-  offload::SyncPoints sp = offload::insert_sync_points(prog);
+  offload::OffloadMarks sp = offload::insert_sync_points(prog);
   CHECK_FALSE(sp.eager);
   // Marks before: `let mut h` (a new tensor), the `for y` loop (not inside it), `let mut g`,
   // `let b` and the println!; none inside `for k`, whose body is the region alone.
-  CHECK(sp.marks.size() == 5);
+  CHECK(sp.syncs == 5);
   CHECK(prog.functions[0].body->stmts.size() == before + 5);
   const tir::Stmt* for_k = nullptr;
   for (const tir::Stmt* s : prog.functions[0].body->stmts)

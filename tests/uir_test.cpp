@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "check/checker.hpp"
+#include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
@@ -30,22 +31,21 @@ struct Outcome {
   std::vector<std::string> failures;     // anything that went wrong
 };
 
-// Lowers each region at its entry and compares at its checkpoint (the empty `spawn` that
+// Lowers each region at its entry and compares at its checkpoint (the offload mark that
 // insert_checkpoints puts after it).
 class LoweringHook final : public interp::RegionRunner {
  public:
-  LoweringHook(const tir::Program& p, std::set<const tir::Stmt*> checkpoints, std::string name,
-               Outcome& out)
-      : p_(p), checkpoints_(std::move(checkpoints)), name_(std::move(name)), out_(out) {
+  LoweringHook(const tir::Program& p, std::string name, Outcome& out)
+      : p_(p), name_(std::move(name)), out_(out) {
     for (auto [f, s] : uir::program_regions(p)) fn_of_[s] = f;
   }
 
+  void at_mark(const tir::Stmt& mark, interp::Frame& frame) override {
+    if (mark.mark != tir::MarkKind::Checkpoint) return;
+    if (pending_) compare(frame);
+    pending_.reset();
+  }
   bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override {
-    if (checkpoints_.count(&spawn)) {
-      if (pending_) compare(frame);
-      pending_.reset();
-      return false;
-    }
     const tir::Function& fn = *fn_of_.at(&spawn);
     uir::CaptureSource values = uir::frame_values(fn, frame);
     uir::LoweredRegion r = uir::lower_region(p_, fn, spawn, &values);
@@ -98,7 +98,6 @@ class LoweringHook final : public interp::RegionRunner {
   }
 
   const tir::Program& p_;
-  std::set<const tir::Stmt*> checkpoints_;
   std::string name_;
   Outcome& out_;
   std::map<const tir::Stmt*, const tir::Function*> fn_of_;
@@ -135,20 +134,17 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
   Outcome outcome;
   int programs = 0;
   for (const fs::path& path : accepted_programs_with_regions()) {
-    auto file = std::make_shared<SourceFile>(path.string(), read_text(path));
-    Diagnostics diags(file);
-    auto parsed = parse_program(*file, diags);
-    REQUIRE_MESSAGE(parsed, path.string());
-    auto program = check_program(*parsed, diags);
-    REQUIRE_MESSAGE(program, path.string());
-    auto checkpoints = offload::insert_checkpoints(*program);
-    LoweringHook hook(*program, checkpoints, path.filename().string(), outcome);
+    pipeline::Options front;
+    front.through = pipeline::Step::Check;  // some name another machine (run-flags)
+    pipeline::Compiled c =
+        pipeline::compile(std::make_shared<SourceFile>(path.string(), read_text(path)), front);
+    REQUIRE_MESSAGE(c.ok(), path.string());
+    LoweringHook hook(*c.program, path.filename().string(), outcome);
     std::ostringstream out, err;
-    RunOptions run;
-    run.out = &out;
-    run.err = &err;
-    run.runner = &hook;
-    interp::run_program(*program, run);
+    pipeline::RunRequest run;
+    run.offload.mode = "off";
+    run.around = [&](offload::OffloadRunner*) { return &hook; };
+    pipeline::run(c, run, out, err);
     CHECK_MESSAGE(out.str() == read_text(fs::path(path).replace_extension(".stdout")),
                   path.string());
     ++programs;
@@ -215,12 +211,12 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
     std::string text = read_text(e.path());
     if (text.find("//~ ERROR E6032") == std::string::npos) continue;
     if (text.find("run-flags") != std::string::npos) continue;  // another machine's limits
-    auto file = std::make_shared<SourceFile>(e.path().string(), text);
-    Diagnostics diags(file);
-    auto parsed = parse_program(*file, diags);
-    REQUIRE(parsed);
-    auto program = check_program(*parsed, diags);
-    REQUIRE_MESSAGE(program, e.path().string());
+    pipeline::Options front;
+    front.through = pipeline::Step::Check;  // the kernel rules refuse these
+    pipeline::Compiled c =
+        pipeline::compile(std::make_shared<SourceFile>(e.path().string(), text), front);
+    REQUIRE_MESSAGE(c.program, e.path().string());
+    const tir::Program* program = c.program.get();
     std::string name = e.path().filename().string();
     for (const auto& r : uir::lower_program(*program)) {
       if (!r.ok) {

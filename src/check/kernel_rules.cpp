@@ -494,6 +494,8 @@ class RuleWalker {
           d.helps.push_back("use an `if` around the rest of the pass instead");
         }
         return;
+      case tir::StmtKind::OffloadMark:  // placed after these rules ran (offload/marks.hpp)
+        return;
     }
   }
 

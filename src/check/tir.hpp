@@ -21,6 +21,17 @@ enum class BuiltinId : uint8_t {
 #undef VX_BUILTIN
 };
 const char* builtin_spelling(BuiltinId id);
+// builtins.def's kinds: a `lanes::` routine on a tile, an atomic family, a fence, the async copy,
+// a method (`x.name(…)`), a query on tensors.
+enum class BuiltinKind : uint8_t { Lanes, Atomic, Fence, Copy, Method, Query };
+constexpr BuiltinKind builtin_kind(BuiltinId id) {
+  constexpr BuiltinKind kinds[] = {
+#define VX_BUILTIN(E, spelling, kind) BuiltinKind::kind,
+#include "check/builtins.def"
+#undef VX_BUILTIN
+  };
+  return kinds[static_cast<int>(id)];
+}
 
 enum class BinOp : uint8_t {
   Add,
@@ -127,6 +138,14 @@ enum class StmtKind : uint8_t {
   Return,  // return value (value may be null)
   Break,
   Continue,
+  OffloadMark,  // inserted after checking by the offload-marks pass (offload/marks.hpp), never
+                // written: `mark` says what the runner does there
+};
+
+// What the offload tier does at an OffloadMark (offload/marks.hpp).
+enum class MarkKind : uint8_t {
+  Checkpoint,  // a region has just ended: verify compares the GPU's results with the interpreter's
+  Sync,        // host code that may touch tensors follows: the GPU's results are copied back
 };
 
 struct Stmt {
@@ -145,6 +164,8 @@ struct Stmt {
   bool lanes_written = false;  // For: `lanes(N)` was written (N may be 0, which E6032 refuses)
   std::string var_name;        // For, Let
   Block* body = nullptr;       // While, Loop, For, Spawn
+  MarkKind mark = MarkKind::Checkpoint;  // OffloadMark
+  const Stmt* region = nullptr;          // OffloadMark with Checkpoint: the region that ended
 };
 
 struct Block {

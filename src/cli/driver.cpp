@@ -1,57 +1,14 @@
 #include "cli/driver.hpp"
 
-#include <pthread.h>
-
-#include <filesystem>
+#include <algorithm>
 #include <fstream>
-#include <functional>
-#include <iostream>
 
-#include "check/checker.hpp"
-#include "check/kernel_rules.hpp"
-#include "interp/interpreter.hpp"
-#include "interp/race_check.hpp"
+#include "driver/pipeline.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/nvrtc.hpp"
-#include "offload/runner.hpp"
-#include "parse/parser.hpp"
 #include "uir/uir.hpp"
 
 namespace vx {
-
-int with_large_stack(const std::function<int()>& body, ErrorFormat format) {
-  struct Call {
-    const std::function<int()>* body;
-    ErrorFormat format;
-    int result = 0;
-  } call{&body, format};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t(1) << 30);  // virtual: pages are touched only if used
-  pthread_t thread;
-  auto trampoline = [](void* p) -> void* {
-    auto* c = static_cast<Call*>(p);
-    try {
-      c->result = (*c->body)();
-    } catch (const std::bad_alloc&) {
-      render_plain_error(std::cerr, "out of memory", c->format);
-      c->result = 101;
-    } catch (const std::exception& e) {
-      render_plain_error(std::cerr,
-                         std::string("internal error: ") + e.what() + " (this is a bug in vx)",
-                         c->format);
-      c->result = 70;
-    }
-    return nullptr;
-  };
-  if (pthread_create(&thread, &attr, trampoline, &call) != 0) {
-    pthread_attr_destroy(&attr);
-    return body();
-  }
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-  return call.result;
-}
 
 // emit-cuda --cubin OUT: every emitted region compiled by NVRTC (as `vx run` compiles them) for
 // --arch, else for the machine file's compute capability; regions that are not emitted are listed.
@@ -126,105 +83,69 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
                             options.explain, options.error_format, out, err, options.max_steps,
                             options.max_seconds);
   }
+  const std::optional<pipeline::Dump> dump =
+      options.dump.empty() ? std::nullopt : pipeline::dump_by_name(options.dump);
+  if (!options.dump.empty() && !dump) {
+    render_plain_error(err,
+                       "--dump takes ast, typed, kernels, cuda or uir, not `" + options.dump + "`",
+                       options.error_format);
+    return 2;
+  }
   int read_status = 0;
   auto file = read_source_or_report(options.file, err, options.error_format, read_status);
   if (!file) return read_status;
-  Diagnostics diags(file);
-  auto parsed = parse_program(*file, diags);
-  if (!parsed) {
-    emit_diagnostics(err, diags, options.error_format);
-    return 1;
-  }
   Machine machine = default_machine();
-  if (!options.machine.empty()) {
-    std::string machine_error;
-    // A relative path that is not found from here is looked up beside the program and in the
-    // directories above it, so `// run-flags: --machine fleet/l4.vx` works from anywhere.
-    std::string path = options.machine;
-    if (!path.empty() && path[0] != '/' && !std::filesystem::exists(path)) {
-      std::filesystem::path dir = std::filesystem::path(options.file).parent_path();
-      for (int up = 0; up < 16 && !dir.empty(); ++up, dir = dir.parent_path()) {
-        if (std::filesystem::exists(dir / path)) {
-          path = (dir / path).string();
-          break;
-        }
-        if (dir == dir.parent_path()) break;
-      }
-    }
-    std::unique_ptr<Diagnostics> machine_diags;
-    if (!load_machine(path, machine, machine_error, &machine_diags)) {
-      if (machine_diags)
-        emit_diagnostics(err, *machine_diags, options.error_format);
-      else
-        render_plain_error(err, "cannot read the machine file: " + machine_error,
-                           options.error_format);
-      return 2;
-    }
-  }
-  if (options.dump == "ast") {
-    dump_ast(out, *parsed, *file);
-    return 0;
-  }
-  if (options.stage == Stage::Parse) return 0;
-  auto program = check_program(*parsed, diags);
-  if (!program) {
-    emit_diagnostics(err, diags, options.error_format);
+  if (!options.machine.empty() && !pipeline::load_machine_for(options.machine, options.file,
+                                                              machine, err, options.error_format))
+    return 2;
+
+  pipeline::Options front;
+  front.machine = &machine;
+  front.explain = options.explain || dump == pipeline::Dump::Kernels;
+  // A dump stops at the step that makes it; under `run`, the program the run executes (with its
+  // offload marks).
+  front.through = options.stage == Stage::Parse ? pipeline::Step::Parse
+                  : options.stage == Stage::Run ? pipeline::Step::OffloadMarks
+                                                : pipeline::Step::KernelRules;
+  if (dump && (options.stage != Stage::Run || dump == pipeline::Dump::Ast))
+    front.through = pipeline::step_of(*dump);
+  if (options.skip_kernel_rules) front.through = std::min(front.through, pipeline::Step::Check);
+  pipeline::Compiled c = pipeline::compile(file, front);
+  if (!c.ok()) {
+    emit_diagnostics(err, *c.diags, options.error_format);
     return 1;
   }
-  std::vector<kr::StoreExplain> explained;
-  if (!options.skip_kernel_rules &&
-      !check_kernel_rules(*program, machine, diags, options.explain ? &explained : nullptr)) {
-    emit_diagnostics(err, diags, options.error_format);
-    return 1;
-  }
-  if (options.explain) kr::emit_explain(out, *file, explained, options.error_format);
-  if (!diags.list().empty()) emit_diagnostics(err, diags, options.error_format);  // warnings
-  if (options.stage == Stage::Check) return 0;
-  if (options.stage == Stage::Lower) {
-    if (options.lower_run) return uir::lower_running(*program, out, err);
-    for (const auto& r : uir::lower_program(*program)) uir::print_lowered(out, r);
+  if (options.explain) kr::emit_explain(out, *file, c.explained, options.error_format);
+  if (!c.diags->list().empty()) emit_diagnostics(err, *c.diags, options.error_format);  // warnings
+  if (dump) {
+    pipeline::print_dump(out, *dump, c);
     return 0;
   }
-  if (options.stage == Stage::EmitCuda) {
-    auto regions = offload::emit_regions(*program);
-    if (!options.cubin.empty()) return compile_cubin(regions, machine, options, err);
-    out << offload::cuda_prelude();
-    for (auto& r : regions) {
-      if (r.ok)
-        out << "\n" << r.source;
-      else
-        out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
-    }
-    return 0;
+  switch (options.stage) {
+    case Stage::Parse:
+    case Stage::Check:
+      return 0;
+    case Stage::Lower:
+      if (options.lower_run) return uir::lower_running(*c.program, out, err);
+      pipeline::print_dump(out, pipeline::Dump::Uir, c);
+      return 0;
+    case Stage::EmitCuda:
+      if (!options.cubin.empty())
+        return compile_cubin(offload::emit_regions(*c.program), machine, options, err);
+      pipeline::print_dump(out, pipeline::Dump::Cuda, c);
+      return 0;
+    case Stage::Run:
+      break;
   }
-  offload::OffloadOptions oo;
-  oo.mode = options.offload;
-  oo.verbose = options.verbose;
-  oo.profile = options.profile;
-  offload::OffloadRunner runner(*program, oo, err);
-  // verify (and auto's first GPU launch of each region) compare at a checkpoint after the region.
-  if (runner.active()) {
-    runner.set_checkpoints(offload::insert_checkpoints(*program));
-    runner.set_sync_points(offload::insert_sync_points(*program));  // device memory stays valid
-  }
-  RunOptions run;
-  run.out = &out;
-  run.err = &err;
-  run.error_format = options.error_format;
-  if (options.error_format == ErrorFormat::Json)
-    run.report_error = [&](std::ostream& o, const Diagnostic& d) {
-      render_diagnostic(o, *file, d, ErrorFormat::Json);
-    };
-  run.runner = runner.active() ? &runner : nullptr;
-  // --check-races: the interpreter records every pass of every across loop and stops at the
-  // first collision (interp/race_check.hpp); regions then run in the interpreter.
-  interp::RaceRecorder races;
-  if (options.check_races) run.race_recorder = &races;
+  pipeline::RunRequest run;
+  run.offload.mode = options.offload;
+  run.offload.verbose = options.verbose;
+  run.offload.profile = options.profile;
+  run.check_races = options.check_races;
   run.max_steps = options.max_steps;
   run.max_seconds = options.max_seconds;
-  const int status = run_program(*program, run);
-  runner.finish();
-  return status;
+  run.error_format = options.error_format;
+  return pipeline::run(c, run, out, err);
 }
 
 }  // namespace vx

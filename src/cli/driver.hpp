@@ -1,8 +1,7 @@
-// The one place that runs the pipeline in order: read, parse, check, then run or dump
-// (DESIGN §2). Every sub-command of `vx` that takes a program goes through here.
+// `vx`'s sub-commands that take a program: their options, turned into calls of the pipeline
+// (driver/pipeline.hpp), which runs the steps in order.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <ostream>
 #include <string>
 
@@ -15,7 +14,7 @@ enum class Stage { Parse, Check, Run, EmitCuda, Lower };
 struct DriverOptions {
   std::string file;
   Stage stage = Stage::Run;
-  std::string dump;  // "", "ast", "typed"
+  std::string dump;  // "", or a step's output: ast, typed, kernels, cuda, uir (pipeline.hpp)
   ErrorFormat error_format = ErrorFormat::Human;
   std::string machine;       // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
   bool explain = false;      // check --explain: print the kernel rules' digit tables
@@ -34,8 +33,5 @@ struct DriverOptions {
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime
 // error), or main's return value.
 int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err);
-
-// Runs `body` on a thread with a stack large enough for the deepest program the parser accepts.
-int with_large_stack(const std::function<int()>& body, ErrorFormat format = ErrorFormat::Human);
 
 }  // namespace vx

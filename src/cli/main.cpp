@@ -11,6 +11,7 @@
 #include "cli/driver.hpp"
 #include "repl/error_index.hpp"
 #include "repl/repl.hpp"
+#include "support/large_stack.hpp"
 
 namespace {
 
@@ -72,7 +73,11 @@ int vx_main(int argc, char** argv) {
                   "print the digit table of every store in an across loop");
   auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
   add_program_options(parse);
-  parse->add_option("--dump", opts.dump, "what to print")->check(CLI::IsMember({"ast"}));
+  parse->add_option("--dump", opts.dump, "what to print: ast")->check(CLI::IsMember({"ast"}));
+  // What a step of the pipeline made (driver/pipeline.hpp), printed instead of going on.
+  for (CLI::App* cmd : {check, run})
+    cmd->add_option("--dump", opts.dump, "print what a step made, and stop")
+        ->check(CLI::IsMember({"ast", "typed", "kernels", "cuda", "uir"}));
   std::string lower_to;
   auto* lower = app.add_subcommand("lower", "print every checked spawn region in another IR");
   add_program_options(lower);

@@ -46,12 +46,7 @@ inline std::memory_order ordering_of(const tir::Expr& e) {
 
 // Whether `id` is an atomic (kind Atomic in check/builtins.def).
 inline bool is_atomic(tir::BuiltinId id) {
-  static constexpr bool kAtomic[] = {
-#define VX_BUILTIN(E, spelling, kind) std::string_view(#kind) == "Atomic",
-#include "check/builtins.def"
-#undef VX_BUILTIN
-  };
-  return kAtomic[static_cast<int>(id)];
+  return tir::builtin_kind(id) == tir::BuiltinKind::Atomic;
 }
 
 // One atomic built-in on elements of T; floats are handled through their bits (so

@@ -743,6 +743,19 @@ struct SpawnStmt final : StmtNode {
   }
 };
 
+// An offload mark (offload/marks.hpp): the runner acts there; the interpreter does nothing.
+struct MarkStmt final : StmtNode {
+  const tir::Stmt* stmt;
+  Flow exec(Frame& f) const override {
+    if (f.ctx->runner) f.ctx->runner->at_mark(*stmt, f);
+    return Flow::Normal;
+  }
+};
+
+struct NoStmt final : StmtNode {
+  Flow exec(Frame&) const override { return Flow::Normal; }
+};
+
 struct ReturnStmt final : StmtNode {
   const Node* value = nullptr;
   bool is_tensor = false;
@@ -1096,6 +1109,12 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
       auto* n = make<SpawnStmt>();
       n->stmt = &s;
       n->body = block_stmts(*s.body, Tail::Discard);
+      return n;
+    }
+    case StmtKind::OffloadMark: {
+      if (record_races) return make<NoStmt>();  // regions stay in the interpreter: no runner acts
+      auto* n = make<MarkStmt>();
+      n->stmt = &s;
       return n;
     }
     case StmtKind::Return: {

@@ -22,6 +22,8 @@ class RegionRunner {
   virtual ~RegionRunner() = default;
   // Returns true when it ran the region; false lets the interpreter run it.
   virtual bool run_region(const tir::Stmt& spawn, Frame& frame) = 0;
+  // An OffloadMark statement (offload/marks.hpp) was reached. (Not under `--check-races`.)
+  virtual void at_mark(const tir::Stmt& mark, Frame& frame) {}
 };
 
 struct RunOptions {

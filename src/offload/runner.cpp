@@ -231,139 +231,6 @@ VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t 
   return out;
 }
 
-std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program) {
-  std::set<const tir::Stmt*> marks;
-  std::function<void(tir::Block*)> blk;
-  std::function<void(tir::Expr*)> ex = [&](tir::Expr* e) {
-    if (!e) return;
-    for (auto* a : e->args) ex(a);
-    blk(e->block);
-    blk(e->else_block);
-  };
-  blk = [&](tir::Block* b) {
-    if (!b) return;
-    for (size_t i = 0; i < b->stmts.size(); ++i) {
-      tir::Stmt* s = b->stmts[i];
-      if (marks.count(s)) continue;
-      ex(s->target);
-      ex(s->value);
-      if (s->kind == tir::StmtKind::Spawn) {
-        tir::Stmt* mark = program.new_stmt();
-        mark->kind = tir::StmtKind::Spawn;
-        mark->span = s->span;
-        mark->body = program.new_block();
-        b->stmts.insert(b->stmts.begin() + static_cast<long>(i) + 1, mark);
-        marks.insert(mark);
-        ++i;
-        continue;
-      }
-      blk(s->body);
-    }
-    ex(b->tail);
-  };
-  for (auto& f : program.functions) blk(f.body);
-  return marks;
-}
-
-// ---- where host code needs the host copies
-// --------------------------------------------------------
-
-SyncPoints insert_sync_points(tir::Program& program) {
-  SyncPoints out;
-  // Functions that run a region, directly or through calls (a fixed point over the call graph).
-  std::vector<bool> regions(program.functions.size(), false);
-  auto runs_region = [&](const tir::Stmt* st, const tir::Expr* e) {
-    return st ? st->kind == tir::StmtKind::Spawn
-              : e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)];
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t f = 0; f < program.functions.size(); ++f) {
-      if (regions[f]) continue;
-      if (tir::block_has(program.functions[f].body, runs_region)) regions[f] = changed = true;
-    }
-  }
-  auto tensors = [](const tir::Stmt*, const tir::Expr* e) {
-    return e && (e->type.is_tensor_like() || e->kind == ExprKind::TensorNew ||
-                 e->kind == ExprKind::Transfer);
-  };
-  // Host work on tensor data in an expression (a reference passed to a call is not: the callee's
-  // own statements have their marks; a length is not: shapes never change on the device).
-  auto reads = [](const tir::Stmt*, const tir::Expr* e) {
-    if (!e) return false;
-    if (e->kind == ExprKind::Index || e->kind == ExprKind::TensorNew ||
-        e->kind == ExprKind::Transfer)
-      return true;
-    if (e->kind != ExprKind::Builtin && e->kind != ExprKind::Print && e->kind != ExprKind::Assert)
-      return false;
-    if (e->kind == ExprKind::Builtin &&
-        (e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim))
-      return false;
-    for (const tir::Expr* a : e->args)
-      if (a->type.is_tensor_like()) return true;
-    return false;
-  };
-  auto has_block = [](const tir::Stmt*, const tir::Expr* e) {
-    return e && (e->block || e->else_block);
-  };
-  std::function<void(tir::Block*)> blk = [&](tir::Block* b) {
-    if (!b) return;
-    for (size_t i = 0; i < b->stmts.size(); ++i) {
-      tir::Stmt* s = b->stmts[i];
-      if (s->kind == tir::StmtKind::Spawn) continue;  // a region: the runner syncs what it captures
-      if (!tir::stmt_has(s, runs_region)) {
-        if (!tir::stmt_has(s, tensors)) continue;
-        tir::Stmt* mark = program.new_stmt();
-        mark->kind = tir::StmtKind::Spawn;
-        mark->span = s->span;
-        mark->body = program.new_block();
-        b->stmts.insert(b->stmts.begin() + static_cast<long>(i), mark);
-        out.marks.insert(mark);
-        ++i;
-        continue;
-      }
-      // A statement that runs regions: its own expressions (a loop's range, a condition) read
-      // host data between launches where no mark can stand; such programs sync after every launch.
-      for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
-        if (tir::expr_has(e, reads)) out.eager = true;
-      if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::Assign ||
-          s->kind == tir::StmtKind::Expr || s->kind == tir::StmtKind::Return)
-        out.eager = out.eager || tir::expr_has(s->value, has_block);
-      blk(s->body);
-    }
-    if (b->tail && tir::expr_has(b->tail, reads)) {
-      if (tir::expr_has(b->tail, runs_region) || tir::expr_has(b->tail, has_block)) {
-        out.eager = true;
-      } else {
-        tir::Stmt* mark = program.new_stmt();
-        mark->kind = tir::StmtKind::Spawn;
-        mark->body = program.new_block();
-        b->stmts.push_back(mark);
-        out.marks.insert(mark);
-      }
-    }
-  };
-  // Functions called inside regions (directly or through calls) get no marks: a mark must not
-  // run in the middle of a region. Host code calls them with tensor arguments, so the calling
-  // statement mentions a tensor and has its own mark.
-  std::vector<bool> in_region(program.functions.size(), false);
-  std::function<void(const tir::Block*)> from_region = [&](const tir::Block* b) {
-    tir::walk_block(b, [&](const tir::Stmt*, const tir::Expr* e) {
-      if (e && e->kind == ExprKind::Call && !in_region[static_cast<size_t>(e->fn_index)]) {
-        in_region[static_cast<size_t>(e->fn_index)] = true;
-        from_region(program.functions[static_cast<size_t>(e->fn_index)].body);
-      }
-    });
-  };
-  for (auto& f : program.functions)
-    tir::walk_block(f.body, [&](const tir::Stmt* st, const tir::Expr*) {
-      if (st && st->kind == tir::StmtKind::Spawn) from_region(st->body);
-    });
-  for (size_t f = 0; f < program.functions.size(); ++f)
-    if (!in_region[f]) blk(program.functions[f].body);
-  return out;
-}
-
 // ---- the runner ---------------------------------------------------------------------------------
 
 struct OffloadRunner::Impl {
@@ -478,45 +345,46 @@ OffloadRunner::~OffloadRunner() {
   if (interp::g_hbm_free_listener.context == impl_.get()) interp::g_hbm_free_listener = {};
 }
 
+void OffloadRunner::at_mark(const tir::Stmt& mark, interp::Frame&) {
+  Impl& m = *impl_;
+  if (mark.mark == tir::MarkKind::Sync) {  // host code that may touch tensors follows
+    m.sync_all();
+    return;
+  }
+  if (!m.pending) return;
+  const size_t ri = m.pending->region;
+  const EmittedRegion& r = m.regions[ri];
+  bool same = true;
+  size_t within = 0;  // float elements accepted within the bound of unordered atomics
+  for (auto& [host, gpu, scalar, name] : m.pending->results) {
+    const VerifyResult v = compare_launch(host, gpu.data(), gpu.size(), scalar, r.float_atomics);
+    within += v.within;
+    if (v.first_difference >= 0) {
+      const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
+      const size_t k = static_cast<size_t>(v.first_difference) * es;
+      m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `"
+            << name << "` element " << v.first_difference << ": GPU "
+            << element_text(gpu.data() + k, scalar) << ", interpreter "
+            << element_text(host + k, scalar) << "; the region stays on the interpreter\n";
+      same = false;
+      break;
+    }
+  }
+  if (same)
+    m.verified.insert(ri);
+  else
+    m.demoted.insert(ri);
+  if (same && within) m.loosely_verified.insert(ri);
+  if (same && within && options_.verbose)
+    m.err << "vx: verify: the region at " << r.location << ": " << within
+          << " float element(s) differ within the bound for f32 atomics (spec/offload.md)\n";
+  m.pending.reset();
+}
+
+void OffloadRunner::copy_back() { impl_->sync_all(); }
+
 bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   Impl& m = *impl_;
-  if (checkpoints_.count(&spawn)) {
-    if (m.pending) {
-      const size_t ri = m.pending->region;
-      const EmittedRegion& r = m.regions[ri];
-      bool same = true;
-      size_t within = 0;  // float elements accepted within the bound of unordered atomics
-      for (auto& [host, gpu, scalar, name] : m.pending->results) {
-        const VerifyResult v =
-            compare_launch(host, gpu.data(), gpu.size(), scalar, r.float_atomics);
-        within += v.within;
-        if (v.first_difference >= 0) {
-          const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
-          const size_t k = static_cast<size_t>(v.first_difference) * es;
-          m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `"
-                << name << "` element " << v.first_difference << ": GPU "
-                << element_text(gpu.data() + k, scalar) << ", interpreter "
-                << element_text(host + k, scalar) << "; the region stays on the interpreter\n";
-          same = false;
-          break;
-        }
-      }
-      if (same)
-        m.verified.insert(ri);
-      else
-        m.demoted.insert(ri);
-      if (same && within) m.loosely_verified.insert(ri);
-      if (same && within && options_.verbose)
-        m.err << "vx: verify: the region at " << r.location << ": " << within
-              << " float element(s) differ within the bound for f32 atomics (spec/offload.md)\n";
-      m.pending.reset();
-    }
-    return true;
-  }
-  if (sync_.marks.count(&spawn)) {  // host code that may touch tensors follows
-    m.sync_all();
-    return true;
-  }
   auto it = m.by_spawn.find(&spawn);
   if (it == m.by_spawn.end()) {
     m.sync_all();
@@ -697,7 +565,7 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     m.pending = std::move(p);
   } else {
     for (auto& b : bufs) b.res->host_valid = false;
-    if (sync_.eager) moved += m.sync_all();
+    if (eager_) moved += m.sync_all();
   }
   if (m.time_kernel)
     m.err << "vx: kernel " << r.location << ": " << ms << " ms, grid " << args.grid[0] << "x"

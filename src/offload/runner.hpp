@@ -14,6 +14,7 @@
 
 #include "interp/interpreter.hpp"
 #include "offload/emit_cuda.hpp"
+#include "offload/marks.hpp"
 
 namespace vx::offload {
 
@@ -21,7 +22,7 @@ struct OffloadOptions {
   std::string mode = "auto";  // auto | off | gpu | verify
   bool verbose = false;
   bool profile = false;
-  int threshold = 2;          // auto: launches of a region before it goes to the GPU
+  int threshold = 2;  // auto: launches of a region before it goes to the GPU
 };
 
 // The arguments of one launch, built from the interpreter's frame: the grid (from the block loops'
@@ -29,7 +30,7 @@ struct OffloadOptions {
 // address the kernel gets (the host data itself for the host harness, a device copy on the GPU).
 struct LaunchArgs {
   unsigned grid[3] = {1, 1, 1};
-  bool empty = false;  // a block loop has no pass: nothing to launch
+  bool empty = false;            // a block loop has no pass: nothing to launch
   std::vector<uint64_t> values;  // one 8-byte cell per parameter
   std::vector<void*> params;     // pointers into `values` (cuLaunchKernel's kernelParams)
   int error = 0;                 // the kernel's error flag lives here (host harness)
@@ -49,26 +50,8 @@ struct VerifyResult {
   int64_t first_difference = -1;
   size_t within = 0;
 };
-VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes, Scalar scalar,
-                            bool float_atomics);
-
-// Adds, after every `spawn on` statement, an empty `spawn` that marks the end of the region (a
-// checkpoint): the interpreter hands it to the runner, which then compares the GPU's results
-// with the interpreter's. Returns the checkpoints.
-std::set<const tir::Stmt*> insert_checkpoints(tir::Program& program);
-
-// Device memory stays valid between launches (DESIGN §5: each HBM tensor has a host copy and a
-// device copy with validity flags). Host code that could read or write a tensor is preceded by a
-// mark (an empty `spawn`, like the checkpoints) where the runner copies back what the GPU changed
-// and forgets the device copies' validity: before the outermost statement that mentions a tensor
-// and runs no region (directly or through a call). Where a statement that runs regions reads host
-// data itself (a loop's range, a condition, a tail value), no mark can stand between launches and
-// the runner copies results back after every launch instead (`eager`).
-struct SyncPoints {
-  std::set<const tir::Stmt*> marks;
-  bool eager = false;
-};
-SyncPoints insert_sync_points(tir::Program& program);
+VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes,
+                            Scalar scalar, bool float_atomics);
 
 class OffloadRunner final : public interp::RegionRunner {
  public:
@@ -76,16 +59,20 @@ class OffloadRunner final : public interp::RegionRunner {
   ~OffloadRunner() override;
   bool active() const { return options_.mode != "off"; }
   bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override;
+  // A Checkpoint compares a verified launch; a Sync copies the GPU's results back (marks.hpp).
+  void at_mark(const tir::Stmt& mark, interp::Frame& frame) override;
   void finish();  // prints the --profile table
-  void set_checkpoints(std::set<const tir::Stmt*> c) { checkpoints_ = std::move(c); }
-  void set_sync_points(SyncPoints p) { sync_ = std::move(p); }
+  // What the offload-marks pass placed: without Sync marks, results are copied back after
+  // every launch.
+  void set_marks(const OffloadMarks& marks) { eager_ = marks.eager; }
+  // Every host copy made valid now (the REPL, before it reads the session's tensors).
+  void copy_back();
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   OffloadOptions options_;
-  std::set<const tir::Stmt*> checkpoints_;
-  SyncPoints sync_{{}, true};  // without set_sync_points: results copied back after every launch
+  bool eager_ = true;  // copy results back after every launch (set_marks)
 };
 
 }  // namespace vx::offload

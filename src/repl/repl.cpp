@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "check/tir.hpp"
-#include "cli/driver.hpp"
 #include "repl/error_index.hpp"
 #include "repl/line_editor.hpp"
+#include "support/large_stack.hpp"
 
 namespace vx::repl {
 
@@ -52,24 +52,22 @@ const char* const kKeywords[] = {
 
 // The built-ins as builtins.def lists them: free functions, and methods (after a `.`).
 void builtin_words(std::vector<std::string>& free_fns, std::vector<std::string>& methods) {
-  enum Kind { Lanes, Atomic, Fence, Copy, Method, Query };
-  struct Row {
-    const char* spelling;
-    Kind kind;
-  };
-  static const Row rows[] = {
-#define VX_BUILTIN(E, spelling, kind) {spelling, kind},
+  using tir::BuiltinKind;
+  static constexpr tir::BuiltinId ids[] = {
+#define VX_BUILTIN(E, spelling, kind) tir::BuiltinId::E,
 #include "check/builtins.def"
 #undef VX_BUILTIN
   };
-  for (const Row& r : rows) {
-    if (r.kind == Atomic)
+  for (tir::BuiltinId id : ids) {
+    const char* spelling = tir::builtin_spelling(id);
+    const BuiltinKind kind = tir::builtin_kind(id);
+    if (kind == BuiltinKind::Atomic)
       for (const char* t : {"i32", "u32", "i64", "u64", "f32"})  // spec/builtins.md §3
-        free_fns.push_back(std::string(r.spelling) + "_" + t);
-    else if (r.kind == Method || r.kind == Query)
-      methods.push_back(r.spelling);
+        free_fns.push_back(std::string(spelling) + "_" + t);
+    else if (kind == BuiltinKind::Method || kind == BuiltinKind::Query)
+      methods.push_back(spelling);
     else
-      free_fns.push_back(r.spelling);
+      free_fns.push_back(spelling);
   }
 }
 

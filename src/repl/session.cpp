@@ -33,8 +33,7 @@
 #include <set>
 #include <sstream>
 
-#include "check/checker.hpp"
-#include "check/kernel_rules.hpp"
+#include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/nodes.hpp"  // with_scalar and scalar_text: the interpreter's value formatting
 #include "offload/cuda_driver.hpp"
@@ -86,26 +85,24 @@ struct Composed {
 // One run of the pipeline over a composed program.
 struct Attempt {
   Composed composed;
-  std::shared_ptr<SourceFile> file;
-  std::unique_ptr<Diagnostics> diags;
-  std::unique_ptr<ParsedProgram> parsed;
-  std::unique_ptr<tir::Program> program;  // set when the checker and the kernel rules accepted it
-  std::vector<kr::StoreExplain> explained;
-  bool checked = false;  // the checker accepted it (the kernel rules ran)
+  pipeline::Compiled c;
+  const SourceFile* file() const { return c.file.get(); }
+  Diagnostics* diags() const { return c.diags.get(); }
+  const ParsedProgram* parsed() const { return c.parsed.get(); }
+  bool checked() const { return c.program != nullptr; }  // the checker accepted it
+  // Set when the checker and the kernel rules accepted it.
+  tir::Program* program() const { return c.ok() ? c.program.get() : nullptr; }
 };
 
-Attempt run_pipeline(Composed c, const Machine& machine, bool explain, bool parse_only = false) {
+Attempt run_pipeline(Composed composed, const Machine& machine, bool explain,
+                     bool parse_only = false) {
   Attempt a;
-  a.composed = std::move(c);
-  a.file = std::make_shared<SourceFile>("<session>", a.composed.text);
-  a.diags = std::make_unique<Diagnostics>(a.file);
-  a.parsed = parse_program(*a.file, *a.diags);
-  if (!a.parsed || parse_only) return a;
-  auto program = check_program(*a.parsed, *a.diags);
-  if (!program) return a;
-  a.checked = true;
-  if (check_kernel_rules(*program, machine, *a.diags, explain ? &a.explained : nullptr))
-    a.program = std::move(program);
+  a.composed = std::move(composed);
+  pipeline::Options options;
+  options.through = parse_only ? pipeline::Step::Parse : pipeline::Step::KernelRules;
+  options.machine = &machine;
+  options.explain = explain;
+  a.c = pipeline::compile(std::make_shared<SourceFile>("<session>", a.composed.text), options);
   return a;
 }
 
@@ -234,12 +231,11 @@ struct Item {
 // ---- The runner ---------------------------------------------------------------------------------
 
 // Fills and takes the bindings at the two markers, times regions for :time, and hands every other
-// region to the offload tier.
+// region, and every offload mark (offload/marks.hpp), to the offload tier.
 struct SessionRunner final : interp::RegionRunner {
   const tir::Stmt* enter = nullptr;
   const tir::Stmt* leave = nullptr;
   std::function<void(interp::Frame&)> on_enter, on_leave;
-  std::set<const tir::Stmt*> checkpoints;
   offload::OffloadRunner* offload = nullptr;
   // :time
   std::function<void(const tir::Stmt&, bool gpu, double ms)> on_timed;
@@ -253,22 +249,25 @@ struct SessionRunner final : interp::RegionRunner {
       return true;
     }
     if (&spawn == leave) {
+      if (offload) offload->copy_back();  // the session's tensors are read from the host copies
       on_leave(frame);
       return true;
     }
-    if (checkpoints.count(&spawn)) {
+    open = &spawn;
+    started = std::chrono::steady_clock::now();
+    open_on_gpu = offload && offload->run_region(spawn, frame);
+    return open_on_gpu;
+  }
+  void at_mark(const tir::Stmt& mark, interp::Frame& frame) override {
+    if (mark.mark == tir::MarkKind::Checkpoint) {
       if (open && on_timed) {
         const std::chrono::duration<double, std::milli> ms =
             std::chrono::steady_clock::now() - started;
         on_timed(*open, open_on_gpu, ms.count());
       }
       open = nullptr;
-      return offload ? offload->run_region(spawn, frame) : true;
     }
-    open = &spawn;
-    started = std::chrono::steady_clock::now();
-    open_on_gpu = offload && offload->run_region(spawn, frame);
-    return open_on_gpu;
+    if (offload) offload->at_mark(mark, frame);
   }
 };
 
@@ -320,7 +319,7 @@ struct Session::Impl {
       render_human(o, whole, d);
   }
   void report_all(const Attempt& a, const SourceFile& input) const {
-    for (const Diagnostic& d : a.diags->list()) report(err, d, a.composed, input, *a.file);
+    for (const Diagnostic& d : a.diags()->list()) report(err, d, a.composed, input, *a.file());
     err.flush();
   }
 
@@ -375,19 +374,19 @@ struct Session::Impl {
   std::optional<TailSpan> find_tail(const std::string& in, const SourceFile& input, bool& parsed) {
     Attempt a =
         run_pipeline(compose_statements(in, std::nullopt, Tail::None, false), machine, false, true);
-    parsed = a.parsed != nullptr;
+    parsed = a.parsed() != nullptr;
     if (!parsed) {
       report_all(a, input);
       return std::nullopt;
     }
     const ast::FnItem* main_fn = nullptr;
-    for (const ast::Item& it : a.parsed->program.items)
+    for (const ast::Item& it : a.parsed()->program.items)
       if (const auto* f = boost::get<ast::FnItem>(&it); f && f->name.name == "main") main_fn = f;
     if (!main_fn || main_fn->body.stmts.empty()) return std::nullopt;
     const auto* es = boost::get<ast::ExprStmt>(&main_fn->body.stmts.back());
     if (!es || es->semicolon || es->assign) return std::nullopt;
     Span s;
-    if (!a.composed.map(a.parsed->span(*es), s)) return std::nullopt;
+    if (!a.composed.map(a.parsed()->span(*es), s)) return std::nullopt;
     return TailSpan{s.begin, s.end};
   }
 
@@ -404,7 +403,7 @@ struct Session::Impl {
           find(s->body);
         }
       };
-      for (const auto& f : a.program->functions) find(f.body);
+      for (const auto& f : a.program()->functions) find(f.body);
       if (!any) return "off";
       device_probed = true;
       offload::CudaDriver driver;
@@ -417,14 +416,14 @@ struct Session::Impl {
 
   // Runs the program of `a`; `runner` has its markers set. Returns true when it ran to its end.
   bool run(Attempt& a, SessionRunner& runner, const SourceFile& input) {
-    offload::OffloadOptions oo;
-    oo.mode = runner_mode(a);
-    offload::OffloadRunner offload(*a.program, oo, err);  // before the checkpoints, as the driver
-    // A checkpoint after every region: where :time stops its clock, and where verify compares.
-    std::set<const tir::Stmt*> marks = offload::insert_checkpoints(*a.program);
-    offload.set_checkpoints(marks);
-    runner.checkpoints = marks;
-    runner.offload = offload.active() ? &offload : nullptr;
+    pipeline::RunRequest request;
+    request.offload.mode = runner_mode(a);
+    request.max_steps = options.max_steps;
+    request.max_seconds = options.max_seconds;
+    request.around = [&](offload::OffloadRunner* offload) {
+      runner.offload = offload;
+      return &runner;
+    };
     if (timing)
       runner.on_timed = [&](const tir::Stmt& spawn, bool gpu, double ms) {
         Span s;
@@ -435,26 +434,19 @@ struct Session::Impl {
              << std::fixed << std::setprecision(3) << ms << " ms\n";
         out << line.str();
       };
-    RunOptions ro;
-    ro.out = &out;
-    ro.err = &err;
-    ro.runner = &runner;
-    ro.max_steps = options.max_steps;
-    ro.max_seconds = options.max_seconds;
     bool failed = false;
-    ro.report_error = [&](std::ostream& o, const Diagnostic& d) {
+    request.report_error = [&](std::ostream& o, const Diagnostic& d) {
       failed = true;
-      report(o, d, a.composed, input, *a.file);
+      report(o, d, a.composed, input, *a.file());
     };
-    const int status = run_program(*a.program, ro);
-    offload.finish();
+    const int status = pipeline::run(a.c, request, out, err);
     out.flush();
     return !failed && status == 0;
   }
 
   // Keeps the CUDA C++ of the last region that lies in the input, for :emit.
   void remember_region(const Attempt& a, const SourceFile& input) {
-    for (const auto& r : offload::emit_regions(*a.program)) {
+    for (const auto& r : offload::emit_regions(*a.program())) {
       Span s;
       if (!r.spawn || r.spawn->body->stmts.empty() || !a.composed.map(r.spawn->span, s)) continue;
       std::string source = r.source;
@@ -476,11 +468,11 @@ struct Session::Impl {
   std::map<std::string, InScope> lets_in_scope(const Attempt& a, const tir::Function& main_fn,
                                                size_t decls, size_t enter) const {
     std::map<uint32_t, bool> let_mut;  // the input's `let`s (the TIR does not keep `mut`)
-    for (const ast::Item& item : a.parsed->program.items)
+    for (const ast::Item& item : a.parsed()->program.items)
       if (const auto* f = boost::get<ast::FnItem>(&item); f && f->name.name == "main")
         for (const ast::Stmt& s : f->body.stmts)
           if (const auto* l = boost::get<ast::LetStmt>(&s))
-            let_mut[a.parsed->span(s).begin] = l->is_mut;
+            let_mut[a.parsed()->span(s).begin] = l->is_mut;
     std::map<std::string, InScope> scope;
     const auto& stmts = main_fn.body->stmts;
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
@@ -504,11 +496,11 @@ struct Session::Impl {
       return false;
     }
     Attempt a = run_pipeline(compose_statements(in.text, tail, Tail::Let, true), machine, false);
-    if (!a.program) {
+    if (!a.program()) {
       report_all(a, input);
       return false;
     }
-    const tir::Function* main_fn = &a.program->functions[a.program->main_index];
+    const tir::Function* main_fn = &a.program()->functions[a.program()->main_index];
     auto it_slot = [&]() -> int {
       int slot = -1;
       for (const tir::Stmt* s : main_fn->body->stmts)
@@ -528,11 +520,11 @@ struct Session::Impl {
         is_identifier(trim(tail_text))) {
       show = trim(tail_text);
       a = run_pipeline(compose_statements(in.text, tail, Tail::Drop, true), machine, false);
-      if (!a.program) {
+      if (!a.program()) {
         report_all(a, input);
         return false;
       }
-      main_fn = &a.program->functions[a.program->main_index];
+      main_fn = &a.program()->functions[a.program()->main_index];
     }
     remember_region(a, input);
 
@@ -661,7 +653,7 @@ struct Session::Impl {
     if (!parse_items(in, *input, p)) return false;
     Composed c = compose_items(in, p);
     Attempt a = run_pipeline(std::move(c), machine, false);
-    if (!a.program) {
+    if (!a.program()) {
       report_all(a, *input);
       return false;
     }
@@ -718,13 +710,13 @@ struct Session::Impl {
     }
     Attempt a = run_pipeline(std::move(c), machine, true);
     report_all(a, input);
-    if (!a.checked) {
+    if (!a.checked()) {
       out << "the kernel rules run on a program that passes the checker: fix the errors above "
              "first\n";
       return;
     }
     std::vector<kr::StoreExplain> mine;
-    for (kr::StoreExplain s : a.explained) {
+    for (kr::StoreExplain s : a.c.explained) {
       if (!a.composed.map(s.span, s.span)) continue;
       for (auto& lc : s.checks) a.composed.map(lc.loop_span, lc.loop_span);
       mine.push_back(std::move(s));

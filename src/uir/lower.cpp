@@ -194,6 +194,8 @@ class Lowerer {
         fail("it uses `break`");
       case tir::StmtKind::Continue:
         fail("it uses `continue`");
+      case tir::StmtKind::OffloadMark:  // host code only (offload/marks.hpp): never in a region
+        return;
     }
   }
 
@@ -528,8 +530,10 @@ std::vector<LoweredRegion> lower_program(const tir::Program& program) {
 }
 
 void print_lowered(std::ostream& out, const LoweredRegion& r) {
-  if (r.ok) out << r.text << "\n";
-  else out << "# " << r.location << ": not lowered: " << r.reason << "\n\n";
+  if (r.ok)
+    out << r.text << "\n";
+  else
+    out << "# " << r.location << ": not lowered: " << r.reason << "\n\n";
 }
 
 }  // namespace vx::uir

@@ -8,9 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "check/checker.hpp"
-#include "check/kernel_rules.hpp"
 #include "check/machine.hpp"
+#include "driver/pipeline.hpp"
 #include "offload/emit_cuda.hpp"
 #include "parse/parser.hpp"
 #include "support/diagnostics.hpp"
@@ -34,12 +33,12 @@ inline std::unique_ptr<CorpusProgram> load_program(const std::string& path, cons
   p->path = shown;
   p->file = std::make_shared<SourceFile>(shown, ss.str());
   p->expects_runtime_error = ss.str().find("//~ RUNTIME-ERROR") != std::string::npos;
-  Diagnostics diags(p->file);
-  p->parsed = parse_program(*p->file, diags);
-  if (!p->parsed) return nullptr;
-  p->program = check_program(*p->parsed, diags);
-  if (!p->program || diags.has_errors()) return nullptr;
-  if (!check_kernel_rules(*p->program, machine, diags)) return nullptr;
+  pipeline::Options front;
+  front.machine = &machine;
+  pipeline::Compiled c = pipeline::compile(p->file, front);
+  if (!c.ok() || c.diags->has_errors()) return nullptr;
+  p->parsed = std::move(c.parsed);
+  p->program = std::move(c.program);
   return p;
 }
 

@@ -1,0 +1,248 @@
+#include "check/tir_print.hpp"
+
+#include <charconv>
+#include <sstream>
+#include <string>
+
+namespace vx::tir {
+namespace {
+
+std::string shortest(double d, Scalar s) {
+  char buf[64];
+  auto r = s == Scalar::F64 ? std::to_chars(buf, buf + sizeof buf, d)
+                            : std::to_chars(buf, buf + sizeof buf, static_cast<float>(d));
+  std::string text(buf, r.ptr);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // 2 → 2.0 (not inf, nan)
+  return text;
+}
+
+class Printer {
+ public:
+  Printer(std::ostream& out, const Program& program) : out_(out), program_(program) {}
+
+  void function(const Function& f) {
+    fn_ = &f;
+    out_ << "fn " << f.name << "(";
+    for (size_t i = 0; i < f.param_slots.size(); ++i)
+      out_ << (i ? ", " : "") << local(f.param_slots[i]) << ": "
+           << type_name(f.slot_types[static_cast<size_t>(f.param_slots[i])]);
+    out_ << ") -> " << type_name(f.ret) << " {  // " << where(f.span) << ", " << f.slot_count()
+         << " slots\n";
+    block_body(f.body, 1);
+    out_ << "}\n";
+  }
+
+ private:
+  std::ostream& out_;
+  const Program& program_;
+  const Function* fn_ = nullptr;
+  int depth_ = 0;  // the statement being printed
+
+  std::string where(Span s) const {
+    if (!program_.file) return "?";
+    const LineCol lc = program_.file->line_col(s.begin);
+    return std::to_string(lc.line) + ":" + std::to_string(lc.col);
+  }
+  std::string local(int slot) const {
+    const auto i = static_cast<size_t>(slot);
+    const std::string name = slot >= 0 && i < fn_->slot_names.size() ? fn_->slot_names[i] : "";
+    return (name.empty() ? "_" : name) + "%" + std::to_string(slot);
+  }
+  static std::string indent(int depth) { return std::string(static_cast<size_t>(depth) * 4, ' '); }
+
+  void block_body(const Block* b, int depth) {
+    if (!b) return;
+    for (const Stmt* s : b->stmts) stmt(*s, depth);
+    if (b->tail) out_ << indent(depth) << expr(*b->tail) << "\n";
+  }
+  void braced(const Block* b, int depth, const std::string& comment = "") {
+    out_ << " {" << (comment.empty() ? "" : "  // " + comment) << "\n";
+    block_body(b, depth + 1);
+    out_ << indent(depth) << "}";
+  }
+  std::string braced_text(const Block* b, int depth) {
+    std::ostringstream text;
+    Printer inner(text, program_);
+    inner.fn_ = fn_;
+    inner.braced(b, depth);
+    return text.str();
+  }
+
+  void stmt(const Stmt& s, int depth) {
+    struct Depth {  // blocks inside this statement's expressions indent from here
+      int& d;
+      int saved;
+      ~Depth() { d = saved; }
+    } keep{depth_, depth_};
+    depth_ = depth;
+    out_ << indent(depth);
+    switch (s.kind) {
+      case StmtKind::Let:
+        out_ << "let " << local(s.slot) << ": "
+             << type_name(fn_->slot_types[static_cast<size_t>(s.slot)]);
+        if (s.value) out_ << " = " << expr(*s.value);
+        out_ << ";\n";
+        return;
+      case StmtKind::Assign:
+        out_ << expr(*s.target) << " " << (s.compound ? binop_spelling(s.op) : "") << "= "
+             << expr(*s.value) << ";\n";
+        return;
+      case StmtKind::Expr:
+        out_ << expr(*s.value) << ";\n";
+        return;
+      case StmtKind::While:
+        out_ << "while " << expr(*s.value);
+        braced(s.body, depth);
+        out_ << "\n";
+        return;
+      case StmtKind::Loop:
+        out_ << "loop";
+        braced(s.body, depth);
+        out_ << "\n";
+        return;
+      case StmtKind::For:
+        out_ << "for " << local(s.slot) << " in " << expr(*s.start) << (s.inclusive ? "..=" : "..")
+             << expr(*s.end);
+        if (s.across == Across::Blocks) out_ << " across blocks";
+        if (s.across == Across::Lanes)
+          out_ << " across lanes"
+               << (s.lanes_written ? "(" + std::to_string(s.lane_count) + ")" : "");
+        braced(s.body, depth, where(s.span));
+        out_ << "\n";
+        return;
+      case StmtKind::Spawn:
+        out_ << "spawn on(Topology::Device)";
+        braced(s.body, depth, "region at " + where(s.span));
+        out_ << "\n";
+        return;
+      case StmtKind::Return:
+        out_ << "return" << (s.value ? " " + expr(*s.value) : "") << ";\n";
+        return;
+      case StmtKind::Break:
+        out_ << "break;\n";
+        return;
+      case StmtKind::Continue:
+        out_ << "continue;\n";
+        return;
+      case StmtKind::OffloadMark:
+        if (s.mark == MarkKind::Checkpoint)
+          out_ << "// offload mark: checkpoint after the region at "
+               << where(s.region ? s.region->span : s.span) << "\n";
+        else
+          out_ << "// offload mark: sync (the GPU's results copied back)\n";
+        return;
+    }
+  }
+
+  std::string typed(const std::string& text, const Type& t) const {
+    return "(" + text + " : " + type_name(t) + ")";
+  }
+  std::string args(const std::vector<Expr*>& list, size_t from = 0) {
+    std::string text;
+    for (size_t i = from; i < list.size(); ++i) text += (i > from ? ", " : "") + expr(*list[i]);
+    return text;
+  }
+
+  std::string expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Literal:
+        if (e.type.is_scalar(Scalar::Bool)) return e.lit.i ? "true" : "false";
+        if (e.type.is_scalar() && is_float(e.type.scalar))
+          return shortest(e.lit.f, e.type.scalar) + scalar_info(e.type.scalar).name;
+        if (e.type.is_scalar() && !is_signed_int(e.type.scalar))
+          return std::to_string(static_cast<uint64_t>(e.lit.i)) + scalar_info(e.type.scalar).name;
+        return std::to_string(e.lit.i) +
+               (e.type.is_scalar() ? scalar_info(e.type.scalar).name : "");
+      case ExprKind::Unit:
+        return "()";
+      case ExprKind::String: {
+        std::string text = "\"";
+        for (char c : e.text)
+          text += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+        return text + "\"";
+      }
+      case ExprKind::Var:
+        return local(e.slot);
+      case ExprKind::Unary:
+        return typed(std::string(e.uop == UnOp::Neg ? "-" : "!") + expr(*e.args[0]), e.type);
+      case ExprKind::Binary:
+        return typed(expr(*e.args[0]) + " " + binop_spelling(e.bop) + " " + expr(*e.args[1]),
+                     e.type);
+      case ExprKind::Cast:
+        return "(" + expr(*e.args[0]) + " as " + type_name(e.type) + ")";
+      case ExprKind::Index:
+      case ExprKind::View: {
+        std::string text = expr(*e.args[0]);
+        for (size_t i = 1; i < e.args.size(); ++i) text += "[" + expr(*e.args[i]) + "]";
+        return typed(text, e.type);
+      }
+      case ExprKind::Ref:
+        return typed(std::string(e.type.ref_mut ? "&mut " : "&") + expr(*e.args[0]), e.type);
+      case ExprKind::Call:
+        return typed(
+            program_.functions[static_cast<size_t>(e.fn_index)].name + "(" + args(e.args) + ")",
+            e.type);
+      case ExprKind::Builtin: {
+        const BuiltinKind k = builtin_kind(e.builtin);
+        if ((k == BuiltinKind::Method || k == BuiltinKind::Query) && !e.args.empty())
+          return typed(
+              expr(*e.args[0]) + "." + builtin_spelling(e.builtin) + "(" + args(e.args, 1) + ")",
+              e.type);
+        return typed(std::string(builtin_spelling(e.builtin)) + "(" + args(e.args) + ")", e.type);
+      }
+      case ExprKind::TensorNew:
+        return type_name(e.type) + (e.builtin_fill ? "::fill(" + args(e.args) + ")" : "::uninit()");
+      case ExprKind::Transfer:
+        return typed(
+            "transfer(" + expr(*e.args[0]) + ", Memory::" + memory_name(e.type.memory) + ")",
+            e.type);
+      case ExprKind::If: {
+        std::string text = "if " + expr(*e.args[0]) + braced_text(e.block, depth_);
+        if (e.else_block) text += " else" + braced_text(e.else_block, depth_);
+        return typed(text, e.type);
+      }
+      case ExprKind::BlockExpr:
+        return typed(braced_text(e.block, depth_).substr(1), e.type);
+      case ExprKind::Print:
+      case ExprKind::Assert: {
+        std::string text = e.kind == ExprKind::Assert
+                               ? (e.is_assert_eq ? "assert_eq!(" : "assert!(")
+                               : (e.newline ? "println!(" : "print!(");
+        size_t first_format_arg = 0;
+        if (e.kind == ExprKind::Assert) {
+          text += expr(*e.args[0]);
+          if (e.is_assert_eq && e.args.size() > 1) text += ", " + expr(*e.args[1]);
+          first_format_arg = e.is_assert_eq ? 2 : 1;
+          if (e.format.empty()) return text + ")";
+          text += ", ";
+        }
+        std::string format = "\"";
+        for (const FormatPiece& p : e.format) {
+          for (char c : p.literal)
+            format += c == '\n'  ? std::string("\\n")
+                      : c == '"' ? std::string("\\\"")
+                                 : std::string(1, c);
+          if (p.arg >= 0) format += "{}";
+        }
+        text += format + "\"";
+        for (const FormatPiece& p : e.format)
+          if (p.arg >= 0 && static_cast<size_t>(p.arg) >= first_format_arg)
+            text += ", " + expr(*e.args[static_cast<size_t>(p.arg)]);
+        return text + ")";
+      }
+    }
+    return "?";
+  }
+};
+
+}  // namespace
+
+void print_program(std::ostream& out, const Program& program) {
+  Printer p(out, program);
+  for (size_t i = 0; i < program.functions.size(); ++i) {
+    if (i) out << "\n";
+    p.function(program.functions[i]);
+  }
+}
+
+}  // namespace vx::tir

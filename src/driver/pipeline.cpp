@@ -1,0 +1,176 @@
+#include "driver/pipeline.hpp"
+
+#include <filesystem>
+
+#include "check/checker.hpp"
+#include "check/kernel_rules.hpp"
+#include "check/tir_print.hpp"
+#include "interp/interpreter.hpp"
+#include "interp/race_check.hpp"
+#include "offload/emit_cuda.hpp"
+#include "uir/uir.hpp"
+
+namespace vx::pipeline {
+
+Compiled compile(std::shared_ptr<SourceFile> file, const Options& options) {
+  Compiled c;
+  c.file = std::move(file);
+  c.diags = std::make_unique<Diagnostics>(c.file);
+  c.parsed = parse_program(*c.file, *c.diags);
+  if (!c.parsed) {
+    c.refused_at = Step::Parse;
+    return c;
+  }
+  if (options.through == Step::Parse) return c;
+  c.program = check_program(*c.parsed, *c.diags);
+  if (!c.program) {
+    c.refused_at = Step::Check;
+    return c;
+  }
+  if (options.through == Step::Check) return c;
+  static const Machine kDefault = default_machine();
+  if (!check_kernel_rules(*c.program, options.machine ? *options.machine : kDefault, *c.diags,
+                          options.explain ? &c.explained : nullptr)) {
+    c.refused_at = Step::KernelRules;
+    return c;
+  }
+  if (options.through == Step::OffloadMarks) insert_marks(c);
+  return c;
+}
+
+void insert_marks(Compiled& c) {
+  if (!c.marks) c.marks = offload::insert_offload_marks(*c.program);
+}
+
+bool load_machine_for(const std::string& machine_path, const std::string& program_path,
+                      Machine& machine, std::ostream& err, ErrorFormat format) {
+  std::string path = machine_path;
+  if (!path.empty() && path[0] != '/' && !std::filesystem::exists(path)) {
+    std::filesystem::path dir = std::filesystem::path(program_path).parent_path();
+    for (int up = 0; up < 16 && !dir.empty(); ++up, dir = dir.parent_path()) {
+      if (std::filesystem::exists(dir / path)) {
+        path = (dir / path).string();
+        break;
+      }
+      if (dir == dir.parent_path()) break;
+    }
+  }
+  std::string error;
+  std::unique_ptr<Diagnostics> diags;
+  if (load_machine(path, machine, error, &diags)) return true;
+  if (diags)
+    emit_diagnostics(err, *diags, format);
+  else
+    render_plain_error(err, "cannot read the machine file: " + error, format);
+  return false;
+}
+
+// ---- dumps --------------------------------------------------------------------------------------
+
+namespace {
+
+// `--dump=kernels`: what the kernel rules proved, one store at a time (--explain has the tables).
+void print_kernels(std::ostream& out, const Compiled& c) {
+  if (c.explained.empty()) out << "// no stores in across loops\n";
+  for (const kr::StoreExplain& s : c.explained) {
+    const LineCol lc = c.file->line_col(s.span.begin);
+    out << "store " << s.place << " at " << lc.line << ":" << lc.col << ": tensor " << s.tensor
+        << ", offset " << (s.offset.empty() ? "(not linear)" : s.offset) << "\n";
+    for (const kr::LoopCheck& check : s.checks) {
+      const LineCol at = c.file->line_col(check.loop_span.begin);
+      out << "    across " << check.level << " " << check.var << " (" << at.line << ":" << at.col
+          << "): ";
+      if (check.private_buffer)
+        out << "private (the tensor is made in each pass)";
+      else if (check.proof.proved()) {
+        out << "proved: no two passes reach the same offset; digits";
+        const char* sep = " ";
+        for (const auto& d : check.proof.digits) {
+          out << sep << d.text() << " × " << d.coefficient;
+          sep = ", ";
+        }
+      } else
+        out << "not proved" << (check.proof.why.empty() ? "" : ": " + check.proof.why);
+      out << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<Dump> dump_by_name(const std::string& name) {
+  if (name == "ast") return Dump::Ast;
+  if (name == "typed") return Dump::Typed;
+  if (name == "kernels") return Dump::Kernels;
+  if (name == "cuda") return Dump::Cuda;
+  if (name == "uir") return Dump::Uir;
+  return std::nullopt;
+}
+
+Step step_of(Dump dump) {
+  switch (dump) {
+    case Dump::Ast:
+      return Step::Parse;
+    case Dump::Typed:
+      return Step::Check;
+    default:
+      return Step::KernelRules;
+  }
+}
+
+void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
+  switch (dump) {
+    case Dump::Ast:
+      dump_ast(out, *c.parsed, *c.file);
+      return;
+    case Dump::Typed:
+      tir::print_program(out, *c.program);
+      return;
+    case Dump::Kernels:
+      print_kernels(out, c);
+      return;
+    case Dump::Cuda:
+      out << offload::cuda_prelude();
+      for (const auto& r : offload::emit_regions(*c.program)) {
+        if (r.ok)
+          out << "\n" << r.source;
+        else
+          out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
+      }
+      return;
+    case Dump::Uir:
+      for (const auto& r : uir::lower_program(*c.program)) uir::print_lowered(out, r);
+      return;
+  }
+}
+
+// ---- running ------------------------------------------------------------------------------------
+
+int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream& err) {
+  insert_marks(c);
+  offload::OffloadRunner offload(*c.program, request.offload, err);
+  if (offload.active()) offload.set_marks(*c.marks);
+  interp::RegionRunner* runner = offload.active() ? &offload : nullptr;
+  if (request.around) runner = request.around(offload.active() ? &offload : nullptr);
+  RunOptions run;
+  run.out = &out;
+  run.err = &err;
+  run.error_format = request.error_format;
+  run.report_error = request.report_error;
+  if (!run.report_error && request.error_format == ErrorFormat::Json)
+    run.report_error = [&](std::ostream& o, const Diagnostic& d) {
+      render_diagnostic(o, *c.file, d, ErrorFormat::Json);
+    };
+  run.runner = runner;
+  // --check-races: the interpreter records every pass of every across loop and stops at the
+  // first collision (interp/race_check.hpp); regions then run in the interpreter.
+  interp::RaceRecorder races;
+  if (request.check_races) run.race_recorder = &races;
+  run.max_steps = request.max_steps;
+  run.max_seconds = request.max_seconds;
+  const int status = run_program(*c.program, run);
+  offload.finish();
+  return status;
+}
+
+}  // namespace vx::pipeline

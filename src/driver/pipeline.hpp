@@ -1,0 +1,89 @@
+// The pipeline (DESIGN §2, STYLE.md rule 3): the steps every program takes, in this order, and
+// the one API that `vx` (cli/driver.cpp), the REPL (repl/session.cpp) and the tests call.
+//
+//   read → parse        (--dump=ast)     parse/parser.hpp
+//        → check        (--dump=typed)   check/checker.hpp
+//        → kernel rules (--dump=kernels) check/kernel_rules.hpp; --explain keeps their proofs
+//        → offload marks                 offload/marks.hpp (shown by `run --dump=typed`)
+//        → emit CUDA    (--dump=cuda)    offload/emit_cuda.hpp
+//        → lower        (--dump=uir)     uir/uir.hpp
+//        → run                           interp/interpreter.hpp, with offload/runner.hpp
+//
+// Each step needs the one before it; a step that refuses ends the list, with its diagnostics.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "check/explain.hpp"
+#include "check/machine.hpp"
+#include "check/tir.hpp"
+#include "offload/marks.hpp"
+#include "offload/runner.hpp"
+#include "parse/parser.hpp"
+#include "support/diagnostics.hpp"
+
+namespace vx::pipeline {
+
+// The front end's steps, in order.
+enum class Step { Parse, Check, KernelRules, OffloadMarks };
+
+struct Options {
+  Step through = Step::KernelRules;  // the last step to run
+  const Machine* machine = nullptr;  // the kernel rules' machine; null: default_machine()
+  bool explain = false;              // keep the kernel rules' proof of every store
+};
+
+// What the front end made of one source.
+struct Compiled {
+  std::shared_ptr<SourceFile> file;
+  std::unique_ptr<Diagnostics> diags;     // every step's diagnostics, warnings included
+  std::unique_ptr<ParsedProgram> parsed;  // null: the parser refused
+  // Null: the checker refused, or `through` was Parse. Kept when the kernel rules refuse.
+  std::unique_ptr<tir::Program> program;
+  std::vector<kr::StoreExplain> explained;     // with Options::explain
+  std::optional<offload::OffloadMarks> marks;  // set once the offload-marks step ran
+  std::optional<Step> refused_at;              // the step that refused, if one did
+  bool ok() const { return !refused_at; }
+};
+
+// Runs the steps through `options.through` on `file`.
+Compiled compile(std::shared_ptr<SourceFile> file, const Options& options = {});
+// The offload-marks step on a program the kernel rules accepted (once; compile runs it when
+// `through` is OffloadMarks). Apart so that the REPL can find its statements before.
+void insert_marks(Compiled& compiled);
+
+// Reads a machine file for a program. A relative path that is not found from here is looked up
+// beside the program and in the directories above it (`// run-flags: --machine fleet/l4.vx`
+// works from anywhere). On failure reports to `err` and returns false.
+bool load_machine_for(const std::string& machine_path, const std::string& program_path,
+                      Machine& machine, std::ostream& err, ErrorFormat format);
+
+// `--dump=`: what one step made, printed. Kernels needs Options::explain.
+enum class Dump { Ast, Typed, Kernels, Cuda, Uir };
+std::optional<Dump> dump_by_name(const std::string& name);  // "ast", "typed", …
+Step step_of(Dump dump);                                    // the last step a dump needs
+void print_dump(std::ostream& out, Dump dump, const Compiled& compiled);
+
+struct RunRequest {
+  offload::OffloadOptions offload;  // mode "off": every region in the interpreter
+  bool check_races = false;         // record every pass of every across loop (race_check.hpp)
+  int64_t max_steps = 0;            // spec/semantics.md §8.1; 0: no limit
+  double max_seconds = 0;
+  ErrorFormat error_format = ErrorFormat::Human;
+  // Prints a runtime error; null: rendered against the program's file in error_format.
+  std::function<void(std::ostream&, const Diagnostic&)> report_error;
+  // A runner of the caller's own, put around the offload tier's (null when the tier is off);
+  // returns the runner the interpreter gets. Null: the offload tier's alone (the REPL's
+  // markers and `:time` use it).
+  std::function<interp::RegionRunner*(offload::OffloadRunner*)> around;
+};
+
+// Runs a compiled program (the offload marks are placed first if they are not yet). Returns
+// run_program's exit status.
+int run(Compiled& compiled, const RunRequest& request, std::ostream& out, std::ostream& err);
+
+}  // namespace vx::pipeline

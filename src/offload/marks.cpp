@@ -1,0 +1,155 @@
+#include "offload/marks.hpp"
+
+#include <functional>
+#include <vector>
+
+#include "check/tir_walk.hpp"
+
+namespace vx::offload {
+
+using tir::ExprKind;
+
+namespace {
+
+tir::Stmt* new_mark(tir::Program& program, tir::MarkKind kind, Span span) {
+  tir::Stmt* mark = program.new_stmt();
+  mark->kind = tir::StmtKind::OffloadMark;
+  mark->mark = kind;
+  mark->span = span;
+  return mark;
+}
+
+}  // namespace
+
+int insert_checkpoints(tir::Program& program) {
+  int count = 0;
+  std::function<void(tir::Block*)> blk;
+  std::function<void(tir::Expr*)> ex = [&](tir::Expr* e) {
+    if (!e) return;
+    for (auto* a : e->args) ex(a);
+    blk(e->block);
+    blk(e->else_block);
+  };
+  blk = [&](tir::Block* b) {
+    if (!b) return;
+    for (size_t i = 0; i < b->stmts.size(); ++i) {
+      tir::Stmt* s = b->stmts[i];
+      ex(s->target);
+      ex(s->value);
+      if (s->kind == tir::StmtKind::Spawn) {
+        tir::Stmt* mark = new_mark(program, tir::MarkKind::Checkpoint, s->span);
+        mark->region = s;
+        b->stmts.insert(b->stmts.begin() + static_cast<long>(i) + 1, mark);
+        ++count;
+        ++i;
+        continue;
+      }
+      blk(s->body);
+    }
+    ex(b->tail);
+  };
+  for (auto& f : program.functions) blk(f.body);
+  return count;
+}
+
+OffloadMarks insert_sync_points(tir::Program& program) {
+  OffloadMarks out;
+  out.synced = true;
+  out.eager = false;
+  // Functions that run a region, directly or through calls (a fixed point over the call graph).
+  std::vector<bool> regions(program.functions.size(), false);
+  auto runs_region = [&](const tir::Stmt* st, const tir::Expr* e) {
+    return st ? st->kind == tir::StmtKind::Spawn
+              : e->kind == ExprKind::Call && regions[static_cast<size_t>(e->fn_index)];
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t f = 0; f < program.functions.size(); ++f) {
+      if (regions[f]) continue;
+      if (tir::block_has(program.functions[f].body, runs_region)) regions[f] = changed = true;
+    }
+  }
+  auto tensors = [](const tir::Stmt*, const tir::Expr* e) {
+    return e && (e->type.is_tensor_like() || e->kind == ExprKind::TensorNew ||
+                 e->kind == ExprKind::Transfer);
+  };
+  // Host work on tensor data in an expression (a reference passed to a call is not: the callee's
+  // own statements have their marks; a length is not: shapes never change on the device).
+  auto reads = [](const tir::Stmt*, const tir::Expr* e) {
+    if (!e) return false;
+    if (e->kind == ExprKind::Index || e->kind == ExprKind::TensorNew ||
+        e->kind == ExprKind::Transfer)
+      return true;
+    if (e->kind != ExprKind::Builtin && e->kind != ExprKind::Print && e->kind != ExprKind::Assert)
+      return false;
+    if (e->kind == ExprKind::Builtin &&
+        (e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim))
+      return false;
+    for (const tir::Expr* a : e->args)
+      if (a->type.is_tensor_like()) return true;
+    return false;
+  };
+  auto has_block = [](const tir::Stmt*, const tir::Expr* e) {
+    return e && (e->block || e->else_block);
+  };
+  std::function<void(tir::Block*)> blk = [&](tir::Block* b) {
+    if (!b) return;
+    for (size_t i = 0; i < b->stmts.size(); ++i) {
+      tir::Stmt* s = b->stmts[i];
+      // A region: the runner syncs what it captures. A mark: nothing to sync before.
+      if (s->kind == tir::StmtKind::Spawn || s->kind == tir::StmtKind::OffloadMark) continue;
+      if (!tir::stmt_has(s, runs_region)) {
+        if (!tir::stmt_has(s, tensors)) continue;
+        b->stmts.insert(b->stmts.begin() + static_cast<long>(i),
+                        new_mark(program, tir::MarkKind::Sync, s->span));
+        ++out.syncs;
+        ++i;
+        continue;
+      }
+      // A statement that runs regions: its own expressions (a loop's range, a condition) read
+      // host data between launches where no mark can stand; such programs sync after every launch.
+      for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
+        if (tir::expr_has(e, reads)) out.eager = true;
+      if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::Assign ||
+          s->kind == tir::StmtKind::Expr || s->kind == tir::StmtKind::Return)
+        out.eager = out.eager || tir::expr_has(s->value, has_block);
+      blk(s->body);
+    }
+    if (b->tail && tir::expr_has(b->tail, reads)) {
+      if (tir::expr_has(b->tail, runs_region) || tir::expr_has(b->tail, has_block)) {
+        out.eager = true;
+      } else {
+        b->stmts.push_back(new_mark(program, tir::MarkKind::Sync, b->tail->span));
+        ++out.syncs;
+      }
+    }
+  };
+  // Functions called inside regions (directly or through calls) get no marks: a mark must not
+  // run in the middle of a region. Host code calls them with tensor arguments, so the calling
+  // statement mentions a tensor and has its own mark.
+  std::vector<bool> in_region(program.functions.size(), false);
+  std::function<void(const tir::Block*)> from_region = [&](const tir::Block* b) {
+    tir::walk_block(b, [&](const tir::Stmt*, const tir::Expr* e) {
+      if (e && e->kind == ExprKind::Call && !in_region[static_cast<size_t>(e->fn_index)]) {
+        in_region[static_cast<size_t>(e->fn_index)] = true;
+        from_region(program.functions[static_cast<size_t>(e->fn_index)].body);
+      }
+    });
+  };
+  for (auto& f : program.functions)
+    tir::walk_block(f.body, [&](const tir::Stmt* st, const tir::Expr*) {
+      if (st && st->kind == tir::StmtKind::Spawn) from_region(st->body);
+    });
+  for (size_t f = 0; f < program.functions.size(); ++f)
+    if (!in_region[f]) blk(program.functions[f].body);
+  return out;
+}
+
+OffloadMarks insert_offload_marks(tir::Program& program) {
+  const int checkpoints = insert_checkpoints(program);
+  OffloadMarks marks = insert_sync_points(program);
+  marks.checkpoints = checkpoints;
+  return marks;
+}
+
+}  // namespace vx::offload
