@@ -32,3 +32,6 @@ if(Python3_FOUND)
 else()
   add_test(NAME deep_exprs COMMAND ${CMAKE_COMMAND} -E false)
 endif()
+
+# Every C++ file in git follows .clang-format (issue 18).
+add_test(NAME format COMMAND ${CMAKE_CURRENT_LIST_DIR}/format_check.sh ${PROJECT_SOURCE_DIR})

@@ -649,6 +649,40 @@ TEST_CASE("a region runner sees each spawn region and may take it") {
   }
 }
 
+// A broken invariant of vx (here: a runner that reports one) is an internal error, exit 70, with
+// vx's own source position; never a runtime error of the program (exit 101, no position).
+constexpr int kBrokenLine = __LINE__ + 3;
+struct BrokenRunner : RegionRunner {
+  bool run_region(const tir::Stmt&, interp::Frame&) override {
+    interp::internal_error("a test's broken invariant");
+  }
+};
+
+TEST_CASE("an internal error is vx's, not the program's") {
+  pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>("r.vx", R"(fn main() {
+    let mut g = transfer(Tensor<i32, [4]>::fill(1), Memory::HBM);
+    spawn on(Topology::Device) { for b in 0..4 across blocks { g[b] = 7; } }
+})"));
+  REQUIRE(c.ok());
+  for (ErrorFormat format : {ErrorFormat::Human, ErrorFormat::Json}) {
+    BrokenRunner runner;
+    std::ostringstream out, err;
+    RunOptions options;
+    options.out = &out;
+    options.err = &err;
+    options.runner = &runner;
+    options.error_format = format;
+    CHECK(run_program(*c.program, options) == 70);
+    INFO(err.str());
+    CHECK(err.str().find("internal error in the interpreter: a test's broken invariant (at ") !=
+          std::string::npos);
+    CHECK(err.str().find("interp_test.cpp:" + std::to_string(kBrokenLine) +
+                         "; this is a bug in vx)") != std::string::npos);
+    CHECK(err.str().find("runtime error") == std::string::npos);
+    if (format == ErrorFormat::Json) CHECK(err.str().rfind("{", 0) == 0);
+  }
+}
+
 TEST_CASE("speed of the scale loop (informative)") {
   const int rows = 256, cols = 16384;
   const std::string src = "fn main() {\n let mut grid = transfer(Tensor<f32, [" +

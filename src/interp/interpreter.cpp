@@ -178,8 +178,11 @@ void TensorSlot::own(std::unique_ptr<TensorStorage> s) {
 
 void runtime_error(Span span, std::string message) { throw RuntimeError{span, std::move(message)}; }
 
-void internal_error(const std::string& what) {
-  throw RuntimeError{Span{}, "internal error in the interpreter: " + what};
+void internal_error(const std::string& what, std::source_location where) {
+  std::string file = where.file_name();
+  if (const auto at = file.rfind("src/"); at != std::string::npos) file.erase(0, at);
+  throw InternalError("internal error in the interpreter: " + what + " (at " + file + ":" +
+                      std::to_string(where.line()) + "; this is a bug in vx)");
 }
 
 std::string int_operand_text(uint64_t bits, bool is_unsigned) {
@@ -1298,6 +1301,9 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
                        "internal error: a break or return left its function in the interpreter "
                        "(this is a bug in vx)",
                        options.error_format);
+    return 70;
+  } catch (const InternalError& e) {
+    render_plain_error(err, e.what(), options.error_format);
     return 70;
   } catch (const std::bad_alloc&) {
     render_plain_error(err, "runtime error: out of memory", options.error_format);

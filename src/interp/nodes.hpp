@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <ostream>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,6 @@ struct FramePool {
   std::vector<Frame*> free;
 };
 
-// What the frames of one thread of a run share: the output streams, the function table, the
-// call depth and the frame pools. The main thread has one; each host task that runs blocks of an
-// `across blocks` loop forks its own (host_parallel.hpp): it copies the settings and starts with
-// empty frame pools, so no two threads share anything they write.
-// `--max-steps` and `--max-seconds` (spec/semantics.md §8.1): one per run, null in ExecSettings
-// when neither is set. A run with limits uses one host thread, so the count is deterministic.
 // Per-task copies of tensors that an across-blocks loop updates only by integer Relaxed
 // atomic_fetch_add/sub whose old values nobody reads (host_parallel.hpp): the task adds into its
 // copy, and the copy is added to the tensor once, when the task ends.
@@ -48,6 +43,12 @@ struct PrivateSums {
   }
 };
 
+// What the frames of one thread of a run share: the output streams, the function table, the
+// call depth and the frame pools. The main thread has one; each host task that runs blocks of an
+// `across blocks` loop forks its own (host_parallel.hpp): it copies the settings and starts with
+// empty frame pools, so no two threads share anything they write. `limits` (--max-steps,
+// --max-seconds, spec/semantics.md §8.1) is one per run, null when neither is set; a run with
+// limits uses one host thread, so the count is deterministic.
 struct ExecSettings {
   std::ostream* out = nullptr;
   std::ostream* err = nullptr;
@@ -410,7 +411,8 @@ std::string scalar_debug(Scalar s, uint64_t bits);  // Debug
 bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
 // `[i, j]` of a linear offset in a view.
 std::string element_text(const TensorView& v, int64_t offset);
-[[noreturn]] void internal_error(const std::string& what);
+[[noreturn]] void internal_error(const std::string& what,
+                                 std::source_location where = std::source_location::current());
 // `--check-races`: reports one element access of `v` (at `offset` in the view) to the recorder
 // when an across pass is open; a collision stops the run with a runtime error at `span`. Only
 // the recording nodes (compiled when a recorder is installed) call it.

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -195,6 +196,12 @@ struct RuntimeError {
   std::string message;
 };
 [[noreturn]] void runtime_error(Span span, std::string message);
+
+// A broken invariant of vx itself, never the program's fault: the run ends with
+// `internal error: … (this is a bug in vx)` and vx's own source position, exit status 70.
+struct InternalError : std::logic_error {
+  using std::logic_error::logic_error;
+};
 
 // The run limits of `vx run --max-steps N --max-seconds S` (spec/semantics.md §8.1), shared by the
 // interpreter and the .uir runner.
