@@ -31,7 +31,7 @@ def program_of(golden):
         return None, f"{golden.name} does not start with `{HEADER.decode()}PROGRAM`"
     program = first[len(HEADER):].decode("utf-8")
     path = pathlib.PurePosixPath(program)
-    if path.is_absolute() or ".." in path.parts or path.suffix != ".vx":
+    if path.is_absolute() or ".." in path.parts or path.suffix != ".vx" or program.startswith("-"):
         return None, f"{golden.name}: `{program}` is not a .vx path inside the project"
     if not (ROOT / path).is_file():
         return None, f"{golden.name}: `{program}` does not exist"
@@ -60,7 +60,7 @@ def main(argv):
     if not goldens:
         print(f"cuda_golden: no cases in {GOLDEN}")
         return 1
-    failed = 0
+    failed = updated = 0
     for golden in goldens:
         program, why = program_of(golden)
         body = None
@@ -77,6 +77,7 @@ def main(argv):
         if update:
             golden.write_bytes(actual)
             print(f"cuda_golden: updated {golden.relative_to(ROOT)}")
+            updated += 1
             continue
         failed += 1
         name = str(golden.relative_to(ROOT))
@@ -88,7 +89,8 @@ def main(argv):
               f"(tests/cuda_golden.py --update VX rewrites it; review the diff):")
         sys.stdout.writelines(diff)
         print()
-    print(f"cuda_golden: {len(goldens) - failed} of {len(goldens)} match")
+    matched = len(goldens) - failed - updated
+    print(f"cuda_golden: {matched} of {len(goldens)} match" + (f", {updated} updated" if updated else ""))
     return 1 if failed else 0
 
 
