@@ -57,3 +57,12 @@ set_target_properties(fake_cuda PROPERTIES OUTPUT_NAME vx_fake_cuda PREFIX lib S
 target_link_libraries(fake_cuda PRIVATE ${CMAKE_DL_LIBS})
 add_dependencies(cuda_host_test fake_cuda vx)
 target_compile_definitions(cuda_host_test PRIVATE VX_FAKE_CUDA_DIR="${CMAKE_BINARY_DIR}/fake_cuda")
+
+# cuda_golden: the emitted CUDA of a chosen set of programs, byte for byte, against
+# tests/cuda_golden/*.cu (tests/cuda_golden/README.md; `tests/cuda_golden.py --update VX` rewrites
+# them).
+if(Python3_EXECUTABLE)
+  add_test(NAME cuda_golden
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cuda_golden.py $<TARGET_FILE:vx>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endif()

@@ -327,7 +327,272 @@ struct OffloadRunner::Impl {
     for (auto& [host, r] : resident) driver.free(r.dev);
     if (err_dev) driver.free(err_dev);
   }
+
+  // ---- the steps of run_region, in the order it takes them
+
+  // A captured tensor of the launch being prepared: its device copy (Resident), or none when
+  // two captured views share memory.
+  struct Buf {
+    Resident* res = nullptr;
+    std::byte* host = nullptr;
+    Scalar scalar = Scalar::F32;
+    std::string name;
+  };
+  struct Launch {
+    LaunchArgs args;
+    std::vector<Buf> bufs;
+    bool host_exact = true;  // every host copy was valid before the launch
+    uint64_t moved = 0;      // bytes copied between host and device
+    float ms = 0;
+  };
+
+  void compare_pending(bool verbose);
+  bool on_host(size_t ri, const std::string& why, bool verbose);
+  std::string tier_policy(size_t ri, int count, const OffloadOptions& options);
+  bool kernel(size_t ri, bool checked, void*& fn, std::string& why);
+  bool capture_tensors(size_t ri, interp::Frame& frame, bool verify, Launch& l, std::string& why);
+  bool launch(size_t ri, void* fn, Launch& l, std::string& why);
+  bool kernel_failed(size_t ri, Launch& l);
+  void keep_results(size_t ri, bool verify, bool eager, Launch& l);
 };
+
+// At a checkpoint (the end of a verified region): the GPU's results of the region's last launch
+// compared with the interpreter's; the region is verified, or demoted to the interpreter.
+void OffloadRunner::Impl::compare_pending(bool verbose) {
+  if (!pending) return;
+  const size_t ri = pending->region;
+  const EmittedRegion& r = regions[ri];
+  bool same = true;
+  size_t within = 0;  // float elements accepted within the bound of unordered atomics
+  for (auto& [host, gpu, scalar, name] : pending->results) {
+    const VerifyResult v = compare_launch(host, gpu.data(), gpu.size(), scalar, r.float_atomics);
+    within += v.within;
+    if (v.first_difference >= 0) {
+      const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
+      const size_t k = static_cast<size_t>(v.first_difference) * es;
+      err << "vx: verify: the region at " << r.location << " differs from the interpreter: `"
+          << name << "` element " << v.first_difference << ": GPU "
+          << element_text(gpu.data() + k, scalar) << ", interpreter "
+          << element_text(host + k, scalar) << "; the region stays on the interpreter\n";
+      same = false;
+      break;
+    }
+  }
+  if (same)
+    verified.insert(ri);
+  else
+    demoted.insert(ri);
+  if (same && within) loosely_verified.insert(ri);
+  if (same && within && verbose)
+    err << "vx: verify: the region at " << r.location << ": " << within
+        << " float element(s) differ within the bound for f32 atomics (spec/offload.md)\n";
+  pending.reset();
+}
+
+// The region runs on the interpreter (said once under -v, with the reason); returns false.
+bool OffloadRunner::Impl::on_host(size_t ri, const std::string& why, bool verbose) {
+  sync_all();
+  if (verbose && reported.insert(ri).second)
+    err << "vx: " << regions[ri].location << ": region runs on the interpreter: " << why << "\n";
+  return false;
+}
+
+// The tier policy (spec/offload.md): why the region's `count`-th launch stays on the host, or ""
+// when it goes to the GPU. Opens the driver on the first region that asks.
+std::string OffloadRunner::Impl::tier_policy(size_t ri, int count, const OffloadOptions& options) {
+  const EmittedRegion& r = regions[ri];
+  if (!tried_device) {
+    tried_device = true;
+    device_ok = driver.open(no_device_why);
+    if (!device_ok) err << "no CUDA device\n";
+  }
+  if (!device_ok) return "no CUDA device (" + no_device_why + ")";
+  if (!r.ok) return "not emitted: " + r.reason;
+  if (demoted.count(ri)) return "its GPU result differed from the interpreter's";
+  if (options.mode == "auto" && count <= options.threshold)
+    return "not hot yet (" + std::to_string(options.threshold) + " launches; VX_OFFLOAD_THRESHOLD)";
+  return {};
+}
+
+// The region's kernel in `fn`, or false with the reason. The kernels: one module for the program,
+// compiled on first use, and for verify launches of regions that call fast_exp/fast_tanh a second
+// one built with VX_CHECK_FAST (vx_prelude.cuh).
+bool OffloadRunner::Impl::kernel(size_t ri, bool checked, void*& fn, std::string& why) {
+  std::map<size_t, void*>& fns = checked ? checked_functions : functions;
+  bool& done = checked ? checked_compiled : compiled;
+  if (!done && !compile_failed) {
+    std::string load_why;
+    if (!nvrtc.load(load_why)) {
+      compile_failed = true;
+      no_device_why = load_why;
+    } else {
+      std::vector<char> cubin;
+      std::string log;
+      void* module = nullptr;
+      bool cached = false;
+      std::vector<std::string> extra;
+      if (checked) extra.push_back("-DVX_CHECK_FAST");
+      const auto t0 = std::chrono::steady_clock::now();
+      const bool built =
+          nvrtc.compile(cuda_translation_unit(regions), driver.arch(), cubin, log, &cached, extra);
+      const auto t1 = std::chrono::steady_clock::now();
+      const bool loaded = built && driver.load_module(cubin, &module, log);
+      const auto t2 = std::chrono::steady_clock::now();
+      if (time_kernel && loaded) {
+        const auto ms = [](auto a, auto b) {
+          return std::chrono::duration<double, std::milli>(b - a).count();
+        };
+        err << "vx: kernels: " << regions.size() << " region(s) for " << driver.arch()
+            << (checked ? " (fast_* checked)" : "") << ", "
+            << (cached ? "read from the cache" : "compiled by NVRTC " + nvrtc.version()) << " in "
+            << ms(t0, t1) << " ms, module loaded in " << ms(t1, t2) << " ms\n";
+      }
+      if (!loaded) {
+        compile_failed = true;
+        no_device_why = "the kernels did not compile: " + log;
+      } else {
+        for (size_t i = 0; i < regions.size(); ++i) {
+          void* f = nullptr;
+          if (regions[i].ok && driver.get_function(module, regions[i].name, &f, log)) fns[i] = f;
+        }
+        done = true;
+      }
+    }
+    if (compile_failed) err << "vx: offload: " << no_device_why << "\n";
+  }
+  if (!done || !fns.count(ri)) {
+    why = no_device_why.empty() ? "no kernel" : no_device_why;
+    return false;
+  }
+  fn = fns[ri];
+  return true;
+}
+
+// The launch's arguments, and the captured tensors' device copies (Impl::Resident): uploaded only
+// where the device copy is not valid; after the launch the device copy is the valid one until a
+// mark. False, with the reason, when the region must stay on the host.
+bool OffloadRunner::Impl::capture_tensors(size_t ri, interp::Frame& frame, bool verify, Launch& l,
+                                          std::string& why) {
+  const EmittedRegion& r = regions[ri];
+  const tir::Function& fn = program.functions[static_cast<size_t>(r.function)];
+  bool alloc_ok = true, overlap = false;
+  if (verify) sync_all();  // the interpreter runs the region too, on the host copies
+  auto pointer_of = [&](int slot, const interp::TensorView& v) -> uint64_t {
+    Buf b;
+    b.scalar = fn.slot_types[static_cast<size_t>(slot)].scalar;
+    b.name = fn.slot_names[static_cast<size_t>(slot)];
+    b.host = reinterpret_cast<std::byte*>(v.data);
+    const size_t bytes =
+        static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
+    for (const Buf& o : l.bufs)  // two captured views of one memory: not on the device (yet)
+      if (o.res && o.host < b.host + bytes && b.host < o.host + o.res->bytes &&
+          !(o.host == b.host && o.res->bytes == bytes))
+        overlap = true;
+    if (overlap) {
+      l.bufs.push_back(b);
+      return 0;
+    }
+    b.res = resident_for(b.host, bytes);
+    if (!b.res) {
+      alloc_ok = false;
+    } else {
+      l.host_exact = l.host_exact && b.res->host_valid;
+      if (!b.res->dev_valid) {
+        if (!driver.upload(b.res->dev, b.host, bytes)) alloc_ok = false;
+        b.res->dev_valid = true;
+        l.moved += bytes;
+      }
+    }
+    l.bufs.push_back(b);
+    return b.res ? b.res->dev : 0;
+  };
+  std::string launch_why;
+  if (!build_launch(r, frame, pointer_of, l.args, launch_why) || !alloc_ok || overlap) {
+    sync_all();
+    if (overlap)
+      why = "two of its tensors are views of the same memory";
+    else
+      why = alloc_ok ? launch_why : "device memory for its tensors could not be allocated";
+    return false;
+  }
+  if (!err_dev && !driver.alloc(sizeof(int), &err_dev)) {
+    sync_all();
+    why = "device memory for its error flag could not be allocated";
+    return false;
+  }
+  const int zero = 0;
+  driver.upload(err_dev, &zero, sizeof zero);
+  for (size_t i = 0; i < r.params.size(); ++i)
+    if (r.params[i].kind == KernelParam::Kind::ErrorFlag) l.args.values[i] = err_dev;
+  return true;
+}
+
+// The launch itself (none when a block loop has no pass). False, with the driver's reason, when
+// it failed: the region is demoted and what the device holds is forgotten.
+bool OffloadRunner::Impl::launch(size_t ri, void* fn, Launch& l, std::string& why) {
+  const EmittedRegion& r = regions[ri];
+  if (l.args.empty) return true;
+  if (driver.launch(fn, l.args.grid, r.block, l.args.params.data(), &l.ms, why, r.dynamic_smem))
+    return true;
+  for (auto& b : l.bufs) b.res->dev_valid = false;  // whatever the device holds now is unknown
+  sync_all();
+  demoted.insert(ri);
+  return false;
+}
+
+// Whether the kernel set its error flag. A runtime error: the interpreter reruns the region and
+// reports it. Where the host copies were valid before the launch they still are (the device's
+// partial results are dropped); otherwise the device copies are the only state there is
+// (spec/offload.md).
+bool OffloadRunner::Impl::kernel_failed(size_t ri, Launch& l) {
+  int flag = 0;
+  driver.download(&flag, err_dev, sizeof flag);
+  if (flag == 0) return false;
+  for (auto& b : l.bufs) {
+    if (!l.host_exact && !b.res->host_valid) {
+      driver.download(b.host, b.res->dev, b.res->bytes);
+      b.res->host_valid = true;
+    }
+    b.res->dev_valid = false;
+  }
+  sync_all();
+  if (flag == 6) {  // vx_prelude.cuh: a fast_* instruction outside its documented bound
+    err << "vx: verify: the region at " << regions[ri].location
+        << ": a fast_exp/fast_tanh result on the GPU is outside its documented bound "
+           "(spec/math.md §4); the "
+           "region stays on the interpreter\n";
+    demoted.insert(ri);
+  }
+  return true;
+}
+
+// After a launch: a verify launch keeps the GPU's results for the checkpoint to compare (the
+// interpreter's are the ones kept); otherwise the device copies are the valid ones (copied back
+// at once when `eager`). Then the timing and the --profile statistics.
+void OffloadRunner::Impl::keep_results(size_t ri, bool verify, bool eager, Launch& l) {
+  const EmittedRegion& r = regions[ri];
+  if (verify) {
+    Pending p;
+    p.region = ri;
+    for (auto& b : l.bufs) {
+      std::vector<std::byte> out(b.res->bytes);
+      driver.download(out.data(), b.res->dev, b.res->bytes);
+      l.moved += b.res->bytes;
+      b.res->dev_valid = false;  // the interpreter's result is the one kept
+      p.results.emplace_back(b.host, std::move(out), b.scalar, b.name);
+    }
+    pending = std::move(p);
+  } else {
+    for (auto& b : l.bufs) b.res->host_valid = false;
+    if (eager) l.moved += sync_all();
+  }
+  if (time_kernel)
+    err << "vx: kernel " << r.location << ": " << l.ms << " ms, grid " << l.args.grid[0] << "x"
+        << l.args.grid[1] << "x" << l.args.grid[2] << ", block " << r.block[0] << "x" << r.block[1]
+        << "x" << r.block[2] << "\n";
+  stats[ri].ms.push_back(l.ms);
+  stats[ri].bytes += l.moved;
+}
 
 OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& options,
                              std::ostream& err)
@@ -346,39 +611,10 @@ OffloadRunner::~OffloadRunner() {
 }
 
 void OffloadRunner::at_mark(const tir::Stmt& mark, interp::Frame&) {
-  Impl& m = *impl_;
-  if (mark.mark == tir::MarkKind::Sync) {  // host code that may touch tensors follows
-    m.sync_all();
-    return;
-  }
-  if (!m.pending) return;
-  const size_t ri = m.pending->region;
-  const EmittedRegion& r = m.regions[ri];
-  bool same = true;
-  size_t within = 0;  // float elements accepted within the bound of unordered atomics
-  for (auto& [host, gpu, scalar, name] : m.pending->results) {
-    const VerifyResult v = compare_launch(host, gpu.data(), gpu.size(), scalar, r.float_atomics);
-    within += v.within;
-    if (v.first_difference >= 0) {
-      const size_t es = static_cast<size_t>(std::max(1, scalar_info(scalar).bits / 8));
-      const size_t k = static_cast<size_t>(v.first_difference) * es;
-      m.err << "vx: verify: the region at " << r.location << " differs from the interpreter: `"
-            << name << "` element " << v.first_difference << ": GPU "
-            << element_text(gpu.data() + k, scalar) << ", interpreter "
-            << element_text(host + k, scalar) << "; the region stays on the interpreter\n";
-      same = false;
-      break;
-    }
-  }
-  if (same)
-    m.verified.insert(ri);
-  else
-    m.demoted.insert(ri);
-  if (same && within) m.loosely_verified.insert(ri);
-  if (same && within && options_.verbose)
-    m.err << "vx: verify: the region at " << r.location << ": " << within
-          << " float element(s) differ within the bound for f32 atomics (spec/offload.md)\n";
-  m.pending.reset();
+  if (mark.mark == tir::MarkKind::Sync)  // host code that may touch tensors follows
+    impl_->sync_all();
+  else  // the end of a region: compare a verify launch's results
+    impl_->compare_pending(options_.verbose);
 }
 
 void OffloadRunner::copy_back() { impl_->sync_all(); }
@@ -391,188 +627,19 @@ bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
     return false;
   }
   const size_t ri = it->second;
-  const EmittedRegion& r = m.regions[ri];
-  auto host = [&](const std::string& why) {
-    m.sync_all();
-    if (options_.verbose && m.reported.insert(ri).second)
-      m.err << "vx: " << r.location << ": region runs on the interpreter: " << why << "\n";
-    return false;
-  };
   const int count = ++m.launches[ri];
-  if (!m.tried_device) {
-    m.tried_device = true;
-    m.device_ok = m.driver.open(m.no_device_why);
-    if (!m.device_ok) m.err << "no CUDA device\n";
-  }
-  if (!m.device_ok) return host("no CUDA device (" + m.no_device_why + ")");
-  if (!r.ok) return host("not emitted: " + r.reason);
-  if (m.demoted.count(ri)) return host("its GPU result differed from the interpreter's");
+  std::string why = m.tier_policy(ri, count, options_);
+  if (!why.empty()) return m.on_host(ri, why, options_.verbose);
   const bool verify =
       options_.mode == "verify" || (options_.mode == "auto" && !m.verified.count(ri));
-  if (options_.mode == "auto" && count <= options_.threshold)
-    return host("not hot yet (" + std::to_string(options_.threshold) +
-                " launches; VX_OFFLOAD_THRESHOLD)");
-  // The kernels: one module for the program, and for verify launches of regions that call
-  // fast_exp/fast_tanh a second one built with VX_CHECK_FAST (vx_prelude.cuh).
-  const bool checked = verify && r.source.find("vx_fast_") != std::string::npos;
-  std::map<size_t, void*>& fns = checked ? m.checked_functions : m.functions;
-  bool& compiled = checked ? m.checked_compiled : m.compiled;
-  if (!compiled && !m.compile_failed) {
-    std::string why;
-    if (!m.nvrtc.load(why)) {
-      m.compile_failed = true;
-      m.no_device_why = why;
-    } else {
-      std::vector<char> cubin;
-      std::string log;
-      void* module = nullptr;
-      bool cached = false;
-      std::vector<std::string> extra;
-      if (checked) extra.push_back("-DVX_CHECK_FAST");
-      const auto t0 = std::chrono::steady_clock::now();
-      const bool built = m.nvrtc.compile(cuda_translation_unit(m.regions), m.driver.arch(), cubin,
-                                         log, &cached, extra);
-      const auto t1 = std::chrono::steady_clock::now();
-      const bool loaded = built && m.driver.load_module(cubin, &module, log);
-      const auto t2 = std::chrono::steady_clock::now();
-      if (m.time_kernel && loaded) {
-        const auto ms = [](auto a, auto b) {
-          return std::chrono::duration<double, std::milli>(b - a).count();
-        };
-        m.err << "vx: kernels: " << m.regions.size() << " region(s) for " << m.driver.arch()
-              << (checked ? " (fast_* checked)" : "") << ", "
-              << (cached ? "read from the cache" : "compiled by NVRTC " + m.nvrtc.version())
-              << " in " << ms(t0, t1) << " ms, module loaded in " << ms(t1, t2) << " ms\n";
-      }
-      if (!loaded) {
-        m.compile_failed = true;
-        m.no_device_why = "the kernels did not compile: " + log;
-      } else {
-        for (size_t i = 0; i < m.regions.size(); ++i) {
-          void* fn = nullptr;
-          if (m.regions[i].ok && m.driver.get_function(module, m.regions[i].name, &fn, log))
-            fns[i] = fn;
-        }
-        compiled = true;
-      }
-    }
-    if (m.compile_failed) m.err << "vx: offload: " << m.no_device_why << "\n";
-  }
-  if (!compiled || !fns.count(ri))
-    return host(m.no_device_why.empty() ? "no kernel" : m.no_device_why);
-
-  // The captured tensors' device copies (Impl::Resident): uploaded only where the device copy
-  // is not valid; after the launch the device copy is the valid one until a mark.
-  const tir::Function& fn = m.program.functions[static_cast<size_t>(r.function)];
-  struct Buf {
-    Impl::Resident* res = nullptr;
-    std::byte* host = nullptr;
-    Scalar scalar = Scalar::F32;
-    std::string name;
-  };
-  std::vector<Buf> bufs;
-  bool alloc_ok = true, host_exact = true, overlap = false;
-  uint64_t moved = 0;
-  if (verify) m.sync_all();  // the interpreter runs the region too, on the host copies
-  auto pointer_of = [&](int slot, const interp::TensorView& v) -> uint64_t {
-    Buf b;
-    b.scalar = fn.slot_types[static_cast<size_t>(slot)].scalar;
-    b.name = fn.slot_names[static_cast<size_t>(slot)];
-    b.host = reinterpret_cast<std::byte*>(v.data);
-    const size_t bytes =
-        static_cast<size_t>(v.size) * static_cast<size_t>(interp::scalar_size(b.scalar));
-    for (const Buf& o : bufs)  // two captured views of one memory: not on the device (yet)
-      if (o.res && o.host < b.host + bytes && b.host < o.host + o.res->bytes &&
-          !(o.host == b.host && o.res->bytes == bytes))
-        overlap = true;
-    if (overlap) {
-      bufs.push_back(b);
-      return 0;
-    }
-    b.res = m.resident_for(b.host, bytes);
-    if (!b.res) {
-      alloc_ok = false;
-    } else {
-      host_exact = host_exact && b.res->host_valid;
-      if (!b.res->dev_valid) {
-        if (!m.driver.upload(b.res->dev, b.host, bytes)) alloc_ok = false;
-        b.res->dev_valid = true;
-        moved += bytes;
-      }
-    }
-    bufs.push_back(b);
-    return b.res ? b.res->dev : 0;
-  };
-  LaunchArgs args;
-  std::string why;
-  if (!build_launch(r, frame, pointer_of, args, why) || !alloc_ok || overlap) {
-    m.sync_all();
-    if (overlap) return host("two of its tensors are views of the same memory");
-    return host(alloc_ok ? why : "device memory for its tensors could not be allocated");
-  }
-  if (!m.err_dev && !m.driver.alloc(sizeof(int), &m.err_dev)) {
-    m.sync_all();
-    return host("device memory for its error flag could not be allocated");
-  }
-  const int zero = 0;
-  m.driver.upload(m.err_dev, &zero, sizeof zero);
-  for (size_t i = 0; i < r.params.size(); ++i)
-    if (r.params[i].kind == KernelParam::Kind::ErrorFlag) args.values[i] = m.err_dev;
-  float ms = 0;
-  if (!args.empty) {
-    std::string lerr;
-    if (!m.driver.launch(fns[ri], args.grid, r.block, args.params.data(), &ms, lerr,
-                         r.dynamic_smem)) {
-      for (auto& b : bufs) b.res->dev_valid = false;  // whatever the device holds now is unknown
-      m.sync_all();
-      m.demoted.insert(ri);
-      return host(lerr);
-    }
-  }
-  int flag = 0;
-  m.driver.download(&flag, m.err_dev, sizeof flag);
-  if (flag != 0) {
-    // A runtime error: the interpreter reruns the region and reports it. Where the host copies
-    // were valid before the launch they still are (the device's partial results are dropped);
-    // otherwise the device copies are the only state there is (spec/offload.md).
-    for (auto& b : bufs) {
-      if (!host_exact && !b.res->host_valid) {
-        m.driver.download(b.host, b.res->dev, b.res->bytes);
-        b.res->host_valid = true;
-      }
-      b.res->dev_valid = false;
-    }
-    m.sync_all();
-    if (flag == 6) {  // vx_prelude.cuh: a fast_* instruction outside its documented bound
-      m.err << "vx: verify: the region at " << r.location
-            << ": a fast_exp/fast_tanh result on the GPU is outside its documented bound "
-               "(spec/math.md §4); the "
-               "region stays on the interpreter\n";
-      m.demoted.insert(ri);
-    }
-    return false;
-  }
-  if (verify) {
-    Impl::Pending p;
-    p.region = ri;
-    for (auto& b : bufs) {
-      std::vector<std::byte> out(b.res->bytes);
-      m.driver.download(out.data(), b.res->dev, b.res->bytes);
-      moved += b.res->bytes;
-      b.res->dev_valid = false;  // the interpreter's result is the one kept
-      p.results.emplace_back(b.host, std::move(out), b.scalar, b.name);
-    }
-    m.pending = std::move(p);
-  } else {
-    for (auto& b : bufs) b.res->host_valid = false;
-    if (eager_) moved += m.sync_all();
-  }
-  if (m.time_kernel)
-    m.err << "vx: kernel " << r.location << ": " << ms << " ms, grid " << args.grid[0] << "x"
-          << args.grid[1] << "x" << args.grid[2] << ", block " << r.block[0] << "x" << r.block[1]
-          << "x" << r.block[2] << "\n";
-  m.stats[ri].ms.push_back(ms);
-  m.stats[ri].bytes += moved;
+  const bool checked = verify && m.regions[ri].source.find("vx_fast_") != std::string::npos;
+  void* fn = nullptr;
+  if (!m.kernel(ri, checked, fn, why)) return m.on_host(ri, why, options_.verbose);
+  Impl::Launch l;
+  if (!m.capture_tensors(ri, frame, verify, l, why)) return m.on_host(ri, why, options_.verbose);
+  if (!m.launch(ri, fn, l, why)) return m.on_host(ri, why, options_.verbose);
+  if (m.kernel_failed(ri, l)) return false;  // the interpreter reruns it and reports the error
+  m.keep_results(ri, verify, eager_, l);
   return !verify;  // verify: the interpreter runs it too; the checkpoint after the region compares
 }
 

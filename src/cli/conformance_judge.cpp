@@ -1,0 +1,363 @@
+// The conformance runner's judging (conformance.hpp): what a corpus program's comments expect
+// (`//~ ERROR CODE`, `// run-flags:` …), the diagnostics and locations an implementation printed,
+// and the verdict on one run. Pure functions of text: no process, no file.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "cli/conformance.hpp"
+#include "cli/conformance_internal.hpp"
+
+namespace vx {
+namespace conformance {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) nl = text.size();
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+bool is_code(std::string_view s) {
+  if (s.size() < 2 || !(s[0] >= 'A' && s[0] <= 'Z')) return false;
+  return std::all_of(s.begin() + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+bool parse_int(std::string_view s, int& value) {
+  s = trim(s);
+  if (s.empty() || s.size() > 9) return false;
+  bool negative = false;
+  if (s[0] == '-') {
+    negative = true;
+    s.remove_prefix(1);
+    if (s.empty()) return false;
+  }
+  long v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  value = static_cast<int>(negative ? -v : v);
+  return true;
+}
+
+std::string printable(std::string_view s, size_t limit) {
+  std::string out;
+  for (char c : s.substr(0, limit)) {
+    if (c == '\t')
+      out += "\\t";
+    else if (c == '\r')
+      out += "\\r";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
+      out += buf;
+    } else
+      out += c;
+  }
+  if (s.size() > limit) out += "…";
+  return out;
+}
+
+Expectations parse_expectations(std::string_view source, std::string_view comment) {
+  const std::string marker = std::string(comment) + "~";
+  Expectations e;
+  const auto lines = split_lines(source);
+  // Header directives: only in the leading run of comment and blank lines.
+  for (std::string_view raw : lines) {
+    std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    if (line.substr(0, comment.size()) != comment) break;
+    line = trim(line.substr(comment.size()));
+    if (line.substr(0, 10) == "run-flags:") {
+      const std::string_view flags = trim(line.substr(10));
+      if (!flags.empty()) {
+        if (!e.run_flags.empty()) e.run_flags += ' ';
+        e.run_flags += flags;
+        const std::string why = split_words(flags, e.run_flag_words, false);
+        if (!why.empty()) e.problems.push_back("malformed `// run-flags:` line: " + printable(why));
+      }
+    } else if (line.substr(0, 4) == "env:") {
+      std::istringstream words{std::string(line.substr(4))};
+      std::string word;
+      while (words >> word) {
+        const size_t eq = word.find('=');
+        if (eq == std::string::npos || eq == 0)
+          e.problems.push_back("malformed `// env:` entry `" + printable(word) +
+                               "` (expected NAME=VALUE)");
+        else if (!env_name_allowed(std::string_view(word).substr(0, eq)))
+          e.problems.push_back("`// env:` may not set `" + printable(word.substr(0, eq)) +
+                               "` (only VX_… names, not VX_CUDA_DRIVER or VX_CACHE_DIR)");
+        else
+          e.env.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+      }
+    } else if (line == "check-only") {
+      e.check_only = true;
+    }
+  }
+  // Markers, compiletest style: `//~ KIND`, `//~^^ KIND` (lines above), `//~| KIND` (the line
+  // of the previous marker).
+  int previous_line = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    const size_t at = line.find(marker);
+    if (at == std::string_view::npos) continue;
+    const int this_line = static_cast<int>(i) + 1;
+    std::string_view rest = line.substr(at + marker.size());
+    int target = this_line;
+    if (!rest.empty() && rest[0] == '|') {
+      if (previous_line == 0) {
+        e.problems.push_back("line " + std::to_string(this_line) +
+                             ": `//~|` with no marker before it");
+        continue;
+      }
+      target = previous_line;
+      rest.remove_prefix(1);
+    } else {
+      while (!rest.empty() && rest[0] == '^') {
+        --target;
+        rest.remove_prefix(1);
+      }
+    }
+    if (target < 1) {
+      e.problems.push_back("line " + std::to_string(this_line) + ": marker points above line 1");
+      continue;
+    }
+    previous_line = target;
+    rest = trim(rest);
+    const size_t space = rest.find_first_of(" \t");
+    const std::string_view kind = rest.substr(0, space);
+    const std::string_view after =
+        space == std::string_view::npos ? std::string_view{} : trim(rest.substr(space));
+    if (kind == "ERROR") {
+      const std::string_view code = after.substr(0, after.find_first_of(" \t"));
+      if (!is_code(code)) {
+        e.problems.push_back("line " + std::to_string(this_line) +
+                             ": `//~ ERROR` needs a code such as E0200");
+        continue;
+      }
+      e.errors.push_back({std::string(code), target});
+    } else if (kind == "RUNTIME-ERROR") {
+      e.runtime_error_lines.push_back(target);
+      if (!after.empty()) e.runtime_error_text = std::string(after);
+    } else {
+      e.problems.push_back("line " + std::to_string(this_line) + ": unknown marker `//~ " +
+                           std::string(kind) + "` (expected ERROR or RUNTIME-ERROR)");
+    }
+  }
+  if (!e.errors.empty() && !e.runtime_error_lines.empty())
+    e.problems.push_back("both `//~ ERROR` and `//~ RUNTIME-ERROR` markers");
+  std::sort(e.errors.begin(), e.errors.end());
+  return e;
+}
+
+namespace {
+
+// Parses ` --> path:LINE:COL` (any indentation); the path may itself contain ':'.
+bool parse_location(std::string_view line, std::string& path, int& line_no) {
+  line = trim(line);
+  if (line.substr(0, 4) != "--> ") return false;
+  line = trim(line.substr(4));
+  const size_t last = line.rfind(':');
+  if (last == std::string_view::npos || last == 0) return false;
+  const size_t middle = line.rfind(':', last - 1);
+  if (middle == std::string_view::npos) return false;
+  int col = 0;
+  if (!parse_int(line.substr(middle + 1, last - middle - 1), line_no) ||
+      !parse_int(line.substr(last + 1), col))
+    return false;
+  path = std::string(line.substr(0, middle));
+  return true;
+}
+
+}  // namespace
+
+std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view text) {
+  std::vector<ScrapedDiagnostic> found;
+  std::optional<std::string> pending;  // the code of an `error[…]` still waiting for its `-->`
+  for (std::string_view line : split_lines(text)) {
+    if (line.substr(0, 6) == "error[") {
+      const size_t close = line.find("]:");
+      pending.reset();
+      if (close != std::string_view::npos && is_code(line.substr(6, close - 6)))
+        pending = std::string(line.substr(6, close - 6));
+      continue;
+    }
+    if (line.substr(0, 6) == "error:" || line.substr(0, 7) == "warning") {
+      pending.reset();  // a diagnostic without a code, or a warning: its location is not ours
+      continue;
+    }
+    std::string path;
+    int line_no = 0;
+    if (pending && parse_location(line, path, line_no)) {
+      found.push_back({*pending, path, line_no});
+      pending.reset();
+    }
+  }
+  return found;
+}
+
+std::vector<std::pair<std::string, int>> scrape_locations(std::string_view text) {
+  std::vector<std::pair<std::string, int>> found;
+  for (std::string_view line : split_lines(text)) {
+    std::string path;
+    int line_no = 0;
+    if (parse_location(line, path, line_no)) found.emplace_back(path, line_no);
+  }
+  return found;
+}
+
+bool same_program(std::string_view printed, std::string_view program_path) {
+  namespace fs = std::filesystem;
+  if (printed == program_path) return true;
+  const std::string name = fs::path(program_path).filename().string();
+  if (printed == name) return true;
+  if (printed.size() > name.size() && printed.substr(printed.size() - name.size()) == name &&
+      printed[printed.size() - name.size() - 1] == '/') {
+    // Same file name: accept unless both resolve and differ.
+    std::error_code ec1, ec2;
+    const auto a = fs::weakly_canonical(fs::path(printed), ec1);
+    const auto b = fs::weakly_canonical(fs::path(program_path), ec2);
+    return ec1 || ec2 || a == b || !fs::exists(a);
+  }
+  return false;
+}
+
+namespace {
+
+std::string first_line(std::string_view text) {
+  for (std::string_view line : split_lines(text))
+    if (!trim(line).empty()) return printable(trim(line));
+  return {};
+}
+
+std::string describe_end(const RunResult& run) {
+  if (run.timed_out) return "timed out";
+  if (run.signal) return "killed by signal " + std::to_string(run.signal);
+  return "exit status " + std::to_string(run.exit_status);
+}
+
+// The first difference between two outputs, or empty when they are equal.
+std::string stdout_difference(std::string_view expected, std::string_view actual) {
+  if (expected == actual) return {};
+  const auto want = split_lines(expected);
+  const auto got = split_lines(actual);
+  for (size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    const std::string where = "stdout line " + std::to_string(i + 1) + ": ";
+    if (i >= got.size()) return where + "expected `" + printable(want[i]) + "`, got end of output";
+    if (i >= want.size()) return where + "expected end of output, got `" + printable(got[i]) + "`";
+    if (want[i] != got[i])
+      return where + "expected `" + printable(want[i]) + "`, got `" + printable(got[i]) + "`";
+  }
+  const bool want_newline = !expected.empty() && expected.back() == '\n';
+  return want_newline ? "stdout: missing the final newline" : "stdout: unexpected final newline";
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string judge(const Expectations& expect, const std::optional<std::string>& expected_stdout,
+                  std::optional<int> expected_exit, const RunResult& run,
+                  std::string_view program_path) {
+  if (!expect.problems.empty()) return "corpus error: " + join(expect.problems, "; ");
+  if (!run.started) return "could not start the implementation: " + run.err;
+  if (run.timed_out) return "timed out";
+  std::vector<std::string> faults;
+  const std::string stderr_hint =
+      run.err.empty() ? std::string() : " (stderr: " + first_line(run.err) + ")";
+
+  if (!expect.errors.empty()) {
+    // A refusal: exit status 1 and exactly the marked (code, line) pairs.
+    if (run.signal || run.exit_status != 1)
+      faults.push_back(describe_end(run) + ", expected 1 (refused)" +
+                       (run.exit_status == 0 ? std::string() : stderr_hint));
+    std::vector<ExpectedDiagnostic> actual;
+    std::vector<std::string> elsewhere;
+    for (const auto& d : scrape_diagnostics(run.err)) {
+      if (same_program(d.path, program_path))
+        actual.push_back({d.code, d.line});
+      else
+        elsewhere.push_back(d.code + " at " + d.path + ":" + std::to_string(d.line));
+    }
+    std::sort(actual.begin(), actual.end());
+    std::vector<ExpectedDiagnostic> missing, unexpected;
+    std::set_difference(expect.errors.begin(), expect.errors.end(), actual.begin(), actual.end(),
+                        std::back_inserter(missing));
+    std::set_difference(actual.begin(), actual.end(), expect.errors.begin(), expect.errors.end(),
+                        std::back_inserter(unexpected));
+    auto list = [](const std::vector<ExpectedDiagnostic>& ds) {
+      std::vector<std::string> parts;
+      for (const auto& d : ds) parts.push_back(d.code + ":" + std::to_string(d.line));
+      return join(parts, ", ");
+    };
+    if (!missing.empty()) faults.push_back("missing diagnostics " + list(missing));
+    if (!unexpected.empty()) faults.push_back("unexpected diagnostics " + list(unexpected));
+    if (!elsewhere.empty())
+      faults.push_back("diagnostics in other files: " + join(elsewhere, ", "));
+    return join(faults, "; ");
+  }
+
+  if (!expect.runtime_error_lines.empty()) {
+    if (run.signal || run.exit_status != 101)
+      faults.push_back(describe_end(run) + ", expected 101 (runtime error)" + stderr_hint);
+    bool located = false;
+    for (const auto& [path, line] : scrape_locations(run.err))
+      if (same_program(path, program_path) &&
+          std::find(expect.runtime_error_lines.begin(), expect.runtime_error_lines.end(), line) !=
+              expect.runtime_error_lines.end())
+        located = true;
+    if (!located)
+      faults.push_back("stderr does not point at line " +
+                       std::to_string(expect.runtime_error_lines.front()) + " (` --> " +
+                       std::string(program_path) + ":" +
+                       std::to_string(expect.runtime_error_lines.front()) + ":…`)");
+    if (!expect.runtime_error_text.empty() &&
+        run.err.find(expect.runtime_error_text) == std::string::npos)
+      faults.push_back("stderr lacks `" + printable(expect.runtime_error_text) + "`");
+    if (expected_stdout) {
+      const std::string diff = stdout_difference(*expected_stdout, run.out);
+      if (!diff.empty()) faults.push_back(diff);
+    }
+    return join(faults, "; ");
+  }
+
+  if (!expected_stdout && !expect.check_only)
+    return "corpus error: no .stdout file and no //~ markers";
+  const int want_exit = expected_exit.value_or(0);
+  if (run.signal || run.exit_status != want_exit)
+    faults.push_back(describe_end(run) + ", expected " + std::to_string(want_exit) + stderr_hint);
+  if (expected_stdout) {
+    const std::string diff = stdout_difference(*expected_stdout, run.out);
+    if (!diff.empty()) faults.push_back(diff);
+  }
+  return join(faults, "; ");
+}
+
+}  // namespace conformance
+}  // namespace vx

@@ -1,0 +1,227 @@
+// Internal to the CUDA emitter (src/offload/emit_*.cpp), not an API: the RegionEmitter class
+// that emit_regions() runs once per `spawn on` region, and the helpers its files share. It
+// guarantees what emit_cuda.hpp does; needs a checked typed program. spec/offload.md, DESIGN §5.
+//
+// The emitter's files: emit_cuda.cpp (the region: captures, kernel signature, shared arrays,
+// device functions, emit_regions), emit_expr.cpp (expressions and tensor operands), emit_stmt.cpp
+// (statements, and block code as barrier-separated steps and lane loops), emit_collectives.cpp
+// (lanes:: reductions, sort, copy_async), tile_analysis.cpp and region_queries.cpp (analyses).
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "check/tir_walk.hpp"
+#include "offload/emit_cuda.hpp"
+#include "offload/region_queries.hpp"
+#include "offload/tile_analysis.hpp"
+
+namespace vx::offload::emit {
+
+using tir::BinOp;
+using tir::BuiltinId;
+using tir::Expr;
+using tir::ExprKind;
+using tir::Stmt;
+using tir::stmt_has;
+using tir::StmtKind;
+using tir::walk_block;
+using tir::walk_expr;
+using tir::walk_stmt;
+
+// Why a region cannot be emitted: thrown by unsupported() anywhere in the emitter, caught by
+// emit_regions(), which keeps the region on the interpreter with the reason.
+struct Unsupported {
+  std::string reason;
+};
+[[noreturn]] inline void unsupported(std::string why) { throw Unsupported{std::move(why)}; }
+
+// C types, literals and arithmetic of scalars (emit_expr.cpp).
+const char* ctype(Scalar s);
+std::string int_literal(Scalar s, int64_t v);
+inline bool is_half(Scalar s) { return s == Scalar::F16 || s == Scalar::BF16; }
+std::string float_literal(Scalar s, double d);
+std::string arith(BinOp op, Scalar s, Scalar amount, const std::string& a, const std::string& b);
+
+// ---- the emitter --------------------------------------------------------------------------------
+
+// A tensor operand as C: its element pointer, dimensions (C expressions, and the static ones),
+// written-flags, element type and memory.
+struct TRef {
+  std::string ptr;
+  std::vector<std::string> dims;
+  std::vector<int64_t> sdims;  // static dims (-1 unknown)
+  std::string init;            // init-flag pointer, or "" when every element is initialised
+  Scalar elem = Scalar::F32;
+  Memory mem = Memory::Hbm;
+  std::string size() const {
+    std::string r;
+    for (auto& d : dims) r += (r.empty() ? "" : " * ") + ("(" + d + ")");
+    return r.empty() ? "1LL" : "(" + r + ")";
+  }
+  int64_t static_size() const {
+    int64_t n = 1;
+    for (auto d : sdims) {
+      if (d < 0) return -1;
+      n *= d;
+    }
+    return n;
+  }
+};
+
+class RegionEmitter {
+ public:
+  RegionEmitter(const tir::Program& p, int fn, const Stmt& spawn, EmittedRegion& out,
+                std::map<int, std::string>& device_fns)
+      : prog_(p),
+        fn_(p.functions[static_cast<size_t>(fn)]),
+        spawn_(spawn),
+        out_(out),
+        device_fns_(device_fns) {}
+
+  void run();
+
+ private:
+  enum class Store { Param, Reg, Shared, Tile, RegTile };
+  struct SlotInfo {
+    Store store = Store::Reg;
+    bool uninit = false;  // a tile made with uninit(): has init flags
+  };
+
+  const tir::Program& prog_;
+  const tir::Function& fn_;
+  const Stmt& spawn_;
+  EmittedRegion& out_;
+  std::map<int, std::string>& device_fns_;
+  const tir::Function* cur_fn_ = nullptr;  // the function whose slots names refer to
+  std::map<int, SlotInfo> slots_;
+  std::set<int> declared_;  // slots declared inside the region
+  std::ostringstream decls_;
+  // Reduction scratch: one element per thread (VX_P2 of them), per element type, and one int per
+  // thread for argmax; `true` when a reduction needs it whatever the block size, `false` when
+  // only blocks of fewer than 32 threads do (reduce_constant's warp path needs none).
+  std::map<Scalar, bool> red_scratch_;
+  std::optional<bool> red_index_scratch_;
+  void need_scratch(Scalar elem, bool argmax, bool always) {
+    auto [it, fresh] = red_scratch_.emplace(elem, always);
+    if (!fresh) it->second = it->second || always;
+    if (argmax) red_index_scratch_ = red_index_scratch_.value_or(false) || always;
+  }
+  // The block's shared arrays (tiles, their init flags, reduction scratch): static `__shared__`
+  // arrays while they fit the 48 KiB a kernel may declare statically, else one dynamic buffer
+  // (shared_arrays()).
+  struct SharedArray {
+    std::string type, name;
+    int64_t count = 0, elem_bytes = 0;
+  };
+  std::vector<SharedArray> shared_arrays_;
+  void shared_array(const std::string& type, const std::string& name, int64_t count,
+                    int64_t elem_bytes) {
+    shared_arrays_.push_back({type, name, count, elem_bytes});
+  }
+  std::string shared_arrays();
+  int tmp_ = 0;
+  int block_dims_used_ = 0;
+  int lane_level_ = -1;  // lane-nest level while emitting a lane loop body (-1: block code)
+  int nest_depth_ = 0;   // depth of the current lane nest
+  bool leader_ctx_ = false;
+  // Loop variables whose range is a constant [first, second] (inclusive): an index that provably
+  // stays inside a constant dimension needs no check (the check could never fail).
+  IndexRanges ranges_;
+  // uninit() tiles that the first lane loop touching them writes whole before anything reads
+  // them: they need no written-flags (find_dense_tiles()).
+  std::set<int> dense_tiles_;
+  // SMEM tiles kept in registers (find_register_tiles()): slot -> the lane stride that owns them.
+  std::map<int, int64_t> reg_tiles_;
+  std::map<int, LanePass> passes_;  // lane-loop variables being emitted -> how threads take passes
+  std::set<int> read_only_;         // tensor parameters the region only reads
+  bool barrier_pending_ = false;    // a lane loop's barrier left out (see barrier_free())
+
+  std::string tmp(const char* base) { return std::string(base) + std::to_string(tmp_++); }
+  Scalar slot_scalar(int slot) const {
+    return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar;
+  }
+  const Type& slot_type(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)]; }
+
+  std::string name(int slot) {
+    auto it = slots_.find(slot);
+    if (it != slots_.end() && it->second.store == Store::Shared)
+      return "s_v" + std::to_string(slot);
+    if (it != slots_.end() && it->second.store == Store::Tile) return "s_t" + std::to_string(slot);
+    return "v" + std::to_string(slot);
+  }
+
+  // ---- tensors (emit_expr.cpp) ----
+  TRef tensor_ref(const Expr& e, std::string& pre);
+  std::string as_index(const Expr& e, std::string& pre);
+  // index_interval() over the constant ranges of the loop variables being emitted.
+  std::optional<std::pair<int64_t, int64_t>> interval(const Expr& e) const {
+    return index_interval(e, ranges_);
+  }
+  // Horner's rule over the indices e.args[first…], each checked against its dimension, unless
+  // interval() proves it inside a constant one.
+  std::string offset(const TRef& t, const Expr& e, size_t first, std::string& pre);
+
+  // ---- expressions ----
+  std::string expr(const Expr& e, std::string& pre);
+  std::string binary(const Expr& e, std::string& pre);
+  std::string cast(const Expr& e, std::string& pre);
+  std::string builtin(const Expr& e, std::string& pre);
+  std::string atomic(const Expr& e, std::string& pre);
+  std::string call(const Expr& e, std::string& pre);
+  std::string block_value(const tir::Block* b, const Type& type, std::string& pre);
+
+  // ---- statements ----
+  // The block's statements, and its tail expression discarded when `tail` (callers that use the
+  // tail's value emit it themselves: it must run once).
+  void stmts(const tir::Block* b, std::string& out, bool step_level, bool tail = true);
+  void stmt(const Stmt& s, std::string& out, bool step_level);
+  void seq_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
+  void assign(const Stmt& s, std::string& out);
+
+  // block code
+  void steps(const tir::Block* b, std::string& out);
+  void step(const Stmt& s, std::string& out);
+  void lane_nest(const Stmt& s, std::string& out);
+  void lane_loop(const Stmt& s, int level, std::string& out);
+  int lane_depth(const Stmt& s);
+  void reduce(const Stmt& s, std::string& out);
+  void reduce_constant(const Stmt& s, const TRef& t, int64_t n, std::string& out);
+  void reduce_general(const Stmt& s, const TRef& t, const std::string& n, std::string& out);
+  std::string combine(BuiltinId b, Scalar elem, const std::string& a, const std::string& ai,
+                      const std::string& x, const std::string& xi) const;
+  std::string reduce_source(const TRef& t, const std::string& i) const;
+  void sort(const Expr& e, std::string& out);
+  void copy_async(const Expr& e, std::string& out);
+  void make_tile(const Stmt& s, std::string& out);
+  std::optional<std::string> reg_tile_elem(const Expr& e);
+  bool barrier_free(const Stmt& s);
+  void find_read_only();
+  // A `let` of block code that every thread can compute alike, into a register: a scalar never
+  // assigned again in the region, whose value has no effects and calls nothing. All threads see
+  // the same inputs (parameters, block variables, shared values behind the last barrier, memory
+  // no other pass writes), so all get the same value, and the leader's store to shared memory and
+  // the barrier after it are saved.
+  bool redundant_let(const Stmt& s) {
+    if (s.kind != StmtKind::Let || !s.value || !slot_type(s.slot).is_scalar() ||
+        assigned_.count(s.slot))
+      return false;
+    if (strip(s.value)->kind == ExprKind::TensorNew || expr_impure(s.value)) return false;
+    bool plain = true;
+    walk_expr(s.value, [&](const Stmt* st, const Expr* x) {
+      if (st || x->kind == ExprKind::Call || x->block || x->else_block) plain = false;
+    });
+    return plain;
+  }
+  std::set<int> assigned_;  // slots assigned somewhere in the region
+
+  void device_function(int index);
+  void collect_captures();
+};
+
+}  // namespace vx::offload::emit

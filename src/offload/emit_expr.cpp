@@ -1,0 +1,540 @@
+// The CUDA emitter's expressions (emit_cuda_impl.hpp): scalars' C types, literals and wrapping
+// arithmetic, tensor operands (views, bounds-checked offsets), and every expression kind, each
+// emitted as a C expression after the statements it needs (`pre`).
+#include <algorithm>
+#include <cstdio>
+
+#include "offload/emit_cuda_impl.hpp"
+#include "support/half.hpp"
+
+namespace vx::offload::emit {
+
+const char* ctype(Scalar s) {
+  switch (s) {
+    case Scalar::I8:
+      return "signed char";
+    case Scalar::I16:
+      return "short";
+    case Scalar::I32:
+      return "int";
+    case Scalar::I64:
+      return "long long";
+    case Scalar::U8:
+      return "unsigned char";
+    case Scalar::U16:
+      return "unsigned short";
+    case Scalar::U32:
+      return "unsigned int";
+    case Scalar::U64:
+      return "unsigned long long";
+    case Scalar::F32:
+      return "float";
+    case Scalar::F64:
+      return "double";
+    case Scalar::Bool:
+      return "bool";
+    case Scalar::F16:
+      return "vx_f16";  // vx_prelude.cuh: the bits, with f32 arithmetic
+    case Scalar::BF16:
+      return "vx_bf16";
+  }
+  return "int";
+}
+
+std::string int_literal(Scalar s, int64_t v) {
+  const char* t = ctype(s);
+  if (!is_signed_int(s) && s != Scalar::Bool) {
+    return "((" + std::string(t) + ")" + std::to_string(static_cast<uint64_t>(v)) + "ull)";
+  }
+  if (v == INT64_MIN) return "((long long)(-9223372036854775807LL - 1))";
+  return "((" + std::string(t) + ")(" + std::to_string(v) + "LL))";
+}
+
+std::string float_literal(Scalar s, double d) {
+  if (is_half(s)) {  // the interpreter's literal: the double rounded once (support/half.hpp)
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%04x",
+                  s == Scalar::F16 ? f64_to_f16_bits(d) : f64_to_bf16_bits(d));
+    return std::string("(") + ctype(s) + "{" + buf + "})";
+  }
+  if (d != d) return s == Scalar::F32 ? "VX_NAN_F" : "VX_NAN_D";
+  if (d == 1.0 / 0.0) return s == Scalar::F32 ? "VX_INF_F" : "VX_INF_D";
+  if (d == -1.0 / 0.0) return s == Scalar::F32 ? "(-VX_INF_F)" : "(-VX_INF_D)";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", d);
+  std::string r = std::string("(") + buf + (s == Scalar::F32 ? "f)" : ")");
+  return r;
+}
+
+// `a op b` for the arithmetic, bit and shift operators on `s` (the interpreter's meaning:
+// integers wrap, division and shifts check their operands); `amount` is the shift amount's type.
+// Binary expressions and compound assignments both use it.
+std::string arith(BinOp op, Scalar s, Scalar amount, const std::string& a, const std::string& b) {
+  const bool fl = is_float(s);
+  const std::string T = ctype(s);
+  switch (op) {
+    case BinOp::Add:
+      return fl ? "(" + a + " + " + b + ")" : "vx_add(" + a + ", " + b + ")";
+    case BinOp::Sub:
+      return fl ? "(" + a + " - " + b + ")" : "vx_sub(" + a + ", " + b + ")";
+    case BinOp::Mul:
+      return fl ? "(" + a + " * " + b + ")" : "vx_mul(" + a + ", " + b + ")";
+    case BinOp::Div:
+      return fl ? "(" + a + " / " + b + ")" : "vx_div(" + a + ", " + b + ", vx_err)";
+    case BinOp::Rem:
+      return fl ? "vx_frem(" + a + ", " + b + ")" : "vx_rem(" + a + ", " + b + ", vx_err)";
+    case BinOp::BitAnd:
+      return "((" + T + ")(" + a + " & " + b + "))";
+    case BinOp::BitOr:
+      return "((" + T + ")(" + a + " | " + b + "))";
+    case BinOp::BitXor:
+      return "((" + T + ")(" + a + " ^ " + b + "))";
+    case BinOp::Shl:
+    case BinOp::Shr: {
+      const std::string amt = is_signed_int(amount) ? "(unsigned long long)(long long)(" + b + ")"
+                                                    : "(unsigned long long)(" + b + ")";
+      return std::string(op == BinOp::Shl ? "vx_shl(" : "vx_shr(") + a + ", " + amt + ", vx_err)";
+    }
+    default:
+      unsupported("this operator");
+  }
+}
+
+// ---- tensors ------------------------------------------------------------------------------------
+
+TRef RegionEmitter::tensor_ref(const Expr& e, std::string& pre) {
+  if (e.kind == ExprKind::Ref) return tensor_ref(*e.args[0], pre);
+  if (e.kind == ExprKind::Var) {
+    const Type& t = slot_type(e.slot);
+    if (!t.is_tensor_like()) unsupported("a tensor operand that is not a tensor");
+    TRef r;
+    r.elem = t.scalar;
+    r.mem = t.memory;
+    auto it = slots_.find(e.slot);
+    if (t.kind == TypeKind::Ref && (it == slots_.end() || it->second.store != Store::Param))
+      unsupported("a local reference to a tensor in device code");
+    if (t.memory == Memory::CpuDram) unsupported("a CPU_DRAM tensor in device code");
+    if (it != slots_.end() && it->second.store == Store::RegTile)
+      unsupported("a register tile used whole (an emitter bug)");
+    if (it != slots_.end() && it->second.store == Store::Tile) {
+      r.ptr = "s_t" + std::to_string(e.slot);
+      if (it->second.uninit) r.init = "s_t" + std::to_string(e.slot) + "_init";
+      for (auto d : t.dims) {
+        r.dims.push_back(std::to_string(d) + "LL");
+        r.sdims.push_back(d);
+      }
+      return r;
+    }
+    if (it != slots_.end() && it->second.store == Store::Param) {
+      r.ptr = "t" + std::to_string(e.slot);
+      for (size_t k = 0; k < t.dims.size(); ++k) {
+        if (t.dims[k] == kUnknownDim) {
+          r.dims.push_back("t" + std::to_string(e.slot) + "_d" + std::to_string(k));
+        } else {
+          r.dims.push_back(std::to_string(t.dims[k]) + "LL");
+        }
+        r.sdims.push_back(t.dims[k]);
+      }
+      return r;
+    }
+    unsupported("a tensor local of device code that is not an SMEM tile");
+  }
+  if (e.kind == ExprKind::View) {
+    TRef base = tensor_ref(*e.args[0], pre);
+    const size_t n = e.args.size() - 1;
+    if (n > base.dims.size()) unsupported("a view with more indices than the rank");
+    std::string off = offset(base, e, 1, pre);
+    TRef r;
+    r.elem = base.elem;
+    r.mem = base.mem;
+    r.dims.assign(base.dims.begin() + static_cast<long>(n), base.dims.end());
+    r.sdims.assign(base.sdims.begin() + static_cast<long>(n), base.sdims.end());
+    const std::string o = tmp("vo");
+    pre += "const long long " + o + " = (" + off + ") * " + r.size() + ";\n";
+    r.ptr = "(" + base.ptr + " + " + o + ")";
+    if (!base.init.empty()) r.init = "(" + base.init + " + " + o + ")";
+    return r;
+  }
+  unsupported("a tensor expression of this kind in device code");
+}
+
+std::string RegionEmitter::as_index(const Expr& e, std::string& pre) {
+  std::string v = expr(e, pre);
+  if (is_signed_int(e.type.scalar)) return "(long long)(" + v + ")";
+  return "(long long)(unsigned long long)(" + v + ")";
+}
+
+std::string RegionEmitter::offset(const TRef& t, const Expr& e, size_t first, std::string& pre) {
+  std::string off;
+  for (size_t k = first; k < e.args.size(); ++k) {
+    const size_t d = k - first;
+    const auto iv = interval(*e.args[k]);
+    const bool safe =
+        iv && d < t.sdims.size() && t.sdims[d] > 0 && iv->first >= 0 && iv->second < t.sdims[d];
+    std::string ix = safe ? as_index(*e.args[k], pre)
+                          : "vx_ix(" + as_index(*e.args[k], pre) + ", " + t.dims[d] + ", vx_err)";
+    off = off.empty() ? ix : "(" + off + ") * " + t.dims[d] + " + " + ix;
+  }
+  return off.empty() ? "0LL" : off;
+}
+
+// The register that holds the element `e` (an Index) of a register tile, or nullopt when e's
+// tensor is not one.
+std::optional<std::string> RegionEmitter::reg_tile_elem(const Expr& e) {
+  const int slot = e.args[0]->kind == ExprKind::Var ? e.args[0]->slot : -1;
+  auto it = slots_.find(slot);
+  if (it == slots_.end() || it->second.store != Store::RegTile) return std::nullopt;
+  const int64_t stride = reg_tiles_.at(slot);
+  for (auto& [var, pass] : passes_)
+    if (auto c = owned_offset(*e.args[1], var)) {
+      const int64_t reg = (pass.lo + *c) / stride;
+      const std::string r = "r_t" + std::to_string(slot) + "[";
+      return pass.counter == "0" ? r + std::to_string(reg) + "]"
+                                 : r + pass.counter + " + " + std::to_string(reg) + "]";
+    }
+  unsupported("a register tile's element outside its lane loops (an emitter bug)");
+}
+
+// ---- expressions --------------------------------------------------------------------------------
+
+std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
+  switch (e.kind) {
+    case ExprKind::Literal:
+      if (e.type.scalar == Scalar::Bool) return e.lit.i ? "true" : "false";
+      if (is_float(e.type.scalar)) {
+        ctype(e.type.scalar);
+        return float_literal(e.type.scalar, e.lit.f);
+      }
+      return int_literal(e.type.scalar, e.lit.i);
+    case ExprKind::Unit:
+      return "0";
+    case ExprKind::Var:
+      if (e.type.kind == TypeKind::Token) return "0";
+      if (!e.type.is_scalar()) unsupported("a tensor value where device code needs a scalar");
+      ctype(e.type.scalar);
+      return name(e.slot);
+    case ExprKind::Unary: {
+      std::string a = expr(*e.args[0], pre);
+      if (e.uop == tir::UnOp::Neg)
+        return is_float(e.type.scalar) ? "(-" + a + ")" : "vx_neg(" + a + ")";
+      return e.type.scalar == Scalar::Bool ? "(!" + a + ")" : "vx_bnot(" + a + ")";
+    }
+    case ExprKind::Binary:
+      return binary(e, pre);
+    case ExprKind::Cast:
+      return cast(e, pre);
+    case ExprKind::Index: {
+      if (auto r = reg_tile_elem(e)) return *r;
+      TRef t = tensor_ref(*e.args[0], pre);
+      if (e.args.size() - 1 != t.dims.size()) unsupported("an index of a partial rank");
+      std::string off = offset(t, e, 1, pre);
+      if (!t.init.empty()) return "vx_ld_init(" + t.ptr + ", " + t.init + ", " + off + ", vx_err)";
+      return t.ptr + "[" + off + "]";
+    }
+    case ExprKind::Call:
+      return call(e, pre);
+    case ExprKind::Builtin:
+      return builtin(e, pre);
+    case ExprKind::If: {
+      std::string c = expr(*e.args[0], pre);
+      if (e.type.is_unit()) {
+        std::string body;
+        stmts(e.block, body, false, false);
+        if (e.block->tail) {  // after the block's statements: its prelude too
+          std::string p2;
+          const std::string v = expr(*e.block->tail, p2);
+          body += p2 + "(void)(" + v + ");\n";
+        }
+        pre += "if (" + c + ") {\n" + body + "}";
+        if (e.else_block) {
+          std::string eb;
+          stmts(e.else_block, eb, false, false);
+          if (e.else_block->tail) {
+            std::string p2;
+            std::string v = expr(*e.else_block->tail, p2);
+            eb += p2 + "(void)(" + v + ");\n";
+          }
+          pre += " else {\n" + eb + "}";
+        }
+        pre += "\n";
+        return "0";
+      }
+      const std::string t = tmp("vi");
+      pre += std::string(ctype(e.type.scalar)) + " " + t + ";\n";
+      std::string then_pre, else_pre;
+      std::string tv = block_value(e.block, e.type, then_pre);
+      std::string ev = e.else_block ? block_value(e.else_block, e.type, else_pre) : "0";
+      pre += "if (" + c + ") {\n" + then_pre + t + " = " + tv + ";\n} else {\n" + else_pre + t +
+             " = " + ev + ";\n}\n";
+      return t;
+    }
+    case ExprKind::BlockExpr:
+      return block_value(e.block, e.type, pre);
+    case ExprKind::String:
+      unsupported("a string in device code");
+    case ExprKind::Print:
+      unsupported("println!/print! in device code");
+    case ExprKind::Assert:
+      unsupported("assert! in device code");
+    default:
+      unsupported("this expression kind in device code");
+  }
+}
+
+std::string RegionEmitter::block_value(const tir::Block* b, const Type& type, std::string& pre) {
+  std::string body;
+  stmts(b, body, false, false);
+  if (!b->tail) {
+    pre += "{\n" + body + "}\n";
+    return "0";
+  }
+  if (body.empty()) return expr(*b->tail, pre);
+  const std::string t = tmp("vb");
+  std::string p2;
+  std::string v = expr(*b->tail, p2);
+  if (type.is_unit()) {
+    pre += "{\n" + body + p2 + "(void)(" + v + ");\n}\n";
+    return "0";
+  }
+  pre +=
+      std::string(ctype(type.scalar)) + " " + t + ";\n{\n" + body + p2 + t + " = " + v + ";\n}\n";
+  return t;
+}
+
+std::string RegionEmitter::binary(const Expr& e, std::string& pre) {
+  const Scalar s = e.args[0]->type.scalar;
+  if (e.bop == BinOp::And || e.bop == BinOp::Or) {
+    std::string a = expr(*e.args[0], pre);
+    std::string rp;
+    std::string b = expr(*e.args[1], rp);
+    const char* op = e.bop == BinOp::And ? "&&" : "||";
+    if (rp.empty()) return "(" + a + " " + op + " " + b + ")";
+    const std::string t = tmp("vl");
+    pre += "bool " + t + " = " + a + ";\n";
+    pre += std::string("if (") + (e.bop == BinOp::And ? "" : "!") + t + ") {\n" + rp + t + " = " +
+           b + ";\n}\n";
+    return t;
+  }
+  std::string a = expr(*e.args[0], pre);
+  std::string b = expr(*e.args[1], pre);
+  switch (e.bop) {
+    case BinOp::Eq:
+      return "(" + a + " == " + b + ")";
+    case BinOp::Ne:
+      return "(" + a + " != " + b + ")";
+    case BinOp::Lt:
+      return "(" + a + " < " + b + ")";
+    case BinOp::Le:
+      return "(" + a + " <= " + b + ")";
+    case BinOp::Gt:
+      return "(" + a + " > " + b + ")";
+    case BinOp::Ge:
+      return "(" + a + " >= " + b + ")";
+    default:
+      return arith(e.bop, s, e.args[1]->type.scalar, a, b);
+  }
+}
+
+std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
+  const Scalar from = e.args[0]->type.scalar, to = e.type.scalar;
+  std::string a = expr(*e.args[0], pre);
+  const std::string T = ctype(to);
+  ctype(from);
+  if (from == to) return a;
+  if (is_half(to)) {  // one rounding from any type (vx_half.h); a half goes through its f32 value
+    const std::string h = to == Scalar::F16 ? "vx_f16" : "vx_bf16";
+    if (from == Scalar::Bool) return h + "_of_int(" + a + " ? 1 : 0)";
+    if (is_signed_int(from)) return h + "_of_int((long long)(" + a + "))";
+    if (is_int(from)) return h + "_of_uint((unsigned long long)(" + a + "))";
+    return (to == Scalar::F16 ? "vx_to_f16(" : "vx_to_bf16(") +
+           (is_half(from) ? "vx_widen(" + a + ")" : a) + ")";
+  }
+  if (is_half(from)) a = "vx_widen(" + a + ")";  // exact, then as from f32
+  if (from == Scalar::Bool) return "((" + T + ")(" + a + " ? 1 : 0))";
+  if (is_int(from)) return "((" + T + ")(" + a + "))";  // modular, or int -> float (nearest)
+  // from a float
+  if (is_int(to)) return std::string("vx_sat_") + scalar_info(to).name + "((double)(" + a + "))";
+  return "((" + T + ")(" + a + "))";
+}
+
+std::string RegionEmitter::call(const Expr& e, std::string& pre) {
+  device_function(e.fn_index);
+  const tir::Function& f = prog_.functions[static_cast<size_t>(e.fn_index)];
+  std::string r = "vx_fn_" + std::to_string(e.fn_index) + "(";
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Expr& a = *e.args[i];
+    if (!a.type.is_tensor_like()) {
+      r += expr(a, pre) + ", ";
+      continue;
+    }
+    const Type& pt = f.slot_types[static_cast<size_t>(f.param_slots[i])];
+    TRef t = tensor_ref(a, pre);
+    if (!t.init.empty()) unsupported("a call that passes a tile made with uninit()");
+    r += t.ptr + ", ";
+    for (size_t k = 0; k < pt.dims.size() && k < t.dims.size(); ++k)
+      if (pt.dims[k] == kUnknownDim) r += t.dims[k] + ", ";
+  }
+  return r + "vx_err)";
+}
+
+std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
+  if (is_atomic(e.builtin)) return atomic(e, pre);
+  const Scalar s = e.args.empty() ? Scalar::I32 : e.args[0]->type.scalar;
+  auto a0 = [&] { return expr(*e.args[0], pre); };
+  // A half's method: the f32 function of its value, rounded back (the interpreter's float_fn).
+  auto narrow = [&](const std::string& f32_value) {
+    return std::string(s == Scalar::F16 ? "vx_to_f16(" : "vx_to_bf16(") + f32_value + ")";
+  };
+  auto wide = [&](const Expr& x) { return "vx_widen(" + expr(x, pre) + ")"; };
+  auto f = [&](const char* f32, const char* f64) -> std::string {
+    if (s == Scalar::F32) return std::string(f32) + "(" + a0() + ")";
+    if (s == Scalar::F64) return std::string(f64) + "(" + a0() + ")";
+    if (is_half(s)) return narrow(std::string(f32) + "(" + wide(*e.args[0]) + ")");
+    ctype(s);
+    unsupported("a math method on a non-float");
+  };
+  switch (e.builtin) {
+    case BuiltinId::Sqrt:
+      return f("vx_sqrt_f32", "vx_sqrt_f64");
+    case BuiltinId::Exp:
+      return f("vx_exp_f32", "vx_exp_f64");
+    case BuiltinId::Exp2:
+      return f("vx_exp2_f32", "vx_exp2_f64");
+    case BuiltinId::Log:
+      return f("vx_log_f32", "vx_log_f64");
+    case BuiltinId::Log2:
+      return f("vx_log2_f32", "vx_log2_f64");
+    case BuiltinId::Tanh:
+      return f("vx_tanh_f32", "vx_tanh_f64");
+    case BuiltinId::Sin:
+      return f("vx_sin_f32", "vx_sin_f64");
+    case BuiltinId::Cos:
+      return f("vx_cos_f32", "vx_cos_f64");
+    // vx_fast_*_k: the instruction, or under VX_CHECK_FAST (verify) the instruction checked
+    // against its bound and the exact value passed on (vx_prelude.cuh).
+    case BuiltinId::FastExp:
+      if (s == Scalar::F32) return "vx_fast_exp_k(" + a0() + ", vx_err)";
+      return f("vx_fast_exp_f32", "vx_exp_f64");
+    case BuiltinId::FastTanh:
+      if (s == Scalar::F32) return "vx_fast_tanh_k(" + a0() + ", vx_err)";
+      return f("vx_fast_tanh_f32", "vx_tanh_f64");
+    case BuiltinId::Floor:
+      return f("vx_floor_f32", "vx_floor_f64");
+    case BuiltinId::Ceil:
+      return f("vx_ceil_f32", "vx_ceil_f64");
+    case BuiltinId::Round:
+      return f("vx_round_f32", "vx_round_f64");
+    case BuiltinId::Trunc:
+      return f("vx_trunc_f32", "vx_trunc_f64");
+    case BuiltinId::Abs:
+      ctype(s);
+      return "vx_abs(" + a0() + ")";
+    case BuiltinId::Min: {
+      ctype(s);
+      std::string a = a0();
+      return "vx_minm(" + a + ", " + expr(*e.args[1], pre) + ")";
+    }
+    case BuiltinId::Max: {
+      ctype(s);
+      std::string a = a0();
+      return "vx_maxm(" + a + ", " + expr(*e.args[1], pre) + ")";
+    }
+    case BuiltinId::Pow: {
+      std::string a = a0();
+      std::string b = expr(*e.args[1], pre);
+      if (s == Scalar::F32) return "vx_pow_f32(" + a + ", " + b + ")";
+      if (s == Scalar::F64) return "vx_pow_f64(" + a + ", " + b + ")";
+      if (is_half(s)) return narrow("vx_pow_f32(vx_widen(" + a + "), vx_widen(" + b + "))");
+      ctype(s);
+      return "vx_ipow(" + a + ", (unsigned int)(" + b + "))";
+    }
+    case BuiltinId::Len: {
+      TRef t = tensor_ref(*e.args[0], pre);
+      return t.dims.empty() ? "0" : "((int)(" + t.dims[0] + "))";
+    }
+    case BuiltinId::Dim: {
+      TRef t = tensor_ref(*e.args[0], pre);
+      if (e.args[1]->kind != ExprKind::Literal) unsupported("dim(k) with k not a literal");
+      const int64_t k = e.args[1]->lit.i;
+      if (k < 0 || k >= static_cast<int64_t>(t.dims.size())) unsupported("dim(k) out of the rank");
+      return "((int)(" + t.dims[static_cast<size_t>(k)] + "))";
+    }
+    case BuiltinId::ScopedFence: {
+      const int64_t scope =
+          e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : 1;
+      pre += scope == 0   ? "__threadfence_block();\n"
+             : scope == 1 ? "__threadfence();\n"
+                          : "__threadfence_system();\n";
+      return "0";
+    }
+    default:
+      unsupported(std::string(tir::builtin_spelling(e.builtin)) +
+                  " here (lanes:: routines and copy_async stand as the whole value of a `let` in "
+                  "block code)");
+  }
+}
+
+std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
+  TRef t = tensor_ref(*e.args[0], pre);
+  switch (t.elem) {
+    case Scalar::I32:
+    case Scalar::U32:
+    case Scalar::I64:
+    case Scalar::U64:
+    case Scalar::F32:
+      break;
+    default:
+      unsupported("an atomic on this element type");
+  }
+  if (!t.init.empty()) unsupported("an atomic on an uninit() tile");
+  if (t.elem == Scalar::F32) out_.float_atomics = true;
+  const std::string idx = "vx_ix(" + as_index(*e.args[1], pre) + ", " + t.size() + ", vx_err)";
+  const int64_t ord = e.args.back()->kind == ExprKind::Literal ? e.args.back()->lit.i : 4;
+  const bool before = ord == 2 || ord == 3 || ord == 4;  // Release, AcqRel, SeqCst
+  const bool after = ord == 1 || ord == 3 || ord == 4;   // Acquire, AcqRel, SeqCst
+  const char* fence = t.mem == Memory::Smem ? "__threadfence_block();\n" : "__threadfence();\n";
+  std::vector<std::string> vals;
+  for (size_t k = 2; k + 1 < e.args.size(); ++k) vals.push_back(expr(*e.args[k], pre));
+  const std::string p = "(" + t.ptr + " + " + idx + ")";
+  std::string call;
+  switch (e.builtin) {
+    case BuiltinId::AtomicLoad:
+      call = "vx_at_load(" + p + ")";
+      break;
+    case BuiltinId::AtomicStore:
+      call = "vx_at_store(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicSwap:
+      call = "vx_at_swap(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchAdd:
+      call = "vx_at_add(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchSub:
+      call = "vx_at_sub(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchMax:
+      call = "vx_at_max(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicFetchMin:
+      call = "vx_at_min(" + p + ", " + vals.at(0) + ")";
+      break;
+    case BuiltinId::AtomicCompareAndSwap:
+      call = "vx_at_cas(" + p + ", " + vals.at(0) + ", " + vals.at(1) + ")";
+      break;
+    default:
+      unsupported("this atomic");
+  }
+  if (before) pre += fence;
+  if (e.builtin == BuiltinId::AtomicStore) {
+    pre += call + ";\n";
+    if (after) pre += fence;
+    return "0";
+  }
+  const std::string r = tmp("va");
+  pre += std::string(ctype(t.elem)) + " " + r + " = " + call + ";\n";
+  if (after) pre += fence;
+  return r;
+}
+
+}  // namespace vx::offload::emit
