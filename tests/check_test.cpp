@@ -93,7 +93,8 @@ TEST_CASE("a parse error names a keyword or a list it expected in words, never a
   CHECK(c.diags->list()[0].message == "expected `on`, found `x`");
   auto d = check("fn main() {\n  let t = Tensor<f32, [@ROWS@]>::fill(0.0);\n}\n");
   REQUIRE(d.diags->list().size() == 1);
-  CHECK(d.diags->list()[0].message == "expected dimension (a number, a const name or `?`), found `@`");
+  CHECK(d.diags->list()[0].message ==
+        "expected dimension (a number, a const name or `?`), found `@`");
   auto e = check("fn main() {\n  for i on 0..3 {}\n}\n");
   REQUIRE(e.diags->list().size() == 1);
   CHECK(e.diags->list()[0].message == "expected `in`, found `on`");
@@ -111,14 +112,16 @@ TEST_CASE("an unclosed delimiter names where it opened") {
 }
 
 TEST_CASE("consts fold with the language's arithmetic") {
-  auto c = check("const A: u8 = 250 + 10; const B: i32 = -7 / 2; fn main() { let a = A; let b = B; }");
+  auto c =
+      check("const A: u8 = 250 + 10; const B: i32 = -7 / 2; fn main() { let a = A; let b = B; }");
   REQUIRE(c.program);
   CHECK(let_init(c, 0)->lit.i == 4);  // wraps
   CHECK(let_init(c, 1)->lit.i == -3);
 }
 
 TEST_CASE("deep nesting is refused, not a stack overflow") {
-  std::string text = "fn main() { let x = " + std::string(300, '(') + "1" + std::string(300, ')') + "; }";
+  std::string text =
+      "fn main() { let x = " + std::string(300, '(') + "1" + std::string(300, ')') + "; }";
   auto c = check(text);
   REQUIRE(!c.diags->list().empty());
   CHECK(c.diags->list()[0].code == "E0003");

@@ -325,7 +325,7 @@ TEST_CASE("strings and bools") {
   CHECK(str("{:?}", "\xc2\xa0") == "\"\\u{a0}\"");
   CHECK(str("{:?}", "\xe2\x80\x8b") == "\"\\u{200b}\"");
   CHECK(str("{:?}", "e\xcc\x81") == "\"e\\u{301}\"");  // grapheme extenders, anywhere
-  CHECK(str("{:10?}", "hi") == "\"hi\"");  // str's Debug ignores the width
+  CHECK(str("{:10?}", "hi") == "\"hi\"");              // str's Debug ignores the width
   CHECK(boolean("{}", true) == "true");
   CHECK(boolean("{:?}", false) == "false");
   CHECK(boolean("{:.2}", true) == "tr");

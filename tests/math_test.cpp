@@ -32,18 +32,29 @@ struct Unary {
   MpfrFn mpfr;
 };
 const Unary kUnary[] = {
-    {"exp", vx_exp_f32, vx_exp_f64, mpfr_exp},    {"exp2", vx_exp2_f32, vx_exp2_f64, mpfr_exp2},
-    {"log", vx_log_f32, vx_log_f64, mpfr_log},    {"log2", vx_log2_f32, vx_log2_f64, mpfr_log2},
+    {"exp", vx_exp_f32, vx_exp_f64, mpfr_exp},     {"exp2", vx_exp2_f32, vx_exp2_f64, mpfr_exp2},
+    {"log", vx_log_f32, vx_log_f64, mpfr_log},     {"log2", vx_log2_f32, vx_log2_f64, mpfr_log2},
     {"tanh", vx_tanh_f32, vx_tanh_f64, mpfr_tanh}, {"sin", vx_sin_f32, vx_sin_f64, mpfr_sin},
-    {"cos", vx_cos_f32, vx_cos_f64, mpfr_cos},    {"sqrt", vx_sqrt_f32, vx_sqrt_f64, mpfr_sqrt_fn},
+    {"cos", vx_cos_f32, vx_cos_f64, mpfr_cos},     {"sqrt", vx_sqrt_f32, vx_sqrt_f64, mpfr_sqrt_fn},
 };
 
-uint32_t bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-float from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
-uint64_t bits64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
+uint32_t bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float from_bits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint64_t bits64(double f) {
+  uint64_t u;
+  std::memcpy(&u, &f, 8);
+  return u;
+}
 bool same(float a, float b) { return (a != a && b != b) || bits(a) == bits(b); }
 bool same64(double a, double b) { return (a != a && b != b) || bits64(a) == bits64(b); }
-
 
 struct Failures {
   std::atomic<uint64_t> count{0};
@@ -58,23 +69,70 @@ struct Failures {
 
 template <class Fn>
 void on_two_threads(uint64_t n, Fn fn) {  // fn(i) for i in [0, n)
-  std::thread t([&] { for (uint64_t i = 0; i < n; i += 2) fn(i); });
+  std::thread t([&] {
+    for (uint64_t i = 0; i < n; i += 2) fn(i);
+  });
   for (uint64_t i = 1; i < n; i += 2) fn(i);
   t.join();
 }
 
 std::vector<float> special_f32() {
-  std::vector<float> v = {0.0f, INFINITY, NAN, FLT_MIN, FLT_MAX, 0x1p-149f, 0x1.fffffcp-127f,
-                          1.0f, 0.5f, 2.0f, 3.0f, 10.0f, 0x1.000002p0f, 0x1.fffffep-1f,
-                          88.72283f, 88.72284f, 88.7228394f, 89.0f, -87.33654f, -103.972f,
-                          -103.97208f, -104.0f, 128.0f, 0x1.fffffep6f, -126.0f, -149.0f, -150.0f,
-                          -151.0f, -149.5f, 9.0f, 9.01f, 9.02f, 9.5f, 0x1p-12f, 0x1.fffffep-13f,
-                          3.14159274f, 1.57079637f, 6.28318548f, 0x1p12f, 0x1.fffffep11f, 1e20f,
-                          0x1.921fb6p+0f, 0x1.921fb6p+1f, 1e38f, 0x1p127f, 0x1p-126f, 0.75f, 1.5f,
-                          0x1.6a09e6p0f, 0x1.6a09e6p-1f};
+  std::vector<float> v = {0.0f,
+                          INFINITY,
+                          NAN,
+                          FLT_MIN,
+                          FLT_MAX,
+                          0x1p-149f,
+                          0x1.fffffcp-127f,
+                          1.0f,
+                          0.5f,
+                          2.0f,
+                          3.0f,
+                          10.0f,
+                          0x1.000002p0f,
+                          0x1.fffffep-1f,
+                          88.72283f,
+                          88.72284f,
+                          88.7228394f,
+                          89.0f,
+                          -87.33654f,
+                          -103.972f,
+                          -103.97208f,
+                          -104.0f,
+                          128.0f,
+                          0x1.fffffep6f,
+                          -126.0f,
+                          -149.0f,
+                          -150.0f,
+                          -151.0f,
+                          -149.5f,
+                          9.0f,
+                          9.01f,
+                          9.02f,
+                          9.5f,
+                          0x1p-12f,
+                          0x1.fffffep-13f,
+                          3.14159274f,
+                          1.57079637f,
+                          6.28318548f,
+                          0x1p12f,
+                          0x1.fffffep11f,
+                          1e20f,
+                          0x1.921fb6p+0f,
+                          0x1.921fb6p+1f,
+                          1e38f,
+                          0x1p127f,
+                          0x1p-126f,
+                          0.75f,
+                          1.5f,
+                          0x1.6a09e6p0f,
+                          0x1.6a09e6p-1f};
   size_t n = v.size();
   for (size_t i = 0; i < n; ++i) v.push_back(-v[i]);
-  for (int e = -149; e <= 127; ++e) { v.push_back(std::ldexp(1.0f, e)); v.push_back(-std::ldexp(1.0f, e)); }
+  for (int e = -149; e <= 127; ++e) {
+    v.push_back(std::ldexp(1.0f, e));
+    v.push_back(-std::ldexp(1.0f, e));
+  }
   for (int k = -200; k <= 200; ++k) {  // floats nearest multiples of pi/32 and integers
     float m = (float)(k * 3.14159265358979323846 / 32);
     v.push_back(m);
@@ -153,9 +211,10 @@ TEST_CASE("pow is correctly rounded on a million pairs, exact cases and midpoint
   run(1);
   t.join();
   Mpfr32 m;
-  const float sv[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, 2.0f, -2.0f, 0.5f, -0.5f,
-                      3.0f, -3.0f, 0x1p-149f, FLT_MAX, 1e10f, -1e10f, 0x1.000002p0f, 0x1.fffffep-1f,
-                      4097.0f, 0.25f, 127.5f, 128.0f, -149.0f, -150.0f, 1.5f};
+  const float sv[] = {
+      0.0f,           -0.0f,   1.0f,  -1.0f,  INFINITY,  -INFINITY, NAN,     2.0f,   -2.0f,
+      0.5f,           -0.5f,   3.0f,  -3.0f,  0x1p-149f, FLT_MAX,   1e10f,   -1e10f, 0x1.000002p0f,
+      0x1.fffffep-1f, 4097.0f, 0.25f, 127.5f, 128.0f,    -149.0f,   -150.0f, 1.5f};
   for (float x : sv)
     for (float y : sv) one(m, x, y);
   // Exact results of non-integer powers (t^2)^(k/2) and (t^4)^(k/4), midpoints among them.
@@ -164,8 +223,10 @@ TEST_CASE("pow is correctly rounded on a million pairs, exact cases and midpoint
   for (int t = 3; t < 4096; t += 2) {
     double t2 = (double)t * t, t4 = t2 * t2;
     for (int s = -24; s <= 24; s += 12) {
-      if (t2 < 0x1p24) for (float y : halves) one(m, std::ldexp((float)t2, s), y);
-      if (t4 < 0x1p24) for (float y : quarters) one(m, std::ldexp((float)t4, s), y);
+      if (t2 < 0x1p24)
+        for (float y : halves) one(m, std::ldexp((float)t2, s), y);
+      if (t4 < 0x1p24)
+        for (float y : quarters) one(m, std::ldexp((float)t4, s), y);
     }
   }
   for (auto& s : fails.examples) MESSAGE(s);
@@ -184,8 +245,11 @@ TEST_CASE("f64 functions are faithful on samples") {
       for (uint64_t i = start; i < 100000; i += 2) {
         uint64_t r = rng();
         double in;
-        if (i & 2) std::memcpy(&in, &r, 8);
-        else in = std::ldexp((double)(r >> 11) * 0x1p-53, (int)(r % 40) - 20) * ((r >> 6) & 1 ? -1 : 1);
+        if (i & 2)
+          std::memcpy(&in, &r, 8);
+        else
+          in =
+              std::ldexp((double)(r >> 11) * 0x1p-53, (int)(r % 40) - 20) * ((r >> 6) & 1 ? -1 : 1);
         if (std::isnan(in)) continue;
         double got = f.f64(in);
         mpfr_set_d(x, in, MPFR_RNDN);
@@ -235,8 +299,14 @@ TEST_CASE("floor ceil round trunc abs match the C library bit for bit") {
     CHECK(same64(vx_trunc_f64(x), std::trunc(x)));
     CHECK(same64(vx_abs_f64(x), std::fabs(x)));
   };
-  for (float x : special_f32()) { check32(x); check32(x + 0.5f); check64(x); check64((double)x + 0.5); }
-  const float halfs[] = {0.49999997f, -0.49999997f, 0.5f, -0.5f, 1.5f, -2.5f, 8388607.5f, 8388609.0f};
+  for (float x : special_f32()) {
+    check32(x);
+    check32(x + 0.5f);
+    check64(x);
+    check64((double)x + 0.5);
+  }
+  const float halfs[] = {0.49999997f, -0.49999997f, 0.5f,       -0.5f,
+                         1.5f,        -2.5f,        8388607.5f, 8388609.0f};
   for (float x : halfs) check32(x);
   check64(0.49999999999999994);
   check64(-0.49999999999999994);

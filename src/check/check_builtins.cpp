@@ -17,7 +17,7 @@ const char* builtin_spelling(BuiltinId id) {
   return names[static_cast<int>(id)];
 }
 const char* binop_spelling(BinOp op) {
-  static const char* names[] = {"+",  "-", "*",  "/",  "%", "&", "|",  "^",  "<<",
+  static const char* names[] = {"+",  "-",  "*",  "/", "%",  "&", "|",  "^",  "<<",
                                 ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
   return names[static_cast<int>(op)];
 }
@@ -28,8 +28,8 @@ namespace vx::check {
 namespace {
 
 // Splits a literal into its digits and its suffix (`1_000u32` -> "1000", "u32").
-void split_literal(const std::string& text, bool is_float, std::string& digits,
-                   std::string& suffix, int& radix) {
+void split_literal(const std::string& text, bool is_float, std::string& digits, std::string& suffix,
+                   int& radix) {
   radix = 10;
   size_t i = 0;
   if (!is_float && text.size() > 1 && text[0] == '0' &&
@@ -41,14 +41,16 @@ void split_literal(const std::string& text, bool is_float, std::string& digits,
     char c = text[i];
     if (c == '_') continue;
     bool ok;
-    if (radix == 16) ok = std::isxdigit(static_cast<unsigned char>(c));
+    if (radix == 16)
+      ok = std::isxdigit(static_cast<unsigned char>(c));
     else if (is_float)
       ok = std::isdigit(static_cast<unsigned char>(c)) || c == '.' ||
            ((c == 'e' || c == 'E') && i + 1 < text.size() &&
             (std::isdigit(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '+' ||
              text[i + 1] == '-')) ||
            ((c == '+' || c == '-') && i > 0 && (text[i - 1] == 'e' || text[i - 1] == 'E'));
-    else ok = std::isdigit(static_cast<unsigned char>(c));
+    else
+      ok = std::isdigit(static_cast<unsigned char>(c));
     if (!ok) break;
     digits += c;
   }
@@ -67,8 +69,7 @@ void split_literal(const std::string& text, bool is_float, std::string& digits,
 
 }  // namespace
 
-tir::Expr* Checker::check_int_lit(const ast::IntLit& l, const Type* expected, bool negate,
-                                  Span s) {
+tir::Expr* Checker::check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span s) {
   std::string digits, suffix;
   int radix;
   split_literal(l.text, false, digits, suffix, radix);
@@ -101,20 +102,22 @@ tir::Expr* Checker::check_int_lit(const ast::IntLit& l, const Type* expected, bo
   // Read the magnitude, refusing overflow of 64 bits.
   unsigned __int128 v = 0;
   for (char c : digits) {
-    int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-                                                         : std::tolower(c) - 'a' + 10;
+    int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10;
     if (d >= radix) {
-      error("E0004", s, std::string("invalid digit `") + c + "` in a base " +
-                            std::to_string(radix) + " literal");
+      error(
+          "E0004", s,
+          std::string("invalid digit `") + c + "` in a base " + std::to_string(radix) + " literal");
       return error_expr(s);
     }
     v = v * radix + d;
     if (v > (static_cast<unsigned __int128>(1) << 64)) break;
   }
   const ScalarInfo& info = scalar_info(t.scalar);
-  unsigned __int128 max_pos = info.is_signed ? (static_cast<unsigned __int128>(1) << (info.bits - 1)) - 1
-                                             : (static_cast<unsigned __int128>(1) << info.bits) - 1;
-  unsigned __int128 max_neg = info.is_signed ? (static_cast<unsigned __int128>(1) << (info.bits - 1)) : 0;
+  unsigned __int128 max_pos = info.is_signed
+                                  ? (static_cast<unsigned __int128>(1) << (info.bits - 1)) - 1
+                                  : (static_cast<unsigned __int128>(1) << info.bits) - 1;
+  unsigned __int128 max_neg =
+      info.is_signed ? (static_cast<unsigned __int128>(1) << (info.bits - 1)) : 0;
   if (negate && !info.is_signed) {
     auto& d = error("E0202", s, "cannot negate a literal of unsigned type `" + type_name(t) + "`",
                     "unsigned");
@@ -124,9 +127,10 @@ tir::Expr* Checker::check_int_lit(const ast::IntLit& l, const Type* expected, bo
   if ((!negate && v > max_pos) || (negate && v > max_neg)) {
     auto& d = error("E0004", s, "literal out of range for `" + type_name(t) + "`",
                     "does not fit in `" + type_name(t) + "`");
-    d.notes.push_back("the range of `" + type_name(t) + "` is " +
-                      (info.is_signed ? "-" + std::to_string(static_cast<uint64_t>(max_neg)) : "0") +
-                      " to " + std::to_string(static_cast<uint64_t>(max_pos)));
+    d.notes.push_back(
+        "the range of `" + type_name(t) + "` is " +
+        (info.is_signed ? "-" + std::to_string(static_cast<uint64_t>(max_neg)) : "0") + " to " +
+        std::to_string(static_cast<uint64_t>(max_pos)));
     return error_expr(s);
   }
   tir::Expr* e = make(tir::ExprKind::Literal, t, s);
@@ -156,10 +160,18 @@ tir::Expr* Checker::check_float_lit(const ast::FloatLit& l, const Type* expected
   std::string text = (negate ? "-" : "") + digits;
   tir::Expr* e = make(tir::ExprKind::Literal, t, s);
   switch (t.scalar) {
-    case Scalar::F32: e->lit.f = std::strtof(text.c_str(), nullptr); break;
-    case Scalar::F16: e->lit.f = f16_bits_to_f32(f64_to_f16_bits(std::strtod(text.c_str(), nullptr))); break;
-    case Scalar::BF16: e->lit.f = bf16_bits_to_f32(f64_to_bf16_bits(std::strtod(text.c_str(), nullptr))); break;
-    default: e->lit.f = std::strtod(text.c_str(), nullptr); break;
+    case Scalar::F32:
+      e->lit.f = std::strtof(text.c_str(), nullptr);
+      break;
+    case Scalar::F16:
+      e->lit.f = f16_bits_to_f32(f64_to_f16_bits(std::strtod(text.c_str(), nullptr)));
+      break;
+    case Scalar::BF16:
+      e->lit.f = bf16_bits_to_f32(f64_to_bf16_bits(std::strtod(text.c_str(), nullptr)));
+      break;
+    default:
+      e->lit.f = std::strtod(text.c_str(), nullptr);
+      break;
   }
   if (std::isinf(e->lit.f)) {
     error("E0004", s, "literal out of range for `" + type_name(t) + "`", "rounds to infinity");
@@ -245,8 +257,10 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     bool ok = mp && !mp->call_args && mp->path.segments.size() == 2 &&
               mp->path.segments[0].name == "Memory";
     std::string mn = ok ? mp->path.segments[1].name : "";
-    if (mn == "CPU_DRAM") m = Memory::CpuDram;
-    else if (mn == "HBM") m = Memory::Hbm;
+    if (mn == "CPU_DRAM")
+      m = Memory::CpuDram;
+    else if (mn == "HBM")
+      m = Memory::Hbm;
     else if (mn == "SMEM") {
       error("E0402", span(ma), "a tensor cannot be transferred to SMEM",
             "SMEM tiles are made in block code with `uninit()`");
@@ -258,8 +272,7 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     if (x->type.is_error()) return error_expr(s);
     bool fresh = x->kind == tir::ExprKind::TensorNew;  // `transfer(Tensor<…>::fill(v), M)`
     if (!fresh && (x->kind != tir::ExprKind::Var || x->type.kind != TypeKind::Tensor)) {
-      error("E0200", span(args[0]),
-            "`transfer` moves a tensor, found `" + type_name(x->type) + "`",
+      error("E0200", span(args[0]), "`transfer` moves a tensor, found `" + type_name(x->type) + "`",
             x->type.kind == TypeKind::Ref ? "a reference cannot be moved" : "not a tensor");
       return error_expr(s);
     }
@@ -285,8 +298,9 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       tir::Expr* n = int_arg(args[1], i32);
       if (t->type.is_error() || n->type.is_error()) return error_expr(s);
       if (t->type.rank() != 1) {
-        error("E0200", span(args[0]), "`" + name + "` works on a tile of one dimension, not " +
-                                          std::to_string(t->type.rank()));
+        error("E0200", span(args[0]),
+              "`" + name + "` works on a tile of one dimension, not " +
+                  std::to_string(t->type.rank()));
         return error_expr(s);
       }
       if (t->type.memory != Memory::Smem) {
@@ -307,8 +321,8 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
         return error_expr(s);
       }
       if (is_sort && sc != Scalar::I64) {
-        error("E0200", span(args[0]), "`lanes::sort` sorts a tile of i64, not of " +
-                                          std::string(scalar_info(sc).name));
+        error("E0200", span(args[0]),
+              "`lanes::sort` sorts a tile of i64, not of " + std::string(scalar_info(sc).name));
         return error_expr(s);
       }
       if (is_sort) {
@@ -355,17 +369,17 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       }
       if (tile->type.is_error() || src->type.is_error()) return error_expr(s);
       if (tile->type.scalar != src->type.scalar) {
-        error("E0200", s, "the tile holds `" + std::string(scalar_info(tile->type.scalar).name) +
-                              "` but the source holds `" +
-                              scalar_info(src->type.scalar).name + "`");
+        error("E0200", s,
+              "the tile holds `" + std::string(scalar_info(tile->type.scalar).name) +
+                  "` but the source holds `" + scalar_info(src->type.scalar).name + "`");
         return error_expr(s);
       }
       if (tile->type.rank() != src->type.rank() ||
           static_cast<int>(idx.size()) != src->type.rank()) {
-        error("E0200", s, "the tile, the source and the start index must have one rank (tile " +
-                              std::to_string(tile->type.rank()) + ", source " +
-                              std::to_string(src->type.rank()) + ", index " +
-                              std::to_string(idx.size()) + ")");
+        error("E0200", s,
+              "the tile, the source and the start index must have one rank (tile " +
+                  std::to_string(tile->type.rank()) + ", source " +
+                  std::to_string(src->type.rank()) + ", index " + std::to_string(idx.size()) + ")");
         return error_expr(s);
       }
       if (tile->type.scalar != Scalar::F32 && tile->type.scalar != Scalar::F16 &&
@@ -377,8 +391,9 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
         return error_expr(s);
       }
       if (tile->type.memory != Memory::Smem) {
-        error("E0200", span(args[0]), "`lanes::copy_async` copies into an SMEM tile, not into " +
-                                          std::string(memory_name(tile->type.memory)));
+        error("E0200", span(args[0]),
+              "`lanes::copy_async` copies into an SMEM tile, not into " +
+                  std::string(memory_name(tile->type.memory)));
         return error_expr(s);
       }
       tir::Expr* e = make_builtin(tir::BuiltinId::CopyAsync, Type::token());
@@ -414,9 +429,9 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       if (name.compare(0, plen, prefix) != 0) continue;
       std::string ty = name.substr(plen);
       Scalar sc;
-      bool known = scalar_by_name(ty, sc) &&
-                   (sc == Scalar::I32 || sc == Scalar::U32 || sc == Scalar::I64 ||
-                    sc == Scalar::U64 || sc == Scalar::F32);
+      bool known =
+          scalar_by_name(ty, sc) && (sc == Scalar::I32 || sc == Scalar::U32 || sc == Scalar::I64 ||
+                                     sc == Scalar::U64 || sc == Scalar::F32);
       if (!known) {
         error("E0101", s, "unknown atomic `" + name + "`",
               "atomics exist for i32, u32, i64, u64 and f32");
@@ -424,7 +439,7 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       }
       size_t nargs = id == tir::BuiltinId::AtomicLoad             ? 3
                      : id == tir::BuiltinId::AtomicCompareAndSwap ? 5
-                                                                   : 4;
+                                                                  : 4;
       if (!arity(nargs)) return error_expr(s);
       tir::Expr* t = ref_arg(args[0], false, "first argument");
       Type i64 = Type::of(Scalar::I64);
@@ -484,14 +499,15 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
   for (size_t i = 0; i < args.size(); ++i) {
     tir::Expr* a = check_expr(args[i], &sig.params[i]);
     if (!compatible(sig.params[i], a->type) && !a->type.is_error()) {
-      auto& d = error("E0200", span(args[i]),
-                      "mismatched types: parameter `" + sig.param_names[i] + "` of `" + name +
-                          "` is `" + type_name(sig.params[i]) + "`, found `" + type_name(a->type) +
-                          "`",
-                      "argument " + std::to_string(i + 1));
+      auto& d =
+          error("E0200", span(args[i]),
+                "mismatched types: parameter `" + sig.param_names[i] + "` of `" + name + "` is `" +
+                    type_name(sig.params[i]) + "`, found `" + type_name(a->type) + "`",
+                "argument " + std::to_string(i + 1));
       d.secondary.push_back({sig.span, "`" + name + "` defined here"});
       if (sig.params[i].kind == TypeKind::Ref && a->type.kind == TypeKind::Tensor)
-        d.helps.push_back(std::string("pass a reference: `") + (sig.params[i].ref_mut ? "&mut " : "&") +
+        d.helps.push_back(std::string("pass a reference: `") +
+                          (sig.params[i].ref_mut ? "&mut " : "&") +
                           (a->text.empty() ? "x" : a->text) + "`");
       bad = true;
     }
@@ -571,13 +587,13 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
   }
   Scalar sc = rt.scalar;
   static const std::map<std::string, tir::BuiltinId> float_unary = {
-      {"sqrt", tir::BuiltinId::Sqrt},   {"exp", tir::BuiltinId::Exp},
-      {"exp2", tir::BuiltinId::Exp2},   {"log", tir::BuiltinId::Log},
-      {"log2", tir::BuiltinId::Log2},   {"tanh", tir::BuiltinId::Tanh},
-      {"sin", tir::BuiltinId::Sin},     {"cos", tir::BuiltinId::Cos},
+      {"sqrt", tir::BuiltinId::Sqrt},        {"exp", tir::BuiltinId::Exp},
+      {"exp2", tir::BuiltinId::Exp2},        {"log", tir::BuiltinId::Log},
+      {"log2", tir::BuiltinId::Log2},        {"tanh", tir::BuiltinId::Tanh},
+      {"sin", tir::BuiltinId::Sin},          {"cos", tir::BuiltinId::Cos},
       {"fast_exp", tir::BuiltinId::FastExp}, {"fast_tanh", tir::BuiltinId::FastTanh},
-      {"abs", tir::BuiltinId::Abs},     {"floor", tir::BuiltinId::Floor},
-      {"ceil", tir::BuiltinId::Ceil},   {"round", tir::BuiltinId::Round},
+      {"abs", tir::BuiltinId::Abs},          {"floor", tir::BuiltinId::Floor},
+      {"ceil", tir::BuiltinId::Ceil},        {"round", tir::BuiltinId::Round},
       {"trunc", tir::BuiltinId::Trunc}};
   static const std::map<std::string, tir::BuiltinId> binary = {
       {"pow", tir::BuiltinId::Pow}, {"min", tir::BuiltinId::Min}, {"max", tir::BuiltinId::Max}};
@@ -586,8 +602,8 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
       if (!arity(0)) return error_expr(s);
       if ((it->second == tir::BuiltinId::FastExp || it->second == tir::BuiltinId::FastTanh) &&
           sc != Scalar::F32) {
-        error("E0105", span(m.name), "`." + name + "()` exists for f32 only, not for " +
-                                         scalar_info(sc).name,
+        error("E0105", span(m.name),
+              "`." + name + "()` exists for f32 only, not for " + scalar_info(sc).name,
               "use the exact `." + name.substr(5) + "()`");
         return error_expr(s);
       }
@@ -654,8 +670,8 @@ tir::Expr* Checker::check_tensor_ctor(const ast::TensorCtor& c, Span s) {
   tir::Expr* e = make(tir::ExprKind::TensorNew, t, s);
   if (method == "fill") {
     if (c.args.size() != 1) {
-      error("E0201", s, "`fill` takes 1 argument but " + std::to_string(c.args.size()) +
-                            " were given");
+      error("E0201", s,
+            "`fill` takes 1 argument but " + std::to_string(c.args.size()) + " were given");
       return error_expr(s);
     }
     Type et = Type::of(t.scalar);
@@ -674,10 +690,10 @@ tir::Expr* Checker::check_tensor_ctor(const ast::TensorCtor& c, Span s) {
     return error_expr(s);
   }
   if (t.memory != Memory::Smem) {
-    auto& d = error("E0402", s,
-                    std::string("`uninit()` makes SMEM tiles only, not tensors in ") +
-                        memory_name(t.memory),
-                    "not in SMEM");
+    auto& d = error(
+        "E0402", s,
+        std::string("`uninit()` makes SMEM tiles only, not tensors in ") + memory_name(t.memory),
+        "not in SMEM");
     d.helps.push_back("use `fill(v)`");
     return error_expr(s);
   }
@@ -748,10 +764,14 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
     }
     if (!v->type.is_error()) {
       fmt::ArgClass c;
-      if (v->type.kind == TypeKind::String) c = fmt::ArgClass::Str;
-      else if (v->type.is_scalar(Scalar::Bool)) c = fmt::ArgClass::Bool;
-      else if (v->type.is_scalar() && is_float(v->type.scalar)) c = fmt::ArgClass::Float;
-      else if (v->type.is_scalar()) c = fmt::ArgClass::Integer;
+      if (v->type.kind == TypeKind::String)
+        c = fmt::ArgClass::Str;
+      else if (v->type.is_scalar(Scalar::Bool))
+        c = fmt::ArgClass::Bool;
+      else if (v->type.is_scalar() && is_float(v->type.scalar))
+        c = fmt::ArgClass::Float;
+      else if (v->type.is_scalar())
+        c = fmt::ArgClass::Integer;
       else {
         error("E0501", v->span, "cannot format a value of type `" + type_name(v->type) + "`",
               "only scalars and strings can be printed");
@@ -810,7 +830,8 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
       return error_expr(s);
     }
     Type boolean = Type::of(Scalar::Bool);
-    tir::Expr* c = coerce(check_expr(m.args[0], &boolean), boolean, span(m.args[0]), "the condition");
+    tir::Expr* c =
+        coerce(check_expr(m.args[0], &boolean), boolean, span(m.args[0]), "the condition");
     tir::Expr* e = make(tir::ExprKind::Assert, Type::unit(), s);
     if (m.args.size() > 1 && !check_format(m.args, 1, s, e)) return error_expr(s);
     if (c->type.is_error()) return error_expr(s);
@@ -839,8 +860,9 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
     if (a->type.is_error() || b->type.is_error()) return error_expr(s);
     if (!a->type.is_scalar() || a->type != b->type) {
-      error("E0200", s, "`assert_eq!` compares two scalars of one type, found `" +
-                            type_name(a->type) + "` and `" + type_name(b->type) + "`");
+      error("E0200", s,
+            "`assert_eq!` compares two scalars of one type, found `" + type_name(a->type) +
+                "` and `" + type_name(b->type) + "`");
       return error_expr(s);
     }
     e->args.insert(e->args.begin(), {a, b});

@@ -16,15 +16,12 @@ struct OpInfo {
 // Rust's precedence, loosest first (spec/grammar.md).
 const std::map<std::string, OpInfo>& op_table() {
   static const std::map<std::string, OpInfo> table = {
-      {"||", {1, tir::BinOp::Or}},     {"&&", {2, tir::BinOp::And}},
-      {"==", {3, tir::BinOp::Eq}},     {"!=", {3, tir::BinOp::Ne}},
-      {"<", {3, tir::BinOp::Lt}},      {"<=", {3, tir::BinOp::Le}},
-      {">", {3, tir::BinOp::Gt}},      {">=", {3, tir::BinOp::Ge}},
-      {"|", {4, tir::BinOp::BitOr}},   {"^", {5, tir::BinOp::BitXor}},
-      {"&", {6, tir::BinOp::BitAnd}},  {"<<", {7, tir::BinOp::Shl}},
-      {">>", {7, tir::BinOp::Shr}},    {"+", {8, tir::BinOp::Add}},
-      {"-", {8, tir::BinOp::Sub}},     {"*", {9, tir::BinOp::Mul}},
-      {"/", {9, tir::BinOp::Div}},     {"%", {9, tir::BinOp::Rem}}};
+      {"||", {1, tir::BinOp::Or}},    {"&&", {2, tir::BinOp::And}},   {"==", {3, tir::BinOp::Eq}},
+      {"!=", {3, tir::BinOp::Ne}},    {"<", {3, tir::BinOp::Lt}},     {"<=", {3, tir::BinOp::Le}},
+      {">", {3, tir::BinOp::Gt}},     {">=", {3, tir::BinOp::Ge}},    {"|", {4, tir::BinOp::BitOr}},
+      {"^", {5, tir::BinOp::BitXor}}, {"&", {6, tir::BinOp::BitAnd}}, {"<<", {7, tir::BinOp::Shl}},
+      {">>", {7, tir::BinOp::Shr}},   {"+", {8, tir::BinOp::Add}},    {"-", {8, tir::BinOp::Sub}},
+      {"*", {9, tir::BinOp::Mul}},    {"/", {9, tir::BinOp::Div}},    {"%", {9, tir::BinOp::Rem}}};
   return table;
 }
 
@@ -172,10 +169,10 @@ bool Checker::untyped_literal(const ast::Cast& c) const {
     if (!is_float && text.size() > 2 && text[0] == '0' &&
         (text[1] == 'x' || text[1] == 'b' || text[1] == 'o'))
       return text.find_first_of("iu", 2) == std::string::npos;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
-                               text[i] == '_' || text[i] == '.' ||
-                               ((text[i] == 'e' || text[i] == 'E') && is_float) ||
-                               ((text[i] == '+' || text[i] == '-') && is_float)))
+    while (i < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_' || text[i] == '.' ||
+            ((text[i] == 'e' || text[i] == 'E') && is_float) ||
+            ((text[i] == '+' || text[i] == '-') && is_float)))
       ++i;
     return i == text.size();
   };
@@ -232,8 +229,7 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
     d.secondary.push_back({b->span, "`" + type_name(b->type) + "`"});
     return error_expr(t.span);
   };
-  if (!a->type.is_scalar() || !b->type.is_scalar())
-    return refuse("operators work on scalars");
+  if (!a->type.is_scalar() || !b->type.is_scalar()) return refuse("operators work on scalars");
   Scalar sa = a->type.scalar;
   if (op == tir::BinOp::Shl || op == tir::BinOp::Shr) {
     if (!is_int(sa) || !is_int(b->type.scalar)) return refuse("shifts need integers");
@@ -278,8 +274,9 @@ tir::Expr* Checker::check_cast(const ast::Cast& c, const Type* expected) {
       continue;
     }
     if (!e->type.is_scalar() || !to.is_scalar()) {
-      error("E0203", span(ty), "cannot cast `" + type_name(e->type) + "` to `" + type_name(to) +
-                                   "`", "`as` converts between scalar types");
+      error("E0203", span(ty),
+            "cannot cast `" + type_name(e->type) + "` to `" + type_name(to) + "`",
+            "`as` converts between scalar types");
       e = error_expr(span(c));
       continue;
     }
@@ -379,18 +376,18 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
   }
   Memory m = base->type.memory;
   if (spawn_depth_ == 0 && m != Memory::CpuDram) {
-    auto& d = error("E0400", s,
-                    "host code cannot index `" + base->text + "`, which is in " +
-                        std::string(memory_name(m)),
-                    "indexed outside a `spawn on` region");
+    auto& d = error(
+        "E0400", s,
+        "host code cannot index `" + base->text + "`, which is in " + std::string(memory_name(m)),
+        "indexed outside a `spawn on` region");
     d.helps.push_back("transfer it with `transfer(" + base->text +
                       ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region");
     return error_expr(s);
   }
   if (spawn_depth_ > 0 && m == Memory::CpuDram) {
-    auto& d = error("E0401", s,
-                    "device code cannot index `" + base->text + "`, which is in CPU_DRAM",
-                    "indexed inside a `spawn on` region");
+    auto& d =
+        error("E0401", s, "device code cannot index `" + base->text + "`, which is in CPU_DRAM",
+              "indexed inside a `spawn on` region");
     d.helps.push_back("transfer it with `transfer(" + base->text +
                       ", Memory::HBM)` before the region");
     return error_expr(s);
@@ -399,8 +396,8 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
     if (!allow_view) {
       auto& d = error("E0204", s,
                       "`" + base->text + "` has " + std::to_string(rank) + " dimensions but " +
-                          std::to_string(indices.size()) + (indices.size() == 1 ? " index" : " indices") +
-                          " were given",
+                          std::to_string(indices.size()) +
+                          (indices.size() == 1 ? " index" : " indices") + " were given",
                       "a sub-tensor is not a value");
       d.helps.push_back("index every dimension, or take a reference to the sub-tensor: `&" +
                         base->text + "[…]`");
@@ -436,9 +433,10 @@ tir::Expr* Checker::check_place_ref(const ast::Postfix& p, bool is_mut, Span s) 
   tir::Expr* base = use_var(name, span(pe->path), false);
   if (base->type.is_error()) return base;
   if (!base->type.is_tensor_like()) {
-    auto& d = error("E0202", s, "cannot take a reference to `" + name + "` of type `" +
-                                    type_name(base->type) + "`",
-                    "references are to tensors only");
+    auto& d =
+        error("E0202", s,
+              "cannot take a reference to `" + name + "` of type `" + type_name(base->type) + "`",
+              "references are to tensors only");
     d.helps.push_back("pass the value itself");
     return error_expr(s);
   }
@@ -530,8 +528,10 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
     inner->else_block = else_b;
     Type it = Type::unit();
     if (else_b) {
-      if (bt.is_error()) it = else_t;
-      else if (else_t.is_error() || bt == else_t) it = bt;
+      if (bt.is_error())
+        it = else_t;
+      else if (else_t.is_error() || bt == else_t)
+        it = bt;
       else {
         error("E0200", body->tail ? body->tail->span : span(ei),
               "`if` and `else` have different types: `" + type_name(bt) + "` and `" +
@@ -557,8 +557,10 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
     }
     return r;
   }
-  if (then_t.is_error()) r->type = else_t.is_error() ? Type::unit() : else_t;
-  else if (else_t.is_error() || then_t == else_t) r->type = then_t;
+  if (then_t.is_error())
+    r->type = else_t.is_error() ? Type::unit() : else_t;
+  else if (else_t.is_error() || then_t == else_t)
+    r->type = then_t;
   else {
     auto& d = error("E0200", else_b->tail ? else_b->tail->span : s,
                     "`if` and `else` have different types: `" + type_name(then_t) + "` and `" +
@@ -616,7 +618,8 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     e->block = b;
     return e;
   }
-  if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return check_if(ie->get(), expected, s);
+  if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p))
+    return check_if(ie->get(), expected, s);
   const auto& blk = boost::get<ast::x3::forward_ast<ast::Block>>(p);
   Type t;
   tir::Block* b = check_block(blk.get(), expected, t);

@@ -94,8 +94,7 @@ class Checker {
   tir::Expr* check_method(tir::Expr* recv, const ast::MethodSuffix& m, Span span);
   tir::Expr* check_macro(const ast::MacroCall& m, Span span);
   tir::Expr* check_tensor_ctor(const ast::TensorCtor& c, Span span);
-  bool check_format(const std::vector<ast::Expr>& args, size_t first, Span span,
-                    tir::Expr* into);
+  bool check_format(const std::vector<ast::Expr>& args, size_t first, Span span, tir::Expr* into);
   // Evaluates a constant expression (literals, operators, casts) for a const item; returns null
   // when it is not constant.
   tir::Expr* fold_constant(tir::Expr* e);
@@ -130,8 +129,8 @@ class Checker {
   int fn_index_ = -1;
 
   // For the rule that device code cannot call a function that opens a `spawn on` region.
-  std::vector<bool> has_spawn_;                 // per function: contains a region itself
-  std::vector<std::vector<int>> callees_;       // per function: the functions it calls
+  std::vector<bool> has_spawn_;                     // per function: contains a region itself
+  std::vector<std::vector<int>> callees_;           // per function: the functions it calls
   std::vector<std::pair<int, Span>> device_calls_;  // calls made inside regions
   void check_device_calls();
 };

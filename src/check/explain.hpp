@@ -15,9 +15,9 @@ namespace vx::kr {
 
 // One across loop's check of one store.
 struct LoopCheck {
-  std::string level;  // "block" or "lane"
-  std::string var;    // the loop's variable
-  Span loop_span;     // the loop's header
+  std::string level;            // "block" or "lane"
+  std::string var;              // the loop's variable
+  Span loop_span;               // the loop's header
   bool private_buffer = false;  // the tensor is made inside the loop: each pass has its own
   bool atomic_only = false;     // (unused for stores)
   RadixProof proof;

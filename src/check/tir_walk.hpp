@@ -8,9 +8,12 @@
 
 namespace vx::tir {
 
-template <class F> void walk_expr(const Expr* e, const F& f);
-template <class F> void walk_block(const Block* b, const F& f);
-template <class F> void walk_stmt(const Stmt* s, const F& f) {
+template <class F>
+void walk_expr(const Expr* e, const F& f);
+template <class F>
+void walk_block(const Block* b, const F& f);
+template <class F>
+void walk_stmt(const Stmt* s, const F& f) {
   if (!s) return;
   f(s, nullptr);
   walk_expr(s->target, f);
@@ -19,12 +22,14 @@ template <class F> void walk_stmt(const Stmt* s, const F& f) {
   walk_expr(s->end, f);
   walk_block(s->body, f);
 }
-template <class F> void walk_block(const Block* b, const F& f) {
+template <class F>
+void walk_block(const Block* b, const F& f) {
   if (!b) return;
   for (auto* s : b->stmts) walk_stmt(s, f);
   walk_expr(b->tail, f);
 }
-template <class F> void walk_expr(const Expr* e, const F& f) {
+template <class F>
+void walk_expr(const Expr* e, const F& f) {
   if (!e) return;
   f(nullptr, e);
   for (auto* a : e->args) walk_expr(a, f);

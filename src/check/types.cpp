@@ -25,9 +25,12 @@ bool scalar_by_name(const std::string& name, Scalar& out) {
 
 const char* memory_name(Memory m) {
   switch (m) {
-    case Memory::CpuDram: return "CPU_DRAM";
-    case Memory::Hbm: return "HBM";
-    case Memory::Smem: return "SMEM";
+    case Memory::CpuDram:
+      return "CPU_DRAM";
+    case Memory::Hbm:
+      return "HBM";
+    case Memory::Smem:
+      return "SMEM";
   }
   return "?";
 }
@@ -44,22 +47,30 @@ int64_t Type::static_size() const {
 bool operator==(const Type& a, const Type& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
-    case TypeKind::Scalar: return a.scalar == b.scalar;
+    case TypeKind::Scalar:
+      return a.scalar == b.scalar;
     case TypeKind::Ref:
       if (a.ref_mut != b.ref_mut) return false;
       [[fallthrough]];
-    case TypeKind::Tensor: return a.scalar == b.scalar && a.memory == b.memory && a.dims == b.dims;
-    default: return true;
+    case TypeKind::Tensor:
+      return a.scalar == b.scalar && a.memory == b.memory && a.dims == b.dims;
+    default:
+      return true;
   }
 }
 
 std::string type_name(const Type& t) {
   switch (t.kind) {
-    case TypeKind::Unit: return "()";
-    case TypeKind::Scalar: return scalar_info(t.scalar).name;
-    case TypeKind::Token: return "Token";
-    case TypeKind::String: return "&str";
-    case TypeKind::Error: return "{error}";
+    case TypeKind::Unit:
+      return "()";
+    case TypeKind::Scalar:
+      return scalar_info(t.scalar).name;
+    case TypeKind::Token:
+      return "Token";
+    case TypeKind::String:
+      return "&str";
+    case TypeKind::Error:
+      return "{error}";
     case TypeKind::Tensor:
     case TypeKind::Ref: {
       std::string s = t.kind == TypeKind::Ref ? (t.ref_mut ? "&mut " : "&") : "";

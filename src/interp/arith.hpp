@@ -17,40 +17,61 @@ namespace vx::interp {
 template <class T>
 using WrapT = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
 
-template <class T> inline bool is_nan(T v) {
-  if constexpr (kIsHalf<T>) return std::isnan(to_f32(v));
-  else if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-  else return false;
+template <class T>
+inline bool is_nan(T v) {
+  if constexpr (kIsHalf<T>)
+    return std::isnan(to_f32(v));
+  else if constexpr (std::is_floating_point_v<T>)
+    return std::isnan(v);
+  else
+    return false;
 }
 
 // A half's value as f32 (exact); other types unchanged. `Wide<T>` is the type it computes in.
-template <class T> using Wide = std::conditional_t<kIsHalf<T>, float, T>;
-template <class T> inline Wide<T> widen(T v) {
-  if constexpr (kIsHalf<T>) return to_f32(v);
-  else return v;
+template <class T>
+using Wide = std::conditional_t<kIsHalf<T>, float, T>;
+template <class T>
+inline Wide<T> widen(T v) {
+  if constexpr (kIsHalf<T>)
+    return to_f32(v);
+  else
+    return v;
 }
-template <class T> inline T narrow(Wide<T> v) {
-  if constexpr (kIsHalf<T>) return half_from_f32<T>(v);
-  else return v;
+template <class T>
+inline T narrow(Wide<T> v) {
+  if constexpr (kIsHalf<T>)
+    return half_from_f32<T>(v);
+  else
+    return v;
 }
 
 std::string div_zero_message(tir::BinOp op);
 [[noreturn]] void shift_error(Span span, bool left, uint64_t amount, bool amount_unsigned,
                               Scalar lhs);
 
-template <class T> inline T op_add(T a, T b) {
-  if constexpr (kIsInt<T>) return static_cast<T>(WrapT<T>(a) + WrapT<T>(b));
-  else return narrow<T>(widen(a) + widen(b));
+template <class T>
+inline T op_add(T a, T b) {
+  if constexpr (kIsInt<T>)
+    return static_cast<T>(WrapT<T>(a) + WrapT<T>(b));
+  else
+    return narrow<T>(widen(a) + widen(b));
 }
-template <class T> inline T op_sub(T a, T b) {
-  if constexpr (kIsInt<T>) return static_cast<T>(WrapT<T>(a) - WrapT<T>(b));
-  else return narrow<T>(widen(a) - widen(b));
+template <class T>
+inline T op_sub(T a, T b) {
+  if constexpr (kIsInt<T>)
+    return static_cast<T>(WrapT<T>(a) - WrapT<T>(b));
+  else
+    return narrow<T>(widen(a) - widen(b));
 }
-template <class T> inline T op_mul(T a, T b) {
-  if constexpr (kIsInt<T>) return static_cast<T>(WrapT<T>(a) * WrapT<T>(b));
-  else return narrow<T>(widen(a) * widen(b));
+template <class T>
+inline T op_mul(T a, T b) {
+  if constexpr (kIsInt<T>)
+    return static_cast<T>(WrapT<T>(a) * WrapT<T>(b));
+  else
+    return narrow<T>(widen(a) * widen(b));
 }
-template <class T> inline T op_div(T a, T b, Span span) {
+template <class T>
+inline T op_div(T a, T b, Span span) {
   if constexpr (kIsInt<T>) {
     if (b == 0) runtime_error(span, div_zero_message(tir::BinOp::Div));
     if constexpr (std::is_signed_v<T>) {
@@ -61,7 +82,8 @@ template <class T> inline T op_div(T a, T b, Span span) {
     return narrow<T>(widen(a) / widen(b));
   }
 }
-template <class T> inline T op_rem(T a, T b, Span span) {
+template <class T>
+inline T op_rem(T a, T b, Span span) {
   if constexpr (kIsInt<T>) {
     if (b == 0) runtime_error(span, div_zero_message(tir::BinOp::Rem));
     if constexpr (std::is_signed_v<T>) {
@@ -72,76 +94,121 @@ template <class T> inline T op_rem(T a, T b, Span span) {
     return narrow<T>(std::fmod(widen(a), widen(b)));
   }
 }
-template <class T> inline T op_and(T a, T b) { return static_cast<T>(a & b); }
-template <class T> inline T op_or(T a, T b) { return static_cast<T>(a | b); }
-template <class T> inline T op_xor(T a, T b) { return static_cast<T>(a ^ b); }
-template <class T> inline T op_neg(T a) {
-  if constexpr (kIsInt<T>) return static_cast<T>(WrapT<T>(0) - WrapT<T>(a));
-  else if constexpr (kIsHalf<T>) return T{static_cast<uint16_t>(a.bits ^ 0x8000)};
-  else return -a;
+template <class T>
+inline T op_and(T a, T b) {
+  return static_cast<T>(a & b);
 }
-template <class T> inline T op_not(T a) {
-  if constexpr (std::is_same_v<T, bool>) return !a;
-  else return static_cast<T>(~WrapT<T>(a));
+template <class T>
+inline T op_or(T a, T b) {
+  return static_cast<T>(a | b);
+}
+template <class T>
+inline T op_xor(T a, T b) {
+  return static_cast<T>(a ^ b);
+}
+template <class T>
+inline T op_neg(T a) {
+  if constexpr (kIsInt<T>)
+    return static_cast<T>(WrapT<T>(0) - WrapT<T>(a));
+  else if constexpr (kIsHalf<T>)
+    return T{static_cast<uint16_t>(a.bits ^ 0x8000)};
+  else
+    return -a;
+}
+template <class T>
+inline T op_not(T a) {
+  if constexpr (std::is_same_v<T, bool>)
+    return !a;
+  else
+    return static_cast<T>(~WrapT<T>(a));
 }
 
 // The shift amount arrives as slot bits (sign- or zero-extended) of any integer type.
-template <class T> inline T op_shift(T a, uint64_t amount, bool amount_unsigned, bool left,
-                                     Span span, Scalar lhs_scalar) {
+template <class T>
+inline T op_shift(T a, uint64_t amount, bool amount_unsigned, bool left, Span span,
+                  Scalar lhs_scalar) {
   constexpr uint64_t bits = sizeof(T) * 8;
   if (amount >= bits) shift_error(span, left, amount, amount_unsigned, lhs_scalar);
   if (left) return static_cast<T>(WrapT<T>(a) << amount);
   return static_cast<T>(a >> amount);  // arithmetic on signed types (C++20)
 }
 
-template <class T> inline bool cmp_eq(T a, T b) {
-  if constexpr (kIsHalf<T>) return to_f32(a) == to_f32(b);
-  else return a == b;
+template <class T>
+inline bool cmp_eq(T a, T b) {
+  if constexpr (kIsHalf<T>)
+    return to_f32(a) == to_f32(b);
+  else
+    return a == b;
 }
-template <class T> inline bool cmp_lt(T a, T b) {
-  if constexpr (kIsHalf<T>) return to_f32(a) < to_f32(b);
-  else return a < b;
+template <class T>
+inline bool cmp_lt(T a, T b) {
+  if constexpr (kIsHalf<T>)
+    return to_f32(a) < to_f32(b);
+  else
+    return a < b;
 }
-template <class T> inline bool cmp_le(T a, T b) {
-  if constexpr (kIsHalf<T>) return to_f32(a) <= to_f32(b);
-  else return a <= b;
+template <class T>
+inline bool cmp_le(T a, T b) {
+  if constexpr (kIsHalf<T>)
+    return to_f32(a) <= to_f32(b);
+  else
+    return a <= b;
 }
 
-template <class T, tir::BinOp Op> inline constexpr bool kArithValid =
-    (Op == tir::BinOp::Add || Op == tir::BinOp::Sub || Op == tir::BinOp::Mul ||
-     Op == tir::BinOp::Div || Op == tir::BinOp::Rem)
-        ? (kIsInt<T> || kIsFloat<T>)
-        : (Op == tir::BinOp::BitAnd || Op == tir::BinOp::BitOr || Op == tir::BinOp::BitXor)
-              ? (kIsInt<T> || std::is_same_v<T, bool>)
-              : false;
+template <class T, tir::BinOp Op>
+inline constexpr bool kArithValid = (Op == tir::BinOp::Add || Op == tir::BinOp::Sub ||
+                                     Op == tir::BinOp::Mul || Op == tir::BinOp::Div ||
+                                     Op == tir::BinOp::Rem)
+                                        ? (kIsInt<T> || kIsFloat<T>)
+                                    : (Op == tir::BinOp::BitAnd || Op == tir::BinOp::BitOr ||
+                                       Op == tir::BinOp::BitXor)
+                                        ? (kIsInt<T> || std::is_same_v<T, bool>)
+                                        : false;
 
 // Applies an arithmetic or bitwise operator (not shifts, comparisons or && ||).
-template <tir::BinOp Op, class T> inline T apply_arith(T a, T b, Span span) {
+template <tir::BinOp Op, class T>
+inline T apply_arith(T a, T b, Span span) {
   using tir::BinOp;
-  if constexpr (Op == BinOp::Add) return op_add(a, b);
-  else if constexpr (Op == BinOp::Sub) return op_sub(a, b);
-  else if constexpr (Op == BinOp::Mul) return op_mul(a, b);
-  else if constexpr (Op == BinOp::Div) return op_div(a, b, span);
-  else if constexpr (Op == BinOp::Rem) return op_rem(a, b, span);
-  else if constexpr (Op == BinOp::BitAnd) return op_and(a, b);
-  else if constexpr (Op == BinOp::BitOr) return op_or(a, b);
-  else return op_xor(a, b);
+  if constexpr (Op == BinOp::Add)
+    return op_add(a, b);
+  else if constexpr (Op == BinOp::Sub)
+    return op_sub(a, b);
+  else if constexpr (Op == BinOp::Mul)
+    return op_mul(a, b);
+  else if constexpr (Op == BinOp::Div)
+    return op_div(a, b, span);
+  else if constexpr (Op == BinOp::Rem)
+    return op_rem(a, b, span);
+  else if constexpr (Op == BinOp::BitAnd)
+    return op_and(a, b);
+  else if constexpr (Op == BinOp::BitOr)
+    return op_or(a, b);
+  else
+    return op_xor(a, b);
 }
 
-template <tir::BinOp Op, class T> inline bool apply_cmp(T a, T b) {
+template <tir::BinOp Op, class T>
+inline bool apply_cmp(T a, T b) {
   using tir::BinOp;
-  if constexpr (Op == BinOp::Eq) return cmp_eq(a, b);
-  else if constexpr (Op == BinOp::Ne) return !cmp_eq(a, b);
-  else if constexpr (Op == BinOp::Lt) return cmp_lt(a, b);
-  else if constexpr (Op == BinOp::Le) return cmp_le(a, b);
-  else if constexpr (Op == BinOp::Gt) return cmp_lt(b, a);
-  else return cmp_le(b, a);
+  if constexpr (Op == BinOp::Eq)
+    return cmp_eq(a, b);
+  else if constexpr (Op == BinOp::Ne)
+    return !cmp_eq(a, b);
+  else if constexpr (Op == BinOp::Lt)
+    return cmp_lt(a, b);
+  else if constexpr (Op == BinOp::Le)
+    return cmp_le(a, b);
+  else if constexpr (Op == BinOp::Gt)
+    return cmp_lt(b, a);
+  else
+    return cmp_le(b, a);
 }
 
 // ---- Casts (`as`) -------------------------------------------------------------------------------
 
 // Saturating float -> integer, NaN -> 0 (Rust).
-template <class To> inline To saturate_to_int(double d) {
+template <class To>
+inline To saturate_to_int(double d) {
   if (std::isnan(d)) return 0;
   constexpr int value_bits = sizeof(To) * 8 - (std::is_signed_v<To> ? 1 : 0);
   const double upper = std::ldexp(1.0, value_bits);  // max + 1, exact
@@ -152,18 +219,22 @@ template <class To> inline To saturate_to_int(double d) {
 }
 
 // An integer to a half in one rounding.
-template <class H> inline H int_to_half(bool negative, uint64_t magnitude) {
+template <class H>
+inline H int_to_half(bool negative, uint64_t magnitude) {
   return H{vx_int_to_half(negative, magnitude, std::is_same_v<H, F16>)};
 }
 
-template <class To, class From> inline To cast_value(From v) {
+template <class To, class From>
+inline To cast_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<From, bool>) {
     return cast_value<To, int32_t>(v ? 1 : 0);
   } else if constexpr (kIsInt<From>) {
-    if constexpr (kIsInt<To>) return static_cast<To>(v);  // modular (C++20)
-    else if constexpr (std::is_floating_point_v<To>) return static_cast<To>(v);
+    if constexpr (kIsInt<To>)
+      return static_cast<To>(v);  // modular (C++20)
+    else if constexpr (std::is_floating_point_v<To>)
+      return static_cast<To>(v);
     else if constexpr (kIsHalf<To>) {
       if constexpr (std::is_signed_v<From>) {
         const bool neg = v < 0;
@@ -182,8 +253,10 @@ template <class To, class From> inline To cast_value(From v) {
     } else if constexpr (std::is_floating_point_v<To>) {
       return static_cast<To>(widen(v));
     } else if constexpr (kIsHalf<To>) {
-      if constexpr (std::is_same_v<From, double>) return half_from_f64<To>(v);
-      else return half_from_f32<To>(widen(v));
+      if constexpr (std::is_same_v<From, double>)
+        return half_from_f64<To>(v);
+      else
+        return half_from_f32<To>(widen(v));
     } else {
       static_assert(sizeof(To) == 0, "no cast to bool");
     }
@@ -193,18 +266,27 @@ template <class To, class From> inline To cast_value(From v) {
 // ---- Methods ------------------------------------------------------------------------------------
 
 // Float min/max: a NaN operand is ignored; on equal values (-0.0, 0.0) the receiver is kept.
-template <class T> inline T method_max(T a, T b) {
-  if constexpr (kIsFloat<T>) return (cmp_lt(a, b) || is_nan(a)) ? b : a;
-  else return a < b ? b : a;
+template <class T>
+inline T method_max(T a, T b) {
+  if constexpr (kIsFloat<T>)
+    return (cmp_lt(a, b) || is_nan(a)) ? b : a;
+  else
+    return a < b ? b : a;
 }
-template <class T> inline T method_min(T a, T b) {
-  if constexpr (kIsFloat<T>) return (cmp_lt(b, a) || is_nan(a)) ? b : a;
-  else return b < a ? b : a;
+template <class T>
+inline T method_min(T a, T b) {
+  if constexpr (kIsFloat<T>)
+    return (cmp_lt(b, a) || is_nan(a)) ? b : a;
+  else
+    return b < a ? b : a;
 }
-template <class T> inline T method_abs(T a) {
+template <class T>
+inline T method_abs(T a) {
   if constexpr (kIsInt<T>) {
-    if constexpr (std::is_signed_v<T>) return a < 0 ? op_neg(a) : a;
-    else return a;
+    if constexpr (std::is_signed_v<T>)
+      return a < 0 ? op_neg(a) : a;
+    else
+      return a;
   } else if constexpr (kIsHalf<T>) {
     return T{static_cast<uint16_t>(a.bits & 0x7fff)};
   } else if constexpr (std::is_same_v<T, float>) {
@@ -213,7 +295,8 @@ template <class T> inline T method_abs(T a) {
     return vx_abs_f64(a);
   }
 }
-template <class T> inline T int_pow(T base, uint32_t e) {
+template <class T>
+inline T int_pow(T base, uint32_t e) {
   WrapT<T> result = 1, b = static_cast<WrapT<T>>(base);
   while (e) {
     if (e & 1) result = static_cast<WrapT<T>>(result * b);

@@ -14,7 +14,8 @@ namespace {
 
 using tir::BuiltinId;
 
-template <class T> T* scratch(int64_t n) {
+template <class T>
+T* scratch(int64_t n) {
   thread_local std::vector<T> buf;
   if (static_cast<int64_t>(buf.size()) < n) buf.resize(static_cast<size_t>(n));
   return buf.data();
@@ -34,9 +35,9 @@ struct TileArgs {
     const bool negative = !n.is_unsigned && static_cast<int64_t>(nb) < 0;
     if (negative || nb == 0 || nb > static_cast<uint64_t>(v.size)) {
       runtime_error(span, std::string(what) + ": n is " + int_operand_text(nb, n.is_unsigned) +
-                              (negative || nb == 0 ? " but must be at least 1"
-                                                   : " but the tile has " + std::to_string(v.size) +
-                                                         " elements"));
+                              (negative || nb == 0
+                                   ? " but must be at least 1"
+                                   : " but the tile has " + std::to_string(v.size) + " elements"));
     }
     const int64_t count = static_cast<int64_t>(nb);
     if (reads && v.init) {
@@ -49,7 +50,8 @@ struct TileArgs {
 
 enum class Reduce { Sum, Max };
 
-template <class T, Reduce K> struct LanesReduce final : ExprImpl<LanesReduce<T, K>, T> {
+template <class T, Reduce K>
+struct LanesReduce final : ExprImpl<LanesReduce<T, K>, T> {
   TileArgs a;
   T eval(Frame& f) const override {
     TensorSlot tmp;
@@ -61,15 +63,18 @@ template <class T, Reduce K> struct LanesReduce final : ExprImpl<LanesReduce<T, 
     while (p < n) p *= 2;
     for (int64_t h = p / 2; h >= 1; h /= 2) {
       for (int64_t i = 0; i < h && i + h < n; ++i) {
-        if constexpr (K == Reduce::Sum) s[i] = op_add(s[i], s[i + h]);
-        else s[i] = method_max(s[i], s[i + h]);
+        if constexpr (K == Reduce::Sum)
+          s[i] = op_add(s[i], s[i + h]);
+        else
+          s[i] = method_max(s[i], s[i + h]);
       }
     }
     return s[0];
   }
 };
 
-template <class T> struct LanesArgmax final : ExprImpl<LanesArgmax<T>, int32_t> {
+template <class T>
+struct LanesArgmax final : ExprImpl<LanesArgmax<T>, int32_t> {
   TileArgs a;
   int32_t eval(Frame& f) const override {
     TensorSlot tmp;
@@ -84,7 +89,8 @@ template <class T> struct LanesArgmax final : ExprImpl<LanesArgmax<T>, int32_t> 
   }
 };
 
-template <class T> struct LanesSort final : Node {
+template <class T>
+struct LanesSort final : Node {
   TileArgs a;
   uint64_t eval_bits(Frame& f) const override {
     TensorSlot tmp;
@@ -122,8 +128,10 @@ struct CopyAsync final : Node {
     for (int d = 0; d < rank; ++d) {
       const uint64_t b = start[d].get(f);
       int64_t x;
-      if (start[d].is_unsigned) x = b > static_cast<uint64_t>(kFar) ? kFar : static_cast<int64_t>(b);
-      else x = std::clamp(static_cast<int64_t>(b), -kFar, kFar);
+      if (start[d].is_unsigned)
+        x = b > static_cast<uint64_t>(kFar) ? kFar : static_cast<int64_t>(b);
+      else
+        x = std::clamp(static_cast<int64_t>(b), -kFar, kFar);
       s[d] = x;
     }
     const int64_t inner = rank ? tv.dims[rank - 1] : 1;
@@ -169,7 +177,8 @@ struct Wait final : Node {
 
 // ---- Atomics ------------------------------------------------------------------------------------
 
-template <class T> struct Atomic final : Node {
+template <class T>
+struct Atomic final : Node {
   AtomicOp<T> atomic;
   TensorOperand tensor;
   IntOperand index;
@@ -201,11 +210,13 @@ struct Fence final : Node {
 
 // ---- Math methods -------------------------------------------------------------------------------
 
-template <class T, T (*F)(T)> struct Method1 final : ExprImpl<Method1<T, F>, T> {
+template <class T, T (*F)(T)>
+struct Method1 final : ExprImpl<Method1<T, F>, T> {
   const ExprT<T>* a;
   T eval(Frame& f) const override { return F(a->eval(f)); }
 };
-template <class T, T (*F)(T, T)> struct Method2 final : ExprImpl<Method2<T, F>, T> {
+template <class T, T (*F)(T, T)>
+struct Method2 final : ExprImpl<Method2<T, F>, T> {
   const ExprT<T>* a;
   const ExprT<T>* b;
   T eval(Frame& f) const override {
@@ -213,7 +224,8 @@ template <class T, T (*F)(T, T)> struct Method2 final : ExprImpl<Method2<T, F>, 
     return F(x, b->eval(f));
   }
 };
-template <class T> struct IntPow final : ExprImpl<IntPow<T>, T> {
+template <class T>
+struct IntPow final : ExprImpl<IntPow<T>, T> {
   const ExprT<T>* a;
   const ExprT<uint32_t>* e;
   T eval(Frame& f) const override {
@@ -222,7 +234,8 @@ template <class T> struct IntPow final : ExprImpl<IntPow<T>, T> {
   }
 };
 
-template <class T> const Node* math(Compiler& c, const tir::Expr& e) {
+template <class T>
+const Node* math(Compiler& c, const tir::Expr& e) {
   if constexpr (kIsInt<T>) {
     if (e.builtin == BuiltinId::Pow) {
       auto* n = c.make<IntPow<T>>();
@@ -286,8 +299,8 @@ const Node* Compiler::builtin(const tir::Expr& e) {
     case BuiltinId::LanesMax:
     case BuiltinId::LanesArgmax:
     case BuiltinId::LanesSort: {
-      TileArgs a{tensor_operand(*e.args[0]), int_operand(*e.args[1]), e.span, tensor_name(*e.args[0]),
-                 spelling};
+      TileArgs a{tensor_operand(*e.args[0]), int_operand(*e.args[1]), e.span,
+                 tensor_name(*e.args[0]), spelling};
       return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
         using T = decltype(tag);
         if constexpr (kIsInt<T> || kIsFloat<T>) {
@@ -371,8 +384,10 @@ const Node* Compiler::builtin(const tir::Expr& e) {
     default:
       return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
         using T = decltype(tag);
-        if constexpr (kIsInt<T> || kIsFloat<T>) return math<T>(*this, e);
-        else internal_error(std::string("the method ") + spelling + " on bool");
+        if constexpr (kIsInt<T> || kIsFloat<T>)
+          return math<T>(*this, e);
+        else
+          internal_error(std::string("the method ") + spelling + " on bool");
       });
   }
 }

@@ -5,7 +5,8 @@
 namespace vx::interp {
 namespace {
 
-template <class To, class From> struct Cast final : ExprImpl<Cast<To, From>, To> {
+template <class To, class From>
+struct Cast final : ExprImpl<Cast<To, From>, To> {
   OpAny<From> a;
   To eval(Frame& f) const override { return cast_value<To, From>(a.get(f)); }
 };

@@ -15,7 +15,6 @@ bool is_scalar_var(const tir::Expr& e) { return e.kind == ExprKind::Var && e.typ
 
 namespace {
 
-
 inline int64_t index_offset_n(Frame& f, const TensorView& v, const std::vector<IntOperand>& idx,
                               Span span, const std::string& name) {
   int64_t off = 0;
@@ -29,20 +28,22 @@ inline int64_t index_offset_n(Frame& f, const TensorView& v, const std::vector<I
   return off;
 }
 
-template <class T> inline T load_elem(const TensorView& v, int64_t off, Span span,
-                                      const std::string& name) {
+template <class T>
+inline T load_elem(const TensorView& v, int64_t off, Span span, const std::string& name) {
   if (v.init && !v.init[off]) [[unlikely]]
     uninit_error(span, name, v, off);
   return reinterpret_cast<const T*>(v.data)[off];
 }
 
-template <class T> inline void store_elem(const TensorView& v, int64_t off, T x) {
+template <class T>
+inline void store_elem(const TensorView& v, int64_t off, T x) {
   reinterpret_cast<T*>(v.data)[off] = x;
   if (v.init) v.init[off] = 1;
 }
 
 // t[i]…[k] of a tensor-like local with rank R: the hot case.
-template <class T, int R> struct IndexLoad final : ExprImpl<IndexLoad<T, R>, T> {
+template <class T, int R>
+struct IndexLoad final : ExprImpl<IndexLoad<T, R>, T> {
   int tslot;
   IntOperand idx[R];
   Span span;
@@ -57,7 +58,8 @@ template <class T, int R> struct IndexLoad final : ExprImpl<IndexLoad<T, R>, T> 
 // Any other tensor-like base (a view, a call), any rank.
 // The generic nodes take `Record`: with `--check-races` they also report the element they touch
 // to the recorder; without it they compile exactly as before (`if constexpr`).
-template <class T, bool Record> struct IndexLoadAny final : ExprImpl<IndexLoadAny<T, Record>, T> {
+template <class T, bool Record>
+struct IndexLoadAny final : ExprImpl<IndexLoadAny<T, Record>, T> {
   const Node* base;
   std::vector<IntOperand> idx;
   Span span;
@@ -72,7 +74,8 @@ template <class T, bool Record> struct IndexLoadAny final : ExprImpl<IndexLoadAn
   }
 };
 
-template <class T, int R> struct IndexStore final : StmtNode {
+template <class T, int R>
+struct IndexStore final : StmtNode {
   int tslot;
   IntOperand idx[R];
   const ExprT<T>* value;
@@ -91,7 +94,8 @@ template <class T, int R> struct IndexStore final : StmtNode {
   }
 };
 
-template <class T, int R> struct IndexStoreSlots final : StmtNode {
+template <class T, int R>
+struct IndexStoreSlots final : StmtNode {
   int tslot;
   int slots[R];
   bool is_unsigned[R];
@@ -109,7 +113,8 @@ template <class T, int R> struct IndexStoreSlots final : StmtNode {
   }
 };
 
-template <class T, bool Record> struct IndexStoreAny final : StmtNode {
+template <class T, bool Record>
+struct IndexStoreAny final : StmtNode {
   const Node* base;
   std::vector<IntOperand> idx;
   const ExprT<T>* value;
@@ -132,7 +137,8 @@ template <class T, bool Record> struct IndexStoreAny final : StmtNode {
 // the outer indices (checked once: they are the same for every pass, and the first pass checks
 // them first) and the row are hoisted; the loop's index is checked on each pass, before the
 // value, as the plain store does.
-template <class T, class I> struct ForStore final : RangeLoop<I> {
+template <class T, class I>
+struct ForStore final : RangeLoop<I> {
   int tslot;
   int rank;
   int slots[3];
@@ -183,7 +189,8 @@ bool may_change_locals(const tir::Expr& e) {
 
 // The tensor, index slots, value and message fields of a store `t[i]…[k] = e` whose indices
 // are all locals.
-template <class T, class N> N* fill_slot_store(Compiler& c, N* n, const tir::Stmt& s) {
+template <class T, class N>
+N* fill_slot_store(Compiler& c, N* n, const tir::Stmt& s) {
   const tir::Expr& target = *s.target;
   const tir::Expr& base = *target.args[0];
   n->tslot = base.slot;
@@ -202,20 +209,25 @@ struct CompoundInfo {
   bool rhs_unsigned = false;
   Scalar lhs = Scalar::I32;
 };
-template <class T> using CompoundFn = T (*)(T, uint64_t, const CompoundInfo&);
+template <class T>
+using CompoundFn = T (*)(T, uint64_t, const CompoundInfo&);
 
-template <class T, BinOp Op> T compound_apply(T a, uint64_t rb, const CompoundInfo& ci) {
+template <class T, BinOp Op>
+T compound_apply(T a, uint64_t rb, const CompoundInfo& ci) {
   if constexpr (Op == BinOp::Shl || Op == BinOp::Shr) {
-    if constexpr (kIsInt<T>) return op_shift(a, rb, ci.rhs_unsigned, Op == BinOp::Shl, ci.span, ci.lhs);
-    else return a;
+    if constexpr (kIsInt<T>)
+      return op_shift(a, rb, ci.rhs_unsigned, Op == BinOp::Shl, ci.span, ci.lhs);
+    else
+      return a;
   } else {
     return apply_arith<Op>(a, from_bits<T>(rb), ci.span);
   }
 }
 
-template <class T> CompoundFn<T> compound_fn(BinOp op) {
-#define VX_COMPOUND(O)                                           \
-  case BinOp::O:                                                 \
+template <class T>
+CompoundFn<T> compound_fn(BinOp op) {
+#define VX_COMPOUND(O)                                                           \
+  case BinOp::O:                                                                 \
     if constexpr (kArithValid<T, BinOp::O>) return &compound_apply<T, BinOp::O>; \
     break;
   switch (op) {
@@ -233,13 +245,15 @@ template <class T> CompoundFn<T> compound_fn(BinOp op) {
     case BinOp::Shr:
       if constexpr (kIsInt<T>) return &compound_apply<T, BinOp::Shr>;
       break;
-    default: break;
+    default:
+      break;
   }
 #undef VX_COMPOUND
   internal_error("a compound assignment with an operator the type lacks");
 }
 
-template <class T, int R> struct IndexCompound final : StmtNode {
+template <class T, int R>
+struct IndexCompound final : StmtNode {
   int tslot;
   IntOperand idx[R];
   const Node* value;
@@ -258,7 +272,8 @@ template <class T, int R> struct IndexCompound final : StmtNode {
   }
 };
 
-template <class T, bool Record> struct IndexCompoundAny final : StmtNode {
+template <class T, bool Record>
+struct IndexCompoundAny final : StmtNode {
   const Node* base;
   std::vector<IntOperand> idx;
   const Node* value;
@@ -280,7 +295,8 @@ template <class T, bool Record> struct IndexCompoundAny final : StmtNode {
   }
 };
 
-template <class T> struct VarCompound final : StmtNode {
+template <class T>
+struct VarCompound final : StmtNode {
   int slot;
   const Node* value;
   CompoundFn<T> fn;

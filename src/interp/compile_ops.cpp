@@ -11,7 +11,8 @@ using tir::ExprKind;
 
 // ---- Arithmetic, comparisons, logic ------------------------------------------------------------
 
-template <class T, BinOp Op> struct Binary final : ExprImpl<Binary<T, Op>, T> {
+template <class T, BinOp Op>
+struct Binary final : ExprImpl<Binary<T, Op>, T> {
   OpAny<T> l;
   OpAny<T> r;
   Span span;
@@ -22,7 +23,8 @@ template <class T, BinOp Op> struct Binary final : ExprImpl<Binary<T, Op>, T> {
   }
 };
 
-template <class T, BinOp Op> struct Compare final : ExprImpl<Compare<T, Op>, bool> {
+template <class T, BinOp Op>
+struct Compare final : ExprImpl<Compare<T, Op>, bool> {
   OpAny<T> l;
   OpAny<T> r;
   bool eval(Frame& f) const override {
@@ -32,16 +34,20 @@ template <class T, BinOp Op> struct Compare final : ExprImpl<Compare<T, Op>, boo
   }
 };
 
-template <bool IsAnd> struct Logic final : ExprImpl<Logic<IsAnd>, bool> {
+template <bool IsAnd>
+struct Logic final : ExprImpl<Logic<IsAnd>, bool> {
   const ExprT<bool>* l;
   const ExprT<bool>* r;
   bool eval(Frame& f) const override {
-    if constexpr (IsAnd) return l->eval(f) && r->eval(f);
-    else return l->eval(f) || r->eval(f);
+    if constexpr (IsAnd)
+      return l->eval(f) && r->eval(f);
+    else
+      return l->eval(f) || r->eval(f);
   }
 };
 
-template <class T, bool Left> struct Shift final : ExprImpl<Shift<T, Left>, T> {
+template <class T, bool Left>
+struct Shift final : ExprImpl<Shift<T, Left>, T> {
   const ExprT<T>* l;
   IntOperand r;
   Span span;
@@ -52,14 +58,16 @@ template <class T, bool Left> struct Shift final : ExprImpl<Shift<T, Left>, T> {
   }
 };
 
-template <class T, bool IsNeg> struct Unary final : ExprImpl<Unary<T, IsNeg>, T> {
+template <class T, bool IsNeg>
+struct Unary final : ExprImpl<Unary<T, IsNeg>, T> {
   const ExprT<T>* a;
   T eval(Frame& f) const override {
-    if constexpr (IsNeg) return op_neg(a->eval(f));
-    else return op_not(a->eval(f));
+    if constexpr (IsNeg)
+      return op_neg(a->eval(f));
+    else
+      return op_not(a->eval(f));
   }
 };
-
 
 template <template <class, BinOp> class N, class T, BinOp Op>
 const Node* make_binary(Compiler& c, const tir::Expr& e) {
@@ -70,23 +78,28 @@ const Node* make_binary(Compiler& c, const tir::Expr& e) {
   return n;
 }
 
-template <BinOp Op> const Node* arith(Compiler& c, const tir::Expr& e) {
+template <BinOp Op>
+const Node* arith(Compiler& c, const tir::Expr& e) {
   return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
     using T = decltype(tag);
-    if constexpr (kArithValid<T, Op>) return make_binary<Binary, T, Op>(c, e);
-    else internal_error(std::string("operator ") + tir::binop_spelling(Op) + " on " +
-                        scalar_info(e.args[0]->type.scalar).name);
+    if constexpr (kArithValid<T, Op>)
+      return make_binary<Binary, T, Op>(c, e);
+    else
+      internal_error(std::string("operator ") + tir::binop_spelling(Op) + " on " +
+                     scalar_info(e.args[0]->type.scalar).name);
   });
 }
 
-template <BinOp Op> const Node* compare(Compiler& c, const tir::Expr& e) {
+template <BinOp Op>
+const Node* compare(Compiler& c, const tir::Expr& e) {
   return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
     using T = decltype(tag);
     return make_binary<Compare, T, Op>(c, e);
   });
 }
 
-template <bool Left> const Node* shift(Compiler& c, const tir::Expr& e) {
+template <bool Left>
+const Node* shift(Compiler& c, const tir::Expr& e) {
   return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
     using T = decltype(tag);
     if constexpr (kIsInt<T>) {
@@ -106,22 +119,38 @@ template <bool Left> const Node* shift(Compiler& c, const tir::Expr& e) {
 
 const Node* Compiler::binary(const tir::Expr& e) {
   switch (e.bop) {
-    case BinOp::Add: return arith<BinOp::Add>(*this, e);
-    case BinOp::Sub: return arith<BinOp::Sub>(*this, e);
-    case BinOp::Mul: return arith<BinOp::Mul>(*this, e);
-    case BinOp::Div: return arith<BinOp::Div>(*this, e);
-    case BinOp::Rem: return arith<BinOp::Rem>(*this, e);
-    case BinOp::BitAnd: return arith<BinOp::BitAnd>(*this, e);
-    case BinOp::BitOr: return arith<BinOp::BitOr>(*this, e);
-    case BinOp::BitXor: return arith<BinOp::BitXor>(*this, e);
-    case BinOp::Shl: return shift<true>(*this, e);
-    case BinOp::Shr: return shift<false>(*this, e);
-    case BinOp::Eq: return compare<BinOp::Eq>(*this, e);
-    case BinOp::Ne: return compare<BinOp::Ne>(*this, e);
-    case BinOp::Lt: return compare<BinOp::Lt>(*this, e);
-    case BinOp::Le: return compare<BinOp::Le>(*this, e);
-    case BinOp::Gt: return compare<BinOp::Gt>(*this, e);
-    case BinOp::Ge: return compare<BinOp::Ge>(*this, e);
+    case BinOp::Add:
+      return arith<BinOp::Add>(*this, e);
+    case BinOp::Sub:
+      return arith<BinOp::Sub>(*this, e);
+    case BinOp::Mul:
+      return arith<BinOp::Mul>(*this, e);
+    case BinOp::Div:
+      return arith<BinOp::Div>(*this, e);
+    case BinOp::Rem:
+      return arith<BinOp::Rem>(*this, e);
+    case BinOp::BitAnd:
+      return arith<BinOp::BitAnd>(*this, e);
+    case BinOp::BitOr:
+      return arith<BinOp::BitOr>(*this, e);
+    case BinOp::BitXor:
+      return arith<BinOp::BitXor>(*this, e);
+    case BinOp::Shl:
+      return shift<true>(*this, e);
+    case BinOp::Shr:
+      return shift<false>(*this, e);
+    case BinOp::Eq:
+      return compare<BinOp::Eq>(*this, e);
+    case BinOp::Ne:
+      return compare<BinOp::Ne>(*this, e);
+    case BinOp::Lt:
+      return compare<BinOp::Lt>(*this, e);
+    case BinOp::Le:
+      return compare<BinOp::Le>(*this, e);
+    case BinOp::Gt:
+      return compare<BinOp::Gt>(*this, e);
+    case BinOp::Ge:
+      return compare<BinOp::Ge>(*this, e);
     case BinOp::And: {
       auto* n = make<Logic<true>>();
       n->l = scalar<bool>(*e.args[0]);

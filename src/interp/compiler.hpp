@@ -21,13 +21,18 @@ class Compiler {
   // Any expression.
   const Node* value(const tir::Expr& e);
   // A scalar expression as the typed interface.
-  template <class T> const ExprT<T>* scalar(const tir::Expr& e) { return typed<T>(value(e)); }
-  template <class T> const ExprT<T>* typed(const Node* n) {
+  template <class T>
+  const ExprT<T>* scalar(const tir::Expr& e) {
+    return typed<T>(value(e));
+  }
+  template <class T>
+  const ExprT<T>* typed(const Node* n) {
     if (auto* t = dynamic_cast<const ExprT<T>*>(n)) return t;
     return make<FromBits<T>>(n);
   }
   // `e` as a leaf (Leaf<T>), when it is one; `n` receives the node when e had to be compiled.
-  template <class T> bool leaf(const tir::Expr& e, Leaf<T>& out, const Node** n) {
+  template <class T>
+  bool leaf(const tir::Expr& e, Leaf<T>& out, const Node** n) {
     if (e.kind == tir::ExprKind::Var && e.type.is_scalar()) {
       out.kind = Leaf<T>::kVar;
       out.slot = e.slot;
@@ -41,7 +46,8 @@ class Compiler {
     if (std::is_floating_point_v<T> && e.kind == tir::ExprKind::Cast &&
         e.args[0]->kind == tir::ExprKind::Var && e.args[0]->type.is_scalar() &&
         is_int(e.args[0]->type.scalar)) {
-      out.kind = is_signed_int(e.args[0]->type.scalar) ? Leaf<T>::kFromSigned : Leaf<T>::kFromUnsigned;
+      out.kind =
+          is_signed_int(e.args[0]->type.scalar) ? Leaf<T>::kFromSigned : Leaf<T>::kFromUnsigned;
       out.slot = e.args[0]->slot;
       return true;
     }
@@ -54,7 +60,8 @@ class Compiler {
     }
     return false;
   }
-  template <class T> OpAny<T> op_any(const tir::Expr& e) {
+  template <class T>
+  OpAny<T> op_any(const tir::Expr& e) {
     OpAny<T> op;
     const Node* n = nullptr;
     if (leaf<T>(e, op.x, &n)) {
@@ -93,7 +100,8 @@ class Compiler {
     return op;
   }
   // A binary operator that safe_arith computes.
-  template <class T> static bool safe_binary(const tir::Expr& e) {
+  template <class T>
+  static bool safe_binary(const tir::Expr& e) {
     using tir::BinOp;
     return e.kind == tir::ExprKind::Binary && e.type.is_scalar() &&
            (e.bop == BinOp::Add || e.bop == BinOp::Sub || e.bop == BinOp::Mul ||
@@ -106,12 +114,14 @@ class Compiler {
     if (e.kind == ExprKind::Var) return e.type.is_scalar();
     if (e.kind == ExprKind::Literal) return true;
     if (e.kind == ExprKind::Cast)
-      return e.args[0]->kind == ExprKind::Var && e.args[0]->type.is_scalar() && is_int(e.args[0]->type.scalar);
+      return e.args[0]->kind == ExprKind::Var && e.args[0]->type.is_scalar() &&
+             is_int(e.args[0]->type.scalar);
     if (e.kind != ExprKind::Index || e.args.size() < 2 || e.args.size() > 4) return false;
     if (e.args[0]->kind != ExprKind::Var || !e.args[0]->type.is_tensor_like()) return false;
     for (size_t k = 1; k < e.args.size(); ++k) {
       const tir::Expr& i = *e.args[k];
-      if (i.kind != ExprKind::Literal && (i.kind != ExprKind::Var || !i.type.is_scalar())) return false;
+      if (i.kind != ExprKind::Literal && (i.kind != ExprKind::Var || !i.type.is_scalar()))
+        return false;
     }
     return true;
   }
@@ -125,11 +135,12 @@ class Compiler {
   const Node* index_load(const tir::Expr& e);        // compile_index.cpp
   const StmtNode* index_store(const tir::Stmt& s);   // compile_index.cpp
   const StmtNode* var_compound(const tir::Stmt& s);  // compile_index.cpp
-  const Node* builtin(const tir::Expr& e);      // builtins.cpp
-  const Node* print(const tir::Expr& e);        // print.cpp
-  const Node* assert_(const tir::Expr& e);      // print.cpp
+  const Node* builtin(const tir::Expr& e);           // builtins.cpp
+  const Node* print(const tir::Expr& e);             // print.cpp
+  const Node* assert_(const tir::Expr& e);           // print.cpp
 
-  template <class N, class... A> N* make(A&&... args) {
+  template <class N, class... A>
+  N* make(A&&... args) {
     auto p = std::make_unique<N>(std::forward<A>(args)...);
     N* raw = p.get();
     keep(std::move(p));

@@ -11,14 +11,20 @@ std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec) {
   return with_scalar(s, [&](auto tag) -> std::string {
     using T = decltype(tag);
     const T v = from_bits<T>(bits);
-    if constexpr (std::is_same_v<T, bool>) return fmt::format_bool(v, spec);
-    else if constexpr (std::is_same_v<T, F16>) return fmt::format_f16_bits(v.bits, spec);
-    else if constexpr (std::is_same_v<T, BF16>) return fmt::format_bf16_bits(v.bits, spec);
-    else if constexpr (std::is_same_v<T, float>) return fmt::format_f32(v, spec);
-    else if constexpr (std::is_same_v<T, double>) return fmt::format_f64(v, spec);
+    if constexpr (std::is_same_v<T, bool>)
+      return fmt::format_bool(v, spec);
+    else if constexpr (std::is_same_v<T, F16>)
+      return fmt::format_f16_bits(v.bits, spec);
+    else if constexpr (std::is_same_v<T, BF16>)
+      return fmt::format_bf16_bits(v.bits, spec);
+    else if constexpr (std::is_same_v<T, float>)
+      return fmt::format_f32(v, spec);
+    else if constexpr (std::is_same_v<T, double>)
+      return fmt::format_f64(v, spec);
     else if constexpr (std::is_signed_v<T>)
       return fmt::format_i64(static_cast<int64_t>(v), spec, static_cast<int>(sizeof(T) * 8));
-    else return fmt::format_u64(static_cast<uint64_t>(v), spec);
+    else
+      return fmt::format_u64(static_cast<uint64_t>(v), spec);
   });
 }
 
@@ -68,9 +74,12 @@ struct Formatter {
       out += p.literal;
       if (p.arg < 0 || p.arg >= static_cast<int>(args.size())) continue;
       const FormatArg& a = args[p.arg];
-      if (a.is_string) out += fmt::format_str(a.text, p.spec);
-      else if (a.is_unit) out += "()";
-      else out += format_scalar(a.scalar, vals[p.arg], p.spec);
+      if (a.is_string)
+        out += fmt::format_str(a.text, p.spec);
+      else if (a.is_unit)
+        out += "()";
+      else
+        out += format_scalar(a.scalar, vals[p.arg], p.spec);
     }
     return out;
   }

@@ -90,8 +90,7 @@ const RaceReport* RaceRecorder::access(const void* buffer, const std::string& te
     report_ = r;
     return &*report_;
   };
-  if (c.writer.valid && concurrent(c.writer.pass, me))
-    return collide(c.writer, write, write);
+  if (c.writer.valid && concurrent(c.writer.pass, me)) return collide(c.writer, write, write);
   // The latest writer and reader stand for the others: an approximation that can miss a
   // collision with an earlier pass, never report one that cannot happen.
   if (write) {

@@ -46,7 +46,7 @@ struct RaceReport {
   int64_t element = 0;
   bool both_write = true;  // else: `first` writes, `second` reads (or the other way round)
   bool second_writes = true;
-  Span where;  // the second access
+  Span where;                   // the second access
   std::string message() const;  // "block 0 lane 8 and block 1 lane 0 both write element 8 of `out`"
 };
 
@@ -68,9 +68,9 @@ class RaceRecorder {
     bool valid = false;
   };
   struct Cell {
-    Touch writer;        // the first non-atomic write
-    Touch reader;        // a read by a pass other than the writer
-    bool atomic = false; // touched by atomics
+    Touch writer;         // the first non-atomic write
+    Touch reader;         // a read by a pass other than the writer
+    bool atomic = false;  // touched by atomics
   };
   // Two passes may collide when they are different passes that run at the same time: different
   // blocks, or different lanes of one block in the same phase.

@@ -17,11 +17,26 @@ typedef unsigned short vx_u16;
 // The position of the highest set bit of v != 0.
 VX_MATH_FN int vx_half_top_bit(vx_u64 v) {
   int n = 0;
-  if (v >> 32) { v >>= 32; n += 32; }
-  if (v >> 16) { v >>= 16; n += 16; }
-  if (v >> 8) { v >>= 8; n += 8; }
-  if (v >> 4) { v >>= 4; n += 4; }
-  if (v >> 2) { v >>= 2; n += 2; }
+  if (v >> 32) {
+    v >>= 32;
+    n += 32;
+  }
+  if (v >> 16) {
+    v >>= 16;
+    n += 16;
+  }
+  if (v >> 8) {
+    v >>= 8;
+    n += 8;
+  }
+  if (v >> 4) {
+    v >>= 4;
+    n += 4;
+  }
+  if (v >> 2) {
+    v >>= 2;
+    n += 2;
+  }
   if (v >> 1) n += 1;
   return n;
 }
@@ -29,7 +44,8 @@ VX_MATH_FN int vx_half_top_bit(vx_u64 v) {
 // Rounds the finite, non-zero magnitude mant * 2^exp2 (mant's leading one at bit `top`) to a
 // format with `man_bits` fraction bits, exponent bias `bias` and `max_biased` the exponent of
 // infinity. Returns the magnitude's bits.
-VX_MATH_FN vx_u32 vx_half_round(vx_u64 mant, int top, int exp2, int man_bits, int bias, int max_biased) {
+VX_MATH_FN vx_u32 vx_half_round(vx_u64 mant, int top, int exp2, int man_bits, int bias,
+                                int max_biased) {
   int biased = exp2 + top + bias;
   int shift;  // how many low bits of mant are dropped
   if (biased >= 1) {
@@ -71,7 +87,8 @@ VX_MATH_FN vx_u16 vx_f64_to_half(double d, int f16) {
   const vx_u16 inf = f16 ? 0x7c00 : 0x7f80;
   if (abs >= 0x7ff0000000000000ull) {
     if (abs == 0x7ff0000000000000ull) return (vx_u16)(sign | inf);
-    return (vx_u16)(sign | inf | (1u << (man_bits - 1)) | ((abs >> (52 - man_bits)) & ((1u << man_bits) - 1)));
+    return (vx_u16)(sign | inf | (1u << (man_bits - 1)) |
+                    ((abs >> (52 - man_bits)) & ((1u << man_bits) - 1)));
   }
   if (abs == 0) return sign;
   const int biased = (int)(abs >> 52);
@@ -114,7 +131,8 @@ VX_MATH_FN vx_u16 vx_f32_to_bf16(float f) {
 // An integer -magnitude (negative) or magnitude in a half format, in one rounding.
 VX_MATH_FN vx_u16 vx_int_to_half(int negative, vx_u64 magnitude, int f16) {
   vx_u32 bits = 0;
-  if (magnitude != 0) bits = vx_half_round(magnitude, vx_half_top_bit(magnitude), 0, VX_HALF_FORMAT(f16));
+  if (magnitude != 0)
+    bits = vx_half_round(magnitude, vx_half_top_bit(magnitude), 0, VX_HALF_FORMAT(f16));
   return (vx_u16)(bits | (negative ? 0x8000u : 0u));
 }
 

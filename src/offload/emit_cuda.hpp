@@ -36,13 +36,13 @@ struct GridLoop {
 
 struct EmittedRegion {
   const tir::Stmt* spawn = nullptr;
-  int function = -1;          // index of the function that holds the region
-  int index = 0;              // the region's number in source order (0, 1, …)
-  std::string name;           // the kernel's name: vx_region_<index>_L<line>
-  std::string location;       // file:line:col of `spawn`
+  int function = -1;     // index of the function that holds the region
+  int index = 0;         // the region's number in source order (0, 1, …)
+  std::string name;      // the kernel's name: vx_region_<index>_L<line>
+  std::string location;  // file:line:col of `spawn`
   bool ok = false;
-  std::string reason;         // why it cannot be emitted, when !ok
-  std::string source;         // the kernel (and its device functions), without the prelude
+  std::string reason;  // why it cannot be emitted, when !ok
+  std::string source;  // the kernel (and its device functions), without the prelude
   std::vector<KernelParam> params;
   std::vector<GridLoop> grid;  // grid[0] is blockIdx.x (the innermost block loop)
   int block[3] = {1, 1, 1};    // lanes per dimension (compile-time constants in the kernel)
@@ -62,6 +62,12 @@ std::string cuda_translation_unit(const std::vector<EmittedRegion>& regions);
 
 // Error codes a kernel writes to its error flag (the runner then reruns the region on the
 // interpreter, which reports the exact message).
-enum ErrorCode : int { kErrDivZero = 1, kErrShift = 2, kErrIndex = 3, kErrUninit = 4, kErrLanesN = 5 };
+enum ErrorCode : int {
+  kErrDivZero = 1,
+  kErrShift = 2,
+  kErrIndex = 3,
+  kErrUninit = 4,
+  kErrLanesN = 5
+};
 
 }  // namespace vx::offload

@@ -21,7 +21,8 @@ class Nvrtc {
                const std::vector<std::string>& extra_options = {});
 
  private:
-  using CreateFn = int (*)(void**, const char*, const char*, int, const char* const*, const char* const*);
+  using CreateFn = int (*)(void**, const char*, const char*, int, const char* const*,
+                           const char* const*);
   using CompileFn = int (*)(void*, int, const char* const*);
   using SizeFn = int (*)(void*, size_t*);
   using GetFn = int (*)(void*, char*);

@@ -1,6 +1,7 @@
 // The abstract syntax tree that the grammar (grammar_def.hpp) builds: plain structs and
 // x3::variant, every node position-tagged (ids into the parse's position cache, see parser.hpp).
-// Binary operators are kept as flat chains here; the checker folds them by precedence (spec/grammar.md).
+// Binary operators are kept as flat chains here; the checker folds them by precedence
+// (spec/grammar.md).
 #pragma once
 #include <boost/fusion/include/adapt_struct.hpp>
 #include <boost/optional.hpp>
@@ -101,10 +102,10 @@ struct UnsafeBlock : position_tagged {
   x3::forward_ast<Block> body;
 };
 
-struct Primary : position_tagged,
-                 x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr,
-                             ArrayLit, UnitLit, Paren, UnsafeBlock, x3::forward_ast<IfExpr>,
-                             x3::forward_ast<Block>> {
+struct Primary
+    : position_tagged,
+      x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr, ArrayLit,
+                  UnitLit, Paren, UnsafeBlock, x3::forward_ast<IfExpr>, x3::forward_ast<Block>> {
   using base_type::base_type;
   using base_type::operator=;
 };

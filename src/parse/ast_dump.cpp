@@ -106,7 +106,8 @@ class Dumper {
     if (auto* l = boost::get<ast::BoolLit>(&p)) return line(*l, "BoolLit " + l->text);
     if (auto* l = boost::get<ast::StringLit>(&p)) {
       std::string esc;
-      for (char c : l->value) esc += c == '\n' ? std::string("\\n") : c == '"' ? "\\\"" : std::string(1, c);
+      for (char c : l->value)
+        esc += c == '\n' ? std::string("\\n") : c == '"' ? "\\\"" : std::string(1, c);
       return line(*l, "StringLit \"" + esc + "\"");
     }
     if (auto* c = boost::get<ast::TensorCtor>(&p)) {

@@ -12,16 +12,16 @@
 namespace vx::grammar {
 
 namespace x3 = boost::spirit::x3;
-using x3::ascii::alnum;
-using x3::ascii::alpha;
-using x3::ascii::digit;
-using x3::ascii::xdigit;
 using x3::attr;
 using x3::eoi;
 using x3::lexeme;
 using x3::lit;
 using x3::matches;
 using x3::raw;
+using x3::ascii::alnum;
+using x3::ascii::alpha;
+using x3::ascii::digit;
+using x3::ascii::xdigit;
 
 // Tags every node with its source range (both a variant and the node it holds).
 struct Annotate {
@@ -109,11 +109,11 @@ inline Keyword kw(char const* word) {
 }
 
 // The reserved words, which are never identifiers.
-x3::symbols<x3::unused_type> const keywords({"fn",    "pub",    "const", "import",   "let",
-                                              "mut",   "if",     "else",  "while",    "loop",
-                                              "for",   "in",     "across", "return",  "break",
-                                              "continue", "spawn", "unsafe", "as",    "true",
-                                              "false"});
+x3::symbols<x3::unused_type> const keywords({"fn",       "pub",   "const",  "import", "let",
+                                             "mut",      "if",    "else",   "while",  "loop",
+                                             "for",      "in",    "across", "return", "break",
+                                             "continue", "spawn", "unsafe", "as",     "true",
+                                             "false"});
 
 x3::rule<class raw_ident_class, std::string> const raw_ident = "identifier";
 auto const raw_ident_def =
@@ -121,12 +121,15 @@ auto const raw_ident_def =
 
 struct ident_class : Annotate {};
 x3::rule<ident_class, ast::Ident> const ident = "identifier";
-auto const ident_def = x3::eps[mark] >> raw_ident[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
+auto const ident_def =
+    x3::eps[mark] >>
+    raw_ident[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 
 // path = ident { "::" ident }
 struct path_class : Annotate {};
 x3::rule<path_class, ast::Path> const path = "path";
-auto const path_def = x3::eps[mark] >>
+auto const path_def =
+    x3::eps[mark] >>
     (ident % "::")[tagged([](auto& ctx) { x3::_val(ctx).segments = std::move(x3::_attr(ctx)); })];
 
 // Numbers: the checker reads the digits and the suffix (spec/grammar.md, literals).
@@ -137,29 +140,32 @@ auto const float_suffix = lexeme[(lit("f16") | "f32" | "f64" | "bf16") >> word_e
 
 struct float_lit_class : Annotate {};
 x3::rule<float_lit_class, ast::FloatLit> const float_lit = "float literal";
-auto const float_lit_def = x3::eps[mark] >>
-    raw[lexeme[digits >> (('.' >> digit >> *(digit | '_') >> -exponent) | exponent | &float_suffix) >>
-               suffix]][tagged([](auto& ctx) {
+auto const float_lit_def =
+    x3::eps[mark] >> raw[lexeme[digits >> (('.' >> digit >> *(digit | '_') >> -exponent) |
+                                           exponent | &float_suffix) >>
+                                suffix]][tagged([](auto& ctx) {
       auto& r = x3::_attr(ctx);
       x3::_val(ctx).text.assign(r.begin(), r.end());
     })];
 
 struct int_lit_class : Annotate {};
 x3::rule<int_lit_class, ast::IntLit> const int_lit = "integer literal";
-auto const int_lit_def = x3::eps[mark] >>
-    raw[lexeme[(lit("0x") >> +(xdigit | '_') >> suffix) | (lit("0b") >> +x3::char_("01_") >> suffix) |
-               (lit("0o") >> +x3::char_("0-7_") >> suffix) | (digits >> suffix)]][tagged([](auto& ctx) {
-      auto& r = x3::_attr(ctx);
-      x3::_val(ctx).text.assign(r.begin(), r.end());
-    })];
+auto const int_lit_def =
+    x3::eps[mark] >> raw[lexeme[(lit("0x") >> +(xdigit | '_') >> suffix) |
+                                (lit("0b") >> +x3::char_("01_") >> suffix) |
+                                (lit("0o") >> +x3::char_("0-7_") >> suffix) | (digits >> suffix)]]
+                        [tagged([](auto& ctx) {
+                          auto& r = x3::_attr(ctx);
+                          x3::_val(ctx).text.assign(r.begin(), r.end());
+                        })];
 
 struct bool_lit_class : Annotate {};
 x3::rule<bool_lit_class, ast::BoolLit> const bool_lit = "boolean";
 x3::rule<class bool_word_class, std::string> const bool_word = "boolean";
 auto const bool_word_def = lexeme[(x3::string("true") | x3::string("false")) >> word_end];
-auto const bool_lit_def = x3::eps[mark] >> bool_word[tagged([](auto& ctx) {
-  x3::_val(ctx).text = std::move(x3::_attr(ctx));
-})];
+auto const bool_lit_def =
+    x3::eps[mark] >>
+    bool_word[tagged([](auto& ctx) { x3::_val(ctx).text = std::move(x3::_attr(ctx)); })];
 
 // Escapes inside string literals.
 x3::symbols<char> const escapes({{"\\n", '\n'},
@@ -170,7 +176,6 @@ x3::symbols<char> const escapes({{"\\n", '\n'},
                                  {"\\\"", '"'},
                                  {"\\'", '\''}});
 
-
 struct invalid_escape_class;
 x3::rule<invalid_escape_class> const valid_escape = "escape";
 
@@ -179,14 +184,15 @@ x3::rule<string_lit_class, ast::StringLit> const string_lit = "string literal";
 auto const push_char = [](auto& ctx) { x3::_val(ctx).value += x3::_attr(ctx); };
 auto const push_unicode = [](auto& ctx) {
   uint32_t cp = x3::_attr(ctx);
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) x3::_pass(ctx) = false;
-  else append_utf8(x3::_val(ctx).value, cp);
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    x3::_pass(ctx) = false;
+  else
+    append_utf8(x3::_val(ctx).value, cp);
 };
-auto const string_lit_def = x3::eps[mark] >>
-    lexeme[('"' >> *(escapes[push_char] |
-                    (lit("\\u{") >> x3::hex[push_unicode] >> '}') |
-                    (&lit('\\') > valid_escape) |
-                    (any_byte - '"')[push_char]) > '"')[tag_only]];
+auto const string_lit_def =
+    x3::eps[mark] >>
+    lexeme[('"' >> *(escapes[push_char] | (lit("\\u{") >> x3::hex[push_unicode] >> '}') |
+                     (&lit('\\') > valid_escape) | (any_byte - '"')[push_char]) > '"')[tag_only]];
 auto const valid_escape_def = !lit('\\');
 
 // ---- Types ---------------------------------------------------------------------------------
@@ -201,18 +207,20 @@ x3::rule<class dim_number_class, std::string> const dim_number = "number";
 auto const dim_number_def = raw[lexeme[digits >> suffix]];
 x3::rule<class dim_text_class, std::string> const dim_text = "dimension";
 auto const dim_text_def = x3::string("?") | dim_number | raw_ident;
-auto const dim_def = x3::eps[mark] >> dim_text[tagged(
-    [](auto& ctx) { x3::_val(ctx).text = std::move(x3::_attr(ctx)); })];
+auto const dim_def =
+    x3::eps[mark] >>
+    dim_text[tagged([](auto& ctx) { x3::_val(ctx).text = std::move(x3::_attr(ctx)); })];
 
 // dims = dim { "," dim } (a rule, so that an error names what it expects)
-x3::rule<class dims_class, std::vector<ast::Dim>> const dims = "dimension (a number, a const name or `?`)";
+x3::rule<class dims_class, std::vector<ast::Dim>> const dims =
+    "dimension (a number, a const name or `?`)";
 auto const dims_def = dim % ',';
 
 // tensor_type = "Tensor" "<" type "," "[" dim { "," dim } "]" [ "," path ] ">"
 struct tensor_type_class : Annotate {};
 x3::rule<tensor_type_class, ast::TensorType> const tensor_type = "tensor type";
-auto const tensor_type_def = kw("Tensor") > '<' > type > ',' > '[' > dims > ']' >
-                             -(',' > path) > '>';
+auto const tensor_type_def = kw("Tensor") > '<' > type > ',' > '[' > dims > ']' > -(',' > path) >
+                             '>';
 
 // ref_type = "&" [ "mut" ] type
 struct ref_type_class : Annotate {};
@@ -224,8 +232,9 @@ struct named_type_class : Annotate {};
 x3::rule<named_type_class, ast::NamedType> const named_type = "type name";
 x3::rule<class type_name_class, std::string> const type_name = "type name";
 auto const type_name_def = raw_ident | (lit('(') >> lit(')') >> attr(std::string("()")));
-auto const named_type_def = x3::eps[mark] >> type_name[tagged(
-    [](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
+auto const named_type_def =
+    x3::eps[mark] >>
+    type_name[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 
 auto const type_def = depth_guard[ref_type | tensor_type | named_type];
 
@@ -258,7 +267,8 @@ auto const path_expr_def = path >> -('(' > args > ')');
 
 struct array_lit_class : Annotate {};
 x3::rule<array_lit_class, ast::ArrayLit> const array_lit = "array";
-auto const array_lit_def = x3::eps[mark] >>
+auto const array_lit_def =
+    x3::eps[mark] >>
     ('[' > args > ']')[tagged([](auto& ctx) { x3::_val(ctx).elems = std::move(x3::_attr(ctx)); })];
 
 struct unit_lit_class : Annotate {};
@@ -267,13 +277,16 @@ auto const unit_lit_def = lit('(') >> lit(')');
 
 struct paren_class : Annotate {};
 x3::rule<paren_class, ast::Paren> const paren = "parenthesized expression";
-auto const paren_def = x3::eps[mark] >>
+auto const paren_def =
+    x3::eps[mark] >>
     ('(' > expr > ')')[tagged([](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); })];
 
 struct unsafe_block_class : Annotate {};
 x3::rule<unsafe_block_class, ast::UnsafeBlock> const unsafe_block = "`unsafe` block";
-auto const unsafe_block_def = x3::eps[mark] >>
-    (kw("unsafe") > block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
+auto const unsafe_block_def =
+    x3::eps[mark] >>
+    (kw("unsafe") >
+     block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
 
 // primary = literal | tensor_ctor | macro_call | path_expr | array | "(" ")" | "(" expr ")"
 //         | unsafe_block | if_expr | block
@@ -285,7 +298,8 @@ auto const primary_def = float_lit | int_lit | bool_lit | string_lit | tensor_ct
 // suffix = "[" expr "]" | "." identifier "(" arguments ")"
 struct index_suffix_class : Annotate {};
 x3::rule<index_suffix_class, ast::IndexSuffix> const index_suffix = "index";
-auto const index_suffix_def = x3::eps[mark] >>
+auto const index_suffix_def =
+    x3::eps[mark] >>
     ('[' > expr > ']')[tagged([](auto& ctx) { x3::_val(ctx).index = std::move(x3::_attr(ctx)); })];
 
 struct method_suffix_class : Annotate {};
@@ -310,8 +324,8 @@ auto const postfix_def = primary >> suffixes;
 // unary = { "-" | "!" | "*" | "&" [ "mut" ] } postfix, with at most kMaxPrefixOps operators
 // (spec/grammar.md §1.5): E0003 at the one past the limit (`too_many_prefix`, parser.cpp).
 x3::rule<class prefix_op_class, std::string> const prefix_op = "prefix operator";
-auto const prefix_op_def = (lit('&') >> kw("mut") >> attr(std::string("&mut"))) |
-                           x3::string("&") | x3::string("-") | x3::string("!") | x3::string("*");
+auto const prefix_op_def = (lit('&') >> kw("mut") >> attr(std::string("&mut"))) | x3::string("&") |
+                           x3::string("-") | x3::string("!") | x3::string("*");
 
 struct unary_class : Annotate {};
 x3::rule<unary_class, ast::Unary> const unary = "expression";
@@ -331,11 +345,24 @@ auto const cast_types_def = x3::repeat(0, kMaxCasts)[kw("as") > type] > too_many
 auto const cast_def = unary >> cast_types;
 
 // The binary operators of every level; the checker applies their precedence.
-x3::symbols<std::string> const binary_ops({{"||", "||"}, {"&&", "&&"}, {"==", "=="}, {"!=", "!="},
-                                           {"<=", "<="}, {">=", ">="}, {"<", "<"},   {">", ">"},
-                                           {"|", "|"},   {"^", "^"},   {"&", "&"},   {"<<", "<<"},
-                                           {">>", ">>"}, {"+", "+"},   {"-", "-"},   {"*", "*"},
-                                           {"/", "/"},   {"%", "%"}});
+x3::symbols<std::string> const binary_ops({{"||", "||"},
+                                           {"&&", "&&"},
+                                           {"==", "=="},
+                                           {"!=", "!="},
+                                           {"<=", "<="},
+                                           {">=", ">="},
+                                           {"<", "<"},
+                                           {">", ">"},
+                                           {"|", "|"},
+                                           {"^", "^"},
+                                           {"&", "&"},
+                                           {"<<", "<<"},
+                                           {">>", ">>"},
+                                           {"+", "+"},
+                                           {"-", "-"},
+                                           {"*", "*"},
+                                           {"/", "/"},
+                                           {"%", "%"}});
 
 struct binary_rest_class : Annotate {};
 x3::rule<binary_rest_class, ast::BinaryRest> const binary_rest = "binary operation";
@@ -360,12 +387,15 @@ auto const if_expr_def = kw("if") > expr > block > *else_if > -else_block;
 // let = "let" [ "mut" ] identifier [ ":" type ] [ "=" expr ] ";"
 struct let_class : Annotate {};
 x3::rule<let_class, ast::LetStmt> const let_stmt = "`let` statement";
-auto const let_stmt_def = kw("let") > matches[kw("mut")] > ident > -(':' > type) > -('=' > expr) > ';';
+auto const let_stmt_def = kw("let") > matches[kw("mut")] > ident > -(':' > type) > -('=' > expr) >
+                          ';';
 
 struct return_class : Annotate {};
 x3::rule<return_class, ast::ReturnStmt> const return_stmt = "`return` statement";
-auto const return_stmt_def = x3::eps[mark] >>
-    (kw("return") > -expr > ';')[tagged([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
+auto const return_stmt_def =
+    x3::eps[mark] >>
+    (kw("return") > -expr >
+     ';')[tagged([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
 
 struct break_class : Annotate {};
 x3::rule<break_class, ast::BreakStmt> const break_stmt = "`break`";
@@ -383,7 +413,8 @@ auto const while_stmt_def = kw("while") > expr > block;
 // loop = "loop" block
 struct loop_class : Annotate {};
 x3::rule<loop_class, ast::LoopStmt> const loop_stmt = "`loop`";
-auto const loop_stmt_def = x3::eps[mark] >>
+auto const loop_stmt_def =
+    x3::eps[mark] >>
     (kw("loop") > block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
 
 // across = "across" ( "blocks" | "lanes" [ "(" integer ")" ] )
@@ -435,19 +466,20 @@ auto const block_like_def = unsafe_block | if_expr | block;
 
 struct block_stmt_class : Annotate {};
 x3::rule<block_stmt_class, ast::ExprStmt> const block_stmt = "statement";
-auto const block_stmt_def = x3::eps[mark] >>
+auto const block_stmt_def =
+    x3::eps[mark] >>
     (block_like[([](auto& ctx) {
-      auto& e = x3::_val(ctx).expr;
-      e.first.operand.operand.base = std::move(x3::_attr(ctx));
-      // Tag the wrappers that the grammar did not build with the range of the block.
-      auto& eh = x3::get<x3::error_handler_tag>(ctx).get();
-      auto w = x3::_where(ctx);
-      eh.tag(e, w.begin(), w.end());
-      eh.tag(e.first, w.begin(), w.end());
-      eh.tag(e.first.operand, w.begin(), w.end());
-      eh.tag(e.first.operand.operand, w.begin(), w.end());
-    })] >>
-    matches[';'][([](auto& ctx) { x3::_val(ctx).semicolon = x3::_attr(ctx); })])[tag_only];
+       auto& e = x3::_val(ctx).expr;
+       e.first.operand.operand.base = std::move(x3::_attr(ctx));
+       // Tag the wrappers that the grammar did not build with the range of the block.
+       auto& eh = x3::get<x3::error_handler_tag>(ctx).get();
+       auto w = x3::_where(ctx);
+       eh.tag(e, w.begin(), w.end());
+       eh.tag(e.first, w.begin(), w.end());
+       eh.tag(e.first.operand, w.begin(), w.end());
+       eh.tag(e.first.operand.operand, w.begin(), w.end());
+     })] >>
+     matches[';'][([](auto& ctx) { x3::_val(ctx).semicolon = x3::_attr(ctx); })])[tag_only];
 
 // stmt = let | return | break | continue | while | loop | for | spawn | block_stmt | expr_stmt
 struct stmt_class : Annotate {};
@@ -484,14 +516,16 @@ auto const fn_item_def = matches[kw("pub")] >> kw("fn") > ident > '(' > params >
 // const = [ "pub" ] "const" identifier ":" type "=" expr ";"
 struct const_class : Annotate {};
 x3::rule<const_class, ast::ConstItem> const const_item = "const item";
-auto const const_item_def =
-    matches[kw("pub")] >> kw("const") > ident > ':' > type > '=' > expr > ';';
+auto const const_item_def = matches[kw("pub")] >> kw("const") > ident > ':' > type > '=' > expr >
+                            ';';
 
 // import = "import" path ";"
 struct import_class : Annotate {};
 x3::rule<import_class, ast::ImportItem> const import_item = "import";
-auto const import_item_def = x3::eps[mark] >>
-    (kw("import") > path > ';')[tagged([](auto& ctx) { x3::_val(ctx).path = std::move(x3::_attr(ctx)); })];
+auto const import_item_def =
+    x3::eps[mark] >>
+    (kw("import") > path >
+     ';')[tagged([](auto& ctx) { x3::_val(ctx).path = std::move(x3::_attr(ctx)); })];
 
 struct item_class : Annotate {};
 x3::rule<item_class, ast::Item> const item = "item";
@@ -500,17 +534,19 @@ auto const item_def = attribute | import_item | fn_item | const_item;
 // program = { item }
 struct program_class : Annotate {};
 program_type const program_rule = "program";
-auto const program_rule_def = x3::eps[mark] >>
+auto const program_rule_def =
+    x3::eps[mark] >>
     (*item)[tagged([](auto& ctx) { x3::_val(ctx).items = std::move(x3::_attr(ctx)); })];
 
 BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_escape, string_lit,
-                    type, dim_number, dim_text, dim, tensor_type, ref_type, type_name, named_type, bool_word, expr, block, if_expr, args,
-                    tensor_ctor, macro_call, path_expr, array_lit, unit_lit, paren, unsafe_block,
-                    primary, index_suffix, method_suffix, suffix_rule, postfix, prefix_op, unary,
-                    cast, binary_rest, else_if, else_block, let_stmt, return_stmt, break_stmt,
-                    continue_stmt, while_stmt, loop_stmt, level, across, range_op, for_stmt,
-                    spawn_stmt, assign_tail, stmt_end, expr_stmt, block_like, block_stmt, stmt,
-                    close_brace, attribute, param, params, fn_item, const_item, import_item, item)
+                    type, dim_number, dim_text, dim, tensor_type, ref_type, type_name, named_type,
+                    bool_word, expr, block, if_expr, args, tensor_ctor, macro_call, path_expr,
+                    array_lit, unit_lit, paren, unsafe_block, primary, index_suffix, method_suffix,
+                    suffix_rule, postfix, prefix_op, unary, cast, binary_rest, else_if, else_block,
+                    let_stmt, return_stmt, break_stmt, continue_stmt, while_stmt, loop_stmt, level,
+                    across, range_op, for_stmt, spawn_stmt, assign_tail, stmt_end, expr_stmt,
+                    block_like, block_stmt, stmt, close_brace, attribute, param, params, fn_item,
+                    const_item, import_item, item)
 
 BOOST_SPIRIT_DEFINE(too_long, too_many_prefix, too_many_casts, too_many_suffixes, suffixes,
                     prefix_ops, cast_types, dims)
@@ -523,5 +559,7 @@ BOOST_SPIRIT_DEFINE(program_rule)
 template <>
 struct boost::spirit::x3::get_info<vx::grammar::Keyword> {
   using result_type = std::string;
-  std::string operator()(vx::grammar::Keyword const& k) const { return "`" + std::string(k.word) + "`"; }
+  std::string operator()(vx::grammar::Keyword const& k) const {
+    return "`" + std::string(k.word) + "`";
+  }
 };

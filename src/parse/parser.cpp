@@ -43,9 +43,9 @@ std::string describe_found(const std::string& text, size_t offset) {
   } else if (text[offset] == '"') {
     return "a string literal";
   } else {
-    static const char* ops[] = {"<<=", ">>=", "..=", "::", "->", "==", "!=", "<=", ">=", "&&",
-                                "||",  "<<",  ">>",  "+=", "-=", "*=", "/=", "%=", "..", "&=",
-                                "|=",  "^="};
+    static const char* ops[] = {
+        "<<=", ">>=", "..=", "::", "->", "==", "!=", "<=", ">=", "&&", "||",
+        "<<",  ">>",  "+=",  "-=", "*=", "/=", "%=", "..", "&=", "|=", "^="};
     for (const char* op : ops)
       if (text.compare(offset, std::char_traits<char>::length(op), op) == 0)
         return std::string("`") + op + "`";
@@ -73,7 +73,11 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
   // Validates one UTF-8 sequence at i (inside strings and comments); returns its length or 0.
   auto utf8_len = [&](size_t at) -> size_t {
     unsigned char c = static_cast<unsigned char>(s[at]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    size_t len = c < 0x80           ? 1
+                 : (c >> 5) == 0x6  ? 2
+                 : (c >> 4) == 0xE  ? 3
+                 : (c >> 3) == 0x1E ? 4
+                                    : 0;
     if (len == 0 || at + len > n) return 0;
     for (size_t k = 1; k < len; ++k)
       if ((static_cast<unsigned char>(s[at + k]) & 0xC0) != 0x80) return 0;
@@ -107,14 +111,15 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
           continue;
         }
         size_t len = utf8_len(i);
-        if (len == 0 || (static_cast<unsigned char>(s[i]) < 0x20 && s[i] != '\t' &&
-                         s[i] != '\r' && s[i] != '\n'))
+        if (len == 0 || (static_cast<unsigned char>(s[i]) < 0x20 && s[i] != '\t' && s[i] != '\r' &&
+                         s[i] != '\n'))
           return bad_byte(i, "invalid byte in a comment (the source must be UTF-8 text)");
         i += len;
       }
       if (i >= n) {
-        auto& d = diags.error("E0002", {static_cast<uint32_t>(start), static_cast<uint32_t>(start + 2)},
-                              "unterminated block comment", "the comment starts here");
+        auto& d =
+            diags.error("E0002", {static_cast<uint32_t>(start), static_cast<uint32_t>(start + 2)},
+                        "unterminated block comment", "the comment starts here");
         d.notes.push_back("the file ends before `*/`");
         return false;
       }
@@ -129,14 +134,15 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
           continue;
         }
         size_t len = utf8_len(i);
-        if (len == 0 || (static_cast<unsigned char>(s[i]) < 0x20 && s[i] != '\t' &&
-                         s[i] != '\n' && s[i] != '\r'))
+        if (len == 0 || (static_cast<unsigned char>(s[i]) < 0x20 && s[i] != '\t' && s[i] != '\n' &&
+                         s[i] != '\r'))
           return bad_byte(i, "invalid byte in a string literal (the source must be UTF-8 text)");
         i += len;
       }
       if (i >= n) {
-        auto& d = diags.error("E0002", {static_cast<uint32_t>(start), static_cast<uint32_t>(start + 1)},
-                              "unterminated string literal", "the string starts here");
+        auto& d =
+            diags.error("E0002", {static_cast<uint32_t>(start), static_cast<uint32_t>(start + 1)},
+                        "unterminated string literal", "the string starts here");
         d.notes.push_back("the file ends before the closing `\"`");
         return false;
       }
@@ -150,8 +156,8 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
     if (c == '(' || c == '[' || c == '{') {
       if (stack.size() >= static_cast<size_t>(kMaxNesting)) {
         auto& d = diags.error("E0003", {static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)},
-                              "delimiters nested too deeply", "this is level " +
-                                  std::to_string(kMaxNesting + 1));
+                              "delimiters nested too deeply",
+                              "this is level " + std::to_string(kMaxNesting + 1));
         d.notes.push_back("at most " + std::to_string(kMaxNesting) +
                           " levels of `(`, `[` and `{` may be open at once");
         return false;
@@ -169,7 +175,8 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
         auto& d = diags.error("E0002", {static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)},
                               std::string("mismatched closing delimiter `") + c + "`",
                               std::string("expected `") + closer_of(open.c) + "`");
-        d.secondary.push_back({{open.at, open.at + 1}, std::string("`") + open.c + "` opened here"});
+        d.secondary.push_back(
+            {{open.at, open.at + 1}, std::string("`") + open.c + "` opened here"});
         return false;
       }
       stack.pop_back();
@@ -179,8 +186,7 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
   if (!stack.empty()) {
     Open open = stack.back();
     auto& d = diags.error("E0002", {open.at, open.at + 1},
-                          std::string("unclosed delimiter `") + open.c + "`",
-                          "unclosed delimiter");
+                          std::string("unclosed delimiter `") + open.c + "`", "unclosed delimiter");
     LineCol lc = file.line_col(open.at);
     d.notes.push_back(std::string("the file ends before the `") + closer_of(open.c) +
                       "` that closes the `" + open.c + "` opened at line " +
@@ -207,8 +213,10 @@ class DepthCheck {
   void program(const ast::Program& p) {
     for (const auto& item : p.items) {
       if (failed_) return;
-      if (auto* f = boost::get<ast::FnItem>(&item)) stmts(f->body);
-      else if (auto* c = boost::get<ast::ConstItem>(&item)) expr(c->value);
+      if (auto* f = boost::get<ast::FnItem>(&item))
+        stmts(f->body);
+      else if (auto* c = boost::get<ast::ConstItem>(&item))
+        expr(c->value);
     }
   }
 
@@ -299,7 +307,8 @@ class DepthCheck {
   int stmt(const ast::Stmt& s) {
     if (auto* l = boost::get<ast::LetStmt>(&s)) return l->init ? expr(*l->init) : 0;
     if (auto* r = boost::get<ast::ReturnStmt>(&s)) return r->value ? expr(*r->value) : 0;
-    if (auto* w = boost::get<ast::WhileStmt>(&s)) return std::max(expr(w->cond), block(w->body.get()));
+    if (auto* w = boost::get<ast::WhileStmt>(&s))
+      return std::max(expr(w->cond), block(w->body.get()));
     if (auto* l = boost::get<ast::LoopStmt>(&s)) return block(l->body.get());
     if (auto* f = boost::get<ast::ForStmt>(&s))
       return std::max({expr(f->start), expr(f->end), block(f->body.get())});
@@ -344,27 +353,28 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
     while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
     std::string which = e.which();
     if (which == "too_long") {
-      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                            "expression has more than " + std::to_string(kMaxOperators) +
-                                " binary operators",
-                            "the operator past the limit");
+      auto& d = diags.error(
+          "E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+          "expression has more than " + std::to_string(kMaxOperators) + " binary operators",
+          "the operator past the limit");
       d.helps.push_back("split it into several `let` statements");
       return nullptr;
     }
     if (which == "too_deep") {
-      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                            "expression or type nested too deeply",
-                            "this is level " + std::to_string(kMaxParseDepth + 1));
+      auto& d =
+          diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                      "expression or type nested too deeply",
+                      "this is level " + std::to_string(kMaxParseDepth + 1));
       d.notes.push_back("at most " + std::to_string(kMaxParseDepth) +
                         " expressions and types may be open at once (such as `if` conditions "
                         "and `&` types nested without parentheses)");
       return nullptr;
     }
     if (which == "too_many_suffixes") {
-      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                            "expression nested too deeply",
-                            "this suffix makes it more than " + std::to_string(kMaxExprDepth) +
-                                " deep");
+      auto& d =
+          diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                      "expression nested too deeply",
+                      "this suffix makes it more than " + std::to_string(kMaxExprDepth) + " deep");
       d.notes.push_back("an expression's tree may be at most " + std::to_string(kMaxExprDepth) +
                         " deep (spec/grammar.md §1.5); each method call and index adds a level");
       d.helps.push_back("name the parts with `let` statements");
@@ -372,18 +382,18 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
     }
     if (which == "too_many_prefix" || which == "too_many_casts") {
       const bool prefix = which == "too_many_prefix";
-      auto& d = diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                            prefix ? "more than " + std::to_string(kMaxPrefixOps) +
-                                         " prefix operators in a row"
-                                   : "more than " + std::to_string(kMaxCasts) + " `as` casts in a row",
-                            prefix ? "the operator past the limit" : "the cast past the limit");
+      auto& d = diags.error(
+          "E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+          prefix ? "more than " + std::to_string(kMaxPrefixOps) + " prefix operators in a row"
+                 : "more than " + std::to_string(kMaxCasts) + " `as` casts in a row",
+          prefix ? "the operator past the limit" : "the cast past the limit");
       d.helps.push_back("split it into several `let` statements");
       return nullptr;
     }
     if (which == "escape") {
-      auto& d = diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
-                            "unknown character escape `" + text.substr(at, 2) + "`",
-                            "unknown escape");
+      auto& d =
+          diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
+                      "unknown character escape `" + text.substr(at, 2) + "`", "unknown escape");
       d.helps.push_back("the escapes are \\n \\t \\r \\0 \\\\ \\\" \\' and \\u{…}");
       return nullptr;
     }
@@ -399,8 +409,7 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
     else if (which.size() >= 2 && which.front() == '"' && which.back() == '"')
       which = "`" + which.substr(1, which.size() - 2) + "`";
     diags.error("E0001", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                "expected " + which + ", found " + describe_found(text, at),
-                "expected " + which);
+                "expected " + which + ", found " + describe_found(text, at), "expected " + which);
     return nullptr;
   }
   DepthCheck depth(*result, diags);

@@ -4,8 +4,6 @@
 // pad_formatted_parts, whose rules (sign before zero padding, default alignments) differ slightly.
 #include "support/format.hpp"
 
-#include "support/utf8.hpp"
-
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -13,6 +11,7 @@
 #include <system_error>
 
 #include "support/half.hpp"
+#include "support/utf8.hpp"
 
 namespace vx::fmt {
 
@@ -62,7 +61,6 @@ size_t prefix_bytes(std::string_view s, size_t chars) {
   }
   return i;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Padding, as core::fmt::Formatter does it.

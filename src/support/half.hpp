@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "interp/vx_math.h"
+// vx_half.h needs vx_math.h first (its VX_MATH_FN), as in the prelude of emitted kernels.
 #include "interp/vx_half.h"
 
 namespace vx {

@@ -24,7 +24,8 @@ struct CorpusProgram {
   bool expects_runtime_error = false;
 };
 
-inline std::unique_ptr<CorpusProgram> load_program(const std::string& path, const std::string& shown,
+inline std::unique_ptr<CorpusProgram> load_program(const std::string& path,
+                                                   const std::string& shown,
                                                    const Machine& machine = default_machine()) {
   std::ifstream in(path);
   std::stringstream ss;
@@ -67,7 +68,8 @@ inline std::vector<std::string> corpus_files(const std::string& root) {
     ss << in.rdbuf();
     const std::string text = ss.str();
     if (text.find("spawn on") == std::string::npos) continue;
-    if (text.find("//~ ERROR") != std::string::npos || text.find("//~ WARN") != std::string::npos) continue;
+    if (text.find("//~ ERROR") != std::string::npos || text.find("//~ WARN") != std::string::npos)
+      continue;
     out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
@@ -94,15 +96,15 @@ inline const std::map<std::string, std::string>& not_emitted_yet() {
 // What is wrong with the regions of the program `rel` (its path from the source root): a region
 // that is not emitted though the program is not listed, or one of a listed program that is
 // emitted or fails for another reason. `listed`: whether the program is on not_emitted_yet().
-inline std::vector<std::string> emission_problems(const std::string& rel,
-                                                  const std::vector<offload::EmittedRegion>& regions,
-                                                  bool& listed) {
+inline std::vector<std::string> emission_problems(
+    const std::string& rel, const std::vector<offload::EmittedRegion>& regions, bool& listed) {
   std::vector<std::string> out;
   auto known = not_emitted_yet().find(rel);
   listed = known != not_emitted_yet().end();
   for (auto& r : regions) {
     if (!listed && !r.ok) out.push_back(r.location + ": not emitted: " + r.reason);
-    if (listed && r.ok) out.push_back(r.location + ": now emitted: take it off the not_emitted_yet list");
+    if (listed && r.ok)
+      out.push_back(r.location + ": now emitted: take it off the not_emitted_yet list");
     if (listed && !r.ok && r.reason.find(known->second) == std::string::npos)
       out.push_back(r.location + ": not emitted for another reason than listed: " + r.reason);
   }

@@ -10,12 +10,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <string>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -45,11 +45,25 @@ __global__ void k_pow64(const double* a, const double* b, uint32_t n, double* ou
 
 namespace {
 
-#define CK(e) do { cudaError_t err_ = (e); if (err_ != cudaSuccess) { \
-  std::fprintf(stderr, "%s: %s\n", #e, cudaGetErrorString(err_)); std::exit(3); } } while (0)
+#define CK(e)                                                         \
+  do {                                                                \
+    cudaError_t err_ = (e);                                           \
+    if (err_ != cudaSuccess) {                                        \
+      std::fprintf(stderr, "%s: %s\n", #e, cudaGetErrorString(err_)); \
+      std::exit(3);                                                   \
+    }                                                                 \
+  } while (0)
 
-uint32_t b32(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-uint64_t b64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
+uint32_t b32(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+uint64_t b64(double f) {
+  uint64_t u;
+  std::memcpy(&u, &f, 8);
+  return u;
+}
 bool same32(float a, float b) { return (a != a && b != b) || b32(a) == b32(b); }
 bool same64(double a, double b) { return (a != a && b != b) || b64(a) == b64(b); }
 
@@ -58,20 +72,26 @@ void parallel_for(uint32_t n, Fn fn) {
   unsigned t = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
   for (unsigned k = 0; k < t; ++k)
-    pool.emplace_back([&, k] { for (uint32_t i = k; i < n; i += t) fn(i); });
+    pool.emplace_back([&, k] {
+      for (uint32_t i = k; i < n; i += t) fn(i);
+    });
   for (auto& th : pool) th.join();
 }
 
-const char* kNames[] = {"exp", "exp2", "log", "log2", "tanh", "sin", "cos", "sqrt", "fast_exp", "fast_tanh"};
+const char* kNames[] = {"exp", "exp2", "log",  "log2",     "tanh",
+                        "sin", "cos",  "sqrt", "fast_exp", "fast_tanh"};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   uint32_t stride = 1;
-  std::string only;  // --only exp,sin: those unary functions alone (the f64 and pow checks always run)
+  std::string
+      only;  // --only exp,sin: those unary functions alone (the f64 and pow checks always run)
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::string(argv[i]) == "--stride") stride = (uint32_t)std::strtoul(argv[i + 1], nullptr, 10);
-    else if (std::string(argv[i]) == "--only") only = "," + std::string(argv[i + 1]) + ",";
+    if (std::string(argv[i]) == "--stride")
+      stride = (uint32_t)std::strtoul(argv[i + 1], nullptr, 10);
+    else if (std::string(argv[i]) == "--only")
+      only = "," + std::string(argv[i + 1]) + ",";
   }
   if (stride == 0) stride = 1;
   const uint64_t inputs = ((1ull << 32) + stride - 1) / stride;  // inputs j * stride, j < inputs
@@ -82,7 +102,8 @@ int main(int argc, char** argv) {
   uint64_t total_diff = 0;
   std::printf("%-10s %14s %12s %s\n", "fn", "inputs", "differ", "note");
   for (int fn = 0; fn < 10; ++fn) {
-    if (!only.empty() && only.find("," + std::string(kNames[fn]) + ",") == std::string::npos) continue;
+    if (!only.empty() && only.find("," + std::string(kNames[fn]) + ",") == std::string::npos)
+      continue;
     std::atomic<uint64_t> differ{0};
     std::atomic<uint64_t> worst_ulp{0};
     uint32_t first_bad = 0;
@@ -101,7 +122,8 @@ int main(int argc, char** argv) {
         if (fn >= 8) {  // approximate on the GPU: distance in ulps (same sign, finite)
           uint64_t d = (uint64_t)std::llabs((long long)b32(h) - (long long)b32(g));
           uint64_t w = worst_ulp.load();
-          while (d > w && !worst_ulp.compare_exchange_weak(w, d)) {}
+          while (d > w && !worst_ulp.compare_exchange_weak(w, d)) {
+          }
         } else {
           ++differ;
         }
@@ -111,17 +133,22 @@ int main(int argc, char** argv) {
           uint32_t u = (uint32_t)((base + i) * stride);
           float x;
           std::memcpy(&x, &u, 4);
-          if (!same32(vxm_host_f32(fn, x), out[i])) { first_bad = u; have_bad = true; break; }
+          if (!same32(vxm_host_f32(fn, x), out[i])) {
+            first_bad = u;
+            have_bad = true;
+            break;
+          }
         }
       }
     }
     if (fn >= 8) {
-      std::printf("%-10s %14llu %12s largest |gpu - host| = %llu ulp\n", kNames[fn], (unsigned long long)inputs, "-",
-                  (unsigned long long)worst_ulp.load());
+      std::printf("%-10s %14llu %12s largest |gpu - host| = %llu ulp\n", kNames[fn],
+                  (unsigned long long)inputs, "-", (unsigned long long)worst_ulp.load());
     } else {
       float x;
       std::memcpy(&x, &first_bad, 4);
-      std::printf("%-10s %14llu %12llu", kNames[fn], (unsigned long long)inputs, (unsigned long long)differ.load());
+      std::printf("%-10s %14llu %12llu", kNames[fn], (unsigned long long)inputs,
+                  (unsigned long long)differ.load());
       if (have_bad) std::printf(" first: x=%a host %a", x, vxm_host_f32(fn, x));
       std::printf("\n");
       total_diff += differ;
@@ -141,10 +168,14 @@ int main(int argc, char** argv) {
   auto fill = [&] {
     for (uint32_t i = 0; i < n; ++i) {
       uint64_t r = rng();
-      if (i & 1) std::memcpy(&a[i], &r, 8);
-      else a[i] = std::ldexp((double)(r >> 11) * 0x1p-53, (int)(r % 64) - 32) * ((r >> 7) & 1 ? -1 : 1);
+      if (i & 1)
+        std::memcpy(&a[i], &r, 8);
+      else
+        a[i] =
+            std::ldexp((double)(r >> 11) * 0x1p-53, (int)(r % 64) - 32) * ((r >> 7) & 1 ? -1 : 1);
       uint64_t s = rng();
-      b[i] = (i & 2) ? std::ldexp((double)(s >> 11) * 0x1p-53, (int)(s % 16) - 4) * ((s >> 7) & 1 ? -1 : 1)
+      b[i] = (i & 2) ? std::ldexp((double)(s >> 11) * 0x1p-53, (int)(s % 16) - 4) *
+                           ((s >> 7) & 1 ? -1 : 1)
                      : (double)((int)(s % 41) - 20);
     }
   };
@@ -154,7 +185,9 @@ int main(int argc, char** argv) {
     k_f64<<<n / 256, 256>>>(fn, da, n, dout);
     CK(cudaMemcpy(o.data(), dout, n * 8, cudaMemcpyDeviceToHost));
     std::atomic<uint64_t> differ{0};
-    parallel_for(n, [&](uint32_t i) { if (!same64(vxm_host_f64(fn, a[i]), o[i])) ++differ; });
+    parallel_for(n, [&](uint32_t i) {
+      if (!same64(vxm_host_f64(fn, a[i]), o[i])) ++differ;
+    });
     std::printf("%-10s %14u %12llu\n", (std::string(kNames[fn]) + "_f64").c_str(), n,
                 (unsigned long long)differ.load());
     total_diff += differ;
@@ -166,11 +199,16 @@ int main(int argc, char** argv) {
     k_pow64<<<n / 256, 256>>>(da, db, n, dout);
     CK(cudaMemcpy(o.data(), dout, n * 8, cudaMemcpyDeviceToHost));
     std::atomic<uint64_t> differ{0};
-    parallel_for(n, [&](uint32_t i) { if (!same64(vxm_host_pow_f64(a[i], b[i]), o[i])) ++differ; });
+    parallel_for(n, [&](uint32_t i) {
+      if (!same64(vxm_host_pow_f64(a[i], b[i]), o[i])) ++differ;
+    });
     std::printf("%-10s %14u %12llu\n", "pow_f64", n, (unsigned long long)differ.load());
     total_diff += differ;
     std::vector<float> fa(n), fb(n), fo(n);
-    for (uint32_t i = 0; i < n; ++i) { fa[i] = (float)a[i]; fb[i] = (float)b[i]; }
+    for (uint32_t i = 0; i < n; ++i) {
+      fa[i] = (float)a[i];
+      fb[i] = (float)b[i];
+    }
     float *dfa, *dfb, *dfo;
     CK(cudaMalloc(&dfa, n * 4));
     CK(cudaMalloc(&dfb, n * 4));
@@ -180,7 +218,9 @@ int main(int argc, char** argv) {
     k_pow32<<<n / 256, 256>>>(dfa, dfb, n, dfo);
     CK(cudaMemcpy(fo.data(), dfo, n * 4, cudaMemcpyDeviceToHost));
     std::atomic<uint64_t> d32{0};
-    parallel_for(n, [&](uint32_t i) { if (!same32(vxm_host_pow_f32(fa[i], fb[i]), fo[i])) ++d32; });
+    parallel_for(n, [&](uint32_t i) {
+      if (!same32(vxm_host_pow_f32(fa[i], fb[i]), fo[i])) ++d32;
+    });
     std::printf("%-10s %14u %12llu\n", "pow", n, (unsigned long long)d32.load());
     total_diff += d32;
   }

@@ -8,9 +8,6 @@
 // sincos_bound check the error bounds of the fast paths of pow and of sin and cos. The f64
 // functions are checked for faithfulness on random inputs against MPFR. Prints the count of
 // wrong results.
-#include "src/interp/vx_math.h"
-#include "tools/mathcheck/mpfr32.hpp"
-
 #include <mpfr.h>
 
 #include <algorithm>
@@ -26,8 +23,10 @@
 #include <thread>
 #include <vector>
 
-namespace {
+#include "src/interp/vx_math.h"
+#include "tools/mathcheck/mpfr32.hpp"
 
+namespace {
 
 struct Unary {
   const char* name;
@@ -51,18 +50,35 @@ const Unary kUnary[] = {
     {"sqrt", vx_sqrt_f32, ref_sqrt, mpfr_sqrt_fn, vx_sqrt_f64},
 };
 
-uint32_t bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-float from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
-uint64_t bits64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
+uint32_t bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float from_bits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint64_t bits64(double f) {
+  uint64_t u;
+  std::memcpy(&u, &f, 8);
+  return u;
+}
 
 bool same(float a, float b) { return (a != a && b != b) || bits(a) == bits(b); }
-
 
 // The correctly rounded float from a double reference with relative error < 2^-48, or
 // false when the reference is too close to a rounding boundary to say.
 bool quick_ref(double y, float* out) {
-  if (y != y) { *out = NAN; return true; }
-  if (std::isinf(y)) { *out = (float)y; return true; }
+  if (y != y) {
+    *out = NAN;
+    return true;
+  }
+  if (std::isinf(y)) {
+    *out = (float)y;
+    return true;
+  }
   double e = std::fabs(y) * 0x1p-48;
   float a = (float)(y - e), b = (float)(y + e);
   *out = a;
@@ -93,7 +109,8 @@ void check_unary_range(const Unary& f, uint64_t begin, uint64_t end, uint64_t st
     if (!same(got, want)) {
       ++wrong;
       char buf[160];
-      std::snprintf(buf, sizeof buf, "%s(%a) [0x%08x] = %a, want %a", f.name, x, (uint32_t)i, got, want);
+      std::snprintf(buf, sizeof buf, "%s(%a) [0x%08x] = %a, want %a", f.name, x, (uint32_t)i, got,
+                    want);
       t->report(buf);
     }
   }
@@ -195,9 +212,12 @@ void check_pow_bound(uint64_t count, int threads, uint64_t seed, Tally* t, doubl
       uint64_t r = rng();
       float xf;
       uint32_t k = (uint32_t)(r >> 20) % 0x20000;  // the two intervals on either side of 1
-      if (i % 3 == 0) xf = 1.0f + (float)k * 0x1p-23f;
-      else if (i % 3 == 1) xf = 1.0f - (float)(k + 1) * 0x1p-24f;
-      else xf = from_bits(0x00800000u + (uint32_t)(r % 0x7f000000u));
+      if (i % 3 == 0)
+        xf = 1.0f + (float)k * 0x1p-23f;
+      else if (i % 3 == 1)
+        xf = 1.0f - (float)(k + 1) * 0x1p-24f;
+      else
+        xf = from_bits(0x00800000u + (uint32_t)(r % 0x7f000000u));
       double l = std::log2((double)xf), u = (double)(rng() >> 11) * 0x1p-53;
       if (l == 0) continue;
       float yf = (float)((r & 1 ? 1 - u * 0x1p-10 : u) * 152.0 / l * (r & 2 ? -1 : 1));
@@ -234,7 +254,7 @@ void check_pow_bound(uint64_t count, int threads, uint64_t seed, Tally* t, doubl
 // vx_trig_reduce_f32_big against vx_trig_reduce_big: the same k, an error of r below 2^-94 +
 // 2^-103 |r|, and |r| > 2^-29.21 where k is a multiple of 16 (where sin or cos is near 0).
 struct SincosBound {
-  double most_ulps[2] = {0, 0};  // sin, cos
+  double most_ulps[2] = {0, 0};      // sin, cos
   double most_err = 0, least_r = 1;  // the error of r over its bound; |r| where 16 divides k
   uint32_t least_r_at = 0;
 };
@@ -288,7 +308,10 @@ void check_sincos_bound(uint64_t step, int threads, Tally* t, SincosBound* out) 
     std::lock_guard<std::mutex> g(mu);
     for (int q = 0; q < 2; ++q) out->most_ulps[q] = std::max(out->most_ulps[q], sb.most_ulps[q]);
     out->most_err = std::max(out->most_err, sb.most_err);
-    if (sb.least_r < out->least_r) { out->least_r = sb.least_r; out->least_r_at = sb.least_r_at; }
+    if (sb.least_r < out->least_r) {
+      out->least_r = sb.least_r;
+      out->least_r_at = sb.least_r_at;
+    }
   });
 }
 
@@ -303,15 +326,19 @@ void check_f64(const Unary& f, uint64_t count, int threads, uint64_t seed, Tally
     for (uint64_t i = b; i < e; ++i) {
       uint64_t r = rng();
       double in;
-      if (i & 1) std::memcpy(&in, &r, 8);  // any bit pattern
-      else in = std::ldexp((double)(r >> 11) * 0x1p-53, (int)((r & 63) % 24) - 12) * ((r >> 6) & 1 ? -1 : 1);
+      if (i & 1)
+        std::memcpy(&in, &r, 8);  // any bit pattern
+      else
+        in = std::ldexp((double)(r >> 11) * 0x1p-53, (int)((r & 63) % 24) - 12) *
+             ((r >> 6) & 1 ? -1 : 1);
       if (std::isnan(in)) continue;
       double got = f.vx64(in);
       mpfr_set_d(x, in, MPFR_RNDN);
       f.mpfr(y, x, MPFR_RNDN);
       double dlo = mpfr_get_d(y, MPFR_RNDD), dhi = mpfr_get_d(y, MPFR_RNDU);
-      bool ok = (got != got) ? mpfr_nan_p(y) : (bits64(got) == bits64(dlo) || bits64(got) == bits64(dhi) ||
-                                                (got == dlo || got == dhi));
+      bool ok = (got != got) ? mpfr_nan_p(y)
+                             : (bits64(got) == bits64(dlo) || bits64(got) == bits64(dhi) ||
+                                (got == dlo || got == dhi));
       ++checked;
       if (!ok) {
         ++wrong;
@@ -335,26 +362,37 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* {
-      if (i + 1 >= argc) { std::fprintf(stderr, "mathcheck: %s needs a value\n", a.c_str()); std::exit(2); }
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "mathcheck: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
       return argv[++i];
     };
-    if (a == "--threads") threads = std::atoi(next());
-    else if (a == "--step") step = std::strtoull(next(), nullptr, 0);
-    else if (a == "--pow") pow_count = std::strtoull(next(), nullptr, 0);
-    else if (a == "--f64") f64_count = std::strtoull(next(), nullptr, 0);
-    else if (a == "--pow-bound") bound_count = std::strtoull(next(), nullptr, 0);
+    if (a == "--threads")
+      threads = std::atoi(next());
+    else if (a == "--step")
+      step = std::strtoull(next(), nullptr, 0);
+    else if (a == "--pow")
+      pow_count = std::strtoull(next(), nullptr, 0);
+    else if (a == "--f64")
+      f64_count = std::strtoull(next(), nullptr, 0);
+    else if (a == "--pow-bound")
+      bound_count = std::strtoull(next(), nullptr, 0);
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: mathcheck [--threads N] [--step S] [--pow N] [--f64 N] [--pow-bound N]"
-                  " [FUNCTION...]\n"
-                  "FUNCTION: exp exp2 log log2 tanh sin cos sqrt pow pow_bound f64; sincos_bound"
-                  " only when named (about 30 minutes on 2 cores)\n");
+      std::printf(
+          "usage: mathcheck [--threads N] [--step S] [--pow N] [--f64 N] [--pow-bound N]"
+          " [FUNCTION...]\n"
+          "FUNCTION: exp exp2 log log2 tanh sin cos sqrt pow pow_bound f64; sincos_bound"
+          " only when named (about 30 minutes on 2 cores)\n");
       return 0;
-    } else only.push_back(a);
+    } else
+      only.push_back(a);
   }
   if (threads < 1) threads = 1;
   auto wanted = [&](const char* n) {
     if (only.empty()) return true;
-    for (auto& o : only) if (o == n) return true;
+    for (auto& o : only)
+      if (o == n) return true;
     return false;
   };
   std::printf("mathcheck: %d threads, f32 inputs every %" PRIu64 " of 2^32\n", threads, step);
@@ -398,11 +436,14 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     check_sincos_bound(step, threads, &t, &sb);
     print("scfp", t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    std::printf("    largest error of the fast path: sin %.2f, cos %.2f ulps of the double"
-                " (bound 8)\n", sb.most_ulps[0], sb.most_ulps[1]);
-    std::printf("    reduction for |x| >= 2^12: error of r up to %.3g of its bound (2^-94 +"
-                " 2^-103 |r|); where 16 divides k, |r| down to 2^%.3f at %a (bound 2^-29.21)\n",
-                sb.most_err, std::log2(sb.least_r), from_bits(sb.least_r_at));
+    std::printf(
+        "    largest error of the fast path: sin %.2f, cos %.2f ulps of the double"
+        " (bound 8)\n",
+        sb.most_ulps[0], sb.most_ulps[1]);
+    std::printf(
+        "    reduction for |x| >= 2^12: error of r up to %.3g of its bound (2^-94 +"
+        " 2^-103 |r|); where 16 divides k, |r| down to 2^%.3f at %a (bound 2^-29.21)\n",
+        sb.most_err, std::log2(sb.least_r), from_bits(sb.least_r_at));
   }
   if (wanted("f64")) {
     for (const Unary& f : kUnary) {
@@ -410,7 +451,8 @@ int main(int argc, char** argv) {
       auto t0 = std::chrono::steady_clock::now();
       check_f64(f, f64_count, threads, 777, &t);
       std::string n = std::string(f.name) + "64";
-      print(n.c_str(), t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      print(n.c_str(), t,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
   }
   std::printf("total wrong: %" PRIu64 "\n", total_wrong);

@@ -12,7 +12,10 @@
 
 int main(int argc, char** argv) {
   std::ifstream in("src/interp/vx_math.h");
-  if (!in) { std::fprintf(stderr, "run from the repository root\n"); return 2; }
+  if (!in) {
+    std::fprintf(stderr, "run from the repository root\n");
+    return 2;
+  }
   std::stringstream ss;
   ss << in.rdbuf();
   std::string src = ss.str() + R"(

@@ -16,16 +16,14 @@
 
 #include "bench_common.cuh"
 
-
 namespace {
 
 using namespace bench;
 
-constexpr int kRows = 4096, kCols = 16384;         // the scale loop
-constexpr int kGeluN = 6291456;                     // GELU
-constexpr int kLnRows = 8192, kLnCols = 768;        // layernorm
-constexpr int kSmRows = 8192, kSmCols = 1024;       // softmax
-
+constexpr int kRows = 4096, kCols = 16384;     // the scale loop
+constexpr int kGeluN = 6291456;                // GELU
+constexpr int kLnRows = 8192, kLnCols = 768;   // layernorm
+constexpr int kSmRows = 8192, kSmCols = 1024;  // softmax
 
 // ---- kernels ----------------------------------------------------------------------------------
 
@@ -65,8 +63,9 @@ __global__ void gelu(float* out, const float* inp, int n) {
 
 // Layernorm in the manner of llm.c's faster versions: one block per row, the row in registers,
 // two-pass mean and variance, shuffle reductions.
-__global__ void __launch_bounds__(256) layernorm(float* out, float* mean, float* rstd, const float* inp,
-                                                 const float* weight, const float* bias) {
+__global__ void __launch_bounds__(256)
+    layernorm(float* out, float* mean, float* rstd, const float* inp, const float* weight,
+              const float* bias) {
   __shared__ float scratch[8];
   const int r = blockIdx.x, t = threadIdx.x;
   const float* x = inp + static_cast<size_t>(r) * kLnCols;
@@ -130,7 +129,9 @@ int main() {
     report("scale_cuda_256", median_ms([&] { scale_rows_256<<<kRows, 256>>>(g); }), bytes, bad);
     float* c = nullptr;
     CK(cudaMalloc(&c, n * 4));
-    report("copy_d2d", median_ms([&] { CK(cudaMemcpyAsync(c, g, n * 4, cudaMemcpyDeviceToDevice)); }), bytes, 0);
+    report("copy_d2d",
+           median_ms([&] { CK(cudaMemcpyAsync(c, g, n * 4, cudaMemcpyDeviceToDevice)); }), bytes,
+           0);
     CK(cudaFree(c));
     CK(cudaFree(g));
   }
@@ -144,7 +145,8 @@ int main() {
       CK(cudaMemcpy(back.data(), out, kGeluN * 4, cudaMemcpyDeviceToHost));
       double worst = 0;
       for (int i = 0; i < kGeluN; ++i) {
-        const double x = h[i], ref = 0.5 * x * (1.0 + std::tanh(0.7978846 * (x + 0.044715 * x * x * x)));
+        const double x = h[i],
+                     ref = 0.5 * x * (1.0 + std::tanh(0.7978846 * (x + 0.044715 * x * x * x)));
         worst = std::max(worst, std::fabs(back[i] - ref) / std::max(1e-3, std::fabs(ref)));
       }
       return worst;
@@ -152,9 +154,11 @@ int main() {
     const int blocks = (kGeluN + 255) / 256;
     const double bytes = 2.0 * kGeluN * 4;
     gelu<false><<<blocks, 256>>>(out, in, kGeluN);
-    report("gelu_fast_cuda", median_ms([&] { gelu<false><<<blocks, 256>>>(out, in, kGeluN); }), bytes, err());
+    report("gelu_fast_cuda", median_ms([&] { gelu<false><<<blocks, 256>>>(out, in, kGeluN); }),
+           bytes, err());
     gelu<true><<<blocks, 256>>>(out, in, kGeluN);
-    report("gelu_exact_cuda", median_ms([&] { gelu<true><<<blocks, 256>>>(out, in, kGeluN); }), bytes, err());
+    report("gelu_exact_cuda", median_ms([&] { gelu<true><<<blocks, 256>>>(out, in, kGeluN); }),
+           bytes, err());
     CK(cudaFree(in));
     CK(cudaFree(out));
   }
@@ -188,11 +192,13 @@ int main() {
       const double s = 1.0 / std::sqrt(v / kLnCols + 1e-5);
       for (int c = 0; c < kLnCols; ++c) {
         const double ref = (h[r * kLnCols + c] - m) * s * hw[c] + hb[c];
-        worst = std::max(worst, std::fabs(back[r * kLnCols + c] - ref) / std::max(1e-3, std::fabs(ref)));
+        worst = std::max(worst,
+                         std::fabs(back[r * kLnCols + c] - ref) / std::max(1e-3, std::fabs(ref)));
       }
     }
     const double bytes = 2.0 * n * 4 + 2.0 * kLnRows * 4 + 2.0 * kLnCols * 4;
-    report("layernorm_cuda", median_ms([&] { layernorm<<<kLnRows, 256>>>(out, mean, rstd, in, w, b); }), bytes,
+    report("layernorm_cuda",
+           median_ms([&] { layernorm<<<kLnRows, 256>>>(out, mean, rstd, in, w, b); }), bytes,
            worst);
     for (float* p : {in, w, b, out, mean, rstd}) CK(cudaFree(p));
   }
@@ -214,7 +220,8 @@ int main() {
         worst = std::max(worst, std::fabs(back[r * kSmCols + c] - ref) / std::max(1e-30, ref));
       }
     }
-    report("softmax_cuda", median_ms([&] { softmax<<<kSmRows, 256>>>(out, in); }), 2.0 * n * 4, worst);
+    report("softmax_cuda", median_ms([&] { softmax<<<kSmRows, 256>>>(out, in); }), 2.0 * n * 4,
+           worst);
     CK(cudaFree(in));
     CK(cudaFree(out));
   }

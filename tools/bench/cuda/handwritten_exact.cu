@@ -7,8 +7,8 @@
 // Build: nvcc -O3 -fmad=false -arch=sm_90 -o handwritten_exact handwritten_exact.cu
 #include <cmath>
 
-#include "bench_common.cuh"
 #include "../../../src/interp/vx_math.h"
+#include "bench_common.cuh"
 
 namespace {
 
@@ -36,13 +36,15 @@ int main() {
   CK(cudaMemcpy(back.data(), out, kGeluN * 4, cudaMemcpyDeviceToHost));
   double worst = 0;
   for (int i = 0; i < kGeluN; ++i) {
-    const double x = h[i], ref = 0.5 * x * (1.0 + std::tanh(0.7978846 * (x + 0.044715 * x * x * x)));
+    const double x = h[i],
+                 ref = 0.5 * x * (1.0 + std::tanh(0.7978846 * (x + 0.044715 * x * x * x)));
     worst = std::max(worst, std::fabs(back[i] - ref) / std::max(1e-3, std::fabs(ref)));
   }
   // The three values gelu_exact.vx prints (its stdout is the interpreter's): the same bits.
   std::printf("{\"values\": [%.9g, %.9g, %.9g]}\n", back[0], back[3000000], back[6291455]);
   bench::report("gelu_exact_vx_tanh_cuda",
-                bench::median_ms([&] { gelu_vx_tanh<<<blocks, 256>>>(out, in, kGeluN); }), 2.0 * kGeluN * 4, worst);
+                bench::median_ms([&] { gelu_vx_tanh<<<blocks, 256>>>(out, in, kGeluN); }),
+                2.0 * kGeluN * 4, worst);
   CK(cudaFree(in));
   CK(cudaFree(out));
 }

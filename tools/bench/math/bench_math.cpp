@@ -6,14 +6,14 @@
 // a change in the machine's speed during the run (a busy neighbour on the same core slows both,
 // by up to half) reaches both alike; alternating only after whole passes over the inputs let one
 // function keep a fast time that the other never got.
-#include "src/interp/vx_math.h"
-
-#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <vector>
+
+#include "src/interp/vx_math.h"
 
 namespace {
 
@@ -58,7 +58,10 @@ void time_pair(L libc, V vx, const std::vector<float>& a, const std::vector<floa
       }
     }
   *t_libc = *t_vx = 0;
-  for (int k = 0; k < blocks; ++k) { *t_libc += bl[k] / blocks; *t_vx += bv[k] / blocks; }
+  for (int k = 0; k < blocks; ++k) {
+    *t_libc += bl[k] / blocks;
+    *t_vx += bv[k] / blocks;
+  }
 }
 
 std::vector<float> uniform(std::mt19937& g, double lo, double hi) {
@@ -79,24 +82,46 @@ std::vector<float> log_uniform(std::mt19937& g, double lo, double hi) {  // posi
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? std::atoi(argv[1]) : 45;
   std::mt19937 g(42);
-  struct Row { const char* name; double vx, libc; };
+  struct Row {
+    const char* name;
+    double vx, libc;
+  };
   std::vector<Row> rows;
   std::vector<float> none(kN, 0.0f);
-  auto unary = [&](const char* name, float (*vx)(float), float (*libc)(float), std::vector<float> in) {
+  auto unary = [&](const char* name, float (*vx)(float), float (*libc)(float),
+                   std::vector<float> in) {
     Row row{name, 0, 0};
-    time_pair([libc](float x, float) { return libc(x); }, [vx](float x, float) { return vx(x); }, in,
-              none, rounds, &row.libc, &row.vx);
+    time_pair([libc](float x, float) { return libc(x); }, [vx](float x, float) { return vx(x); },
+              in, none, rounds, &row.libc, &row.vx);
     rows.push_back(row);
   };
-  unary("exp", [](float x) { return vx_exp_f32(x); }, [](float x) { return expf(x); }, uniform(g, -87, 88));
-  unary("exp2", [](float x) { return vx_exp2_f32(x); }, [](float x) { return exp2f(x); }, uniform(g, -126, 127));
-  unary("log", [](float x) { return vx_log_f32(x); }, [](float x) { return logf(x); }, log_uniform(g, 1e-30, 1e30));
-  unary("log2", [](float x) { return vx_log2_f32(x); }, [](float x) { return log2f(x); }, log_uniform(g, 1e-30, 1e30));
-  unary("tanh", [](float x) { return vx_tanh_f32(x); }, [](float x) { return tanhf(x); }, uniform(g, -10, 10));
-  unary("sin", [](float x) { return vx_sin_f32(x); }, [](float x) { return sinf(x); }, uniform(g, -100, 100));
-  unary("cos", [](float x) { return vx_cos_f32(x); }, [](float x) { return cosf(x); }, uniform(g, -100, 100));
-  unary("sin_big", [](float x) { return vx_sin_f32(x); }, [](float x) { return sinf(x); }, log_uniform(g, 1e4, 1e30));
-  unary("sqrt", [](float x) { return vx_sqrt_f32(x); }, [](float x) { return sqrtf(x); }, uniform(g, 0, 1e6));
+  unary(
+      "exp", [](float x) { return vx_exp_f32(x); }, [](float x) { return expf(x); },
+      uniform(g, -87, 88));
+  unary(
+      "exp2", [](float x) { return vx_exp2_f32(x); }, [](float x) { return exp2f(x); },
+      uniform(g, -126, 127));
+  unary(
+      "log", [](float x) { return vx_log_f32(x); }, [](float x) { return logf(x); },
+      log_uniform(g, 1e-30, 1e30));
+  unary(
+      "log2", [](float x) { return vx_log2_f32(x); }, [](float x) { return log2f(x); },
+      log_uniform(g, 1e-30, 1e30));
+  unary(
+      "tanh", [](float x) { return vx_tanh_f32(x); }, [](float x) { return tanhf(x); },
+      uniform(g, -10, 10));
+  unary(
+      "sin", [](float x) { return vx_sin_f32(x); }, [](float x) { return sinf(x); },
+      uniform(g, -100, 100));
+  unary(
+      "cos", [](float x) { return vx_cos_f32(x); }, [](float x) { return cosf(x); },
+      uniform(g, -100, 100));
+  unary(
+      "sin_big", [](float x) { return vx_sin_f32(x); }, [](float x) { return sinf(x); },
+      log_uniform(g, 1e4, 1e30));
+  unary(
+      "sqrt", [](float x) { return vx_sqrt_f32(x); }, [](float x) { return sqrtf(x); },
+      uniform(g, 0, 1e6));
   {
     auto x = log_uniform(g, 1e-3, 1e3), y = uniform(g, -12, 12);
     Row row{"pow", 0, 0};
