@@ -6,5 +6,5 @@ vx_doctest(uir_test WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(uir_test PROPERTIES TIMEOUT 600)
 
 add_test(NAME uir_golden
-  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/uir_golden.sh $<TARGET_FILE:vx>
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/uir_golden.sh $<TARGET_FILE:vx>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -1,7 +1,8 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Golden outputs of `vx` on .uir work (spec/uir.md §5.3, §7): each tests/uir_golden/*.txt starts
 # with the line `$ vx ARGS…` and holds, after it, exactly what that command prints (stdout and
-# stderr). Run from the project root with the vx to test as $1.
+# stderr). Run from the project root with the vx to test as $1. The first line is split into
+# words at blanks (`read -a`: no globbing, no expansion) and vx gets them as arguments.
 vx="$1"
 status=0
 count=0
@@ -14,8 +15,8 @@ for golden in tests/uir_golden/*.txt; do
     status=1
     continue
   fi
-  # shellcheck disable=SC2086
-  actual=$("$vx" $args 2>&1)
+  read -r -a words <<<"$args"
+  actual=$("$vx" "${words[@]}" 2>&1)
   if [ "$actual" != "$(tail -n +2 "$golden")" ]; then
     echo "uir_golden: \`vx $args\` differs from $golden:"
     printf '%s\n' "$actual" | tail -n +1 | diff "$golden" - | head -40
