@@ -178,11 +178,11 @@ void TensorSlot::own(std::unique_ptr<TensorStorage> s) {
 
 void runtime_error(Span span, std::string message) { throw RuntimeError{span, std::move(message)}; }
 
-void internal_error(const std::string& what, std::source_location where) {
-  std::string file = where.file_name();
+void internal_error(const std::string& what, const char* file_name, int line) {
+  std::string file = file_name;
   if (const auto at = file.rfind("src/"); at != std::string::npos) file.erase(0, at);
   throw InternalError("internal error in the interpreter: " + what + " (at " + file + ":" +
-                      std::to_string(where.line()) + "; this is a bug in vx)");
+                      std::to_string(line) + "; this is a bug in vx)");
 }
 
 std::string int_operand_text(uint64_t bits, bool is_unsigned) {

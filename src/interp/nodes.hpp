@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <ostream>
-#include <source_location>
 #include <string>
 #include <vector>
 
@@ -411,8 +410,10 @@ std::string scalar_debug(Scalar s, uint64_t bits);  // Debug
 bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
 // `[i, j]` of a linear offset in a view.
 std::string element_text(const TensorView& v, int64_t offset);
-[[noreturn]] void internal_error(const std::string& what,
-                                 std::source_location where = std::source_location::current());
+// `file` and `line`: the caller's (the builtins, since clang 14 with libstdc++ 12 has no
+// std::source_location).
+[[noreturn]] void internal_error(const std::string& what, const char* file = __builtin_FILE(),
+                                 int line = __builtin_LINE());
 // `--check-races`: reports one element access of `v` (at `offset` in the view) to the recorder
 // when an across pass is open; a collision stops the run with a runtime error at `span`. Only
 // the recording nodes (compiled when a recorder is installed) call it.
