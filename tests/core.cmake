@@ -35,3 +35,7 @@ endif()
 
 # Every C++ file in git follows .clang-format (issue 18).
 add_test(NAME format COMMAND ${CMAKE_CURRENT_LIST_DIR}/format_check.sh ${PROJECT_SOURCE_DIR})
+
+# The layers of src/ hold: includes only downward, internal headers only from their own folder,
+# the CMake libraries linking only downward (issue 18).
+add_test(NAME layers COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers_check.py ${PROJECT_SOURCE_DIR})

@@ -17,7 +17,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "cuda_golden"
 HEADER = b"// $ vx emit-cuda "
-PRELUDE_PARTS = ("src/interp/vx_math.h", "src/interp/vx_half.h", "src/offload/vx_prelude.cuh")
+PRELUDE_PARTS = ("src/numeric/vx_math.h", "src/numeric/vx_half.h", "src/offload/vx_prelude.cuh")
 
 
 def prelude():

@@ -1,4 +1,4 @@
-// CI test of src/interp/vx_math.h against MPFR (spec/math.md): one million f32 inputs per
+// CI test of src/numeric/vx_math.h against MPFR (spec/math.md): one million f32 inputs per
 // function spread over every bit pattern, every special value, pow on a million pairs and its
 // C99 special cases, f64 faithfulness on samples, and the integer-rounding functions.
 // The exhaustive check is tools/mathcheck.
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "src/interp/vx_math.h"
+#include "src/numeric/vx_math.h"
 #include "tools/mathcheck/mpfr32.hpp"
 
 namespace {

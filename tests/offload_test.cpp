@@ -1,11 +1,8 @@
 // The offload tier without a GPU (spec/offload.md, issue 5): every region of every accepted
 // corpus program (conformance/ and tests/cuda_host/programs/) is emitted, and NVRTC compiles each
 // program's kernels (one call per program and architecture) for sm_80 and sm_90. NVRTC needs no
-// device; the test skips, saying so, only when libnvrtc cannot be found. Also: the emitter's
-// pieces (launch bounds, literal strides, tree reductions) and the kernel cache.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
-
+// device; without libnvrtc it reports itself skipped (exit 77, which tools/test refuses). Also: the
+// emitter's pieces (launch bounds, literal strides, tree reductions) and the kernel cache.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -19,10 +16,13 @@
 #include "offload/emit_cuda.hpp"
 #include "offload/nvrtc.hpp"
 #include "offload/runner.hpp"
+#include "skip_main.hpp"
 
 using namespace vx;
 
 namespace {
+
+using vx::testing::skip;
 
 std::unique_ptr<testing::CorpusProgram> from_source(const std::string& text) {
   auto p = std::make_unique<testing::CorpusProgram>();
@@ -76,10 +76,7 @@ TEST_CASE("a region becomes one kernel with a constant block size") {
 TEST_CASE("every corpus region is emitted and compiles with NVRTC for sm_80 and sm_90") {
   offload::Nvrtc nvrtc;
   std::string why;
-  if (!nvrtc.load(why)) {
-    MESSAGE("SKIPPED: " << why);
-    return;
-  }
+  if (!nvrtc.load(why)) return skip(why);
   int programs = 0, regions_total = 0;
   double total_ms = 0;
   for (const std::string& path : testing::offload_corpus_files(VX_SOURCE_DIR)) {
@@ -123,10 +120,7 @@ TEST_CASE("every corpus region is emitted and compiles with NVRTC for sm_80 and 
 TEST_CASE("the kernel cache returns the same cubin") {
   offload::Nvrtc nvrtc;
   std::string why;
-  if (!nvrtc.load(why)) {
-    MESSAGE("SKIPPED: " << why);
-    return;
-  }
+  if (!nvrtc.load(why)) return skip(why);
   const std::string dir = std::string(VX_BINARY_DIR) + "/offload_test_cache";
   setenv("VX_CACHE_DIR", dir.c_str(), 1);
   auto p = from_source(kRowSums);
@@ -368,10 +362,7 @@ TEST_CASE("verify compares bit for bit, and f32-atomic regions within their boun
 TEST_CASE("vx emit-cuda --cubin compiles for the machine file's GPU, or for --arch") {
   offload::Nvrtc nvrtc;
   std::string why;
-  if (!nvrtc.load(why)) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+  if (!nvrtc.load(why)) return skip(why);
   const std::string out = VX_BINARY_DIR "/emit_cuda_test.cubin",
                     log = VX_BINARY_DIR "/emit_cuda_test.log";
   auto vx = [&](const std::string& args) {

@@ -1,22 +1,13 @@
 # The REPL and `vx explain` (spec/cli.md §7–8, issue 6). Included from the top-level
 # CMakeLists.txt after `vx_core` and `vx` are defined.
 #
-# 1. spec/errors.md is embedded in vx as a string literal (generated here, copied only when it
-#    changes), so `vx explain CODE` works from any directory.
+# 1. spec/errors.md is embedded in vx (the top-level CMakeLists.txt, vx_embed), so
+#    `vx explain CODE` works from any directory.
 # 2. explain_examples: every code of spec/errors.md has a section, every code the sources report
 #    has one, and every example in it is refused with its marked code at its line, or accepted.
 # 3. repl_unit_test: the continuation rule, completion, the code list, an in-process session.
 # 4. repl_piped / repl_pty: sessions through piped standard input and through a pseudo-terminal
 #    (line editing, TAB completion, history).
-set(VX_REPL_GEN ${CMAKE_BINARY_DIR}/generated/repl)
-file(MAKE_DIRECTORY ${VX_REPL_GEN})
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/spec/errors.md)
-file(READ ${PROJECT_SOURCE_DIR}/spec/errors.md vx_errors_md)
-file(WRITE ${VX_REPL_GEN}/errors_md.inc.tmp "R\"vxembed(${vx_errors_md})vxembed\"\n")
-configure_file(${VX_REPL_GEN}/errors_md.inc.tmp ${VX_REPL_GEN}/errors_md.inc COPYONLY)
-target_include_directories(vx_core PRIVATE ${CMAKE_BINARY_DIR}/generated)
-target_link_libraries(vx_core PUBLIC edit)  # src/repl/line_editor.cpp
-
 vx_doctest(repl_unit_test)
 
 find_package(Python3 COMPONENTS Interpreter)

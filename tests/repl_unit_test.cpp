@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "repl/error_index.hpp"
 #include "repl/repl.hpp"
+#include "support/error_index.hpp"
 
 using vx::repl::completions;
 using vx::repl::input_is_open;
@@ -39,14 +39,14 @@ TEST_CASE("TAB offers built-ins, methods after a dot, commands and names in scop
 }
 
 TEST_CASE("vx explain knows every code of the error index") {
-  const auto codes = vx::repl::error_codes();
+  const auto codes = vx::error_codes();
   REQUIRE(codes.size() >= 35);  // E0001–E0005 … E6036; explain_examples checks each one
   CHECK(codes.front() == "E0001");
   CHECK(std::find(codes.begin(), codes.end(), "E6036") != codes.end());
   std::ostringstream out, err;
-  CHECK(vx::repl::explain_code("6032", out, err) == 0);
+  CHECK(vx::explain_code("6032", out, err) == 0);
   CHECK(out.str().rfind("E6032 — kernel rule\n", 0) == 0);
-  CHECK(vx::repl::explain_code("E0999", out, err) == 2);
+  CHECK(vx::explain_code("E0999", out, err) == 2);
   CHECK(err.str().find("no error code `E0999`") != std::string::npos);
 }
 

@@ -1,5 +1,7 @@
-// Internal to the kernel rules: the tensor accesses that kernel_rules.cpp collects while it walks
-// a function, and the disjointness check over them (disjointness.cpp, spec/kernel-rules.md §4-5).
+// The kernel rules' model of a function's tensor accesses and the disjointness check over it
+// (disjointness.cpp, spec/kernel-rules.md §4-5): kernel_rules.cpp collects the accesses while it
+// walks a Vx function; the .uir checker (uir/check.cpp) builds the same facts from .uir and calls
+// the same check, so one rule serves both languages. Needs the index DAG (index_dag.hpp).
 #pragma once
 #include <map>
 #include <set>

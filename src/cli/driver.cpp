@@ -83,13 +83,17 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
                             options.explain, options.error_format, out, err, options.max_steps,
                             options.max_seconds);
   }
-  const std::optional<pipeline::Dump> dump =
-      options.dump.empty() ? std::nullopt : pipeline::dump_by_name(options.dump);
-  if (!options.dump.empty() && !dump) {
-    render_plain_error(err,
-                       "--dump takes ast, typed, kernels, cuda or uir, not `" + options.dump + "`",
-                       options.error_format);
-    return 2;
+  const bool dumping = !options.dump.empty();
+  pipeline::Dump dump = pipeline::Dump::Ast;
+  if (dumping) {
+    const std::optional<pipeline::Dump> named = pipeline::dump_by_name(options.dump);
+    if (!named) {
+      render_plain_error(
+          err, "--dump takes ast, typed, kernels, cuda or uir, not `" + options.dump + "`",
+          options.error_format);
+      return 2;
+    }
+    dump = *named;
   }
   int read_status = 0;
   auto file = read_source_or_report(options.file, err, options.error_format, read_status);
@@ -101,14 +105,14 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
 
   pipeline::Options front;
   front.machine = &machine;
-  front.explain = options.explain || dump == pipeline::Dump::Kernels;
+  front.explain = options.explain || (dumping && dump == pipeline::Dump::Kernels);
   // A dump stops at the step that makes it; under `run`, the program the run executes (with its
   // offload marks).
   front.through = options.stage == Stage::Parse ? pipeline::Step::Parse
                   : options.stage == Stage::Run ? pipeline::Step::OffloadMarks
                                                 : pipeline::Step::KernelRules;
-  if (dump && (options.stage != Stage::Run || dump == pipeline::Dump::Ast))
-    front.through = pipeline::step_of(*dump);
+  if (dumping && (options.stage != Stage::Run || dump == pipeline::Dump::Ast))
+    front.through = pipeline::step_of(dump);
   if (options.skip_kernel_rules) front.through = std::min(front.through, pipeline::Step::Check);
   pipeline::Compiled c = pipeline::compile(file, front);
   if (!c.ok()) {
@@ -117,8 +121,8 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   }
   if (options.explain) kr::emit_explain(out, *file, c.explained, options.error_format);
   if (!c.diags->list().empty()) emit_diagnostics(err, *c.diags, options.error_format);  // warnings
-  if (dump) {
-    pipeline::print_dump(out, *dump, c);
+  if (dumping) {
+    pipeline::print_dump(out, dump, c);
     return 0;
   }
   switch (options.stage) {

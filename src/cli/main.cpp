@@ -9,8 +9,8 @@
 
 #include "cli/conformance.hpp"
 #include "cli/driver.hpp"
-#include "repl/error_index.hpp"
 #include "repl/repl.hpp"
+#include "support/error_index.hpp"
 #include "support/large_stack.hpp"
 
 namespace {
@@ -124,7 +124,7 @@ int vx_main(int argc, char** argv) {
     return 2;
   }
   opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;
-  if (*explain) return vx::repl::explain_code(explain_code, std::cout, std::cerr);
+  if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
   if (*repl) return vx::repl::run_repl(repl_opts);
   if (*conformance) {
     conf.self_exe = self_exe(argv[0]);

@@ -9,7 +9,7 @@
 
 #include "check/tir.hpp"
 #include "interp/runtime.hpp"
-#include "interp/vx_math.h"
+#include "numeric/vx_math.h"
 
 namespace vx::interp {
 

@@ -391,23 +391,6 @@ struct CompiledFunction {
 
 // ---- Helpers shared by the node files -----------------------------------------------------------
 
-// Calls fn(T{}) with the C++ type of `s` (a default-constructed value as a type tag).
-template <class F>
-decltype(auto) with_scalar(Scalar s, F&& fn) {
-  switch (s) {
-#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) \
-  case Scalar::E:                                                    \
-    return fn(ctype_t<Scalar::E>{});
-#include "check/scalar_types.def"
-#undef VX_SCALAR
-  }
-  return fn(int32_t{});
-}
-
-std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec);
-std::string scalar_text(Scalar s, uint64_t bits);   // Display
-std::string scalar_debug(Scalar s, uint64_t bits);  // Debug
-bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
 // `[i, j]` of a linear offset in a view.
 std::string element_text(const TensorView& v, int64_t offset);
 // `file` and `line`: the caller's (the builtins, since clang 14 with libstdc++ 12 has no

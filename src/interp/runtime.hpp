@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "check/types.hpp"
+#include "support/format.hpp"
 #include "support/half.hpp"
 #include "support/source.hpp"
 
@@ -216,5 +217,25 @@ struct RunLimits {
   // Counts `n` steps at `span`; a runtime error when the run passes a limit (interpreter.cpp).
   void charge(int64_t n, Span span);
 };
+
+// Calls fn(T{}) with the C++ type of `s` (a default-constructed value as a type tag).
+template <class F>
+decltype(auto) with_scalar(Scalar s, F&& fn) {
+  switch (s) {
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) \
+  case Scalar::E:                                                    \
+    return fn(ctype_t<Scalar::E>{});
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+  }
+  return fn(int32_t{});
+}
+
+// A scalar's value as Vx prints it (print.cpp): with a format spec, Display, Debug; and
+// equality as `assert_eq!` compares (`==` on the values).
+std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec);
+std::string scalar_text(Scalar s, uint64_t bits);
+std::string scalar_debug(Scalar s, uint64_t bits);
+bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
 
 }  // namespace vx::interp

@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "check/tir.hpp"
-#include "repl/error_index.hpp"
 #include "repl/line_editor.hpp"
+#include "support/error_index.hpp"
 #include "support/large_stack.hpp"
 
 namespace vx::repl {

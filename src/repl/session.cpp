@@ -35,7 +35,7 @@
 
 #include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
-#include "interp/nodes.hpp"  // with_scalar and scalar_text: the interpreter's value formatting
+#include "interp/runtime.hpp"  // with_scalar and scalar_text: the interpreter's values
 #include "offload/cuda_driver.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/runner.hpp"

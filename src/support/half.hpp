@@ -6,9 +6,9 @@
 #pragma once
 #include <cstdint>
 
-#include "interp/vx_math.h"
+#include "numeric/vx_math.h"
 // vx_half.h needs vx_math.h first (its VX_MATH_FN), as in the prelude of emitted kernels.
-#include "interp/vx_half.h"
+#include "numeric/vx_half.h"
 
 namespace vx {
 

@@ -2,7 +2,7 @@
 // (device_bits.cu) VX_MATH_FN makes them device functions; under g++ (device_bits_host.cpp) host
 // functions, compiled with -ffp-contract=off as the interpreter is.
 #pragma once
-#include "src/interp/vx_math.h"
+#include "src/numeric/vx_math.h"
 
 VX_MATH_FN float vxm_f32(int fn, float x) {
   switch (fn) {

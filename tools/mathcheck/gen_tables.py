@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the constant tables of src/interp/vx_math.h, exactly as they stand in the header
+"""Prints the constant tables of src/numeric/vx_math.h, exactly as they stand in the header
 (between the double-double primitives and "ln2 = VX_LN2_36 + ..."); rerun and compare after any
 change. Every entry is a double or a double-double (hi, lo) with hi = round(v), lo = round(v - hi),
 computed with mpmath at 2200 bits, so each entry is the exact value to ~2^-106."""

@@ -1,4 +1,4 @@
-// mathcheck: verifies src/interp/vx_math.h against MPFR (spec/math.md, "Exactness").
+// mathcheck: verifies src/numeric/vx_math.h against MPFR (spec/math.md, "Exactness").
 //
 // Each unary f32 function is run on every one of the 2^32 inputs (or every step-th one). The
 // reference is glibc's double-precision function of (double)x (error < 1 ulp of double); when
@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-#include "src/interp/vx_math.h"
+#include "src/numeric/vx_math.h"
 #include "tools/mathcheck/mpfr32.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// nvrtc_check: compiles src/interp/vx_math.h with NVRTC as the offload tier does (the header
+// nvrtc_check: compiles src/numeric/vx_math.h with NVRTC as the offload tier does (the header
 // text prepended to a kernel, -fmad=false, --std=c++17) for each architecture given (default
 // sm_80 sm_90). Needs no GPU. Build: g++ -I/usr/local/cuda/include nvrtc_check.cpp -o nvrtc_check
 //   -L/usr/local/cuda/lib64 -lnvrtc ; run from the repository root.
@@ -11,7 +11,7 @@
 #include <vector>
 
 int main(int argc, char** argv) {
-  std::ifstream in("src/interp/vx_math.h");
+  std::ifstream in("src/numeric/vx_math.h");
   if (!in) {
     std::fprintf(stderr, "run from the repository root\n");
     return 2;

@@ -7,7 +7,7 @@
 // Build: nvcc -O3 -fmad=false -arch=sm_90 -o handwritten_exact handwritten_exact.cu
 #include <cmath>
 
-#include "../../../src/interp/vx_math.h"
+#include "../../../src/numeric/vx_math.h"
 #include "bench_common.cuh"
 
 namespace {

@@ -1,4 +1,4 @@
-// bench_math: time of each exact f32 function of src/interp/vx_math.h against glibc's function
+// bench_math: time of each exact f32 function of src/numeric/vx_math.h against glibc's function
 // of the same name (issue 8 asks for at most 3x). Each function runs over the same 2^16 inputs,
 // spread over its useful range; the time is thread CPU time. The inputs are cut into blocks of
 // 2^12; round after round, glibc's function and vx's run on one block, then the next, and each
@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "src/interp/vx_math.h"
+#include "src/numeric/vx_math.h"
 
 namespace {
 

@@ -1,15 +1,15 @@
-#include "repl/error_index.hpp"
+#include "support/error_index.hpp"
 
 #include <cctype>
 #include <sstream>
 
-namespace vx::repl {
+namespace vx {
 
 namespace {
 
-// spec/errors.md (tests/repl.cmake generates the literal, copied only when the file changes).
+// spec/errors.md (the top-level CMakeLists.txt embeds it, vx_embed; copied only when it changes).
 const char* const kErrorsMd =
-#include "repl/errors_md.inc"
+#include "support/errors_md.inc"
     ;
 
 // The sections of the error index: each starts at a line `### E0300 — …`.
@@ -64,4 +64,4 @@ int explain_code(const std::string& code, std::ostream& out, std::ostream& err) 
   return 2;
 }
 
-}  // namespace vx::repl
+}  // namespace vx

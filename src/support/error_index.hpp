@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace vx::repl {
+namespace vx {
 
 // Every code that spec/errors.md explains, in its order.
 std::vector<std::string> error_codes();
@@ -15,4 +15,4 @@ std::vector<std::string> error_codes();
 // says that there is none and returns 2 (a usage error).
 int explain_code(const std::string& code, std::ostream& out, std::ostream& err);
 
-}  // namespace vx::repl
+}  // namespace vx
