@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Host parallelism keeps the sequential meaning (DESIGN §3.10, spec/semantics.md §7): every
 # program of the conformance corpus, run in the interpreter with VX_HOST_THREADS=1 (one pass at a
 # time) and with VX_HOST_THREADS=4 (the blocks of each across-blocks loop on TBB tasks), must
@@ -12,6 +12,7 @@ vx=${1:?usage: host_threads_corpus.sh VX [CORPUS-DIR]}
 corpus=${2:-conformance}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/corpus_flags.sh"
 
 # Output may differ in its last bits with the order of float read-modify-writes.
 order_dependent="builtins/atomics_f32.vx builtins/lanes_sum_unordered.vx"
@@ -20,11 +21,13 @@ failed=0
 count=0
 for f in $(find "$corpus" -name '*.vx' | sort); do
   count=$((count + 1))
-  flags=$(sed -n 's|^// run-flags: *||p' "$f" | head -n 1)
-  envs=$(sed -n 's|^// env: *||p' "$f")
+  if ! read_corpus_flags "$f"; then
+    failed=$((failed + 1))
+    continue
+  fi
   for n in 1 4; do
-    # shellcheck disable=SC2086
-    env $envs VX_HOST_THREADS=$n "$vx" run --offload=off $flags "$f" > "$tmp/out$n" 2> "$tmp/err$n"
+    env "${env_words[@]}" VX_HOST_THREADS=$n "$vx" run --offload=off "${flag_words[@]}" "$f" \
+      > "$tmp/out$n" 2> "$tmp/err$n"
     echo $? > "$tmp/status$n"
   done
   if ! cmp -s "$tmp/status1" "$tmp/status4"; then

@@ -5,5 +5,5 @@ vx_doctest(kernel_rules_test WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # `vx run --check-races` over the corpus: no collision in an accepted program, and a refused
 # disjointness program run with `--unchecked-kernels` is stopped (tests/race_check_corpus.sh).
 add_test(NAME race_check_corpus
-  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/race_check_corpus.sh $<TARGET_FILE:vx>
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/race_check_corpus.sh $<TARGET_FILE:vx>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

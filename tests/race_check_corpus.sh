@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # `vx run --check-races` (spec/kernel-rules.md §9) over the conformance corpus: every program
 # with a NAME.stdout must run under the race recorder with no collision, the same exit status
 # (0, or NAME.exitcode) and exactly the expected stdout; and a program the disjointness rule
@@ -11,6 +11,7 @@ vx=${1:?usage: race_check_corpus.sh VX [CORPUS-DIR]}
 corpus=${2:-conformance}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/corpus_flags.sh"
 
 failed=0
 count=0
@@ -23,12 +24,13 @@ for f in $(find "$corpus" -name '*.vx' | sort); do
   expected=${f%.vx}.stdout
   [ -f "$expected" ] || continue
   count=$((count + 1))
-  flags=$(sed -n 's|^// run-flags: *||p' "$f" | head -n 1)
-  envs=$(sed -n 's|^// env: *||p' "$f")
+  if ! read_corpus_flags "$f"; then
+    failed=$((failed + 1))
+    continue
+  fi
   want=0
   [ -f "${f%.vx}.exitcode" ] && want=$(tr -d ' \n' < "${f%.vx}.exitcode")
-  # shellcheck disable=SC2086
-  env $envs "$vx" run --check-races $flags "$f" > "$tmp/out" 2> "$tmp/err"
+  env "${env_words[@]}" "$vx" run --check-races "${flag_words[@]}" "$f" > "$tmp/out" 2> "$tmp/err"
   status=$?
   if grep -q 'data race' "$tmp/err"; then
     fail "$f: the recorder reported a collision: $(grep 'data race' "$tmp/err" | head -n 1)"
