@@ -629,12 +629,9 @@ TEST_CASE("a region runner sees each spawn region and may take it") {
     let h = transfer(g, Memory::CPU_DRAM);
     println!("{}", h[2]);
 })";
-  auto file = std::make_shared<SourceFile>("r.vx", src);
-  Diagnostics diags(file);
-  auto parsed = parse_program(*file, diags);
-  REQUIRE(parsed);
-  auto program = check_program(*parsed, diags);
-  REQUIRE(program);
+  pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>("r.vx", src));
+  REQUIRE(c.ok());
+  const tir::Program* program = c.program.get();
   for (bool take : {false, true}) {
     CountingRunner runner;
     runner.take = take;
@@ -738,17 +735,16 @@ fn main() {
     }
 }
 )";
-  auto file = std::make_shared<SourceFile>("test.vx", text);
-  Diagnostics diags(file);
-  auto parsed = parse_program(*file, diags);
-  REQUIRE(parsed);
-  auto program = check_program(*parsed, diags);
+  pipeline::Options front;
+  front.through = pipeline::Step::Check;
+  pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>("test.vx", text), front);
   {
     std::ostringstream e;
-    emit_diagnostics(e, diags, ErrorFormat::Human);
+    emit_diagnostics(e, *c.diags, ErrorFormat::Human);
     INFO(e.str());
-    REQUIRE((program && !diags.has_errors()));
+    REQUIRE((c.ok() && !c.diags->has_errors()));
   }
+  const tir::Program* program = c.program.get();
   const tir::Function& main_fn = program->functions[program->main_index];
   const tir::Stmt* loop = nullptr;
   tir::walk_block(main_fn.body, [&](const tir::Stmt* s, const tir::Expr*) {

@@ -164,8 +164,7 @@ struct Stmt {
   bool lanes_written = false;  // For: `lanes(N)` was written (N may be 0, which E6032 refuses)
   std::string var_name;        // For, Let
   Block* body = nullptr;       // While, Loop, For, Spawn
-  MarkKind mark = MarkKind::Checkpoint;  // OffloadMark
-  const Stmt* region = nullptr;          // OffloadMark with Checkpoint: the region that ended
+  MarkKind mark = MarkKind::Checkpoint;  // OffloadMark (a Checkpoint has its region's span)
 };
 
 struct Block {

@@ -126,8 +126,7 @@ class Printer {
         return;
       case StmtKind::OffloadMark:
         if (s.mark == MarkKind::Checkpoint)
-          out_ << "// offload mark: checkpoint after the region at "
-               << where(s.region ? s.region->span : s.span) << "\n";
+          out_ << "// offload mark: checkpoint after the region at " << where(s.span) << "\n";
         else
           out_ << "// offload mark: sync (the GPU's results copied back)\n";
         return;

@@ -21,8 +21,7 @@ tir::Stmt* new_mark(tir::Program& program, tir::MarkKind kind, Span span) {
 
 }  // namespace
 
-int insert_checkpoints(tir::Program& program) {
-  int count = 0;
+void insert_checkpoints(tir::Program& program) {
   std::function<void(tir::Block*)> blk;
   std::function<void(tir::Expr*)> ex = [&](tir::Expr* e) {
     if (!e) return;
@@ -37,10 +36,8 @@ int insert_checkpoints(tir::Program& program) {
       ex(s->target);
       ex(s->value);
       if (s->kind == tir::StmtKind::Spawn) {
-        tir::Stmt* mark = new_mark(program, tir::MarkKind::Checkpoint, s->span);
-        mark->region = s;
-        b->stmts.insert(b->stmts.begin() + static_cast<long>(i) + 1, mark);
-        ++count;
+        b->stmts.insert(b->stmts.begin() + static_cast<long>(i) + 1,
+                        new_mark(program, tir::MarkKind::Checkpoint, s->span));
         ++i;
         continue;
       }
@@ -49,13 +46,10 @@ int insert_checkpoints(tir::Program& program) {
     ex(b->tail);
   };
   for (auto& f : program.functions) blk(f.body);
-  return count;
 }
 
 OffloadMarks insert_sync_points(tir::Program& program) {
   OffloadMarks out;
-  out.synced = true;
-  out.eager = false;
   // Functions that run a region, directly or through calls (a fixed point over the call graph).
   std::vector<bool> regions(program.functions.size(), false);
   auto runs_region = [&](const tir::Stmt* st, const tir::Expr* e) {
@@ -146,10 +140,8 @@ OffloadMarks insert_sync_points(tir::Program& program) {
 }
 
 OffloadMarks insert_offload_marks(tir::Program& program) {
-  const int checkpoints = insert_checkpoints(program);
-  OffloadMarks marks = insert_sync_points(program);
-  marks.checkpoints = checkpoints;
-  return marks;
+  insert_checkpoints(program);
+  return insert_sync_points(program);
 }
 
 }  // namespace vx::offload

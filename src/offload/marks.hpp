@@ -10,18 +10,17 @@
 
 namespace vx::offload {
 
+// What insert_sync_points placed.
 struct OffloadMarks {
-  int checkpoints = 0;  // Checkpoint marks inserted
-  int syncs = 0;        // Sync marks inserted
-  bool synced = false;  // the Sync marks were placed (insert_sync_points ran)
+  int syncs = 0;  // Sync marks inserted
   // A statement that runs regions reads host data itself (a loop's range, a condition, a tail
   // value): no mark can stand between its launches, so the runner copies results back after
-  // every launch. Also true when the Sync marks were not placed.
-  bool eager = true;
+  // every launch.
+  bool eager = false;
 };
 
-// After every `spawn on` statement, a Checkpoint mark whose `region` is that statement.
-int insert_checkpoints(tir::Program& program);
+// After every `spawn on` statement, a Checkpoint mark with that statement's span.
+void insert_checkpoints(tir::Program& program);
 
 // Device memory stays valid between launches (DESIGN §5: each HBM tensor has a host copy and a
 // device copy with validity flags). Host code that could read or write a tensor is preceded by a

@@ -62,8 +62,8 @@ class OffloadRunner final : public interp::RegionRunner {
   // A Checkpoint compares a verified launch; a Sync copies the GPU's results back (marks.hpp).
   void at_mark(const tir::Stmt& mark, interp::Frame& frame) override;
   void finish();  // prints the --profile table
-  // What the offload-marks pass placed: without Sync marks, results are copied back after
-  // every launch.
+  // What the offload-marks pass placed; without it (no Sync marks), results are copied back
+  // after every launch.
   void set_marks(const OffloadMarks& marks) { eager_ = marks.eager; }
   // Every host copy made valid now (the REPL, before it reads the session's tensors).
   void copy_back();

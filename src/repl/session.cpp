@@ -615,12 +615,14 @@ struct Session::Impl {
     bool has_main = false;
   };
   bool parse_items(const Input& in, const SourceFile& input, ParsedItems& out_items) {
-    Diagnostics d(std::make_shared<SourceFile>(input));
-    auto parsed = parse_program(d.file(), d);
-    if (!parsed) {
-      emit_diagnostics(err, d, ErrorFormat::Human);
+    pipeline::Options parse_only;
+    parse_only.through = pipeline::Step::Parse;
+    const pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>(input), parse_only);
+    if (!c.ok()) {
+      emit_diagnostics(err, *c.diags, ErrorFormat::Human);
       return false;
     }
+    const ParsedProgram* parsed = c.parsed.get();
     for (const ast::Item& it : parsed->program.items) {
       Item item;
       Span s = boost::apply_visitor([&](const auto& x) { return parsed->span(x); }, it.get());
