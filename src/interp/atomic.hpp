@@ -88,7 +88,7 @@ struct AtomicOp {
   }
 
   // The index check, made before the value operands are evaluated.
-  [[gnu::always_inline]] void check(const TensorView& v, uint64_t i, bool index_unsigned) const {
+  VX_FORCE_INLINE void check(const TensorView& v, uint64_t i, bool index_unsigned) const {
     if (i >= static_cast<uint64_t>(v.size)) [[unlikely]]
       index_error(span, name, 0, i, index_unsigned, v.size);
   }
@@ -112,7 +112,7 @@ struct AtomicOp {
            order == std::memory_order_relaxed && f.ctx->concurrent;
   }
   // That update of *p (an initialised element); the old value.
-  [[gnu::always_inline]] T add_unlocked(T* p, T a) const {
+  VX_FORCE_INLINE T add_unlocked(T* p, T a) const {
     using U = std::make_unsigned_t<std::conditional_t<kIsInt<T>, T, uint32_t>>;
     const T old = *p;
     *p = static_cast<T>(op == tir::BuiltinId::AtomicFetchAdd
@@ -123,7 +123,7 @@ struct AtomicOp {
 
   // The operation on element i of v (checked), with the value operands a and b (T{} when the
   // built-in has fewer); the old value as slot bits.
-  [[gnu::always_inline]] uint64_t apply(Frame& f, const TensorView& v, uint64_t i, T a, T b) const {
+  VX_FORCE_INLINE uint64_t apply(Frame& f, const TensorView& v, uint64_t i, T a, T b) const {
     Bits* p = reinterpret_cast<Bits*>(v.data) + i;
     using tir::BuiltinId;
     if constexpr (kIsInt<T>) {

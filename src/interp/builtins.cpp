@@ -191,7 +191,7 @@ struct Atomic final : Node {
     TensorSlot tmp;
     return apply(f, tensor.node->place(f, tmp));
   }
-  [[gnu::always_inline]] uint64_t apply(Frame& f, const TensorView& v) const {
+  VX_FORCE_INLINE uint64_t apply(Frame& f, const TensorView& v) const {
     const uint64_t i = index.get(f);
     atomic.check(v, i, index.is_unsigned);
     const T a = values >= 1 ? v1.get(f) : T{};

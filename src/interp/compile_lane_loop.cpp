@@ -87,7 +87,7 @@ std::byte* lane_scratch(int buffers) {
 // Runs fn(j) for the passes of a chunk; a full chunk has a constant count, which the compiler
 // vectorises.
 template <class F>
-[[gnu::always_inline]] inline void each_lane(int n, F fn) {
+VX_FORCE_INLINE void each_lane(int n, F fn) {
   if (n == kChunk) {
     for (int j = 0; j < kChunk; ++j) fn(j);
   } else {

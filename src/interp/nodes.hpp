@@ -11,6 +11,7 @@
 #include "check/tir.hpp"
 #include "interp/arith.hpp"
 #include "interp/runtime.hpp"
+#include "support/force_inline.hpp"
 
 namespace vx::interp {
 
@@ -126,7 +127,7 @@ struct IntOperand {
   int term_slot[3] = {};
   uint64_t term_coef[3] = {};
   uint64_t constant = 0;
-  [[gnu::always_inline]] uint64_t get(Frame& f) const {
+  VX_FORCE_INLINE uint64_t get(Frame& f) const {
     if (slot >= 0) return f.s[slot];
     if (terms) {
       uint64_t r = constant;
@@ -139,9 +140,8 @@ struct IntOperand {
 };
 
 // The offset of [s[slots[0]], …] in v, each index checked against its dimension in order.
-[[gnu::always_inline]] inline int64_t slot_offset(Frame& f, const TensorView& v, int rank,
-                                                  const int* slots, const bool* is_unsigned,
-                                                  Span span, const std::string& name) {
+VX_FORCE_INLINE int64_t slot_offset(Frame& f, const TensorView& v, int rank, const int* slots,
+                                    const bool* is_unsigned, Span span, const std::string& name) {
   int64_t off = 0;
   for (int k = 0; k < rank; ++k) {
     const uint64_t i = f.s[slots[k]];
@@ -155,9 +155,8 @@ struct IntOperand {
 
 // The offset of [i0, i1, …] in v, checking each index against its dimension before the next
 // is evaluated.
-[[gnu::always_inline]] inline int64_t operand_offset(Frame& f, const TensorView& v, int rank,
-                                                     const IntOperand* idx, Span span,
-                                                     const std::string& name) {
+VX_FORCE_INLINE int64_t operand_offset(Frame& f, const TensorView& v, int rank,
+                                       const IntOperand* idx, Span span, const std::string& name) {
   int64_t off = 0;
   for (int k = 0; k < rank; ++k) {
     const uint64_t i = idx[k].get(f);
@@ -179,7 +178,7 @@ struct SlotLoad {
   IntOperand idx[3];
   Span span;
   std::string name;
-  [[gnu::always_inline]] T get(Frame& f) const {
+  VX_FORCE_INLINE T get(Frame& f) const {
     const TensorView& v = f.t[tslot].view;
     const int64_t off = operand_offset(f, v, rank, idx, span, name);
     if (v.init && !v.init[off]) [[unlikely]]
@@ -204,7 +203,7 @@ struct Leaf {
   int slot = -1;
   T lit{};
   const SlotLoad<T>* load = nullptr;
-  [[gnu::always_inline]] T get(Frame& f) const {
+  VX_FORCE_INLINE T get(Frame& f) const {
     if (kind == kVar) return from_bits<T>(f.s[slot]);
     if (kind == kLit) return lit;
     if (kind == kLoad) return load->get(f);
@@ -218,7 +217,7 @@ struct Leaf {
 
 // `a op b` for an operator that cannot fail: +, -, * and, on floats, /.
 template <class T>
-[[gnu::always_inline]] inline T safe_arith(tir::BinOp op, T a, T b) {
+VX_FORCE_INLINE T safe_arith(tir::BinOp op, T a, T b) {
   if constexpr (!std::is_same_v<T, bool>) {
     switch (op) {
       case tir::BinOp::Add:
@@ -248,7 +247,7 @@ struct OpAny {
   tir::BinOp op2 = tir::BinOp::Add;
   Leaf<T> x, y, z;
   const ExprT<T>* e = nullptr;
-  [[gnu::always_inline]] T get(Frame& f) const {
+  VX_FORCE_INLINE T get(Frame& f) const {
     if (kind == kLeaf) return x.get(f);
     if (kind == kExpr) return e->eval(f);
     const T a = x.get(f);

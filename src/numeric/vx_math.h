@@ -22,7 +22,11 @@
 #define VX_MATH_SLOW static __device__ __noinline__
 #else
 #define VX_MATH_DEVICE 0
+#if defined(VX_NO_FORCED_INLINE)  // the sanitizer build (support/force_inline.hpp)
+#define VX_MATH_FN static inline
+#else
 #define VX_MATH_FN static inline __attribute__((always_inline))
+#endif
 #define VX_MATH_TABLE static const
 #define VX_MATH_SLOW static __attribute__((noinline))
 #endif
