@@ -2,15 +2,16 @@
 """Golden files of the CUDA emitter (tests/cuda_golden/README.md).
 
 Each tests/cuda_golden/NAME.cu starts with the line `// $ vx emit-cuda PROGRAM` and holds, after
-it, exactly what `vx emit-cuda PROGRAM` prints after the prelude (vx_math.h, vx_half.h and
-vx_prelude.cuh, which the emitter puts first and which this script checks and strips). PROGRAM is
-one path relative to the project root, passed to vx as one argument: no shell reads it.
+it, exactly what `vx emit-cuda PROGRAM` prints after the prelude (the kernel error codes of
+kernel_errors.def, vx_math.h, vx_half.h and vx_prelude.cuh, which the emitter puts first and which
+this script checks and strips). PROGRAM is one path relative to the project root, passed to vx as one argument: no shell reads it.
 
     tests/cuda_golden.py VX            compare; a difference fails with a unified diff
     tests/cuda_golden.py --update VX   rewrite every file from what VX prints now
 """
 import difflib
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -21,8 +22,16 @@ PRELUDE_PARTS = ("src/numeric/vx_math.h", "src/numeric/vx_half.h", "src/offload/
 
 
 def prelude():
-    # emit_cuda.cpp's cuda_prelude(): the three files, each followed by a newline.
-    return b"".join((ROOT / p).read_bytes() + b"\n" for p in PRELUDE_PARTS)
+    # emit_cuda.cpp's cuda_prelude(): the kernel error codes of kernel_errors.def as one enum
+    # line, then the three files, each followed by a newline.
+    rows = re.findall(r"^VX_KERNEL_ERROR\((\w+), (\d+)\)",
+                      (ROOT / "src/offload/kernel_errors.def").read_text(), re.M)
+    errors = "enum {" + "".join(f" vx_kErr{name} = {code}," for name, code in rows) + " };\n"
+    # vx_math.h goes in with its generated tables inlined (CMakeLists.txt, vx_embed).
+    parts = [(ROOT / p).read_bytes() for p in PRELUDE_PARTS]
+    tables = (ROOT / "src/numeric/vx_math_tables.inc").read_bytes()
+    parts[0] = parts[0].replace(b'#include "vx_math_tables.inc"', tables)
+    return errors.encode() + b"".join(p + b"\n" for p in parts)
 
 
 def program_of(golden):

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "interp/interpreter.hpp"
 #include "parse/parser.hpp"
 #include "support/diagnostics.hpp"
+#include "support/internal_error.hpp"
 
 using namespace vx;
 
@@ -651,7 +653,7 @@ TEST_CASE("a region runner sees each spawn region and may take it") {
 constexpr int kBrokenLine = __LINE__ + 3;
 struct BrokenRunner : RegionRunner {
   bool run_region(const tir::Stmt&, interp::Frame&) override {
-    interp::internal_error("a test's broken invariant");
+    vx::internal_error("a test's broken invariant");
   }
 };
 
@@ -671,13 +673,32 @@ TEST_CASE("an internal error is vx's, not the program's") {
     options.error_format = format;
     CHECK(run_program(*c.program, options) == 70);
     INFO(err.str());
-    CHECK(err.str().find("internal error in the interpreter: a test's broken invariant (at ") !=
+    // The component is the calling file's folder: this test is none of vx's (see below).
+    CHECK(err.str().find("internal error in vx: a test's broken invariant (at ") !=
           std::string::npos);
     CHECK(err.str().find("interp_test.cpp:" + std::to_string(kBrokenLine) +
                          "; this is a bug in vx)") != std::string::npos);
     CHECK(err.str().find("runtime error") == std::string::npos);
     if (format == ErrorFormat::Json) CHECK(err.str().rfind("{", 0) == 0);
   }
+}
+
+TEST_CASE("an internal error names the component and the line, and calls the hook first") {
+  CHECK(vx::internal_error_text("a lost slot", "/home/x/vx/src/check/checker.cpp", 12) ==
+        "internal error in the checker: a lost slot (at src/check/checker.cpp:12; this is a bug "
+        "in vx)");
+  CHECK(vx::internal_error_text("w", "src/interp/compile_ops.cpp", 3) ==
+        "internal error in the interpreter: w (at src/interp/compile_ops.cpp:3; this is a bug in "
+        "vx)");
+  static std::string seen;
+  vx::set_internal_error_hook([](const std::string& text) { seen = text; });
+  std::map<int, int> m{{1, 2}};
+  CHECK(vx::must_find(m, 1) == 2);
+  const int line = __LINE__ + 1;
+  CHECK_THROWS_AS(vx::must_find(m, 5), vx::InternalError);
+  vx::set_internal_error_hook(nullptr);
+  CHECK(seen.find("a lookup of a key that is always present missed (at ") != std::string::npos);
+  CHECK(seen.find("interp_test.cpp:" + std::to_string(line) + ";") != std::string::npos);
 }
 
 TEST_CASE("speed of the scale loop (informative)") {

@@ -23,8 +23,6 @@
 
 namespace {
 
-int mpfr_sqrt_fn(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t r) { return mpfr_sqrt(y, x, r); }
-
 struct Unary {
   const char* name;
   float (*f32)(float);
@@ -32,10 +30,11 @@ struct Unary {
   MpfrFn mpfr;
 };
 const Unary kUnary[] = {
-    {"exp", vx_exp_f32, vx_exp_f64, mpfr_exp},     {"exp2", vx_exp2_f32, vx_exp2_f64, mpfr_exp2},
-    {"log", vx_log_f32, vx_log_f64, mpfr_log},     {"log2", vx_log2_f32, vx_log2_f64, mpfr_log2},
-    {"tanh", vx_tanh_f32, vx_tanh_f64, mpfr_tanh}, {"sin", vx_sin_f32, vx_sin_f64, mpfr_sin},
-    {"cos", vx_cos_f32, vx_cos_f64, mpfr_cos},     {"sqrt", vx_sqrt_f32, vx_sqrt_f64, mpfr_sqrt_fn},
+// numeric/math.def's exact rows
+#define VX_MATH_EXACT(Id, name, f32, f64, libm, mpfr) \
+  {name, f32, f64, [](mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t r) -> int { return mpfr(y, x, r); }},
+#include "src/numeric/math.def"
+#undef VX_MATH_EXACT
 };
 
 uint32_t bits(float f) {

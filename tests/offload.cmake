@@ -1,8 +1,9 @@
 # The offload tier (spec/offload.md, issue 5). Included from the top-level CMakeLists.txt after
 # `vx_core` and `vx` are defined.
 #
-# 1. The emitter prepends vx_math.h, vx_half.h and src/offload/vx_prelude.cuh to every kernel
-#    (embedded by the top-level CMakeLists.txt, vx_embed).
+# 1. The emitter prepends the error codes of src/offload/kernel_errors.def, vx_math.h, vx_half.h
+#    and src/offload/vx_prelude.cuh to every kernel (embedded by the top-level CMakeLists.txt,
+#    vx_embed).
 # 2. offload_test: every region of every accepted corpus program is emitted and compiled by NVRTC
 #    for sm_80 and sm_90 (without libnvrtc it reports itself skipped, exit 77, which tools/test
 #    refuses).

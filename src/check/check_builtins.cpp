@@ -17,8 +17,11 @@ const char* builtin_spelling(BuiltinId id) {
   return names[static_cast<int>(id)];
 }
 const char* binop_spelling(BinOp op) {
-  static const char* names[] = {"+",  "-",  "*",  "/", "%",  "&", "|",  "^",  "<<",
-                                ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
+  static const char* names[] = {
+#define VX_BINOP(E, spelling, precedence, cls, compound) spelling,
+#include "parse/operators.def"
+#undef VX_BINOP
+  };
   return names[static_cast<int>(op)];
 }
 }  // namespace vx::tir
@@ -26,6 +29,33 @@ const char* binop_spelling(BinOp op) {
 namespace vx::check {
 
 namespace {
+
+// The built-in spelled `spelling` ("lanes::sum"), if builtins.def has one.
+std::optional<tir::BuiltinId> builtin_named(const std::string& spelling) {
+  static const std::map<std::string, tir::BuiltinId> by_name = [] {
+    std::map<std::string, tir::BuiltinId> m;
+#define VX_BUILTIN(E, spelling, kind) m.emplace(spelling, tir::BuiltinId::E);
+#include "check/builtins.def"
+#undef VX_BUILTIN
+    return m;
+  }();
+  auto it = by_name.find(spelling);
+  if (it == by_name.end()) return std::nullopt;
+  return it->second;
+}
+
+// "i32, u32, i64, u64 and f32": the scalar types with atomics (scalar_types.def).
+std::string atomic_type_list() {
+  std::vector<std::string> names;
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
+  if (atomic) names.push_back(name);
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+  std::string out;
+  for (size_t k = 0; k < names.size(); ++k)
+    out += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + names[k];
+  return out;
+}
 
 // Splits a literal into its digits and its suffix (`1_000u32` -> "1000", "u32").
 void split_literal(const std::string& text, bool is_float, std::string& digits, std::string& suffix,
@@ -291,9 +321,13 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
   if (segs.size() == 2 && segs[0].name == "lanes") {
     const std::string& r = segs[1].name;
     Type i32 = Type::of(Scalar::I32);
-    if (r == "sum" || r == "max" || r == "argmax" || r == "sum_unordered" || r == "sort") {
+    const std::optional<tir::BuiltinId> lanes_id = builtin_named(name);
+    const tir::BuiltinKind lanes_kind =
+        lanes_id ? tir::builtin_kind(*lanes_id) : tir::BuiltinKind::Copy;
+    if (lanes_id && (lanes_kind == tir::BuiltinKind::Reduce ||
+                     *lanes_id == tir::BuiltinId::LanesSort)) {  // `lanes::f(&tile, n)`
       if (!arity(2)) return error_expr(s);
-      bool is_sort = r == "sort";
+      const bool is_sort = *lanes_id == tir::BuiltinId::LanesSort;
       tir::Expr* t = ref_arg(args[0], is_sort, "first argument");
       tir::Expr* n = int_arg(args[1], i32);
       if (t->type.is_error() || n->type.is_error()) return error_expr(s);
@@ -334,13 +368,10 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
           return error_expr(s);
         }
       }
-      tir::BuiltinId id = r == "sum"             ? tir::BuiltinId::LanesSum
-                          : r == "max"           ? tir::BuiltinId::LanesMax
-                          : r == "argmax"        ? tir::BuiltinId::LanesArgmax
-                          : r == "sum_unordered" ? tir::BuiltinId::LanesSumUnordered
-                                                 : tir::BuiltinId::LanesSort;
-      Type rt = is_sort ? Type::unit() : r == "argmax" ? i32 : Type::of(sc);
-      tir::Expr* e = make_builtin(id, rt);
+      const Type rt = is_sort                                    ? Type::unit()
+                      : *lanes_id == tir::BuiltinId::LanesArgmax ? i32
+                                                                 : Type::of(sc);
+      tir::Expr* e = make_builtin(*lanes_id, rt);
       e->args = {t, n};
       return e;
     }
@@ -429,12 +460,9 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       if (name.compare(0, plen, prefix) != 0) continue;
       std::string ty = name.substr(plen);
       Scalar sc;
-      bool known =
-          scalar_by_name(ty, sc) && (sc == Scalar::I32 || sc == Scalar::U32 || sc == Scalar::I64 ||
-                                     sc == Scalar::U64 || sc == Scalar::F32);
-      if (!known) {
+      if (!scalar_by_name(ty, sc) || !scalar_info(sc).atomic) {
         error("E0101", s, "unknown atomic `" + name + "`",
-              "atomics exist for i32, u32, i64, u64 and f32");
+              "atomics exist for " + atomic_type_list());
         return error_expr(s);
       }
       size_t nargs = id == tir::BuiltinId::AtomicLoad             ? 3
@@ -586,35 +614,41 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
     return error_expr(s);
   }
   Scalar sc = rt.scalar;
-  static const std::map<std::string, tir::BuiltinId> float_unary = {
-      {"sqrt", tir::BuiltinId::Sqrt},        {"exp", tir::BuiltinId::Exp},
-      {"exp2", tir::BuiltinId::Exp2},        {"log", tir::BuiltinId::Log},
-      {"log2", tir::BuiltinId::Log2},        {"tanh", tir::BuiltinId::Tanh},
-      {"sin", tir::BuiltinId::Sin},          {"cos", tir::BuiltinId::Cos},
-      {"fast_exp", tir::BuiltinId::FastExp}, {"fast_tanh", tir::BuiltinId::FastTanh},
-      {"abs", tir::BuiltinId::Abs},          {"floor", tir::BuiltinId::Floor},
-      {"ceil", tir::BuiltinId::Ceil},        {"round", tir::BuiltinId::Round},
-      {"trunc", tir::BuiltinId::Trunc}};
-  static const std::map<std::string, tir::BuiltinId> binary = {
-      {"pow", tir::BuiltinId::Pow}, {"min", tir::BuiltinId::Min}, {"max", tir::BuiltinId::Max}};
+  // A float's methods: numeric/math.def's rows, and those floats share with integers.
+  struct FloatMethod {
+    tir::BuiltinId id;
+    int arity;
+    bool f32_only;
+  };
+  static const std::map<std::string, FloatMethod> float_methods = {
+#define VX_MATH_EXACT(E, spelling, f32, f64, libm, mpfr) {spelling, {tir::BuiltinId::E, 0, false}},
+#define VX_MATH_ROUNDING(E, spelling, f32, f64) {spelling, {tir::BuiltinId::E, 0, false}},
+#define VX_MATH_FAST(E, spelling, f32, f64) {spelling, {tir::BuiltinId::E, 0, true}},
+#define VX_MATH_BINARY(E, spelling, f32, f64) {spelling, {tir::BuiltinId::E, 1, false}},
+#include "numeric/math.def"
+#undef VX_MATH_EXACT
+#undef VX_MATH_ROUNDING
+#undef VX_MATH_FAST
+#undef VX_MATH_BINARY
+      {"abs", {tir::BuiltinId::Abs, 0, false}},
+      {"min", {tir::BuiltinId::Min, 1, false}},
+      {"max", {tir::BuiltinId::Max, 1, false}}};
   if (is_float(sc)) {
-    if (auto it = float_unary.find(name); it != float_unary.end()) {
-      if (!arity(0)) return error_expr(s);
-      if ((it->second == tir::BuiltinId::FastExp || it->second == tir::BuiltinId::FastTanh) &&
-          sc != Scalar::F32) {
+    if (auto it = float_methods.find(name); it != float_methods.end()) {
+      const FloatMethod& fm = it->second;
+      if (!arity(fm.arity)) return error_expr(s);
+      if (fm.f32_only && sc != Scalar::F32) {
         error("E0105", span(m.name),
               "`." + name + "()` exists for f32 only, not for " + scalar_info(sc).name,
-              "use the exact `." + name.substr(5) + "()`");
+              "use the exact `." + name.substr(5) + "()`");  // fast_NAME: math.def's FAST rows
         return error_expr(s);
       }
-      return builtin(it->second, rt);
-    }
-    if (auto it = binary.find(name); it != binary.end()) {
-      if (!arity(1)) return error_expr(s);
-      tir::Expr* a = coerce(check_expr(m.args[0], &rt), rt, span(m.args[0]));
-      if (a->type.is_error()) return error_expr(s);
-      tir::Expr* e = builtin(it->second, rt);
-      e->args.push_back(a);
+      tir::Expr* e = builtin(fm.id, rt);
+      if (fm.arity == 1) {
+        tir::Expr* a = coerce(check_expr(m.args[0], &rt), rt, span(m.args[0]));
+        if (a->type.is_error()) return error_expr(s);
+        e->args.push_back(a);
+      }
       return e;
     }
   } else {

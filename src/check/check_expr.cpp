@@ -3,6 +3,7 @@
 #include <boost/variant/get.hpp>
 
 #include "check/checker_impl.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::check {
 
@@ -13,22 +14,17 @@ struct OpInfo {
   tir::BinOp op;
 };
 
-// Rust's precedence, loosest first (spec/grammar.md).
+// Rust's precedence, 1 the loosest (parse/operators.def, spec/grammar.md).
 const std::map<std::string, OpInfo>& op_table() {
   static const std::map<std::string, OpInfo> table = {
-      {"||", {1, tir::BinOp::Or}},    {"&&", {2, tir::BinOp::And}},   {"==", {3, tir::BinOp::Eq}},
-      {"!=", {3, tir::BinOp::Ne}},    {"<", {3, tir::BinOp::Lt}},     {"<=", {3, tir::BinOp::Le}},
-      {">", {3, tir::BinOp::Gt}},     {">=", {3, tir::BinOp::Ge}},    {"|", {4, tir::BinOp::BitOr}},
-      {"^", {5, tir::BinOp::BitXor}}, {"&", {6, tir::BinOp::BitAnd}}, {"<<", {7, tir::BinOp::Shl}},
-      {">>", {7, tir::BinOp::Shr}},   {"+", {8, tir::BinOp::Add}},    {"-", {8, tir::BinOp::Sub}},
-      {"*", {9, tir::BinOp::Mul}},    {"/", {9, tir::BinOp::Div}},    {"%", {9, tir::BinOp::Rem}}};
+#define VX_BINOP(E, spelling, precedence, cls, compound) {spelling, {precedence, tir::BinOp::E}},
+#include "parse/operators.def"
+#undef VX_BINOP
+  };
   return table;
 }
 
-bool is_comparison(tir::BinOp op) {
-  return op == tir::BinOp::Eq || op == tir::BinOp::Ne || op == tir::BinOp::Lt ||
-         op == tir::BinOp::Le || op == tir::BinOp::Gt || op == tir::BinOp::Ge;
-}
+bool is_comparison(tir::BinOp op) { return tir::binop_class(op) == tir::OpClass::Compare; }
 
 Span join(Span a, Span b) {
   if (a.empty() && a.begin == 0) return b;
@@ -127,13 +123,13 @@ std::unique_ptr<OpTree> Checker::fold_chain(const ast::Expr& e) {
       [&](std::unique_ptr<OpTree> lhs, int min_prec) {
         while (pos < e.rest.size()) {
           const auto& r = e.rest[pos];
-          int prec = table.at(r.op).prec;
+          int prec = must_find(table, r.op).prec;
           if (prec < min_prec) break;
           ++pos;
           auto rhs = leaf(r.operand);
-          while (pos < e.rest.size() && table.at(e.rest[pos].op).prec > prec)
+          while (pos < e.rest.size() && must_find(table, e.rest[pos].op).prec > prec)
             rhs = climb(std::move(rhs), prec + 1);
-          if (prec == 3 && lhs->leaf == nullptr && table.at(lhs->op).prec == 3) {
+          if (prec == 3 && lhs->leaf == nullptr && must_find(table, lhs->op).prec == 3) {
             auto& d = error("E0001", span(r), "comparison operators cannot be chained",
                             "second comparison");
             d.helps.push_back("split it with `&&`, as in `a < b && b < c`");
@@ -197,7 +193,7 @@ bool Checker::untyped_literal(const OpTree& t) const {
 tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
   if (t.leaf) return check_cast(*t.leaf, expected);
   if (t.poisoned || (t.lhs && t.lhs->poisoned)) return error_expr(t.span);
-  const OpInfo info = op_table().at(t.op);
+  const OpInfo info = must_find(op_table(), t.op);
   tir::BinOp op = info.op;
   tir::Expr* a;
   tir::Expr* b;
@@ -244,9 +240,8 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
       d.helps.push_back("convert one side with `as`");
       return error_expr(t.span);
     }
-    bool arith = op == tir::BinOp::Add || op == tir::BinOp::Sub || op == tir::BinOp::Mul ||
-                 op == tir::BinOp::Div || op == tir::BinOp::Rem;
-    bool bitwise = op == tir::BinOp::BitAnd || op == tir::BinOp::BitOr || op == tir::BinOp::BitXor;
+    const bool arith = tir::binop_class(op) == tir::OpClass::Arith;
+    const bool bitwise = tir::binop_class(op) == tir::OpClass::Bits;
     if (arith && sa == Scalar::Bool) return refuse("arithmetic needs numbers");
     if (bitwise && is_float(sa)) return refuse("bitwise operators need integers or bool");
     if (is_comparison(op) && sa == Scalar::Bool && op != tir::BinOp::Eq && op != tir::BinOp::Ne)

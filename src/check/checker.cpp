@@ -2,6 +2,7 @@
 #include <boost/variant/get.hpp>
 
 #include "check/checker_impl.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx {
 
@@ -443,12 +444,15 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
 
 namespace {
 tir::BinOp compound_op(const std::string& op) {
-  static const std::map<std::string, tir::BinOp> ops = {
-      {"+=", tir::BinOp::Add},   {"-=", tir::BinOp::Sub},    {"*=", tir::BinOp::Mul},
-      {"/=", tir::BinOp::Div},   {"%=", tir::BinOp::Rem},    {"&=", tir::BinOp::BitAnd},
-      {"|=", tir::BinOp::BitOr}, {"^=", tir::BinOp::BitXor}, {"<<=", tir::BinOp::Shl},
-      {">>=", tir::BinOp::Shr}};
-  return ops.at(op);
+  static const std::map<std::string, tir::BinOp> ops = [] {  // parse/operators.def
+    std::map<std::string, tir::BinOp> m;
+#define VX_BINOP(E, spelling, precedence, cls, compound) \
+  if (*compound) m.emplace(compound, tir::BinOp::E);
+#include "parse/operators.def"
+#undef VX_BINOP
+    return m;
+  }();
+  return must_find(ops, op);
 }
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "check/kernel_access.hpp"
 #include "check/mixed_radix.hpp"
+#include "support/internal_error.hpp"
 #include "support/pass_name.hpp"
 
 namespace vx::kr {
@@ -56,8 +57,8 @@ class Checker {
         auto* s = static_cast<const tir::Stmt*>(leaf->key);
         if (facts_.loop_inside(s, loop)) {
           info.kind = LeafInfo::Digit;
-          info.lo = facts_.loop_lo.at(s);
-          info.hi = facts_.loop_hi.at(s);
+          info.lo = must_find(facts_.loop_lo, s);
+          info.hi = must_find(facts_.loop_hi, s);
           info.parallel = s == loop;
           if (auto it = a.bounds.find(leaf); it != a.bounds.end()) {
             info.lo = info.lo ? std::max(*info.lo, it->second.first) : it->second.first;
@@ -81,7 +82,7 @@ class Checker {
   }
 
   RadixProof prove(const Access& a, const tir::Stmt* loop) const {
-    auto lo = facts_.loop_lo.at(loop), hi = facts_.loop_hi.at(loop);
+    auto lo = must_find(facts_.loop_lo, loop), hi = must_find(facts_.loop_hi, loop);
     bool single = lo && hi && *hi <= *lo;
     RadixProof p = prove_unique(
         a.offset, [&](const IxNode* l) { return classify(l, loop, a); }, single);
@@ -102,7 +103,7 @@ class Checker {
     if (leaf->op == IxOp::Symbol) return std::pair<int64_t, int64_t>{0, INT32_MAX};
     if (leaf->op != IxOp::Loop || depth > 16) return std::nullopt;
     auto* s = static_cast<const tir::Stmt*>(leaf->key);
-    auto lo = facts_.loop_lo.at(s), hi = facts_.loop_hi.at(s);
+    auto lo = must_find(facts_.loop_lo, s), hi = must_find(facts_.loop_hi, s);
     auto b = facts_.loop_bounds.find(s);
     auto range_of = [&](const IxNode* n) {
       return value_range(n, [&](const IxNode* l) { return leaf_range(l, depth + 1); });
@@ -149,7 +150,7 @@ class Checker {
       const tir::Stmt* s = *it;
       const IxNode* leaf = facts_.dag->loop(s, s->var_name);
       if (s != loop && !used.count(leaf)) continue;
-      auto lo = facts_.loop_lo.at(s), hi = facts_.loop_hi.at(s);
+      auto lo = must_find(facts_.loop_lo, s), hi = must_find(facts_.loop_hi, s);
       if (auto b = a.bounds.find(leaf); b != a.bounds.end()) {
         if (lo) lo = std::max(*lo, b->second.first);
         if (hi) hi = std::min(*hi, b->second.second);
@@ -163,7 +164,7 @@ class Checker {
 
   std::optional<int64_t> fixed_value(const IxNode* leaf) const {
     if (leaf->op != IxOp::Loop) return std::nullopt;
-    return facts_.loop_lo.at(static_cast<const tir::Stmt*>(leaf->key));
+    return must_find(facts_.loop_lo, static_cast<const tir::Stmt*>(leaf->key));
   }
 
   std::string describe_pass(const std::vector<const tir::Stmt*>& stmts,
@@ -223,7 +224,7 @@ class Checker {
 
   void check_loop(const tir::Stmt* loop) {
     // A loop of one pass has no two passes to collide; the loops inside it are checked alone.
-    auto lo = facts_.loop_lo.at(loop), hi = facts_.loop_hi.at(loop);
+    auto lo = must_find(facts_.loop_lo, loop), hi = must_find(facts_.loop_hi, loop);
     if (lo && hi && *hi <= *lo) return;
     std::map<int, std::vector<const Access*>> by_tensor;
     for (const Access& a : facts_.accesses) {

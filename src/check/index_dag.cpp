@@ -5,6 +5,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "support/internal_error.hpp"
+
 namespace vx::kr {
 
 std::string IntType::name() const {
@@ -309,7 +311,8 @@ Interval analyse(const IxNode* root, const LeafRange& leaf_range, bool stop_at_w
       stack.push_back({n->a, false});
       continue;
     }
-    Interval a = range.at(n->a), b = n->b ? range.at(n->b) : Interval{0, 0}, r{0, 0};
+    Interval a = must_find(range, n->a), b = n->b ? must_find(range, n->b) : Interval{0, 0},
+             r{0, 0};
     switch (n->op) {
       case IxOp::Neg:
         r = {-a.hi, -a.lo};
@@ -354,7 +357,7 @@ Interval analyse(const IxNode* root, const LeafRange& leaf_range, bool stop_at_w
     }
     range[n] = r;
   }
-  return found ? Interval{0, 0} : range.at(root);
+  return found ? Interval{0, 0} : must_find(range, root);
 }
 }  // namespace
 
@@ -376,7 +379,7 @@ std::optional<Wrap> find_wrap(const IxNode* root, const LeafRange& leaf_range,
       if (n->b) stack.push_back({n->b, false});
       stack.push_back({n->a, false});
     } else {
-      fixed[n] = fixed.at(n->a) && (!n->b || fixed.at(n->b));
+      fixed[n] = must_find(fixed, n->a) && (!n->b || must_find(fixed, n->b));
     }
   }
   // The spine: the row-major combination (mathematical), and below it, sums with one fixed
@@ -388,13 +391,14 @@ std::optional<Wrap> find_wrap(const IxNode* root, const LeafRange& leaf_range,
     const IxNode* n = spine.back();
     spine.pop_back();
     if (n->is_leaf() || !may_wrap.insert(n).second) continue;
-    if (fixed.at(n)) continue;  // wholly fixed: any value, the same in every pass
+    if (must_find(fixed, n)) continue;  // wholly fixed: any value, the same in every pass
     bool math = n->type.math() && n->op != IxOp::Div && n->op != IxOp::Rem;
     if (math && n->b) {
       spine.push_back(n->a);
       spine.push_back(n->b);
-    } else if ((n->op == IxOp::Add || n->op == IxOp::Sub) && (fixed.at(n->a) || fixed.at(n->b))) {
-      spine.push_back(fixed.at(n->a) ? n->b : n->a);
+    } else if ((n->op == IxOp::Add || n->op == IxOp::Sub) &&
+               (must_find(fixed, n->a) || must_find(fixed, n->b))) {
+      spine.push_back(must_find(fixed, n->a) ? n->b : n->a);
     } else {
       may_wrap.erase(n);
     }

@@ -17,10 +17,7 @@ namespace {
 using kr::IxNode;
 using kr::IxOp;
 
-bool is_reduction(tir::BuiltinId id) {
-  return id == tir::BuiltinId::LanesSum || id == tir::BuiltinId::LanesMax ||
-         id == tir::BuiltinId::LanesArgmax || id == tir::BuiltinId::LanesSumUnordered;
-}
+bool is_reduction(tir::BuiltinId id) { return tir::builtin_kind(id) == tir::BuiltinKind::Reduce; }
 bool is_atomic(tir::BuiltinId id) {
   switch (id) {
     case tir::BuiltinId::AtomicLoad:

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "parse/parser.hpp"
+#include "support/internal_error.hpp"
 #include "support/source.hpp"
 
 namespace vx {
@@ -163,7 +164,7 @@ bool load_machine(const std::string& path, Machine& out, std::string& error,
                  "set again here");
     }
     auto want_int = [&](int64_t& slot) {
-      const IntRange r = int_ranges().at(name);
+      const IntRange r = must_find(int_ranges(), name);
       if (!parse_int(value, slot))
         return bad(vs, "`" + name + "` needs an integer, not `" + value + "`", "not an integer");
       if (slot < r.lo || slot > r.hi)

@@ -21,9 +21,9 @@ enum class BuiltinId : uint8_t {
 #undef VX_BUILTIN
 };
 const char* builtin_spelling(BuiltinId id);
-// builtins.def's kinds: a `lanes::` routine on a tile, an atomic family, a fence, the async copy,
-// a method (`x.name(…)`), a query on tensors.
-enum class BuiltinKind : uint8_t { Lanes, Atomic, Fence, Copy, Method, Query };
+// builtins.def's kinds: a `lanes::` reduction, another `lanes::` routine on a tile, an atomic
+// family, a fence, the async copy, a method (`x.name(…)`), a query on tensors.
+enum class BuiltinKind : uint8_t { Reduce, Lanes, Atomic, Fence, Copy, Method, Query };
 constexpr BuiltinKind builtin_kind(BuiltinId id) {
   constexpr BuiltinKind kinds[] = {
 #define VX_BUILTIN(E, spelling, kind) BuiltinKind::kind,
@@ -33,26 +33,21 @@ constexpr BuiltinKind builtin_kind(BuiltinId id) {
   return kinds[static_cast<int>(id)];
 }
 
+// The binary operators (parse/operators.def), their classes and precedence.
 enum class BinOp : uint8_t {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Rem,  // arithmetic: operands and result of one type
-  BitAnd,
-  BitOr,
-  BitXor,  // integers and bool
-  Shl,
-  Shr,  // left operand's type; the right may be any integer type
-  Eq,
-  Ne,
-  Lt,
-  Le,
-  Gt,
-  Ge,  // operands of one type; result bool
-  And,
-  Or,  // bool, short-circuit
+#define VX_BINOP(E, spelling, precedence, cls, compound) E,
+#include "parse/operators.def"
+#undef VX_BINOP
 };
+enum class OpClass : uint8_t { Arith, Bits, Shift, Compare, Logic };
+constexpr OpClass binop_class(BinOp op) {
+  constexpr OpClass classes[] = {
+#define VX_BINOP(E, spelling, precedence, cls, compound) OpClass::cls,
+#include "parse/operators.def"
+#undef VX_BINOP
+  };
+  return classes[static_cast<int>(op)];
+}
 const char* binop_spelling(BinOp op);
 
 enum class UnOp : uint8_t { Neg, Not };  // Not: `!` on bool (logical) or integers (bitwise)

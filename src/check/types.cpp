@@ -4,8 +4,8 @@ namespace vx {
 
 const ScalarInfo& scalar_info(Scalar s) {
   static const ScalarInfo table[] = {
-#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) \
-  {name, bits, is_int, is_signed, is_float},
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
+  {name, bits, is_int, is_signed, is_float, cuda, atomic},
 #include "check/scalar_types.def"
 #undef VX_SCALAR
   };
@@ -13,10 +13,10 @@ const ScalarInfo& scalar_info(Scalar s) {
 }
 
 bool scalar_by_name(const std::string& name, Scalar& out) {
-#define VX_SCALAR(E, n, ctype, bits, is_int, is_signed, is_float) \
-  if (name == n) {                                                \
-    out = Scalar::E;                                              \
-    return true;                                                  \
+#define VX_SCALAR(E, n, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
+  if (name == n) {                                                              \
+    out = Scalar::E;                                                            \
+    return true;                                                                \
   }
 #include "check/scalar_types.def"
 #undef VX_SCALAR

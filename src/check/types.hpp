@@ -8,7 +8,7 @@
 namespace vx {
 
 enum class Scalar : uint8_t {
-#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) E,
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) E,
 #include "check/scalar_types.def"
 #undef VX_SCALAR
 };
@@ -19,6 +19,8 @@ struct ScalarInfo {
   bool is_int;
   bool is_signed;
   bool is_float;
+  const char* cuda;  // its type in an emitted kernel
+  bool atomic;       // the atomic_* families exist for it
 };
 const ScalarInfo& scalar_info(Scalar s);
 inline bool is_int(Scalar s) { return scalar_info(s).is_int; }

@@ -11,6 +11,7 @@
 #include "cli/driver.hpp"
 #include "repl/repl.hpp"
 #include "support/error_index.hpp"
+#include "support/internal_error.hpp"
 #include "support/large_stack.hpp"
 
 namespace {
@@ -151,9 +152,13 @@ int main(int argc, char** argv) {
     std::cout.flush();
     std::cerr << "error: out of memory\n";
     return 101;
+  } catch (const vx::InternalError& e) {  // its text says where (support/internal_error.hpp)
+    std::cout.flush();
+    std::cerr << "error: " << e.what() << "\n";
+    return 70;
   } catch (const std::exception& e) {
     std::cout.flush();
-    std::cerr << "error: internal error: " << e.what() << "\n";
+    std::cerr << "error: internal error: " << e.what() << " (this is a bug in vx)\n";
     return 70;
   }
 }

@@ -115,54 +115,37 @@ const Node* shift(Compiler& c, const tir::Expr& e) {
   });
 }
 
+template <bool IsAnd>
+const Node* logic(Compiler& c, const tir::Expr& e) {
+  auto* n = c.make<Logic<IsAnd>>();
+  n->l = c.scalar<bool>(*e.args[0]);
+  n->r = c.scalar<bool>(*e.args[1]);
+  return n;
+}
+
+// The node of operator Op, by its class in parse/operators.def.
+template <BinOp Op>
+const Node* binary_node(Compiler& c, const tir::Expr& e) {
+  constexpr tir::OpClass cls = tir::binop_class(Op);
+  if constexpr (cls == tir::OpClass::Arith || cls == tir::OpClass::Bits)
+    return arith<Op>(c, e);
+  else if constexpr (cls == tir::OpClass::Shift)
+    return shift<Op == BinOp::Shl>(c, e);
+  else if constexpr (cls == tir::OpClass::Compare)
+    return compare<Op>(c, e);
+  else
+    return logic<Op == BinOp::And>(c, e);
+}
+
 }  // namespace
 
 const Node* Compiler::binary(const tir::Expr& e) {
   switch (e.bop) {
-    case BinOp::Add:
-      return arith<BinOp::Add>(*this, e);
-    case BinOp::Sub:
-      return arith<BinOp::Sub>(*this, e);
-    case BinOp::Mul:
-      return arith<BinOp::Mul>(*this, e);
-    case BinOp::Div:
-      return arith<BinOp::Div>(*this, e);
-    case BinOp::Rem:
-      return arith<BinOp::Rem>(*this, e);
-    case BinOp::BitAnd:
-      return arith<BinOp::BitAnd>(*this, e);
-    case BinOp::BitOr:
-      return arith<BinOp::BitOr>(*this, e);
-    case BinOp::BitXor:
-      return arith<BinOp::BitXor>(*this, e);
-    case BinOp::Shl:
-      return shift<true>(*this, e);
-    case BinOp::Shr:
-      return shift<false>(*this, e);
-    case BinOp::Eq:
-      return compare<BinOp::Eq>(*this, e);
-    case BinOp::Ne:
-      return compare<BinOp::Ne>(*this, e);
-    case BinOp::Lt:
-      return compare<BinOp::Lt>(*this, e);
-    case BinOp::Le:
-      return compare<BinOp::Le>(*this, e);
-    case BinOp::Gt:
-      return compare<BinOp::Gt>(*this, e);
-    case BinOp::Ge:
-      return compare<BinOp::Ge>(*this, e);
-    case BinOp::And: {
-      auto* n = make<Logic<true>>();
-      n->l = scalar<bool>(*e.args[0]);
-      n->r = scalar<bool>(*e.args[1]);
-      return n;
-    }
-    case BinOp::Or: {
-      auto* n = make<Logic<false>>();
-      n->l = scalar<bool>(*e.args[0]);
-      n->r = scalar<bool>(*e.args[1]);
-      return n;
-    }
+#define VX_BINOP(E, spelling, precedence, cls, compound) \
+  case BinOp::E:                                         \
+    return binary_node<BinOp::E>(*this, e);
+#include "parse/operators.def"
+#undef VX_BINOP
   }
   internal_error("unknown binary operator");
 }

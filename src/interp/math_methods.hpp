@@ -43,30 +43,19 @@ auto with_math_method(tir::BuiltinId id, One&& one, Two&& two, None&& none) {
       break;
   }
   if constexpr (kIsFloat<T>) {
-#define VX_M1(Id, f32, f64) \
-  case BuiltinId::Id:       \
+    switch (id) {  // numeric/math.def's rows
+#define VX_MATH_UNARY(Id, spelling, f32, f64) \
+  case BuiltinId::Id:                         \
     return one.template operator()<float_fn<T, f32, f64>>();
-    switch (id) {
-      VX_M1(Sqrt, vx_sqrt_f32, vx_sqrt_f64)
-      VX_M1(Exp, vx_exp_f32, vx_exp_f64)
-      VX_M1(Exp2, vx_exp2_f32, vx_exp2_f64)
-      VX_M1(Log, vx_log_f32, vx_log_f64)
-      VX_M1(Log2, vx_log2_f32, vx_log2_f64)
-      VX_M1(Tanh, vx_tanh_f32, vx_tanh_f64)
-      VX_M1(Sin, vx_sin_f32, vx_sin_f64)
-      VX_M1(Cos, vx_cos_f32, vx_cos_f64)
-      VX_M1(FastExp, vx_fast_exp_f32, vx_exp_f64)  // f64 has no fast variant: exact
-      VX_M1(FastTanh, vx_fast_tanh_f32, vx_tanh_f64)
-      VX_M1(Floor, vx_floor_f32, vx_floor_f64)
-      VX_M1(Ceil, vx_ceil_f32, vx_ceil_f64)
-      VX_M1(Round, vx_round_f32, vx_round_f64)
-      VX_M1(Trunc, vx_trunc_f32, vx_trunc_f64)
-      case BuiltinId::Pow:
-        return two.template operator()<float_fn2<T, vx_pow_f32, vx_pow_f64>>();
+#define VX_MATH_BINARY(Id, spelling, f32, f64) \
+  case BuiltinId::Id:                          \
+    return two.template operator()<float_fn2<T, f32, f64>>();
+#include "numeric/math.def"
+#undef VX_MATH_UNARY
+#undef VX_MATH_BINARY
       default:
         break;
     }
-#undef VX_M1
   }
   return none();
 }

@@ -3,7 +3,9 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -392,10 +394,6 @@ struct CompiledFunction {
 
 // `[i, j]` of a linear offset in a view.
 std::string element_text(const TensorView& v, int64_t offset);
-// `file` and `line`: the caller's (the builtins, since clang 14 with libstdc++ 12 has no
-// std::source_location).
-[[noreturn]] void internal_error(const std::string& what, const char* file = __builtin_FILE(),
-                                 int line = __builtin_LINE());
 // `--check-races`: reports one element access of `v` (at `offset` in the view) to the recorder
 // when an across pass is open; a collision stops the run with a runtime error at `span`. Only
 // the recording nodes (compiled when a recorder is installed) call it.
@@ -403,5 +401,61 @@ void record_access(Frame& f, const TensorView& v, int64_t offset, const std::str
                    bool write, Span span);
 // The name of the tensor local under an index, view or reference (for messages).
 std::string tensor_name(const tir::Expr& e);
+
+// A tensor of `dims` is about to be made at `span`: a runtime error when it would take the live
+// tensors past the memory budget (VX_MEMORY_LIMIT).
+void check_tensor_budget(Scalar elem, const std::vector<int64_t>& dims, bool uninit, Span span);
+
+// ---- A node that two node files make
+// -------------------------------------------------------------
+
+// `Tensor<T, D, M>::fill(v)` / `::uninit()`.
+template <class T>
+struct TensorNewNode final : Node {
+  const ExprT<T>* fill = nullptr;  // null: uninit
+  Scalar elem;
+  Memory memory;
+  std::vector<int64_t> dims;
+  Span span;
+  std::unique_ptr<TensorStorage> make() const {
+    check_tensor_budget(elem, dims, fill == nullptr, span);
+    try {
+      return std::make_unique<TensorStorage>(elem, memory, dims, fill == nullptr);
+    } catch (const std::bad_alloc&) {
+      runtime_error(
+          span, "out of memory making a tensor of " + std::to_string(dims.size()) + " dimensions");
+    }
+  }
+  // Fills a storage in place (also used to reuse a tile's storage on the next block pass).
+  void fill_into(Frame& f, TensorStorage& s) const {
+    if (fill) {
+      const T v = fill->eval(f);
+      T* p = reinterpret_cast<T*>(s.data);
+      for (int64_t i = 0; i < s.size; ++i) p[i] = v;
+    } else {
+      std::memset(s.init.get(), 0, static_cast<size_t>(s.size));
+    }
+  }
+  void eval_tensor(Frame& f, TensorSlot& out) const override {
+    auto s = make();
+    fill_into(f, *s);
+    out.own(std::move(s));
+  }
+  // `let t = Tensor…` into a slot that already owns a tensor of the same shape (a tile of the
+  // last block pass, dead now): reuse its storage.
+  void into_slot(Frame& f, TensorSlot& slot) const {
+    if (slot.owned && slot.owned->elem == elem && slot.owned->dims == dims &&
+        (fill != nullptr) == (slot.owned->init == nullptr)) {
+      fill_into(f, *slot.owned);
+      slot.owned->memory = memory;
+      slot.owned->race_id = 0;  // a new tensor for --check-races
+      slot.own(std::move(slot.owned));
+      return;
+    }
+    TensorSlot tmp;
+    eval_tensor(f, tmp);
+    slot = std::move(tmp);
+  }
+};
 
 }  // namespace vx::interp

@@ -18,6 +18,7 @@
 #include "check/types.hpp"
 #include "support/format.hpp"
 #include "support/half.hpp"
+#include "support/internal_error.hpp"
 #include "support/source.hpp"
 
 namespace vx::interp {
@@ -35,7 +36,7 @@ struct BF16 {
 // The C++ type that holds each Vx scalar (scalar_types.def, with F16/BF16 for the halves).
 template <Scalar S>
 struct CType;
-#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float)                             \
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic)               \
   template <>                                                                                    \
   struct CType<Scalar::E> {                                                                      \
     using type = std::conditional_t<Scalar::E == Scalar::F16, F16,                               \
@@ -198,11 +199,7 @@ struct RuntimeError {
 };
 [[noreturn]] void runtime_error(Span span, std::string message);
 
-// A broken invariant of vx itself, never the program's fault: the run ends with
-// `internal error: … (this is a bug in vx)` and vx's own source position, exit status 70.
-struct InternalError : std::logic_error {
-  using std::logic_error::logic_error;
-};
+// A broken invariant of vx itself (InternalError, internal_error): support/internal_error.hpp.
 
 // The run limits of `vx run --max-steps N --max-seconds S` (spec/semantics.md §8.1), shared by the
 // interpreter and the .uir runner.
@@ -222,8 +219,8 @@ struct RunLimits {
 template <class F>
 decltype(auto) with_scalar(Scalar s, F&& fn) {
   switch (s) {
-#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) \
-  case Scalar::E:                                                    \
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
+  case Scalar::E:                                                                  \
     return fn(ctype_t<Scalar::E>{});
 #include "check/scalar_types.def"
 #undef VX_SCALAR

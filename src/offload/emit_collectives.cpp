@@ -27,7 +27,7 @@ void RegionEmitter::reduce(const Stmt& s, std::string& out) {
     std::string nv = as_index(*e.args[1], npre);
     out += npre + "long long " + n + " = " + nv + ";\n";
     out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) +
-           "LL) { vx_fail(vx_err, 5); " + n + " = 1; }\n";
+           "LL) { vx_fail(vx_err, vx_kErrLanesN); " + n + " = 1; }\n";
     need_scratch(t.elem, e.builtin == BuiltinId::LanesArgmax, true);
     reduce_general(s, t, n, out);
   }
@@ -192,8 +192,8 @@ void RegionEmitter::sort(const Expr& e, std::string& out) {
   std::string nv = as_index(*e.args[1], pre);
   out += "{ // lanes::sort: odd-even transposition (stable, NaN last)\n" + pre;
   out += "long long " + n + " = " + nv + ";\n";
-  out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) + "LL) { vx_fail(vx_err, 5); " +
-         n + " = 1; }\n";
+  out += "if (" + n + " < 1 || " + n + " > " + std::to_string(size) +
+         "LL) { vx_fail(vx_err, vx_kErrLanesN); " + n + " = 1; }\n";
   if (!t.init.empty()) {
     out += "for (long long vx_e = vx_tid; vx_e < " + n + "; vx_e += VX_NT) (void)vx_ld_init(" +
            t.ptr + ", " + t.init + ", vx_e, vx_err);\n";

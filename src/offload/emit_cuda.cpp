@@ -341,8 +341,17 @@ std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
   return out;
 }
 
+// The kernels' error codes (kernel_errors.def), ahead of the prelude that uses them.
+const char kKernelErrors[] =
+    "enum {"
+#define VX_KERNEL_ERROR(Name, code) " vx_kErr" #Name " = " #code ","
+#include "offload/kernel_errors.def"
+#undef VX_KERNEL_ERROR
+    " };\n";
+
 const std::string& cuda_prelude() {
-  static const std::string text = std::string(
+  static const std::string text = std::string(kKernelErrors) +
+                                  std::string(
 #include "offload/vx_math_text.inc"
                                       ) +
                                   "\n" +

@@ -60,14 +60,11 @@ const std::string& cuda_prelude();
 // One translation unit: the prelude and the kernels of `regions` (those that are ok).
 std::string cuda_translation_unit(const std::vector<EmittedRegion>& regions);
 
-// Error codes a kernel writes to its error flag (the runner then reruns the region on the
-// interpreter, which reports the exact message).
-enum ErrorCode : int {
-  kErrDivZero = 1,
-  kErrShift = 2,
-  kErrIndex = 3,
-  kErrUninit = 4,
-  kErrLanesN = 5
+// The codes a kernel writes to its error flag (kernel_errors.def).
+enum KernelError : int {
+#define VX_KERNEL_ERROR(Name, code) kErr##Name = code,
+#include "offload/kernel_errors.def"
+#undef VX_KERNEL_ERROR
 };
 
 }  // namespace vx::offload

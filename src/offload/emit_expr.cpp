@@ -6,40 +6,11 @@
 
 #include "offload/emit_cuda_impl.hpp"
 #include "support/half.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::offload::emit {
 
-const char* ctype(Scalar s) {
-  switch (s) {
-    case Scalar::I8:
-      return "signed char";
-    case Scalar::I16:
-      return "short";
-    case Scalar::I32:
-      return "int";
-    case Scalar::I64:
-      return "long long";
-    case Scalar::U8:
-      return "unsigned char";
-    case Scalar::U16:
-      return "unsigned short";
-    case Scalar::U32:
-      return "unsigned int";
-    case Scalar::U64:
-      return "unsigned long long";
-    case Scalar::F32:
-      return "float";
-    case Scalar::F64:
-      return "double";
-    case Scalar::Bool:
-      return "bool";
-    case Scalar::F16:
-      return "vx_f16";  // vx_prelude.cuh: the bits, with f32 arithmetic
-    case Scalar::BF16:
-      return "vx_bf16";
-  }
-  return "int";
-}
+const char* ctype(Scalar s) { return scalar_info(s).cuda; }  // check/scalar_types.def
 
 std::string int_literal(Scalar s, int64_t v) {
   const char* t = ctype(s);
@@ -184,7 +155,7 @@ std::optional<std::string> RegionEmitter::reg_tile_elem(const Expr& e) {
   const int slot = e.args[0]->kind == ExprKind::Var ? e.args[0]->slot : -1;
   auto it = slots_.find(slot);
   if (it == slots_.end() || it->second.store != Store::RegTile) return std::nullopt;
-  const int64_t stride = reg_tiles_.at(slot);
+  const int64_t stride = must_find(reg_tiles_, slot);
   for (auto& [var, pass] : passes_)
     if (auto c = owned_offset(*e.args[1], var)) {
       const int64_t reg = (pass.lo + *c) / stride;
@@ -307,7 +278,7 @@ std::string RegionEmitter::binary(const Expr& e, std::string& pre) {
     std::string a = expr(*e.args[0], pre);
     std::string rp;
     std::string b = expr(*e.args[1], rp);
-    const char* op = e.bop == BinOp::And ? "&&" : "||";
+    const char* op = tir::binop_spelling(e.bop);  // `&&`, `||`, as in CUDA C
     if (rp.empty()) return "(" + a + " " + op + " " + b + ")";
     const std::string t = tmp("vl");
     pre += "bool " + t + " = " + a + ";\n";
@@ -317,22 +288,9 @@ std::string RegionEmitter::binary(const Expr& e, std::string& pre) {
   }
   std::string a = expr(*e.args[0], pre);
   std::string b = expr(*e.args[1], pre);
-  switch (e.bop) {
-    case BinOp::Eq:
-      return "(" + a + " == " + b + ")";
-    case BinOp::Ne:
-      return "(" + a + " != " + b + ")";
-    case BinOp::Lt:
-      return "(" + a + " < " + b + ")";
-    case BinOp::Le:
-      return "(" + a + " <= " + b + ")";
-    case BinOp::Gt:
-      return "(" + a + " > " + b + ")";
-    case BinOp::Ge:
-      return "(" + a + " >= " + b + ")";
-    default:
-      return arith(e.bop, s, e.args[1]->type.scalar, a, b);
-  }
+  if (tir::binop_class(e.bop) == tir::OpClass::Compare)  // CUDA C spells them as Vx does
+    return "(" + a + " " + tir::binop_spelling(e.bop) + " " + b + ")";
+  return arith(e.bop, s, e.args[1]->type.scalar, a, b);
 }
 
 std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
@@ -393,39 +351,43 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
     ctype(s);
     unsupported("a math method on a non-float");
   };
+  // A binary method: both operands in order (each may add statements to `pre`).
+  auto f2 = [&](const char* f32, const char* f64) -> std::string {
+    const std::string a = a0();
+    const std::string b = expr(*e.args[1], pre);
+    if (s == Scalar::F32) return std::string(f32) + "(" + a + ", " + b + ")";
+    if (s == Scalar::F64) return std::string(f64) + "(" + a + ", " + b + ")";
+    if (is_half(s)) return narrow(std::string(f32) + "(vx_widen(" + a + "), vx_widen(" + b + "))");
+    ctype(s);
+    unsupported("a math method on a non-float");
+  };
+  if (e.builtin == BuiltinId::Pow && !is_float(s)) {  // an integer's pow: a u32 exponent
+    ctype(s);
+    const std::string a = a0();
+    return "vx_ipow(" + a + ", (unsigned int)(" + expr(*e.args[1], pre) + "))";
+  }
   switch (e.builtin) {
-    case BuiltinId::Sqrt:
-      return f("vx_sqrt_f32", "vx_sqrt_f64");
-    case BuiltinId::Exp:
-      return f("vx_exp_f32", "vx_exp_f64");
-    case BuiltinId::Exp2:
-      return f("vx_exp2_f32", "vx_exp2_f64");
-    case BuiltinId::Log:
-      return f("vx_log_f32", "vx_log_f64");
-    case BuiltinId::Log2:
-      return f("vx_log2_f32", "vx_log2_f64");
-    case BuiltinId::Tanh:
-      return f("vx_tanh_f32", "vx_tanh_f64");
-    case BuiltinId::Sin:
-      return f("vx_sin_f32", "vx_sin_f64");
-    case BuiltinId::Cos:
-      return f("vx_cos_f32", "vx_cos_f64");
-    // vx_fast_*_k: the instruction, or under VX_CHECK_FAST (verify) the instruction checked
-    // against its bound and the exact value passed on (vx_prelude.cuh).
-    case BuiltinId::FastExp:
-      if (s == Scalar::F32) return "vx_fast_exp_k(" + a0() + ", vx_err)";
-      return f("vx_fast_exp_f32", "vx_exp_f64");
-    case BuiltinId::FastTanh:
-      if (s == Scalar::F32) return "vx_fast_tanh_k(" + a0() + ", vx_err)";
-      return f("vx_fast_tanh_f32", "vx_tanh_f64");
-    case BuiltinId::Floor:
-      return f("vx_floor_f32", "vx_floor_f64");
-    case BuiltinId::Ceil:
-      return f("vx_ceil_f32", "vx_ceil_f64");
-    case BuiltinId::Round:
-      return f("vx_round_f32", "vx_round_f64");
-    case BuiltinId::Trunc:
-      return f("vx_trunc_f32", "vx_trunc_f64");
+    // numeric/math.def's rows. A FAST row's f32 is vx_<name>_k: the instruction, or under
+    // VX_CHECK_FAST (verify) the instruction checked against its bound and the exact value
+    // passed on (vx_prelude.cuh).
+#define VX_MATH_EXACT(Id, spelling, f32, f64, libm, mpfr) \
+  case BuiltinId::Id:                                     \
+    return f(#f32, #f64);
+#define VX_MATH_ROUNDING(Id, spelling, f32, f64) \
+  case BuiltinId::Id:                            \
+    return f(#f32, #f64);
+#define VX_MATH_FAST(Id, spelling, f32, f64)                                                 \
+  case BuiltinId::Id:                                                                        \
+    if (s == Scalar::F32) return std::string("vx_") + spelling + "_k(" + a0() + ", vx_err)"; \
+    return f(#f32, #f64);
+#define VX_MATH_BINARY(Id, spelling, f32, f64) \
+  case BuiltinId::Id:                          \
+    return f2(#f32, #f64);
+#include "numeric/math.def"
+#undef VX_MATH_EXACT
+#undef VX_MATH_ROUNDING
+#undef VX_MATH_FAST
+#undef VX_MATH_BINARY
     case BuiltinId::Abs:
       ctype(s);
       return "vx_abs(" + a0() + ")";
@@ -438,15 +400,6 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
       ctype(s);
       std::string a = a0();
       return "vx_maxm(" + a + ", " + expr(*e.args[1], pre) + ")";
-    }
-    case BuiltinId::Pow: {
-      std::string a = a0();
-      std::string b = expr(*e.args[1], pre);
-      if (s == Scalar::F32) return "vx_pow_f32(" + a + ", " + b + ")";
-      if (s == Scalar::F64) return "vx_pow_f64(" + a + ", " + b + ")";
-      if (is_half(s)) return narrow("vx_pow_f32(vx_widen(" + a + "), vx_widen(" + b + "))");
-      ctype(s);
-      return "vx_ipow(" + a + ", (unsigned int)(" + b + "))";
     }
     case BuiltinId::Len: {
       TRef t = tensor_ref(*e.args[0], pre);

@@ -16,10 +16,7 @@ using tir::stmt_has;
 using tir::StmtKind;
 using tir::walk_expr;
 
-bool is_lanes_reduce(BuiltinId b) {
-  return b == BuiltinId::LanesSum || b == BuiltinId::LanesMax || b == BuiltinId::LanesArgmax ||
-         b == BuiltinId::LanesSumUnordered;
-}
+bool is_lanes_reduce(BuiltinId b) { return tir::builtin_kind(b) == tir::BuiltinKind::Reduce; }
 bool is_atomic(BuiltinId b) {
   switch (b) {
     case BuiltinId::AtomicLoad:

@@ -1,3 +1,16 @@
+// The offload runner (spec/offload.md): a `spawn` region on the GPU, and its check against the
+// interpreter. A region's whole path, in the order it is taken, all in this file:
+//   run_region: tier_policy (no device, not emitted, demoted, not hot yet) → kernel (NVRTC through
+//     the cache) → capture_tensors (device copies, the launch's scalars) → launch →
+//     kernel_failed (its error flag: the interpreter reruns the region and reports) →
+//     keep_results. A gpu launch returns true: the interpreter skips the region.
+//   verify (always under --offload=verify, the first launch under auto): run_region keeps the
+//     GPU's results aside and returns false, so the interpreter runs the region on the host
+//     copies; the Checkpoint mark after the region (offload/marks.hpp) reaches at_mark →
+//     compare_pending, which compares bit for bit (f32 atomics within their bound), reports a
+//     difference and keeps a differing region on the interpreter from then on.
+//   A Sync mark (host code that may touch tensors follows) → at_mark → sync_all copies the
+//   device's results back.
 #include "offload/runner.hpp"
 
 #include <algorithm>
@@ -556,7 +569,7 @@ bool OffloadRunner::Impl::kernel_failed(size_t ri, Launch& l) {
     b.res->dev_valid = false;
   }
   sync_all();
-  if (flag == 6) {  // vx_prelude.cuh: a fast_* instruction outside its documented bound
+  if (flag == kErrFastBound) {  // a fast_* instruction outside its documented bound
     err << "vx: verify: the region at " << regions[ri].location
         << ": a fast_exp/fast_tanh result on the GPU is outside its documented bound "
            "(spec/math.md §4); the "

@@ -38,14 +38,14 @@ VX_D void vx_fail(int* e, int code) { *e = code; }
   VX_D T vx_bnot(T a) { return (T)(~(U)a); }           \
   VX_D T vx_shl(T a, unsigned long long n, int* e) {   \
     if (n >= sizeof(T) * 8) {                          \
-      vx_fail(e, 2);                                   \
+      vx_fail(e, vx_kErrShift);                        \
       return 0;                                        \
     }                                                  \
     return (T)((U)a << n);                             \
   }                                                    \
   VX_D T vx_shr(T a, unsigned long long n, int* e) {   \
     if (n >= sizeof(T) * 8) {                          \
-      vx_fail(e, 2);                                   \
+      vx_fail(e, vx_kErrShift);                        \
       return 0;                                        \
     }                                                  \
     return (T)(a >> n);                                \
@@ -66,7 +66,7 @@ VX_D void vx_fail(int* e, int code) { *e = code; }
 #define VX_SIGNED_OPS(T, MINV)             \
   VX_D T vx_div(T a, T b, int* e) {        \
     if (b == 0) {                          \
-      vx_fail(e, 1);                       \
+      vx_fail(e, vx_kErrDivZero);          \
       return 0;                            \
     }                                      \
     if (a == MINV && b == (T)-1) return a; \
@@ -74,7 +74,7 @@ VX_D void vx_fail(int* e, int code) { *e = code; }
   }                                        \
   VX_D T vx_rem(T a, T b, int* e) {        \
     if (b == 0) {                          \
-      vx_fail(e, 1);                       \
+      vx_fail(e, vx_kErrDivZero);          \
       return 0;                            \
     }                                      \
     if (b == (T)-1) return 0;              \
@@ -85,14 +85,14 @@ VX_D void vx_fail(int* e, int code) { *e = code; }
 #define VX_UNSIGNED_OPS(T)          \
   VX_D T vx_div(T a, T b, int* e) { \
     if (b == 0) {                   \
-      vx_fail(e, 1);                \
+      vx_fail(e, vx_kErrDivZero);   \
       return 0;                     \
     }                               \
     return (T)(a / b);              \
   }                                 \
   VX_D T vx_rem(T a, T b, int* e) { \
     if (b == 0) {                   \
-      vx_fail(e, 1);                \
+      vx_fail(e, vx_kErrDivZero);   \
       return 0;                     \
     }                               \
     return (T)(a % b);              \
@@ -227,18 +227,18 @@ VX_SAT(vx_sat_u16, unsigned short, 65536.0, 0.0, (unsigned short)65535, (unsigne
 VX_SAT(vx_sat_u32, unsigned int, 4294967296.0, 0.0, 4294967295u, 0u)
 VX_SAT(vx_sat_u64, unsigned long long, 18446744073709551616.0, 0.0, 18446744073709551615ull, 0ull)
 
-// An index: checked against its dimension (negative or too large records kErrIndex, reads 0).
+// An index: checked against its dimension (negative or too large records vx_kErrIndex, reads 0).
 VX_D long long vx_ix(long long i, long long n, int* e) {
   if (VX_UNLIKELY((unsigned long long)i >= (unsigned long long)n)) {
-    vx_fail(e, 3);
+    vx_fail(e, vx_kErrIndex);
     return 0;
   }
   return i;
 }
-// An element of a tile made with uninit(): reading one never written records kErrUninit.
+// An element of a tile made with uninit(): reading one never written records vx_kErrUninit.
 template <class T>
 VX_D T vx_ld_init(const T* p, const unsigned char* init, long long i, int* e) {
-  if (!init[i]) vx_fail(e, 4);
+  if (!init[i]) vx_fail(e, vx_kErrUninit);
   return p[i];
 }
 // copy_async start indices, clamped as the interpreter clamps them (beyond any dimension).
@@ -362,13 +362,13 @@ VX_D bool vx_fast_within(float approx, float exact, double rel) {
 }
 VX_D float vx_fast_exp_k(float x, int* e) {
   const float r = vx_exp2_f32(x * 0x1.715476p+0f);
-  if (!vx_fast_within(vx_fast_exp_f32(x), r, 0x1p-21)) vx_fail(e, 6);
+  if (!vx_fast_within(vx_fast_exp_f32(x), r, 0x1p-21)) vx_fail(e, vx_kErrFastBound);
   return r;
 }
 VX_D float vx_fast_tanh_k(float x, int* e) {
   const float r = vx_tanh_f32(x);
   if (!vx_fast_within(vx_fast_tanh_f32(x), r, 0x1.125fbee250663p-11 + 0x1p-23))
-    vx_fail(e, 6);  // 2^-10.9 + 1 ulp
+    vx_fail(e, vx_kErrFastBound);  // 2^-10.9 + 1 ulp
   return r;
 }
 #else

@@ -344,25 +344,12 @@ x3::rule<class cast_types_class, std::vector<ast::Type>> const cast_types = "`as
 auto const cast_types_def = x3::repeat(0, kMaxCasts)[kw("as") > type] > too_many_casts;
 auto const cast_def = unary >> cast_types;
 
-// The binary operators of every level; the checker applies their precedence.
-x3::symbols<std::string> const binary_ops({{"||", "||"},
-                                           {"&&", "&&"},
-                                           {"==", "=="},
-                                           {"!=", "!="},
-                                           {"<=", "<="},
-                                           {">=", ">="},
-                                           {"<", "<"},
-                                           {">", ">"},
-                                           {"|", "|"},
-                                           {"^", "^"},
-                                           {"&", "&"},
-                                           {"<<", "<<"},
-                                           {">>", ">>"},
-                                           {"+", "+"},
-                                           {"-", "-"},
-                                           {"*", "*"},
-                                           {"/", "/"},
-                                           {"%", "%"}});
+// The binary operators of every level (operators.def); the checker applies their precedence.
+x3::symbols<std::string> const binary_ops({
+#define VX_BINOP(E, spelling, precedence, cls, compound) {spelling, spelling},
+#include "parse/operators.def"
+#undef VX_BINOP
+});
 
 struct binary_rest_class : Annotate {};
 x3::rule<binary_rest_class, ast::BinaryRest> const binary_rest = "binary operation";
@@ -436,18 +423,15 @@ struct spawn_class : Annotate {};
 x3::rule<spawn_class, ast::SpawnStmt> const spawn_stmt = "`spawn on` region";
 auto const spawn_stmt_def = kw("spawn") > kw("on") > '(' > path > ')' > block;
 
-// assign = ( "=" | "+=" | … ) expr
-x3::symbols<std::string> const assign_ops({{"=", "="},
-                                           {"+=", "+="},
-                                           {"-=", "-="},
-                                           {"*=", "*="},
-                                           {"/=", "/="},
-                                           {"%=", "%="},
-                                           {"&=", "&="},
-                                           {"|=", "|="},
-                                           {"^=", "^="},
-                                           {"<<=", "<<="},
-                                           {">>=", ">>="}});
+// assign = ( "=" | "+=" | … ) expr: `=` and operators.def's compound spellings.
+x3::symbols<std::string> const assign_ops = [] {
+  x3::symbols<std::string> ops({{"=", "="}});
+#define VX_BINOP(E, spelling, precedence, cls, compound) \
+  if (*compound) ops.add(compound, compound);
+#include "parse/operators.def"
+#undef VX_BINOP
+  return ops;
+}();
 struct assign_class : Annotate {};
 x3::rule<assign_class, ast::AssignTail> const assign_tail = "assignment";
 auto const assign_tail_def = assign_ops > expr;

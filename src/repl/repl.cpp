@@ -61,10 +61,12 @@ void builtin_words(std::vector<std::string>& free_fns, std::vector<std::string>&
   for (tir::BuiltinId id : ids) {
     const char* spelling = tir::builtin_spelling(id);
     const BuiltinKind kind = tir::builtin_kind(id);
-    if (kind == BuiltinKind::Atomic)
-      for (const char* t : {"i32", "u32", "i64", "u64", "f32"})  // spec/builtins.md §3
-        free_fns.push_back(std::string(spelling) + "_" + t);
-    else if (kind == BuiltinKind::Method || kind == BuiltinKind::Query)
+    if (kind == BuiltinKind::Atomic) {  // one per type with atomics (spec/builtins.md §3)
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
+  if (atomic) free_fns.push_back(std::string(spelling) + "_" + name);
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+    } else if (kind == BuiltinKind::Method || kind == BuiltinKind::Query)
       methods.push_back(spelling);
     else
       free_fns.push_back(spelling);
@@ -201,7 +203,8 @@ std::vector<std::string> completions(const std::string& word, const std::string&
     } else {
       pool = free_fns;
       pool.insert(pool.end(), std::begin(kKeywords), std::end(kKeywords));
-#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float) pool.push_back(name);
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
+  pool.push_back(name);
 #include "check/scalar_types.def"
 #undef VX_SCALAR
       pool.insert(pool.end(), names.begin(), names.end());

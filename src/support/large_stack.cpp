@@ -6,6 +6,8 @@
 #include <new>
 #include <string>
 
+#include "support/internal_error.hpp"
+
 namespace vx {
 
 int with_large_stack(const std::function<int()>& body, ErrorFormat format) {
@@ -25,10 +27,14 @@ int with_large_stack(const std::function<int()>& body, ErrorFormat format) {
     } catch (const std::bad_alloc&) {
       render_plain_error(std::cerr, "out of memory", c->format);
       c->result = 101;
-    } catch (const std::exception& e) {
-      render_plain_error(std::cerr,
-                         std::string("internal error: ") + e.what() + " (this is a bug in vx)",
-                         c->format);
+    } catch (const InternalError& e) {  // its text says where (support/internal_error.hpp)
+      render_plain_error(std::cerr, e.what(), c->format);
+      c->result = 70;
+    } catch (const std::exception& e) {  // a library's exception that vx let escape
+      const std::string text =
+          std::string("internal error: ") + e.what() + " (this is a bug in vx)";
+      notify_internal_error(text);
+      render_plain_error(std::cerr, text, c->format);
       c->result = 70;
     }
     return nullptr;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "check/kernel_access.hpp"
+#include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 
 namespace vx::uir {
@@ -82,7 +83,7 @@ class UirChecker {
       const Node& n = p_.nodes[i];
       if (auto it = slot_of_.find(i); it != slot_of_.end()) facts_.decl_fors[it->second] = fors;
       if (n.op == Op::Range) {
-        const tir::Stmt* s = stmt_of_.at(i);
+        const tir::Stmt* s = must_find(stmt_of_, i);
         fors.push_back(s);
         facts_.loop_fors[s] = fors;
         facts_.loop_lo[s] = 0;
@@ -94,7 +95,7 @@ class UirChecker {
       if (n.op == Op::Load || n.op == Op::Store) {
         const Node& buf = p_.nodes[n.args[0].node];
         kr::Access a;
-        a.root = slot_of_.at(n.args[0].node);
+        a.root = must_find(slot_of_, n.args[0].node);
         a.tensor = "%" + buf.name;
         a.type = &fn_.slot_types[a.root];
         a.write = n.op == Op::Store;
@@ -124,13 +125,13 @@ class UirChecker {
     if (ix_[i]) return ix_[i];
     const Node& n = p_.nodes[i];
     const kr::IxNode* r = nullptr;
-    auto opaque = [&] { return dag_.var(&fn_.slot_types[slot_of_.at(i)], "%" + n.name); };
+    auto opaque = [&] { return dag_.var(&fn_.slot_types[must_find(slot_of_, i)], "%" + n.name); };
     if (!is_int(n.type) && n.op != Op::Range) {
       r = opaque();
     } else {
       switch (n.op) {
         case Op::Range:
-          r = dag_.loop(stmt_of_.at(i), "%" + n.name);
+          r = dag_.loop(must_find(stmt_of_, i), "%" + n.name);
           break;
         case Op::Const:
           r = dag_.constant(static_cast<int64_t>(n.args[0].bits));

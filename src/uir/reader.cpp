@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "interp/runtime.hpp"
+#include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 
 namespace vx::uir {
@@ -251,7 +252,7 @@ class Reader {
                  found(k));
       return;
     }
-    n.op = keywords().at(kw->text);
+    n.op = must_find(keywords(), kw->text);
     n.span = Span{toks_[0].span.begin, u32(line_end_)};
     n.op_span = Span{kw->span.begin, u32(line_end_)};
     n.parent = open_.empty() ? -1 : open_.back();

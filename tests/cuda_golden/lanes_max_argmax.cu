@@ -56,7 +56,7 @@ s_v13 = ((int)(16LL));
 __syncthreads();
 { // lanes::max: the tree of DESIGN §3.7
 long long rn3 = (long long)(s_v13);
-if (rn3 < 1 || rn3 > 16LL) { vx_fail(vx_err, 5); rn3 = 1; }
+if (rn3 < 1 || rn3 > 16LL) { vx_fail(vx_err, vx_kErrLanesN); rn3 = 1; }
 {
 long long vx_p = 1;
 while (vx_p < rn3) vx_p <<= 1;
@@ -115,7 +115,7 @@ __syncthreads();
 }
 { // lanes::argmax: the tree of DESIGN §3.7
 long long rn4 = (long long)(s_v13);
-if (rn4 < 1 || rn4 > 16LL) { vx_fail(vx_err, 5); rn4 = 1; }
+if (rn4 < 1 || rn4 > 16LL) { vx_fail(vx_err, vx_kErrLanesN); rn4 = 1; }
 {
 long long vx_p = 1;
 while (vx_p < rn4) vx_p <<= 1;
@@ -175,7 +175,7 @@ __syncthreads();
 }
 { // lanes::max: the tree of DESIGN §3.7
 long long rn5 = (long long)(s_v13);
-if (rn5 < 1 || rn5 > 16LL) { vx_fail(vx_err, 5); rn5 = 1; }
+if (rn5 < 1 || rn5 > 16LL) { vx_fail(vx_err, vx_kErrLanesN); rn5 = 1; }
 {
 long long vx_p = 1;
 while (vx_p < rn5) vx_p <<= 1;

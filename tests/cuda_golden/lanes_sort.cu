@@ -25,7 +25,7 @@ s_t4[vs1] = t1[(long long)(v5)];
 __syncthreads();
 { // lanes::sort: odd-even transposition (stable, NaN last)
 long long sn2 = (long long)(vx_sub(((int)(8LL)), vx_mul(((int)(3LL)), v3)));
-if (sn2 < 1 || sn2 > 8LL) { vx_fail(vx_err, 5); sn2 = 1; }
+if (sn2 < 1 || sn2 > 8LL) { vx_fail(vx_err, vx_kErrLanesN); sn2 = 1; }
 for (long long vx_ph = 0; vx_ph < sn2; ++vx_ph) {
 for (long long vx_i = 2 * vx_tid + (vx_ph & 1); vx_i + 1 < sn2; vx_i += 2 * VX_NT) {
 long long vx_a = s_t4[vx_i], vx_b = s_t4[vx_i + 1];

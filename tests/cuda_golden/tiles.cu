@@ -77,7 +77,7 @@ __syncthreads();
 { // lanes::sort: odd-even transposition (stable, NaN last)
 const long long vo6 = ((long long)(v14)) * ((32LL));
 long long sn7 = (long long)(vx_sub(((int)(32LL)), v14));
-if (sn7 < 1 || sn7 > 32LL) { vx_fail(vx_err, 5); sn7 = 1; }
+if (sn7 < 1 || sn7 > 32LL) { vx_fail(vx_err, vx_kErrLanesN); sn7 = 1; }
 for (long long vx_e = vx_tid; vx_e < sn7; vx_e += VX_NT) (void)vx_ld_init((s_t11 + vo6), (s_t11_init + vo6), vx_e, vx_err);
 for (long long vx_ph = 0; vx_ph < sn7; ++vx_ph) {
 for (long long vx_i = 2 * vx_tid + (vx_ph & 1); vx_i + 1 < sn7; vx_i += 2 * VX_NT) {
@@ -121,7 +121,7 @@ s_t17[vs13] = vx_sub(((long long)(((unsigned int)(vx_mul(((unsigned int)(v18)), 
 __syncthreads();
 { // lanes::sort: odd-even transposition (stable, NaN last)
 long long sn17 = (long long)(vx_sub(((int)(128LL)), vx_mul(v8, ((int)(50LL)))));
-if (sn17 < 1 || sn17 > 128LL) { vx_fail(vx_err, 5); sn17 = 1; }
+if (sn17 < 1 || sn17 > 128LL) { vx_fail(vx_err, vx_kErrLanesN); sn17 = 1; }
 for (long long vx_ph = 0; vx_ph < sn17; ++vx_ph) {
 for (long long vx_i = 2 * vx_tid + (vx_ph & 1); vx_i + 1 < sn17; vx_i += 2 * VX_NT) {
 long long vx_a = s_t17[vx_i], vx_b = s_t17[vx_i + 1];

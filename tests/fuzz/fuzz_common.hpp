@@ -1,10 +1,12 @@
 // What every libFuzzer harness of tests/fuzz shares (tests/fuzz/README.md): the input as a
-// SourceFile, a stream that drops what it is given, and the large stack the CLI runs on.
+// SourceFile, a stream that drops what it is given, the large stack the CLI runs on, and
+// internal errors as crashes.
 #pragma once
 #include <pthread.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -12,6 +14,7 @@
 #include <streambuf>
 #include <string>
 
+#include "support/internal_error.hpp"
 #include "support/source.hpp"
 
 namespace vx::fuzz {
@@ -20,6 +23,17 @@ namespace vx::fuzz {
 // interpreter and the checker have their own limits everywhere (issue 14, deliverable 3), a cap
 // keeps one input from taking seconds: the 16 MiB source limit of the CLI is far above it.
 constexpr size_t kMaxInput = 64 * 1024;
+
+// A broken invariant of vx (support/internal_error.hpp) aborts, so libFuzzer reports it as a
+// crash even where vx reports it and goes on: the interpreter returns 70 from a run, the REPL
+// prints it and reads the next line.
+inline const bool kInternalErrorsAbort = [] {
+  set_internal_error_hook([](const std::string& text) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+    std::abort();
+  });
+  return true;
+}();
 
 // A stream that discards everything (the output is not what a harness checks).
 class NullBuffer : public std::streambuf {

@@ -1,11 +1,9 @@
 // libFuzzer harness: `vx emit-cuda FILE` without --cubin: the CUDA C++ text of every region
-// (offload/emit_cuda.hpp) of a program the checker and the kernel rules accept. NVRTC is not used.
-#include "check/checker.hpp"
-#include "check/kernel_rules.hpp"
-#include "check/machine.hpp"
+// (offload/emit_cuda.hpp) of a program the pipeline's front end (parse, check, kernel rules)
+// accepts. NVRTC is not used.
+#include "driver/pipeline.hpp"
 #include "fuzz_common.hpp"
 #include "offload/emit_cuda.hpp"
-#include "parse/parser.hpp"
 #include "token_mutator.hpp"
 
 VX_FUZZ_TOKEN_MUTATOR
@@ -14,13 +12,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > vx::fuzz::kMaxInput) return -1;
   auto file = vx::fuzz::input_file(data, size, "fuzz.vx");
   vx::fuzz::on_large_stack([&] {
-    vx::Diagnostics diags(file);
-    auto parsed = vx::parse_program(*file, diags);
-    if (!parsed) return;
-    auto program = vx::check_program(*parsed, diags);
-    if (!program || !vx::check_kernel_rules(*program, vx::default_machine(), diags)) return;
+    vx::pipeline::Compiled c = vx::pipeline::compile(file);
+    if (!c.ok()) return;
     std::ostream& out = vx::fuzz::null_stream();
-    auto regions = vx::offload::emit_regions(*program);
+    auto regions = vx::offload::emit_regions(*c.program);
     for (auto& r : regions) out << (r.ok ? r.source : r.reason);
     out << vx::offload::cuda_translation_unit(regions).size();
   });

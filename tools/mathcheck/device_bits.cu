@@ -1,11 +1,12 @@
 // device_bits: runs vx_math.h on the GPU and compares every result bit for bit with the host
 // (DESIGN 3.4: the same bits on the CPU and the GPU). Every one of the 2^32 f32 inputs of each
-// unary function (with `--stride S`, every S-th bit pattern: S odd spreads them over all exponents;
+// unary function of numeric/math.def (fn_table.h; with `--stride S`, every S-th bit pattern: S odd
+// spreads them over all exponents;
 // `--only sin,cos` for some functions alone);
 // 2^26 random pairs for pow and 2^26 random inputs per f64 function. For
-// fast_exp and fast_tanh, where the GPU uses approximate instructions, it prints the largest
-// error of the GPU against the host's exact value instead (spec/math.md section 4).
-// Build and run: tools/mathcheck/run_device (needs nvcc and a GPU).
+// the fast ones (fast_exp, fast_tanh), where the GPU uses approximate instructions, it prints the
+// largest error of the GPU against the host's exact value instead (spec/math.md section 4). Build
+// and run: tools/mathcheck/run_device (needs nvcc and a GPU).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -78,9 +79,6 @@ void parallel_for(uint32_t n, Fn fn) {
   for (auto& th : pool) th.join();
 }
 
-const char* kNames[] = {"exp", "exp2", "log",  "log2",     "tanh",
-                        "sin", "cos",  "sqrt", "fast_exp", "fast_tanh"};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,8 +99,8 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&d_out, chunk * sizeof(float)));
   uint64_t total_diff = 0;
   std::printf("%-10s %14s %12s %s\n", "fn", "inputs", "differ", "note");
-  for (int fn = 0; fn < 10; ++fn) {
-    if (!only.empty() && only.find("," + std::string(kNames[fn]) + ",") == std::string::npos)
+  for (int fn = 0; fn < VXM_COUNT; ++fn) {
+    if (!only.empty() && only.find("," + std::string(vxm_names[fn]) + ",") == std::string::npos)
       continue;
     std::atomic<uint64_t> differ{0};
     std::atomic<uint64_t> worst_ulp{0};
@@ -119,7 +117,7 @@ int main(int argc, char** argv) {
         std::memcpy(&x, &u, 4);
         float h = vxm_host_f32(fn, x), g = out[i];
         if (same32(h, g)) return;
-        if (fn >= 8) {  // approximate on the GPU: distance in ulps (same sign, finite)
+        if (fn >= VXM_FIRST_FAST) {  // approximate on the GPU: distance in ulps (same sign, finite)
           uint64_t d = (uint64_t)std::llabs((long long)b32(h) - (long long)b32(g));
           uint64_t w = worst_ulp.load();
           while (d > w && !worst_ulp.compare_exchange_weak(w, d)) {
@@ -141,13 +139,13 @@ int main(int argc, char** argv) {
         }
       }
     }
-    if (fn >= 8) {
-      std::printf("%-10s %14llu %12s largest |gpu - host| = %llu ulp\n", kNames[fn],
+    if (fn >= VXM_FIRST_FAST) {
+      std::printf("%-10s %14llu %12s largest |gpu - host| = %llu ulp\n", vxm_names[fn],
                   (unsigned long long)inputs, "-", (unsigned long long)worst_ulp.load());
     } else {
       float x;
       std::memcpy(&x, &first_bad, 4);
-      std::printf("%-10s %14llu %12llu", kNames[fn], (unsigned long long)inputs,
+      std::printf("%-10s %14llu %12llu", vxm_names[fn], (unsigned long long)inputs,
                   (unsigned long long)differ.load());
       if (have_bad) std::printf(" first: x=%a host %a", x, vxm_host_f32(fn, x));
       std::printf("\n");
@@ -179,7 +177,7 @@ int main(int argc, char** argv) {
                      : (double)((int)(s % 41) - 20);
     }
   };
-  for (int fn = 0; fn < 8; ++fn) {
+  for (int fn = 0; fn < VXM_FIRST_FAST; ++fn) {
     fill();
     CK(cudaMemcpy(da, a.data(), n * 8, cudaMemcpyHostToDevice));
     k_f64<<<n / 256, 256>>>(fn, da, n, dout);
@@ -188,7 +186,7 @@ int main(int argc, char** argv) {
     parallel_for(n, [&](uint32_t i) {
       if (!same64(vxm_host_f64(fn, a[i]), o[i])) ++differ;
     });
-    std::printf("%-10s %14u %12llu\n", (std::string(kNames[fn]) + "_f64").c_str(), n,
+    std::printf("%-10s %14u %12llu\n", (std::string(vxm_names[fn]) + "_f64").c_str(), n,
                 (unsigned long long)differ.load());
     total_diff += differ;
   }

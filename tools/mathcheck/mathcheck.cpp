@@ -36,18 +36,13 @@ struct Unary {
   double (*vx64)(double);
 };
 
-double ref_sqrt(double x) { return std::sqrt(x); }
-int mpfr_sqrt_fn(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t r) { return mpfr_sqrt(y, x, r); }
-
+// numeric/math.def's exact rows.
 const Unary kUnary[] = {
-    {"exp", vx_exp_f32, [](double x) { return std::exp(x); }, mpfr_exp, vx_exp_f64},
-    {"exp2", vx_exp2_f32, [](double x) { return std::exp2(x); }, mpfr_exp2, vx_exp2_f64},
-    {"log", vx_log_f32, [](double x) { return std::log(x); }, mpfr_log, vx_log_f64},
-    {"log2", vx_log2_f32, [](double x) { return std::log2(x); }, mpfr_log2, vx_log2_f64},
-    {"tanh", vx_tanh_f32, [](double x) { return std::tanh(x); }, mpfr_tanh, vx_tanh_f64},
-    {"sin", vx_sin_f32, [](double x) { return std::sin(x); }, mpfr_sin, vx_sin_f64},
-    {"cos", vx_cos_f32, [](double x) { return std::cos(x); }, mpfr_cos, vx_cos_f64},
-    {"sqrt", vx_sqrt_f32, ref_sqrt, mpfr_sqrt_fn, vx_sqrt_f64},
+#define VX_MATH_EXACT(Id, name, f32, f64, libm, mpfr) \
+  {name, f32, [](double x) { return std::libm(x); },  \
+   [](mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t r) -> int { return mpfr(y, x, r); }, f64},
+#include "src/numeric/math.def"
+#undef VX_MATH_EXACT
 };
 
 uint32_t bits(float f) {

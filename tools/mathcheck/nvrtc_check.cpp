@@ -18,7 +18,19 @@ int main(int argc, char** argv) {
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string src = ss.str() + R"(
+  // The generated tables inlined, as the offload tier's prelude has them (CMakeLists.txt).
+  std::ifstream tables_in("src/numeric/vx_math_tables.inc");
+  std::stringstream tables;
+  tables << tables_in.rdbuf();
+  std::string math = ss.str();
+  const std::string include = "#include \"vx_math_tables.inc\"";
+  const size_t at = math.find(include);
+  if (!tables_in || at == std::string::npos) {
+    std::fprintf(stderr, "src/numeric/vx_math_tables.inc or its #include is missing\n");
+    return 2;
+  }
+  math.replace(at, include.size(), tables.str());
+  std::string src = math + R"(
 extern "C" __global__ void vx_math_all(float* a, double* b) {
   int i = threadIdx.x;
   float x = a[i], y = a[i + 1];
