@@ -1,6 +1,5 @@
 // Unit tests of the parser and checker internals: spans, precedence, literal inference, the
 // typed program's shape. Language behaviour as a whole is tested by the conformance corpus.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "check/checker.hpp"

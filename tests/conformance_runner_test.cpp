@@ -1,7 +1,7 @@
 // The conformance runner's pieces: marker parsing, diagnostic scraping, command templates,
 // judging, and whole runs over a small corpus made on the spot with shell-script implementations.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,4 @@
 // The value formatter and format-string parser against what Rust prints (rustc 1.7x, core::fmt).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "support/format.hpp"
 
 #include <doctest/doctest.h>

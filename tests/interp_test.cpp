@@ -1,6 +1,5 @@
 // The interpreter (src/interp): programs through parse -> check -> run, and one typed program
 // built by hand, checking output, exit status and runtime-error messages.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <algorithm>

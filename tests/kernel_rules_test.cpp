@@ -1,6 +1,5 @@
 // Unit tests of the kernel rules (spec/kernel-rules.md): the mixed-radix prover on seed 001's
 // GEMM table and check-yourself cases, hash-consing, machine files, and whole programs.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "check/kernel_rules.hpp"
 
 #include <doctest/doctest.h>

@@ -12,7 +12,8 @@ if(VX_MPFR_LIBRARY AND VX_GMP_LIBRARY AND VX_DOCTEST_INCLUDE_DIR)
   target_compile_features(math_test PRIVATE cxx_std_20)
   # The header's f64 results are bit-exact only without FMA contraction (DESIGN 3.4).
   target_compile_options(math_test PRIVATE -ffp-contract=off)
-  target_link_libraries(math_test PRIVATE "${VX_MPFR_LIBRARY}" "${VX_GMP_LIBRARY}" Threads::Threads)
+  target_link_libraries(math_test PRIVATE "${VX_MPFR_LIBRARY}" "${VX_GMP_LIBRARY}" Threads::Threads
+                                          vx_doctest_main)
   add_test(NAME math_test COMMAND math_test)
   set_tests_properties(math_test PROPERTIES TIMEOUT 300 LABELS math)
 else()

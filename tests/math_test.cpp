@@ -2,7 +2,6 @@
 // function spread over every bit pattern, every special value, pow on a million pairs and its
 // C99 special cases, f64 faithfulness on samples, and the integer-rounding functions.
 // The exhaustive check is tools/mathcheck.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <mpfr.h>
 

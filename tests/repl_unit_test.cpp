@@ -1,7 +1,6 @@
 // Unit tests of the REPL's pieces: when an input goes on to the next line, what TAB offers, the
 // codes `vx explain` knows, and a session driven in-process. Whole sessions are tested through
 // `vx repl` itself by repl_test.py.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <algorithm>

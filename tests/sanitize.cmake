@@ -18,3 +18,8 @@ if(TEST fuzz_corpus)
   set_property(TEST fuzz_corpus APPEND PROPERTY ENVIRONMENT
     "ASAN_OPTIONS=${vx_asan}:max_allocation_size_mb=4096:allocator_may_return_null=1")
 endif()
+# offload_test: NVRTC compiles the corpus for one architecture here; the release build compiles
+# it for both (sm_80 and sm_90).
+if(TEST offload_test)
+  set_property(TEST offload_test APPEND PROPERTY ENVIRONMENT "VX_OFFLOAD_TEST_ARCHS=sm_90")
+endif()

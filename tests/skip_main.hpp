@@ -1,9 +1,9 @@
 // doctest's main for a test program whose cases need a tool that may be missing (libnvrtc):
 // skip(why) reports the case as skipped, and the program then exits with 77, which ctest shows
 // as "Skipped" (SKIP_RETURN_CODE 77 in the test's .cmake) and tools/test refuses, so a missing
-// tool never passes silently. Include it instead of doctest.h with DOCTEST_CONFIG_IMPLEMENT*.
+// tool never passes silently. Include it instead of doctest.h, in one file of the program (the
+// implementation is tests/doctest_impl.cpp's; this main replaces tests/doctest_main.cpp's).
 #pragma once
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <iostream>

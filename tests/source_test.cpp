@@ -1,7 +1,6 @@
 // SourceFile's line and column lookup (spec/grammar.md §1: columns count code points from 1)
 // against a plain scan of the text, over lines far longer than its 64-byte blocks; and the
 // bounded read of read_source_file (at most 16 MiB and one byte).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "support/source.hpp"
 
 #include <doctest/doctest.h>

@@ -3,7 +3,6 @@
 // with the tensors and scalars it captures as initial contents, reads the text back, checks it
 // with the .uir kernel rules, runs it, and compares every buffer with the Vx program's tensor
 // after the region, bit for bit. Regions that cannot be lowered are listed below with their reason.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "uir/uir.hpp"
 
 #include <doctest/doctest.h>
