@@ -5,6 +5,7 @@
 #include "check/checker.hpp"
 #include "driver/pipeline.hpp"
 #include "parse/parser.hpp"
+#include "support/suggest.hpp"
 
 namespace {
 
@@ -124,4 +125,59 @@ TEST_CASE("deep nesting is refused, not a stack overflow") {
   auto c = check(text);
   REQUIRE(!c.diags->list().empty());
   CHECK(c.diags->list()[0].code == "E0003");
+}
+
+// Did-you-mean (support/suggest.hpp): the help a typo gets names what was likely meant, and
+// nothing when no name in reach is close.
+static std::vector<std::string> helps_of(const Checked& c, const std::string& code) {
+  for (const auto& d : c.diags->list())
+    if (d.code == code) return d.helps;
+  return {{"no " + code}};
+}
+
+TEST_CASE("edit distance counts insertions, deletions, substitutions and swaps") {
+  CHECK(vx::edit_distance("kitten", "sitting") == 3);
+  CHECK(vx::edit_distance("sqrtt", "sqrt") == 1);
+  CHECK(vx::edit_distance("mxa", "max") == 1);  // one swap
+  CHECK(vx::edit_distance("", "abc") == 3);
+  CHECK(vx::closest_name("powf", {"pow", "exp", "log"}) == std::optional<std::string>("pow"));
+  CHECK(vx::closest_name("Total", {"total"}) == std::optional<std::string>("total"));
+  CHECK(vx::closest_name("ab", {"xy"}) == std::nullopt);  // 2 edits: more than max(1, 2/3)
+  CHECK(vx::closest_name("same", {"same"}) == std::nullopt);
+}
+
+TEST_CASE("typos get a did-you-mean help") {
+  using V = std::vector<std::string>;
+  CHECK(helps_of(check("fn main() { let x = 2.0f32; let y = x.sqrtt(); }"), "E0105") ==
+        V{"there is a method `sqrt` with a similar name"});
+  CHECK(helps_of(check("fn main() { let x = 2.0f64; let y = x.powf(3.0); }"), "E0105") ==
+        V{"there is a method `pow` with a similar name"});
+  CHECK(helps_of(check("fn main() { let n = 2i32; let y = n.mx(3); }"), "E0105") ==
+        V{"there is a method `max` with a similar name"});
+  CHECK(helps_of(check("fn main() { let n = 2u32; let y = n.sqrt(); }"), "E0105").empty());
+  CHECK(helps_of(check("fn main() { let total = 1; println!(\"{}\", totl); }"), "E0100") ==
+        V{"a local variable with a similar name exists: `total`"});
+  CHECK(helps_of(check("const LIMIT: i32 = 4;\nfn main() { println!(\"{}\", LIMT); }"), "E0100") ==
+        V{"a constant with a similar name exists: `LIMIT`"});
+  CHECK(helps_of(check("fn main() { let count = 3; println!(\"{}\", total); }"), "E0100").empty());
+  CHECK(helps_of(check("fn clamp(x: i32) -> i32 { x }\nfn main() { let y = clmp(3); }"), "E0101") ==
+        V{"a function with a similar name exists: `clamp`"});
+  CHECK(helps_of(check("fn main() { let y = sqrt(2.0); }"), "E0101") ==
+        V{"`sqrt` is a method: write `x.sqrt(…)`"});
+  CHECK(helps_of(check("fn main() { let x: f23 = 1.0; }"), "E0104") ==
+        V{"a type with a similar name exists: `f32`"});
+  CHECK(helps_of(check("fn main() { let x: Tokn = 1; }"), "E0104") ==
+        V{"a type with a similar name exists: `Token`"});
+}
+
+TEST_CASE("an unknown lanes:: routine lists the table's routines and the closest") {
+  auto c = check(
+      "fn main() { spawn on(Topology::Device) { for b in 0..1 across blocks {\n"
+      "  let t = Tensor<f32, [4], Memory::SMEM>::fill(0.0); let m = lanes::mx(&t, 4); } } }");
+  REQUIRE(c.diags->list().size() >= 1);
+  const auto& d = c.diags->list()[0];
+  CHECK(d.code == "E0101");
+  CHECK(d.label ==
+        "the `lanes::` routines are sum, max, argmax, sum_unordered, sort and copy_async");
+  CHECK(d.helps == std::vector<std::string>{"a routine with a similar name exists: `lanes::max`"});
 }

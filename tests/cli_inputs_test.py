@@ -286,5 +286,24 @@ for fmt in ["junit", "json"]:
         if want not in reason:
             fail(f"{fmt}: the reason should end with {want!r}: {reason!r}")
 
+# A misspelt sub-command names the likely one (issue 19); a program path names `vx run`; the
+# exit status is 2, as for every command-line error; JSON keeps the diagnostics' shape.
+for args, want in [
+    (["runn", "x.vx"], "error: no such sub-command: `runn`; did you mean `run`?"),
+    (["chek"], "error: no such sub-command: `chek`; did you mean `check`?"),
+    (["frobnicate"], "error: no such sub-command: `frobnicate` (`vx --help` lists"),
+    (["prog.vx"], "error: no such sub-command: `prog.vx`; did you mean `vx run prog.vx`?"),
+]:
+    r = vx(*args)
+    if r.returncode != 2 or not r.err.startswith(want):
+        fail(f"vx {' '.join(args)}: want exit 2 and {want!r}, got {r.returncode} {r.err!r}")
+r = vx("--error-format", "json", "rnu", "x.vx")
+lines = json_lines(r.err)
+if r.returncode != 2 or len(lines) != 1 or "did you mean `run`?" not in lines[0].get("message", ""):
+    fail(f"--error-format json rnu: want one JSON object naming `run`, got {r.err!r}")
+r = vx("repl", stdin=b":chek\n:quit\n")
+if "error: unknown command `:chek`; did you mean `:check`?" not in r.err:
+    fail(f"repl :chek: want a did-you-mean, got {r.err!r}")
+
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

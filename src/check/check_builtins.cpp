@@ -6,6 +6,7 @@
 
 #include "check/checker_impl.hpp"
 #include "support/half.hpp"
+#include "support/suggest.hpp"
 
 namespace vx::tir {
 const char* builtin_spelling(BuiltinId id) {
@@ -42,6 +43,22 @@ std::optional<tir::BuiltinId> builtin_named(const std::string& spelling) {
   auto it = by_name.find(spelling);
   if (it == by_name.end()) return std::nullopt;
   return it->second;
+}
+
+// The spellings builtins.def has that start with `prefix` ("lanes::"), in its order.
+std::vector<std::string> builtin_names_with_prefix(const std::string& prefix) {
+  std::vector<std::string> out;
+#define VX_BUILTIN(E, spelling, kind) \
+  if (std::string(spelling).rfind(prefix, 0) == 0) out.push_back(spelling);
+#include "check/builtins.def"
+#undef VX_BUILTIN
+  return out;
+}
+
+// Whether `name` is a method of numbers (`x.sqrt()`): a row of builtins.def of kind Method.
+bool is_method_name(const std::string& name) {
+  const std::optional<tir::BuiltinId> id = builtin_named(name);
+  return id && tir::builtin_kind(*id) == tir::BuiltinKind::Method && *id != tir::BuiltinId::Wait;
 }
 
 // "i32, u32, i64, u64 and f32": the scalar types with atomics (scalar_types.def).
@@ -432,8 +449,14 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       e->args.insert(e->args.end(), idx.begin(), idx.end());
       return e;
     }
-    error("E0101", s, "unknown built-in `" + name + "`",
-          "the `lanes::` routines are sum, max, argmax, sum_unordered, sort and copy_async");
+    const std::vector<std::string> routines = builtin_names_with_prefix("lanes::");
+    std::string list;
+    for (size_t k = 0; k < routines.size(); ++k)
+      list += (k == 0 ? "" : k + 1 == routines.size() ? " and " : ", ") + routines[k].substr(7);
+    auto& d =
+        error("E0101", s, "unknown built-in `" + name + "`", "the `lanes::` routines are " + list);
+    if (auto near = closest_name(name, routines))
+      d.helps.push_back("a routine with a similar name exists: `" + *near + "`");
     return error_expr(s);
   }
   if (name == "scoped_fence") {
@@ -505,7 +528,12 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     Local* l = segs.size() == 1 ? lookup(name) : nullptr;
     auto& d = error("E0101", span(p.path), "cannot find function `" + name + "`",
                     l ? "a variable, not a function" : "not found");
-    (void)d;
+    std::vector<std::string> fns;
+    for (const auto& [f, index] : fn_by_name_) fns.push_back(f);
+    if (segs.size() == 1 && is_method_name(name))
+      d.helps.push_back("`" + name + "` is a method: write `x." + name + "(…)`");
+    else if (auto near = closest_name(name, fns))
+      d.helps.push_back("a function with a similar name exists: `" + *near + "`");
     for (const auto& a : args) check_expr(a, nullptr);
     return error_expr(s);
   }
@@ -605,8 +633,10 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
       e->args.push_back(k);
       return e;
     }
-    error("E0105", span(m.name), "a tensor has no method `" + name + "`",
-          "tensors have `.len()` and `.dim(k)`");
+    auto& d = error("E0105", span(m.name), "a tensor has no method `" + name + "`",
+                    "tensors have `.len()` and `.dim(k)`");
+    if (auto near = closest_name(name, {"len", "dim"}))
+      d.helps.push_back("there is a method `" + *near + "` with a similar name");
     return error_expr(s);
   }
   if (!rt.is_scalar() || rt.scalar == Scalar::Bool) {
@@ -679,8 +709,16 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
       return e;
     }
   }
-  error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`",
-        "unknown method");
+  auto& d = error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`",
+                  "unknown method");
+  std::vector<std::string> methods;
+  if (is_float(sc))
+    for (const auto& [method, fm] : float_methods) methods.push_back(method);
+  else
+    methods = is_signed_int(sc) ? std::vector<std::string>{"abs", "min", "max", "pow"}
+                                : std::vector<std::string>{"min", "max", "pow"};
+  if (auto near = closest_name(name, methods))
+    d.helps.push_back("there is a method `" + *near + "` with a similar name");
   return error_expr(s);
 }
 

@@ -4,6 +4,7 @@
 
 #include "check/checker_impl.hpp"
 #include "support/internal_error.hpp"
+#include "support/suggest.hpp"
 
 namespace vx::check {
 
@@ -95,6 +96,14 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
     auto& d = error("E0100", span, "cannot find value `" + name + "` in this scope",
                     "not found in this scope");
     if (fn_by_name_.count(name)) d.helps.push_back("`" + name + "` is a function: call it");
+    std::vector<std::string> locals, consts;
+    for (const auto& scope : scopes_)
+      for (const Local& v : scope) locals.push_back(v.name);
+    for (const auto& [c, info] : consts_) consts.push_back(c);
+    if (auto near = closest_name(name, locals))
+      d.helps.push_back("a local variable with a similar name exists: `" + *near + "`");
+    else if (auto near_const = closest_name(name, consts))
+      d.helps.push_back("a constant with a similar name exists: `" + *near_const + "`");
     return error_expr(span);
   }
   if (l->moved) {

@@ -3,6 +3,7 @@
 
 #include "check/checker_impl.hpp"
 #include "support/internal_error.hpp"
+#include "support/suggest.hpp"
 
 namespace vx {
 
@@ -153,7 +154,14 @@ Type Checker::resolve_type(const ast::Type& t) {
     if (scalar_by_name(n->name, s)) return Type::of(s);
     if (n->name == "()" || n->name == "void") return Type::unit();
     if (n->name == "Token") return Type::token();
-    error("E0104", span(*n), "unknown type `" + n->name + "`", "not a type");
+    auto& d = error("E0104", span(*n), "unknown type `" + n->name + "`", "not a type");
+    std::vector<std::string> types = {"Token"};
+#define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
+  types.push_back(name);
+#include "check/scalar_types.def"
+#undef VX_SCALAR
+    if (auto near = closest_name(n->name, types))
+      d.helps.push_back("a type with a similar name exists: `" + *near + "`");
     return Type::error();
   }
   if (auto* r = boost::get<ast::RefType>(&t)) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <climits>
 #include <iostream>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "support/error_index.hpp"
 #include "support/internal_error.hpp"
 #include "support/large_stack.hpp"
+#include "support/suggest.hpp"
 
 namespace {
 
@@ -118,6 +120,32 @@ int vx_main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // `vx runn x.vx`: CLI11 says only that a sub-command is required; name the likely one. The
+    // first word that is no option nor the value of --error-format is the sub-command.
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    const char* word = nullptr;
+    for (int i = 1; i < argc && !word; ++i) {
+      if (argv[i][0] == '-') {
+        if (std::string(argv[i]) == "--error-format") ++i;
+        continue;
+      }
+      word = argv[i];
+    }
+    if (word && std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string msg = std::string("no such sub-command: `") + word + "`";
+      const std::string w = word;
+      const bool program = (w.size() > 3 && w.compare(w.size() - 3, 3, ".vx") == 0) ||
+                           (w.size() > 4 && w.compare(w.size() - 4, 4, ".uir") == 0);
+      if (program)
+        msg += "; did you mean `vx run " + w + "`?";
+      else if (auto near = vx::closest_name(word, names))
+        msg += "; did you mean `" + *near + "`?";
+      msg += " (`vx --help` lists the sub-commands)";
+      vx::render_plain_error(
+          std::cerr, msg, wants_json(argc, argv) ? vx::ErrorFormat::Json : vx::ErrorFormat::Human);
+      return 2;
+    }
     if (wants_json(argc, argv))
       vx::render_plain_error(std::cerr, e.what(), vx::ErrorFormat::Json);
     else

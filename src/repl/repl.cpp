@@ -12,6 +12,7 @@
 #include "repl/line_editor.hpp"
 #include "support/error_index.hpp"
 #include "support/large_stack.hpp"
+#include "support/suggest.hpp"
 
 namespace vx::repl {
 
@@ -143,7 +144,10 @@ class Repl {
       session_.reset();
       out_ << "session reset\n";
     } else {
-      err_ << "error: unknown command `" << name << "` (:help lists the commands)\n";
+      err_ << "error: unknown command `" << name << "`";
+      if (auto near = closest_name(name, {std::begin(kCommands), std::end(kCommands)}))
+        err_ << "; did you mean `" << *near << "`?";
+      err_ << " (:help lists the commands)\n";
     }
     out_.flush();
     err_.flush();
