@@ -31,6 +31,14 @@ namespace vx::check {
 
 namespace {
 
+// "a, b and c".
+std::string and_list(const std::vector<std::string>& words) {
+  std::string out;
+  for (size_t k = 0; k < words.size(); ++k)
+    out += (k == 0 ? "" : k + 1 == words.size() ? " and " : ", ") + words[k];
+  return out;
+}
+
 // The built-in spelled `spelling` ("lanes::sum"), if builtins.def has one.
 std::optional<tir::BuiltinId> builtin_named(const std::string& spelling) {
   static const std::map<std::string, tir::BuiltinId> by_name = [] {
@@ -68,10 +76,7 @@ std::string atomic_type_list() {
   if (atomic) names.push_back(name);
 #include "check/scalar_types.def"
 #undef VX_SCALAR
-  std::string out;
-  for (size_t k = 0; k < names.size(); ++k)
-    out += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + names[k];
-  return out;
+  return and_list(names);
 }
 
 // Splits a literal into its digits and its suffix (`1_000u32` -> "1000", "u32").
@@ -339,9 +344,7 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     const std::string& r = segs[1].name;
     Type i32 = Type::of(Scalar::I32);
     const std::optional<tir::BuiltinId> lanes_id = builtin_named(name);
-    const tir::BuiltinKind lanes_kind =
-        lanes_id ? tir::builtin_kind(*lanes_id) : tir::BuiltinKind::Copy;
-    if (lanes_id && (lanes_kind == tir::BuiltinKind::Reduce ||
+    if (lanes_id && (tir::builtin_kind(*lanes_id) == tir::BuiltinKind::Reduce ||
                      *lanes_id == tir::BuiltinId::LanesSort)) {  // `lanes::f(&tile, n)`
       if (!arity(2)) return error_expr(s);
       const bool is_sort = *lanes_id == tir::BuiltinId::LanesSort;
@@ -450,11 +453,10 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       return e;
     }
     const std::vector<std::string> routines = builtin_names_with_prefix("lanes::");
-    std::string list;
-    for (size_t k = 0; k < routines.size(); ++k)
-      list += (k == 0 ? "" : k + 1 == routines.size() ? " and " : ", ") + routines[k].substr(7);
-    auto& d =
-        error("E0101", s, "unknown built-in `" + name + "`", "the `lanes::` routines are " + list);
+    std::vector<std::string> short_names;
+    for (const std::string& r : routines) short_names.push_back(r.substr(7));  // after lanes::
+    auto& d = error("E0101", s, "unknown built-in `" + name + "`",
+                    "the `lanes::` routines are " + and_list(short_names));
     if (auto near = closest_name(name, routines))
       d.helps.push_back("a routine with a similar name exists: `" + *near + "`");
     return error_expr(s);

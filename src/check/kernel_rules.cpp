@@ -17,23 +17,6 @@ namespace {
 using kr::IxNode;
 using kr::IxOp;
 
-bool is_reduction(tir::BuiltinId id) { return tir::builtin_kind(id) == tir::BuiltinKind::Reduce; }
-bool is_atomic(tir::BuiltinId id) {
-  switch (id) {
-    case tir::BuiltinId::AtomicLoad:
-    case tir::BuiltinId::AtomicStore:
-    case tir::BuiltinId::AtomicSwap:
-    case tir::BuiltinId::AtomicFetchAdd:
-    case tir::BuiltinId::AtomicFetchSub:
-    case tir::BuiltinId::AtomicFetchMax:
-    case tir::BuiltinId::AtomicFetchMin:
-    case tir::BuiltinId::AtomicCompareAndSwap:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // The variable under `x`, `x[i]…`, `&x`, `&mut x[i]`; null for anything else.
 const tir::Expr* root_var(const tir::Expr* e) {
   while (e) {

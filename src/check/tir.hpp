@@ -32,6 +32,8 @@ constexpr BuiltinKind builtin_kind(BuiltinId id) {
   };
   return kinds[static_cast<int>(id)];
 }
+constexpr bool is_atomic(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Atomic; }
+constexpr bool is_reduction(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Reduce; }
 
 // The binary operators (parse/operators.def), their classes and precedence.
 enum class BinOp : uint8_t {

@@ -44,11 +44,6 @@ inline std::memory_order ordering_of(const tir::Expr& e) {
   return to_order(e.kind == tir::ExprKind::Literal ? static_cast<int32_t>(e.lit.i) : 4);
 }
 
-// Whether `id` is an atomic (kind Atomic in check/builtins.def).
-inline bool is_atomic(tir::BuiltinId id) {
-  return tir::builtin_kind(id) == tir::BuiltinKind::Atomic;
-}
-
 // One atomic built-in on elements of T; floats are handled through their bits (so
 // compare-and-swap compares bits, as spec/builtins.md §3 says) with CAS loops for the arithmetic.
 template <class T>

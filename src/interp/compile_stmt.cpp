@@ -86,34 +86,17 @@ struct BlockStmt final : StmtNode {
   Flow exec(Frame& f) const override { return run_list(list, f); }
 };
 
-// The loops below are compiled twice: without a step count (the usual run, the same code as
-// before limits existed) and with one (--max-steps, --max-seconds), chosen once per loop run.
-struct WhileStmt final : StmtNode {
-  const ExprT<bool>* cond;
-  StmtList body;
-  Span span;
-  template <bool Count>
-  Flow passes(Frame& f, RunLimits* limits) const {
-    while (cond->eval(f)) {
-      if constexpr (Count) limits->charge(1, span);
-      const Flow fl = run_list(body, f);
-      if (fl == Flow::Break) break;
-      if (fl == Flow::Return) return fl;
-    }
-    return Flow::Normal;
-  }
-  Flow exec(Frame& f) const override {
-    RunLimits* const limits = f.ctx->limits;
-    return limits ? passes<true>(f, limits) : passes<false>(f, nullptr);
-  }
-};
-
+// `while cond { … }` (HasCond) and `loop { … }` (no condition, none tested). Like the loops
+// below, compiled twice: without a step count (the usual run, the same code as before limits
+// existed) and with one (--max-steps, --max-seconds), chosen once per loop run.
+template <bool HasCond>
 struct LoopStmt final : StmtNode {
+  const ExprT<bool>* cond = nullptr;
   StmtList body;
   Span span;
   template <bool Count>
   Flow passes(Frame& f, RunLimits* limits) const {
-    for (;;) {
+    while (!HasCond || cond->eval(f)) {
       if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
@@ -457,14 +440,14 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
     case StmtKind::Expr:
       return tail_stmt(*s.value, Tail::Discard);
     case StmtKind::While: {
-      auto* n = make<WhileStmt>();
+      auto* n = make<LoopStmt<true>>();
       n->span = s.span;
       n->cond = scalar<bool>(*s.value);
       n->body = block_stmts(*s.body, Tail::Discard);
       return n;
     }
     case StmtKind::Loop: {
-      auto* n = make<LoopStmt>();
+      auto* n = make<LoopStmt<false>>();
       n->span = s.span;
       n->body = block_stmts(*s.body, Tail::Discard);
       return n;

@@ -183,7 +183,7 @@ bool RegionEmitter::barrier_free(const Stmt& s) {
              reg_tiles_.count(base_slot(st->target->args[0])) == 0;
     if (e->kind == ExprKind::Call) return true;
     if (e->kind == ExprKind::Builtin &&
-        (is_atomic(e->builtin) || is_lanes_reduce(e->builtin) ||
+        (is_atomic(e->builtin) || is_reduction(e->builtin) ||
          e->builtin == BuiltinId::ScopedFence || e->builtin == BuiltinId::LanesSort ||
          e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait))
       return true;
@@ -298,7 +298,7 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
     }
     case StmtKind::Let:
       if (s.value && strip(s.value)->kind == ExprKind::TensorNew) return make_tile(s, out);
-      if (s.value && s.value->kind == ExprKind::Builtin && is_lanes_reduce(s.value->builtin))
+      if (s.value && s.value->kind == ExprKind::Builtin && is_reduction(s.value->builtin))
         return reduce(s, out);
       if (s.value && s.value->kind == ExprKind::Builtin &&
           s.value->builtin == BuiltinId::CopyAsync) {

@@ -16,23 +16,6 @@ using tir::stmt_has;
 using tir::StmtKind;
 using tir::walk_expr;
 
-bool is_lanes_reduce(BuiltinId b) { return tir::builtin_kind(b) == tir::BuiltinKind::Reduce; }
-bool is_atomic(BuiltinId b) {
-  switch (b) {
-    case BuiltinId::AtomicLoad:
-    case BuiltinId::AtomicStore:
-    case BuiltinId::AtomicSwap:
-    case BuiltinId::AtomicFetchAdd:
-    case BuiltinId::AtomicFetchSub:
-    case BuiltinId::AtomicFetchMax:
-    case BuiltinId::AtomicFetchMin:
-    case BuiltinId::AtomicCompareAndSwap:
-      return true;
-    default:
-      return false;
-  }
-}
-
 int lane_count(const Stmt& s, int64_t const_count) {
   if (s.lane_count > 0) return s.lane_count;
   return const_count > 0 ? static_cast<int>(std::min<int64_t>(const_count, 1024)) : 256;
@@ -66,7 +49,7 @@ bool is_collective_stmt(const Stmt* s) {
   if (s->kind == StmtKind::Let) {
     if (v->kind == ExprKind::TensorNew) return true;
     if (v->kind == ExprKind::Builtin &&
-        (is_lanes_reduce(v->builtin) || v->builtin == BuiltinId::CopyAsync))
+        (is_reduction(v->builtin) || v->builtin == BuiltinId::CopyAsync))
       return true;
   }
   if (s->kind == StmtKind::Expr && v->kind == ExprKind::Builtin &&
@@ -79,7 +62,7 @@ bool has_collective(const Stmt* s) {
   return stmt_has(s, [](const Stmt* st, const Expr* e) {
     if (st) return is_collective_stmt(st);
     return e->kind == ExprKind::Builtin &&
-           (is_lanes_reduce(e->builtin) || e->builtin == BuiltinId::LanesSort ||
+           (is_reduction(e->builtin) || e->builtin == BuiltinId::LanesSort ||
             e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait);
   });
 }
@@ -123,7 +106,7 @@ bool expr_impure(const Expr* e) {
     }
     if (x->kind == ExprKind::Builtin &&
         (is_atomic(x->builtin) || x->builtin == BuiltinId::ScopedFence ||
-         is_lanes_reduce(x->builtin) || x->builtin == BuiltinId::LanesSort ||
+         is_reduction(x->builtin) || x->builtin == BuiltinId::LanesSort ||
          x->builtin == BuiltinId::CopyAsync))
       found = true;
     if (x->kind == ExprKind::Print || x->kind == ExprKind::Assert) found = true;

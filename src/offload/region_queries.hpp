@@ -9,9 +9,6 @@
 
 namespace vx::offload {
 
-bool is_lanes_reduce(tir::BuiltinId b);
-bool is_atomic(tir::BuiltinId b);
-
 // The lanes of a lane loop: `lanes(n)`, else its constant count up to 1024, else 256.
 int lane_count(const tir::Stmt& s, int64_t const_count);
 // The trip count of a loop with literal bounds, or -1.
