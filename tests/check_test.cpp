@@ -87,6 +87,56 @@ TEST_CASE("a parse error says what was expected and what was found") {
   CHECK(c.diags->list()[0].message == "expected `;`, found `foo`");
 }
 
+TEST_CASE("a missing `;` is reported at the end of the line that lacks it") {
+  auto c = check("fn main() {\n  let x = 1 + 2 // three\n\n  let y = x;\n}\n");
+  REQUIRE(c.diags->list().size() == 1);
+  const auto& d = c.diags->list()[0];
+  CHECK(d.message == "expected `;`, found `let`");
+  CHECK(d.label == "add `;` here");
+  CHECK(c.file->line_col(d.span.begin).line == 2);
+  CHECK(c.file->line_col(d.span.begin).col == 16);  // just after the `2`, before the comment
+  REQUIRE(d.secondary.size() == 1);
+  CHECK(c.file->line_col(d.secondary[0].span.begin).line == 4);
+  CHECK(d.secondary[0].span.end - d.secondary[0].span.begin == 3);  // `let`
+  // On one line the grammar's place is the right one.
+  auto same = check("fn main() { let x = 1 let y = 2; }");
+  REQUIRE(same.diags->list().size() == 1);
+  CHECK(same.file->line_col(same.diags->list()[0].span.begin).col == 23);
+  CHECK(same.diags->list()[0].secondary.empty());
+}
+
+TEST_CASE("a Rust form Vx leaves out is named, at the form") {
+  auto absent = [](const std::string& text) {
+    auto c = check(text);
+    REQUIRE(c.diags->list().size() == 1);
+    const auto& d = c.diags->list()[0];
+    CHECK(d.code == "E0001");
+    const auto at = c.file->line_col(d.span.begin);
+    return d.message + " @" + std::to_string(at.line) + ":" + std::to_string(at.col) + "+" +
+           std::to_string(d.span.end - d.span.begin);
+  };
+  CHECK(absent("struct P { x: i32 }\nfn main() {}") == "Vx has no structs @1:1+6");
+  CHECK(absent("pub enum E { A }\nfn main() {}") == "Vx has no enums @1:5+4");
+  CHECK(absent("fn main() {}\nimpl P {}") == "Vx has no `impl` blocks @2:1+4");
+  CHECK(absent("fn main() {\n  trait T {}\n}") == "Vx has no traits @2:3+5");
+  CHECK(absent("fn main() {\n  let k = match 3 { _ => 1 };\n}") == "Vx has no `match` @2:11+5");
+  CHECK(absent("fn main() {\n  let f = |a, b| a + b;\n}") == "Vx has no closures @2:11+6");
+  CHECK(absent("fn main() {\n  let f = || 1;\n}") == "Vx has no closures @2:11+2");
+  CHECK(absent("fn main() {\n  let f = move |a, b| a;\n}") == "Vx has no closures @2:11+11");
+  // `move |a| a` is `move` or'd with `a`, twice: the unknown `move` says what it likely was.
+  auto moved = check("fn main() {\n  let f = move |a| a;\n}");
+  REQUIRE(!moved.diags->list().empty());
+  CHECK(moved.diags->list()[0].message == "cannot find value `move` in this scope");
+  CHECK(moved.diags->list()[0].notes ==
+        std::vector<std::string>{"Vx has no closures (spec/grammar.md §7); write a `fn` and pass "
+                                 "it what it needs as parameters"});
+  CHECK(absent("fn id<T>(x: T) -> T { x }\nfn main() {}") == "Vx has no generic functions @1:6+3");
+  CHECK(absent("use std::io;\nfn main() {}") == "Vx has no `use` declarations @1:1+3");
+  // The words are names where the program means them as names; other errors stay as they were.
+  CHECK(check("fn main() { let match = 1; let r = match | 2; }").diags->list().empty());
+  CHECK(absent("fn main() {\n  let x = 1\n  match\n}") == "expected `;`, found `match` @2:12+0");
+}
+
 TEST_CASE("a parse error names a keyword or a list it expected in words, never a C++ type") {
   auto c = check("fn main() {\n  spawn x {}\n}\n");
   REQUIRE(c.diags->list().size() == 1);
@@ -109,6 +159,42 @@ TEST_CASE("an unclosed delimiter names where it opened") {
   CHECK(d.message == "unclosed delimiter `(`");
   REQUIRE(d.secondary.size() == 1);
   CHECK(c.file->line_col(d.secondary[0].span.begin).line == 1);  // the `{` of main
+}
+
+TEST_CASE("a bad string escape says what is wrong with it") {
+  auto only = [](const std::string& literal) {
+    auto c = check("fn main() {\n  println!(\"" + literal + "\");\n}\n");
+    REQUIRE(c.diags->list().size() == 1);
+    const auto& d = c.diags->list()[0];
+    CHECK(d.code == "E0004");
+    CHECK(c.file->line_col(d.span.begin).line == 2);
+    CHECK(c.file->line_col(d.span.begin).col == 13);  // the backslash
+    return d.message + " | " + d.label;
+  };
+  CHECK(only("\\q") == "unknown character escape `\\q` | unknown escape");
+  CHECK(only("\\'") == "unknown character escape `\\'` | unknown escape");
+  CHECK(only("\\u{D800}") == "`\\u{D800}` is not a Unicode scalar value | a surrogate code point");
+  CHECK(only("\\u{110000}") == "`\\u{110000}` is not a Unicode scalar value | past U+10FFFF");
+  CHECK(only("\\u{0000041}") == "`\\u{…}` with more than six hex digits | 7 digits");
+  CHECK(only("\\u41") == "malformed `\\u` escape | expected `\\u{` hex digits `}`");
+  CHECK(only("\\u{}") == "malformed `\\u` escape | expected `\\u{` hex digits `}`");
+}
+
+TEST_CASE("string literals keep their bytes and resolve their escapes, at any length") {
+  auto printed = [](const std::string& literal) {
+    auto c = check("fn main() {\n  println!(\"" + literal + "\");\n}\n");
+    REQUIRE(c.diags->list().empty());
+    const auto& f = c.program->functions[c.program->main_index];
+    REQUIRE(f.body->stmts.size() == 1);
+    const vx::tir::Expr* print = f.body->stmts[0]->value;
+    REQUIRE(print);
+    std::string text;
+    for (const auto& piece : print->format) text += piece.literal;
+    return text;
+  };
+  CHECK(printed("a \\t\\n\\\\\\\"\\r|\\u{e9}\\u{10FFFF} \xc3\xa9") ==
+        "a \t\n\\\"\r|\xc3\xa9\xf4\x8f\xbf\xbf \xc3\xa9");
+  CHECK(printed(std::string(1 << 20, 'x')) == std::string(1 << 20, 'x'));
 }
 
 TEST_CASE("consts fold with the language's arithmetic") {

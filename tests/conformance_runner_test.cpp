@@ -109,12 +109,24 @@ TEST_CASE("error markers: same line, ^ for lines above, | for the previous marke
   CHECK(e.errors[1] == ExpectedDiagnostic{"E0101", 6});
   CHECK(e.errors[2] == ExpectedDiagnostic{"E0200", 2});
   CHECK(e.errors[3] == ExpectedDiagnostic{"E0300", 3});
+  REQUIRE(e.error_texts.size() == 1);
+  CHECK(e.error_texts[0].at == ExpectedDiagnostic{"E0300", 3});
+  CHECK(e.error_texts[0].text == "a message");
 }
 
-TEST_CASE("duplicate markers make a multiset") {
+TEST_CASE("duplicate markers are one (code, line) pair, and so are duplicate diagnostics") {
   const auto e = parse_expectations("a //~ ERROR E0200\n//~| ERROR E0200\n");
   REQUIRE(e.errors.size() == 2);
   CHECK(e.errors[0] == e.errors[1]);
+  RunResult refused;
+  refused.started = true;
+  refused.exit_status = 1;
+  refused.err = "error[E0200]: a\n --> t.vx:1:1\n";
+  CHECK(judge(e, std::nullopt, std::nullopt, refused, "t.vx").empty());
+  refused.err += "error[E0200]: b\n --> t.vx:1:5\n";
+  CHECK(judge(e, std::nullopt, std::nullopt, refused, "t.vx").empty());
+  const auto once = parse_expectations("a //~ ERROR E0200\n");
+  CHECK(judge(once, std::nullopt, std::nullopt, refused, "t.vx").empty());
 }
 
 TEST_CASE("runtime error markers") {
@@ -161,6 +173,7 @@ TEST_CASE("diagnostics are scraped from rustc-style stderr") {
   CHECK(ds[0].path == "conformance/types/bad.vx");
   CHECK(ds[0].line == 3);
   CHECK(ds[1].code == "E0100");
+  CHECK(ds[1].message == "unknown name `y`");
   CHECK(ds[1].path == "C:/odd:path/bad.vx");
   CHECK(ds[1].line == 12);
   CHECK(ds[2].code == "E0005");
@@ -279,6 +292,16 @@ TEST_CASE("judging runs") {
   no.err = "error[E0200]: m\n --> t.vx:1:3\nerror[E0101]: m\n --> t.vx:2:1\n";
   CHECK(judge(refused, std::nullopt, std::nullopt, no, "t.vx") ==
         "missing diagnostics E0100:3; unexpected diagnostics E0101:2");
+  // Text after the code must be in that diagnostic's message.
+  Expectations worded = parse_expectations("x //~ ERROR E0200 mismatched types\n");
+  no.err = "error[E0200]: mismatched types: expected `i32`\n --> t.vx:1:3\n";
+  CHECK(judge(worded, std::nullopt, std::nullopt, no, "t.vx").empty());
+  no.err = "error[E0200]: wrong kind\n --> t.vx:1:3\nerror[E0200]: other\n --> t.vx:1:9\n";
+  CHECK(judge(worded, std::nullopt, std::nullopt, no, "t.vx") ==
+        "E0200:1: expected `mismatched types` in the message, got `wrong kind`, `other`");
+  no.err = "error[E0200]: mismatched types\n --> elsewhere.vx:1:3\n";
+  CHECK(judge(worded, std::nullopt, std::nullopt, no, "t.vx") ==
+        "missing diagnostics E0200:1; diagnostics in other files: E0200 at elsewhere.vx:1");
   RunResult accepted = ok;
   CHECK(judge(refused, std::nullopt, std::nullopt, accepted, "t.vx") ==
         "exit status 0, expected 1 (refused); missing diagnostics E0100:3, E0200:1");

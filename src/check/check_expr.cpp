@@ -96,6 +96,10 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
     auto& d = error("E0100", span, "cannot find value `" + name + "` in this scope",
                     "not found in this scope");
     if (fn_by_name_.count(name)) d.helps.push_back("`" + name + "` is a function: call it");
+    if (name == "move")  // `move |x| x + 1` parses as `move | x | x + 1`
+      d.notes.push_back(
+          "Vx has no closures (spec/grammar.md §7); write a `fn` and pass it what "
+          "it needs as parameters");
     std::vector<std::string> locals, consts;
     for (const auto& scope : scopes_)
       for (const Local& v : scope) locals.push_back(v.name);

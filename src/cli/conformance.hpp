@@ -44,9 +44,15 @@ struct Expectations {
   std::vector<std::pair<std::string, std::string>> env;  // `// env: NAME=VALUE …`
   bool check_only = false;                               // `// check-only`
   std::vector<ExpectedDiagnostic> errors;                // `//~ ERROR CODE`, `//~^ …`, `//~| …`
-  std::vector<int> runtime_error_lines;                  // `//~ RUNTIME-ERROR [text]`
-  std::string runtime_error_text;                        // text that must appear in stderr
-  std::vector<std::string> problems;                     // malformed markers: corpus errors
+  // `//~ ERROR CODE text`: the diagnostic with that code on that line has the text in its message.
+  struct Text {
+    ExpectedDiagnostic at;
+    std::string text;
+  };
+  std::vector<Text> error_texts;
+  std::vector<int> runtime_error_lines;  // `//~ RUNTIME-ERROR [text]`
+  std::string runtime_error_text;        // text that must appear in stderr
+  std::vector<std::string> problems;     // malformed markers: corpus errors
 };
 
 // `comment` is the line-comment mark of the program's language: `//` for .vx, `#` for .uir
@@ -58,6 +64,7 @@ struct ScrapedDiagnostic {
   std::string code;
   std::string path;
   int line = 0;
+  std::string message;  // what follows `error[CODE]: `
 };
 std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view stderr_text);
 

@@ -155,6 +155,8 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
         continue;
       }
       e.errors.push_back({std::string(code), target});
+      if (const std::string_view text = trim(after.substr(code.size())); !text.empty())
+        e.error_texts.push_back({e.errors.back(), std::string(text)});
     } else if (kind == "RUNTIME-ERROR") {
       e.runtime_error_lines.push_back(target);
       if (!after.empty()) e.runtime_error_text = std::string(after);
@@ -192,13 +194,16 @@ bool parse_location(std::string_view line, std::string& path, int& line_no) {
 
 std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view text) {
   std::vector<ScrapedDiagnostic> found;
-  std::optional<std::string> pending;  // the code of an `error[…]` still waiting for its `-->`
+  std::optional<ScrapedDiagnostic> pending;  // an `error[…]` still waiting for its `-->`
   for (std::string_view line : split_lines(text)) {
     if (line.substr(0, 6) == "error[") {
       const size_t close = line.find("]:");
       pending.reset();
       if (close != std::string_view::npos && is_code(line.substr(6, close - 6)))
-        pending = std::string(line.substr(6, close - 6));
+        pending = ScrapedDiagnostic{std::string(line.substr(6, close - 6)),
+                                    {},
+                                    0,
+                                    std::string(trim(line.substr(close + 2)))};
       continue;
     }
     if (line.substr(0, 6) == "error:" || line.substr(0, 7) == "warning") {
@@ -208,7 +213,7 @@ std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view text) {
     std::string path;
     int line_no = 0;
     if (pending && parse_location(line, path, line_no)) {
-      found.push_back({*pending, path, line_no});
+      found.push_back({pending->code, path, line_no, pending->message});
       pending.reset();
     }
   }
@@ -299,17 +304,23 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
                        (run.exit_status == 0 ? std::string() : stderr_hint));
     std::vector<ExpectedDiagnostic> actual;
     std::vector<std::string> elsewhere;
-    for (const auto& d : scrape_diagnostics(run.err)) {
+    const auto scraped = scrape_diagnostics(run.err);
+    for (const auto& d : scraped) {
       if (same_program(d.path, program_path))
         actual.push_back({d.code, d.line});
       else
         elsewhere.push_back(d.code + " at " + d.path + ":" + std::to_string(d.line));
     }
+    // Sets of (code, line) pairs (spec/cli.md §6.1): two diagnostics, or two markers, with one
+    // code on one line are one pair.
     std::sort(actual.begin(), actual.end());
+    actual.erase(std::unique(actual.begin(), actual.end()), actual.end());
+    std::vector<ExpectedDiagnostic> wanted = expect.errors;  // sorted by parse_expectations
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
     std::vector<ExpectedDiagnostic> missing, unexpected;
-    std::set_difference(expect.errors.begin(), expect.errors.end(), actual.begin(), actual.end(),
+    std::set_difference(wanted.begin(), wanted.end(), actual.begin(), actual.end(),
                         std::back_inserter(missing));
-    std::set_difference(actual.begin(), actual.end(), expect.errors.begin(), expect.errors.end(),
+    std::set_difference(actual.begin(), actual.end(), wanted.begin(), wanted.end(),
                         std::back_inserter(unexpected));
     auto list = [](const std::vector<ExpectedDiagnostic>& ds) {
       std::vector<std::string> parts;
@@ -320,6 +331,19 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
     if (!unexpected.empty()) faults.push_back("unexpected diagnostics " + list(unexpected));
     if (!elsewhere.empty())
       faults.push_back("diagnostics in other files: " + join(elsewhere, ", "));
+    for (const auto& want : expect.error_texts) {
+      std::vector<std::string> messages;  // of the diagnostics at that code and line
+      bool found = false;
+      for (const auto& d : scraped)
+        if (d.code == want.at.code && d.line == want.at.line &&
+            same_program(d.path, program_path)) {
+          found = found || d.message.find(want.text) != std::string::npos;
+          messages.push_back("`" + printable(d.message) + "`");
+        }
+      if (!found && !messages.empty())
+        faults.push_back(want.at.code + ":" + std::to_string(want.at.line) + ": expected `" +
+                         printable(want.text) + "` in the message, got " + join(messages, ", "));
+    }
     return join(faults, "; ");
   }
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <boost/variant/get.hpp>
+#include <cctype>
 #include <sstream>
 
 #include "parse/grammar.hpp"
+#include "parse/syntax_errors.hpp"
 
 namespace vx {
 
@@ -26,33 +28,6 @@ Span ParsedProgram::span(const ast::position_tagged& node) const {
 }
 
 namespace {
-
-bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// A short description of the text at `offset`, for "expected …, found …".
-std::string describe_found(const std::string& text, size_t offset) {
-  while (offset < text.size() && (text[offset] == ' ' || text[offset] == '\t' ||
-                                  text[offset] == '\n' || text[offset] == '\r'))
-    ++offset;
-  if (offset >= text.size()) return "end of file";
-  size_t end = offset;
-  if (ident_char(text[offset])) {
-    while (end < text.size() && ident_char(text[end]) && end - offset < 40) ++end;
-  } else if (text[offset] == '"') {
-    return "a string literal";
-  } else {
-    static const char* ops[] = {
-        "<<=", ">>=", "..=", "::", "->", "==", "!=", "<=", ">=", "&&", "||",
-        "<<",  ">>",  "+=",  "-=", "*=", "/=", "%=", "..", "&=", "|=", "^="};
-    for (const char* op : ops)
-      if (text.compare(offset, std::char_traits<char>::length(op), op) == 0)
-        return std::string("`") + op + "`";
-    end = offset + 1;
-  }
-  return "`" + text.substr(offset, end - offset) + "`";
-}
 
 // Refuses what the grammar should never see: bytes that are not text, non-ASCII outside strings
 // and comments, unbalanced or too deeply nested delimiters, unterminated strings and comments.
@@ -340,76 +315,13 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
     // Skip trailing white space and comments; anything left is not an item.
     x3::skip_over(first, last, x3::make_context<x3::skipper_tag>(grammar::skipper));
     if (!ok || first != last) {
-      uint32_t at = static_cast<uint32_t>(first - text.begin());
-      auto& d = diags.error("E0001", {at, at + 1},
-                            "expected an item (`fn`, `const`, `import` or an attribute), found " +
-                                describe_found(text, at),
-                            "expected an item");
-      d.notes.push_back("a Vx file is a list of items; statements go inside a `fn`");
+      report_not_an_item(text, static_cast<uint32_t>(first - text.begin()), diags);
       return nullptr;
     }
   } catch (const x3::expectation_failure<grammar::iterator_type>& e) {
     uint32_t at = static_cast<uint32_t>(e.where() - text.begin());
     while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
-    std::string which = e.which();
-    if (which == "too_long") {
-      auto& d = diags.error(
-          "E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-          "expression has more than " + std::to_string(kMaxOperators) + " binary operators",
-          "the operator past the limit");
-      d.helps.push_back("split it into several `let` statements");
-      return nullptr;
-    }
-    if (which == "too_deep") {
-      auto& d =
-          diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                      "expression or type nested too deeply",
-                      "this is level " + std::to_string(kMaxParseDepth + 1));
-      d.notes.push_back("at most " + std::to_string(kMaxParseDepth) +
-                        " expressions and types may be open at once (such as `if` conditions "
-                        "and `&` types nested without parentheses)");
-      return nullptr;
-    }
-    if (which == "too_many_suffixes") {
-      auto& d =
-          diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                      "expression nested too deeply",
-                      "this suffix makes it more than " + std::to_string(kMaxExprDepth) + " deep");
-      d.notes.push_back("an expression's tree may be at most " + std::to_string(kMaxExprDepth) +
-                        " deep (spec/grammar.md §1.5); each method call and index adds a level");
-      d.helps.push_back("name the parts with `let` statements");
-      return nullptr;
-    }
-    if (which == "too_many_prefix" || which == "too_many_casts") {
-      const bool prefix = which == "too_many_prefix";
-      auto& d = diags.error(
-          "E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-          prefix ? "more than " + std::to_string(kMaxPrefixOps) + " prefix operators in a row"
-                 : "more than " + std::to_string(kMaxCasts) + " `as` casts in a row",
-          prefix ? "the operator past the limit" : "the cast past the limit");
-      d.helps.push_back("split it into several `let` statements");
-      return nullptr;
-    }
-    if (which == "escape") {
-      auto& d =
-          diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
-                      "unknown character escape `" + text.substr(at, 2) + "`", "unknown escape");
-      d.helps.push_back("the escapes are \\n \\t \\r \\0 \\\\ \\\" \\' and \\u{…}");
-      return nullptr;
-    }
-    // A parser without a name of its own (X3 gives its C++ type): say only what was found.
-    if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos) {
-      diags.error("E0001", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                  "unexpected " + describe_found(text, at), "not expected here");
-      return nullptr;
-    }
-    // X3 names literal characters as 'x'; show them as `x`.
-    if (which.size() == 3 && which.front() == '\'' && which.back() == '\'')
-      which = "`" + which.substr(1, 1) + "`";
-    else if (which.size() >= 2 && which.front() == '"' && which.back() == '"')
-      which = "`" + which.substr(1, which.size() - 2) + "`";
-    diags.error("E0001", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
-                "expected " + which + ", found " + describe_found(text, at), "expected " + which);
+    report_expectation_failure(text, at, e.which(), diags);
     return nullptr;
   }
   DepthCheck depth(*result, diags);

@@ -1,0 +1,303 @@
+#include "parse/syntax_errors.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+#include "parse/parser.hpp"
+
+namespace vx {
+
+namespace {
+
+bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+uint64_t hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return static_cast<uint64_t>(c - '0');
+  if (c >= 'a' && c <= 'f') return static_cast<uint64_t>(c - 'a' + 10);
+  return static_cast<uint64_t>(c - 'A' + 10);
+}
+
+// A short description of the text at `offset`, for "expected …, found …".
+std::string describe_found(const std::string& text, size_t offset) {
+  while (offset < text.size() && (text[offset] == ' ' || text[offset] == '\t' ||
+                                  text[offset] == '\n' || text[offset] == '\r'))
+    ++offset;
+  if (offset >= text.size()) return "end of file";
+  size_t end = offset;
+  if (ident_char(text[offset])) {
+    while (end < text.size() && ident_char(text[end]) && end - offset < 40) ++end;
+  } else if (text[offset] == '"') {
+    return "a string literal";
+  } else {
+    static const char* ops[] = {
+        "<<=", ">>=", "..=", "::", "->", "==", "!=", "<=", ">=", "&&", "||",
+        "<<",  ">>",  "+=",  "-=", "*=", "/=", "%=", "..", "&=", "|=", "^="};
+    for (const char* op : ops)
+      if (text.compare(offset, std::char_traits<char>::length(op), op) == 0)
+        return std::string("`") + op + "`";
+    end = offset + 1;
+  }
+  return "`" + text.substr(offset, end - offset) + "`";
+}
+
+// The end of the last token before byte `at` (0 if there is none): white space, comments and
+// string literals are stepped over as the grammar's skipper and lexeme do.
+size_t previous_token_end(const std::string& text, size_t at) {
+  size_t i = 0, last = 0;
+  const size_t n = std::min(at, text.size());
+  while (i < n) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++i;
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      while (i < n && text[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      int depth = 0;  // block comments nest; the pre-scan has refused an unterminated one
+      do {
+        if (text.compare(i, 2, "/*") == 0) {
+          ++depth, i += 2;
+        } else if (text.compare(i, 2, "*/") == 0) {
+          --depth, i += 2;
+        } else {
+          ++i;
+        }
+      } while (depth > 0 && i < n);
+    } else if (c == '"') {
+      for (++i; i < n && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      last = i = std::min(i + 1, n);
+    } else {
+      last = ++i;
+    }
+  }
+  return last;
+}
+
+// The identifier that starts at `at`, or "".
+std::string_view word_at(const std::string& text, size_t at) {
+  size_t end = at;
+  while (end < text.size() && ident_char(text[end])) ++end;
+  if (end == at || std::isdigit(static_cast<unsigned char>(text[at]))) return {};
+  return std::string_view(text).substr(at, end - at);
+}
+
+// The identifier that ends at `end`, or "".
+std::string_view word_before(const std::string& text, size_t end) {
+  size_t start = end;
+  while (start > 0 && ident_char(text[start - 1])) --start;
+  return word_at(text, start).size() == end - start ? word_at(text, start) : std::string_view{};
+}
+
+struct Absent {
+  const char* word;
+  const char* what;
+  const char* help;
+  const char* where;
+};
+enum class AbsentId {
+#define VX_ABSENT(Id, word, what, help, where) Id,
+#include "parse/absent.def"
+#undef VX_ABSENT
+};
+constexpr Absent kAbsent[] = {
+#define VX_ABSENT(Id, word, what, help, where) {word, what, help, where},
+#include "parse/absent.def"
+#undef VX_ABSENT
+};
+const Absent& absent(AbsentId id) { return kAbsent[static_cast<int>(id)]; }
+const Absent* absent_word(std::string_view word) {
+  for (const auto& a : kAbsent)
+    if (!word.empty() && word == a.word) return &a;
+  return nullptr;
+}
+
+void report_absent(const Absent& a, Span span, const std::string& label, Diagnostics& diags) {
+  auto& d = diags.error("E0001", span, std::string("Vx has no ") + a.what, label);
+  d.helps.push_back(a.help);
+  d.notes.push_back(std::string("spec/grammar.md §7 lists what Vx leaves out of Rust; ") + a.where);
+}
+
+// A Rust form that Vx leaves out, found where the grammar stopped: the word at `at` where an
+// item was due (`struct P`, `pub enum E`), the word just before it (`match x {`: `match` read
+// as a name, then no `;`), a `|` where an expression was due, a `<` after `fn name`.
+bool report_absent_form(const std::string& text, uint32_t at, const std::string& which,
+                        Diagnostics& diags) {
+  const size_t prev_end = previous_token_end(text, at);
+  const std::string_view prev = word_before(text, prev_end);
+  const auto span_of = [](size_t begin, size_t size) {
+    return Span{static_cast<uint32_t>(begin), static_cast<uint32_t>(begin + size)};
+  };
+  size_t word = at;  // `pub struct` where an item was due: the word after `pub`
+  if (which == "item" && word_at(text, at) == "pub")
+    word = text.find_first_not_of(" \t\r\n", at + 3);
+  if (const Absent* a = word < text.size() ? absent_word(word_at(text, word)) : nullptr;
+      a && (which == "item" || prev == "pub")) {
+    report_absent(*a, span_of(word, std::string_view(a->word).size()),
+                  std::string("`") + a->word + "` starts no item in Vx", diags);
+    return true;
+  }
+  if (const Absent* a = absent_word(prev)) {
+    const size_t begin = prev_end - prev.size();
+    const size_t before = previous_token_end(text, begin);
+    if (before == 0 || (text[before - 1] != '.' && text.compare(before - 1, 1, ":") != 0)) {
+      report_absent(*a, span_of(begin, prev.size()),
+                    std::string("`") + a->word + "` is not a keyword of Vx", diags);
+      return true;
+    }
+  }
+  // `move |x| …` reads as the name `move` or'd with `x`: look for it on the line before `at`.
+  size_t closure = which == "expression" && at < text.size() && text[at] == '|' ? at : text.npos;
+  const size_t line = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 is 0
+  for (size_t m = text.find("move", line); closure == text.npos && m < at;
+       m = text.find("move", m + 1)) {
+    const size_t after = text.find_first_not_of(" \t", m + 4);
+    if (word_at(text, m) == "move" && (m == 0 || !ident_char(text[m - 1])) && after < at &&
+        text[after] == '|')
+      closure = m;
+  }
+  if (closure != text.npos) {
+    at = static_cast<uint32_t>(closure);
+    const size_t bar = text.find('|', at);  // `|x, y|`, `||`, `move |x|`: to the second bar
+    const size_t second = text[bar + 1] == '|' ? bar + 1 : text.find('|', bar + 1);
+    const size_t end = second < text.find('\n', bar) ? second + 1 : bar + 1;
+    report_absent(absent(AbsentId::Closure), span_of(at, end - at), "a closure", diags);
+    return true;
+  }
+  if (which == "`(`" && at < text.size() && text[at] == '<' && !prev.empty() &&
+      word_before(text, previous_token_end(text, prev_end - prev.size())) == "fn") {
+    const size_t close = text.find('>', at);  // `<T>`, `<T: Copy>` when on one line
+    const size_t end = close < text.find('\n', at) ? close + 1 : at + 1;
+    report_absent(absent(AbsentId::Generic), span_of(at, end - at), "type parameters", diags);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void report_not_an_item(const std::string& text, uint32_t at, Diagnostics& diags) {
+  if (report_absent_form(text, at, "item", diags)) return;
+  auto& d = diags.error("E0001", {at, at + 1},
+                        "expected an item (`fn`, `const`, `import` or an attribute), found " +
+                            describe_found(text, at),
+                        "expected an item");
+  d.notes.push_back("a Vx file is a list of items; statements go inside a `fn`");
+}
+
+void report_expectation_failure(const std::string& text, uint32_t at, std::string which,
+                                Diagnostics& diags) {
+  if (which == "too_long") {
+    auto& d = diags.error(
+        "E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+        "expression has more than " + std::to_string(kMaxOperators) + " binary operators",
+        "the operator past the limit");
+    d.helps.push_back("split it into several `let` statements");
+    return;
+  }
+  if (which == "too_deep") {
+    auto& d =
+        diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                    "expression or type nested too deeply",
+                    "this is level " + std::to_string(kMaxParseDepth + 1));
+    d.notes.push_back("at most " + std::to_string(kMaxParseDepth) +
+                      " expressions and types may be open at once (such as `if` conditions "
+                      "and `&` types nested without parentheses)");
+    return;
+  }
+  if (which == "too_many_suffixes") {
+    auto& d =
+        diags.error("E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                    "expression nested too deeply",
+                    "this suffix makes it more than " + std::to_string(kMaxExprDepth) + " deep");
+    d.notes.push_back("an expression's tree may be at most " + std::to_string(kMaxExprDepth) +
+                      " deep (spec/grammar.md §1.5); each method call and index adds a level");
+    d.helps.push_back("name the parts with `let` statements");
+    return;
+  }
+  if (which == "too_many_prefix" || which == "too_many_casts") {
+    const bool prefix = which == "too_many_prefix";
+    auto& d = diags.error(
+        "E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+        prefix ? "more than " + std::to_string(kMaxPrefixOps) + " prefix operators in a row"
+               : "more than " + std::to_string(kMaxCasts) + " `as` casts in a row",
+        prefix ? "the operator past the limit" : "the cast past the limit");
+    d.helps.push_back("split it into several `let` statements");
+    return;
+  }
+  if (which == "escape" && text.compare(at, 2, "\\u") == 0) {
+    // `\u{…}` that did not parse: say which part is wrong, not "unknown escape".
+    size_t end = at + 2;
+    uint64_t value = 0;
+    bool braced = end < text.size() && text[end] == '{';
+    size_t digits = 0;
+    if (braced) {
+      ++end;
+      while (end < text.size() && std::isxdigit(static_cast<unsigned char>(text[end]))) {
+        if (value <= 0x10FFFF) value = value * 16 + hex_digit_value(text[end]);
+        ++end, ++digits;
+      }
+    }
+    const bool closed = braced && end < text.size() && text[end] == '}';
+    const uint32_t stop = static_cast<uint32_t>(std::min(text.size(), closed ? end + 1 : end));
+    if (closed && digits > 6) {
+      auto& d = diags.error("E0004", {at, stop}, "`\\u{…}` with more than six hex digits",
+                            std::to_string(digits) + " digits");
+      d.helps.push_back("a code point has at most six: U+10FFFF is `\\u{10FFFF}`");
+      return;
+    }
+    if (closed && digits > 0) {
+      const bool surrogate = value >= 0xD800 && value <= 0xDFFF;
+      auto& d = diags.error("E0004", {at, stop},
+                            "`" + text.substr(at, stop - at) + "` is not a Unicode scalar value",
+                            surrogate ? "a surrogate code point" : "past U+10FFFF");
+      d.notes.push_back(
+          "a `\\u{…}` escape names a code point up to U+10FFFF, outside "
+          "U+D800 to U+DFFF (the UTF-16 surrogates)");
+      return;
+    }
+    auto& d = diags.error("E0004", {at, std::max<uint32_t>(stop, at + 2)}, "malformed `\\u` escape",
+                          "expected `\\u{` hex digits `}`");
+    d.helps.push_back(
+        "write a code point as one to six hex digits in braces: `\\u{e9}`, "
+        "`\\u{1F600}`");
+    return;
+  }
+  if (which == "escape") {
+    auto& d =
+        diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
+                    "unknown character escape `" + text.substr(at, 2) + "`", "unknown escape");
+    d.helps.push_back("the escapes are \\n \\t \\r \\0 \\\\ \\\" and \\u{…}");
+    return;
+  }
+  // A parser without a name of its own (X3 gives its C++ type): say only what was found.
+  if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos) {
+    diags.error("E0001", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},
+                "unexpected " + describe_found(text, at), "not expected here");
+    return;
+  }
+  // X3 names literal characters as 'x'; show them as `x`.
+  if (which.size() == 3 && which.front() == '\'' && which.back() == '\'')
+    which = "`" + which.substr(1, 1) + "`";
+  else if (which.size() >= 2 && which.front() == '"' && which.back() == '"')
+    which = "`" + which.substr(1, which.size() - 2) + "`";
+  if (report_absent_form(text, at, which, diags)) return;
+  const Span found{at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))};
+  const uint32_t found_word = static_cast<uint32_t>(word_at(text, at).size());
+  const std::string message = "expected " + which + ", found " + describe_found(text, at);
+  // A `;` missing at the end of a line is reported there, as rustc does, with the next line's
+  // token as the second label: the grammar stopped at that token.
+  const uint32_t prev_end = static_cast<uint32_t>(previous_token_end(text, at));
+  if (which == "`;`" && prev_end > 0 && text.find('\n', prev_end) < at) {
+    auto& d = diags.error("E0001", {prev_end, prev_end}, message, "add `;` here");
+    d.secondary.push_back({{at, std::max(found.end, at + found_word)},
+                           at < text.size() && text[at] == '}' ? "the block closes here"
+                                                               : "the next statement starts here"});
+    return;
+  }
+  diags.error("E0001", found, message, "expected " + which);
+}
+
+}  // namespace vx
