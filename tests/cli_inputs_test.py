@@ -10,6 +10,8 @@
   and column in the machine file, exit status 2, also as JSON;
 - --error-format=json: runtime errors (.vx and .uir), unreadable files and command-line errors
   are JSON objects of the diagnostics' shape;
+- --color: always, never, a pipe, a terminal with and without NO_COLOR or TERM=dumb; the
+  explain footer;
 - `vx conformance --format junit` is well-formed XML (python's expat parser) whatever the
   programs print: U+FFFE, U+FFFF, control characters, bytes that are not UTF-8.
 
@@ -304,6 +306,56 @@ if r.returncode != 2 or len(lines) != 1 or "did you mean `run`?" not in lines[0]
 r = vx("repl", stdin=b":chek\n:quit\n")
 if "error: unknown command `:chek`; did you mean `:check`?" not in r.err:
     fail(f"repl :chek: want a did-you-mean, got {r.err!r}")
+
+# --color (spec/cli.md §5): always colours, never and a pipe do not, a terminal does unless
+# NO_COLOR is set or TERM is dumb; JSON never does. The terminal is a pseudo-terminal on stderr.
+bad = os.path.join(tmp, "bad.vx")
+with open(bad, "w") as f:
+    f.write("fn main() {\n    let x: i32 = true;\n}\n")
+red = "\x1b[1;31merror[E0200]\x1b[0m"
+for args, colored in [(["--color=always"], True), (["--color=never"], False), ([], False),
+                      (["--color", "always", "--error-format=json"], False)]:
+    r = vx("check", *args, bad)
+    if r.returncode != 1 or (red in r.err) != colored or ("\x1b" in r.err) != colored:
+        fail(f"check {args}: want exit 1 and colour {colored}, got {r.returncode} {r.err[:200]!r}")
+r = vx("check", "--color=rainbow", bad)
+if r.returncode != 2:
+    fail(f"--color=rainbow: want a usage error (2), got {r.returncode}")
+
+
+def on_terminal(env):
+    import pty
+    leader, follower = pty.openpty()
+    p = subprocess.run([VX, "check", bad], stderr=follower, stdout=subprocess.DEVNULL, cwd=ROOT,
+                       env=dict(os.environ, **env), timeout=60)
+    os.close(follower)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(leader)
+    return p.returncode, out.decode("utf-8", "replace")
+
+
+plain = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+for env, colored in [({"TERM": "xterm"}, True), ({"TERM": "xterm", "NO_COLOR": "1"}, False),
+                     ({"TERM": "xterm", "NO_COLOR": ""}, True), ({"TERM": "dumb"}, False)]:
+    os.environ.clear()
+    os.environ.update(plain)
+    status, err = on_terminal(env)
+    if status != 1 or (red in err) != colored:
+        fail(f"check on a terminal with {env}: want colour {colored}, got {status} {err[:200]!r}")
+
+# The footer names `vx explain` for the codes it explains (rustc's).
+r = vx("check", bad)
+if not r.err.endswith("error: aborting due to 1 previous error\n\n"
+                      "For more information about this error, try `vx explain E0200`.\n"):
+    fail(f"check: want the explain footer, got {r.err[-200:]!r}")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

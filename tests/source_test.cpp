@@ -1,6 +1,6 @@
 // SourceFile's line and column lookup (spec/grammar.md §1: columns count code points from 1)
 // against a plain scan of the text, over lines far longer than its 64-byte blocks; and the
-// bounded read of read_source_file (at most 16 MiB and one byte).
+// bounded read of read_source_file (at most 16 MiB and one byte); the rendering of diagnostics.
 #include "support/source.hpp"
 
 #include <doctest/doctest.h>
@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
+
+#include "support/diagnostics.hpp"
 
 using namespace vx;
 
@@ -85,4 +88,96 @@ TEST_CASE("read_source_file reads at most 16 MiB and one byte") {
   CHECK(read_source_file(path, error, &status) == nullptr);
   CHECK(status == ReadStatus::Unreadable);
   CHECK(error.find("cannot read") == 0);
+}
+
+// Rendering (spec/cli.md §5): the expected texts are written out by hand from rustc's layout.
+namespace {
+
+std::string rendered(const Diagnostics& diags, std::string_view explain = "vx explain") {
+  std::ostringstream out;
+  emit_diagnostics(out, diags, ErrorFormat::Human, explain);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("labels on one line share one copy of it") {
+  auto file = std::make_shared<SourceFile>("t.vx", "fn f() {\n    out[b][l] = out[b][l + 1];\n}\n");
+  Diagnostics diags(file);
+  // `out[b][l]` at column 5 (bytes 13..22), `out[b][l + 1]` at column 17 (bytes 25..38).
+  auto& d = diags.error("E6032", {25, 38}, "a pass may read what another writes", "the read");
+  d.secondary.push_back({{13, 22}, "the write"});
+  CHECK(rendered(diags) ==
+        "error[E6032]: a pass may read what another writes\n"
+        " --> t.vx:2:17\n"
+        "  |\n"
+        "2 |     out[b][l] = out[b][l + 1];\n"
+        "  |     ---------   ^^^^^^^^^^^^^ the read\n"
+        "  |     |\n"
+        "  |     the write\n"
+        "\n"
+        "error: aborting due to 1 previous error\n"
+        "\n"
+        "For more information about this error, try `vx explain E6032`.\n");
+}
+
+TEST_CASE("three labels on a line hang right to left; other lines keep their own") {
+  auto file = std::make_shared<SourceFile>("t.vx", "let a = foo(x, y, z);\nlet b = a;\n");
+  Diagnostics diags(file);
+  auto& d = diags.error("E0200", {15, 16}, "m", "second");  // `y`
+  d.secondary.push_back({{12, 13}, "first"});               // `x`
+  d.secondary.push_back({{18, 19}, "third"});               // `z`
+  d.secondary.push_back({{26, 27}, ""});                    // `b`, no text
+  d.secondary.push_back({{4, 5}, ""});                      // `a`, no text
+  CHECK(rendered(diags, "") ==
+        "error[E0200]: m\n"
+        " --> t.vx:1:16\n"
+        "  |\n"
+        "1 | let a = foo(x, y, z);\n"
+        "  |     -       -  ^  - third\n"
+        "  |             |  |\n"
+        "  |             |  second\n"
+        "  |             first\n"
+        "2 | let b = a;\n"
+        "  |     -\n"
+        "\n"
+        "error: aborting due to 1 previous error\n");
+}
+
+TEST_CASE("the footer names every code vx explain explains, and none it does not") {
+  auto file = std::make_shared<SourceFile>("t.vx", "x\n");
+  Diagnostics two(file);
+  two.error("E0200", {0, 1}, "m");
+  two.error("E0100", {0, 1}, "m");
+  two.error("E0200", {0, 1}, "m");
+  const std::string text = rendered(two);
+  CHECK(text.substr(text.find("error: aborting")) ==
+        "error: aborting due to 3 previous errors\n"
+        "\n"
+        "Some errors have detailed explanations: E0100, E0200.\n"
+        "For more information about an error, try `vx explain E0100`.\n");
+  CHECK(rendered(two, ":explain").find("try `:explain E0100`.") != std::string::npos);
+  Diagnostics none(file);
+  none.error("E9999", {0, 1}, "m");
+  CHECK(rendered(none).find("For more information") == std::string::npos);
+}
+
+TEST_CASE("colour only when asked for, and never in JSON") {
+  auto file = std::make_shared<SourceFile>("t.vx", "let x = 1;\n");
+  Diagnostics diags(file);
+  diags.error("E0200", {8, 9}, "mismatched types", "expected `bool`").notes.push_back("n");
+  CHECK(rendered(diags).find('\x1b') == std::string::npos);
+  set_diagnostic_color(true);
+  const std::string colored = rendered(diags);
+  std::ostringstream json;
+  emit_diagnostics(json, diags, ErrorFormat::Json);
+  set_diagnostic_color(false);
+  CHECK(colored.find("\x1b[1;31merror[E0200]\x1b[0m\x1b[1m: mismatched types\x1b[0m\n") == 0);
+  CHECK(colored.find("\x1b[1;31m^\x1b[0m \x1b[1;31mexpected `bool`\x1b[0m") != std::string::npos);
+  CHECK(colored.find("\x1b[1;34m  = \x1b[0m\x1b[1mnote\x1b[0m: n") != std::string::npos);
+  CHECK(json.str().find("\\u001b") == std::string::npos);
+  CHECK(json.str().find('\x1b') == std::string::npos);
+  CHECK(!color_wanted("never", 2));
+  CHECK(color_wanted("always", 2));
+  CHECK(!color_wanted("auto", -1));  // not a terminal
 }

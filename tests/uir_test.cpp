@@ -240,6 +240,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_writes_through_argument.vx", "it calls the function `set_first`"},
       {"coefficient_not_constant.vx", "the tensor `out` has a dimension not known statically"},
       {"data_dependent_write.vx", "refused"},
+      {"grid_over_limit.vx", "the loop `b` has more passes than a .uir range holds (2^31 - 1)"},
+      {"index_too_large.vx", "refused"},
       {"lane_must_fix_index.vx", "refused"},
       {"lanes_sum_in_expression.vx", "it calls `lanes::sum`, which .uir has no instruction for"},
       {"lanes_sum_in_lane_loop.vx", "it calls `lanes::sum`, which .uir has no instruction for"},

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "check/kernel_access.hpp"
+#include "check/kernel_rules.hpp"
 #include "check/mixed_radix.hpp"
 #include "support/internal_error.hpp"
 #include "support/pass_name.hpp"
@@ -213,10 +214,10 @@ class Checker {
            describe_pass(stmts, c->second) + " reads it";
   }
 
-  Diagnostic& report(const Access& at, const tir::Stmt* loop, std::string message,
+  Diagnostic& report(KernelRule rule, const Access& at, const tir::Stmt* loop, std::string message,
                      std::string label) {
     reported_.insert(at.span.begin);
-    auto& d = diags_.error("E6032", at.span, std::move(message), std::move(label));
+    auto& d = kernel_rule_error(diags_, rule, at.span, std::move(message), std::move(label));
     d.secondary.push_back(
         {loop_header(loop, diags_.file()), std::string("this ") + level_of(loop) + " loop"});
     return d;
@@ -240,7 +241,7 @@ class Checker {
       if (atomic_changes) {
         for (const Access* a : list)
           if (!a->atomic && !reported_.count(a->span.begin)) {
-            auto& d = report(*a, loop,
+            auto& d = report(KernelRule::AtomicsMixed, *a, loop,
                              "the passes of this " + level + " loop change `" + name +
                                  "` with atomic operations, so every access to it in the loop "
                                  "must be one",
@@ -283,7 +284,7 @@ class Checker {
                 "` does not use the index of the write `" + write->text + "`";
           label = "read at another index";
         }
-        auto& d = report(*a, loop, msg, label);
+        auto& d = report(KernelRule::SameIndex, *a, loop, msg, label);
         d.secondary.push_back({write->span, "written here"});
         if (a->offset && write->offset) {
           std::string c = collision_text(loop, *write, a);
@@ -301,11 +302,16 @@ class Checker {
       std::string head =
           "two passes of this " + level + " loop may write the same element of `" + name + "`: ";
       std::string why;
+      KernelRule rule = KernelRule::MixedRadix;
       if (p.failure == RadixProof::NotDetermined) {
+        rule = KernelRule::WriteMustFixLoop;
         why = "an index of the write must fix `" + loop->var_name + "`";
       } else if (p.failure == RadixProof::NotDigits) {
-        why = "the index is not a sum of loop indices times constants: " + p.why;
+        rule = p.too_large ? KernelRule::IndexTooLarge : KernelRule::IndexNotDigits;
+        why = p.too_large ? p.why  // it may well be a sum of digits: too large to tell
+                          : "the index is not a sum of loop indices times constants: " + p.why;
       } else if (p.failure == RadixProof::Wraps) {
+        rule = KernelRule::IndexWraps;
         why = "the index may wrap around: " + p.why;
       } else {
         const Comparison& c = p.comparisons[p.failed];
@@ -319,7 +325,7 @@ class Checker {
                 "` must be greater than what the smaller digits add, and the largest value of "
                 "one of them is not known";
       }
-      auto& d = report(*write, loop, head + why, "the write");
+      auto& d = report(rule, *write, loop, head + why, "the write");
       std::string c = collision_text(loop, *write, nullptr);
       if (!c.empty()) d.notes.push_back(c);
       d.notes.push_back("the offset is `" + to_string(write->offset) + "`");

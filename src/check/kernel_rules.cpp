@@ -189,6 +189,9 @@ class RuleWalker {
   Diagnostic& error(const char* code, Span span, std::string msg, std::string label = {}) {
     return diags_.error(code, span, std::move(msg), std::move(label));
   }
+  Diagnostic& error(KernelRule rule, Span span, std::string msg, std::string label = {}) {
+    return kernel_rule_error(diags_, rule, span, std::move(msg), std::move(label));
+  }
   std::string text(Span s) const { return file_.text().substr(s.begin, s.end - s.begin); }
   std::string machine_name() const { return "`" + m_.name + "`"; }
   bool block_code() const { return blocks_ > 0 && lanes_ == 0; }
@@ -451,7 +454,7 @@ class RuleWalker {
       }
       case tir::StmtKind::Return:
         if (!across_.empty()) {
-          auto& d = error("E6032", s->span,
+          auto& d = error(KernelRule::LeavesAcrossLoop, s->span,
                           "`return` cannot leave an `across` loop: each lane must get to the end "
                           "of the loop",
                           "inside the " + std::string(level_word(across_.back())) + " loop `" +
@@ -465,7 +468,7 @@ class RuleWalker {
         if (!loops_.empty() && loops_.back()->kind == tir::StmtKind::For &&
             loops_.back()->across != tir::Across::None) {
           const char* w = s->kind == tir::StmtKind::Break ? "break" : "continue";
-          auto& d = error("E6032", s->span,
+          auto& d = error(KernelRule::LeavesAcrossLoop, s->span,
                           std::string("`") + w +
                               "` cannot leave an `across` loop: each lane "
                               "must get to the end of the loop",
@@ -501,16 +504,18 @@ class RuleWalker {
     int64_t lanes_here = 0;
     if (s->across != tir::Across::None) {
       Span hdr = kr::loop_header(s, file_);
-      auto fail = [&](std::string msg, std::string label) -> Diagnostic& {
+      auto fail = [&](KernelRule rule, std::string msg, std::string label) -> Diagnostic& {
         ok_structure = false;
-        return error("E6032", hdr, std::move(msg), std::move(label));
+        return error(rule, hdr, std::move(msg), std::move(label));
       };
       if (spawn_ == 0) {
-        auto& d = fail("an `across` loop must be inside a `spawn on` region",
-                       "outside any `spawn on` region");
+        auto& d =
+            fail(KernelRule::OutsideSpawn, "an `across` loop must be inside a `spawn on` region",
+                 "outside any `spawn on` region");
         d.helps.push_back("wrap the loop in `spawn on(Topology::Device) { … }`");
       } else if (!m_.has_blocks_and_lanes()) {
-        auto& d = fail("the machine " + machine_name() +
+        auto& d = fail(KernelRule::MachineWithoutLanes,
+                       "the machine " + machine_name() +
                            " has no blocks and lanes, so it cannot run an `across` loop",
                        "an `across` loop");
         d.notes.push_back(
@@ -518,49 +523,56 @@ class RuleWalker {
             "blocks and lanes");
       } else if (s->across == tir::Across::Blocks) {
         if (lanes_ > 0) {
-          fail("a block loop cannot be inside a lane loop",
+          fail(KernelRule::BlockLoopPlacement, "a block loop cannot be inside a lane loop",
                "inside the lane loop `" + across_.back()->var_name + "`");
         } else if (!owner ||
                    !(owner->kind == tir::StmtKind::Spawn ||
                      (owner->kind == tir::StmtKind::For && owner->across == tir::Across::Blocks))) {
-          auto& d = fail("the block loop must be directly in the `spawn on` region",
+          auto& d = fail(KernelRule::BlockLoopPlacement,
+                         "the block loop must be directly in the `spawn on` region",
                          "not directly in the region");
           d.helps.push_back("move the loop out of the statement around it");
         } else if (blocks_ >= 3) {
-          fail(
-              "at most three block loops can be in each other: the grid of a GPU has three "
-              "dimensions",
-              "a fourth block loop");
+          fail(KernelRule::LoopDepth,
+               "at most three block loops can be in each other: the grid of a GPU has three "
+               "dimensions",
+               "a fourth block loop");
         } else if (count && *count > m_.max_blocks[0]) {
-          fail("a grid of " + m_.name + " has at most " + std::to_string(m_.max_blocks[0]) +
+          fail(KernelRule::GridSize,
+               "a grid of " + m_.name + " has at most " + std::to_string(m_.max_blocks[0]) +
                    " blocks in a dimension, and this loop asks for " + std::to_string(*count),
                "too many blocks");
         }
       } else {
         if (blocks_ == 0) {
-          fail("a lane loop must be inside a block loop", "not in a block loop");
+          fail(KernelRule::LaneLoopPlacement, "a lane loop must be inside a block loop",
+               "not in a block loop");
         } else if (lanes_ > 0 && !(owner && owner->kind == tir::StmtKind::For &&
                                    owner->across == tir::Across::Lanes)) {
-          fail("a lane loop inside another lane loop must be directly in its body",
+          fail(KernelRule::LaneLoopPlacement,
+               "a lane loop inside another lane loop must be directly in its body",
                "not directly in the lane loop `" + across_.back()->var_name + "`");
         } else if (lanes_ >= 3) {
-          fail(
-              "at most three lane loops can be in each other: the block of a GPU has three "
-              "dimensions",
-              "a fourth lane loop");
+          fail(KernelRule::LoopDepth,
+               "at most three lane loops can be in each other: the block of a GPU has three "
+               "dimensions",
+               "a fourth lane loop");
         } else {
           lanes_here = s->lanes_written ? s->lane_count : count.value_or(0);
           if (s->lanes_written && lanes_here < 1) {
-            auto& d = fail("a block has at least one lane, and this loop asks for " +
+            auto& d = fail(KernelRule::LaneCount,
+                           "a block has at least one lane, and this loop asks for " +
                                std::to_string(lanes_here),
                            "no lanes");
             d.helps.push_back("write a number of lanes from 1 up: `across lanes(256)`");
           } else if (lanes_here <= 0) {
-            auto& d = fail("the number of lanes must be a constant", "the range is not constant");
+            auto& d = fail(KernelRule::LaneCount, "the number of lanes must be a constant",
+                           "the range is not constant");
             d.helps.push_back("write the number of lanes: `across lanes(256)`");
           } else if (lanes_here > m_.lanes_per_block) {
             auto& d =
-                fail("a block has at most " + std::to_string(m_.lanes_per_block) + " lanes on " +
+                fail(KernelRule::LaneCount,
+                     "a block has at most " + std::to_string(m_.lanes_per_block) + " lanes on " +
                          machine_name() + ", and this loop asks for " + std::to_string(lanes_here),
                      "too many lanes");
             if (s->lane_count == 0)
@@ -568,7 +580,8 @@ class RuleWalker {
                   "write a smaller number of lanes: `across lanes(256)`; some lanes "
                   "then run more than one pass");
           } else if (lane_product_ * lanes_here > m_.lanes_per_block) {
-            fail("the lane loops in each other ask for " +
+            fail(KernelRule::LaneCount,
+                 "the lane loops in each other ask for " +
                      std::to_string(lane_product_ * lanes_here) + " lanes; a block has at most " +
                      std::to_string(m_.lanes_per_block) + " on " + machine_name(),
                  "too many lanes");
@@ -613,7 +626,7 @@ class RuleWalker {
     const tir::Stmt* loop = across_.back();
     if (facts_.declared_inside(slot, loop)) return;
     auto& d =
-        error("E6032", span,
+        error(KernelRule::WritesOuterVariable, span,
               "a pass of this " + std::string(level_word(loop)) + " loop cannot write `" + name +
                   "`, which is declared outside the loop: the passes run at the "
                   "same time and would all write it",
@@ -656,7 +669,7 @@ class RuleWalker {
         if (!across_.empty()) {
           const tir::Stmt* loop = across_.back();
           auto& d =
-              error("E6032", e->span,
+              error(KernelRule::PrintsInPass, e->span,
                     std::string(e->newline ? "`println!`" : "`print!`") +
                         " cannot be in an `across` loop: its passes run in any order, so "
                         "the output would too",
@@ -685,7 +698,7 @@ class RuleWalker {
       const tir::Stmt* loop = across_.back();
       if (sums_.prints[f]) {
         auto& d = error(
-            "E6032", e->span,
+            KernelRule::PrintsInPass, e->span,
             "`" + prog_.functions[f].name +
                 "` prints, and `println!` cannot be in "
                 "an `across` loop: its passes run in any order",
@@ -698,7 +711,7 @@ class RuleWalker {
         bool w = i < sums_.writes_through[f].size() && sums_.writes_through[f][i];
         int r = root_slot(a);
         if (w && r >= 0 && !facts_.declared_inside(r, loop)) {
-          auto& d = error("E6032", e->span,
+          auto& d = error(KernelRule::CallWritesArgument, e->span,
                           "`" + prog_.functions[f].name + "` can write through its argument `" +
                               text(a->span) + "`, and every pass of this " + level_word(loop) +
                               " loop would write the same `" + fn_->slot_names[r] + "`",
@@ -729,19 +742,19 @@ class RuleWalker {
         is_reduction(id) || id == tir::BuiltinId::LanesSort || id == tir::BuiltinId::CopyAsync;
     if (lanes_routine && spawn_ > 0) {
       if (!block_code()) {
-        auto& d = error("E6032", e->span,
+        auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
                         "`" + name +
                             "` runs with all the lanes of a block, so it must be in "
                             "the code of a block: in a block loop, outside its lane loops",
                         lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
         (void)d;
       } else if (is_reduction(id) && whole_let_ != e) {
-        auto& d = error("E6032", e->span,
+        auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
                         "`" + name + "` must be the whole value of a `let` in the code of a block",
                         "part of a larger expression");
         d.helps.push_back("write `let s = " + name + "(…);` and use `s`");
       } else if (id == tir::BuiltinId::LanesSort && whole_stmt_ != e) {
-        error("E6032", e->span,
+        error(KernelRule::LanesRoutinePlacement, e->span,
               "`lanes::sort` must be a statement of its own in the code of a "
               "block",
               "part of a larger expression");
@@ -750,7 +763,7 @@ class RuleWalker {
     if (id == tir::BuiltinId::CopyAsync) {
       if (spawn_ > 0 && m_.device != DeviceKind::None && m_.copy_engine == CopyEngine::None) {
         auto& d =
-            error("E6032", e->span,
+            error(KernelRule::NoCopyEngine, e->span,
                   "the machine " + machine_name() + " has no copy engine for `lanes::copy_async`",
                   "not on this machine");
         d.helps.push_back("copy the tile with a lane loop: `tile[t] = x[i + t];`");
@@ -770,7 +783,7 @@ class RuleWalker {
         for (Scalar c : {Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64, Scalar::F32})
           if (m_.has_atomic(c))
             have += (have.empty() ? "" : ", ") + std::string(scalar_info(c).name);
-        error("E6032", e->span,
+        error(KernelRule::AtomicsUnavailable, e->span,
               "the machine " + machine_name() + " has no atomics on " + scalar_info(sc).name +
                   "; it has them on " + (have.empty() ? "nothing" : have),
               "not on this machine");
@@ -778,7 +791,7 @@ class RuleWalker {
       const tir::Expr* ord = e->args.back();
       if (m_.atomic_relaxed_only && ord->kind == tir::ExprKind::Literal &&
           ord->lit.i != static_cast<int64_t>(tir::AtomicOrdering::Relaxed)) {
-        auto& d = error("E6032", ord->span,
+        auto& d = error(KernelRule::AtomicsUnavailable, ord->span,
                         "the machine " + machine_name() +
                             " has atomics with "
                             "`AtomicOrdering::Relaxed` only",
@@ -807,7 +820,7 @@ class RuleWalker {
   void walk_tensor_new(const tir::Expr* e) {
     if (e->type.kind != TypeKind::Tensor || e->type.memory != Memory::Smem || spawn_ == 0) return;
     if (!block_code()) {
-      auto& d = error("E6032", e->span,
+      auto& d = error(KernelRule::TilePlacement, e->span,
                       "a tile in shared memory is made in the code of a block: in a block loop, "
                       "outside its lane loops",
                       lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
@@ -827,7 +840,7 @@ class RuleWalker {
     int64_t before = total;
     total += bytes;
     if (total > m_.smem_per_block && before <= m_.smem_per_block) {
-      auto& d = error("E6032", e->span,
+      auto& d = error(KernelRule::TileSize, e->span,
                       "the tiles of this block need " + std::to_string(total) +
                           " bytes of shared memory, and a block of " + machine_name() + " has " +
                           std::to_string(m_.smem_per_block),

@@ -13,6 +13,29 @@
 
 namespace vx {
 
+// The rules of E6032, from kernel_rules.def.
+enum class KernelRule {
+#define VX_KERNEL_RULE(Id, id, section) Id,
+#include "check/kernel_rules.def"
+#undef VX_KERNEL_RULE
+};
+inline constexpr const char* kKernelRuleIds[] = {
+#define VX_KERNEL_RULE(Id, id, section) id,
+#include "check/kernel_rules.def"
+#undef VX_KERNEL_RULE
+};
+// The id a diagnostic of the rule carries ("write-must-fix-loop").
+inline const char* kernel_rule_id(KernelRule rule) {
+  return kKernelRuleIds[static_cast<int>(rule)];
+}
+// An E6032 diagnostic of `rule`.
+inline Diagnostic& kernel_rule_error(Diagnostics& diags, KernelRule rule, Span span,
+                                     std::string message, std::string label = {}) {
+  Diagnostic& d = diags.error("E6032", span, std::move(message), std::move(label));
+  d.rule = kernel_rule_id(rule);
+  return d;
+}
+
 // Reports every broken rule to `diags`; returns true when there was none. With `explain`, also
 // records the proof of every store in an across loop, in source order.
 bool check_kernel_rules(const tir::Program& program, const Machine& machine, Diagnostics& diags,

@@ -32,6 +32,7 @@ class Expander {
  public:
   explicit Expander(const Classify& c) : classify_(c) {}
   std::string why;
+  bool too_large = false;  // refused for its size (spec/kernel-rules.md §4.8), not its shape
 
   bool fixed(const IxNode* n) {
     auto it = fixed_.find(n);
@@ -63,10 +64,12 @@ class Expander {
       case IxOp::Var:
       case IxOp::Opaque:
       case IxOp::Symbol:
-        if (n->too_deep)
+        if (n->too_deep) {
+          too_large = true;
           why = "it nests operations more than " + std::to_string(kMaxIndexDepth) + " deep";
-        else
+        } else {
           why = "it depends on `" + n->name + "`, which can change from one pass to the next";
+        }
         return std::nullopt;
       case IxOp::Neg: {
         auto x = expand(n->a);
@@ -135,6 +138,7 @@ class Expander {
     return true;
   }
   std::nullopt_t too_big() {
+    too_large = true;
     why = "the expression is too large to expand";
     return std::nullopt;
   }
@@ -186,6 +190,7 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
   RadixProof proof;
   if (offset->size > kMaxExpandedSize) {
     proof.failure = RadixProof::NotDigits;
+    proof.too_large = true;
     proof.why = "the index has more than " + std::to_string(kMaxExpandedSize) +
                 " operations when written out, more than the rule expands";
     return proof;
@@ -194,6 +199,7 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
   auto terms = ex.expand(offset);
   if (!terms) {
     proof.failure = RadixProof::NotDigits;
+    proof.too_large = ex.too_large;
     proof.why = ex.why;
     return proof;
   }
@@ -203,6 +209,7 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
     int64_t& c = sum[t.factors];
     if (__builtin_add_overflow(c, t.coef, &c)) {
       proof.failure = RadixProof::NotDigits;
+      proof.too_large = true;
       proof.why = "the expression is too large to expand";
       return proof;
     }

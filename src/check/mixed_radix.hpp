@@ -50,7 +50,8 @@ struct RadixProof {
   // Wraps: the digits prove it in mathematical integers, but an operation of the offset may
   // leave its type's range, so the program computes another offset (spec/kernel-rules.md §4).
   enum Failure { None, NotDigits, Comparison, NotDetermined, Wraps } failure = None;
-  std::string why;  // for NotDigits and Wraps: what in the offset is not a digit, or wraps
+  std::string why;         // for NotDigits and Wraps: what in the offset is not a digit, or wraps
+  bool too_large = false;  // NotDigits for the size limits (spec/kernel-rules.md §4.8)
   std::vector<Digit> digits;                // by |coefficient|, largest first (the lesson's table)
   std::vector<kr::Comparison> comparisons;  // one per digit but the smallest, largest first
   int failed = -1;            // the first comparison (in table order) that does not hold

@@ -44,10 +44,13 @@ int vx_main(int argc, char** argv) {
 
   vx::DriverOptions opts;
   std::string error_format = "human";
+  std::string color = "auto";
   auto add_program_options = [&](CLI::App* cmd) {
     cmd->add_option("FILE", opts.file, "the .vx program")->required();
     cmd->add_option("--error-format", error_format, "how diagnostics are printed")
         ->check(CLI::IsMember({"human", "json"}));
+    cmd->add_option("--color", color, "colour in diagnostics: auto (on a terminal), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
     cmd->add_option("--machine", opts.machine, "machine file (fleet/*.vx)");
   };
   auto* run = app.add_subcommand("run", "check a program, then run it");
@@ -153,6 +156,7 @@ int vx_main(int argc, char** argv) {
     return 2;
   }
   opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;
+  vx::set_diagnostic_color(vx::color_wanted(color, STDERR_FILENO));
   if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
   if (*repl) return vx::repl::run_repl(repl_opts);
   if (*conformance) {

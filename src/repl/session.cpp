@@ -619,7 +619,7 @@ struct Session::Impl {
     parse_only.through = pipeline::Step::Parse;
     const pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>(input), parse_only);
     if (!c.ok()) {
-      emit_diagnostics(err, *c.diags, ErrorFormat::Human);
+      emit_diagnostics(err, *c.diags, ErrorFormat::Human, ":explain");
       return false;
     }
     const ParsedProgram* parsed = c.parsed.get();

@@ -1,7 +1,14 @@
 #include "support/diagnostics.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <map>
 #include <sstream>
+
+#include "support/error_index.hpp"
 
 namespace vx {
 
@@ -62,25 +69,151 @@ std::string printable(std::string_view line, size_t max_len = 160) {
   return out;
 }
 
-void underline(std::ostream& out, const SourceFile& file, Span span, const std::string& text,
-               const std::string& gutter, char mark) {
+// rustc's palette: the severity in bold red (yellow for a warning), the gutter and secondary
+// labels in bold blue, the message in bold. Empty strings when there is no colour.
+struct Style {
+  const char* severity = "";
+  const char* primary = "";  // `^^^` and its label
+  const char* blue = "";     // gutter, `-->`, `---` and their labels, `= note`
+  const char* bold = "";
+  const char* reset = "";
+};
+Style style_for(Severity s, bool color) {
+  if (!color) return {};
+  const char* sev = s == Severity::Warning ? "\x1b[1;33m"
+                    : s == Severity::Note  ? "\x1b[1;32m"
+                                           : "\x1b[1;31m";
+  return {sev, sev, "\x1b[1;34m", "\x1b[1m", "\x1b[0m"};
+}
+
+// One label drawn under its line: columns are 1-based, in characters of the line.
+struct Mark {
+  int col = 1;
+  int width = 1;
+  bool primary = false;
+  const std::string* text = nullptr;
+};
+
+Mark mark_of(const SourceFile& file, Span span, bool primary, const std::string& text) {
   LineCol a = file.line_col(span.begin);
   LineCol b = file.line_col(std::max(span.begin, span.end));
-  std::string_view line = file.line_text(a.line);
   int width = (b.line == a.line) ? std::max(1, b.col - a.col) : 1;
-  if (b.line != a.line) {
-    // Underline to the end of the first line.
+  if (b.line != a.line) {  // a span over several lines: underlined to the end of its first
     int len = 0;
-    for (unsigned char c : line)
+    for (unsigned char c : file.line_text(a.line))
       if ((c & 0xC0) != 0x80) ++len;
     width = std::max(1, len - a.col + 1);
   }
-  int start = std::min(a.col, 161);
-  width = std::min(width, 161 - start + 1);
-  out << std::to_string(a.line) << gutter.substr(std::to_string(a.line).size()) << "| "
-      << printable(line) << "\n";
-  out << gutter << "| " << std::string(start - 1, ' ') << std::string(std::max(1, width), mark);
-  if (!text.empty()) out << " " << text;
+  const int start = std::min(a.col, 161);
+  return {start, std::max(1, std::min(width, 161 - start + 1)), primary, &text};
+}
+
+// A source line once, then every label on it, as rustc draws them: the marks on one row, the
+// rightmost label's text after its marks, each other text on a row of its own below, hung from
+// its first column by `|`s (the rightmost first).
+void render_line(std::ostream& out, const SourceFile& file, int line, std::vector<Mark> marks,
+                 const std::string& gutter, const Style& st) {
+  const std::string number = std::to_string(line);
+  out << st.blue << number << gutter.substr(number.size()) << "|" << st.reset << " "
+      << printable(file.line_text(line)) << "\n";
+  std::stable_sort(marks.begin(), marks.end(),
+                   [](const Mark& x, const Mark& y) { return x.col < y.col; });
+  int end = 0;
+  for (const Mark& m : marks) end = std::max(end, m.col - 1 + m.width);
+  std::string row(static_cast<size_t>(end), ' ');
+  std::vector<int> owner(row.size(), -1);
+  for (int pass = 0; pass < 2; ++pass)  // secondary marks, then the primary over them
+    for (size_t k = 0; k < marks.size(); ++k)
+      if (marks[k].primary == (pass == 1))
+        for (int c = marks[k].col - 1; c < marks[k].col - 1 + marks[k].width; ++c) {
+          row[static_cast<size_t>(c)] = marks[k].primary ? '^' : '-';
+          owner[static_cast<size_t>(c)] = static_cast<int>(k);
+        }
+  auto color_of = [&](const Mark& m) { return m.primary ? st.primary : st.blue; };
+  out << st.blue << gutter << "|" << st.reset << " ";
+  for (size_t c = 0; c < row.size();) {
+    size_t e = c;
+    while (e < row.size() && owner[e] == owner[c]) ++e;
+    if (owner[c] < 0)
+      out << row.substr(c, e - c);
+    else
+      out << color_of(marks[static_cast<size_t>(owner[c])]) << row.substr(c, e - c) << st.reset;
+    c = e;
+  }
+  const Mark& last = marks.back();
+  if (!last.text->empty()) out << " " << color_of(last) << *last.text << st.reset;
+  out << "\n";
+  std::vector<const Mark*> hung;
+  for (size_t k = 0; k + 1 < marks.size(); ++k)
+    if (!marks[k].text->empty()) hung.push_back(&marks[k]);
+  // Rows of `|` (the first), then each hung text, the rightmost first.
+  for (size_t k = hung.size() + 1; k-- > 0;) {
+    if (k == hung.size() && hung.empty()) break;
+    const size_t upto = k == hung.size() ? hung.size() : k;
+    out << st.blue << gutter << "|" << st.reset << " ";
+    int at = 1;
+    for (size_t j = 0; j < upto; ++j) {
+      out << std::string(static_cast<size_t>(std::max(0, hung[j]->col - at)), ' ')
+          << color_of(*hung[j]) << "|" << st.reset;
+      at = hung[j]->col + 1;
+    }
+    if (k < hung.size())
+      out << std::string(static_cast<size_t>(std::max(0, hung[k]->col - at)), ' ')
+          << color_of(*hung[k]) << *hung[k]->text << st.reset;
+    out << "\n";
+  }
+}
+
+std::atomic<bool> g_color{false};
+
+// The footer of a list of errors: the codes `vx explain` has a text for.
+void explain_footer(std::ostream& out, const Diagnostics& diags, std::string_view explain,
+                    bool color) {
+  std::vector<std::string> codes;
+  for (const std::string& code : error_codes())
+    for (const auto& d : diags.list())
+      if (d.code == code) {
+        codes.push_back(code);
+        break;
+      }
+  if (codes.empty()) return;
+  out << "\n";
+  const char* bold = color ? "\x1b[1m" : "";
+  const char* reset = color ? "\x1b[0m" : "";
+  if (codes.size() == 1) {
+    out << bold << "For more information about this error, try `" << explain << " " << codes[0]
+        << "`." << reset << "\n";
+    return;
+  }
+  out << bold << "Some errors have detailed explanations: ";
+  for (size_t k = 0; k < codes.size(); ++k) out << (k ? ", " : "") << codes[k];
+  out << "." << reset << "\n"
+      << bold << "For more information about an error, try `" << explain << " " << codes[0] << "`."
+      << reset << "\n";
+}
+
+void render_styled(std::ostream& out, const SourceFile& file, const Diagnostic& d, bool color) {
+  const Style st = style_for(d.severity, color);
+  out << st.severity << severity_word(d.severity);
+  if (!d.code.empty()) out << "[" << d.code << "]";
+  out << st.reset << st.bold << ": " << d.message << st.reset << "\n";
+  const LineCol lc = file.line_col(d.span.begin);
+  std::map<int, std::vector<Mark>> lines;  // the labels of each line, by line
+  lines[lc.line].push_back(mark_of(file, d.span, true, d.label));
+  for (const auto& l : d.secondary)
+    lines[file.line_col(l.span.begin).line].push_back(mark_of(file, l.span, false, l.text));
+  const std::string gutter(std::to_string(lines.rbegin()->first).size() + 1, ' ');
+  out << gutter.substr(1) << st.blue << "--> " << st.reset << file.path() << ":" << lc.line << ":"
+      << lc.col << "\n";
+  out << st.blue << gutter << "|" << st.reset << "\n";
+  for (auto& [line, marks] : lines) render_line(out, file, line, std::move(marks), gutter, st);
+  if (!d.notes.empty() || !d.helps.empty()) out << st.blue << gutter << "|" << st.reset << "\n";
+  for (const auto& n : d.notes)
+    out << st.blue << gutter << "= " << st.reset << st.bold << "note" << st.reset << ": " << n
+        << "\n";
+  for (const auto& h : d.helps)
+    out << st.blue << gutter << "= " << st.reset << st.bold << "help" << st.reset << ": " << h
+        << "\n";
   out << "\n";
 }
 
@@ -145,31 +278,18 @@ std::shared_ptr<SourceFile> read_source_or_report(const std::string& path, std::
 }
 
 void render_human(std::ostream& out, const SourceFile& file, const Diagnostic& d) {
-  out << severity_word(d.severity);
-  if (!d.code.empty()) out << "[" << d.code << "]";
-  out << ": " << d.message << "\n";
-  LineCol lc = file.line_col(d.span.begin);
-  int max_line = lc.line;
-  for (const auto& l : d.secondary) max_line = std::max(max_line, file.line_col(l.span.begin).line);
-  std::string gutter(std::to_string(max_line).size() + 1, ' ');
-  out << gutter.substr(1) << "--> " << file.path() << ":" << lc.line << ":" << lc.col << "\n";
-  out << gutter << "|\n";
-  std::vector<std::pair<Span, const Label*>> all;
-  for (const auto& l : d.secondary) all.push_back({l.span, &l});
-  std::sort(all.begin(), all.end(), [](auto& x, auto& y) { return x.first.begin < y.first.begin; });
-  bool primary_done = false;
-  for (const auto& [span, label] : all) {
-    if (!primary_done && span.begin > d.span.begin) {
-      underline(out, file, d.span, d.label, gutter, '^');
-      primary_done = true;
-    }
-    underline(out, file, span, label->text, gutter, '-');
-  }
-  if (!primary_done) underline(out, file, d.span, d.label, gutter, '^');
-  if (!d.notes.empty() || !d.helps.empty()) out << gutter << "|\n";
-  for (const auto& n : d.notes) out << gutter << "= note: " << n << "\n";
-  for (const auto& h : d.helps) out << gutter << "= help: " << h << "\n";
-  out << "\n";
+  render_styled(out, file, d, g_color);
+}
+
+void set_diagnostic_color(bool on) { g_color = on; }
+bool diagnostic_color() { return g_color; }
+
+bool color_wanted(std::string_view choice, int fd) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return isatty(fd) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
 }
 
 nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d) {
@@ -189,13 +309,15 @@ nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d) {
   j["notes"] = d.notes;
   j["helps"] = d.helps;
   if (!d.data.is_null()) j["data"] = d.data;
+  if (!d.rule.empty()) j["rule"] = d.rule;
   std::ostringstream rendered;
-  render_human(rendered, file, d);
+  render_styled(rendered, file, d, false);  // never coloured
   j["rendered"] = rendered.str();
   return j;
 }
 
-void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format) {
+void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format,
+                      std::string_view explain_command) {
   if (format == ErrorFormat::Json) {
     for (const auto& d : diags.list())
       out << diagnostic_json(diags.file(), d)
@@ -203,12 +325,13 @@ void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat f
           << "\n";
     return;
   }
-  for (const auto& d : diags.list()) render_human(out, diags.file(), d);
-  size_t n = diags.error_count();
-  if (n == 1)
-    out << "error: aborting due to 1 previous error\n";
-  else if (n > 1)
-    out << "error: aborting due to " << n << " previous errors\n";
+  const bool color = g_color;
+  for (const auto& d : diags.list()) render_styled(out, diags.file(), d, color);
+  const size_t n = diags.error_count();
+  if (n == 0) return;
+  out << (color ? "\x1b[1;31merror\x1b[0m\x1b[1m" : "error") << ": aborting due to " << n
+      << (n == 1 ? " previous error" : " previous errors") << (color ? "\x1b[0m" : "") << "\n";
+  if (!explain_command.empty()) explain_footer(out, diags, explain_command, color);
 }
 
 }  // namespace vx

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/source.hpp"
@@ -28,6 +29,7 @@ struct Diagnostic {
   std::vector<std::string> notes;  // `= note: …` lines
   std::vector<std::string> helps;  // `= help: …` lines
   nlohmann::json data;             // extra machine-readable data (explain tables …)
+  std::string rule;                // E6032: which kernel rule (check/kernel_rules.def), for JSON
 };
 
 class Diagnostics {
@@ -64,8 +66,19 @@ void render_diagnostic(std::ostream& out, const SourceFile& file, const Diagnost
 // under Json an object of the diagnostics' shape with "code": null and no spans.
 void render_plain_error(std::ostream& out, const std::string& message, ErrorFormat format);
 nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d);
-// Prints every diagnostic in `diags`, then (human format) a line counting the errors.
-void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format);
+// Prints every diagnostic in `diags`, then (human format) a line counting the errors and, unless
+// `explain_command` is empty, which of their codes it explains (rustc's "For more information
+// about this error, try …").
+void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat format,
+                      std::string_view explain_command = "vx explain");
+
+// Colour in human diagnostics (`--color`, spec/cli.md §5): off until the command line turns it
+// on. JSON, and the "rendered" text inside it, never has it.
+void set_diagnostic_color(bool on);
+bool diagnostic_color();
+// Whether `--color=CHOICE` (auto, always, never) means colour on the terminal `fd`: auto is
+// colour when `fd` is a terminal, NO_COLOR is unset or empty, and TERM is not `dumb`.
+bool color_wanted(std::string_view choice, int fd);
 
 // Reads the source file a command works on. When it cannot, prints why in `format` and returns
 // nullptr with `status` set: 2 for a file that cannot be read, 1 for one larger than 16 MiB

@@ -1,5 +1,6 @@
 #include "support/error_index.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -55,6 +56,16 @@ int explain_code(const std::string& code, std::ostream& out, std::ostream& err) 
   for (const Section& s : sections()) {
     if (s.code != want) continue;
     out << s.text;
+    out.flush();
+    return 0;
+  }
+  // A kernel rule's id (`vx explain write-must-fix-loop`): its item of E6032's list of rules.
+  for (const Section& s : sections()) {
+    const size_t item = s.text.find("\n- `" + code + "` (");
+    if (s.code != "E6032" || code.empty() || item == std::string::npos) continue;
+    const size_t end = std::min(s.text.find("\n- ", item + 1), s.text.find("\n\n", item + 1));
+    out << "E6032, kernel rule " << s.text.substr(item + 3, end - item - 3) << "\n\n"
+        << "`vx explain E6032` explains the kernel rules together.\n";
     out.flush();
     return 0;
   }

@@ -11,8 +11,9 @@ namespace vx {
 // Every code that spec/errors.md explains, in its order.
 std::vector<std::string> error_codes();
 
-// Prints the explanation of `code` (case-insensitive; `6032` means `E6032`) and returns 0, or
-// says that there is none and returns 2 (a usage error).
+// Prints the explanation of `code` (case-insensitive; `6032` means `E6032`; a kernel rule's id,
+// `write-must-fix-loop`, its item of E6032) and returns 0, or says that there is none and returns
+// 2 (a usage error).
 int explain_code(const std::string& code, std::ostream& out, std::ostream& err);
 
 }  // namespace vx

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "check/kernel_access.hpp"
+#include "check/kernel_rules.hpp"
 #include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 
@@ -174,8 +175,8 @@ class UirChecker {
     return ix_[i] = r;
   }
 
-  Diagnostic& fail(const Node& n, std::string msg, std::string label) {
-    return diags_.error("E6032", n.span, std::move(msg), std::move(label));
+  Diagnostic& fail(KernelRule rule, const Node& n, std::string msg, std::string label) {
+    return kernel_rule_error(diags_, rule, n.span, std::move(msg), std::move(label));
   }
 
   // The lesson's rules for the shape of a kernel (spec/uir.md §5.1).
@@ -184,7 +185,7 @@ class UirChecker {
     for (int i : list) {
       const Node& n = p_.nodes[i];
       if (n.op == Op::Print && (globals > 0 || locals > 0)) {
-        auto& d = fail(n,
+        auto& d = fail(KernelRule::PrintsInPass, n,
                        "`print` cannot be in a global or local loop: its iterations run at "
                        "the same time",
                        "in a kernel");
@@ -195,13 +196,15 @@ class UirChecker {
       int64_t prod = product;
       if (n.axis == Axis::Global) {
         if (locals > 0) {
-          fail(n, "a global loop cannot be inside a local loop", "inside a local loop");
+          fail(KernelRule::BlockLoopPlacement, n, "a global loop cannot be inside a local loop",
+               "inside a local loop");
         } else if (parent && parent->axis != Axis::Global) {
-          auto& d = fail(n, "a global loop is at the top level or directly in another global loop",
+          auto& d = fail(KernelRule::BlockLoopPlacement, n,
+                         "a global loop is at the top level or directly in another global loop",
                          "inside the plain loop `%" + parent->name + "`");
           d.helps.push_back("move the loop out of the plain loop around it");
         } else if (globals >= 3) {
-          fail(n,
+          fail(KernelRule::LoopDepth, n,
                "at most three global loops can be in each other: the grid of a GPU has three "
                "dimensions",
                "a fourth global loop");
@@ -209,23 +212,25 @@ class UirChecker {
         ++g;
       } else if (n.axis == Axis::Local) {
         if (globals == 0) {
-          fail(n, "a local loop must be inside a global loop", "not in a global loop");
+          fail(KernelRule::LaneLoopPlacement, n, "a local loop must be inside a global loop",
+               "not in a global loop");
         } else if (locals > 0 && parent->axis != Axis::Local) {
-          fail(n, "a local loop inside another local loop must be directly in its body",
+          fail(KernelRule::LaneLoopPlacement, n,
+               "a local loop inside another local loop must be directly in its body",
                "not directly in a local loop");
         } else if (locals >= 3) {
-          fail(n,
+          fail(KernelRule::LoopDepth, n,
                "at most three local loops can be in each other: the block of a GPU has three "
                "dimensions",
                "a fourth local loop");
         } else if (n.count < 1 || n.count > kMaxLocal) {
-          fail(n,
+          fail(KernelRule::LaneCount, n,
                "the bound of a local loop is the block size: a literal from 1 to 1024, and "
                "this one is " +
                    std::to_string(n.count),
                "not a block size");
         } else if (product * n.count > kMaxLocal) {
-          fail(n,
+          fail(KernelRule::LaneCount, n,
                "the local loops in each other ask for " + std::to_string(product * n.count) +
                    " threads; a block has at most 1024",
                "too many threads");

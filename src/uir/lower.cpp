@@ -327,8 +327,12 @@ class Lowerer {
   }
 
   void loop(const tir::Stmt& s) {
-    int64_t a = bound(s, *s.start), b = bound(s, *s.end) + (s.inclusive ? 1 : 0);
-    int64_t count = std::max<int64_t>(0, b - a);
+    // In 128 bits: the bounds of an i64 loop are any i64s.
+    const int64_t a = bound(s, *s.start);
+    const __int128 passes = static_cast<__int128>(bound(s, *s.end)) + (s.inclusive ? 1 : 0) - a;
+    if (passes > 2147483647)  // spec/uir.md: a range holds at most 2^31 - 1 iterations
+      fail("the loop `" + s.var_name + "` has more passes than a .uir range holds (2^31 - 1)");
+    const int64_t count = std::max<int64_t>(0, static_cast<int64_t>(passes));
     Scalar ty = scalar_of(fn_.slot_types[s.slot], "the loop variable `" + s.var_name + "`");
     std::string name = fresh(s.var_name);
     std::string axis = s.across == tir::Across::Blocks ? " axis=global" : "";
