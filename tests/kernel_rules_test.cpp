@@ -154,6 +154,14 @@ TEST_CASE("check yourself: coefficient 8 for blocks of 16 lanes collides") {
   CHECK(c->first == std::vector<int64_t>{0, 8});   // block 0 lane 8
   CHECK(c->second == std::vector<int64_t>{1, 0});  // block 1 lane 0
   CHECK(c->element == 8);
+  // The example passes are in bounds: in a tensor of 12 elements the same; in one of 8, every
+  // colliding pair has a pass out of bounds (element 8 and up), which stops the program first.
+  auto fixed = [](const IxNode*) { return std::optional<int64_t>(); };
+  auto in12 =
+      find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {{off, 12}});
+  REQUIRE(in12);
+  CHECK(in12->element == 8);
+  CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {{off, 8}}));
   // Coefficient 16 beats 15.
   RadixProof ok = L.prove(L.add(L.mul(b, L.c(16)), t));
   CHECK(ok.proved());
@@ -446,4 +454,76 @@ TEST_CASE("the race recorder: collisions between passes, none within a pass or a
   }
   REQUIRE(rr);
   CHECK(rr->message() == "block 0 lane 0 reads element 1 of `sh` and block 0 lane 1 writes it");
+}
+
+// Messages that must be true (issue 19): the example pair of a collision can happen, a collision
+// of two writes is called one, and two accesses that print alike are told apart.
+TEST_CASE("a collision's example passes are in bounds, or there is no example") {
+  // Block 0 writes elements 0 to 3; every other pass is out of bounds and stops the program.
+  // (0, 4) and (1, 0) both reach offset 4, past the end: no example may name them.
+  const char* past_end = R"(fn main() {
+    let mut out = transfer(Tensor<i32, [4]>::fill(0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..2 across blocks {
+            for t in 0..8 across lanes(8) {
+                out[b * 4 + t] = 1;
+            }
+        }
+    }
+})";
+  auto errs = check_source(past_end);
+  REQUIRE(errs.size() == 1);
+  CHECK(errs[0].find("the coefficient 4 of `b` is not greater than 7") != std::string::npos);
+  CHECK(errs[0].find("both write") == std::string::npos);
+  // In 12 elements, (0, 4) and (1, 0) both write element 4.
+  std::string fits = past_end;
+  fits.replace(fits.find("[4]"), 3, "[12]");
+  errs = check_source(fits);
+  REQUIRE(errs.size() == 1);
+  CHECK(errs[0].find("block 0 lane 4 and block 1 lane 0 both write element 4") !=
+        std::string::npos);
+}
+
+TEST_CASE("two writes at different indices collide as writes, not as a write and a read") {
+  const char* two_writes = R"(fn main() {
+    let mut out = transfer(Tensor<i32, [32]>::fill(0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..1 across blocks {
+            for t in 0..16 across lanes(16) {
+                out[t] = 1;
+                out[t + 1] = 2;
+            }
+        }
+    }
+})";
+  auto errs = check_source(two_writes);
+  REQUIRE(errs.size() == 1);
+  CHECK(errs[0].find("E6032: two passes of this lane loop may write the same element of `out`: "
+                     "every access to it in the loop must use the same index, but `out[t + 1]` "
+                     "and `out[t]` differ") == 0);
+  CHECK(errs[0].find("lane 1 and lane 0 both write element 1") != std::string::npos);
+  CHECK(errs[0].find("reads it") == std::string::npos);
+}
+
+TEST_CASE("two accesses that print alike are named by their lines") {
+  const char* same_name = R"(fn main() {
+    let mut out = transfer(Tensor<f32, [4, 256]>::fill(0.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..4 across blocks {
+            for l in 0..256 across lanes(256) {
+                out[b][l] = 1.0;
+            }
+            for l in 0..256 across lanes(256) {
+                out[b][l] = out[b][l] + 1.0;
+            }
+        }
+    }
+})";
+  auto errs = check_source(same_name);
+  REQUIRE(!errs.empty());
+  CHECK(errs[0].find("E6032: two passes of this block loop may write the same element of `out`: "
+                     "every access to it in the loop must use the same index, but `out[b][l]` "
+                     "(line 9) and `out[b][l]` (line 6) differ") == 0);
+  CHECK(errs[0].find("the two are written alike, but a name in them stands for a different "
+                     "variable in each") != std::string::npos);
 }

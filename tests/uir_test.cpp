@@ -270,6 +270,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"tile_in_lane_loop.vx", "accepted"},  // .uir has no shared memory to place or size
       {"tile_in_region.vx", "accepted"},     // .uir has no shared memory to place or size
       {"tile_too_large.vx", "accepted"},     // .uir has no shared memory to place or size
+      {"two_lane_loops_one_name.vx", "refused"},
+      {"two_writes_collide.vx", "refused"},
       {"wrap_i32_block_index.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"wrap_i64_digit.vx", "refused"},
       {"wrap_u16_scaled_shift.vx", "refused"},

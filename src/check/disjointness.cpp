@@ -203,15 +203,27 @@ class Checker {
     std::vector<const tir::Stmt*> stmts;
     auto loops = ranges(loop, write, other ? other->offset : nullptr, stmts);
     if (loops.empty()) return {};
-    auto c = find_collision(write.offset, other ? other->offset : nullptr, loops,
-                            [&](const IxNode* l) { return fixed_value(l); });
+    auto c = find_collision(
+        write.offset, other ? other->offset : nullptr, loops,
+        [&](const IxNode* l) { return fixed_value(l); }, write.indices,
+        other ? other->indices : DimIndices{});
     if (!c) return {};
     std::string elem = element_text(write, c->element);
-    if (!c->second_reads)
+    if (!c->second_reads || other->write)
       return describe_pass(stmts, c->first) + " and " + describe_pass(stmts, c->second) +
              " both write " + elem;
     return describe_pass(stmts, c->first) + " writes " + elem + " and " +
            describe_pass(stmts, c->second) + " reads it";
+  }
+
+  // An access as messages quote it: `out[b][l]`, or `out[b][l]` (line 7) when the other one
+  // prints alike (two loops named `l`), with the column when they share the line too.
+  std::string quoted(const Access& a, const Access& other) const {
+    if (a.text != other.text) return "`" + a.text + "`";
+    const LineCol at = diags_.file().line_col(a.span.begin);
+    const LineCol them = diags_.file().line_col(other.span.begin);
+    return "`" + a.text + "` (line " + std::to_string(at.line) +
+           (at.line == them.line ? ", column " + std::to_string(at.col) : "") + ")";
   }
 
   Diagnostic& report(KernelRule rule, const Access& at, const tir::Stmt* loop, std::string message,
@@ -275,17 +287,21 @@ class Checker {
           label = "uses all of `" + name + "`";
         } else if (a->write) {
           msg = "two passes of this " + level + " loop may write the same element of `" + name +
-                "`: every access to it in the loop must use the same index, but `" + a->text +
-                "` and `" + write->text + "` differ";
+                "`: every access to it in the loop must use the same index, but " +
+                quoted(*a, *write) + " and " + quoted(*write, *a) + " differ";
           label = "another index of `" + name + "`";
         } else {
           msg = "a pass of this " + level + " loop may read an element of `" + name +
-                "` that another pass writes: `" + a->text +
-                "` does not use the index of the write `" + write->text + "`";
+                "` that another pass writes: " + quoted(*a, *write) +
+                " does not use the index of the write " + quoted(*write, *a);
           label = "read at another index";
         }
         auto& d = report(KernelRule::SameIndex, *a, loop, msg, label);
         d.secondary.push_back({write->span, "written here"});
+        if (a->offset && write->offset && a->text == write->text)
+          d.notes.push_back(
+              "the two are written alike, but a name in them stands for a different "
+              "variable in each (the index of another loop, or another `let`)");
         if (a->offset && write->offset) {
           std::string c = collision_text(loop, *write, a);
           if (!c.empty()) d.notes.push_back(c);

@@ -30,6 +30,9 @@ struct Access {
   // dimension of 100: 0 <= i <= 99). An access out of bounds stops the program before it writes,
   // so the proof may assume them (spec/kernel-rules.md §4).
   std::map<const IxNode*, std::pair<int64_t, int64_t>> bounds;
+  // The index of each dimension and its size (0: not known), when the access names an element:
+  // a collision's example passes must be in bounds (a pass out of bounds stops the program).
+  std::vector<std::pair<const IxNode*, int64_t>> indices;
 };
 
 // What the disjointness check needs to know about the function being checked.

@@ -375,6 +375,12 @@ class RuleWalker {
     a.atomic = atomic;
     a.changes = changes;
     a.offset = offset;
+    if (offset && place->kind == tir::ExprKind::Index) {
+      const auto idx = place_indices(place);
+      for (size_t k = 0; k < idx.size(); ++k)
+        a.indices.push_back(
+            {build(idx[k]), k < a.type->dims.size() ? std::max<int64_t>(a.type->dims[k], 0) : 0});
+    }
     a.span = span;
     a.text = text(span);
     a.fors = fors_;

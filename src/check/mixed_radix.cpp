@@ -346,7 +346,8 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
 
 std::optional<Collision> find_collision(
     const IxNode* write, const IxNode* other, const std::vector<LoopRange>& loops,
-    const std::function<std::optional<int64_t>(const IxNode*)>& fixed, int64_t budget) {
+    const std::function<std::optional<int64_t>(const IxNode*)>& fixed,
+    const DimIndices& write_indices, const DimIndices& other_indices, int64_t budget) {
   // Each evaluation walks the offsets as trees.
   if (write->size > kMaxExpandedSize || (other && other->size > kMaxExpandedSize))
     return std::nullopt;
@@ -367,17 +368,31 @@ std::optional<Collision> find_collision(
       if (loops[i].leaf == leaf) return cur[i];
     return fixed(leaf);
   };
+  // Whether every index is in its dimension; nullopt: one could not be evaluated.
+  auto in_bounds = [&](const DimIndices& indices) -> std::optional<bool> {
+    for (const auto& [index, size] : indices) {
+      if (size <= 0) continue;
+      auto v = evaluate(index, value_of);
+      if (!v) return std::nullopt;
+      if (*v < 0 || *v >= size) return false;
+    }
+    return true;
+  };
   std::unordered_map<int64_t, std::vector<int64_t>> writer;  // element -> first assignment
   std::vector<std::pair<int64_t, std::vector<int64_t>>> reads;
   for (int64_t step = 0; step < static_cast<int64_t>(total); ++step) {
     auto w = evaluate(write, value_of);
-    if (!w) return std::nullopt;
-    auto [it, fresh] = writer.emplace(*w, cur);
-    if (!fresh && it->second[par] != cur[par]) return Collision{it->second, cur, *w, false};
+    auto w_in = in_bounds(write_indices);
+    if (!w || !w_in) return std::nullopt;
+    if (*w_in) {
+      auto [it, fresh] = writer.emplace(*w, cur);
+      if (!fresh && it->second[par] != cur[par]) return Collision{it->second, cur, *w, false};
+    }
     if (other) {
       auto r = evaluate(other, value_of);
-      if (!r) return std::nullopt;
-      reads.emplace_back(*r, cur);
+      auto r_in = in_bounds(other_indices);
+      if (!r || !r_in) return std::nullopt;
+      if (*r_in) reads.emplace_back(*r, cur);
     }
     for (int i = static_cast<int>(loops.size()) - 1; i >= 0; --i) {
       if (++cur[i] <= loops[i].hi) break;

@@ -79,8 +79,13 @@ struct Collision {
 // in the parallel loop and reach the same element: both through `write`, or `other` (a second
 // access to the same tensor; may be null) reaching an element that `write` writes in another
 // pass. `fixed` gives the value of every other leaf (nullopt: give up).
+// A pass whose `write_indices` (or `other_indices`) are not all in bounds is not one of them: it
+// stops the program before it writes.
+using DimIndices = std::vector<std::pair<const IxNode*, int64_t>>;  // index, size (0: unknown)
 std::optional<Collision> find_collision(
     const IxNode* write, const IxNode* other, const std::vector<LoopRange>& loops,
-    const std::function<std::optional<int64_t>(const IxNode*)>& fixed, int64_t budget = 1 << 18);
+    const std::function<std::optional<int64_t>(const IxNode*)>& fixed,
+    const DimIndices& write_indices = {}, const DimIndices& other_indices = {},
+    int64_t budget = 1 << 18);
 
 }  // namespace vx::kr

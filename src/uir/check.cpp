@@ -101,6 +101,10 @@ class UirChecker {
         a.type = &fn_.slot_types[a.root];
         a.write = n.op == Op::Store;
         a.offset = index_of(n.args[1]);
+        int64_t elements = 1;  // a buffer's index is its linear offset
+        for (int64_t d : a.type->dims)
+          if (d <= 0 || __builtin_mul_overflow(elements, d, &elements)) elements = 0;
+        a.indices.push_back({a.offset, elements});
         a.span = n.op_span;
         a.text =
             std::string(p_.file->text().substr(n.op_span.begin, n.op_span.end - n.op_span.begin));
