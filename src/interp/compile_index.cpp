@@ -148,6 +148,8 @@ struct ForStore final : RangeLoop<I> {
   std::string name;
   Flow run(Frame& f, I a, I b) const override {
     const TensorView& v = f.t[tslot].view;
+    uint64_t* var = &f.s[this->slot];
+    *var = to_bits<I>(a);  // an index error of the row is the first pass's
     int64_t row = 0;
     for (int k = 0; k + 1 < rank; ++k) {
       const uint64_t i = f.s[slots[k]];
@@ -159,7 +161,6 @@ struct ForStore final : RangeLoop<I> {
     row *= static_cast<int64_t>(len);
     T* data = reinterpret_cast<T*>(v.data) + row;
     uint8_t* init = v.init ? v.init + row : nullptr;
-    uint64_t* var = &f.s[this->slot];
     // The body stores and calls nothing: the passes are counted at once.
     count_steps(f.ctx, range_passes(a, b, this->inclusive), this->loop_span);
     for (I x = a;; x = static_cast<I>(x + 1)) {

@@ -66,6 +66,7 @@ struct LaneRun {
   uint64_t first = 0;          // the loop variable's bits in the first pass
   int64_t k0 = 0;              // the chunk's first pass, counted from 0
   int n = 0;                   // passes in the chunk
+  int failed = -1;             // the pass of the chunk whose atomic index is out of bounds
   template <class T>
   T* buffer(int b) const {
     return reinterpret_cast<T*>(scratch + static_cast<size_t>(b) * kChunk * 8);
@@ -292,6 +293,17 @@ struct LaneAtomicStep final : LaneStep {
   const LaneExpr<T>* v2 = nullptr;
   explicit LaneAtomicStep(const tir::Expr& call) : atomic(call) {}
   void step(LaneRun& r) const override {
+    try {
+      update(r);
+    } catch (RuntimeError&) {  // the first pass with an index out of bounds is the one that failed
+      const TensorView& v = r.f->t[tslot].view;
+      const uint64_t* idx = index->lanes(r);
+      r.failed = 0;
+      while (r.failed + 1 < r.n && idx[r.failed] < static_cast<uint64_t>(v.size)) ++r.failed;
+      throw;
+    }
+  }
+  void update(LaneRun& r) const {
     Frame& f = *r.f;
     const TensorView& v = f.t[tslot].view;
     const uint64_t* idx = index->lanes(r);
@@ -406,6 +418,12 @@ struct LaneLoop final : RangeLoop<I> {
     if (!run_chunks(f, a, b)) return general->run(f, a, b);
     return Flow::Normal;
   }
+  // The loop variable as the failed pass had it, for the error's message (NamedPassesStmt).
+  static void set_failed_pass(Frame& f, int slot, I a, const LaneRun& r) {
+    using U = std::make_unsigned_t<I>;
+    if (r.failed >= 0)
+      f.s[slot] = to_bits<I>(static_cast<I>(static_cast<U>(a) + static_cast<U>(r.k0 + r.failed)));
+  }
   bool run_chunks(Frame& f, I a, I b) const {
     const I last = this->inclusive ? b : static_cast<I>(b - 1);
     const __int128 count = static_cast<__int128>(last) - static_cast<__int128>(a) + 1;
@@ -426,9 +444,14 @@ struct LaneLoop final : RangeLoop<I> {
     r.scratch = lane_scratch(buffers);
     r.n = static_cast<int>(std::min<int64_t>(kChunk, n));  // the widest chunk
     for (const LaneUniform* u : uniforms) u->fill(r);
-    for (r.k0 = 0; r.k0 < n; r.k0 += kChunk) {
-      r.n = static_cast<int>(std::min<int64_t>(kChunk, n - r.k0));
-      for (const LaneStep* s : steps) s->step(r);
+    try {
+      for (r.k0 = 0; r.k0 < n; r.k0 += kChunk) {
+        r.n = static_cast<int>(std::min<int64_t>(kChunk, n - r.k0));
+        for (const LaneStep* s : steps) s->step(r);
+      }
+    } catch (RuntimeError&) {
+      set_failed_pass(f, this->slot, a, r);
+      throw;
     }
     f.s[this->slot] = to_bits<I>(last);
     return true;

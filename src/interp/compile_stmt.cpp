@@ -159,6 +159,38 @@ struct ForStmt final : RangeLoop<T> {
   }
 };
 
+// The passes of an across loop, run by `loop`, one at a time: a runtime error that leaves one
+// names it ("in block 3 lane 4 (`b` = 3, `l` = 4)", issue 19). The loop variable's slot holds
+// the value of the pass that failed (every RangeLoop sets it before the pass's work).
+template <class T>
+Flow run_named(const RangeLoop<T>& loop, Frame& f, T a, T b, const std::string& var,
+               int64_t lanes) {
+  try {
+    return loop.run(f, a, b);
+  } catch (RuntimeError& e) {
+    add_pass<T>(e, var, a, f.s[loop.slot], lanes);
+    throw;
+  }
+}
+// The passes of a lane loop run over `lanes` lanes (its `lanes(N)`), or over one lane each.
+inline int64_t lane_count(int64_t written, __int128 passes) {
+  return written > 0 ? written : static_cast<int64_t>(std::min<__int128>(passes, INT64_MAX));
+}
+template <class T>
+struct NamedPassesStmt final : StmtNode {
+  const RangeLoop<T>* loop = nullptr;
+  int64_t lanes = 0;  // `lanes(N)`; 0: one lane a pass
+  std::string var;
+  Flow exec(Frame& f) const override {
+    const T a = loop->start->eval(f);
+    const T b = loop->end->eval(f);
+    if (loop->inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
+    const __int128 passes =
+        static_cast<__int128>(b) - static_cast<__int128>(a) + (loop->inclusive ? 1 : 0);
+    return run_named(*loop, f, a, b, var, lane_count(lanes, passes));
+  }
+};
+
 // `for b in a..b across blocks` with more than one host thread: the passes run on TBB tasks
 // (host_parallel.hpp). The checker keeps break, continue and return from leaving the loop, so
 // a pass always ends normally or with a runtime error.
@@ -166,19 +198,26 @@ template <class T>
 struct AcrossBlocksStmt final : StmtNode {
   ForStmt<T> seq;               // the loop one pass at a time (one host thread)
   PrivateSumPlan private_sums;  // tensors each task sums by itself
-  static void pass(const void* self, Frame& f, uint64_t value) {
-    const ForStmt<T>& loop = static_cast<const AcrossBlocksStmt*>(self)->seq;
-    f.s[loop.slot] = to_bits<T>(static_cast<T>(value));
-    run_list(loop.body, f);
+  std::string var;
+  static void pass(const void* self, Frame& f, uint64_t value, int64_t k) {
+    const auto* me = static_cast<const AcrossBlocksStmt*>(self);
+    f.s[me->seq.slot] = to_bits<T>(static_cast<T>(value));
+    try {
+      run_list(me->seq.body, f);
+    } catch (RuntimeError& e) {
+      if (!e.names_passes)
+        e.passes.push_back({true, k, me->var, std::to_string(static_cast<T>(value))});
+      throw;
+    }
   }
   Flow exec(Frame& f) const override {
-    if (f.ctx->host_threads <= 1) return seq.exec(f);
     const T a = seq.start->eval(f);
     const T b = seq.end->eval(f);
     if (seq.inclusive ? !(a <= b) : !(a < b)) return Flow::Normal;
     const __int128 count =
         static_cast<__int128>(b) - static_cast<__int128>(a) + (seq.inclusive ? 1 : 0);
-    if (count > INT64_MAX) return seq.run(f, a, b);  // more passes than any run could make
+    // One host thread, or more passes than any run could make: one at a time.
+    if (f.ctx->host_threads <= 1 || count > INT64_MAX) return run_named(seq, f, a, b, var, 0);
     run_blocks_parallel(f, static_cast<int64_t>(count), to_bits<T>(a), &pass, this, private_sums);
     return Flow::Normal;
   }
@@ -195,6 +234,8 @@ struct RecAcrossStmt final : StmtNode {
   PassLevel level;
   Span span;
   StmtList body;
+  std::string var;
+  int64_t lanes = 0;  // a lane loop's `lanes(N)`; 0: one lane a pass
   Flow exec(Frame& f) const override {
     ExecContext* ctx = f.ctx;
     RaceRecorder& rec = *ctx->races;
@@ -218,11 +259,16 @@ struct RecAcrossStmt final : StmtNode {
       f.s[slot] = to_bits<T>(v);
       count_steps(ctx, 1, span);
       Flow fl;
-      {
+      try {
         rec.enter_pass(this, level, static_cast<int64_t>(v));
         ++ctx->across_open;
         Pass pass{rec, ctx, this};
         fl = run_list(body, f);
+      } catch (RuntimeError& e) {
+        const __int128 passes = static_cast<__int128>(b) - static_cast<__int128>(a) + inclusive;
+        add_pass<T>(e, var, a, f.s[slot],
+                    level == PassLevel::Block ? 0 : lane_count(lanes, passes));
+        throw;
       }
       if (fl == Flow::Break) break;
       if (fl == Flow::Return) {
@@ -504,6 +550,8 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         n->level = s.across == tir::Across::Blocks ? PassLevel::Block : PassLevel::Lane;
         n->span = s.span;
         n->body = block_stmts(*s.body, Tail::Discard);
+        n->var = s.var_name;
+        n->lanes = s.lanes_written ? s.lane_count : 0;
         return n;
       }
       auto fill = [&](ForStmt<T>& n) {
@@ -518,6 +566,7 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         auto* n = make<AcrossBlocksStmt<T>>();
         fill(n->seq);
         n->private_sums = private_sum_tensors(s);
+        n->var = s.var_name;
         return n;
       }
       const StmtNode* general = for_store(s);  // a ForStore or a ForStmt: a RangeLoop<T>
@@ -526,8 +575,14 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
         fill(*n);
         general = n;
       }
-      if (const StmtNode* lanes = lane_loop(s, general)) return lanes;
-      return general;
+      const StmtNode* loop = lane_loop(s, general);
+      if (!loop) loop = general;
+      if (s.across != tir::Across::Lanes) return loop;
+      auto* named = make<NamedPassesStmt<T>>();
+      named->loop = static_cast<const RangeLoop<T>*>(loop);
+      named->lanes = s.lanes_written ? s.lane_count : 0;
+      named->var = s.var_name;
+      return named;
     } else {
       internal_error("a for loop over a non-integer range");
     }

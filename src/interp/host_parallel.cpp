@@ -215,7 +215,7 @@ void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass
                       for (int64_t k = r.begin(); k != r.end(); ++k) {
                         if (failure.skip(k)) break;
                         try {
-                          pass(self, task, first + static_cast<uint64_t>(k));
+                          pass(self, task, first + static_cast<uint64_t>(k), k);
                         } catch (...) {
                           failure.record(k, std::current_exception());
                           break;

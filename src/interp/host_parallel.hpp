@@ -29,7 +29,7 @@ class HostThreads {
 
 // One block pass: runs the body of the loop `self` with the block variable set to `value` (the
 // variable's slot bits, wrapped to its type by the loop).
-using BlockPass = void (*)(const void* self, Frame& f, uint64_t value);
+using BlockPass = void (*)(const void* self, Frame& f, uint64_t value, int64_t pass);
 
 // A tensor local of the frame that the loop's passes update only by integer Relaxed
 // atomic_fetch_add / atomic_fetch_sub whose old values nobody reads (private_sum_tensors): each

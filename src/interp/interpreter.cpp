@@ -179,7 +179,29 @@ void TensorSlot::own(std::unique_ptr<TensorStorage> s) {
   owned = std::move(s);
 }
 
-void runtime_error(Span span, std::string message) { throw RuntimeError{span, std::move(message)}; }
+void runtime_error(Span span, std::string message) {
+  throw RuntimeError{span, std::move(message), {}};
+}
+
+std::string pass_suffix(const std::vector<ErrorPass>& passes) {
+  if (passes.empty()) return {};
+  std::vector<std::string> blocks, lanes, vars;
+  for (auto p = passes.rbegin(); p != passes.rend(); ++p) {  // outermost first
+    (p->block ? blocks : lanes).push_back(std::to_string(p->index));
+    vars.push_back("`" + p->var + "` = " + p->value);
+  }
+  auto group = [](const char* word, const std::vector<std::string>& v) {
+    if (v.empty()) return std::string();
+    if (v.size() == 1) return std::string(word) + " " + v[0];
+    std::string s = std::string(word) + " (";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+    return s + ")";
+  };
+  const std::string b = group("block", blocks), l = group("lane", lanes);
+  std::string out = " in " + b + (!b.empty() && !l.empty() ? " " : "") + l + " (";
+  for (size_t i = 0; i < vars.size(); ++i) out += (i ? ", " : "") + vars[i];
+  return out + ")";
+}
 
 std::string int_operand_text(uint64_t bits, bool is_unsigned) {
   return is_unsigned ? std::to_string(bits) : std::to_string(static_cast<int64_t>(bits));
@@ -235,7 +257,7 @@ void record_access(Frame& f, const TensorView& v, int64_t offset, const std::str
     element += static_cast<int64_t>(v.data - st->data) / scalar_size(st->elem);
   }
   if (const RaceReport* r = ctx->races->access(buffer, name, element, write, false, span))
-    runtime_error(span, "data race: " + r->message());
+    throw RuntimeError{span, "data race: " + r->message(), {}, true};  // names both passes
 }
 
 uint64_t Node::eval_bits(Frame&) const { internal_error("a tensor used as a scalar"); }
@@ -334,7 +356,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     return status;
   } catch (const RuntimeError& e) {
     Diagnostic d;
-    d.message = "runtime error: " + e.message;
+    d.message = "runtime error: " + e.message + pass_suffix(e.passes);
     d.span = e.span;
     if (options.report_error)
       options.report_error(err, d);

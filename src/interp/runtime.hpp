@@ -192,12 +192,37 @@ struct Frame {
 
 // ---- Runtime errors -----------------------------------------------------------------------------
 
+// The pass of an across loop that a runtime error left: the loop's level, the block or lane that
+// runs the pass (the pass's number from 0, modulo the lanes for a lane loop, as the GPU runs it),
+// the loop's variable and its value.
+struct ErrorPass {
+  bool block = false;  // a block loop; else a lane loop
+  int64_t index = 0;   // the block or the lane
+  std::string var;
+  std::string value;
+};
+
 // Thrown only on the error path; run_program catches it and prints the diagnostic.
 struct RuntimeError {
   Span span;
   std::string message;
+  std::vector<ErrorPass> passes;  // of the across loops it left, innermost first
+  bool names_passes = false;      // the message names its passes itself (a data race's two)
 };
 [[noreturn]] void runtime_error(Span span, std::string message);
+// " in block 3 lane 4 (`b` = 3, `l` = 4)": the passes an error left, for its message (issue 19);
+// empty outside across loops.
+std::string pass_suffix(const std::vector<ErrorPass>& passes);
+// Adds the pass with the loop variable's `bits` of an across loop from `start` to an error
+// leaving it; `lanes` is the lane loop's lane count (0 for a block loop).
+template <class T>
+void add_pass(RuntimeError& e, const std::string& var, T start, uint64_t bits, int64_t lanes) {
+  if (e.names_passes) return;
+  const T v = from_bits<T>(bits);
+  const __int128 pass = static_cast<__int128>(v) - static_cast<__int128>(start);
+  const __int128 index = lanes > 0 ? pass % lanes : pass;
+  e.passes.push_back({lanes == 0, static_cast<int64_t>(index), var, std::to_string(v)});
+}
 
 // A broken invariant of vx itself (InternalError, internal_error): support/internal_error.hpp.
 
