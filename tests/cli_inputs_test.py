@@ -12,6 +12,8 @@
   are JSON objects of the diagnostics' shape;
 - --color: always, never, a pipe, a terminal with and without NO_COLOR or TERM=dumb; the
   explain footer;
+- warnings: the two lane lints, `#![allow]` / `#[allow]` on the file and on an item, `-D
+  warnings`, JSON;
 - `vx conformance --format junit` is well-formed XML (python's expat parser) whatever the
   programs print: U+FFFE, U+FFFF, control characters, bytes that are not UTF-8.
 
@@ -356,6 +358,70 @@ r = vx("check", bad)
 if not r.err.endswith("error: aborting due to 1 previous error\n\n"
                       "For more information about this error, try `vx explain E0200`.\n"):
     fail(f"check: want the explain footer, got {r.err[-200:]!r}")
+
+# Warnings (spec/errors.md, "Warnings"): printed, then the program goes on; `#![allow(…)]` and
+# `#[allow(…)]` silence them in the file or the item; `-D warnings` refuses the program.
+def kernel(lanes, passes, head="", fn_head=""):
+    return (head + fn_head + "fn main() {\n"
+            "    let mut out = transfer(Tensor<i32, [%d]>::fill(0), Memory::HBM);\n"
+            "    spawn on(Topology::Device) {\n"
+            "        for b in 0..1 across blocks {\n"
+            "            for l in 0..%d across lanes(%d) {\n"
+            "                out[l] = 1;\n"
+            "            }\n"
+            "        }\n"
+            "    }\n"
+            "    let back = transfer(out, Memory::CPU_DRAM);\n"
+            "    println!(\"{}\", back[%d]);\n"
+            "}\n") % (passes, passes, lanes, passes - 1)
+
+
+def program(name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+idle = program("idle.vx", kernel(256, 100))
+r = vx("run", "--offload=off", idle)
+want = ("warning: this lane loop has 100 passes for 256 lanes: 156 lanes of each block have none\n"
+        f" --> {idle}:5:13\n")
+if r.returncode != 0 or r.out != "1\n" or not r.err.startswith(want) or \
+        "= note: `#[warn(idle_lanes)]` on by default" not in r.err or \
+        not r.err.endswith("warning: 1 warning emitted\n\n"):
+    fail(f"run with idle lanes: want exit 0, `1` and the warning, got {r.returncode} {r.out!r} {r.err!r}")
+r = vx("check", "-D", "warnings", idle)
+if r.returncode != 1 or not r.err.startswith("error: this lane loop has 100 passes") or \
+        "= note: `-D idle_lanes` implied by `-D warnings`" not in r.err:
+    fail(f"check -D warnings: want exit 1 and an error, got {r.returncode} {r.err!r}")
+r = vx("run", "-D", "warnings", idle)
+if r.returncode != 1 or r.out != "":
+    fail(f"run -D warnings: want exit 1 and no run, got {r.returncode} {r.out!r}")
+r = vx("check", "-D", "nothing", idle)
+if r.returncode != 2:
+    fail(f"-D nothing: want a usage error (2), got {r.returncode}")
+odd = program("odd.vx", kernel(100, 100))
+r = vx("check", odd)
+if r.returncode != 0 or not r.err.startswith(
+        "warning: 100 lanes are not a multiple of 32, the warp: the last warp of each block has 28 "
+        "idle lanes\n"):
+    fail(f"lanes(100): want the warp warning, got {r.returncode} {r.err!r}")
+for name, text, warned in [
+        ("allow_file.vx", kernel(256, 100, head="#![allow(idle_lanes)]\n"), False),
+        ("allow_all.vx", kernel(256, 100, head="#![allow(warnings)]\n"), False),
+        ("allow_fn.vx", kernel(256, 100, fn_head="#[allow(unused, idle_lanes)]\n"), False),
+        ("allow_other.vx", kernel(256, 100, fn_head="#[allow(lanes_not_warp_multiple)]\n"), True),
+        ("allow_before.vx", "#[allow(idle_lanes)]\nfn other() {}\n" + kernel(256, 100), True),
+        ("warp_multiple.vx", kernel(64, 64), False)]:
+    r = vx("check", program(name, text))
+    if r.returncode != 0 or ("warning:" in r.err) != warned:
+        fail(f"{name}: want exit 0 and warned={warned}, got {r.returncode} {r.err!r}")
+r = vx("check", "--error-format=json", idle)
+lines = json_lines(r.err)
+if r.returncode != 0 or len(lines) != 1 or lines[0].get("level") != "warning" or \
+        lines[0].get("lint") != "idle_lanes" or lines[0].get("code") is not None:
+    fail(f"a warning in JSON: want level warning and lint idle_lanes, got {r.err!r}")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -4,6 +4,7 @@
 // the same check, so one rule serves both languages. Needs the index DAG (index_dag.hpp).
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -68,5 +69,9 @@ Span loop_header(const tir::Stmt* loop, const SourceFile& file);
 // `explain` with every store's checks.
 void check_disjointness(const FunctionFacts& facts, Diagnostics& diags,
                         std::vector<StoreExplain>* explain);
+
+// The warnings about how a lane loop that the rules accept fills its block (kernel_lints.cpp).
+void lane_warnings(Diagnostics& diags, const tir::Stmt* loop, Span header, int64_t lanes,
+                   std::optional<int64_t> passes);
 
 }  // namespace vx::kr

@@ -193,6 +193,7 @@ class RuleWalker {
     return kernel_rule_error(diags_, rule, span, std::move(msg), std::move(label));
   }
   std::string text(Span s) const { return file_.text().substr(s.begin, s.end - s.begin); }
+
   std::string machine_name() const { return "`" + m_.name + "`"; }
   bool block_code() const { return blocks_ > 0 && lanes_ == 0; }
   const char* level_word(const tir::Stmt* loop) const {
@@ -591,6 +592,8 @@ class RuleWalker {
                      std::to_string(lane_product_ * lanes_here) + " lanes; a block has at most " +
                      std::to_string(m_.lanes_per_block) + " on " + machine_name(),
                  "too many lanes");
+          } else {
+            kr::lane_warnings(diags_, s, hdr, lanes_here, count);
           }
         }
       }

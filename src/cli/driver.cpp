@@ -106,6 +106,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   pipeline::Options front;
   front.machine = &machine;
   front.explain = options.explain || (dumping && dump == pipeline::Dump::Kernels);
+  front.deny_warnings = options.deny_warnings;
   // A dump stops at the step that makes it; under `run`, the program the run executes (with its
   // offload marks).
   front.through = options.stage == Stage::Parse ? pipeline::Step::Parse

@@ -16,9 +16,10 @@ struct DriverOptions {
   Stage stage = Stage::Run;
   std::string dump;  // "", or a step's output: ast, typed, kernels, cuda, uir (pipeline.hpp)
   ErrorFormat error_format = ErrorFormat::Human;
-  std::string machine;       // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
-  bool explain = false;      // check --explain: print the kernel rules' digit tables
-  bool check_races = false;  // run --check-races: record the passes of across loops
+  std::string machine;   // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
+  bool explain = false;  // check --explain: print the kernel rules' digit tables
+  bool deny_warnings = false;      // -D warnings: a warning refuses the program (exit status 1)
+  bool check_races = false;        // run --check-races: record the passes of across loops
   bool skip_kernel_rules = false;  // hidden: run without the kernel rules (the race oracle's tests)
   std::string offload = "auto";    // run --offload=auto|off|gpu|verify (spec/offload.md)
   bool verbose = false;            // run -v: say where each region ran and why

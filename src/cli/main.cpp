@@ -51,6 +51,10 @@ int vx_main(int argc, char** argv) {
         ->check(CLI::IsMember({"human", "json"}));
     cmd->add_option("--color", color, "colour in diagnostics: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
+    cmd->add_option_function<std::string>(
+           "-D", [&](const std::string&) { opts.deny_warnings = true; },
+           "-D warnings: every warning is an error")
+        ->check(CLI::IsMember({"warnings"}));
     cmd->add_option("--machine", opts.machine, "machine file (fleet/*.vx)");
   };
   auto* run = app.add_subcommand("run", "check a program, then run it");

@@ -1,6 +1,9 @@
 #include "driver/pipeline.hpp"
 
+#include <algorithm>
+#include <boost/variant/get.hpp>
 #include <filesystem>
+#include <set>
 
 #include "check/checker.hpp"
 #include "check/kernel_rules.hpp"
@@ -12,7 +15,69 @@
 
 namespace vx::pipeline {
 
+namespace {
+
+// The lints an attribute's text allows: `allow(idle_lanes, lanes_not_warp_multiple)`.
+std::set<std::string> allowed_by(const std::string& text) {
+  std::string t;
+  for (char ch : text)
+    if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') t += ch;
+  std::set<std::string> out;
+  if (t.rfind("allow(", 0) != 0 || t.back() != ')') return out;
+  t = t.substr(6, t.size() - 7);
+  for (size_t at = 0; at <= t.size();) {
+    const size_t comma = std::min(t.find(',', at), t.size());
+    if (comma > at) out.insert(t.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+// `#![allow(…)]` at the top of the file and `#[allow(…)]` on an item silence those lints
+// (`warnings`: all of them) in the file or in the item (spec/errors.md, "Warnings").
+void apply_allows(const ParsedProgram& parsed, Diagnostics& diags) {
+  std::set<std::string> file_wide, pending;
+  std::vector<std::pair<Span, std::set<std::string>>> items;
+  for (const ast::Item& item : parsed.program.items) {
+    if (const auto* a = boost::get<ast::Attribute>(&item)) {
+      for (const std::string& lint : allowed_by(a->text))
+        (a->inner ? file_wide : pending).insert(lint);
+      continue;
+    }
+    const Span span =
+        boost::apply_visitor([&](const auto& x) { return parsed.span(x); }, item.get());
+    if (!pending.empty()) items.push_back({span, std::move(pending)});
+    pending.clear();
+  }
+  auto allows = [](const std::set<std::string>& set, const std::string& lint) {
+    return set.count(lint) > 0 || set.count("warnings") > 0;
+  };
+  diags.remove_if([&](const Diagnostic& d) {
+    if (d.severity != Severity::Warning) return false;
+    if (allows(file_wide, d.lint)) return true;
+    for (const auto& [span, set] : items)
+      if (d.span.begin >= span.begin && d.span.begin < span.end && allows(set, d.lint)) return true;
+    return false;
+  });
+}
+
+Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options);
+
+}  // namespace
+
 Compiled compile(std::shared_ptr<SourceFile> file, const Options& options) {
+  Compiled c = compile_steps(std::move(file), options);
+  if (c.parsed) apply_allows(*c.parsed, *c.diags);
+  if (options.deny_warnings && c.diags->warning_count() > 0) {
+    c.diags->deny_warnings();
+    if (!c.refused_at) c.refused_at = std::min(options.through, Step::KernelRules);
+  }
+  return c;
+}
+
+namespace {
+
+Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options) {
   Compiled c;
   c.file = std::move(file);
   c.diags = std::make_unique<Diagnostics>(c.file);
@@ -37,6 +102,8 @@ Compiled compile(std::shared_ptr<SourceFile> file, const Options& options) {
   if (options.through == Step::OffloadMarks) insert_marks(c);
   return c;
 }
+
+}  // namespace
 
 void insert_marks(Compiled& c) {
   if (!c.marks) c.marks = offload::insert_offload_marks(*c.program);

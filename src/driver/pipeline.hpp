@@ -35,6 +35,7 @@ struct Options {
   Step through = Step::KernelRules;  // the last step to run
   const Machine* machine = nullptr;  // the kernel rules' machine; null: default_machine()
   bool explain = false;              // keep the kernel rules' proof of every store
+  bool deny_warnings = false;        // `-D warnings`: a warning refuses the program
 };
 
 // What the front end made of one source.

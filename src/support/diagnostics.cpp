@@ -32,6 +32,34 @@ Diagnostic& Diagnostics::add(Diagnostic d) {
   return list_.back();
 }
 
+Diagnostic& Diagnostics::warning(std::string lint, Span span, std::string message,
+                                 std::string label) {
+  Diagnostic d;
+  d.severity = Severity::Warning;
+  d.span = span;
+  d.message = std::move(message);
+  d.label = std::move(label);
+  const bool first = std::none_of(list_.begin(), list_.end(),
+                                  [&](const Diagnostic& other) { return other.lint == lint; });
+  if (first) d.notes.push_back("`#[warn(" + lint + ")]` on by default");
+  d.lint = std::move(lint);
+  return add(std::move(d));
+}
+
+size_t Diagnostics::warning_count() const {
+  return std::count_if(list_.begin(), list_.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+}
+
+void Diagnostics::deny_warnings() {
+  for (Diagnostic& d : list_) {
+    if (d.severity != Severity::Warning) continue;
+    d.severity = Severity::Error;
+    std::erase_if(d.notes, [](const std::string& n) { return n.find("on by default") != n.npos; });
+    d.notes.insert(d.notes.begin(), "`-D " + d.lint + "` implied by `-D warnings`");
+  }
+}
+
 bool Diagnostics::has_errors() const { return error_count() > 0; }
 
 size_t Diagnostics::error_count() const {
@@ -302,6 +330,7 @@ nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d) {
   nlohmann::json j;
   j["level"] = severity_word(d.severity);
   j["code"] = d.code.empty() ? nlohmann::json() : nlohmann::json(d.code);
+  if (!d.lint.empty()) j["lint"] = d.lint;
   j["message"] = d.message;
   j["spans"] = nlohmann::json::array();
   j["spans"].push_back(span_json(d.span, d.label, true));
@@ -328,9 +357,18 @@ void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat f
   const bool color = g_color;
   for (const auto& d : diags.list()) render_styled(out, diags.file(), d, color);
   const size_t n = diags.error_count();
-  if (n == 0) return;
+  const size_t w = diags.warning_count();
+  const std::string warnings =
+      std::to_string(w) + (w == 1 ? " warning emitted" : " warnings emitted");
+  if (n == 0) {
+    if (w > 0)
+      out << (color ? "\x1b[1;33mwarning\x1b[0m\x1b[1m" : "warning") << ": " << warnings
+          << (color ? "\x1b[0m" : "") << "\n\n";
+    return;
+  }
   out << (color ? "\x1b[1;31merror\x1b[0m\x1b[1m" : "error") << ": aborting due to " << n
-      << (n == 1 ? " previous error" : " previous errors") << (color ? "\x1b[0m" : "") << "\n";
+      << (n == 1 ? " previous error" : " previous errors") << (w ? "; " + warnings : "")
+      << (color ? "\x1b[0m" : "") << "\n";
   if (!explain_command.empty()) explain_footer(out, diags, explain_command, color);
 }
 

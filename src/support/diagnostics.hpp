@@ -30,6 +30,7 @@ struct Diagnostic {
   std::vector<std::string> helps;  // `= help: …` lines
   nlohmann::json data;             // extra machine-readable data (explain tables …)
   std::string rule;                // E6032: which kernel rule (check/kernel_rules.def), for JSON
+  std::string lint;                // a warning's name (`idle_lanes`), for `#[allow(…)]` and JSON
 };
 
 class Diagnostics {
@@ -37,6 +38,17 @@ class Diagnostics {
   explicit Diagnostics(std::shared_ptr<const SourceFile> file) : file_(std::move(file)) {}
 
   Diagnostic& error(std::string code, Span span, std::string message, std::string label = {});
+  // A warning of the lint `lint` (spec/errors.md, "Warnings"); the first of each lint says that
+  // it is on by default.
+  Diagnostic& warning(std::string lint, Span span, std::string message, std::string label = {});
+  size_t warning_count() const;
+  // Drops the diagnostics `drop` says so of (warnings that `#[allow(…)]` allows).
+  template <class Pred>
+  void remove_if(Pred drop) {
+    std::erase_if(list_, drop);
+  }
+  // `-D warnings`: every warning becomes an error, with a note that says why.
+  void deny_warnings();
   Diagnostic& add(Diagnostic d);
   bool has_errors() const;
   size_t error_count() const;
