@@ -56,6 +56,7 @@
 #include "interp/host_parallel.hpp"
 #include "interp/race_check.hpp"
 #include "support/diagnostics.hpp"
+#include "support/pass_name.hpp"
 
 namespace vx::interp {
 
@@ -185,22 +186,13 @@ void runtime_error(Span span, std::string message) {
 
 std::string pass_suffix(const std::vector<ErrorPass>& passes) {
   if (passes.empty()) return {};
-  std::vector<std::string> blocks, lanes, vars;
+  std::vector<int64_t> blocks, lanes;
+  std::string vars;
   for (auto p = passes.rbegin(); p != passes.rend(); ++p) {  // outermost first
-    (p->block ? blocks : lanes).push_back(std::to_string(p->index));
-    vars.push_back("`" + p->var + "` = " + p->value);
+    (p->block ? blocks : lanes).push_back(p->index);
+    vars += (vars.empty() ? "`" : ", `") + p->var + "` = " + p->value;
   }
-  auto group = [](const char* word, const std::vector<std::string>& v) {
-    if (v.empty()) return std::string();
-    if (v.size() == 1) return std::string(word) + " " + v[0];
-    std::string s = std::string(word) + " (";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
-    return s + ")";
-  };
-  const std::string b = group("block", blocks), l = group("lane", lanes);
-  std::string out = " in " + b + (!b.empty() && !l.empty() ? " " : "") + l + " (";
-  for (size_t i = 0; i < vars.size(); ++i) out += (i ? ", " : "") + vars[i];
-  return out + ")";
+  return " in " + pass_name(blocks, lanes) + " (" + vars + ")";
 }
 
 std::string int_operand_text(uint64_t bits, bool is_unsigned) {
