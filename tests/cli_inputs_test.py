@@ -365,7 +365,7 @@ def kernel(lanes, passes, head="", fn_head=""):
     return (head + fn_head + "fn main() {\n"
             "    let mut out = transfer(Tensor<i32, [%d]>::fill(0), Memory::HBM);\n"
             "    spawn on(Topology::Device) {\n"
-            "        for b in 0..1 across blocks {\n"
+            "        for _b in 0..1 across blocks {\n"
             "            for l in 0..%d across lanes(%d) {\n"
             "                out[l] = 1;\n"
             "            }\n"
@@ -422,6 +422,30 @@ lines = json_lines(r.err)
 if r.returncode != 0 or len(lines) != 1 or lines[0].get("level") != "warning" or \
         lines[0].get("lint") != "idle_lanes" or lines[0].get("code") is not None:
     fail(f"a warning in JSON: want level warning and lint idle_lanes, got {r.err!r}")
+
+# The checker's lints (spec/errors.md, "Warnings") under JSON: each with its name, in source order;
+# `-D warnings` refuses with each of them; `#![allow(warnings)]` silences them all.
+lints_text = ("fn f(x: i32) -> i32 {\n"
+              "    return 1;\n"
+              "    2\n"
+              "}\n"
+              "fn main() {\n"
+              "    let mut m = 2;\n"
+              "    f(m);\n"
+              "}\n")
+lints = program("lints.vx", lints_text)
+r = vx("check", "--error-format=json", lints)
+got = [(d.get("lint"), d["spans"][0]["line_start"]) for d in json_lines(r.err)]
+want = [("unused_variables", 1), ("unreachable_code", 3), ("unused_mut", 6),
+        ("unused_results", 7)]
+if r.returncode != 0 or got != want:
+    fail(f"the checker's lints in JSON: want {want}, got {r.returncode} {got}")
+r = vx("run", "-D", "warnings", lints)
+if r.returncode != 1 or r.err.count("error: ") != 5 or "implied by `-D warnings`" not in r.err:
+    fail(f"-D warnings with the checker's lints: want exit 1 and 4 errors (and the summary), got {r.returncode} {r.err!r}")
+r = vx("check", program("lints_allowed.vx", "#![allow(warnings)]\n" + lints_text))
+if r.returncode != 0 or r.err != "":
+    fail(f"#![allow(warnings)] with the checker's lints: want silence, got {r.returncode} {r.err!r}")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -140,11 +140,44 @@ TEST_CASE("runtime error markers") {
   CHECK(bare.runtime_error_text.empty());
 }
 
+TEST_CASE("warning markers: the line and the text of the message") {
+  const auto e = parse_expectations(
+      "let x = 1; //~ WARNING unused variable: `x`\nf();\n//~^ WARN unused return value\n");
+  REQUIRE(e.warnings.size() == 2);
+  CHECK(e.warnings[0].at.line == 1);
+  CHECK(e.warnings[0].text == "unused variable: `x`");
+  CHECK(e.warnings[1].at.line == 2);
+  CHECK(e.warnings[1].text == "unused return value");
+  CHECK(e.problems.empty());
+  CHECK(e.errors.empty());
+}
+
+TEST_CASE("warnings are scraped with their location, the summary line is not one") {
+  const std::string err =
+      "warning: unused variable: `x`\n"
+      " --> t.vx:2:9\n"
+      "  |\n"
+      "2 |     let x = 1;\n"
+      "  |         ^ if this is intentional, name it `_x`\n"
+      "error[E0200]: mismatched types\n"
+      " --> t.vx:3:1\n"
+      "warning: 1 warning emitted\n"
+      "error: runtime error: boom\n"
+      " --> t.vx:4:1\n";
+  const auto ws = scrape_warnings(err);
+  REQUIRE(ws.size() == 1);
+  CHECK(ws[0].code.empty());
+  CHECK(ws[0].message == "unused variable: `x`");
+  CHECK(ws[0].line == 2);
+  REQUIRE(scrape_diagnostics(err).size() == 1);  // the errors alone
+}
+
 TEST_CASE("malformed markers are corpus errors") {
   CHECK(parse_expectations("x //~ ERROR\n").problems.size() == 1);
   CHECK(parse_expectations("x //~ ERROR mismatched\n").problems.size() == 1);
   CHECK(parse_expectations("//~^ ERROR E0001\n").problems.size() == 1);
-  CHECK(parse_expectations("x //~ WARN E0001\n").problems.size() == 1);
+  CHECK(parse_expectations("x //~ WARNING\n").problems.size() == 1);  // a warning needs its text
+  CHECK(parse_expectations("x //~ NOTE E0001\n").problems.size() == 1);
   CHECK(parse_expectations("//~| ERROR E0001\n").problems.size() == 1);
   CHECK(parse_expectations("a //~ ERROR E0001\nb //~ RUNTIME-ERROR\n").problems.size() == 1);
 }
@@ -317,6 +350,22 @@ TEST_CASE("judging runs") {
   died.err = "error: runtime error: overflow\n --> dir/t.vx:2:9\n";
   CHECK(judge(panics, std::nullopt, std::nullopt, died, "dir/t.vx") ==
         "stderr lacks `division by zero`");
+  // A file with warning markers expects exactly its marked warnings; one without any, whatever.
+  Expectations warns = parse_expectations("a //~ WARNING unused variable\nb\n");
+  RunResult warned = ok;
+  warned.err = "warning: unused variable: `a`\n --> t.vx:1:5\n";
+  CHECK(judge(warns, std::string("a\nb\n"), std::nullopt, warned, "t.vx").empty());
+  CHECK(judge(plain, std::string("a\nb\n"), std::nullopt, warned, "t.vx").empty());
+  warned.err += "warning: unused comparison\n --> t.vx:2:1\n";
+  CHECK(judge(warns, std::string("a\nb\n"), std::nullopt, warned, "t.vx") ==
+        "unexpected warning at line 2: `unused comparison`");
+  warned.err = "warning: unreachable statement\n --> t.vx:1:5\n";
+  CHECK(judge(warns, std::string("a\nb\n"), std::nullopt, warned, "t.vx") ==
+        "missing warning `unused variable` at line 1, got `unreachable statement`; unexpected "
+        "warning at line 1: `unreachable statement`");
+  warned.err = "warning: unused variable: `a`\n --> other.vx:1:5\n";
+  CHECK(judge(warns, std::string("a\nb\n"), std::nullopt, warned, "t.vx") ==
+        "missing warning `unused variable` at line 1");
   RunResult crashed;
   crashed.signal = 6;
   CHECK(judge(panics, std::nullopt, std::nullopt, crashed, "dir/t.vx").find("killed by signal 6") ==

@@ -49,6 +49,25 @@ TEST_CASE("vx explain knows every code of the error index") {
   CHECK(err.str().find("no error code `E0999`") != std::string::npos);
 }
 
+TEST_CASE("the REPL shows warnings about the input with its errors, not unused bindings") {
+  std::ostringstream out, err;
+  vx::repl::SessionOptions opts;
+  opts.offload = "off";
+  vx::repl::Session s(opts, out, err);
+  CHECK(s.eval("let kept = 1;"));  // unused so far: later inputs may read it
+  CHECK(err.str().empty());
+  // Refused by the kernel rules (after the checker's lints): the input's own unreachable
+  // statement is shown, the unused bindings `kept` and `t` are not.
+  CHECK_FALSE(
+      s.eval("let mut t = transfer(Tensor<i32, [4]>::fill(0), Memory::HBM);\n"
+             "spawn on(Topology::Device) { for b in 0..2 across blocks { t[0] = 1; } }\n"
+             "loop { break; let w = 2; }"));
+  CHECK(err.str().find("error[E6032]") != std::string::npos);
+  CHECK(err.str().find("warning: unreachable statement") != std::string::npos);
+  CHECK(err.str().find("unused variable") == std::string::npos);
+  CHECK(err.str().find("does not need to be mutable") == std::string::npos);
+}
+
 TEST_CASE("a session keeps bindings and items, and a failed input changes nothing") {
   std::ostringstream out, err;
   vx::repl::SessionOptions opts;

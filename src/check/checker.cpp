@@ -2,6 +2,7 @@
 #include <boost/variant/get.hpp>
 
 #include "check/checker_impl.hpp"
+#include "check/lints.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
 
@@ -13,6 +14,7 @@ std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnos
   check::Checker checker(parsed, diags, *program);
   checker.run();
   if (diags.has_errors()) return nullptr;
+  lint_program(*program, diags);
   return program;
 }
 
@@ -373,46 +375,14 @@ int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span d
   int slot = fn_->slot_count();
   fn_->slot_types.push_back(t);
   fn_->slot_names.push_back(name);
+  fn_->slot_decls.push_back(decl);
+  fn_->slot_mut.push_back(is_mut);
   scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}, loop_depth_});
   return slot;
 }
 
 // Whether control never reaches the end of the block (it returns, or loops forever).
-bool Checker::block_diverges(const tir::Block* b) const {
-  std::function<bool(const tir::Block*)> diverges = [&](const tir::Block* blk) -> bool {
-    if (const tir::Expr* t = blk->tail) {
-      if (t->kind == tir::ExprKind::If && t->else_block && diverges(t->block) &&
-          diverges(t->else_block))
-        return true;
-      if (t->kind == tir::ExprKind::BlockExpr && diverges(t->block)) return true;
-    }
-    for (const tir::Stmt* s : blk->stmts) {
-      if (s->kind == tir::StmtKind::Return) return true;
-      if (s->kind == tir::StmtKind::Expr && s->value && s->value->kind == tir::ExprKind::If &&
-          s->value->else_block && diverges(s->value->block) && diverges(s->value->else_block))
-        return true;
-      if (s->kind == tir::StmtKind::Expr && s->value &&
-          s->value->kind == tir::ExprKind::BlockExpr && diverges(s->value->block))
-        return true;
-      if (s->kind == tir::StmtKind::Loop) {
-        // A `loop` without a `break` of its own never ends normally.
-        std::function<bool(const tir::Block*)> has_break = [&](const tir::Block* x) -> bool {
-          for (const tir::Stmt* t : x->stmts) {
-            if (t->kind == tir::StmtKind::Break) return true;
-            if (t->kind == tir::StmtKind::Expr && t->value) {
-              if (t->value->block && has_break(t->value->block)) return true;
-              if (t->value->else_block && has_break(t->value->else_block)) return true;
-            }
-          }
-          return false;
-        };
-        if (!has_break(s->body)) return true;
-      }
-    }
-    return false;
-  };
-  return diverges(b);
-}
+bool Checker::block_diverges(const tir::Block* b) const { return never_ends(b, false); }
 
 tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type& result,
                                  bool new_scope) {

@@ -178,6 +178,8 @@ struct Function {
   Block* body = nullptr;
   std::vector<Type> slot_types;  // the type of every local slot of this function's frame
   std::vector<std::string> slot_names;
+  std::vector<Span> slot_decls;  // where each local's name is declared (for the lints)
+  std::vector<bool> slot_mut;    // declared `let mut`
   int slot_count() const { return static_cast<int>(slot_types.size()); }
 };
 

@@ -50,6 +50,10 @@ struct Expectations {
     std::string text;
   };
   std::vector<Text> error_texts;
+  // `//~ WARNING text`: a warning on that line whose message has the text. A file with such
+  // markers expects exactly those warnings (one per marked line and text); a file without any
+  // may print any warnings.
+  std::vector<Text> warnings;            // `at.code` is empty
   std::vector<int> runtime_error_lines;  // `//~ RUNTIME-ERROR [text]`
   std::string runtime_error_text;        // text that must appear in stderr
   std::vector<std::string> problems;     // malformed markers: corpus errors
@@ -59,14 +63,17 @@ struct Expectations {
 // (whose markers read `#~ ERROR E6032`, spec/uir.md §8).
 Expectations parse_expectations(std::string_view source, std::string_view comment = "//");
 
-// A diagnostic as an implementation printed it: `error[CODE]: …` then ` --> path:LINE:COL`.
+// A diagnostic as an implementation printed it: `error[CODE]: …` (or `warning: …`) then
+// ` --> path:LINE:COL`.
 struct ScrapedDiagnostic {
-  std::string code;
+  std::string code;  // empty for a warning
   std::string path;
   int line = 0;
-  std::string message;  // what follows `error[CODE]: `
+  std::string message;  // what follows `error[CODE]: ` or `warning: `
 };
 std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view stderr_text);
+// The warnings (`warning: …` with a location; not the `N warnings emitted` line).
+std::vector<ScrapedDiagnostic> scrape_warnings(std::string_view stderr_text);
 
 // Every ` --> path:LINE:COL` location in the text, in order (path, line).
 std::vector<std::pair<std::string, int>> scrape_locations(std::string_view stderr_text);

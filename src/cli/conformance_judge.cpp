@@ -157,12 +157,19 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
       e.errors.push_back({std::string(code), target});
       if (const std::string_view text = trim(after.substr(code.size())); !text.empty())
         e.error_texts.push_back({e.errors.back(), std::string(text)});
+    } else if (kind == "WARNING" || kind == "WARN") {
+      if (after.empty()) {
+        e.problems.push_back("line " + std::to_string(this_line) +
+                             ": `//~ WARNING` needs the text of the warning");
+        continue;
+      }
+      e.warnings.push_back({{std::string(), target}, std::string(after)});
     } else if (kind == "RUNTIME-ERROR") {
       e.runtime_error_lines.push_back(target);
       if (!after.empty()) e.runtime_error_text = std::string(after);
     } else {
       e.problems.push_back("line " + std::to_string(this_line) + ": unknown marker `//~ " +
-                           std::string(kind) + "` (expected ERROR or RUNTIME-ERROR)");
+                           std::string(kind) + "` (expected ERROR, WARNING or RUNTIME-ERROR)");
     }
   }
   if (!e.errors.empty() && !e.runtime_error_lines.empty())
@@ -192,14 +199,18 @@ bool parse_location(std::string_view line, std::string& path, int& line_no) {
 
 }  // namespace
 
-std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view text) {
+namespace {
+
+// The errors (`error[CODE]: …`) or the warnings (`warning: …`) of a stderr text, each with the
+// location on the ` --> ` line that follows its headline.
+std::vector<ScrapedDiagnostic> scrape(std::string_view text, bool warnings) {
   std::vector<ScrapedDiagnostic> found;
-  std::optional<ScrapedDiagnostic> pending;  // an `error[…]` still waiting for its `-->`
+  std::optional<ScrapedDiagnostic> pending;  // a headline still waiting for its `-->`
   for (std::string_view line : split_lines(text)) {
     if (line.substr(0, 6) == "error[") {
       const size_t close = line.find("]:");
       pending.reset();
-      if (close != std::string_view::npos && is_code(line.substr(6, close - 6)))
+      if (!warnings && close != std::string_view::npos && is_code(line.substr(6, close - 6)))
         pending = ScrapedDiagnostic{std::string(line.substr(6, close - 6)),
                                     {},
                                     0,
@@ -207,7 +218,12 @@ std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view text) {
       continue;
     }
     if (line.substr(0, 6) == "error:" || line.substr(0, 7) == "warning") {
-      pending.reset();  // a diagnostic without a code, or a warning: its location is not ours
+      pending.reset();  // a diagnostic without a code, or a warning
+      const std::string_view message = trim(line.substr(std::min<size_t>(8, line.size())));
+      const bool summary = message.ends_with(" warning emitted") ||  // `N warnings emitted`
+                           message.ends_with(" warnings emitted");
+      if (warnings && line.substr(0, 8) == "warning:" && !summary)
+        pending = ScrapedDiagnostic{{}, {}, 0, std::string(message)};
       continue;
     }
     std::string path;
@@ -219,6 +235,14 @@ std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view text) {
   }
   return found;
 }
+
+}  // namespace
+
+std::vector<ScrapedDiagnostic> scrape_diagnostics(std::string_view text) {
+  return scrape(text, false);
+}
+
+std::vector<ScrapedDiagnostic> scrape_warnings(std::string_view text) { return scrape(text, true); }
 
 std::vector<std::pair<std::string, int>> scrape_locations(std::string_view text) {
   std::vector<std::pair<std::string, int>> found;
@@ -285,6 +309,35 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+// A file with `//~ WARNING` markers: each marker is matched by a warning on its line whose
+// message has its text, and each warning printed for the file by a marker (spec/cli.md §6.1).
+void judge_warnings(const Expectations& expect, const RunResult& run, std::string_view program_path,
+                    std::vector<std::string>& faults) {
+  if (expect.warnings.empty()) return;
+  std::vector<ScrapedDiagnostic> printed;
+  for (ScrapedDiagnostic& w : scrape_warnings(run.err))
+    if (same_program(w.path, program_path)) printed.push_back(std::move(w));
+  auto matches = [](const Expectations::Text& want, const ScrapedDiagnostic& d) {
+    return d.line == want.at.line && d.message.find(want.text) != std::string::npos;
+  };
+  for (const auto& want : expect.warnings) {
+    if (std::any_of(printed.begin(), printed.end(),
+                    [&](const ScrapedDiagnostic& d) { return matches(want, d); }))
+      continue;
+    std::vector<std::string> there;  // the warnings on that line
+    for (const ScrapedDiagnostic& d : printed)
+      if (d.line == want.at.line) there.push_back("`" + printable(d.message) + "`");
+    faults.push_back("missing warning `" + printable(want.text) + "` at line " +
+                     std::to_string(want.at.line) +
+                     (there.empty() ? std::string() : ", got " + join(there, ", ")));
+  }
+  for (const ScrapedDiagnostic& d : printed)
+    if (std::none_of(expect.warnings.begin(), expect.warnings.end(),
+                     [&](const Expectations::Text& want) { return matches(want, d); }))
+      faults.push_back("unexpected warning at line " + std::to_string(d.line) + ": `" +
+                       printable(d.message) + "`");
+}
+
 }  // namespace
 
 std::string judge(const Expectations& expect, const std::optional<std::string>& expected_stdout,
@@ -296,6 +349,7 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
   std::vector<std::string> faults;
   const std::string stderr_hint =
       run.err.empty() ? std::string() : " (stderr: " + first_line(run.err) + ")";
+  judge_warnings(expect, run, program_path, faults);
 
   if (!expect.errors.empty()) {
     // A refusal: exit status 1 and exactly the marked (code, line) pairs.

@@ -319,7 +319,16 @@ struct Session::Impl {
       render_human(o, whole, d);
   }
   void report_all(const Attempt& a, const SourceFile& input) const {
-    for (const Diagnostic& d : a.diags()->list()) report(err, d, a.composed, input, *a.file());
+    for (const Diagnostic& d : a.diags()->list()) {
+      // A binding is used by later inputs, and a warning about the session's own wrapping is not
+      // the user's: only warnings about the input, and not of unused bindings.
+      Span in_input;
+      if (d.severity == Severity::Warning &&
+          (d.lint == "unused_variables" || d.lint == "unused_mut" ||
+           !a.composed.map(d.span, in_input)))
+        continue;
+      report(err, d, a.composed, input, *a.file());
+    }
     err.flush();
   }
 

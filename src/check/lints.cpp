@@ -1,0 +1,341 @@
+// The checker's warnings (spec/errors.md, "Warnings"): each lint is a walk over the typed program
+// of one function; the warnings are added in source order.
+#include "check/lints.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check/tir_walk.hpp"
+
+namespace vx {
+
+using tir::Expr;
+using tir::ExprKind;
+using tir::Stmt;
+using tir::StmtKind;
+
+namespace {
+
+// A warning found, added once all are found (in source order).
+struct Found {
+  std::string lint;
+  Span span;
+  std::string message, label;
+  std::vector<Label> secondary = {};
+  std::vector<std::string> helps = {};
+};
+
+// The local a place or reference is rooted at: `x`, `x[i]`, `&mut x[i][..]`; -1 for none.
+int root_slot(const Expr* e) {
+  while (e &&
+         (e->kind == ExprKind::Index || e->kind == ExprKind::View || e->kind == ExprKind::Ref) &&
+         !e->args.empty())
+    e = e->args[0];
+  return e && e->kind == ExprKind::Var ? e->slot : -1;
+}
+
+// ---- unused_variables, unused_mut
+
+struct SlotUse {
+  bool read = false;      // its value is used
+  bool assigned = false;  // `x = …` or `x op= …`
+  bool mutated = false;   // assigned, an element written, or borrowed `&mut`
+};
+
+std::vector<SlotUse> slot_uses(const tir::Function& f) {
+  std::vector<SlotUse> uses(f.slot_count());
+  auto at = [&](int slot) -> SlotUse* {
+    return slot >= 0 && slot < f.slot_count() ? &uses[slot] : nullptr;
+  };
+  std::set<const Expr*> targets;  // `x` of `x = …`: written, not read
+  tir::walk_block(f.body, [&](const Stmt* s, const Expr* e) {
+    if (s && s->kind == StmtKind::Assign && s->target) {
+      if (s->target->kind == ExprKind::Var) {
+        targets.insert(s->target);
+        if (SlotUse* u = at(s->target->slot)) u->assigned = u->mutated = true;
+      } else if (SlotUse* u = at(root_slot(s->target))) {
+        u->mutated = true;
+      }
+    }
+    if (e && e->kind == ExprKind::Ref && e->type.ref_mut)
+      if (SlotUse* u = at(root_slot(e))) u->mutated = true;
+  });
+  tir::walk_block(f.body, [&](const Stmt*, const Expr* e) {
+    if (e && e->kind == ExprKind::Var && !targets.count(e))
+      if (SlotUse* u = at(e->slot)) u->read = true;
+  });
+  return uses;
+}
+
+// The `mut x` of a declaration whose name is at `name`, when the text before it is `mut`.
+Span mut_span(const SourceFile& file, Span name) {
+  const std::string_view text = file.text();
+  uint32_t i = name.begin;
+  while (i > 0 &&
+         (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r'))
+    --i;
+  if (i >= 3 && text.substr(i - 3, 3) == "mut") return {i - 3, name.end};
+  return name;
+}
+
+void unused_locals(const tir::Function& f, const SourceFile& file, std::vector<Found>& out) {
+  if (f.slot_decls.size() != f.slot_names.size() || f.slot_mut.size() != f.slot_names.size())
+    return;  // a function the checker did not make (the .uir reader's)
+  const std::vector<SlotUse> uses = slot_uses(f);
+  for (int slot = 0; slot < f.slot_count(); ++slot) {
+    const std::string& name = f.slot_names[slot];
+    if (name.empty() || name[0] == '_') continue;  // `_x`: unused on purpose
+    const Span decl = f.slot_decls[slot];
+    const SlotUse& u = uses[slot];
+    if (!u.read && u.assigned)
+      out.push_back({"unused_variables",
+                     decl,
+                     "variable `" + name + "` is assigned to, but never used",
+                     "",
+                     {},
+                     {"if this is intentional, name it `_" + name + "`"}});
+    else if (!u.read)
+      out.push_back({"unused_variables", decl, "unused variable: `" + name + "`",
+                     "if this is intentional, name it `_" + name + "`"});
+    if (f.slot_mut[slot] && !u.mutated)
+      out.push_back({"unused_mut", mut_span(file, decl), "variable does not need to be mutable",
+                     "remove this `mut`"});
+  }
+}
+
+// ---- unreachable_code
+
+// A statement after which its block's next statement cannot run (`jumps`: break and continue
+// count, as for unreachable code; without, only what never returns to the caller's flow).
+bool stmt_never_ends(const Stmt* s, bool jumps);
+
+bool expr_never_ends(const Expr* e, bool jumps) {
+  if (!e) return false;
+  if (e->kind == ExprKind::If)
+    return e->else_block && never_ends(e->block, jumps) && never_ends(e->else_block, jumps);
+  if (e->kind == ExprKind::BlockExpr) return never_ends(e->block, jumps);
+  return false;
+}
+
+// Whether the body has a `break` of its own loop (not of a loop inside it).
+bool has_break(const tir::Block* b) {
+  for (const Stmt* t : b->stmts) {
+    if (t->kind == StmtKind::Break) return true;
+    if (t->kind == StmtKind::Expr && t->value) {
+      if (t->value->block && has_break(t->value->block)) return true;
+      if (t->value->else_block && has_break(t->value->else_block)) return true;
+    }
+  }
+  return false;
+}
+
+bool stmt_never_ends(const Stmt* s, bool jumps) {
+  switch (s->kind) {
+    case StmtKind::Return:
+      return true;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      return jumps;
+    case StmtKind::Expr:
+      return expr_never_ends(s->value, jumps);
+    case StmtKind::Loop:
+      return !has_break(s->body);
+    default:
+      return false;
+  }
+}
+
+void unreachable_in(const tir::Block* b, std::vector<Found>& out) {
+  for (size_t i = 0; i < b->stmts.size(); ++i) {
+    if (!stmt_never_ends(b->stmts[i], true)) continue;
+    const bool stmt_follows = i + 1 < b->stmts.size();
+    if (!stmt_follows && !b->tail) return;
+    out.push_back({"unreachable_code",
+                   stmt_follows ? b->stmts[i + 1]->span : b->tail->span,
+                   stmt_follows ? "unreachable statement" : "unreachable expression",
+                   stmt_follows ? "unreachable statement" : "unreachable expression",
+                   {{b->stmts[i]->span, "any code following this is unreachable"}}});
+    return;
+  }
+}
+
+void unreachable_code(const tir::Function& f, std::vector<Found>& out) {
+  unreachable_in(f.body, out);
+  tir::walk_block(f.body, [&](const Stmt* s, const Expr* e) {
+    if (s && s->body) unreachable_in(s->body, out);
+    if (e && e->block) unreachable_in(e->block, out);
+    if (e && e->else_block) unreachable_in(e->else_block, out);
+  });
+}
+
+// ---- unused_results
+
+// What an expression statement's ignored value is, or nothing when ignoring it is fine: a unit,
+// an atomic's old value (the operation is the point), a tensor moved away, a block or `if`, a
+// copy's token (never waited for: the kernel rules' E6036).
+std::optional<std::string> ignored_value(const tir::Program& p, const Expr* v) {
+  if (!v || v->type.is_unit() || v->type.is_error()) return std::nullopt;
+  if (v->type.kind == TypeKind::Token) return std::nullopt;  // a copy's token: E6036 says it
+  switch (v->kind) {
+    case ExprKind::Call:
+      return "unused return value of `" + p.functions[v->fn_index].name + "`";
+    case ExprKind::Builtin:
+      if (tir::is_atomic(v->builtin)) return std::nullopt;
+      return std::string("unused return value of `") + tir::builtin_spelling(v->builtin) + "`";
+    case ExprKind::Binary:
+      switch (tir::binop_class(v->bop)) {
+        case tir::OpClass::Arith:
+          return "unused arithmetic operation";
+        case tir::OpClass::Compare:
+          return "unused comparison";
+        case tir::OpClass::Logic:
+          return "unused logical operation";
+        default:
+          return "unused bitwise operation";
+      }
+    case ExprKind::Unary:
+    case ExprKind::Cast:
+      return "unused value of an operation";
+    case ExprKind::Literal:
+    case ExprKind::Index:
+      return "statement with no effect";
+    case ExprKind::Var:
+      if (v->type.is_scalar()) return "statement with no effect";
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+void unused_results(const tir::Program& p, const tir::Function& f, std::vector<Found>& out) {
+  tir::walk_block(f.body, [&](const Stmt* s, const Expr*) {
+    if (!s || s->kind != StmtKind::Expr) return;
+    const std::optional<std::string> what = ignored_value(p, s->value);
+    if (!what) return;
+    const bool call = s->value->kind == ExprKind::Call || s->value->kind == ExprKind::Builtin;
+    out.push_back({"unused_results",
+                   s->value->span,
+                   *what,
+                   "this `" + type_name(s->value->type) + "` is ignored",
+                   {},
+                   {call ? "use the value, or write `let _ = …;` to ignore it on purpose"
+                         : "remove it, or use its value"}});
+  });
+}
+
+// ---- sum_unordered_printed
+
+// Where the values that `lanes::sum_unordered` of floats made reach: locals and tensors written
+// with them, and functions that return them. Each is tainted with the span of a call it came from.
+struct Taint {
+  std::vector<std::map<int, Span>> slots;  // per function
+  std::map<int, Span> returns;             // function index -> origin
+};
+
+std::optional<Span> tainted(const Taint& t, int fn, const Expr* e) {
+  if (!e) return std::nullopt;
+  if (e->kind == ExprKind::Builtin && e->builtin == tir::BuiltinId::LanesSumUnordered &&
+      e->type.is_scalar() && is_float(e->type.scalar))
+    return e->span;
+  if (e->kind == ExprKind::Var) {
+    auto it = t.slots[fn].find(e->slot);
+    if (it != t.slots[fn].end()) return it->second;
+  }
+  if (e->kind == ExprKind::Call) {
+    auto it = t.returns.find(e->fn_index);
+    if (it != t.returns.end()) return it->second;
+  }
+  for (const Expr* a : e->args)
+    if (auto s = tainted(t, fn, a)) return s;
+  for (const tir::Block* b : {e->block, e->else_block})
+    if (b && b->tail)
+      if (auto s = tainted(t, fn, b->tail)) return s;
+  return std::nullopt;
+}
+
+Taint spread(const tir::Program& p) {
+  Taint t;
+  t.slots.resize(p.functions.size());
+  for (bool changed = true; changed;) {
+    changed = false;
+    auto taint = [&](std::map<int, Span>& into, int key, std::optional<Span> from) {
+      if (from && key >= 0 && into.emplace(key, *from).second) changed = true;
+    };
+    for (size_t fn = 0; fn < p.functions.size(); ++fn) {
+      const tir::Function& f = p.functions[fn];
+      const int k = static_cast<int>(fn);
+      tir::walk_block(f.body, [&](const Stmt* s, const Expr* e) {
+        if (s && (s->kind == StmtKind::Let || s->kind == StmtKind::Assign))
+          taint(t.slots[fn], s->kind == StmtKind::Let ? s->slot : root_slot(s->target),
+                tainted(t, k, s->value));
+        if (s && s->kind == StmtKind::Return) taint(t.returns, k, tainted(t, k, s->value));
+        if (e && e->kind == ExprKind::Builtin && tir::is_atomic(e->builtin) && !e->args.empty())
+          for (size_t a = 1; a < e->args.size(); ++a)
+            taint(t.slots[fn], root_slot(e->args[0]), tainted(t, k, e->args[a]));
+      });
+      if (f.body) taint(t.returns, k, tainted(t, k, f.body->tail));
+    }
+  }
+  return t;
+}
+
+void sum_unordered_printed(const tir::Program& p, std::vector<Found>& out) {
+  const bool any = std::any_of(p.functions.begin(), p.functions.end(), [](const tir::Function& f) {
+    return tir::block_has(f.body, [](const Stmt*, const Expr* e) {
+      return e && e->kind == ExprKind::Builtin && e->builtin == tir::BuiltinId::LanesSumUnordered;
+    });
+  });
+  if (!any) return;  // the common case: no pass over the program until nothing changes
+  const Taint t = spread(p);
+  for (size_t fn = 0; fn < p.functions.size(); ++fn)
+    tir::walk_block(p.functions[fn].body, [&](const Stmt*, const Expr* e) {
+      if (!e || e->kind != ExprKind::Print) return;
+      for (const tir::FormatPiece& piece : e->format) {
+        if (piece.arg < 0 || piece.spec.precision >= 0) continue;
+        const Expr* arg = e->args[piece.arg];
+        if (!arg->type.is_scalar() || !is_float(arg->type.scalar)) continue;
+        const std::optional<Span> from = tainted(t, static_cast<int>(fn), arg);
+        if (!from) continue;
+        out.push_back(
+            {"sum_unordered_printed",
+             arg->span,
+             "this prints every bit of a sum whose order the implementation chooses",
+             "its last bits may differ between implementations and runs",
+             {{*from, "`lanes::sum_unordered` adds in any order"}},
+             {"print it with a precision (`{:.4}`), or sum with `lanes::sum`, whose order "
+              "is fixed"}});
+      }
+    });
+}
+
+}  // namespace
+
+bool never_ends(const tir::Block* b, bool jumps) {
+  if (!b) return false;
+  if (expr_never_ends(b->tail, jumps)) return true;
+  return std::any_of(b->stmts.begin(), b->stmts.end(),
+                     [&](const Stmt* s) { return stmt_never_ends(s, jumps); });
+}
+
+void lint_program(const tir::Program& program, Diagnostics& diags) {
+  if (diags.has_errors() || !program.file) return;
+  std::vector<Found> found;
+  for (const tir::Function& f : program.functions) {
+    if (!f.body) continue;
+    unused_locals(f, *program.file, found);
+    unreachable_code(f, found);
+    unused_results(program, f, found);
+  }
+  sum_unordered_printed(program, found);
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Found& a, const Found& b) { return a.span.begin < b.span.begin; });
+  for (Found& w : found) {
+    Diagnostic& d = diags.warning(w.lint, w.span, std::move(w.message), std::move(w.label));
+    d.secondary = std::move(w.secondary);
+    for (std::string& h : w.helps) d.helps.push_back(std::move(h));
+  }
+}
+
+}  // namespace vx

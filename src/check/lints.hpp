@@ -1,0 +1,19 @@
+// The checker's warnings (spec/errors.md, "Warnings"), read off the typed program of a program
+// the checker accepted: `unused_variables`, `unused_mut`, `unreachable_code`, `unused_results`
+// and `sum_unordered_printed`. The lane warnings belong to the kernel rules (kernel_lints.cpp).
+#pragma once
+#include "check/tir.hpp"
+#include "support/diagnostics.hpp"
+
+namespace vx {
+
+// Adds the warnings of the program, in source order. A program with errors is not linted: a use
+// the checker refused would make its variable look unused.
+void lint_program(const tir::Program& program, Diagnostics& diags);
+
+// Whether control never reaches the end of the block: it returns, or runs a `loop` without a
+// `break` of its own; with `jumps`, a `break` or `continue` ends it too (what follows one in its
+// block is unreachable).
+bool never_ends(const tir::Block* block, bool jumps);
+
+}  // namespace vx
