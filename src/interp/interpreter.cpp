@@ -184,7 +184,7 @@ void runtime_error(Span span, std::string message) {
   throw RuntimeError{span, std::move(message), {}};
 }
 
-std::string pass_suffix(const std::vector<ErrorPass>& passes) {
+std::string pass_suffix(const std::vector<ErrorPass>& passes, const char* lane_word) {
   if (passes.empty()) return {};
   std::vector<int64_t> blocks, lanes;
   std::string vars;
@@ -192,7 +192,7 @@ std::string pass_suffix(const std::vector<ErrorPass>& passes) {
     (p->block ? blocks : lanes).push_back(p->index);
     vars += (vars.empty() ? "`" : ", `") + p->var + "` = " + p->value;
   }
-  return " in " + pass_name(blocks, lanes) + " (" + vars + ")";
+  return " in " + pass_name(blocks, lanes, lane_word) + " (" + vars + ")";
 }
 
 std::string int_operand_text(uint64_t bits, bool is_unsigned) {

@@ -211,8 +211,8 @@ struct RuntimeError {
 };
 [[noreturn]] void runtime_error(Span span, std::string message);
 // " in block 3 lane 4 (`b` = 3, `l` = 4)": the passes an error left, for its message (issue 19);
-// empty outside across loops.
-std::string pass_suffix(const std::vector<ErrorPass>& passes);
+// empty outside across loops. The .uir runner names a lane a thread (`lane_word`).
+std::string pass_suffix(const std::vector<ErrorPass>& passes, const char* lane_word = "lane");
 // Adds the pass with the loop variable's `bits` of an across loop from `start` to an error
 // leaving it; `lanes` is the lane loop's lane count (0 for a block loop).
 template <class T>

@@ -2,7 +2,8 @@
 // axes change nothing. Values are slot bits (interp/runtime.hpp) and the arithmetic is the
 // interpreter's own (interp/arith.hpp), so a lowered Vx kernel gives the same bits as the Vx
 // program. Runtime errors (an offset outside a buffer, an integer division by zero) stop the run
-// with the interpreter's message format and exit status 101.
+// with the interpreter's message format and exit status 101; inside global and local loops the
+// message names the block and the thread.
 #include <sstream>
 
 #include "interp/arith.hpp"
@@ -118,6 +119,24 @@ class Runner {
     out_ << "\n";
   }
 
+  void range(int i, const Node& n) {
+    int64_t k = 0;
+    try {
+      for (; k < n.count; ++k) {
+        if (limits_.limited()) [[unlikely]]
+          limits_.charge(1, n.span);  // a pass is a step, as a loop pass of the interpreter
+        vals_[i] = to_bits<int32_t>(static_cast<int32_t>(k));
+        exec(n.body);
+      }
+    } catch (interp::RuntimeError& e) {
+      // An error in a global or local loop names its block and thread, as a Vx kernel's names
+      // its block and lane (spec/uir.md §4); a plain loop is not a pass of a kernel.
+      if (n.axis != Axis::None && !e.names_passes)
+        e.passes.push_back({n.axis == Axis::Global, k, "%" + n.name, std::to_string(k)});
+      throw;
+    }
+  }
+
   void exec(const std::vector<int>& list) {
     for (int i : list) {
       const Node& n = p_.nodes[i];
@@ -126,12 +145,7 @@ class Runner {
           init_buffer(i);
           break;
         case Op::Range:
-          for (int64_t k = 0; k < n.count; ++k) {
-            if (limits_.limited()) [[unlikely]]
-              limits_.charge(1, n.span);  // a pass is a step, as a loop pass of the interpreter
-            vals_[i] = to_bits<int32_t>(static_cast<int32_t>(k));
-            exec(n.body);
-          }
+          range(i, n);
           break;
         case Op::End:
           break;
@@ -208,7 +222,8 @@ int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffer
     r.run();
   } catch (const interp::RuntimeError& e) {
     out.flush();
-    render_runtime_error(err, *program.file, e.span, e.message, format);
+    render_runtime_error(err, *program.file, e.span,
+                         e.message + interp::pass_suffix(e.passes, "thread"), format);
     return 101;
   } catch (const std::bad_alloc&) {
     out.flush();
