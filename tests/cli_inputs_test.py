@@ -447,5 +447,29 @@ r = vx("check", program("lints_allowed.vx", "#![allow(warnings)]\n" + lints_text
 if r.returncode != 0 or r.err != "":
     fail(f"#![allow(warnings)] with the checker's lints: want silence, got {r.returncode} {r.err!r}")
 
+# `check --explain` prints the tables also when the kernel rules refuse the program (its error's
+# help sends the user there), and none when the checker refused it first (spec/cli.md §2).
+refused_kernel = program("refused_kernel.vx",
+                         "fn main() {\n"
+                         "    let mut h = transfer(Tensor<f32, [64, 300]>::fill(0.0), Memory::HBM);\n"
+                         "    spawn on(Topology::Device) {\n"
+                         "        for y in 0..64 across blocks {\n"
+                         "            for x in 0..300 across lanes(256) { h[0][x] = 1.0; }\n"
+                         "        }\n"
+                         "    }\n"
+                         "}\n")
+r = vx("check", "--explain", refused_kernel)
+want_lines = [f"{refused_kernel}:5:49: store `h[0][x]`",
+              "  block loop `y` (line 4): not proved",
+              "    x     |           1 |           299 |              299",
+              "    FAILS the digits of `y` do not determine it",
+              "    for example: block 0 lane 0 and block 1 lane 0 both write element [0][0]"]
+if r.returncode != 1 or "error[E6032]" not in r.err or \
+        any(line not in r.out.splitlines() for line in want_lines):
+    fail(f"check --explain of a refused kernel: want exit 1 and its table, got {r.returncode} {r.out!r}")
+r = vx("check", "--explain", program("refused_type.vx", "fn main() { let x: i32 = 1.5; }\n"))
+if r.returncode != 1 or r.out != "" or "error[E0200]" not in r.err:
+    fail(f"check --explain of a mistyped program: want exit 1, no table, got {r.returncode} {r.out!r}")
+
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -457,11 +457,17 @@ TEST_CASE("whole runs against shell-script implementations") {
   std::ifstream report(c.dir / "report.xml");
   std::stringstream xml;
   xml << report.rdbuf();
-  CHECK(xml.str().find("\"passed\": 1") != std::string::npos);  // json: format wins
+  CHECK(xml.str().find("<?xml") == 0);  // the file's name picks its format (spec/cli.md §6.4)
+  CHECK(xml.str().find("tests=\"5\" failures=\"4\"") != std::string::npos);
 
   o.format = "junit";
+  o.output_file = (c.dir / "report.json").string();
   std::ostringstream out4, err4;
   CHECK(run_conformance(o, out4, err4) == 1);
+  std::ifstream report_json(c.dir / "report.json");
+  std::stringstream json;
+  json << report_json.rdbuf();
+  CHECK(json.str().find("\"passed\": 1") != std::string::npos);
   CHECK(out4.str().find("<?xml") == 0);
   CHECK(out4.str().find("tests=\"5\" failures=\"4\"") != std::string::npos);
   CHECK(out4.str().find("<failure message=\"stdout line 1: expected `hello`, got `heLLo`\"") !=
@@ -492,6 +498,14 @@ TEST_CASE("usage errors") {
   CHECK(err.str().find("is not a directory") != std::string::npos);
   o.format = "yaml";
   CHECK(run_conformance(o, out, err) == 2);
+  o.format = "text";
+  for (int bad : {0, -1}) {  // not silently taken as 1 s
+    o.timeout_seconds = bad;
+    std::ostringstream e;
+    CHECK(run_conformance(o, out, e) == 2);
+    CHECK(e.str() == "vx conformance: `--timeout` must be at least 1 second, not " +
+                         std::to_string(bad) + "\n");
+  }
 }
 
 TEST_CASE("a corpus cannot make the runner run anything but the implementation") {

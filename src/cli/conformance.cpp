@@ -97,6 +97,11 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
         << "` (expected text, json or junit)\n";
     return 2;
   }
+  if (options.timeout_seconds < 1) {
+    err << "vx conformance: `--timeout` must be at least 1 second, not " << options.timeout_seconds
+        << "\n";
+    return 2;
+  }
   if (options.dirs.empty()) {
     err << "vx conformance: no corpus directory given\n";
     return 2;
@@ -206,9 +211,8 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
   }
   out.flush();
   if (!options.output_file.empty()) {
-    const bool junit =
-        options.format == "junit" ||
-        (options.format == "text" && fs::path(options.output_file).extension() == ".xml");
+    // The file's name picks its format (spec/cli.md §6.4), whatever `--format` printed.
+    const bool junit = fs::path(options.output_file).extension() == ".xml";
     std::ofstream file(options.output_file, std::ios::binary);
     file << (junit ? to_junit(cases, passed, failed) : to_json(cases, passed, failed));
     if (!file) {

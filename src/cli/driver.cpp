@@ -116,11 +116,14 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     front.through = pipeline::step_of(dump);
   if (options.skip_kernel_rules) front.through = std::min(front.through, pipeline::Step::Check);
   pipeline::Compiled c = pipeline::compile(file, front);
+  // The tables also for a program the kernel rules refused: its error says to look at them (a
+  // program the parser or the checker refused never reached the rules).
+  const bool rules_ran = c.ok() || *c.refused_at == pipeline::Step::KernelRules;
+  if (options.explain && rules_ran) kr::emit_explain(out, *file, c.explained, options.error_format);
   if (!c.ok()) {
     emit_diagnostics(err, *c.diags, options.error_format);
     return 1;
   }
-  if (options.explain) kr::emit_explain(out, *file, c.explained, options.error_format);
   if (!c.diags->list().empty()) emit_diagnostics(err, *c.diags, options.error_format);  // warnings
   if (dumping) {
     pipeline::print_dump(out, dump, c);
