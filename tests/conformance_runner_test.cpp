@@ -489,6 +489,72 @@ TEST_CASE("whole runs against shell-script implementations") {
   CHECK(out5.str().find("0 passed, 2 failed\n") != std::string::npos);
 }
 
+TEST_CASE("--filter, --exclude and --xfail choose and excuse programs") {
+  Corpus c;
+  // An implementation that prints the program's first line: `right` passes, `wrong` fails.
+  for (const char* name : {"a_right", "b_wrong", "sub/c_right", "sub/d_wrong"}) {
+    const bool right = std::string(name).find("right") != std::string::npos;
+    c.write(std::string(name) + ".vx", right ? "same\n" : "other\n");
+    c.write(std::string(name) + ".stdout", "same\n");
+  }
+  c.write("impl.sh", "#!/bin/sh\nhead -n 1 \"$1\"\n");
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.impl_template = "sh " + quoted((c.dir / "impl.sh").string()) + " {file}";
+  auto run = [&](std::string& text) {
+    std::ostringstream out, err;
+    const int status = run_conformance(o, out, err);
+    text = out.str() + err.str();
+    return status;
+  };
+  std::string text;
+  o.filters = {"*/sub/*"};
+  CHECK(run(text) == 1);
+  CHECK(text.find("FAIL " + (c.dir / "sub/d_wrong.vx").string()) != std::string::npos);
+  CHECK(text.find("b_wrong") == std::string::npos);
+  CHECK(text.substr(text.rfind('\n', text.size() - 2) + 1) == "1 passed, 1 failed\n");
+  o.excludes = {"*wrong*"};
+  CHECK(run(text) == 0);
+  CHECK(text == "1 passed, 0 failed\n");
+  o.filters = {"*/nothing/*"};
+  CHECK(run(text) == 2);
+  CHECK(text.find("(after --filter/--exclude)") != std::string::npos);
+
+  // The two wrong ones listed: they fail as expected; a right one listed is an XPASS, a failure.
+  o.filters.clear();
+  o.excludes.clear();
+  c.write("xfail.txt",
+          "# known failures\n*/b_wrong.vx\n\n" + (c.dir / "sub/d_wrong.vx").string() + "\n");
+  o.xfail_file = (c.dir / "xfail.txt").string();
+  CHECK(run(text) == 0);
+  CHECK(text == "2 passed, 0 failed, 2 expected failures\n");
+  o.verbose = true;
+  CHECK(run(text) == 0);
+  CHECK(text.find("XFAIL " + (c.dir / "b_wrong.vx").string() +
+                  ": stdout line 1: expected `same`, got `other`") != std::string::npos);
+  o.verbose = false;
+  c.write("xfail.txt", "*wrong*\n*/a_right.vx\n");
+  CHECK(run(text) == 1);
+  CHECK(text.find("XPASS " + (c.dir / "a_right.vx").string() + ": passed, but listed in `" +
+                  o.xfail_file + "`") != std::string::npos);
+  CHECK(text.substr(text.rfind('\n', text.size() - 2) + 1) ==
+        "1 passed, 1 failed, 2 expected failures\n");
+  o.format = "json";
+  CHECK(run(text) == 1);
+  CHECK(text.find("\"status\": \"xpass\"") != std::string::npos);
+  CHECK(text.find("\"status\": \"xfail\"") != std::string::npos);
+  CHECK(text.find("\"xfailed\": 2") != std::string::npos);
+  o.format = "junit";
+  CHECK(run(text) == 1);
+  CHECK(text.find("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\"") != std::string::npos);
+  CHECK(text.find("<skipped message=\"expected failure: stdout line 1") != std::string::npos);
+  CHECK(text.find("type=\"xpass\"") != std::string::npos);
+  o.format = "text";
+  o.xfail_file = (c.dir / "missing.txt").string();
+  CHECK(run(text) == 2);
+  CHECK(text.find("cannot read the --xfail file") != std::string::npos);
+}
+
 TEST_CASE("usage errors") {
   std::ostringstream out, err;
   ConformanceOptions o;

@@ -23,6 +23,9 @@ struct ConformanceOptions {
   int timeout_seconds = 20;
   int jobs = 2;
   bool verbose = false;
+  std::vector<std::string> filters;   // `--filter GLOB`: only the programs whose path matches one
+  std::vector<std::string> excludes;  // `--exclude GLOB`: not those whose path matches one
+  std::string xfail_file;             // `--xfail FILE`: globs of the programs expected to fail
 };
 
 // Returns the exit status: 0 all passed, 1 some failed, 2 usage error (missing directory …).

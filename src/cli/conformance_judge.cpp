@@ -13,8 +13,6 @@
 namespace vx {
 namespace conformance {
 
-namespace {
-
 std::string_view trim(std::string_view s) {
   auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
@@ -33,6 +31,8 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   }
   return lines;
 }
+
+namespace {
 
 bool is_code(std::string_view s) {
   if (s.size() < 2 || !(s[0] >= 'A' && s[0] <= 'Z')) return false;

@@ -114,18 +114,54 @@ std::string valid_utf8(std::string_view s) {
 
 }  // namespace
 
-std::string to_json(const std::vector<Case>& cases, int passed, int failed) {
+Status status_of(const Case& c) {
+  if (c.xfail) return c.reason.empty() ? Status::XPass : Status::XFail;
+  return c.reason.empty() ? Status::Pass : Status::Fail;
+}
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::Pass:
+      return "pass";
+    case Status::Fail:
+      return "fail";
+    case Status::XFail:
+      return "xfail";
+    case Status::XPass:
+      return "xpass";
+  }
+  return "fail";
+}
+
+Tally tally(const std::vector<Case>& cases) {
+  Tally t;
+  for (const Case& c : cases) {
+    const Status s = status_of(c);
+    (s == Status::Pass ? t.passed : s == Status::XFail ? t.xfailed : t.failed)++;
+  }
+  return t;
+}
+
+std::string to_json(const std::vector<Case>& cases) {
   nlohmann::json results = nlohmann::json::array();
-  for (const auto& c : cases)
+  for (const auto& c : cases) {
+    const Status s = status_of(c);
+    const std::string reason =
+        s == Status::XPass ? "passed, but listed as an expected failure (--xfail)" : c.reason;
     results.push_back({{"file", valid_utf8(c.path)},
-                       {"status", c.reason.empty() ? "pass" : "fail"},
-                       {"reason", valid_utf8(c.reason)},
+                       {"status", status_name(s)},
+                       {"reason", valid_utf8(reason)},
                        {"duration_ms", c.duration_ms}});
-  nlohmann::json doc = {{"passed", passed}, {"failed", failed}, {"results", results}};
+  }
+  const Tally t = tally(cases);
+  nlohmann::json doc = {
+      {"passed", t.passed}, {"failed", t.failed}, {"xfailed", t.xfailed}, {"results", results}};
   return doc.dump(2) + "\n";
 }
 
-std::string to_junit(const std::vector<Case>& cases, int passed, int failed) {
+std::string to_junit(const std::vector<Case>& cases) {
+  const Tally t = tally(cases);
+  const int passed = t.passed, failed = t.failed, skipped = t.xfailed;
   long total_ms = 0;
   for (const auto& c : cases) total_ms += c.duration_ms;
   auto seconds = [](long ms) {
@@ -135,10 +171,11 @@ std::string to_junit(const std::vector<Case>& cases, int passed, int failed) {
   };
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x << "<testsuites name=\"vx conformance\" tests=\"" << passed + failed << "\" failures=\""
-    << failed << "\" errors=\"0\" time=\"" << seconds(total_ms) << "\">\n";
-  x << "  <testsuite name=\"conformance\" tests=\"" << passed + failed << "\" failures=\"" << failed
-    << "\" errors=\"0\" skipped=\"0\" time=\"" << seconds(total_ms) << "\">\n";
+  const int tests = passed + failed + skipped;
+  x << "<testsuites name=\"vx conformance\" tests=\"" << tests << "\" failures=\"" << failed
+    << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << seconds(total_ms) << "\">\n";
+  x << "  <testsuite name=\"conformance\" tests=\"" << tests << "\" failures=\"" << failed
+    << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << seconds(total_ms) << "\">\n";
   for (const auto& c : cases) {
     const fs::path p(c.path);
     std::string classname = p.parent_path().generic_string();
@@ -147,11 +184,17 @@ std::string to_junit(const std::vector<Case>& cases, int passed, int failed) {
     x << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\""
       << xml_escape(p.filename().string()) << "\" file=\"" << xml_escape(c.path) << "\" time=\""
       << seconds(c.duration_ms) << "\"";
-    if (c.reason.empty()) {
+    const Status s = status_of(c);
+    if (s == Status::Pass) {
       x << "/>\n";
+    } else if (s == Status::XFail) {
+      const std::string reason = xml_escape("expected failure: " + c.reason);
+      x << ">\n      <skipped message=\"" << reason << "\"/>\n    </testcase>\n";
     } else {
-      const std::string reason = xml_escape(c.reason);
-      x << ">\n      <failure message=\"" << reason << "\" type=\"mismatch\">" << reason
+      const std::string reason = xml_escape(
+          s == Status::XPass ? "passed, but listed as an expected failure (--xfail)" : c.reason);
+      x << ">\n      <failure message=\"" << reason << "\" type=\""
+        << (s == Status::XPass ? "xpass" : "mismatch") << "\">" << reason
         << "</failure>\n    </testcase>\n";
     }
   }

@@ -108,6 +108,9 @@ int vx_main(int argc, char** argv) {
   conformance->add_option("--timeout", conf.timeout_seconds, "seconds per program");
   conformance->add_option("-j,--jobs", conf.jobs, "programs run at once");
   conformance->add_flag("-v,--verbose", conf.verbose, "list passing programs too");
+  conformance->add_option("--filter", conf.filters, "only programs whose path matches GLOB");
+  conformance->add_option("--exclude", conf.excludes, "skip programs whose path matches GLOB");
+  conformance->add_option("--xfail", conf.xfail_file, "a file of programs expected to fail");
 
   vx::repl::SessionOptions repl_opts;
   auto* repl = app.add_subcommand("repl", "an interactive session (spec/cli.md §7)");
