@@ -1,5 +1,6 @@
 // Literals, calls of functions and built-ins, methods, tensor constructors and macros
 // (spec/types.md §literals, spec/builtins.md, spec/formatting.md).
+#include <algorithm>
 #include <boost/variant/get.hpp>
 #include <cmath>
 #include <cstring>
@@ -9,14 +10,6 @@
 #include "support/suggest.hpp"
 
 namespace vx::tir {
-const char* builtin_spelling(BuiltinId id) {
-  static const char* names[] = {
-#define VX_BUILTIN(E, spelling, kind) spelling,
-#include "check/builtins.def"
-#undef VX_BUILTIN
-  };
-  return names[static_cast<int>(id)];
-}
 const char* binop_spelling(BinOp op) {
   static const char* names[] = {
 #define VX_BINOP(E, spelling, precedence, cls, compound) spelling,
@@ -39,11 +32,14 @@ std::string and_list(const std::vector<std::string>& words) {
   return out;
 }
 
+using tir::BuiltinId;
+using tir::BuiltinKind;
+
 // The built-in spelled `spelling` ("lanes::sum"), if builtins.def has one.
-std::optional<tir::BuiltinId> builtin_named(const std::string& spelling) {
-  static const std::map<std::string, tir::BuiltinId> by_name = [] {
-    std::map<std::string, tir::BuiltinId> m;
-#define VX_BUILTIN(E, spelling, kind) m.emplace(spelling, tir::BuiltinId::E);
+std::optional<BuiltinId> builtin_named(const std::string& spelling) {
+  static const std::map<std::string, BuiltinId> by_name = [] {
+    std::map<std::string, BuiltinId> m;
+#define VX_BUILTIN(E, spelling, ...) m.emplace(spelling, BuiltinId::E);
 #include "check/builtins.def"
 #undef VX_BUILTIN
     return m;
@@ -53,20 +49,82 @@ std::optional<tir::BuiltinId> builtin_named(const std::string& spelling) {
   return it->second;
 }
 
-// The spellings builtins.def has that start with `prefix` ("lanes::"), in its order.
-std::vector<std::string> builtin_names_with_prefix(const std::string& prefix) {
+// The built-in that the call of `name` names: a row called as a function (`lanes::sum`,
+// `scoped_fence`), or an Atomic row's family (`atomic_fetch_add_i32`; its type is left to check).
+std::optional<BuiltinId> builtin_called(const std::string& name) {
+  if (std::optional<BuiltinId> id = builtin_named(name)) {
+    const BuiltinKind k = tir::builtin_kind(*id);
+    if (k != BuiltinKind::Method && k != BuiltinKind::Query && k != BuiltinKind::Atomic) return id;
+  }
+  for (size_t i = 0; i < std::size(tir::kBuiltinRows); ++i) {
+    const tir::BuiltinRow& row = tir::kBuiltinRows[i];
+    const std::string family = std::string(row.spelling) + "_";
+    if (row.kind == BuiltinKind::Atomic && name.compare(0, family.size(), family) == 0)
+      return static_cast<BuiltinId>(i);
+  }
+  return std::nullopt;
+}
+
+// The spellings of the rows `keep` takes, in builtins.def's order.
+template <class Keep>
+std::vector<std::string> builtin_spellings(Keep keep) {
   std::vector<std::string> out;
-#define VX_BUILTIN(E, spelling, kind) \
-  if (std::string(spelling).rfind(prefix, 0) == 0) out.push_back(spelling);
-#include "check/builtins.def"
-#undef VX_BUILTIN
+  for (size_t i = 0; i < std::size(tir::kBuiltinRows); ++i)
+    if (keep(static_cast<BuiltinId>(i))) out.push_back(tir::kBuiltinRows[i].spelling);
   return out;
 }
 
-// Whether `name` is a method of numbers (`x.sqrt()`): a row of builtins.def of kind Method.
+// A method of numbers (`x.sqrt()`, `x.min(y)`): a Method row whose result is the receiver's type.
+bool is_number_method(BuiltinId id) {
+  return tir::builtin_kind(id) == BuiltinKind::Method &&
+         tir::builtin_row(id).result == tir::BuiltinResult::SameAsReceiver;
+}
 bool is_method_name(const std::string& name) {
-  const std::optional<tir::BuiltinId> id = builtin_named(name);
-  return id && tir::builtin_kind(*id) == tir::BuiltinKind::Method && *id != tir::BuiltinId::Wait;
+  const std::optional<BuiltinId> id = builtin_named(name);
+  return id && is_number_method(*id);
+}
+
+// A row of numeric/math.def (the float methods; pow of integers aside), and a FAST one (f32 only).
+bool is_math_row(BuiltinId id) {
+  switch (id) {
+#define VX_MATH_UNARY(E, ...) case BuiltinId::E:
+#define VX_MATH_BINARY(E, ...) case BuiltinId::E:
+#include "numeric/math.def"
+#undef VX_MATH_UNARY
+#undef VX_MATH_BINARY
+    return true;
+    default:
+      return false;
+  }
+}
+bool is_fast_math_row(BuiltinId id) {
+  switch (id) {
+#define VX_MATH_FAST(E, ...) case BuiltinId::E:
+#include "numeric/math.def"
+#undef VX_MATH_FAST
+    return true;
+    default:
+      return false;
+  }
+}
+
+// The type of a call of `id` (builtins.def's result rule), `first` its first argument's or its
+// receiver's type.
+Type builtin_result(BuiltinId id, const Type& first) {
+  switch (tir::builtin_row(id).result) {
+    case tir::BuiltinResult::ElemOfTile:
+    case tir::BuiltinResult::ElemOfTensor:
+      return Type::of(first.scalar);
+    case tir::BuiltinResult::SameAsReceiver:
+      return first;
+    case tir::BuiltinResult::I32:
+      return Type::of(Scalar::I32);
+    case tir::BuiltinResult::Unit:
+      return Type::unit();
+    case tir::BuiltinResult::Token:
+      return Type::token();
+  }
+  return Type::error();
 }
 
 // "i32, u32, i64, u64 and f32": the scalar types with atomics (scalar_types.def).
@@ -340,14 +398,25 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     e->args = {x};
     return e;
   }
+  // builtins.def's rows called as functions: the arity is the row's, the rest its kind's.
+  std::optional<BuiltinId> id = builtin_called(name);
+  if (id && tir::is_atomic(*id) && segs.size() != 1) id.reset();
+  const BuiltinKind kind = id ? tir::builtin_kind(*id) : BuiltinKind::Method;
+  Scalar atomic_scalar = Scalar::I32;  // an atomic family's type (`atomic_load_i32`)
+  std::string ty;
+  if (id && kind == BuiltinKind::Atomic) {
+    ty = name.substr(std::strlen(tir::builtin_spelling(*id)) + 1);
+    if (!scalar_by_name(ty, atomic_scalar) || !scalar_info(atomic_scalar).atomic) {
+      error("E0101", s, "unknown atomic `" + name + "`", "atomics exist for " + atomic_type_list());
+      return error_expr(s);
+    }
+  }
+  const size_t nargs = id ? static_cast<size_t>(tir::builtin_row(*id).arity) : 0;
+  if (id && !arity(nargs)) return error_expr(s);
   if (segs.size() == 2 && segs[0].name == "lanes") {
-    const std::string& r = segs[1].name;
     Type i32 = Type::of(Scalar::I32);
-    const std::optional<tir::BuiltinId> lanes_id = builtin_named(name);
-    if (lanes_id && (tir::builtin_kind(*lanes_id) == tir::BuiltinKind::Reduce ||
-                     *lanes_id == tir::BuiltinId::LanesSort)) {  // `lanes::f(&tile, n)`
-      if (!arity(2)) return error_expr(s);
-      const bool is_sort = *lanes_id == tir::BuiltinId::LanesSort;
+    if (id && (kind == BuiltinKind::Reduce || kind == BuiltinKind::Lanes)) {  // `f(&tile, n)`
+      const bool is_sort = *id == BuiltinId::LanesSort;
       tir::Expr* t = ref_arg(args[0], is_sort, "first argument");
       tir::Expr* n = int_arg(args[1], i32);
       if (t->type.is_error() || n->type.is_error()) return error_expr(s);
@@ -388,15 +457,11 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
           return error_expr(s);
         }
       }
-      const Type rt = is_sort                                    ? Type::unit()
-                      : *lanes_id == tir::BuiltinId::LanesArgmax ? i32
-                                                                 : Type::of(sc);
-      tir::Expr* e = make_builtin(*lanes_id, rt);
+      tir::Expr* e = make_builtin(*id, builtin_result(*id, t->type));
       e->args = {t, n};
       return e;
     }
-    if (r == "copy_async") {
-      if (!arity(3)) return error_expr(s);
+    if (id && kind == BuiltinKind::Copy) {
       tir::Expr* tile = ref_arg(args[0], true, "first argument (the tile)");
       tir::Expr* src = ref_arg(args[1], false, "second argument (the source)");
       const ast::ArrayLit* arr = nullptr;
@@ -447,12 +512,13 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
                   std::string(memory_name(tile->type.memory)));
         return error_expr(s);
       }
-      tir::Expr* e = make_builtin(tir::BuiltinId::CopyAsync, Type::token());
+      tir::Expr* e = make_builtin(*id, builtin_result(*id, tile->type));
       e->args = {tile, src};
       e->args.insert(e->args.end(), idx.begin(), idx.end());
       return e;
     }
-    const std::vector<std::string> routines = builtin_names_with_prefix("lanes::");
+    const std::vector<std::string> routines = builtin_spellings(
+        [](BuiltinId b) { return std::string(tir::builtin_spelling(b)).rfind("lanes::", 0) == 0; });
     std::vector<std::string> short_names;
     for (const std::string& r : routines) short_names.push_back(r.substr(7));  // after lanes::
     auto& d = error("E0101", s, "unknown built-in `" + name + "`",
@@ -461,68 +527,42 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       d.helps.push_back("a routine with a similar name exists: `" + *near + "`");
     return error_expr(s);
   }
-  if (name == "scoped_fence") {
-    if (!arity(2)) return error_expr(s);
+  if (id && kind == BuiltinKind::Fence) {
     tir::Expr* o = ordering_arg(args[0], "AtomicOrdering", kOrderings);
     tir::Expr* sc = ordering_arg(args[1], "FenceScope", kScopes);
     if (o->type.is_error() || sc->type.is_error()) return error_expr(s);
-    tir::Expr* e = make_builtin(tir::BuiltinId::ScopedFence, Type::unit());
+    tir::Expr* e = make_builtin(*id, builtin_result(*id, Type::unit()));
     e->args = {o, sc};
     return e;
   }
-  if (segs.size() == 1 && name.rfind("atomic_", 0) == 0) {
-    static const std::pair<const char*, tir::BuiltinId> families[] = {
-        {"atomic_compare_and_swap_", tir::BuiltinId::AtomicCompareAndSwap},
-        {"atomic_fetch_add_", tir::BuiltinId::AtomicFetchAdd},
-        {"atomic_fetch_sub_", tir::BuiltinId::AtomicFetchSub},
-        {"atomic_fetch_max_", tir::BuiltinId::AtomicFetchMax},
-        {"atomic_fetch_min_", tir::BuiltinId::AtomicFetchMin},
-        {"atomic_load_", tir::BuiltinId::AtomicLoad},
-        {"atomic_store_", tir::BuiltinId::AtomicStore},
-        {"atomic_swap_", tir::BuiltinId::AtomicSwap}};
-    for (const auto& [prefix, id] : families) {
-      size_t plen = std::strlen(prefix);
-      if (name.compare(0, plen, prefix) != 0) continue;
-      std::string ty = name.substr(plen);
-      Scalar sc;
-      if (!scalar_by_name(ty, sc) || !scalar_info(sc).atomic) {
-        error("E0101", s, "unknown atomic `" + name + "`",
-              "atomics exist for " + atomic_type_list());
-        return error_expr(s);
-      }
-      size_t nargs = id == tir::BuiltinId::AtomicLoad             ? 3
-                     : id == tir::BuiltinId::AtomicCompareAndSwap ? 5
-                                                                  : 4;
-      if (!arity(nargs)) return error_expr(s);
-      tir::Expr* t = ref_arg(args[0], false, "first argument");
-      Type i64 = Type::of(Scalar::I64);
-      tir::Expr* idx = check_expr(args[1], nullptr);
-      if (!idx->type.is_error() && !(idx->type.is_scalar() && is_int(idx->type.scalar))) {
-        error("E0200", span(args[1]), "the index of an atomic must be an integer");
-        idx = error_expr(span(args[1]));
-      }
-      (void)i64;
-      Type et = Type::of(sc);
-      std::vector<tir::Expr*> vals;
-      for (size_t k = 2; k + 1 < nargs; ++k)
-        vals.push_back(coerce(check_expr(args[k], &et), et, span(args[k])));
-      tir::Expr* o = ordering_arg(args[nargs - 1], "AtomicOrdering", kOrderings);
-      if (t->type.is_error() || idx->type.is_error() || o->type.is_error()) return error_expr(s);
-      for (auto* v : vals)
-        if (v->type.is_error()) return error_expr(s);
-      if (t->type.scalar != sc) {
-        error("E0200", span(args[0]),
-              "`" + name + "` works on a tensor of " + ty + ", but this one holds " +
-                  scalar_info(t->type.scalar).name,
-              "wrong element type");
-        return error_expr(s);
-      }
-      tir::Expr* e = make_builtin(id, id == tir::BuiltinId::AtomicStore ? Type::unit() : et);
-      e->args = {t, idx};
-      e->args.insert(e->args.end(), vals.begin(), vals.end());
-      e->args.push_back(o);
-      return e;
+  if (id && kind == BuiltinKind::Atomic) {
+    const Scalar sc = atomic_scalar;
+    tir::Expr* t = ref_arg(args[0], false, "first argument");
+    tir::Expr* idx = check_expr(args[1], nullptr);
+    if (!idx->type.is_error() && !(idx->type.is_scalar() && is_int(idx->type.scalar))) {
+      error("E0200", span(args[1]), "the index of an atomic must be an integer");
+      idx = error_expr(span(args[1]));
     }
+    Type et = Type::of(sc);
+    std::vector<tir::Expr*> vals;
+    for (size_t k = 2; k + 1 < nargs; ++k)
+      vals.push_back(coerce(check_expr(args[k], &et), et, span(args[k])));
+    tir::Expr* o = ordering_arg(args[nargs - 1], "AtomicOrdering", kOrderings);
+    if (t->type.is_error() || idx->type.is_error() || o->type.is_error()) return error_expr(s);
+    for (auto* v : vals)
+      if (v->type.is_error()) return error_expr(s);
+    if (t->type.scalar != sc) {
+      error("E0200", span(args[0]),
+            "`" + name + "` works on a tensor of " + ty + ", but this one holds " +
+                scalar_info(t->type.scalar).name,
+            "wrong element type");
+      return error_expr(s);
+    }
+    tir::Expr* e = make_builtin(*id, builtin_result(*id, t->type));
+    e->args = {t, idx};
+    e->args.insert(e->args.end(), vals.begin(), vals.end());
+    e->args.push_back(o);
+    return e;
   }
   // A user function.
   auto it = fn_by_name_.find(name);
@@ -593,18 +633,19 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
           "wrong number of arguments");
     return false;
   };
-  auto builtin = [&](tir::BuiltinId id, const Type& t) {
-    tir::Expr* e = make(tir::ExprKind::Builtin, t, s);
+  auto builtin = [&](BuiltinId id) {
+    tir::Expr* e = make(tir::ExprKind::Builtin, builtin_result(id, rt), s);
     e->builtin = id;
     e->args.push_back(recv);
     return e;
   };
+  const std::optional<BuiltinId> id = builtin_named(name);
   if (rt.kind == TypeKind::Token) {
     if (name != "wait") {
       error("E0105", span(m.name), "a token has no method `" + name + "`", "only `.wait()`");
       return error_expr(s);
     }
-    if (!arity(0)) return error_expr(s);
+    if (!arity(tir::builtin_row(BuiltinId::Wait).arity)) return error_expr(s);
     if (recv->kind == tir::ExprKind::Var) {
       if (Local* l = lookup(recv->text)) {
         if (l->moved) {
@@ -614,30 +655,31 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
         l->moved_at = s;
       }
     }
-    return builtin(tir::BuiltinId::Wait, Type::unit());
+    return builtin(BuiltinId::Wait);
   }
   if (rt.is_tensor_like()) {
-    if (name == "len") {
-      if (!arity(0)) return error_expr(s);
-      return builtin(tir::BuiltinId::Len, Type::of(Scalar::I32));
-    }
-    if (name == "dim") {
-      if (!arity(1)) return error_expr(s);
-      Type i32 = Type::of(Scalar::I32);
-      tir::Expr* k = coerce(check_expr(m.args[0], &i32), i32, span(m.args[0]));
-      if (k->type.is_error()) return error_expr(s);
-      if (k->kind != tir::ExprKind::Literal || k->lit.i < 0 || k->lit.i >= rt.rank()) {
-        error("E0200", span(m.args[0]),
-              "`.dim(k)` needs a constant k from 0 to " + std::to_string(rt.rank() - 1));
-        return error_expr(s);
+    if (id && tir::builtin_kind(*id) == BuiltinKind::Query) {  // `.len()`, `.dim(k)`
+      if (!arity(tir::builtin_row(*id).arity)) return error_expr(s);
+      tir::Expr* k = nullptr;
+      if (*id == BuiltinId::Dim) {
+        Type i32 = Type::of(Scalar::I32);
+        k = coerce(check_expr(m.args[0], &i32), i32, span(m.args[0]));
+        if (k->type.is_error()) return error_expr(s);
+        if (k->kind != tir::ExprKind::Literal || k->lit.i < 0 || k->lit.i >= rt.rank()) {
+          error("E0200", span(m.args[0]),
+                "`.dim(k)` needs a constant k from 0 to " + std::to_string(rt.rank() - 1));
+          return error_expr(s);
+        }
       }
-      tir::Expr* e = builtin(tir::BuiltinId::Dim, Type::of(Scalar::I32));
-      e->args.push_back(k);
+      tir::Expr* e = builtin(*id);
+      if (k) e->args.push_back(k);
       return e;
     }
     auto& d = error("E0105", span(m.name), "a tensor has no method `" + name + "`",
                     "tensors have `.len()` and `.dim(k)`");
-    if (auto near = closest_name(name, {"len", "dim"}))
+    if (auto near = closest_name(name, builtin_spellings([](BuiltinId b) {
+                                   return tir::builtin_kind(b) == BuiltinKind::Query;
+                                 })))
       d.helps.push_back("there is a method `" + *near + "` with a similar name");
     return error_expr(s);
   }
@@ -646,79 +688,55 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
     return error_expr(s);
   }
   Scalar sc = rt.scalar;
-  // A float's methods: numeric/math.def's rows, and those floats share with integers.
-  struct FloatMethod {
-    tir::BuiltinId id;
-    int arity;
-    bool f32_only;
-  };
-  static const std::map<std::string, FloatMethod> float_methods = {
-#define VX_MATH_EXACT(E, spelling, f32, f64, libm, mpfr) {spelling, {tir::BuiltinId::E, 0, false}},
-#define VX_MATH_ROUNDING(E, spelling, f32, f64) {spelling, {tir::BuiltinId::E, 0, false}},
-#define VX_MATH_FAST(E, spelling, f32, f64) {spelling, {tir::BuiltinId::E, 0, true}},
-#define VX_MATH_BINARY(E, spelling, f32, f64) {spelling, {tir::BuiltinId::E, 1, false}},
-#include "numeric/math.def"
-#undef VX_MATH_EXACT
-#undef VX_MATH_ROUNDING
-#undef VX_MATH_FAST
-#undef VX_MATH_BINARY
-      {"abs", {tir::BuiltinId::Abs, 0, false}},
-      {"min", {tir::BuiltinId::Min, 1, false}},
-      {"max", {tir::BuiltinId::Max, 1, false}}};
-  if (is_float(sc)) {
-    if (auto it = float_methods.find(name); it != float_methods.end()) {
-      const FloatMethod& fm = it->second;
-      if (!arity(fm.arity)) return error_expr(s);
-      if (fm.f32_only && sc != Scalar::F32) {
-        error("E0105", span(m.name),
-              "`." + name + "()` exists for f32 only, not for " + scalar_info(sc).name,
-              "use the exact `." + name.substr(5) + "()`");  // fast_NAME: math.def's FAST rows
-        return error_expr(s);
-      }
-      tir::Expr* e = builtin(fm.id, rt);
-      if (fm.arity == 1) {
-        tir::Expr* a = coerce(check_expr(m.args[0], &rt), rt, span(m.args[0]));
-        if (a->type.is_error()) return error_expr(s);
-        e->args.push_back(a);
-      }
-      return e;
+  // A float's methods: every number method (numeric/math.def's rows and abs, min, max); an
+  // integer's: builtins.def's own and pow, whose exponent is a u32 (spec/builtins.md).
+  auto int_method = [](BuiltinId b) { return !is_math_row(b) || b == BuiltinId::Pow; };
+  if (id && is_number_method(*id) && is_float(sc)) {
+    if (!arity(tir::builtin_row(*id).arity)) return error_expr(s);
+    if (is_fast_math_row(*id) && sc != Scalar::F32) {
+      error("E0105", span(m.name),
+            "`." + name + "()` exists for f32 only, not for " + scalar_info(sc).name,
+            "use the exact `." + name.substr(5) + "()`");  // fast_NAME: math.def's FAST rows
+      return error_expr(s);
     }
-  } else {
-    if (name == "abs") {
-      if (!arity(0)) return error_expr(s);
-      if (!is_signed_int(sc)) {
-        error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `abs`",
-              "unsigned values are never negative");
-        return error_expr(s);
-      }
-      return builtin(tir::BuiltinId::Abs, rt);
-    }
-    if (name == "min" || name == "max") {
-      if (!arity(1)) return error_expr(s);
-      tir::Expr* a = coerce(check_expr(m.args[0], &rt), rt, span(m.args[0]));
+    tir::Expr* e = builtin(*id);
+    for (const ast::Expr& x : m.args) {
+      tir::Expr* a = coerce(check_expr(x, &rt), rt, span(x));
       if (a->type.is_error()) return error_expr(s);
-      tir::Expr* e = builtin(name == "min" ? tir::BuiltinId::Min : tir::BuiltinId::Max, rt);
       e->args.push_back(a);
-      return e;
     }
-    if (name == "pow") {
-      if (!arity(1)) return error_expr(s);
-      Type u32 = Type::of(Scalar::U32);
-      tir::Expr* a = coerce(check_expr(m.args[0], &u32), u32, span(m.args[0]), "the exponent");
+    return e;
+  }
+  if (id && is_number_method(*id) && !is_float(sc) && int_method(*id)) {
+    if (!arity(tir::builtin_row(*id).arity)) return error_expr(s);
+    if (*id == BuiltinId::Abs && !is_signed_int(sc)) {
+      error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `abs`",
+            "unsigned values are never negative");
+      return error_expr(s);
+    }
+    const bool pow = *id == BuiltinId::Pow;
+    const Type at = pow ? Type::of(Scalar::U32) : rt;
+    std::vector<tir::Expr*> xs;
+    for (const ast::Expr& x : m.args) {
+      tir::Expr* a = coerce(check_expr(x, &at), at, span(x), pow ? "the exponent" : nullptr);
       if (a->type.is_error()) return error_expr(s);
-      tir::Expr* e = builtin(tir::BuiltinId::Pow, rt);
-      e->args.push_back(a);
-      return e;
+      xs.push_back(a);
     }
+    tir::Expr* e = builtin(*id);
+    e->args.insert(e->args.end(), xs.begin(), xs.end());
+    return e;
   }
   auto& d = error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`",
                   "unknown method");
-  std::vector<std::string> methods;
+  std::vector<std::string> methods = builtin_spellings([&](BuiltinId b) {
+    return is_number_method(b) &&
+           (is_float(sc) || (int_method(b) && (b != BuiltinId::Abs || is_signed_int(sc))));
+  });
   if (is_float(sc))
-    for (const auto& [method, fm] : float_methods) methods.push_back(method);
-  else
-    methods = is_signed_int(sc) ? std::vector<std::string>{"abs", "min", "max", "pow"}
-                                : std::vector<std::string>{"min", "max", "pow"};
+    std::sort(methods.begin(), methods.end());
+  else  // pow last
+    std::stable_partition(methods.begin(), methods.end(),
+                          [](const std::string& x) { return x != "pow"; });
   if (auto near = closest_name(name, methods))
     d.helps.push_back("there is a method `" + *near + "` with a similar name");
   return error_expr(s);

@@ -16,22 +16,31 @@
 namespace vx::tir {
 
 enum class BuiltinId : uint8_t {
-#define VX_BUILTIN(E, spelling, kind) E,
+#define VX_BUILTIN(E, spelling, ...) E,
 #include "check/builtins.def"
 #undef VX_BUILTIN
 };
-const char* builtin_spelling(BuiltinId id);
 // builtins.def's kinds: a `lanes::` reduction, another `lanes::` routine on a tile, an atomic
 // family, a fence, the async copy, a method (`x.name(…)`), a query on tensors.
 enum class BuiltinKind : uint8_t { Reduce, Lanes, Atomic, Fence, Copy, Method, Query };
-constexpr BuiltinKind builtin_kind(BuiltinId id) {
-  constexpr BuiltinKind kinds[] = {
-#define VX_BUILTIN(E, spelling, kind) BuiltinKind::kind,
+// builtins.def's result rules: the type of a call of the built-in.
+enum class BuiltinResult : uint8_t { ElemOfTile, ElemOfTensor, SameAsReceiver, I32, Unit, Token };
+// What the checker and the REPL read of a row (the back ends expand the table themselves).
+struct BuiltinRow {
+  const char* spelling;
+  BuiltinKind kind;
+  int arity;  // the arguments written, a method's receiver not counted
+  BuiltinResult result;
+};
+inline constexpr BuiltinRow kBuiltinRows[] = {
+#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) \
+  {spelling, BuiltinKind::kind, arity, BuiltinResult::result},
 #include "check/builtins.def"
 #undef VX_BUILTIN
-  };
-  return kinds[static_cast<int>(id)];
-}
+};
+constexpr const BuiltinRow& builtin_row(BuiltinId id) { return kBuiltinRows[static_cast<int>(id)]; }
+constexpr const char* builtin_spelling(BuiltinId id) { return builtin_row(id).spelling; }
+constexpr BuiltinKind builtin_kind(BuiltinId id) { return builtin_row(id).kind; }
 constexpr bool is_atomic(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Atomic; }
 constexpr bool is_reduction(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Reduce; }
 

@@ -48,10 +48,22 @@ struct TileArgs {
   }
 };
 
-enum class Reduce { Sum, Max };
+// A reduction's combining step (builtins.def's Reduce rows): `Step::apply(a, x)` is `a op x`.
+struct SumStep {
+  template <class T>
+  static T apply(T a, T x) {
+    return op_add(a, x);
+  }
+};
+struct MaxStep {
+  template <class T>
+  static T apply(T a, T x) {
+    return method_max(a, x);
+  }
+};
 
-template <class T, Reduce K>
-struct LanesReduce final : ExprImpl<LanesReduce<T, K>, T> {
+template <class T, class Step>
+struct LanesReduce final : ExprImpl<LanesReduce<T, Step>, T> {
   TileArgs a;
   T eval(Frame& f) const override {
     TensorSlot tmp;
@@ -62,12 +74,7 @@ struct LanesReduce final : ExprImpl<LanesReduce<T, K>, T> {
     int64_t p = 1;
     while (p < n) p *= 2;
     for (int64_t h = p / 2; h >= 1; h /= 2) {
-      for (int64_t i = 0; i < h && i + h < n; ++i) {
-        if constexpr (K == Reduce::Sum)
-          s[i] = op_add(s[i], s[i + h]);
-        else
-          s[i] = method_max(s[i], s[i + h]);
-      }
+      for (int64_t i = 0; i < h && i + h < n; ++i) s[i] = Step::apply(s[i], s[i + h]);
     }
     return s[0];
   }
@@ -289,107 +296,113 @@ struct Dim final : ExprImpl<Dim, int32_t> {
   }
 };
 
+// ---- builtins.def's interp column ---------------------------------------------------------------
+
+// The node N<T> for a `lanes::` routine on a tile of T (a number).
+template <template <class> class N>
+const Node* on_tile(Compiler& c, const tir::Expr& e) {
+  const char* spelling = tir::builtin_spelling(e.builtin);
+  TileArgs a{c.tensor_operand(*e.args[0]), c.int_operand(*e.args[1]), e.span,
+             tensor_name(*e.args[0]), spelling};
+  return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
+    using T = decltype(tag);
+    if constexpr (kIsInt<T> || kIsFloat<T>) {
+      auto* n = c.make<N<T>>();
+      n->a = a;
+      return n;
+    } else {
+      internal_error(std::string(spelling) + " on a tile of bool");
+    }
+  });
+}
+template <class Step>
+struct Reduced {
+  template <class T>
+  using Of = LanesReduce<T, Step>;
+};
+
+const Node* lanes_sum(Compiler& c, const tir::Expr& e) {
+  return on_tile<Reduced<SumStep>::Of>(c, e);
+}
+const Node* lanes_max(Compiler& c, const tir::Expr& e) {
+  return on_tile<Reduced<MaxStep>::Of>(c, e);
+}
+const Node* lanes_argmax(Compiler& c, const tir::Expr& e) { return on_tile<LanesArgmax>(c, e); }
+const Node* lanes_sort(Compiler& c, const tir::Expr& e) { return on_tile<LanesSort>(c, e); }
+
+const Node* copy_async(Compiler& c, const tir::Expr& e) {
+  auto* n = c.make<CopyAsync>();
+  n->tile = c.tensor_operand(*e.args[0]);
+  n->src = c.tensor_operand(*e.args[1]);
+  for (size_t k = 2; k < e.args.size(); ++k) n->start.push_back(c.int_operand(*e.args[k]));
+  n->elem_size = scalar_size(e.args[0]->type.scalar);
+  n->span = e.span;
+  return n;
+}
+
+const Node* wait(Compiler& c, const tir::Expr& e) {
+  auto* n = c.make<Wait>();
+  n->token = c.value(*e.args[0]);
+  return n;
+}
+
+const Node* atomic(Compiler& c, const tir::Expr& e) {
+  return with_atomic_scalar(e.args[0]->type.scalar, tir::builtin_spelling(e.builtin),
+                            [&](auto tag) -> const Node* {
+                              using T = decltype(tag);
+                              auto* n = c.make<Atomic<T>>(e);
+                              n->tensor = c.tensor_operand(*e.args[0]);
+                              n->index = c.int_operand(*e.args[1]);
+                              // tensor, index, …, ordering
+                              n->values = static_cast<int>(e.args.size()) - 3;
+                              if (n->values >= 1) n->v1 = c.op_any<T>(*e.args[2]);
+                              if (n->values >= 2) n->v2 = c.op_any<T>(*e.args[3]);
+                              return n;
+                            });
+}
+
+const Node* scoped_fence(Compiler& c, const tir::Expr& e) {
+  auto* n = c.make<Fence>();
+  n->order = ordering_of(*e.args[0]);
+  return n;
+}
+
+// A method of numbers: math_methods.hpp's function of the receiver's type.
+const Node* number_method(Compiler& c, const tir::Expr& e) {
+  return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
+    using T = decltype(tag);
+    if constexpr (kIsInt<T> || kIsFloat<T>)
+      return math<T>(c, e);
+    else
+      internal_error(std::string("the method ") + tir::builtin_spelling(e.builtin) + " on bool");
+  });
+}
+
+const Node* len(Compiler& c, const tir::Expr& e) {
+  auto* n = c.make<Len>();
+  n->tensor = c.tensor_operand(*e.args[0]);
+  return n;
+}
+
+const Node* dim(Compiler& c, const tir::Expr& e) {
+  auto* n = c.make<Dim>();
+  n->tensor = c.tensor_operand(*e.args[0]);
+  n->k = c.int_operand(*e.args[1]);
+  n->span = e.span;
+  return n;
+}
+
 }  // namespace
 
 const Node* Compiler::builtin(const tir::Expr& e) {
-  const char* spelling = tir::builtin_spelling(e.builtin);
   switch (e.builtin) {
-    case BuiltinId::LanesSum:
-    case BuiltinId::LanesSumUnordered:  // the reference order is the tree order too
-    case BuiltinId::LanesMax:
-    case BuiltinId::LanesArgmax:
-    case BuiltinId::LanesSort: {
-      TileArgs a{tensor_operand(*e.args[0]), int_operand(*e.args[1]), e.span,
-                 tensor_name(*e.args[0]), spelling};
-      return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
-        using T = decltype(tag);
-        if constexpr (kIsInt<T> || kIsFloat<T>) {
-          switch (e.builtin) {
-            case BuiltinId::LanesMax: {
-              auto* n = make<LanesReduce<T, Reduce::Max>>();
-              n->a = a;
-              return n;
-            }
-            case BuiltinId::LanesArgmax: {
-              auto* n = make<LanesArgmax<T>>();
-              n->a = a;
-              return n;
-            }
-            case BuiltinId::LanesSort: {
-              auto* n = make<LanesSort<T>>();
-              n->a = a;
-              return n;
-            }
-            default: {
-              auto* n = make<LanesReduce<T, Reduce::Sum>>();
-              n->a = a;
-              return n;
-            }
-          }
-        } else {
-          internal_error(std::string(spelling) + " on a tile of bool");
-        }
-      });
-    }
-    case BuiltinId::CopyAsync: {
-      auto* n = make<CopyAsync>();
-      n->tile = tensor_operand(*e.args[0]);
-      n->src = tensor_operand(*e.args[1]);
-      for (size_t k = 2; k < e.args.size(); ++k) n->start.push_back(int_operand(*e.args[k]));
-      n->elem_size = scalar_size(e.args[0]->type.scalar);
-      n->span = e.span;
-      return n;
-    }
-    case BuiltinId::Wait: {
-      auto* n = make<Wait>();
-      n->token = value(*e.args[0]);
-      return n;
-    }
-    case BuiltinId::AtomicLoad:
-    case BuiltinId::AtomicStore:
-    case BuiltinId::AtomicSwap:
-    case BuiltinId::AtomicFetchAdd:
-    case BuiltinId::AtomicFetchSub:
-    case BuiltinId::AtomicFetchMax:
-    case BuiltinId::AtomicFetchMin:
-    case BuiltinId::AtomicCompareAndSwap: {
-      return with_atomic_scalar(e.args[0]->type.scalar, spelling, [&](auto tag) -> const Node* {
-        using T = decltype(tag);
-        auto* n = make<Atomic<T>>(e);
-        n->tensor = tensor_operand(*e.args[0]);
-        n->index = int_operand(*e.args[1]);
-        n->values = static_cast<int>(e.args.size()) - 3;  // tensor, index, …, ordering
-        if (n->values >= 1) n->v1 = op_any<T>(*e.args[2]);
-        if (n->values >= 2) n->v2 = op_any<T>(*e.args[3]);
-        return n;
-      });
-    }
-    case BuiltinId::ScopedFence: {
-      auto* n = make<Fence>();
-      n->order = ordering_of(*e.args[0]);
-      return n;
-    }
-    case BuiltinId::Len: {
-      auto* n = make<Len>();
-      n->tensor = tensor_operand(*e.args[0]);
-      return n;
-    }
-    case BuiltinId::Dim: {
-      auto* n = make<Dim>();
-      n->tensor = tensor_operand(*e.args[0]);
-      n->k = int_operand(*e.args[1]);
-      n->span = e.span;
-      return n;
-    }
-    default:
-      return with_scalar(e.args[0]->type.scalar, [&](auto tag) -> const Node* {
-        using T = decltype(tag);
-        if constexpr (kIsInt<T> || kIsFloat<T>)
-          return math<T>(*this, e);
-        else
-          internal_error(std::string("the method ") + spelling + " on bool");
-      });
+#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) \
+  case BuiltinId::E:                                               \
+    return interp(*this, e);
+#include "check/builtins.def"
+#undef VX_BUILTIN
   }
+  internal_error("a built-in outside builtins.def");
 }
 
 }  // namespace vx::interp

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "offload/emit_cuda_impl.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::offload::emit {
 
@@ -34,15 +35,55 @@ void RegionEmitter::reduce(const Stmt& s, std::string& out) {
   out += "}\n";
 }
 
-// a := a op x for the reduction b (and the index with it for argmax: ai := xi when x wins).
+namespace {
+
+// builtins.def's Reduce rows' emit column: a := a op x (and, for argmax, ai := xi when x wins).
+std::string sum_step(Scalar elem, const std::string& a, const std::string&, const std::string& x,
+                     const std::string&) {
+  return a + " = " + (is_float(elem) ? a + " + " + x : "vx_add(" + a + ", " + x + ")") + ";\n";
+}
+std::string max_step(Scalar, const std::string& a, const std::string&, const std::string& x,
+                     const std::string&) {
+  return a + " = vx_maxm(" + a + ", " + x + ");\n";
+}
+std::string argmax_step(Scalar, const std::string& a, const std::string& ai, const std::string& x,
+                        const std::string& xi) {
+  return "if (vx_argmax_takes(" + a + ", " + ai + ", " + x + ", (int)(" + xi + "))) { " + a +
+         " = " + x + "; " + ai + " = (int)(" + xi + "); }\n";
+}
+
+}  // namespace
+
+// a := a op x for the reduction b: its row's step.
 std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& a,
                                    const std::string& ai, const std::string& x,
                                    const std::string& xi) const {
-  if (b == BuiltinId::LanesArgmax)
-    return "if (vx_argmax_takes(" + a + ", " + ai + ", " + x + ", (int)(" + xi + "))) { " + a +
-           " = " + x + "; " + ai + " = (int)(" + xi + "); }\n";
-  if (b == BuiltinId::LanesMax) return a + " = vx_maxm(" + a + ", " + x + ");\n";
-  return a + " = " + (is_float(elem) ? a + " + " + x : "vx_add(" + a + ", " + x + ")") + ";\n";
+#define VX_STEP_Reduce(E, emit) \
+  case BuiltinId::E:            \
+    return emit(elem, a, ai, x, xi);
+#define VX_STEP_OTHER(E, emit)
+#define VX_STEP_Lanes VX_STEP_OTHER
+#define VX_STEP_Atomic VX_STEP_OTHER
+#define VX_STEP_Fence VX_STEP_OTHER
+#define VX_STEP_Copy VX_STEP_OTHER
+#define VX_STEP_Method VX_STEP_OTHER
+#define VX_STEP_Query VX_STEP_OTHER
+#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) VX_STEP_##kind(E, emit)
+  switch (b) {
+#include "check/builtins.def"
+    default:
+      break;
+  }
+#undef VX_BUILTIN
+#undef VX_STEP_Reduce
+#undef VX_STEP_OTHER
+#undef VX_STEP_Lanes
+#undef VX_STEP_Atomic
+#undef VX_STEP_Fence
+#undef VX_STEP_Copy
+#undef VX_STEP_Method
+#undef VX_STEP_Query
+  internal_error(std::string("a combining step for ") + tir::builtin_spelling(b));
 }
 
 // Element i of the reduced tile (through its written-flags when it has them).

@@ -172,7 +172,17 @@ class RegionEmitter {
   std::string binary(const Expr& e, std::string& pre);
   std::string cast(const Expr& e, std::string& pre);
   std::string builtin(const Expr& e, std::string& pre);
-  std::string atomic(const Expr& e, std::string& pre);
+  // builtins.def's emit column (emit_expr.cpp): the rows that are values.
+  std::string math_method(const Expr& e, std::string& pre);
+  std::string abs_method(const Expr& e, std::string& pre);
+  std::string min_method(const Expr& e, std::string& pre);
+  std::string max_method(const Expr& e, std::string& pre);
+  std::string prelude_call(const char* fn, const Expr& e, std::string& pre);
+  std::string len_query(const Expr& e, std::string& pre);
+  std::string dim_query(const Expr& e, std::string& pre);
+  std::string scoped_fence(const Expr& e, std::string& pre);
+  std::string atomic(const Expr& e, const char* fn, std::string& pre);
+  [[noreturn]] std::string block_statement(const Expr& e, std::string& pre);
   std::string call(const Expr& e, std::string& pre);
   std::string block_value(const tir::Block* b, const Type& type, std::string& pre);
 

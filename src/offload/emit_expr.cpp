@@ -335,8 +335,41 @@ std::string RegionEmitter::call(const Expr& e, std::string& pre) {
   return r + "vx_err)";
 }
 
+// builtins.def's emit column: an Atomic row's is the prelude's function, a Reduce row's its
+// combining step (combine, in emit_collectives.cpp), any other row's the member called here.
 std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
-  if (is_atomic(e.builtin)) return atomic(e, pre);
+#define VX_EMIT_VALUE(E, emit) \
+  case BuiltinId::E:           \
+    return emit(e, pre);
+#define VX_EMIT_Reduce(E, emit) \
+  case BuiltinId::E:            \
+    return block_statement(e, pre);
+#define VX_EMIT_Atomic(E, emit) \
+  case BuiltinId::E:            \
+    return atomic(e, #emit, pre);
+#define VX_EMIT_Lanes VX_EMIT_VALUE
+#define VX_EMIT_Fence VX_EMIT_VALUE
+#define VX_EMIT_Copy VX_EMIT_VALUE
+#define VX_EMIT_Method VX_EMIT_VALUE
+#define VX_EMIT_Query VX_EMIT_VALUE
+#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) VX_EMIT_##kind(E, emit)
+  switch (e.builtin) {
+#include "check/builtins.def"
+  }
+#undef VX_BUILTIN
+#undef VX_EMIT_VALUE
+#undef VX_EMIT_Reduce
+#undef VX_EMIT_Atomic
+#undef VX_EMIT_Lanes
+#undef VX_EMIT_Fence
+#undef VX_EMIT_Copy
+#undef VX_EMIT_Method
+#undef VX_EMIT_Query
+  internal_error("a built-in outside builtins.def");
+}
+
+// A method of floats (numeric/math.def's rows), and an integer's pow.
+std::string RegionEmitter::math_method(const Expr& e, std::string& pre) {
   const Scalar s = e.args.empty() ? Scalar::I32 : e.args[0]->type.scalar;
   auto a0 = [&] { return expr(*e.args[0], pre); };
   // A half's method: the f32 function of its value, rounded back (the interpreter's float_fn).
@@ -388,46 +421,61 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
 #undef VX_MATH_ROUNDING
 #undef VX_MATH_FAST
 #undef VX_MATH_BINARY
-    case BuiltinId::Abs:
-      ctype(s);
-      return "vx_abs(" + a0() + ")";
-    case BuiltinId::Min: {
-      ctype(s);
-      std::string a = a0();
-      return "vx_minm(" + a + ", " + expr(*e.args[1], pre) + ")";
-    }
-    case BuiltinId::Max: {
-      ctype(s);
-      std::string a = a0();
-      return "vx_maxm(" + a + ", " + expr(*e.args[1], pre) + ")";
-    }
-    case BuiltinId::Len: {
-      TRef t = tensor_ref(*e.args[0], pre);
-      return t.dims.empty() ? "0" : "((int)(" + t.dims[0] + "))";
-    }
-    case BuiltinId::Dim: {
-      TRef t = tensor_ref(*e.args[0], pre);
-      if (e.args[1]->kind != ExprKind::Literal) unsupported("dim(k) with k not a literal");
-      const int64_t k = e.args[1]->lit.i;
-      if (k < 0 || k >= static_cast<int64_t>(t.dims.size())) unsupported("dim(k) out of the rank");
-      return "((int)(" + t.dims[static_cast<size_t>(k)] + "))";
-    }
-    case BuiltinId::ScopedFence: {
-      const int64_t scope =
-          e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : 1;
-      pre += scope == 0   ? "__threadfence_block();\n"
-             : scope == 1 ? "__threadfence();\n"
-                          : "__threadfence_system();\n";
-      return "0";
-    }
     default:
-      unsupported(std::string(tir::builtin_spelling(e.builtin)) +
-                  " here (lanes:: routines and copy_async stand as the whole value of a `let` in "
-                  "block code)");
+      internal_error(std::string("the math method ") + tir::builtin_spelling(e.builtin));
   }
 }
 
-std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
+// The methods of integers and floats: the prelude's function of each type.
+std::string RegionEmitter::abs_method(const Expr& e, std::string& pre) {
+  ctype(e.args[0]->type.scalar);
+  return "vx_abs(" + expr(*e.args[0], pre) + ")";
+}
+std::string RegionEmitter::min_method(const Expr& e, std::string& pre) {
+  return prelude_call("vx_minm", e, pre);
+}
+std::string RegionEmitter::max_method(const Expr& e, std::string& pre) {
+  return prelude_call("vx_maxm", e, pre);
+}
+// fn(a, b) of the receiver and the argument, in order (each may add statements to `pre`).
+std::string RegionEmitter::prelude_call(const char* fn, const Expr& e, std::string& pre) {
+  ctype(e.args[0]->type.scalar);
+  std::string a = expr(*e.args[0], pre);
+  return std::string(fn) + "(" + a + ", " + expr(*e.args[1], pre) + ")";
+}
+
+std::string RegionEmitter::len_query(const Expr& e, std::string& pre) {
+  TRef t = tensor_ref(*e.args[0], pre);
+  return t.dims.empty() ? "0" : "((int)(" + t.dims[0] + "))";
+}
+
+std::string RegionEmitter::dim_query(const Expr& e, std::string& pre) {
+  TRef t = tensor_ref(*e.args[0], pre);
+  if (e.args[1]->kind != ExprKind::Literal) unsupported("dim(k) with k not a literal");
+  const int64_t k = e.args[1]->lit.i;
+  if (k < 0 || k >= static_cast<int64_t>(t.dims.size())) unsupported("dim(k) out of the rank");
+  return "((int)(" + t.dims[static_cast<size_t>(k)] + "))";
+}
+
+std::string RegionEmitter::scoped_fence(const Expr& e, std::string& pre) {
+  const int64_t scope =
+      e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : 1;
+  pre += scope == 0   ? "__threadfence_block();\n"
+         : scope == 1 ? "__threadfence();\n"
+                      : "__threadfence_system();\n";
+  return "0";
+}
+
+// The lanes:: routines, copy_async and wait as values: emit_stmt.cpp emits them as statements.
+std::string RegionEmitter::block_statement(const Expr& e, std::string&) {
+  unsupported(std::string(tir::builtin_spelling(e.builtin)) +
+              " here (lanes:: routines and copy_async stand as the whole value of a `let` in "
+              "block code)");
+}
+
+// An Atomic row: `fn` (builtins.def's emit column, `vx_at_add`) of the element's address and the
+// values, between the fences its ordering asks for.
+std::string RegionEmitter::atomic(const Expr& e, const char* fn, std::string& pre) {
   TRef t = tensor_ref(*e.args[0], pre);
   switch (t.elem) {
     case Scalar::I32:
@@ -449,37 +497,11 @@ std::string RegionEmitter::atomic(const Expr& e, std::string& pre) {
   std::vector<std::string> vals;
   for (size_t k = 2; k + 1 < e.args.size(); ++k) vals.push_back(expr(*e.args[k], pre));
   const std::string p = "(" + t.ptr + " + " + idx + ")";
-  std::string call;
-  switch (e.builtin) {
-    case BuiltinId::AtomicLoad:
-      call = "vx_at_load(" + p + ")";
-      break;
-    case BuiltinId::AtomicStore:
-      call = "vx_at_store(" + p + ", " + vals.at(0) + ")";
-      break;
-    case BuiltinId::AtomicSwap:
-      call = "vx_at_swap(" + p + ", " + vals.at(0) + ")";
-      break;
-    case BuiltinId::AtomicFetchAdd:
-      call = "vx_at_add(" + p + ", " + vals.at(0) + ")";
-      break;
-    case BuiltinId::AtomicFetchSub:
-      call = "vx_at_sub(" + p + ", " + vals.at(0) + ")";
-      break;
-    case BuiltinId::AtomicFetchMax:
-      call = "vx_at_max(" + p + ", " + vals.at(0) + ")";
-      break;
-    case BuiltinId::AtomicFetchMin:
-      call = "vx_at_min(" + p + ", " + vals.at(0) + ")";
-      break;
-    case BuiltinId::AtomicCompareAndSwap:
-      call = "vx_at_cas(" + p + ", " + vals.at(0) + ", " + vals.at(1) + ")";
-      break;
-    default:
-      unsupported("this atomic");
-  }
+  std::string call = std::string(fn) + "(" + p;
+  for (const std::string& v : vals) call += ", " + v;
+  call += ")";
   if (before) pre += fence;
-  if (e.builtin == BuiltinId::AtomicStore) {
+  if (tir::builtin_row(e.builtin).result == tir::BuiltinResult::Unit) {  // atomic_store
     pre += call + ";\n";
     if (after) pre += fence;
     return "0";

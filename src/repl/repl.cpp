@@ -54,14 +54,9 @@ const char* const kKeywords[] = {
 // The built-ins as builtins.def lists them: free functions, and methods (after a `.`).
 void builtin_words(std::vector<std::string>& free_fns, std::vector<std::string>& methods) {
   using tir::BuiltinKind;
-  static constexpr tir::BuiltinId ids[] = {
-#define VX_BUILTIN(E, spelling, kind) tir::BuiltinId::E,
-#include "check/builtins.def"
-#undef VX_BUILTIN
-  };
-  for (tir::BuiltinId id : ids) {
-    const char* spelling = tir::builtin_spelling(id);
-    const BuiltinKind kind = tir::builtin_kind(id);
+  for (const tir::BuiltinRow& row : tir::kBuiltinRows) {
+    const char* spelling = row.spelling;
+    const BuiltinKind kind = row.kind;
     if (kind == BuiltinKind::Atomic) {  // one per type with atomics (spec/builtins.md §3)
 #define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
   if (atomic) free_fns.push_back(std::string(spelling) + "_" + name);
