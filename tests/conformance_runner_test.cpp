@@ -555,6 +555,114 @@ TEST_CASE("--filter, --exclude and --xfail choose and excuse programs") {
   CHECK(text.find("cannot read the --xfail file") != std::string::npos);
 }
 
+TEST_CASE("reports say what happened: diffs, crashes, diagnostics elsewhere, output left open") {
+  Corpus c;
+  c.write("a_diff.vx", "diff\n");
+  c.write("a_diff.stdout", "1\n2\n3\n4\n5\n6\n7\n8\n");
+  c.write("b_crash.vx", "crash\n");
+  c.write("b_crash.stdout", "");
+  c.write("c_on_stdout.vx", "stdout\nlet x = 1; //~ ERROR E0200\n");
+  c.write("d_as_json.vx", "json\nlet x = 1; //~ ERROR E0200\n");
+  c.write("e_left_open.vx", "open\n");
+  c.write("e_left_open.stdout", "started\n");
+  c.write("f_spec.vx", "// spec: memory.md §1\nok\n");
+  c.write("f_spec.stdout", "fine\n");
+  c.write("impl.sh",
+          "#!/bin/sh\n"
+          "f=\"$1\"\n"
+          "case \"$(grep -v '^//' \"$f\" | head -n 1)\" in\n"
+          "  diff) printf '1\\n2\\n3\\nfour\\n5\\n6\\n7\\n8\\n' ;;\n"
+          "  crash) kill -SEGV $$ ;;\n"
+          "  stdout) printf 'error[E0200]: mismatched types\\n --> %s:2:9\\n' \"$f\"; exit 1 ;;\n"
+          "  json) echo '{\"code\":\"E0200\",\"level\":\"error\"}' >&2; exit 1 ;;\n"
+          "  open) echo started; sleep 30 & exit 0 ;;\n"
+          "  ok) echo fine ;;\n"
+          "esac\n");
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.impl_template = "sh " + quoted((c.dir / "impl.sh").string()) + " {file}";
+  o.timeout_seconds = 20;
+  o.jobs = 6;
+  std::ostringstream out, err;
+  CHECK(run_conformance(o, out, err) == 1);
+  const std::string text = out.str();
+  // The whole output's difference as a unified diff, three lines of context around it.
+  CHECK(text.find("stdout line 4: expected `4`, got `four`\n"
+                  "    --- expected\n    +++ actual\n    @@ -1,7 +1,7 @@\n     1\n     2\n     3\n"
+                  "    -4\n    +four\n     5\n     6\n     7\n") != std::string::npos);
+  CHECK(text.find("killed by signal 11") != std::string::npos);
+  CHECK(text.find("missing diagnostics E0200:2 (the implementation printed diagnostics on "
+                  "stdout; the runner reads stderr)") != std::string::npos);
+  CHECK(text.find("missing diagnostics E0200:2 (stderr holds JSON diagnostics") !=
+        std::string::npos);
+  CHECK(text.find("exited with status 0, but a process it started still held its stdout or "
+                  "stderr open 2 s later") != std::string::npos);
+  CHECK(text.find("timed out") == std::string::npos);
+  CHECK(text.find("1 passed, 5 failed\n") != std::string::npos);
+
+  o.format = "json";
+  std::ostringstream jout, jerr;
+  CHECK(run_conformance(o, jout, jerr) == 1);
+  const std::string json = jout.str();
+  CHECK(json.find("\"failure\": \"crash\"") != std::string::npos);
+  CHECK(json.find("\"signal\": 11") != std::string::npos);
+  CHECK(json.find("\"failure\": \"mismatch\"") != std::string::npos);
+  CHECK(json.find("\"expected_stdout\": \"1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n\"") !=
+        std::string::npos);
+  CHECK(json.find("\"stdout\": \"1\\n2\\n3\\nfour\\n5\\n6\\n7\\n8\\n\"") != std::string::npos);
+  CHECK(json.find("\"expected_diagnostics\": [\n        \"E0200:2\"\n      ]") !=
+        std::string::npos);
+  CHECK(json.find("\"spec\": \"memory.md §1\"") != std::string::npos);
+  CHECK(json.find("\"exit_status\": 1") != std::string::npos);
+
+  o.format = "junit";
+  std::ostringstream xout, xerr;
+  CHECK(run_conformance(o, xout, xerr) == 1);
+  const std::string xml = xout.str();
+  CHECK(xml.find("tests=\"6\" failures=\"4\" errors=\"1\" skipped=\"0\"") != std::string::npos);
+  CHECK(xml.find("<error message=\"killed by signal 11, expected 0\" type=\"crash\">") !=
+        std::string::npos);
+  CHECK(xml.find("type=\"mismatch\"") != std::string::npos);
+  CHECK(xml.find("<system-out>1&#10;2&#10;3&#10;four") != std::string::npos);
+}
+
+TEST_CASE("--bless writes the output of this vx into NAME.stdout") {
+  Corpus c;
+  c.write("a_new.vx", "hello\n");  // no .stdout yet
+  c.write("b_stale.vx", "world\n");
+  c.write("b_stale.stdout", "old\n");
+  c.write("c_same.vx", "same\n");
+  c.write("c_same.stdout", "same\n");
+  c.write("d_refused.vx", "x //~ ERROR E0200\n");  // not an output test: left alone
+  c.write("vx.sh", "#!/bin/sh\n[ \"$1\" = run ] || exit 9\nhead -n 1 \"$2\"\n");
+  fs::permissions(c.dir / "vx.sh", fs::perms::owner_all);
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.self_exe = (c.dir / "vx.sh").string();
+  o.bless = true;
+  std::ostringstream out, err;
+  CHECK(run_conformance(o, out, err) == 1);  // d_refused still fails
+  const std::string text = out.str();
+  CHECK(text.find("BLESSED " + (c.dir / "a_new.stdout").string() + "\n") != std::string::npos);
+  CHECK(text.find("BLESSED " + (c.dir / "b_stale.stdout").string() + "\n") != std::string::npos);
+  CHECK(text.find("c_same") == std::string::npos);
+  CHECK(text.find("FAIL " + (c.dir / "d_refused.vx").string()) != std::string::npos);
+  CHECK(text.find("3 passed, 1 failed") != std::string::npos);
+  auto read = [&](const char* name) {
+    std::ifstream f(c.dir / name);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  CHECK(read("a_new.stdout") == "hello\n");
+  CHECK(read("b_stale.stdout") == "world\n");
+  CHECK_FALSE(fs::exists(c.dir / "d_refused.stdout"));
+  o.impl_template = "other {file}";
+  std::ostringstream out2, err2;
+  CHECK(run_conformance(o, out2, err2) == 2);
+  CHECK(err2.str().find("cannot be used with --impl") != std::string::npos);
+}
+
 TEST_CASE("usage errors") {
   std::ostringstream out, err;
   ConformanceOptions o;

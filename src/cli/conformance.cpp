@@ -80,10 +80,14 @@ Case run_case(const std::string& path, const ConformanceOptions& options,
   const auto source = read_file(path);
   if (!source) {
     c.reason = "cannot read the program";
+    c.failure = Failure::Corpus;
     return c;
   }
   const Expectations expect =
       parse_expectations(*source, fs::path(path).extension() == ".uir" ? "#" : "//");
+  c.spec = expect.spec;
+  for (const ExpectedDiagnostic& d : expect.errors)
+    c.expected_diagnostics.push_back(d.code + ":" + std::to_string(d.line));
   fs::path base(path);
   std::optional<std::string> expected_stdout =
       read_file(fs::path(base).replace_extension(".stdout"));
@@ -92,20 +96,52 @@ Case run_case(const std::string& path, const ConformanceOptions& options,
     int value = 0;
     if (!parse_int(*text, value) || value < 0 || value > 255) {
       c.reason = "corpus error: the .exitcode file does not hold a status from 0 to 255";
+      c.failure = Failure::Corpus;
       return c;
     }
     expected_exit = value;
   }
+  c.expected_stdout = expected_stdout;
+  c.expected_exit = expected_exit;
+  // `--bless` writes the output of a program that expects output (no `//~ ERROR`, not
+  // check-only), also one that has no .stdout yet.
+  const bool output_test = expect.errors.empty() && !expect.check_only;
+  const bool bless = options.bless && output_test && expect.problems.empty();
   if (!expect.problems.empty() || (expect.errors.empty() && expect.runtime_error_lines.empty() &&
-                                   !expected_stdout && !expect.check_only)) {
+                                   !expected_stdout && !expect.check_only && !bless)) {
     c.reason = judge(expect, expected_stdout, expected_exit, RunResult{}, path);
+    c.failure = Failure::Corpus;
     return c;
   }
   const auto command = command_words(tmpl, path, expect.run_flag_words, expect.check_only);
   const RunResult run = run_command(command, expect.env, options.timeout_seconds);
   c.duration_ms = run.duration_ms;
+  const int want_exit = expect.runtime_error_lines.empty() ? expected_exit.value_or(0) : 101;
+  if (bless && run.started && !run.timed_out && !run.left_open && run.signal == 0 &&
+      run.exit_status == want_exit && expected_stdout != run.out) {
+    const fs::path stdout_file = fs::path(base).replace_extension(".stdout");
+    std::ofstream file(stdout_file, std::ios::binary);
+    file << run.out;
+    if (file.flush()) {
+      expected_stdout = c.expected_stdout = run.out;
+      c.blessed = true;
+    }
+  }
   c.reason = judge(expect, expected_stdout, expected_exit, run, path);
+  c.ran = run.started;
+  c.out = run.out;
+  c.err = run.err;
+  c.exit_status = run.exit_status;
+  c.signal = run.signal;
+  for (const ScrapedDiagnostic& d : scrape_diagnostics(run.err))
+    if (same_program(d.path, path))
+      c.found_diagnostics.push_back(d.code + ":" + std::to_string(d.line));
   if (run.timed_out) c.reason = "timed out after " + std::to_string(options.timeout_seconds) + " s";
+  if (!c.reason.empty())
+    c.failure = run.timed_out                            ? Failure::Timeout
+                : run.signal != 0                        ? Failure::Crash
+                : c.reason.rfind("corpus error", 0) == 0 ? Failure::Corpus
+                                                         : Failure::Mismatch;
   return c;
 }
 
@@ -120,6 +156,10 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
   if (options.timeout_seconds < 1) {
     err << "vx conformance: `--timeout` must be at least 1 second, not " << options.timeout_seconds
         << "\n";
+    return 2;
+  }
+  if (options.bless && !options.impl_template.empty()) {
+    err << "vx conformance: `--bless` writes what this vx prints; it cannot be used with --impl\n";
     return 2;
   }
   if (options.dirs.empty()) {
@@ -231,9 +271,16 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
       (options.xfail_file.empty() ? "" : ", " + std::to_string(t.xfailed) + " expected failures");
   // FAIL and XPASS lines always (they fail the run), XFAIL and PASS with -v.
   auto lines = [&](std::ostream& o, bool passes) {
+    for (const auto& c : cases)
+      if (c.blessed)
+        o << "BLESSED " << fs::path(c.path).replace_extension(".stdout").string() << "\n";
     for (const auto& c : cases) switch (status_of(c)) {
         case Status::Fail:
           o << "FAIL " << c.path << ": " << c.reason << "\n";
+          if (c.ran && c.expected_stdout && c.failure == Failure::Mismatch) {
+            const std::string diff = unified_diff(*c.expected_stdout, c.out);
+            for (std::string_view line : split_lines(diff)) o << "    " << line << "\n";
+          }
           break;
         case Status::XPass:
           o << "XPASS " << c.path << ": passed, but listed in `" << options.xfail_file << "`\n";

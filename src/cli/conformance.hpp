@@ -26,6 +26,7 @@ struct ConformanceOptions {
   std::vector<std::string> filters;   // `--filter GLOB`: only the programs whose path matches one
   std::vector<std::string> excludes;  // `--exclude GLOB`: not those whose path matches one
   std::string xfail_file;             // `--xfail FILE`: globs of the programs expected to fail
+  bool bless = false;                 // `--bless`: (re)write NAME.stdout from what this vx printed
 };
 
 // Returns the exit status: 0 all passed, 1 some failed, 2 usage error (missing directory …).
@@ -60,6 +61,7 @@ struct Expectations {
   std::vector<int> runtime_error_lines;  // `//~ RUNTIME-ERROR [text]`
   std::string runtime_error_text;        // text that must appear in stderr
   std::vector<std::string> problems;     // malformed markers: corpus errors
+  std::string spec;                      // `// spec: memory.md §1`: the sections it tests
 };
 
 // `comment` is the line-comment mark of the program's language: `//` for .vx, `#` for .uir
@@ -107,6 +109,9 @@ bool env_name_allowed(std::string_view name);
 struct RunResult {
   bool started = true;  // false: the command could not be spawned
   bool timed_out = false;
+  // It exited, but a process it started kept its stdout or stderr open: the runner stopped
+  // reading 2 s after the exit (what it printed until then is kept).
+  bool left_open = false;
   int exit_status = -1;  // valid when it exited
   int signal = 0;        // non-zero when a signal killed it
   std::string out, err;

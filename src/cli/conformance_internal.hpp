@@ -2,6 +2,7 @@
 // besides conformance.hpp (text helpers, one case's result, the reports). Needs nothing from the
 // rest of vx. spec/cli.md (`vx conformance`), DESIGN §7.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,12 +19,28 @@ bool parse_int(std::string_view s, int& value);
 std::string_view trim(std::string_view s);
 std::vector<std::string_view> split_lines(std::string_view text);
 
+// How a failed case failed: its output or diagnostics differ, it ran past the time limit, a
+// signal killed the implementation, or the corpus file itself is wrong.
+enum class Failure { None, Mismatch, Timeout, Crash, Corpus };
+const char* failure_name(Failure f);  // "mismatch", "timeout", "crash", "corpus-error"
+
 // One program's result, as the reports list it.
 struct Case {
   std::string path;
   std::string reason;  // empty: passed
   long duration_ms = 0;
-  bool xfail = false;  // listed in `--xfail FILE`: a failure is expected
+  bool xfail = false;    // listed in `--xfail FILE`: a failure is expected
+  bool blessed = false;  // `--bless` wrote its NAME.stdout
+  Failure failure = Failure::None;
+  std::string spec;  // the `// spec:` header: the section the program tests
+  // What was expected and what happened (the reports bound the texts); `ran` when the
+  // implementation was run at all.
+  bool ran = false;
+  std::optional<std::string> expected_stdout;
+  std::optional<int> expected_exit;
+  std::string out, err;
+  int exit_status = -1, signal = 0;
+  std::vector<std::string> expected_diagnostics, found_diagnostics;  // `E0200:3`
 };
 
 // What a case counts as: pass, fail, xfail (failed as listed: not a failure of the run) or xpass
@@ -34,6 +51,7 @@ const char* status_name(Status s);  // "pass", "fail", "xfail", "xpass"
 
 struct Tally {
   int passed = 0, failed = 0, xfailed = 0;  // an xpass is one of the failed
+  int crashed = 0;                          // the failed that crashed (JUnit's errors)
 };
 Tally tally(const std::vector<Case>& cases);
 
@@ -42,5 +60,11 @@ Tally tally(const std::vector<Case>& cases);
 // bytes a reason quotes.
 std::string to_json(const std::vector<Case>& cases);
 std::string to_junit(const std::vector<Case>& cases);
+
+// A unified diff of two outputs, line by line, cut to about `max_lines` lines; empty when equal.
+std::string unified_diff(std::string_view expected, std::string_view actual, size_t max_lines = 40);
+
+// At most `limit` bytes of a program's output for a report, with a note of what was cut.
+std::string bounded(std::string_view text, size_t limit = 64 << 10);
 
 }  // namespace vx::conformance

@@ -95,6 +95,9 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
         const std::string why = split_words(flags, e.run_flag_words, false);
         if (!why.empty()) e.problems.push_back("malformed `// run-flags:` line: " + printable(why));
       }
+    } else if (line.substr(0, 5) == "spec:") {
+      const std::string_view section = trim(line.substr(5));
+      if (!section.empty()) e.spec += (e.spec.empty() ? "" : "; ") + std::string(section);
     } else if (line.substr(0, 4) == "env:") {
       std::istringstream words{std::string(line.substr(4))};
       std::string word;
@@ -309,6 +312,18 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+// Why expected diagnostics may be missing from stderr when the implementation did report them:
+// on stdout, or as JSON (spec/cli.md §6.3: the runner reads the human format on stderr).
+std::string where_else(const RunResult& run) {
+  if (!scrape_diagnostics(run.out).empty())
+    return " (the implementation printed diagnostics on stdout; the runner reads stderr)";
+  for (std::string_view line : split_lines(run.err))
+    if (trim(line).substr(0, 1) == "{" && line.find("\"code\"") != std::string_view::npos)
+      return " (stderr holds JSON diagnostics; the runner reads the human format: `error[CODE]: …` "
+             "then ` --> FILE:LINE:COL`)";
+  return {};
+}
+
 // A file with `//~ WARNING` markers: each marker is matched by a warning on its line whose
 // message has its text, and each warning printed for the file by a marker (spec/cli.md §6.1).
 void judge_warnings(const Expectations& expect, const RunResult& run, std::string_view program_path,
@@ -349,6 +364,9 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
   std::vector<std::string> faults;
   const std::string stderr_hint =
       run.err.empty() ? std::string() : " (stderr: " + first_line(run.err) + ")";
+  if (run.left_open)
+    faults.push_back("exited with status " + std::to_string(run.exit_status) +
+                     ", but a process it started still held its stdout or stderr open 2 s later");
   judge_warnings(expect, run, program_path, faults);
 
   if (!expect.errors.empty()) {
@@ -381,7 +399,8 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
       for (const auto& d : ds) parts.push_back(d.code + ":" + std::to_string(d.line));
       return join(parts, ", ");
     };
-    if (!missing.empty()) faults.push_back("missing diagnostics " + list(missing));
+    if (!missing.empty())
+      faults.push_back("missing diagnostics " + list(missing) + where_else(run));
     if (!unexpected.empty()) faults.push_back("unexpected diagnostics " + list(unexpected));
     if (!elsewhere.empty())
       faults.push_back("diagnostics in other files: " + join(elsewhere, ", "));

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "cli/conformance.hpp"
@@ -224,14 +225,29 @@ RunResult run_command(const std::vector<std::string>& command,
   std::string* sinks[2] = {&r.out, &r.err};
   int open_count = 2;
   char buf[65536];
+  // A program that has exited while something it started keeps a pipe open is not "timed out":
+  // the pipes are read for 2 s more, then left (RunResult::left_open).
+  std::optional<Clock::time_point> exited_at;
+  constexpr auto kGrace = std::chrono::seconds(2);
   while (open_count > 0) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) {
-      r.timed_out = true;
+      r.timed_out = !exited_at;
+      r.left_open = exited_at.has_value();
       break;
     }
-    const int n = poll(fds, 2, static_cast<int>(std::min<long long>(left, INT_MAX)));
+    if (!exited_at) {
+      siginfo_t info{};
+      if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+          info.si_pid == pid)
+        exited_at = Clock::now();
+    }
+    if (exited_at && Clock::now() - *exited_at >= kGrace) {
+      r.left_open = true;
+      break;
+    }
+    const int n = poll(fds, 2, static_cast<int>(std::min<long long>(left, 100)));
     if (n < 0) {
       if (errno == EINTR) continue;
       break;

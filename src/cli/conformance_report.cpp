@@ -114,6 +114,82 @@ std::string valid_utf8(std::string_view s) {
 
 }  // namespace
 
+const char* failure_name(Failure f) {
+  switch (f) {
+    case Failure::None:
+      return "none";
+    case Failure::Mismatch:
+      return "mismatch";
+    case Failure::Timeout:
+      return "timeout";
+    case Failure::Crash:
+      return "crash";
+    case Failure::Corpus:
+      return "corpus-error";
+  }
+  return "mismatch";
+}
+
+std::string bounded(std::string_view text, size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  return std::string(text.substr(0, limit)) + "\n[… " + std::to_string(text.size() - limit) +
+         " more bytes]\n";
+}
+
+std::string unified_diff(std::string_view expected, std::string_view actual, size_t max_lines) {
+  if (expected == actual) return {};
+  const std::vector<std::string_view> a = split_lines(expected), b = split_lines(actual);
+  if (a == b) return "(the outputs differ only in the final newline)\n";
+  size_t pre = 0;
+  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
+  size_t suf = 0;
+  while (suf < a.size() - pre && suf < b.size() - pre &&
+         a[a.size() - 1 - suf] == b[b.size() - 1 - suf])
+    ++suf;
+  // The differing middle as an edit script: a longest common subsequence when it is small enough
+  // to find cheaply, else everything removed, then everything added.
+  const size_t n = a.size() - pre - suf, m = b.size() - pre - suf;
+  std::vector<std::pair<char, std::string_view>> edits;
+  if (n * m <= 4'000'000) {
+    std::vector<std::vector<uint32_t>> lcs(n + 1, std::vector<uint32_t>(m + 1, 0));
+    for (size_t i = n; i-- > 0;)
+      for (size_t j = m; j-- > 0;)
+        lcs[i][j] = a[pre + i] == b[pre + j] ? lcs[i + 1][j + 1] + 1
+                                             : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    size_t i = 0, j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && a[pre + i] == b[pre + j]) {
+        edits.push_back({' ', a[pre + i++]});
+        ++j;
+      } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+        edits.push_back({'-', a[pre + i++]});  // removed lines first, as diff -u prints them
+      } else {
+        edits.push_back({'+', b[pre + j++]});
+      }
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) edits.push_back({'-', a[pre + i]});
+    for (size_t j = 0; j < m; ++j) edits.push_back({'+', b[pre + j]});
+  }
+  constexpr size_t kContext = 3;
+  const size_t before = std::min(pre, kContext), after = std::min(suf, kContext);
+  std::vector<std::pair<char, std::string_view>> lines;
+  for (size_t k = pre - before; k < pre; ++k) lines.push_back({' ', a[k]});
+  lines.insert(lines.end(), edits.begin(), edits.end());
+  for (size_t k = a.size() - suf; k < a.size() - suf + after; ++k) lines.push_back({' ', a[k]});
+  std::string out = "--- expected\n+++ actual\n@@ -" + std::to_string(pre - before + 1) + "," +
+                    std::to_string(before + n + after) + " +" + std::to_string(pre - before + 1) +
+                    "," + std::to_string(before + m + after) + " @@\n";
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (k == max_lines) {
+      out += "[… " + std::to_string(lines.size() - k) + " more lines]\n";
+      break;
+    }
+    out += lines[k].first + printable(lines[k].second, 200) + "\n";
+  }
+  return out;
+}
+
 Status status_of(const Case& c) {
   if (c.xfail) return c.reason.empty() ? Status::XPass : Status::XFail;
   return c.reason.empty() ? Status::Pass : Status::Fail;
@@ -138,20 +214,37 @@ Tally tally(const std::vector<Case>& cases) {
   for (const Case& c : cases) {
     const Status s = status_of(c);
     (s == Status::Pass ? t.passed : s == Status::XFail ? t.xfailed : t.failed)++;
+    if (s == Status::Fail && c.failure == Failure::Crash) ++t.crashed;
   }
   return t;
+}
+
+namespace {
+constexpr const char* kXPass = "passed, but listed as an expected failure (--xfail)";
 }
 
 std::string to_json(const std::vector<Case>& cases) {
   nlohmann::json results = nlohmann::json::array();
   for (const auto& c : cases) {
     const Status s = status_of(c);
-    const std::string reason =
-        s == Status::XPass ? "passed, but listed as an expected failure (--xfail)" : c.reason;
-    results.push_back({{"file", valid_utf8(c.path)},
-                       {"status", status_name(s)},
-                       {"reason", valid_utf8(reason)},
-                       {"duration_ms", c.duration_ms}});
+    nlohmann::json r = {
+        {"file", valid_utf8(c.path)},
+        {"status", status_name(s)},
+        {"reason", valid_utf8(s == Status::XPass ? kXPass : c.reason)},
+        {"duration_ms", c.duration_ms},
+        {"spec", c.spec.empty() ? nlohmann::json() : nlohmann::json(valid_utf8(c.spec))},
+        {"failure", c.reason.empty() ? nlohmann::json() : failure_name(c.failure)},
+        {"expected_diagnostics", c.expected_diagnostics}};
+    if (c.expected_stdout) r["expected_stdout"] = valid_utf8(bounded(*c.expected_stdout));
+    if (c.expected_exit) r["expected_exit"] = *c.expected_exit;
+    if (c.ran) {
+      r["stdout"] = valid_utf8(bounded(c.out));
+      r["stderr"] = valid_utf8(bounded(c.err));
+      r["exit_status"] = c.exit_status >= 0 ? nlohmann::json(c.exit_status) : nlohmann::json();
+      r["signal"] = c.signal ? nlohmann::json(c.signal) : nlohmann::json();
+      r["found_diagnostics"] = c.found_diagnostics;
+    }
+    results.push_back(std::move(r));
   }
   const Tally t = tally(cases);
   nlohmann::json doc = {
@@ -161,7 +254,8 @@ std::string to_json(const std::vector<Case>& cases) {
 
 std::string to_junit(const std::vector<Case>& cases) {
   const Tally t = tally(cases);
-  const int passed = t.passed, failed = t.failed, skipped = t.xfailed;
+  const int errors = t.crashed, failed = t.failed - errors;  // a crash is JUnit's error
+  const int tests = t.passed + t.failed + t.xfailed;
   long total_ms = 0;
   for (const auto& c : cases) total_ms += c.duration_ms;
   auto seconds = [](long ms) {
@@ -169,13 +263,14 @@ std::string to_junit(const std::vector<Case>& cases) {
     std::snprintf(buf, sizeof buf, "%.3f", ms / 1000.0);
     return std::string(buf);
   };
+  const std::string counts = "tests=\"" + std::to_string(tests) + "\" failures=\"" +
+                             std::to_string(failed) + "\" errors=\"" + std::to_string(errors) +
+                             "\" skipped=\"" + std::to_string(t.xfailed) + "\" time=\"" +
+                             seconds(total_ms) + "\"";
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  const int tests = passed + failed + skipped;
-  x << "<testsuites name=\"vx conformance\" tests=\"" << tests << "\" failures=\"" << failed
-    << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << seconds(total_ms) << "\">\n";
-  x << "  <testsuite name=\"conformance\" tests=\"" << tests << "\" failures=\"" << failed
-    << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << seconds(total_ms) << "\">\n";
+  x << "<testsuites name=\"vx conformance\" " << counts << ">\n";
+  x << "  <testsuite name=\"conformance\" " << counts << ">\n";
   for (const auto& c : cases) {
     const fs::path p(c.path);
     std::string classname = p.parent_path().generic_string();
@@ -187,16 +282,23 @@ std::string to_junit(const std::vector<Case>& cases) {
     const Status s = status_of(c);
     if (s == Status::Pass) {
       x << "/>\n";
-    } else if (s == Status::XFail) {
+      continue;
+    }
+    if (s == Status::XFail) {
       const std::string reason = xml_escape("expected failure: " + c.reason);
       x << ">\n      <skipped message=\"" << reason << "\"/>\n    </testcase>\n";
-    } else {
-      const std::string reason = xml_escape(
-          s == Status::XPass ? "passed, but listed as an expected failure (--xfail)" : c.reason);
-      x << ">\n      <failure message=\"" << reason << "\" type=\""
-        << (s == Status::XPass ? "xpass" : "mismatch") << "\">" << reason
-        << "</failure>\n    </testcase>\n";
+      continue;
     }
+    // A failure (an error for a crash) of its kind, with what the implementation printed.
+    const std::string reason = xml_escape(s == Status::XPass ? kXPass : c.reason);
+    const char* element = s == Status::Fail && c.failure == Failure::Crash ? "error" : "failure";
+    x << ">\n      <" << element << " message=\"" << reason << "\" type=\""
+      << (s == Status::XPass ? "xpass" : failure_name(c.failure)) << "\">" << reason << "</"
+      << element << ">\n";
+    if (c.ran)
+      x << "      <system-out>" << xml_escape(bounded(c.out)) << "</system-out>\n"
+        << "      <system-err>" << xml_escape(bounded(c.err)) << "</system-err>\n";
+    x << "    </testcase>\n";
   }
   x << "  </testsuite>\n</testsuites>\n";
   return x.str();
