@@ -26,3 +26,9 @@ add_test(NAME cli_inputs
 # `--dump=ast|typed|kernels|cuda|uir`: each step's output for a program worked out by hand.
 add_test(NAME pipeline_dumps
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/pipeline_dumps_test.py $<TARGET_FILE:vx>)
+
+# `vx run --dump=FILE.json` and `vx diff`: a program worked out by hand, every corpus program's
+# document diffed with itself, and diffs of documents written by the test (spec/cli.md §2.1).
+add_test(NAME values
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR}/conformance)

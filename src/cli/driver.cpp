@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "driver/pipeline.hpp"
+#include "driver/values.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/nvrtc.hpp"
 #include "uir/uir.hpp"
@@ -83,7 +84,9 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
                             options.explain, options.error_format, out, err, options.max_steps,
                             options.max_seconds);
   }
-  const bool dumping = !options.dump.empty();
+  // `run --dump=FILE.json`: main's values at its end (driver/values.hpp), not a step's output.
+  const bool values_file = options.stage == Stage::Run && options.dump.ends_with(".json");
+  const bool dumping = !options.dump.empty() && !values_file;
   pipeline::Dump dump = pipeline::Dump::Ast;
   if (dumping) {
     const std::optional<pipeline::Dump> named = pipeline::dump_by_name(options.dump);
@@ -153,7 +156,20 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   run.max_steps = options.max_steps;
   run.max_seconds = options.max_seconds;
   run.error_format = options.error_format;
-  return pipeline::run(c, run, out, err);
+  if (!values_file) return pipeline::run(c, run, out, err);
+  nlohmann::json values;
+  run.at_end = [&](const tir::Function& main, interp::Frame& frame) {
+    values = values::dump_main(*c.program, main, frame);
+  };
+  const int status = pipeline::run(c, run, out, err);
+  if (values.is_null()) return status;  // a runtime error: main did not reach its end
+  std::ofstream dump_file(options.dump, std::ios::binary);
+  dump_file << values::to_text(values);
+  if (!dump_file.flush()) {
+    render_plain_error(err, "cannot write `" + options.dump + "`", options.error_format);
+    return 2;
+  }
+  return status;
 }
 
 }  // namespace vx

@@ -1,5 +1,5 @@
 // `vx`: the command line (spec/cli.md). Sub-commands: run, check, parse, emit-cuda, conformance,
-// repl, explain.
+// repl, explain, diff.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +10,7 @@
 
 #include "cli/conformance.hpp"
 #include "cli/driver.hpp"
+#include "driver/values.hpp"
 #include "repl/repl.hpp"
 #include "support/error_index.hpp"
 #include "support/internal_error.hpp"
@@ -84,10 +85,19 @@ int vx_main(int argc, char** argv) {
   auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
   add_program_options(parse);
   parse->add_option("--dump", opts.dump, "what to print: ast")->check(CLI::IsMember({"ast"}));
-  // What a step of the pipeline made (driver/pipeline.hpp), printed instead of going on.
-  for (CLI::App* cmd : {check, run})
-    cmd->add_option("--dump", opts.dump, "print what a step made, and stop")
-        ->check(CLI::IsMember({"ast", "typed", "kernels", "cuda", "uir"}));
+  // What a step of the pipeline made (driver/pipeline.hpp), printed instead of going on; under
+  // `run`, a FILE.json is the values of main's bindings at its end (driver/values.hpp).
+  const CLI::IsMember steps({"ast", "typed", "kernels", "cuda", "uir"});
+  check->add_option("--dump", opts.dump, "print what a step made, and stop")->check(steps);
+  run->add_option("--dump", opts.dump,
+                  "print what a step made, and stop; or FILE.json: write main's values there")
+      ->check(steps | CLI::Validator(
+                          [](std::string& v) {
+                            return v.size() > 5 && v.ends_with(".json")
+                                       ? std::string()
+                                       : std::string("not a FILE.json");
+                          },
+                          "FILE.json"));
   std::string lower_to;
   auto* lower = app.add_subcommand("lower", "print every checked spawn region in another IR");
   add_program_options(lower);
@@ -118,6 +128,13 @@ int vx_main(int argc, char** argv) {
   repl->add_option("--offload", repl_opts.offload, "where spawn regions run (spec/offload.md)")
       ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
   repl->add_option("--machine", repl_opts.machine, "machine file (fleet/*.vx)");
+  std::string diff_a, diff_b;
+  int64_t diff_ulps = 0;
+  auto* diff = app.add_subcommand("diff", "compare two `vx run --dump=FILE.json` files");
+  diff->add_option("A", diff_a, "a values file")->required();
+  diff->add_option("B", diff_b, "another")->required();
+  diff->add_option("--ulp", diff_ulps, "floats may differ by this many ulps (default 0)")
+      ->check(CLI::Range(int64_t{0}, INT64_MAX));
   std::string explain_code;
   auto* explain = app.add_subcommand("explain", "the long explanation of an error code");
   explain->add_option("CODE", explain_code, "an error code of spec/errors.md (E0300)")->required();
@@ -166,6 +183,7 @@ int vx_main(int argc, char** argv) {
   opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;
   vx::set_diagnostic_color(vx::color_wanted(color, STDERR_FILENO));
   if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
+  if (*diff) return vx::values::diff_files(diff_a, diff_b, diff_ulps, std::cout, std::cerr);
   if (*repl) return vx::repl::run_repl(repl_opts);
   if (*conformance) {
     conf.self_exe = self_exe(argv[0]);

@@ -235,6 +235,11 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
   if (request.check_races) run.race_recorder = &races;
   run.max_steps = request.max_steps;
   run.max_seconds = request.max_seconds;
+  if (request.at_end)
+    run.at_end = [&](const tir::Function& main, interp::Frame& frame) {
+      if (offload.active()) offload.copy_back();
+      request.at_end(main, frame);
+    };
   const int status = run_program(*c.program, run);
   offload.finish();
   return status;

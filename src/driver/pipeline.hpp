@@ -81,6 +81,8 @@ struct RunRequest {
   // returns the runner the interpreter gets. Null: the offload tier's alone (the REPL's
   // markers and `:time` use it).
   std::function<interp::RegionRunner*(offload::OffloadRunner*)> around;
+  // Called at the end of main with its frame, the GPU's results copied back first.
+  std::function<void(const tir::Function& main, interp::Frame& frame)> at_end;
 };
 
 // Runs a compiled program (the offload marks are placed first if they are not yet). Returns

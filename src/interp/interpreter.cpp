@@ -338,6 +338,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     int status = 0;
     try {
       run_list(main_fn.body, *frame);
+      if (options.at_end) options.at_end(*main_fn.fn, *frame);
       if (main_fn.fn->ret.is_scalar(Scalar::I32))
         status = static_cast<int>(static_cast<uint32_t>(frame->ret_bits) & 0xFF);
     } catch (...) {

@@ -42,6 +42,9 @@ struct RunOptions {
   std::function<void(std::ostream&, const Diagnostic&)> report_error;
   // How errors without a position (out of memory, an internal error) are written.
   ErrorFormat error_format = ErrorFormat::Human;
+  // Called when main's body has run to its end (not after a runtime error), with main's frame:
+  // `vx run --dump=FILE.json` reads its bindings there.
+  std::function<void(const tir::Function& main, Frame& frame)> at_end;
 };
 
 // Runs main. Returns the exit status: main's i32 return value & 0xFF (0 for a unit main), or 101

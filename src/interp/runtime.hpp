@@ -253,6 +253,16 @@ decltype(auto) with_scalar(Scalar s, F&& fn) {
   return fn(int32_t{});
 }
 
+// The slot bits (to_bits) of a tensor element of type `s` stored at `p`.
+inline uint64_t element_bits(Scalar s, const std::byte* p) {
+  return with_scalar(s, [&](auto tag) {
+    using T = decltype(tag);
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return to_bits(v);
+  });
+}
+
 // A scalar's value as Vx prints it (print.cpp): with a format spec, Display, Debug; and
 // equality as `assert_eq!` compares (`==` on the values).
 std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec);

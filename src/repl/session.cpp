@@ -161,15 +161,6 @@ std::string location(const SourceFile& file, Span s) {
 
 // ---- Values -------------------------------------------------------------------------------------
 
-uint64_t element_bits(Scalar s, const std::byte* p) {
-  return interp::with_scalar(s, [&](auto tag) {
-    using T = decltype(tag);
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return interp::to_bits(v);
-  });
-}
-
 // `[1, 1, 1]`, or the first and last five elements of a larger tensor.
 std::string tensor_summary(const Type& t, const interp::TensorView& v) {
   const int64_t n = v.size, shown = 5;
@@ -181,7 +172,8 @@ std::string tensor_summary(const Type& t, const interp::TensorView& v) {
       i = n - shown;
     }
     const bool init = !v.init || v.init[i];
-    s += init ? interp::scalar_text(t.scalar, element_bits(t.scalar, v.data + i * es)) : "?";
+    s +=
+        init ? interp::scalar_text(t.scalar, interp::element_bits(t.scalar, v.data + i * es)) : "?";
     if (i + 1 < n) s += ", ";
   }
   s += "] : " + type_name(t) + " (" + std::to_string(n) + (n == 1 ? " element" : " elements") +

@@ -1,0 +1,301 @@
+// Exact results as data: the document spec/values.schema.json describes, written from main's
+// frame, and read back by `vx diff`.
+#include "driver/values.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace vx::values {
+
+namespace {
+
+// `0x3f800000`: the bits of a float element, as many hex digits as its type has nibbles.
+std::string hex_bits(Scalar s, uint64_t bits) {
+  const int nibbles = scalar_info(s).bits / 4;
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", nibbles, static_cast<unsigned long long>(bits));
+  return buf;
+}
+
+// A float's slot bits keep its value in the low bits (interp/runtime.hpp).
+uint64_t float_bits(Scalar s, uint64_t slot) {
+  const int n = scalar_info(s).bits;
+  return n == 64 ? slot : slot & ((uint64_t{1} << n) - 1);
+}
+
+nlohmann::json scalar_entry(Scalar s, uint64_t bits) {
+  nlohmann::json e = {{"value", interp::scalar_text(s, bits)}};
+  if (is_float(s)) e["bits"] = hex_bits(s, float_bits(s, bits));
+  return e;
+}
+
+}  // namespace
+
+nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
+                         const interp::Frame& frame) {
+  std::map<std::string, int> last;  // name -> slot of the last top-level `let`
+  std::vector<std::string> order;
+  for (const tir::Stmt* s : main.body->stmts)
+    if (s->kind == tir::StmtKind::Let && s->slot >= 0) {
+      if (!last.count(s->var_name)) order.push_back(s->var_name);
+      last[s->var_name] = s->slot;
+    }
+  nlohmann::json bindings = nlohmann::json::array();
+  for (const std::string& name : order) {
+    const int slot = last[name];
+    const Type& t = main.slot_types[slot];
+    nlohmann::json b = {{"name", name}};
+    if (t.is_scalar()) {
+      b["type"] = scalar_info(t.scalar).name;
+      b.update(scalar_entry(t.scalar, frame.s[slot]));
+    } else if (t.kind == TypeKind::Tensor) {
+      const interp::TensorView& v = frame.t[slot].view;
+      if (v.rank == 0 || !v.dims) continue;  // moved away
+      b["type"] = scalar_info(t.scalar).name;
+      b["shape"] = std::vector<int64_t>(v.dims, v.dims + v.rank);
+      b["memory"] = memory_name(v.storage ? v.storage->memory : t.memory);
+      nlohmann::json vals = nlohmann::json::array(), bits = nlohmann::json::array();
+      const int es = interp::scalar_size(t.scalar);
+      for (int64_t k = 0; k < v.size; ++k) {
+        if (v.init && !v.init[k]) {  // an element never written
+          vals.push_back(nullptr);
+          if (is_float(t.scalar)) bits.push_back(nullptr);
+          continue;
+        }
+        const uint64_t x = interp::element_bits(t.scalar, v.data + k * es);
+        vals.push_back(interp::scalar_text(t.scalar, x));
+        if (is_float(t.scalar)) bits.push_back(hex_bits(t.scalar, float_bits(t.scalar, x)));
+      }
+      b["values"] = std::move(vals);
+      if (is_float(t.scalar)) b["bits"] = std::move(bits);
+    } else {
+      continue;  // references and copy tokens live only while main runs
+    }
+    bindings.push_back(std::move(b));
+  }
+  return {{"vx_values", 1},
+          {"file", program.file ? program.file->path() : std::string()},
+          {"bindings", std::move(bindings)}};
+}
+
+std::string to_text(const nlohmann::json& doc) {
+  auto text = [](const nlohmann::json& j) {
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  std::string out = "{\"vx_values\": " + text(doc["vx_values"]) +
+                    ", \"file\": " + text(doc["file"]) + ", \"bindings\": [";
+  const nlohmann::json& bindings = doc["bindings"];
+  for (size_t i = 0; i < bindings.size(); ++i)
+    out += std::string(i ? ",\n " : "\n ") + text(bindings[i]);
+  return out + "\n]}\n";
+}
+
+namespace {
+
+struct Binding {
+  std::string type;
+  Scalar scalar = Scalar::I32;
+  std::vector<int64_t> shape;  // empty for a scalar
+  std::vector<nlohmann::json> values, bits;
+};
+
+// Reads a document; an error says what is wrong with it.
+std::optional<std::map<std::string, Binding>> read_doc(const std::string& path, std::string& why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    why = "cannot read `" + path + "`";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false);
+  auto bad = [&](const std::string& what) {
+    why = "`" + path + "` is not a values document (spec/values.schema.json): " + what;
+    return std::nullopt;
+  };
+  if (doc.is_discarded()) return bad("not JSON");
+  if (!doc.is_object() || !doc.contains("bindings") || !doc["bindings"].is_array())
+    return bad("no `bindings` array");
+  std::map<std::string, Binding> out;
+  for (const nlohmann::json& b : doc["bindings"]) {
+    if (!b.is_object() || !b.contains("name") || !b["name"].is_string() || !b.contains("type") ||
+        !b["type"].is_string())
+      return bad("a binding without a `name` and a `type`");
+    Binding x;
+    x.type = b["type"];
+    if (!scalar_by_name(x.type, x.scalar)) return bad("unknown type `" + x.type + "`");
+    const bool tensor = b.contains("shape");
+    int64_t count = 1;
+    if (tensor) {
+      if (!b["shape"].is_array()) return bad("a `shape` that is not an array");
+      for (const nlohmann::json& d : b["shape"]) {
+        if (!d.is_number_integer() || d.get<int64_t>() < 0 || d.get<int64_t>() > (1ll << 31))
+          return bad("a dimension that is not a size");
+        x.shape.push_back(d.get<int64_t>());
+        count *= x.shape.back();
+        if (count > (1ll << 31)) return bad("more than 2^31 elements");
+      }
+      if (!b.contains("values") || !b["values"].is_array() ||
+          b["values"].size() != static_cast<size_t>(count))
+        return bad("`" + b["name"].get<std::string>() + "` has not one value per element");
+      x.values = b["values"].get<std::vector<nlohmann::json>>();
+      if (is_float(x.scalar)) {
+        if (!b.contains("bits") || !b["bits"].is_array() || b["bits"].size() != x.values.size())
+          return bad("`" + b["name"].get<std::string>() + "` has not its bits");
+        x.bits = b["bits"].get<std::vector<nlohmann::json>>();
+      }
+    } else {
+      if (!b.contains("value")) return bad("a scalar without a `value`");
+      x.values = {b["value"]};
+      if (is_float(x.scalar)) {
+        if (!b.contains("bits")) return bad("a float without its `bits`");
+        x.bits = {b["bits"]};
+      }
+    }
+    out[b["name"]] = std::move(x);
+  }
+  return out;
+}
+
+// A float's bits from `0x…`, or nullopt for null or malformed text.
+std::optional<uint64_t> parse_bits(const nlohmann::json& j) {
+  if (!j.is_string()) return std::nullopt;
+  const std::string s = j;
+  if (s.size() < 3 || s.size() > 18 || s.compare(0, 2, "0x") != 0) return std::nullopt;
+  uint64_t v = 0;
+  for (size_t i = 2; i < s.size(); ++i) {
+    const char c = s[i];
+    const int d = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+    if (d < 0) return std::nullopt;
+    v = v << 4 | static_cast<uint64_t>(d);
+  }
+  return v;
+}
+
+// The distance in ulps of two floats of `bits` bits with `exp_bits` of exponent, 0 for two NaNs
+// whatever their payloads, -1 for a NaN against a number. Floats are ordered as sign-magnitude
+// integers, so that neighbours are 1 apart, with -0 one step below +0.
+int64_t ulp_distance(int bits, int exp_bits, uint64_t a, uint64_t b) {
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  const uint64_t mantissa = (uint64_t{1} << (bits - 1 - exp_bits)) - 1;
+  const uint64_t exponent = (sign - 1) & ~mantissa;
+  auto is_nan = [&](uint64_t x) { return (x & exponent) == exponent && (x & mantissa) != 0; };
+  if (is_nan(a) || is_nan(b)) return is_nan(a) && is_nan(b) ? 0 : -1;
+  auto ordered = [&](uint64_t x) {  // -0 just below +0: they differ by one step
+    const __int128 mag = static_cast<__int128>(x & (sign - 1));
+    return x & sign ? -mag - 1 : mag;
+  };
+  const __int128 d = ordered(a) - ordered(b);
+  return static_cast<int64_t>(d < 0 ? -d : d);
+}
+
+std::string index_text(const std::vector<int64_t>& shape, int64_t k) {
+  if (shape.empty()) return "";
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = shape[d] ? k % shape[d] : 0;
+    k = shape[d] ? k / shape[d] : 0;
+  }
+  std::string s;
+  for (int64_t i : idx) s += "[" + std::to_string(i) + "]";
+  return s;
+}
+
+std::string value_text(const Binding& b, size_t k) {
+  const nlohmann::json& v = b.values[k];
+  std::string s = v.is_string() ? v.get<std::string>() : v.is_null() ? "(unset)" : v.dump();
+  if (!b.bits.empty() && b.bits[k].is_string()) s += " (" + b.bits[k].get<std::string>() + ")";
+  return s;
+}
+
+}  // namespace
+
+int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulps,
+               std::ostream& out, std::ostream& err) {
+  std::string why;
+  const auto a = read_doc(a_path, why);
+  if (!a) {
+    err << "vx diff: " << why << "\n";
+    return 2;
+  }
+  const auto b = read_doc(b_path, why);
+  if (!b) {
+    err << "vx diff: " << why << "\n";
+    return 2;
+  }
+  bool differ = false;
+  for (const auto& [name, x] : *a)
+    if (!b->count(name)) {
+      out << "`" << name << "`: only in " << a_path << "\n";
+      differ = true;
+    }
+  for (const auto& [name, y] : *b)
+    if (!a->count(name)) {
+      out << "`" << name << "`: only in " << b_path << "\n";
+      differ = true;
+    }
+  constexpr int kShown = 10;
+  for (const auto& [name, x] : *a) {
+    auto it = b->find(name);
+    if (it == b->end()) continue;
+    const Binding& y = it->second;
+    if (x.type != y.type || x.shape != y.shape) {
+      auto shape = [](const Binding& v) {
+        std::string s = v.type;
+        if (!v.shape.empty()) {
+          s += " [";
+          for (size_t d = 0; d < v.shape.size(); ++d)
+            s += (d ? ", " : "") + std::to_string(v.shape[d]);
+          s += "]";
+        }
+        return s;
+      };
+      out << "`" << name << "`: " << shape(x) << " in " << a_path << ", " << shape(y) << " in "
+          << b_path << "\n";
+      differ = true;
+      continue;
+    }
+    const int bits = scalar_info(x.scalar).bits;
+    int64_t count = 0, worst = 0;
+    for (size_t k = 0; k < x.values.size(); ++k) {
+      int64_t dist = 0;  // ulps; -1: unequal in kind (a NaN against a number, set against unset)
+      if (is_float(x.scalar)) {
+        const auto p = parse_bits(x.bits[k]), q = parse_bits(y.bits[k]);
+        if (!p || !q)
+          dist = p.has_value() == q.has_value() ? 0 : -1;
+        else  // f64 11 bits of exponent, f32 and bf16 8, f16 5
+          dist = ulp_distance(bits,
+                              bits == 64                               ? 11
+                              : bits == 32 || x.scalar == Scalar::BF16 ? 8
+                                                                       : 5,
+                              *p, *q);
+      } else {
+        dist = x.values[k] == y.values[k] ? 0 : -1;
+      }
+      if (dist == 0 || (dist > 0 && dist <= ulps)) continue;
+      differ = true;
+      if (count < kShown) {
+        out << "`" << name << "`" << index_text(x.shape, static_cast<int64_t>(k)) << ": "
+            << value_text(x, k) << " in " << a_path << ", " << value_text(y, k) << " in " << b_path;
+        if (dist > 0) out << ": " << dist << (dist == 1 ? " ulp" : " ulps");
+        out << "\n";
+      }
+      ++count;
+      worst = dist < 0 ? worst : std::max(worst, dist);
+    }
+    if (count > kShown || (count > 0 && !x.shape.empty()))
+      out << "`" << name << "`: " << count << " of " << x.values.size() << " elements differ"
+          << (worst > 0 ? " (at most " + std::to_string(worst) + (worst == 1 ? " ulp" : " ulps") +
+                              " apart)"
+                        : std::string())
+          << "\n";
+  }
+  return differ ? 1 : 0;
+}
+
+}  // namespace vx::values

@@ -1,0 +1,28 @@
+// Exact results as data (spec/cli.md §2.1): `vx run --dump=FILE.json` writes main's bindings at
+// its end, every value exactly (floats also as their bits); `vx diff A.json B.json` compares two
+// such files, of this vx or of another implementation, element by element, in ulps for floats.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "check/tir.hpp"
+#include "interp/runtime.hpp"
+
+namespace vx::values {
+
+// The bindings of main in scope at its end (its top-level `let`s, the last of each name; a tensor
+// moved away is not there), as the document of spec/values.schema.json.
+nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
+                         const interp::Frame& frame);
+
+// The document as text: one line per binding (a diff of two files reads binding by binding).
+std::string to_text(const nlohmann::json& doc);
+
+// `vx diff A B [--ulp N]`: 0 when every binding of each is in the other with the same type, shape
+// and values (floats within `ulps`, NaN equal to NaN), 1 when they differ (the first differing
+// elements are printed), 2 when a file cannot be read or is not such a document.
+int diff_files(const std::string& a, const std::string& b, int64_t ulps, std::ostream& out,
+               std::ostream& err);
+
+}  // namespace vx::values

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""`vx run --dump=FILE.json` and `vx diff` (spec/cli.md §2.1, spec/values.schema.json).
+
+- a program whose values are worked out here (floats rounded with `struct`, not read from vx):
+  main's top-level bindings at its end, the last of each name, a moved tensor left out, every
+  float with its bits, a tensor in row-major order with its shape and memory;
+- a runtime error writes no file;
+- every corpus program with a `.stdout` (and no header lines) dumps a document of that format
+  that `vx diff` finds equal to itself;
+- `vx diff` on documents written here: equal, one ulp apart (refused, then allowed by --ulp 1),
+  NaNs with different payloads equal, a NaN against a number, -0 against +0, f16 and bf16 ulps,
+  a shape or a type that differs, a binding in one file only, a file that is not a document.
+
+usage: values_test.py VX CORPUS_DIR
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+VX = os.path.abspath(sys.argv[1])
+CORPUS = os.path.abspath(sys.argv[2])
+failures = []
+tmp = tempfile.mkdtemp(prefix="vx_values_")
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def vx(*args):
+    return subprocess.run([VX, *args], capture_output=True, text=True, timeout=120)
+
+
+def write(name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def f32_bits(x):
+    return "0x%08x" % struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def f64_bits(x):
+    return "0x%016x" % struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+PROGRAM = """fn main() {
+    let n = 3;
+    let n = n * 2;
+    let x = 0.1f32;
+    let d = -2.5f64;
+    let big = -5i64;
+    let mut t = Tensor<f32, [2, 3]>::fill(0.0);
+    for i in 0..2 {
+        for j in 0..3 {
+            t[i][j] = (i * 3 + j) as f32 / 3.0;
+        }
+    }
+    let moved = Tensor<i32, [2]>::fill(7);
+    let h = transfer(moved, Memory::HBM);
+    let b = true;
+    println!("{} {} {} {} {}", n, x, d, big, b);
+}
+"""
+prog = write("values.vx", PROGRAM)
+dump = os.path.join(tmp, "values.json")
+r = vx("run", "--dump=" + dump, prog)
+if r.returncode != 0 or r.stdout != "6 0.1 -2.5 -5 true\n" or not os.path.exists(dump):
+    fail(f"run --dump: want exit 0, the output and a file, got {r.returncode} {r.stdout!r} {r.stderr!r}")
+else:
+    with open(dump) as f:
+        text = f.read()
+    doc = json.loads(text)
+    # f32 division of small integers by 3, rounded here: the value is the f32 nearest k / 3.
+    t_bits = [f32_bits(f32(f32(k) / f32(3.0))) for k in range(6)]
+    want = {"vx_values": 1, "file": prog, "bindings": [
+        {"name": "n", "type": "i32", "value": "6"},
+        {"name": "x", "type": "f32", "value": "0.1", "bits": f32_bits(0.1)},
+        {"name": "d", "type": "f64", "value": "-2.5", "bits": f64_bits(-2.5)},
+        {"name": "big", "type": "i64", "value": "-5"},
+        {"name": "t", "type": "f32", "shape": [2, 3], "memory": "CPU_DRAM",
+         "values": ["0", "0.33333334", "0.6666667", "1", "1.3333334", "1.6666666"],
+         "bits": t_bits},
+        {"name": "h", "type": "i32", "shape": [2], "memory": "HBM", "values": ["7", "7"]},
+        {"name": "b", "type": "bool", "value": "true"}]}
+    if doc != want:
+        fail(f"the document: want\n{json.dumps(want)}\ngot\n{json.dumps(doc)}")
+    if len(text.splitlines()) != len(want["bindings"]) + 2:
+        fail(f"the document's text: want one line per binding, got {text!r}")
+    r = vx("diff", dump, dump)
+    if r.returncode != 0 or r.stdout != "":
+        fail(f"diff of a dump with itself: want 0 and nothing, got {r.returncode} {r.stdout!r}")
+
+late = os.path.join(tmp, "late.json")
+r = vx("run", "--dump=" + late,
+       write("late.vx", "fn main() {\n    let z = 0;\n    let q = 1 / z;\n}\n"))
+if r.returncode != 101 or os.path.exists(late):
+    fail(f"a runtime error: want 101 and no file, got {r.returncode}, file {os.path.exists(late)}")
+
+# Every corpus program with a .stdout and no header lines: a document that diffs equal to itself.
+checked = 0
+for root, _, files in os.walk(CORPUS):
+    for name in sorted(files):
+        if not name.endswith(".vx"):
+            continue
+        path = os.path.join(root, name)
+        base = path[:-3]
+        if not os.path.exists(base + ".stdout") or os.path.exists(base + ".exitcode"):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            source = f.read()
+        if "// run-flags:" in source or "// env:" in source or "//~" in source:
+            continue
+        out = os.path.join(tmp, "corpus.json")
+        if os.path.exists(out):
+            os.remove(out)
+        r = vx("run", "--offload=off", "--dump=" + out, path)
+        with open(base + ".stdout") as f:
+            expected = f.read()
+        if r.returncode != 0 or r.stdout != expected or not os.path.exists(out):
+            fail(f"{path}: run --dump: want its .stdout and a file, got {r.returncode}")
+            continue
+        with open(out) as f:
+            doc = json.load(f)
+        if doc.get("vx_values") != 1 or not isinstance(doc.get("bindings"), list):
+            fail(f"{path}: not a values document")
+        for b in doc["bindings"]:
+            n = 1
+            for dim in b.get("shape", []):
+                n *= dim
+            if "shape" in b and len(b["values"]) != n:
+                fail(f"{path}: `{b['name']}` has {len(b['values'])} values for shape {b['shape']}")
+        r = vx("diff", out, out)
+        if r.returncode != 0:
+            fail(f"{path}: diff with itself: {r.returncode} {r.stdout!r} {r.stderr!r}")
+        checked += 1
+if checked < 120:  # 123 when this was written
+    fail(f"only {checked} corpus programs were dumped")
+
+
+def doc(*bindings):
+    return json.dumps({"vx_values": 1, "file": "x.vx", "bindings": list(bindings)})
+
+
+def tensor(name, typ, bits, shape=None):
+    return {"name": name, "type": typ, "shape": shape or [len(bits)], "memory": "CPU_DRAM",
+            "values": ["?"] * len(bits), "bits": bits}
+
+
+def diff(a, b, *flags):
+    return vx("diff", *flags, write("a.json", a), write("b.json", b))
+
+
+one = f32_bits(1.0)
+next_one = "0x3f800001"
+A = os.path.join(tmp, "a.json")
+B = os.path.join(tmp, "b.json")
+cases = [
+    # (A, B, flags, exit, stdout)
+    (doc(tensor("t", "f32", [one, one])), doc(tensor("t", "f32", [one, next_one])), [], 1,
+     f"`t`[1]: ? (0x3f800000) in {A}, ? (0x3f800001) in {B}: 1 ulp\n"
+     "`t`: 1 of 2 elements differ (at most 1 ulp apart)\n"),
+    (doc(tensor("t", "f32", [one, one])), doc(tensor("t", "f32", [one, next_one])), ["--ulp", "1"],
+     0, ""),
+    (doc(tensor("t", "f32", ["0x7fc00000"])), doc(tensor("t", "f32", ["0xffc00001"])), [], 0, ""),
+    (doc(tensor("t", "f32", ["0x7fc00000"])), doc(tensor("t", "f32", [one])), ["--ulp", "100"], 1,
+     f"`t`[0]: ? (0x7fc00000) in {A}, ? (0x3f800000) in {B}\n`t`: 1 of 1 elements differ\n"),
+    # -0 is one ulp below +0; the smallest negative subnormal two below.
+    (doc(tensor("z", "f32", ["0x80000000"])), doc(tensor("z", "f32", ["0x00000000"])), [], 1,
+     f"`z`[0]: ? (0x80000000) in {A}, ? (0x00000000) in {B}: 1 ulp\n"
+     "`z`: 1 of 1 elements differ (at most 1 ulp apart)\n"),
+    (doc(tensor("z", "f32", ["0x80000001"])), doc(tensor("z", "f32", ["0x00000000"])), ["--ulp", "2"],
+     0, ""),
+    # f16: 1.0 is 0x3c00, 1.0 + 2^-10 is 0x3c01; bf16 1.0 is 0x3f80, 0x3f82 two ulps above.
+    (doc(tensor("h", "f16", ["0x3c00"])), doc(tensor("h", "f16", ["0x3c01"])), [], 1,
+     f"`h`[0]: ? (0x3c00) in {A}, ? (0x3c01) in {B}: 1 ulp\n"
+     "`h`: 1 of 1 elements differ (at most 1 ulp apart)\n"),
+    (doc(tensor("g", "bf16", ["0x3f80"])), doc(tensor("g", "bf16", ["0x3f82"])), ["--ulp", "1"], 1,
+     f"`g`[0]: ? (0x3f80) in {A}, ? (0x3f82) in {B}: 2 ulps\n"
+     "`g`: 1 of 1 elements differ (at most 2 ulps apart)\n"),
+    (doc(tensor("t", "f32", [one] * 6, [2, 3])), doc(tensor("t", "f32", [one] * 6, [3, 2])), [], 1,
+     f"`t`: f32 [2, 3] in {A}, f32 [3, 2] in {B}\n"),
+    (doc({"name": "n", "type": "i32", "value": "1"}),
+     doc({"name": "n", "type": "i32", "value": "2"}, {"name": "m", "type": "u8", "value": "0"}), [],
+     1, f"`m`: only in {B}\n`n`: 1 in {A}, 2 in {B}\n"),
+]
+for a, b, flags, status, out in cases:
+    r = diff(a, b, *flags)
+    if r.returncode != status or r.stdout != out:
+        fail(f"diff {flags}: want {status} {out!r}, got {r.returncode} {r.stdout!r} {r.stderr!r}")
+r = diff("not json", doc())
+if r.returncode != 2 or "is not a values document (spec/values.schema.json): not JSON" not in r.stderr:
+    fail(f"diff of a file that is not JSON: want 2 and why, got {r.returncode} {r.stderr!r}")
+short = {"name": "t", "type": "f32", "shape": [2], "values": ["1"], "bits": [one]}
+r = diff(json.dumps({"vx_values": 1, "bindings": [short]}), doc())
+if r.returncode != 2 or "has not one value per element" not in r.stderr:
+    fail(f"diff of a tensor with too few values: want 2, got {r.returncode} {r.stderr!r}")
+
+print(f"{checked} corpus programs dumped; {len(failures)} failures")
+sys.exit(1 if failures else 0)
