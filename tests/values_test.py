@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`vx run --dump=FILE.json` and `vx diff` (spec/cli.md §2.1, spec/values.schema.json).
+"""`vx run --dump=FILE.json`, `--dump-npy=DIR` and `vx diff` (spec/cli.md §2.1,
+spec/values.schema.json).
 
 - a program whose values are worked out here (floats rounded with `struct`, not read from vx):
   main's top-level bindings at its end, the last of each name, a moved tensor left out, every
@@ -100,6 +101,56 @@ else:
     r = vx("diff", dump, dump)
     if r.returncode != 0 or r.stdout != "":
         fail(f"diff of a dump with itself: want 0 and nothing, got {r.returncode} {r.stdout!r}")
+
+# --dump-npy=DIR: the tensors as NumPy 1.0 files, read here by hand (no numpy needed): the magic,
+# the header dict padded to 64 bytes with a newline, then the little-endian elements.
+npy_dir = os.path.join(tmp, "npy")
+r = vx("run", "--dump-npy=" + npy_dir, prog)
+if r.returncode != 0 or sorted(os.listdir(npy_dir) if os.path.isdir(npy_dir) else []) != \
+        ["h.npy", "t.npy"]:
+    fail(f"run --dump-npy: want exit 0 and h.npy, t.npy, got {r.returncode} {r.stderr!r}")
+else:
+    for name, descr, shape, data in [
+            ("t", "<f4", "(2, 3)", struct.pack("<6f", *[f32(f32(k) / f32(3.0)) for k in range(6)])),
+            ("h", "<i4", "(2,)", struct.pack("<2i", 7, 7))]:
+        with open(os.path.join(npy_dir, name + ".npy"), "rb") as f:
+            raw = f.read()
+        header_len = struct.unpack("<H", raw[8:10])[0]
+        header = raw[10:10 + header_len].decode("latin-1")
+        want_dict = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+        if raw[:8] != b"\x93NUMPY\x01\x00" or (10 + header_len) % 64 != 0 or \
+                not header.endswith("\n") or header.rstrip() != want_dict or \
+                raw[10 + header_len:] != data:
+            fail(f"{name}.npy: want {want_dict} and {data!r}, got {raw!r}")
+
+# Each element type's dtype and bytes: f16 1.0 is 0x3c00, bf16 1.0 is 0x3f80 (written as <u2).
+TYPES = """fn main() {
+    let a = Tensor<i8, [1]>::fill(-1i8);
+    let b = Tensor<u16, [1]>::fill(2u16);
+    let c = Tensor<f64, [1]>::fill(0.5);
+    let d = Tensor<f16, [1]>::fill(1.0f16);
+    let e = Tensor<bf16, [1]>::fill(1.0bf16);
+    let f = Tensor<bool, [1]>::fill(true);
+    let g = Tensor<u64, [1]>::fill(3u64);
+    println!("{} {} {} {} {} {} {}", a[0], b[0], c[0], d[0], e[0], f[0], g[0]);
+}
+"""
+types_dir = os.path.join(tmp, "npy_types")
+r = vx("run", "--dump-npy=" + types_dir, write("types.vx", TYPES))
+for name, descr, data in [("a", "|i1", b"\xff"), ("b", "<u2", b"\x02\x00"),
+                          ("c", "<f8", struct.pack("<d", 0.5)), ("d", "<f2", b"\x00\x3c"),
+                          ("e", "<u2", b"\x80\x3f"), ("f", "|b1", b"\x01"),
+                          ("g", "<u8", struct.pack("<Q", 3))]:
+    path = os.path.join(types_dir, name + ".npy")
+    if r.returncode != 0 or not os.path.exists(path):
+        fail(f"--dump-npy of `{name}`: want a file, got {r.returncode} {r.stderr!r}")
+        break
+    with open(path, "rb") as f:
+        raw = f.read()
+    header_len = struct.unpack("<H", raw[8:10])[0]
+    if f"'descr': '{descr}'" not in raw[10:10 + header_len].decode("latin-1") or \
+            raw[10 + header_len:] != data:
+        fail(f"{name}.npy: want {descr} and {data!r}, got {raw!r}")
 
 late = os.path.join(tmp, "late.json")
 r = vx("run", "--dump=" + late,

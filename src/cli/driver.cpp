@@ -1,6 +1,7 @@
 #include "cli/driver.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include "driver/pipeline.hpp"
@@ -156,13 +157,25 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   run.max_steps = options.max_steps;
   run.max_seconds = options.max_seconds;
   run.error_format = options.error_format;
-  if (!values_file) return pipeline::run(c, run, out, err);
+  if (!values_file && options.dump_npy.empty()) return pipeline::run(c, run, out, err);
+  // main's values at its end (driver/values.hpp); nothing is written after a runtime error.
   nlohmann::json values;
+  std::string npy_error;
   run.at_end = [&](const tir::Function& main, interp::Frame& frame) {
-    values = values::dump_main(*c.program, main, frame);
+    if (values_file) values = values::dump_main(*c.program, main, frame);
+    if (!options.dump_npy.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(options.dump_npy, ec);
+      npy_error = ec ? "cannot make the directory `" + options.dump_npy + "`"
+                     : values::write_npy(main, frame, options.dump_npy);
+    }
   };
   const int status = pipeline::run(c, run, out, err);
-  if (values.is_null()) return status;  // a runtime error: main did not reach its end
+  if (!npy_error.empty()) {
+    render_plain_error(err, npy_error, options.error_format);
+    return 2;
+  }
+  if (values.is_null()) return status;
   std::ofstream dump_file(options.dump, std::ios::binary);
   dump_file << values::to_text(values);
   if (!dump_file.flush()) {

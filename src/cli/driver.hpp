@@ -14,7 +14,9 @@ enum class Stage { Parse, Check, Run, EmitCuda, Lower };
 struct DriverOptions {
   std::string file;
   Stage stage = Stage::Run;
-  std::string dump;  // "", or a step's output: ast, typed, kernels, cuda, uir (pipeline.hpp)
+  std::string dump;      // "", or a step's output: ast, typed, kernels, cuda, uir (pipeline.hpp);
+                         // under run also FILE.json, main's values (driver/values.hpp)
+  std::string dump_npy;  // run --dump-npy=DIR: main's tensors as DIR/NAME.npy
   ErrorFormat error_format = ErrorFormat::Human;
   std::string machine;   // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
   bool explain = false;  // check --explain: print the kernel rules' digit tables

@@ -70,6 +70,7 @@ int vx_main(int argc, char** argv) {
   run->add_option("--max-seconds", opts.max_seconds,
                   "stop after S seconds of running (a runtime error)")
       ->check(CLI::Range(0.001, 1e9));
+  run->add_option("--dump-npy", opts.dump_npy, "write main's tensors at its end as DIR/NAME.npy");
   auto* emit_cuda = app.add_subcommand("emit-cuda", "print the CUDA C++ of every spawn region");
   add_program_options(emit_cuda);
   emit_cuda->add_option("--cubin", opts.cubin,

@@ -2,6 +2,7 @@
 // frame, and read back by `vx diff`.
 #include "driver/values.hpp"
 
+#include <bit>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -33,18 +34,75 @@ nlohmann::json scalar_entry(Scalar s, uint64_t bits) {
 
 }  // namespace
 
-nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
-                         const interp::Frame& frame) {
-  std::map<std::string, int> last;  // name -> slot of the last top-level `let`
+namespace {
+
+// main's top-level `let`s in scope at its end: the last slot of each name, in the order of the
+// names' first declarations.
+std::vector<std::pair<std::string, int>> main_bindings(const tir::Function& main) {
+  std::map<std::string, int> last;
   std::vector<std::string> order;
   for (const tir::Stmt* s : main.body->stmts)
     if (s->kind == tir::StmtKind::Let && s->slot >= 0) {
       if (!last.count(s->var_name)) order.push_back(s->var_name);
       last[s->var_name] = s->slot;
     }
+  std::vector<std::pair<std::string, int>> out;
+  for (const std::string& name : order) out.emplace_back(name, last[name]);
+  return out;
+}
+
+// NumPy's dtype of an element type (`<f4`, `|b1`), from scalar_types.def's bits and kind.
+std::string npy_descr(Scalar s) {
+  const ScalarInfo& info = scalar_info(s);
+  if (s == Scalar::BF16) return "<u2";  // NumPy has no bf16: its bits
+  const char kind = s == Scalar::Bool ? 'b' : info.is_float ? 'f' : info.is_signed ? 'i' : 'u';
+  return std::string(info.bits == 8 ? "|" : "<") + kind + std::to_string(info.bits / 8);
+}
+
+}  // namespace
+
+std::string write_npy(const tir::Function& main, const interp::Frame& frame,
+                      const std::string& dir) {
+  static_assert(std::endian::native == std::endian::little, "the elements are written as stored");
+  // The format is a 10-byte preamble, a Python dict literal padded to 64 bytes, then the
+  // elements: a few lines to write, where a library (xtensor's) would add templates per type for
+  // what is here one memcpy of the interpreter's own storage.
+  for (const auto& [name, slot] : main_bindings(main)) {
+    const Type& t = main.slot_types[slot];
+    const interp::TensorView& v = frame.t[slot].view;
+    if (t.kind != TypeKind::Tensor || v.rank == 0 || !v.dims) continue;
+    std::string shape;
+    for (int d = 0; d < v.rank; ++d) shape += std::to_string(v.dims[d]) + ", ";
+    if (v.rank > 1)
+      shape.resize(shape.size() - 2);  // (2, 3); a 1-tuple keeps its comma: (4,)
+    else
+      shape.pop_back();
+    std::string header = "{'descr': '" + npy_descr(t.scalar) +
+                         "', 'fortran_order': False, 'shape': (" + shape + "), }";
+    header.append(63 - (10 + header.size()) % 64, ' ');
+    header += '\n';
+    const std::string path = dir + "/" + name + ".npy";
+    std::ofstream f(path, std::ios::binary);
+    const uint16_t len = static_cast<uint16_t>(header.size());
+    f.write("\x93NUMPY\x01\x00", 8);
+    const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
+    f.write(len_bytes, 2);
+    f << header;
+    const int es = interp::scalar_size(t.scalar);
+    for (int64_t k = 0; k < v.size; ++k) {  // an element never written is written as 0
+      static const std::byte zero[8] = {};
+      const std::byte* p = v.init && !v.init[k] ? zero : v.data + k * es;
+      f.write(reinterpret_cast<const char*>(p), es);
+    }
+    if (!f.flush()) return "cannot write `" + path + "`";
+  }
+  return {};
+}
+
+nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
+                         const interp::Frame& frame) {
   nlohmann::json bindings = nlohmann::json::array();
-  for (const std::string& name : order) {
-    const int slot = last[name];
+  for (const auto& [name, slot] : main_bindings(main)) {
     const Type& t = main.slot_types[slot];
     nlohmann::json b = {{"name", name}};
     if (t.is_scalar()) {

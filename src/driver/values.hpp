@@ -16,6 +16,12 @@ namespace vx::values {
 nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
                          const interp::Frame& frame);
 
+// `vx run --dump-npy=DIR`: each tensor binding of main at its end (the bindings of dump_main) as
+// DIR/NAME.npy, NumPy's format 1.0 (little-endian; bf16 as its bits, `<u2`, since NumPy has no
+// bf16). Returns an error message, or empty when every file was written.
+std::string write_npy(const tir::Function& main, const interp::Frame& frame,
+                      const std::string& dir);
+
 // The document as text: one line per binding (a diff of two files reads binding by binding).
 std::string to_text(const nlohmann::json& doc);
 
