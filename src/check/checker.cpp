@@ -333,7 +333,7 @@ void Checker::check_function(int index) {
         declare(sig.param_names[i], sig.params[i], false, span(sig.item->params[i].name)));
   Type result;
   f.body = check_block(sig.item->body, &sig.ret, result, false);
-  if (!sig.ret.is_unit() && !sig.ret.is_error() && !f.body->tail && !block_diverges(f.body)) {
+  if (!sig.ret.is_unit() && !sig.ret.is_error() && !f.body->tail && !never_ends(f.body, false)) {
     Span close{span(sig.item->body).end - 1, span(sig.item->body).end};
     auto& d = error(
         "E0205", close,
@@ -381,9 +381,6 @@ int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span d
   return slot;
 }
 
-// Whether control never reaches the end of the block (it returns, or loops forever).
-bool Checker::block_diverges(const tir::Block* b) const { return never_ends(b, false); }
-
 tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type& result,
                                  bool new_scope) {
   tir::Block* blk = prog_.new_block();
@@ -412,7 +409,7 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
   }
   if (blk->tail)
     result = blk->tail->type;
-  else if (block_diverges(blk))
+  else if (never_ends(blk, false))
     result = Type::error();  // never reaches its end: fits any type
   else
     result = Type::unit();

@@ -64,7 +64,6 @@ class Checker {
   void check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out);
   Local* lookup(const std::string& name);
   int declare(const std::string& name, const Type& t, bool is_mut, Span decl);
-  bool block_diverges(const tir::Block* b) const;
 
   // ---- check_expr.cpp: expressions
   tir::Expr* check_expr(const ast::Expr& e, const Type* expected);

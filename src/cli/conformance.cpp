@@ -87,7 +87,7 @@ Case run_case(const std::string& path, const ConformanceOptions& options,
       parse_expectations(*source, fs::path(path).extension() == ".uir" ? "#" : "//");
   c.spec = expect.spec;
   for (const ExpectedDiagnostic& d : expect.errors)
-    c.expected_diagnostics.push_back(d.code + ":" + std::to_string(d.line));
+    c.expected_diagnostics.push_back(code_at(d.code, d.line));
   fs::path base(path);
   std::optional<std::string> expected_stdout =
       read_file(fs::path(base).replace_extension(".stdout"));
@@ -107,8 +107,10 @@ Case run_case(const std::string& path, const ConformanceOptions& options,
   // check-only), also one that has no .stdout yet.
   const bool output_test = expect.errors.empty() && !expect.check_only;
   const bool bless = options.bless && output_test && expect.problems.empty();
-  if (!expect.problems.empty() || (expect.errors.empty() && expect.runtime_error_lines.empty() &&
-                                   !expected_stdout && !expect.check_only && !bless)) {
+  // Nothing to compare with: a corpus error, unless `--bless` is about to write the .stdout.
+  const bool expects_nothing =
+      output_test && expect.runtime_error_lines.empty() && !expected_stdout;
+  if (!expect.problems.empty() || (expects_nothing && !bless)) {
     c.reason = judge(expect, expected_stdout, expected_exit, RunResult{}, path);
     c.failure = Failure::Corpus;
     return c;
@@ -134,14 +136,13 @@ Case run_case(const std::string& path, const ConformanceOptions& options,
   c.exit_status = run.exit_status;
   c.signal = run.signal;
   for (const ScrapedDiagnostic& d : scrape_diagnostics(run.err))
-    if (same_program(d.path, path))
-      c.found_diagnostics.push_back(d.code + ":" + std::to_string(d.line));
+    if (same_program(d.path, path)) c.found_diagnostics.push_back(code_at(d.code, d.line));
   if (run.timed_out) c.reason = "timed out after " + std::to_string(options.timeout_seconds) + " s";
   if (!c.reason.empty())
-    c.failure = run.timed_out                            ? Failure::Timeout
-                : run.signal != 0                        ? Failure::Crash
-                : c.reason.rfind("corpus error", 0) == 0 ? Failure::Corpus
-                                                         : Failure::Mismatch;
+    c.failure = run.timed_out                   ? Failure::Timeout
+                : run.signal != 0               ? Failure::Crash
+                : expects_nothing && !c.blessed ? Failure::Corpus
+                                                : Failure::Mismatch;
   return c;
 }
 

@@ -15,13 +15,16 @@ std::string printable(std::string_view s, size_t limit = 160);
 // A decimal int of at most 9 characters (blanks around it allowed); false when it is not one.
 bool parse_int(std::string_view s, int& value);
 
+// `E0200:3`: a diagnostic's code and line, as reports and reasons list them.
+std::string code_at(std::string_view code, int line);
+
 // Blanks and line breaks off both ends; the lines of a text (without their `\n`).
 std::string_view trim(std::string_view s);
 std::vector<std::string_view> split_lines(std::string_view text);
 
 // How a failed case failed: its output or diagnostics differ, it ran past the time limit, a
 // signal killed the implementation, or the corpus file itself is wrong.
-enum class Failure { None, Mismatch, Timeout, Crash, Corpus };
+enum class Failure { None, Mismatch, Timeout, Crash, Corpus };  // failure_name's order
 const char* failure_name(Failure f);  // "mismatch", "timeout", "crash", "corpus-error"
 
 // One program's result, as the reports list it.
@@ -45,7 +48,7 @@ struct Case {
 
 // What a case counts as: pass, fail, xfail (failed as listed: not a failure of the run) or xpass
 // (listed, but passed: a failure, so that the list is kept up to date).
-enum class Status { Pass, Fail, XFail, XPass };
+enum class Status { Pass, Fail, XFail, XPass };  // status_name's order
 Status status_of(const Case& c);
 const char* status_name(Status s);  // "pass", "fail", "xfail", "xpass"
 

@@ -20,6 +20,10 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::string code_at(std::string_view code, int line) {
+  return std::string(code) + ":" + std::to_string(line);
+}
+
 std::vector<std::string_view> split_lines(std::string_view text) {
   std::vector<std::string_view> lines;
   size_t start = 0;
@@ -396,7 +400,7 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
                         std::back_inserter(unexpected));
     auto list = [](const std::vector<ExpectedDiagnostic>& ds) {
       std::vector<std::string> parts;
-      for (const auto& d : ds) parts.push_back(d.code + ":" + std::to_string(d.line));
+      for (const auto& d : ds) parts.push_back(code_at(d.code, d.line));
       return join(parts, ", ");
     };
     if (!missing.empty())

@@ -115,19 +115,8 @@ std::string valid_utf8(std::string_view s) {
 }  // namespace
 
 const char* failure_name(Failure f) {
-  switch (f) {
-    case Failure::None:
-      return "none";
-    case Failure::Mismatch:
-      return "mismatch";
-    case Failure::Timeout:
-      return "timeout";
-    case Failure::Crash:
-      return "crash";
-    case Failure::Corpus:
-      return "corpus-error";
-  }
-  return "mismatch";
+  static constexpr const char* kNames[] = {"none", "mismatch", "timeout", "crash", "corpus-error"};
+  return kNames[static_cast<int>(f)];
 }
 
 std::string bounded(std::string_view text, size_t limit) {
@@ -196,17 +185,8 @@ Status status_of(const Case& c) {
 }
 
 const char* status_name(Status s) {
-  switch (s) {
-    case Status::Pass:
-      return "pass";
-    case Status::Fail:
-      return "fail";
-    case Status::XFail:
-      return "xfail";
-    case Status::XPass:
-      return "xpass";
-  }
-  return "fail";
+  static constexpr const char* kNames[] = {"pass", "fail", "xfail", "xpass"};
+  return kNames[static_cast<int>(s)];
 }
 
 Tally tally(const std::vector<Case>& cases) {
