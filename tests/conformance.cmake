@@ -32,3 +32,11 @@ add_test(NAME pipeline_dumps
 add_test(NAME values
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance)
+
+# `vx call` on arrays numpy writes and reads (spec/cli.md §2.2): seed 002's gelu_forward on
+# 6,291,456 floats, bit for bit the interpreter's own run. numpy is Debian's python3-numpy
+# (tools/setup), so the test runs under Debian's python3, whatever python3 is first on PATH; it
+# fails where numpy is missing. The GPU tier's call is in cuda_host_test.
+add_test(NAME call
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/call_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR}/conformance)

@@ -24,6 +24,7 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -668,12 +669,13 @@ struct VxRun {
 };
 
 // `vx run FLAGS FILE` from the source tree, with extra environment settings (`VAR=value …`).
-VxRun run_vx(const std::string& env, const std::string& flags, const std::string& file) {
+VxRun run_vx(const std::string& env, const std::string& flags, const std::string& file,
+             const std::string& command = "run") {
   const std::string dir = VX_BINARY_DIR "/fake_cuda_runs";
   std::filesystem::create_directories(dir);
   const std::string out = dir + "/stdout", err = dir + "/stderr";
-  const std::string cmd = "cd " VX_SOURCE_DIR " && env " + env + " " VX_BINARY_DIR "/vx run " +
-                          flags + " " + file + " > " + out + " 2> " + err;
+  const std::string cmd = "cd " VX_SOURCE_DIR " && env " + env + " " VX_BINARY_DIR "/vx " +
+                          command + " " + flags + " " + file + " > " + out + " 2> " + err;
   VxRun r;
   const int rc = std::system(cmd.c_str());
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -810,4 +812,54 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
             "vx: verify: the region at conformance/memory/register_tiles.vx:17:5 differs from the "
             "interpreter: `inp` element 0: GPU -3.00000024 (bits 0xc0400001), interpreter -3 (bits "
             "0xc0400000); the region stays on the interpreter\n") != std::string::npos);
+
+  // Seed 002's gelu_forward on the GPU tier through `vx call` (spec/cli.md §2.2), on .npy files
+  // that `vx run --dump-npy` writes: the result file is, byte for byte, the interpreter's call's;
+  // and `--dump-regions` of the program on both tiers are equal to `vx diff` (§2.1).
+  {
+    const std::string gelu = "conformance/book/blog_gelu_forward_exact.vx";
+    const std::string dir = VX_BINARY_DIR "/fake_cuda_runs/call";
+    std::filesystem::create_directories(dir);
+    {
+      std::ofstream make(dir + "/make.vx");
+      make << "fn main() {\n"
+              "    let mut inp = Tensor<f32, [4099]>::fill(0.0);\n"
+              "    for i in 0..4099 {\n"
+              "        inp[i] = ((i % 2001) - 1000) as f32 * 0.005;\n"
+              "    }\n"
+              "    let out = Tensor<f32, [4099]>::fill(0.0);\n"
+              "}\n";
+    }
+    const VxRun made = run_vx("VX_CACHE=0", "--dump-npy=" + dir, dir + "/make.vx");
+    REQUIRE_MESSAGE(made.status == 0, made.err);
+    const std::string args = " gelu_forward --arg inp=" + dir + "/inp.npy --arg out=" + dir +
+                             "/out.npy --arg n=4099 --out out=" + dir;
+    const VxRun host = run_vx("VX_CACHE=0", "--offload=off", gelu + args + "/host.npy", "call");
+    CHECK_MESSAGE(host.status == 0, host.err);
+    const VxRun gpu = run_vx(fake(gelu), "-v --offload=gpu", gelu + args + "/gpu.npy", "call");
+    CHECK_MESSAGE(gpu.status == 0, gpu.err);
+    CHECK_MESSAGE(count(gpu.err, " GPU launch(es)") == 1, gpu.err);
+    auto bytes = [](const std::string& path) {
+      std::ifstream f(path, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    };
+    const std::string h = bytes(dir + "/host.npy"), g = bytes(dir + "/gpu.npy");
+    CHECK(h.size() == 128 + 4099 * 4);  // the 128-byte header of format 1.0, then the floats
+    CHECK(h == g);
+    CHECK(h != bytes(dir + "/out.npy"));  // the call wrote its result
+
+    const VxRun dump_off =
+        run_vx("VX_CACHE=0", "--offload=off --dump-regions --dump=" + dir + "/off.json", gelu);
+    CHECK_MESSAGE(dump_off.status == 0, dump_off.err);
+    const VxRun dump_gpu =
+        run_vx(fake(gelu), "--offload=gpu --dump-regions --dump=" + dir + "/gpu.json", gelu);
+    CHECK_MESSAGE(dump_gpu.status == 0, dump_gpu.err);
+    CHECK(bytes(dir + "/gpu.json")
+              .find("\"regions\": [\n {\"region\": \"4:5\", "
+                    "\"function\": \"gelu_forward\", \"launch\": 1, ") != std::string::npos);
+    const int same = std::system(("cd " VX_SOURCE_DIR " && " VX_BINARY_DIR "/vx diff " + dir +
+                                  "/off.json " + dir + "/gpu.json > " + dir + "/diff.txt")
+                                     .c_str());
+    CHECK_MESSAGE(same == 0, bytes(dir + "/diff.txt"));
+  }
 }

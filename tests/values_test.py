@@ -6,8 +6,9 @@ spec/values.schema.json).
   main's top-level bindings at its end, the last of each name, a moved tensor left out, every
   float with its bits, a tensor in row-major order with its shape and memory;
 - a runtime error writes no file;
-- every corpus program with a `.stdout` (and no header lines) dumps a document of that format
-  that `vx diff` finds equal to itself;
+- every corpus program that runs to its end dumps, with --dump-regions, a document of that
+  format, every region launch in it, that `vx diff` finds equal to itself and to the document
+  as Python writes it;
 - `vx diff` on documents written here: equal, one ulp apart (refused, then allowed by --ulp 1),
   NaNs with different payloads equal, a NaN against a number, -0 against +0, f16 and bf16 ulps,
   a shape or a type that differs, a binding in one file only, a file that is not a document.
@@ -16,6 +17,8 @@ usage: values_test.py VX CORPUS_DIR
 """
 import json
 import os
+import re
+import shlex
 import struct
 import subprocess
 import sys
@@ -158,46 +161,136 @@ r = vx("run", "--dump=" + late,
 if r.returncode != 101 or os.path.exists(late):
     fail(f"a runtime error: want 101 and no file, got {r.returncode}, file {os.path.exists(late)}")
 
-# Every corpus program with a .stdout and no header lines: a document that diffs equal to itself.
-checked = 0
+# --dump-regions: after each launch of a region in a host loop, the names in scope there (main's
+# `t`, the loop's `k` and the `let s` inside it), worked out here: launch 1 adds 0 + l, launch 2
+# 10 + l.
+REGIONS = """fn main() {
+    let mut t = transfer(Tensor<i32, [4]>::fill(0), Memory::HBM);
+    for k in 0..2 {
+        let s = k * 10;
+        spawn on(Topology::Device) {
+            for b in 0..1 across blocks {
+                for l in 0..4 across lanes {
+                    t[l] = t[l] + s + l;
+                }
+            }
+        }
+    }
+    let h = transfer(t, Memory::CPU_DRAM);
+}
+"""
+reg_json = os.path.join(tmp, "regions.json")
+r = vx("run", "--dump-regions", "--dump=" + reg_json, write("regions.vx", REGIONS))
+if r.returncode != 0:
+    fail(f"--dump-regions: {r.returncode} {r.stderr!r}")
+else:
+    with open(reg_json) as f:
+        got = json.load(f)
+
+
+    def ints(name, vals, memory):
+        return {"name": name, "type": "i32", "shape": [len(vals)], "memory": memory,
+                "values": [str(v) for v in vals]}
+
+
+    def scalar(name, v):
+        return {"name": name, "type": "i32", "value": str(v)}
+
+
+    want_regions = [
+        {"region": "5:9", "function": "main", "launch": 1,
+         "bindings": [ints("t", [0, 1, 2, 3], "HBM"), scalar("k", 0), scalar("s", 0)]},
+        {"region": "5:9", "function": "main", "launch": 2,
+         "bindings": [ints("t", [10, 12, 14, 16], "HBM"), scalar("k", 1), scalar("s", 10)]},
+    ]
+    if got.get("regions") != want_regions or got.get("bindings") != [ints("h", [10, 12, 14, 16],
+                                                                          "CPU_DRAM")]:
+        fail(f"--dump-regions: want {want_regions}, got {got}")
+    got["regions"][1]["bindings"][0]["values"][2] = "15"
+    changed = write("regions_b.json", json.dumps(got))
+    r = vx("diff", reg_json, changed)
+    want = (f"`t`[2] after the region at 5:9 (launch 2): 14 in {reg_json}, 15 in {changed}\n"
+            "`t` after the region at 5:9 (launch 2): 1 of 4 elements differ\n")
+    if r.returncode != 1 or r.stdout != want:
+        fail(f"diff of region dumps: want 1 {want!r}, got {r.returncode} {r.stdout!r}")
+r = vx("run", "--dump-regions", write("regions2.vx", REGIONS))
+if r.returncode != 2 or "--dump-regions goes with --dump=FILE.json" not in r.stderr:
+    fail(f"--dump-regions alone: want a usage error, got {r.returncode} {r.stderr!r}")
+
+# Every corpus program that runs to its end (a .stdout, no marker), with its header's run flags
+# and environment: a document with main's bindings and one entry per region launch
+# (--dump-regions) that `vx diff` finds equal to itself and to the same document as Python
+# writes it (another writer of the format).
+checked = regions = 0
 for root, _, files in os.walk(CORPUS):
     for name in sorted(files):
         if not name.endswith(".vx"):
             continue
         path = os.path.join(root, name)
         base = path[:-3]
-        if not os.path.exists(base + ".stdout") or os.path.exists(base + ".exitcode"):
+        if not os.path.exists(base + ".stdout"):
             continue
         with open(path, encoding="utf-8", errors="replace") as f:
             source = f.read()
-        if "// run-flags:" in source or "// env:" in source or "//~" in source:
+        if "//~" in source:
             continue
+        flags, env = [], dict(os.environ)
+        for line in source.splitlines():
+            line = line.strip()
+            if line and not line.startswith("//"):
+                break
+            if line.startswith("// run-flags:"):
+                flags += shlex.split(line[len("// run-flags:"):])
+            elif line.startswith("// env:"):
+                env.update(w.split("=", 1) for w in line[len("// env:"):].split())
+        status = 0
+        if os.path.exists(base + ".exitcode"):
+            with open(base + ".exitcode") as f:
+                status = int(f.read())
         out = os.path.join(tmp, "corpus.json")
         if os.path.exists(out):
             os.remove(out)
-        r = vx("run", "--offload=off", "--dump=" + out, path)
+        r = subprocess.run([VX, "run", "--offload=off", "--dump-regions", "--dump=" + out, *flags,
+                            path], capture_output=True, text=True, timeout=120, env=env,
+                           cwd=os.path.dirname(CORPUS))
         with open(base + ".stdout") as f:
             expected = f.read()
-        if r.returncode != 0 or r.stdout != expected or not os.path.exists(out):
-            fail(f"{path}: run --dump: want its .stdout and a file, got {r.returncode}")
+        if r.returncode == status == 2 and r.stderr.startswith("error:") and \
+                not os.path.exists(out):
+            continue  # a usage error of its own making (memory_limit_not_a_size): it never ran
+        if r.returncode != status or r.stdout != expected or not os.path.exists(out):
+            fail(f"{path}: run --dump: want its .stdout, {status} and a file, got {r.returncode}"
+                 f" {r.stderr[-300:]!r}")
             continue
         with open(out) as f:
             doc = json.load(f)
-        if doc.get("vx_values") != 1 or not isinstance(doc.get("bindings"), list):
-            fail(f"{path}: not a values document")
-        for b in doc["bindings"]:
+        if doc.get("vx_values") != 1 or not isinstance(doc.get("bindings"), list) or \
+                not isinstance(doc.get("regions"), list):
+            fail(f"{path}: not a values document with regions")
+            continue
+        every = list(doc["bindings"])
+        for reg in doc["regions"]:
+            if not re.fullmatch(r"[0-9]+:[0-9]+", reg.get("region", "")) or \
+                    not isinstance(reg.get("launch"), int) or reg["launch"] < 1:
+                fail(f"{path}: a region entry without its place and launch: {str(reg)[:200]}")
+            every += reg.get("bindings", [])
+        for b in every:
             n = 1
             for dim in b.get("shape", []):
                 n *= dim
             if "shape" in b and len(b["values"]) != n:
                 fail(f"{path}: `{b['name']}` has {len(b['values'])} values for shape {b['shape']}")
-        r = vx("diff", out, out)
-        if r.returncode != 0:
-            fail(f"{path}: diff with itself: {r.returncode} {r.stdout!r} {r.stderr!r}")
+        if "spawn on" in source and not doc["regions"]:
+            fail(f"{path}: a program with a spawn region dumped no region")
+        regions += len(doc["regions"])
+        again = write("again.json", json.dumps(doc, indent=2, sort_keys=True))
+        for other in (out, again):
+            r = vx("diff", out, other)
+            if r.returncode != 0:
+                fail(f"{path}: diff with {other}: {r.returncode} {r.stdout!r} {r.stderr!r}")
         checked += 1
-if checked < 120:  # 123 when this was written
+if checked < 125:  # 128 when this was written
     fail(f"only {checked} corpus programs were dumped")
-
 
 def doc(*bindings):
     return json.dumps({"vx_values": 1, "file": "x.vx", "bindings": list(bindings)})
@@ -257,5 +350,5 @@ r = diff(json.dumps({"vx_values": 1, "bindings": [short]}), doc())
 if r.returncode != 2 or "has not one value per element" not in r.stderr:
     fail(f"diff of a tensor with too few values: want 2, got {r.returncode} {r.stderr!r}")
 
-print(f"{checked} corpus programs dumped; {len(failures)} failures")
+print(f"{checked} corpus programs dumped, {regions} region launches; {len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -8,11 +8,12 @@
 
 namespace vx {
 
-std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags) {
+std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags,
+                                            bool needs_main) {
   auto program = std::make_unique<tir::Program>();
   program->file = diags.file_ptr();
   check::Checker checker(parsed, diags, *program);
-  checker.run();
+  checker.run(needs_main);
   if (diags.has_errors()) return nullptr;
   lint_program(*program, diags);
   return program;
@@ -26,7 +27,7 @@ Diagnostic& Checker::error(const char* code, Span span, std::string message, std
   return diags_.error(code, span, std::move(message), std::move(label));
 }
 
-void Checker::run() {
+void Checker::run(bool needs_main) {
   // Collect the items: functions and consts, each name once.
   std::map<std::string, Span> defined;
   auto define = [&](const std::string& name, Span s) {
@@ -86,7 +87,7 @@ void Checker::run() {
   check_device_calls();
   auto main_it = fn_by_name_.find("main");
   if (main_it == fn_by_name_.end()) {
-    if (!diags_.has_errors()) {
+    if (needs_main && !diags_.has_errors()) {
       auto& d = error("E0103", {0, 0}, "the program has no `fn main`");
       d.helps.push_back("add `fn main() { … }`, where the program starts");
     }
@@ -319,6 +320,7 @@ void Checker::check_function(int index) {
   const FnSig& sig = sigs_[index];
   tir::Function& f = prog_.functions[index];
   f.name = sig.name;
+  f.is_pub = sig.item->is_pub;
   f.span = sig.span;
   f.ret = sig.ret;
   fn_ = &f;

@@ -11,6 +11,9 @@
 
 namespace vx {
 
-std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags);
+// `needs_main`: a program must have `fn main` (E0103); `vx call` checks a file of functions
+// without one too (spec/cli.md §2.2).
+std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags,
+                                            bool needs_main = true);
 
 }  // namespace vx

@@ -51,7 +51,7 @@ class Checker {
  public:
   Checker(const ParsedProgram& parsed, Diagnostics& diags, tir::Program& program)
       : parsed_(parsed), diags_(diags), file_(diags.file()), prog_(program) {}
-  void run();
+  void run(bool needs_main);
 
   // ---- checker.cpp: items, types, statements, scopes
   Span span(const ast::position_tagged& n) const { return parsed_.span(n); }

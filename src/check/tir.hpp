@@ -181,6 +181,7 @@ struct Block {
 
 struct Function {
   std::string name;
+  bool is_pub = false;
   Span span;
   std::vector<int> param_slots;  // slot of each parameter, in order
   Type ret;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
+#include "check/tir_walk.hpp"
 #include "driver/pipeline.hpp"
 #include "driver/values.hpp"
 #include "offload/emit_cuda.hpp"
@@ -70,11 +72,11 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
 int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err) {
   if (options.file.size() > 4 && options.file.ends_with(".uir")) {
     if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
-        !options.dump.empty()) {
+        options.stage == Stage::Call || !options.dump.empty()) {
       render_plain_error(
           err,
           "`" + options.file +
-              "` is .uir; `emit-cuda`, `lower` and `--dump` read .vx (spec/uir.md §6)",
+              "` is .uir; `emit-cuda`, `lower`, `call` and `--dump` read .vx (spec/uir.md §6)",
           options.error_format);
       return 2;
     }
@@ -113,9 +115,11 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   front.deny_warnings = options.deny_warnings;
   // A dump stops at the step that makes it; under `run`, the program the run executes (with its
   // offload marks).
+  front.needs_main = options.stage != Stage::Call;
   front.through = options.stage == Stage::Parse ? pipeline::Step::Parse
-                  : options.stage == Stage::Run ? pipeline::Step::OffloadMarks
-                                                : pipeline::Step::KernelRules;
+                  : options.stage == Stage::Run || options.stage == Stage::Call
+                      ? pipeline::Step::OffloadMarks
+                      : pipeline::Step::KernelRules;
   if (dumping && (options.stage != Stage::Run || dump == pipeline::Dump::Ast))
     front.through = pipeline::step_of(dump);
   if (options.skip_kernel_rules) front.through = std::min(front.through, pipeline::Step::Check);
@@ -147,6 +151,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
       pipeline::print_dump(out, pipeline::Dump::Cuda, c);
       return 0;
     case Stage::Run:
+    case Stage::Call:
       break;
   }
   pipeline::RunRequest run;
@@ -157,12 +162,31 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   run.max_steps = options.max_steps;
   run.max_seconds = options.max_seconds;
   run.error_format = options.error_format;
+  if (options.stage == Stage::Call)
+    return call::call(c, options.call, std::move(run), out, err, options.error_format);
+  if (options.dump_regions && !values_file) {
+    render_plain_error(err, "--dump-regions goes with --dump=FILE.json", options.error_format);
+    return 2;
+  }
   if (!values_file && options.dump_npy.empty()) return pipeline::run(c, run, out, err);
   // main's values at its end (driver/values.hpp); nothing is written after a runtime error.
-  nlohmann::json values;
+  nlohmann::json values, regions = nlohmann::json::array();
   std::string npy_error;
+  if (options.dump_regions) {
+    // The function that holds each region, and how many times each has run.
+    std::map<const tir::Stmt*, std::pair<const tir::Function*, int>> region_of;
+    for (const tir::Function& fn : c.program->functions)
+      tir::walk_block(fn.body, [&](const tir::Stmt* s, const tir::Expr*) {
+        if (s && s->kind == tir::StmtKind::Spawn) region_of[s] = {&fn, 0};
+      });
+    run.after_region = [&, region_of](const tir::Stmt& spawn, interp::Frame& frame) mutable {
+      auto& [fn, launches] = region_of.at(&spawn);
+      regions.push_back(values::dump_region(*c.program, *fn, spawn, ++launches, frame));
+    };
+  }
   run.at_end = [&](const tir::Function& main, interp::Frame& frame) {
     if (values_file) values = values::dump_main(*c.program, main, frame);
+    if (options.dump_regions) values["regions"] = std::move(regions);
     if (!options.dump_npy.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(options.dump_npy, ec);

@@ -5,11 +5,12 @@
 #include <ostream>
 #include <string>
 
+#include "driver/call.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx {
 
-enum class Stage { Parse, Check, Run, EmitCuda, Lower };
+enum class Stage { Parse, Check, Run, Call, EmitCuda, Lower };
 
 struct DriverOptions {
   std::string file;
@@ -17,6 +18,7 @@ struct DriverOptions {
   std::string dump;      // "", or a step's output: ast, typed, kernels, cuda, uir (pipeline.hpp);
                          // under run also FILE.json, main's values (driver/values.hpp)
   std::string dump_npy;  // run --dump-npy=DIR: main's tensors as DIR/NAME.npy
+  bool dump_regions = false;  // run --dump=FILE.json --dump-regions: also after each region
   ErrorFormat error_format = ErrorFormat::Human;
   std::string machine;   // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
   bool explain = false;  // check --explain: print the kernel rules' digit tables
@@ -31,6 +33,7 @@ struct DriverOptions {
   bool lower_run = false;  // lower --run: lower each region with the values of its first launch
   std::string cubin;       // emit-cuda --cubin OUT: compile with NVRTC into OUT instead of printing
   std::string arch;        // emit-cuda --arch sm_XX; empty: the machine file's compute capability
+  call::Request call;      // vx call FILE FN --arg … --out …
 };
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime

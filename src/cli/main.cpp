@@ -1,5 +1,5 @@
-// `vx`: the command line (spec/cli.md). Sub-commands: run, check, parse, emit-cuda, conformance,
-// repl, explain, diff.
+// `vx`: the command line (spec/cli.md). Sub-commands: run, call, check, parse, emit-cuda, lower,
+// conformance, repl, explain, diff.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -58,26 +58,39 @@ int vx_main(int argc, char** argv) {
         ->check(CLI::IsMember({"warnings"}));
     cmd->add_option("--machine", opts.machine, "machine file (fleet/*.vx)");
   };
+  // How a program runs: `vx run` and `vx call`.
+  auto add_run_options = [&](CLI::App* cmd) {
+    cmd->add_option("--offload", opts.offload, "where spawn regions run (spec/offload.md)")
+        ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
+    cmd->add_flag("-v,--verbose", opts.verbose, "say where each region ran, and why");
+    cmd->add_flag("--profile", opts.profile, "print a table of the GPU launches at the end");
+    cmd->add_option("--max-steps", opts.max_steps,
+                    "stop after N loop passes and calls (a runtime error)")
+        ->check(CLI::Range(int64_t{1}, INT64_MAX));
+    cmd->add_option("--max-seconds", opts.max_seconds,
+                    "stop after S seconds of running (a runtime error)")
+        ->check(CLI::Range(0.001, 1e9));
+    cmd->add_flag("--check-races", opts.check_races,
+                  "stop when two passes of an across loop touch the same element");
+  };
   auto* run = app.add_subcommand("run", "check a program, then run it");
   add_program_options(run);
-  run->add_option("--offload", opts.offload, "where spawn regions run (spec/offload.md)")
-      ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
-  run->add_flag("-v,--verbose", opts.verbose, "say where each region ran, and why");
-  run->add_flag("--profile", opts.profile, "print a table of the GPU launches at the end");
-  run->add_option("--max-steps", opts.max_steps,
-                  "stop after N loop passes and calls (a runtime error)")
-      ->check(CLI::Range(int64_t{1}, INT64_MAX));
-  run->add_option("--max-seconds", opts.max_seconds,
-                  "stop after S seconds of running (a runtime error)")
-      ->check(CLI::Range(0.001, 1e9));
+  add_run_options(run);
+  auto* call = app.add_subcommand("call", "call a `pub fn` on .npy arrays (spec/cli.md §2.2)");
+  add_program_options(call);
+  call->add_option("FN", opts.call.fn, "the function")->required();
+  call->add_option("--arg", opts.call.args, "NAME=PATH.npy for a tensor, NAME=VALUE for a scalar");
+  call->add_option("--out", opts.call.outs,
+                   "NAME=PATH.npy: where a &mut tensor (or `return`) is written");
+  add_run_options(call);
   run->add_option("--dump-npy", opts.dump_npy, "write main's tensors at its end as DIR/NAME.npy");
+  run->add_flag("--dump-regions", opts.dump_regions,
+                "with --dump=FILE.json: also the bindings after each spawn region");
   auto* emit_cuda = app.add_subcommand("emit-cuda", "print the CUDA C++ of every spawn region");
   add_program_options(emit_cuda);
   emit_cuda->add_option("--cubin", opts.cubin,
                         "compile the kernels with NVRTC into this file instead");
   emit_cuda->add_option("--arch", opts.arch, "with --cubin: sm_XX (default: the machine file's)");
-  run->add_flag("--check-races", opts.check_races,
-                "stop when two passes of an across loop touch the same element");
   run->add_flag("--unchecked-kernels", opts.skip_kernel_rules)->group("");  // for race tests
   auto* check = app.add_subcommand("check", "check a program without running it");
   add_program_options(check);
@@ -191,6 +204,7 @@ int vx_main(int argc, char** argv) {
     return vx::run_conformance(conf, std::cout, std::cerr);
   }
   opts.stage = *run         ? vx::Stage::Run
+               : *call      ? vx::Stage::Call
                : *check     ? vx::Stage::Check
                : *emit_cuda ? vx::Stage::EmitCuda
                : *lower     ? vx::Stage::Lower

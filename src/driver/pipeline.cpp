@@ -87,7 +87,7 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
     return c;
   }
   if (options.through == Step::Parse) return c;
-  c.program = check_program(*c.parsed, *c.diags);
+  c.program = check_program(*c.parsed, *c.diags, options.needs_main);
   if (!c.program) {
     c.refused_at = Step::Check;
     return c;
@@ -235,6 +235,13 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
   if (request.check_races) run.race_recorder = &races;
   run.max_steps = request.max_steps;
   run.max_seconds = request.max_seconds;
+  run.entry = request.entry;
+  run.bind = request.bind;
+  if (request.after_region)
+    run.after_region = [&](const tir::Stmt& spawn, interp::Frame& frame) {
+      if (offload.active()) offload.copy_back();
+      request.after_region(spawn, frame);
+    };
   if (request.at_end)
     run.at_end = [&](const tir::Function& main, interp::Frame& frame) {
       if (offload.active()) offload.copy_back();

@@ -36,6 +36,7 @@ struct Options {
   const Machine* machine = nullptr;  // the kernel rules' machine; null: default_machine()
   bool explain = false;              // keep the kernel rules' proof of every store
   bool deny_warnings = false;        // `-D warnings`: a warning refuses the program
+  bool needs_main = true;            // false: a file of functions for `vx call`
 };
 
 // What the front end made of one source.
@@ -83,6 +84,11 @@ struct RunRequest {
   std::function<interp::RegionRunner*(offload::OffloadRunner*)> around;
   // Called at the end of main with its frame, the GPU's results copied back first.
   std::function<void(const tir::Function& main, interp::Frame& frame)> at_end;
+  // `vx call`: the function to run instead of main, and what sets its parameters (RunOptions).
+  int entry = -1;
+  std::function<void(const tir::Function& fn, interp::Frame& frame)> bind;
+  // Called after each region with the frame that holds it, the GPU's results copied back first.
+  std::function<void(const tir::Stmt& spawn, interp::Frame& frame)> after_region;
 };
 
 // Runs a compiled program (the offload marks are placed first if they are not yet). Returns

@@ -2,11 +2,12 @@
 // frame, and read back by `vx diff`.
 #include "driver/values.hpp"
 
-#include <bit>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
+
+#include "driver/npy.hpp"
 
 namespace vx::values {
 
@@ -51,90 +52,133 @@ std::vector<std::pair<std::string, int>> main_bindings(const tir::Function& main
   return out;
 }
 
-// NumPy's dtype of an element type (`<f4`, `|b1`), from scalar_types.def's bits and kind.
-std::string npy_descr(Scalar s) {
-  const ScalarInfo& info = scalar_info(s);
-  if (s == Scalar::BF16) return "<u2";  // NumPy has no bf16: its bits
-  const char kind = s == Scalar::Bool ? 'b' : info.is_float ? 'f' : info.is_signed ? 'i' : 'u';
-  return std::string(info.bits == 8 ? "|" : "<") + kind + std::to_string(info.bits / 8);
-}
-
 }  // namespace
 
 std::string write_npy(const tir::Function& main, const interp::Frame& frame,
                       const std::string& dir) {
-  static_assert(std::endian::native == std::endian::little, "the elements are written as stored");
-  // The format is a 10-byte preamble, a Python dict literal padded to 64 bytes, then the
-  // elements: a few lines to write, where a library (xtensor's) would add templates per type for
-  // what is here one memcpy of the interpreter's own storage.
   for (const auto& [name, slot] : main_bindings(main)) {
     const Type& t = main.slot_types[slot];
     const interp::TensorView& v = frame.t[slot].view;
     if (t.kind != TypeKind::Tensor || v.rank == 0 || !v.dims) continue;
-    std::string shape;
-    for (int d = 0; d < v.rank; ++d) shape += std::to_string(v.dims[d]) + ", ";
-    if (v.rank > 1)
-      shape.resize(shape.size() - 2);  // (2, 3); a 1-tuple keeps its comma: (4,)
-    else
-      shape.pop_back();
-    std::string header = "{'descr': '" + npy_descr(t.scalar) +
-                         "', 'fortran_order': False, 'shape': (" + shape + "), }";
-    header.append(63 - (10 + header.size()) % 64, ' ');
-    header += '\n';
-    const std::string path = dir + "/" + name + ".npy";
-    std::ofstream f(path, std::ios::binary);
-    const uint16_t len = static_cast<uint16_t>(header.size());
-    f.write("\x93NUMPY\x01\x00", 8);
-    const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
-    f.write(len_bytes, 2);
-    f << header;
-    const int es = interp::scalar_size(t.scalar);
-    for (int64_t k = 0; k < v.size; ++k) {  // an element never written is written as 0
-      static const std::byte zero[8] = {};
-      const std::byte* p = v.init && !v.init[k] ? zero : v.data + k * es;
-      f.write(reinterpret_cast<const char*>(p), es);
-    }
-    if (!f.flush()) return "cannot write `" + path + "`";
+    const std::string why = npy::write(dir + "/" + name + ".npy", t.scalar, v);
+    if (!why.empty()) return why;
   }
   return {};
 }
+
+namespace {
+
+// One binding as the document holds it, or null for one that has no value to show (a tensor
+// moved away, a copy token; a reference too unless `refs`).
+nlohmann::json binding(const std::string& name, const Type& t, int slot, const interp::Frame& frame,
+                       bool refs) {
+  nlohmann::json b = {{"name", name}};
+  if (t.is_scalar()) {
+    b["type"] = scalar_info(t.scalar).name;
+    b.update(scalar_entry(t.scalar, frame.s[slot]));
+    return b;
+  }
+  if (t.kind != TypeKind::Tensor && !(refs && t.kind == TypeKind::Ref)) return nullptr;
+  const interp::TensorView& v = frame.t[slot].view;
+  if (v.rank == 0 || !v.dims) return nullptr;  // moved away
+  b["type"] = scalar_info(t.scalar).name;
+  b["shape"] = std::vector<int64_t>(v.dims, v.dims + v.rank);
+  b["memory"] = memory_name(v.storage ? v.storage->memory : t.memory);
+  nlohmann::json vals = nlohmann::json::array(), bits = nlohmann::json::array();
+  const int es = interp::scalar_size(t.scalar);
+  for (int64_t k = 0; k < v.size; ++k) {
+    if (v.init && !v.init[k]) {  // an element never written
+      vals.push_back(nullptr);
+      if (is_float(t.scalar)) bits.push_back(nullptr);
+      continue;
+    }
+    const uint64_t x = interp::element_bits(t.scalar, v.data + k * es);
+    vals.push_back(interp::scalar_text(t.scalar, x));
+    if (is_float(t.scalar)) bits.push_back(hex_bits(t.scalar, float_bits(t.scalar, x)));
+  }
+  b["values"] = std::move(vals);
+  if (is_float(t.scalar)) b["bits"] = std::move(bits);
+  return b;
+}
+
+// The names in scope at one statement of a function: its parameters, then the `let`s and loop
+// variables of the blocks around the statement declared before it, in order.
+struct ScopeAt {
+  const tir::Stmt* target;
+  std::vector<std::pair<std::string, int>> open, found;
+  bool done = false;
+
+  void block(const tir::Block* b) {
+    if (!b || done) return;
+    const size_t mark = open.size();
+    for (const tir::Stmt* s : b->stmts) {
+      stmt(s);
+      if (done) return;
+    }
+    expr(b->tail);
+    if (!done) open.resize(mark);
+  }
+  void stmt(const tir::Stmt* s) {
+    if (s == target) {
+      found = open;
+      done = true;
+      return;
+    }
+    for (const tir::Expr* e : {s->target, s->value, s->start, s->end}) expr(e);
+    if (done) return;
+    if (s->kind == tir::StmtKind::For) {
+      const size_t mark = open.size();
+      open.emplace_back(s->var_name, s->slot);
+      block(s->body);
+      if (!done) open.resize(mark);
+      return;
+    }
+    block(s->body);
+    if (!done && s->kind == tir::StmtKind::Let && s->slot >= 0)
+      open.emplace_back(s->var_name, s->slot);
+  }
+  void expr(const tir::Expr* e) {
+    if (!e || done) return;
+    for (const tir::Expr* a : e->args) expr(a);
+    block(e->block);
+    block(e->else_block);
+  }
+};
+
+}  // namespace
 
 nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
                          const interp::Frame& frame) {
   nlohmann::json bindings = nlohmann::json::array();
   for (const auto& [name, slot] : main_bindings(main)) {
-    const Type& t = main.slot_types[slot];
-    nlohmann::json b = {{"name", name}};
-    if (t.is_scalar()) {
-      b["type"] = scalar_info(t.scalar).name;
-      b.update(scalar_entry(t.scalar, frame.s[slot]));
-    } else if (t.kind == TypeKind::Tensor) {
-      const interp::TensorView& v = frame.t[slot].view;
-      if (v.rank == 0 || !v.dims) continue;  // moved away
-      b["type"] = scalar_info(t.scalar).name;
-      b["shape"] = std::vector<int64_t>(v.dims, v.dims + v.rank);
-      b["memory"] = memory_name(v.storage ? v.storage->memory : t.memory);
-      nlohmann::json vals = nlohmann::json::array(), bits = nlohmann::json::array();
-      const int es = interp::scalar_size(t.scalar);
-      for (int64_t k = 0; k < v.size; ++k) {
-        if (v.init && !v.init[k]) {  // an element never written
-          vals.push_back(nullptr);
-          if (is_float(t.scalar)) bits.push_back(nullptr);
-          continue;
-        }
-        const uint64_t x = interp::element_bits(t.scalar, v.data + k * es);
-        vals.push_back(interp::scalar_text(t.scalar, x));
-        if (is_float(t.scalar)) bits.push_back(hex_bits(t.scalar, float_bits(t.scalar, x)));
-      }
-      b["values"] = std::move(vals);
-      if (is_float(t.scalar)) b["bits"] = std::move(bits);
-    } else {
-      continue;  // references and copy tokens live only while main runs
-    }
-    bindings.push_back(std::move(b));
+    nlohmann::json b = binding(name, main.slot_types[slot], slot, frame, false);
+    if (!b.is_null()) bindings.push_back(std::move(b));
   }
   return {{"vx_values", 1},
           {"file", program.file ? program.file->path() : std::string()},
+          {"bindings", std::move(bindings)}};
+}
+
+nlohmann::json dump_region(const tir::Program& program, const tir::Function& fn,
+                           const tir::Stmt& spawn, int launch, const interp::Frame& frame) {
+  ScopeAt scope{&spawn, {}, {}};
+  for (int slot : fn.param_slots) scope.open.emplace_back(fn.slot_names[slot], slot);
+  scope.block(fn.body);
+  std::map<std::string, int> last;  // the last of each name: the one in scope
+  std::vector<std::string> order;
+  for (const auto& [name, slot] : scope.found) {
+    if (!last.count(name)) order.push_back(name);
+    last[name] = slot;
+  }
+  nlohmann::json bindings = nlohmann::json::array();
+  for (const std::string& name : order) {
+    nlohmann::json b = binding(name, fn.slot_types[last[name]], last[name], frame, true);
+    if (!b.is_null()) bindings.push_back(std::move(b));
+  }
+  const LineCol lc = program.file ? program.file->line_col(spawn.span.begin) : LineCol{};
+  return {{"region", std::to_string(lc.line) + ":" + std::to_string(lc.col)},
+          {"function", fn.name},
+          {"launch", launch},
           {"bindings", std::move(bindings)}};
 }
 
@@ -142,17 +186,33 @@ std::string to_text(const nlohmann::json& doc) {
   auto text = [](const nlohmann::json& j) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
+  auto lines = [&](const nlohmann::json& bindings, const char* indent) {
+    std::string out;
+    for (size_t i = 0; i < bindings.size(); ++i)
+      out += std::string(i ? "," : "") + "\n" + indent + text(bindings[i]);
+    return out;
+  };
   std::string out = "{\"vx_values\": " + text(doc["vx_values"]) +
-                    ", \"file\": " + text(doc["file"]) + ", \"bindings\": [";
-  const nlohmann::json& bindings = doc["bindings"];
-  for (size_t i = 0; i < bindings.size(); ++i)
-    out += std::string(i ? ",\n " : "\n ") + text(bindings[i]);
-  return out + "\n]}\n";
+                    ", \"file\": " + text(doc["file"]) + ", \"bindings\": [" +
+                    lines(doc["bindings"], " ") + "\n]";
+  if (doc.contains("regions")) {
+    out += ",\n\"regions\": [";
+    const nlohmann::json& regions = doc["regions"];
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const nlohmann::json& r = regions[i];
+      out += std::string(i ? "," : "") + "\n {\"region\": " + text(r["region"]) +
+             ", \"function\": " + text(r["function"]) + ", \"launch\": " + text(r["launch"]) +
+             ", \"bindings\": [" + lines(r["bindings"], "  ") + "]}";
+    }
+    out += "\n]";
+  }
+  return out + "}\n";
 }
 
 namespace {
 
 struct Binding {
+  std::string name, where;  // "`t`", and " after the region at 4:5 (launch 2)" or empty
   std::string type;
   Scalar scalar = Scalar::I32;
   std::vector<int64_t> shape;  // empty for a scalar
@@ -176,8 +236,24 @@ std::optional<std::map<std::string, Binding>> read_doc(const std::string& path, 
   if (doc.is_discarded()) return bad("not JSON");
   if (!doc.is_object() || !doc.contains("bindings") || !doc["bindings"].is_array())
     return bad("no `bindings` array");
+  // Keyed by how a difference names the binding: `t`, or `t` after the region at 4:5 (launch 2).
   std::map<std::string, Binding> out;
-  for (const nlohmann::json& b : doc["bindings"]) {
+  std::vector<std::pair<const nlohmann::json*, std::string>> all;
+  for (const nlohmann::json& b : doc["bindings"]) all.emplace_back(&b, "");
+  if (doc.contains("regions")) {
+    if (!doc["regions"].is_array()) return bad("`regions` is not an array");
+    for (const nlohmann::json& r : doc["regions"]) {
+      if (!r.is_object() || !r.contains("region") || !r["region"].is_string() ||
+          !r.contains("launch") || !r["launch"].is_number_integer() || !r.contains("bindings") ||
+          !r["bindings"].is_array())
+        return bad("a region without a `region`, a `launch` and `bindings`");
+      const std::string where = " after the region at " + r["region"].get<std::string>() +
+                                " (launch " + std::to_string(r["launch"].get<int64_t>()) + ")";
+      for (const nlohmann::json& b : r["bindings"]) all.emplace_back(&b, where);
+    }
+  }
+  for (const auto& [bp, where] : all) {
+    const nlohmann::json& b = *bp;
     if (!b.is_object() || !b.contains("name") || !b["name"].is_string() || !b.contains("type") ||
         !b["type"].is_string())
       return bad("a binding without a `name` and a `type`");
@@ -212,7 +288,9 @@ std::optional<std::map<std::string, Binding>> read_doc(const std::string& path, 
         x.bits = {b["bits"]};
       }
     }
-    out[b["name"]] = std::move(x);
+    x.name = "`" + b["name"].get<std::string>() + "`";
+    x.where = where;
+    out[x.name + where] = std::move(x);
   }
   return out;
 }
@@ -289,12 +367,12 @@ int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulp
   bool differ = false;
   for (const auto& [name, x] : *a)
     if (!b->count(name)) {
-      out << "`" << name << "`: only in " << a_path << "\n";
+      out << name << ": only in " << a_path << "\n";
       differ = true;
     }
   for (const auto& [name, y] : *b)
     if (!a->count(name)) {
-      out << "`" << name << "`: only in " << b_path << "\n";
+      out << name << ": only in " << b_path << "\n";
       differ = true;
     }
   constexpr int kShown = 10;
@@ -313,8 +391,8 @@ int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulp
         }
         return s;
       };
-      out << "`" << name << "`: " << shape(x) << " in " << a_path << ", " << shape(y) << " in "
-          << b_path << "\n";
+      out << name << ": " << shape(x) << " in " << a_path << ", " << shape(y) << " in " << b_path
+          << "\n";
       differ = true;
       continue;
     }
@@ -338,7 +416,7 @@ int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulp
       if (dist == 0 || (dist > 0 && dist <= ulps)) continue;
       differ = true;
       if (count < kShown) {
-        out << "`" << name << "`" << index_text(x.shape, static_cast<int64_t>(k)) << ": "
+        out << x.name << index_text(x.shape, static_cast<int64_t>(k)) << x.where << ": "
             << value_text(x, k) << " in " << a_path << ", " << value_text(y, k) << " in " << b_path;
         if (dist > 0) out << ": " << dist << (dist == 1 ? " ulp" : " ulps");
         out << "\n";
@@ -347,7 +425,7 @@ int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulp
       worst = dist < 0 ? worst : std::max(worst, dist);
     }
     if (count > kShown || (count > 0 && !x.shape.empty()))
-      out << "`" << name << "`: " << count << " of " << x.values.size() << " elements differ"
+      out << name << ": " << count << " of " << x.values.size() << " elements differ"
           << (worst > 0 ? " (at most " + std::to_string(worst) + (worst == 1 ? " ulp" : " ulps") +
                               " apart)"
                         : std::string())

@@ -16,6 +16,13 @@ namespace vx::values {
 nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
                          const interp::Frame& frame);
 
+// `--dump-regions`: the bindings in scope at a `spawn on` region of `fn` just after its `launch`th
+// run (from 1): its parameters and the `let`s and loop variables around the region, references
+// included (a kernel's `&mut` parameter is what it wrote), as an entry of the document's
+// `regions`.
+nlohmann::json dump_region(const tir::Program& program, const tir::Function& fn,
+                           const tir::Stmt& spawn, int launch, const interp::Frame& frame);
+
 // `vx run --dump-npy=DIR`: each tensor binding of main at its end (the bindings of dump_main) as
 // DIR/NAME.npy, NumPy's format 1.0 (little-endian; bf16 as its bits, `<u2`, since NumPy has no
 // bf16). Returns an error message, or empty when every file was written.

@@ -317,6 +317,11 @@ struct SpawnStmt final : StmtNode {
   const tir::Stmt* stmt;
   StmtList body;
   Flow exec(Frame& f) const override {
+    const Flow fl = run_region(f);
+    if (f.ctx->after_region) (*f.ctx->after_region)(*stmt, f);
+    return fl;
+  }
+  Flow run_region(Frame& f) const {
     if (f.ctx->runner && f.ctx->runner->run_region(*stmt, f)) return Flow::Normal;
     if (!f.ctx->time_kernel) return run_list(body, f);
     const double cpu0 = process_cpu_ms();

@@ -171,12 +171,7 @@ void RunLimits::charge(int64_t n, Span span) {
 }
 
 void TensorSlot::own(std::unique_ptr<TensorStorage> s) {
-  view.data = s->data;
-  view.init = s->init.get();
-  view.dims = s->dims.data();
-  view.rank = static_cast<int>(s->dims.size());
-  view.size = s->size;
-  view.storage = s.get();
+  view = whole_view(*s);
   owned = std::move(s);
 }
 
@@ -312,7 +307,8 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
   RunLimits limits = RunLimits::starting_now(options.max_steps, options.max_seconds);
   const bool limited = limits.limited();
   try {
-    if (program.main_index < 0 || program.main_index >= static_cast<int>(program.functions.size()))
+    const int entry = options.entry >= 0 ? options.entry : program.main_index;
+    if (entry < 0 || entry >= static_cast<int>(program.functions.size()))
       internal_error("the program has no main");
     Compiler compiler(program);
     compiler.record_races = options.race_recorder != nullptr;
@@ -326,6 +322,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     ctx.functions = &functions;
     ctx.program = &program;
     ctx.max_depth = options.max_call_depth;
+    if (options.after_region) ctx.after_region = &options.after_region;
     // With a step or time limit the blocks run in order on this thread: the count is the same
     // from run to run, and so is where it stops.
     ctx.host_threads = limited ? 1 : threads.count();
@@ -333,13 +330,14 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     const char* time_kernel = std::getenv("VX_TIME_KERNEL");
     ctx.time_kernel = time_kernel && std::strcmp(time_kernel, "1") == 0;
     ctx.pools.resize(functions.size());
-    CompiledFunction& main_fn = *functions[program.main_index];
+    CompiledFunction& main_fn = *functions[entry];
     Frame* frame = main_fn.acquire(&ctx);
     int status = 0;
     try {
+      if (options.bind) options.bind(*main_fn.fn, *frame);
       run_list(main_fn.body, *frame);
       if (options.at_end) options.at_end(*main_fn.fn, *frame);
-      if (main_fn.fn->ret.is_scalar(Scalar::I32))
+      if (entry == program.main_index && main_fn.fn->ret.is_scalar(Scalar::I32))
         status = static_cast<int>(static_cast<uint32_t>(frame->ret_bits) & 0xFF);
     } catch (...) {
       options.out->flush();

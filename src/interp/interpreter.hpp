@@ -45,6 +45,15 @@ struct RunOptions {
   // Called when main's body has run to its end (not after a runtime error), with main's frame:
   // `vx run --dump=FILE.json` reads its bindings there.
   std::function<void(const tir::Function& main, Frame& frame)> at_end;
+  // `vx call` (spec/cli.md §2.2): the function to run instead of main (an index into
+  // Program::functions; -1: main), and what sets its parameters' slots in its frame before it
+  // starts (on the run's thread; a RuntimeError it throws is reported as the run's). A function
+  // other than main ends with exit status 0; at_end finds its return value in the frame.
+  int entry = -1;
+  std::function<void(const tir::Function& fn, Frame& frame)> bind;
+  // Called after each `spawn on` region has run (wherever it ran), with the frame of the
+  // function that holds it: `vx run --dump=FILE.json --dump-regions`.
+  std::function<void(const tir::Stmt& spawn, Frame& frame)> after_region;
 };
 
 // Runs main. Returns the exit status: main's i32 return value & 0xFF (0 for a unit main), or 101

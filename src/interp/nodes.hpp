@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <ostream>
@@ -66,6 +67,8 @@ struct ExecSettings {
   RaceRecorder* races = nullptr;        // `--check-races`: only the recording nodes read these two
   int across_open = 0;                  // across passes open now
   RunLimits* limits = nullptr;  // null: no step or time limit (the usual run: one test a pass)
+  // RunOptions::after_region, or null.
+  const std::function<void(const tir::Stmt&, Frame&)>* after_region = nullptr;
 };
 
 struct ExecContext : ExecSettings {

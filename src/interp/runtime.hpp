@@ -157,6 +157,11 @@ struct TensorView {
   TensorStorage* storage = nullptr;
 };
 
+// A view of all of a storage's elements.
+inline TensorView whole_view(TensorStorage& s) {
+  return {s.data, s.init.get(), s.dims.data(), static_cast<int>(s.dims.size()), s.size, &s};
+}
+
 // A tensor-like local: a tensor it owns, or (owned == null) a reference to another's elements.
 struct TensorSlot {
   TensorView view;

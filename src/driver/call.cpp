@@ -1,0 +1,262 @@
+// `vx call`: the parameters of one function set from files and words instead of by a caller.
+// Everything a request can get wrong is found before the run starts; the run itself is
+// pipeline::run with the function as its entry.
+#include "driver/call.hpp"
+
+#include <charconv>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "driver/npy.hpp"
+#include "support/suggest.hpp"
+
+namespace vx::call {
+
+namespace {
+
+// What NumPy calls an element type, for the hint of a dtype mismatch.
+std::string numpy_name(Scalar s) {
+  if (s == Scalar::Bool) return "bool_";
+  if (s == Scalar::BF16) return "uint16 (the bits of each bf16)";
+  const ScalarInfo& info = scalar_info(s);
+  return std::string(info.is_float    ? "float"
+                     : info.is_signed ? "int"
+                                      : "uint") +
+         std::to_string(info.bits);
+}
+
+std::string shape_text(const std::vector<int64_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + (dims[i] == kUnknownDim ? std::string("?") : std::to_string(dims[i]));
+  return s + "]";
+}
+
+// A scalar parameter's value from its word: an integer in range, a float (`1.5`, `-0`, `inf`,
+// `nan`; f32 and f64 rounded once from the decimal, f16 and bf16 through f64), `true`/`false`.
+// Returns an error message, or empty with `bits` set.
+std::string scalar_value(Scalar s, const std::string& word, uint64_t& bits) {
+  const ScalarInfo& info = scalar_info(s);
+  const char* begin = word.data();
+  const char* end = word.data() + word.size();
+  const std::string want = std::string("a value of type `") + info.name + "`";
+  if (s == Scalar::Bool) {
+    if (word != "true" && word != "false") return want + " (true or false)";
+    bits = word == "true";
+    return {};
+  }
+  if (info.is_int) {
+    if (info.is_signed) {
+      int64_t v = 0;
+      auto [p, ec] = std::from_chars(begin, end, v);
+      const int64_t hi = info.bits == 64 ? INT64_MAX : (int64_t{1} << (info.bits - 1)) - 1;
+      if (ec != std::errc() || p != end || v > hi || v < -hi - 1)
+        return want + " (from " + std::to_string(-hi - 1) + " to " + std::to_string(hi) + ")";
+      bits = static_cast<uint64_t>(v);
+    } else {
+      uint64_t v = 0;
+      auto [p, ec] = std::from_chars(begin, end, v);
+      const uint64_t hi = info.bits == 64 ? UINT64_MAX : (uint64_t{1} << info.bits) - 1;
+      if (word.starts_with("-") || ec != std::errc() || p != end || v > hi)
+        return want + " (from 0 to " + std::to_string(hi) + ")";
+      bits = v;
+    }
+    return {};
+  }
+  // from_chars takes no leading `+`; `-` it does. Out-of-range decimals are refused by it too.
+  if (s == Scalar::F32) {
+    float v = 0;
+    auto [p, ec] = std::from_chars(begin, end, v);
+    if (ec != std::errc() || p != end) return want + " (a decimal number, inf or nan)";
+    bits = interp::to_bits(v);
+    return {};
+  }
+  double v = 0;
+  auto [p, ec] = std::from_chars(begin, end, v);
+  if (ec != std::errc() || p != end) return want + " (a decimal number, inf or nan)";
+  bits = s == Scalar::F64   ? interp::to_bits(v)
+         : s == Scalar::F16 ? f64_to_f16_bits(v)
+                            : f64_to_bf16_bits(v);
+  return {};
+}
+
+// `NAME=VALUE` split at its first `=`; false when there is none or NAME is empty.
+bool split_pair(const std::string& word, std::string& name, std::string& value) {
+  const size_t eq = word.find('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  name = word.substr(0, eq);
+  value = word.substr(eq + 1);
+  return true;
+}
+
+// One tensor parameter, read from its file before the run.
+struct TensorArg {
+  int slot = 0;
+  Type type;
+  std::string in_path, out_path;  // out_path empty: not written (a `&` or by-value parameter)
+  npy::Array array;
+  std::unique_ptr<interp::TensorStorage> storage;  // a reference's tensor, alive past the call
+};
+
+struct Plan {
+  const tir::Function* fn = nullptr;
+  int index = 0;
+  std::map<int, uint64_t> scalars;  // slot → bits
+  std::vector<TensorArg> tensors;
+  std::string return_path;  // `--out return=PATH.npy`, for a function that returns a tensor
+};
+
+// Fills `plan` from the request. Returns an error message (a usage error), or empty.
+std::string make_plan(const tir::Program& program, const Request& r, Plan& plan) {
+  std::vector<std::string> public_fns;
+  for (size_t i = 0; i < program.functions.size(); ++i) {
+    const tir::Function& f = program.functions[i];
+    if (f.is_pub) public_fns.push_back(f.name);
+    if (f.name == r.fn) {
+      plan.fn = &f;
+      plan.index = static_cast<int>(i);
+    }
+  }
+  std::string listed;
+  for (const std::string& n : public_fns) listed += (listed.empty() ? "`" : ", `") + n + "`";
+  listed = public_fns.empty() ? "the program has no `pub fn`" : "its `pub fn`s: " + listed;
+  if (!plan.fn) {
+    std::string msg = "the program has no function `" + r.fn + "`";
+    if (auto near = closest_name(r.fn, public_fns)) msg += "; did you mean `" + *near + "`?";
+    return msg + " (" + listed + ")";
+  }
+  const tir::Function& fn = *plan.fn;
+  if (!fn.is_pub) return "`" + r.fn + "` is not `pub`: `vx call` calls a `pub fn` (" + listed + ")";
+  std::map<std::string, int> param_of;  // name → index in param_slots
+  std::vector<std::string> names;
+  for (size_t i = 0; i < fn.param_slots.size(); ++i) {
+    names.push_back(fn.slot_names[fn.param_slots[i]]);
+    param_of[names.back()] = static_cast<int>(i);
+  }
+  auto unknown = [&](const std::string& name, const char* option) {
+    std::string msg =
+        std::string(option) + " " + name + "=…: `" + r.fn + "` has no parameter `" + name + "`";
+    if (auto near = closest_name(name, names)) msg += "; did you mean `" + *near + "`?";
+    return msg;
+  };
+  std::vector<std::string> given(fn.param_slots.size());
+  for (const std::string& word : r.args) {
+    std::string name, value;
+    if (!split_pair(word, name, value)) return "--arg takes NAME=VALUE, not `" + word + "`";
+    auto it = param_of.find(name);
+    if (it == param_of.end()) return unknown(name, "--arg");
+    if (!given[it->second].empty()) return "--arg " + name + "=… is given twice";
+    if (value.empty()) return "--arg " + name + "= has no value";
+    given[it->second] = value;
+  }
+  std::map<std::string, std::string> outs;
+  for (const std::string& word : r.outs) {
+    std::string name, path;
+    if (!split_pair(word, name, path) || path.empty())
+      return "--out takes NAME=PATH.npy, not `" + word + "`";
+    if (outs.count(name)) return "--out " + name + "=… is given twice";
+    if (name == "return") {
+      if (fn.ret.kind != TypeKind::Tensor)
+        return "--out return=…: `" + r.fn + "` returns " +
+               (fn.ret.is_unit() ? std::string("nothing") : "`" + type_name(fn.ret) + "`") +
+               ", not a tensor";
+      plan.return_path = path;
+    } else {
+      auto it = param_of.find(name);
+      if (it == param_of.end()) return unknown(name, "--out");
+      const Type& t = fn.slot_types[fn.param_slots[it->second]];
+      if (t.kind != TypeKind::Ref || !t.ref_mut)
+        return "--out " + name + "=…: `" + name + "` is `" + type_name(t) +
+               "`; only a `&mut` tensor is written after the call";
+    }
+    outs[name] = path;
+  }
+  if (fn.ret.kind == TypeKind::Tensor && plan.return_path.empty())
+    return "`" + r.fn + "` returns `" + type_name(fn.ret) + "`: give --out return=PATH.npy for it";
+  for (size_t i = 0; i < fn.param_slots.size(); ++i) {
+    const int slot = fn.param_slots[i];
+    const Type& t = fn.slot_types[slot];
+    const std::string& name = names[i];
+    if (given[i].empty())
+      return "`" + name + "` (`" + type_name(t) + "`) has no value: give --arg " + name +
+             (t.is_tensor_like() ? "=PATH.npy" : "=VALUE");
+    if (t.is_scalar()) {
+      uint64_t bits = 0;
+      const std::string why = scalar_value(t.scalar, given[i], bits);
+      if (!why.empty()) return "--arg " + name + "=" + given[i] + ": `" + name + "` takes " + why;
+      plan.scalars[slot] = bits;
+      continue;
+    }
+    if (!t.is_tensor_like())
+      return "`" + name + "` is `" + type_name(t) + "`, which `vx call` cannot pass";
+    TensorArg a;
+    a.slot = slot;
+    a.type = t;
+    a.in_path = given[i];
+    if (t.kind == TypeKind::Ref && t.ref_mut) a.out_path = outs.count(name) ? outs[name] : given[i];
+    std::string why = npy::read(a.in_path, a.array);
+    if (!why.empty()) return "--arg " + name + "=" + a.in_path + ": " + why;
+    const std::string head = "--arg " + name + "=" + a.in_path + ": `" + name + "` is `" +
+                             type_name(t) + "`, but the file ";
+    if (a.array.descr != npy::descr(t.scalar))
+      return head + "holds `" + a.array.descr + "` elements (write it as " + numpy_name(t.scalar) +
+             ", `" + npy::descr(t.scalar) + "`)";
+    bool fits = a.array.shape.size() == t.dims.size();
+    for (size_t d = 0; fits && d < t.dims.size(); ++d)
+      fits = t.dims[d] == kUnknownDim || t.dims[d] == a.array.shape[d];
+    if (!fits) return head + "has the shape " + shape_text(a.array.shape);
+    if (t.dims.empty()) return head + "is 0-dimensional";
+    if (t.scalar == Scalar::Bool)
+      for (std::byte b : a.array.data)
+        if (b != std::byte{0} && b != std::byte{1})
+          return head + "holds a bool byte other than 0 and 1";
+    plan.tensors.push_back(std::move(a));
+  }
+  return {};
+}
+
+}  // namespace
+
+int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std::ostream& out,
+         std::ostream& err, ErrorFormat format) {
+  Plan plan;
+  const std::string why = make_plan(*c.program, r, plan);
+  if (!why.empty()) {
+    render_plain_error(err, why, format);
+    return 2;
+  }
+  run.entry = plan.index;
+  run.bind = [&](const tir::Function&, interp::Frame& frame) {
+    for (const auto& [slot, bits] : plan.scalars) frame.s[slot] = bits;
+    for (TensorArg& a : plan.tensors) {
+      auto s = std::make_unique<interp::TensorStorage>(a.type.scalar, a.type.memory, a.array.shape,
+                                                       false);
+      std::memcpy(s->data, a.array.data.data(), a.array.data.size());
+      std::vector<std::byte>().swap(a.array.data);  // the file's bytes are now in the tensor
+      if (a.type.kind == TypeKind::Tensor) {
+        frame.t[a.slot].own(std::move(s));  // moved into the call
+      } else {
+        frame.t[a.slot].view = interp::whole_view(*s);
+        a.storage = std::move(s);
+      }
+    }
+  };
+  std::string write_error;
+  run.at_end = [&](const tir::Function& fn, interp::Frame& frame) {
+    for (const TensorArg& a : plan.tensors)
+      if (!a.out_path.empty() && write_error.empty())
+        write_error = npy::write(a.out_path, a.type.scalar, interp::whole_view(*a.storage));
+    if (!plan.return_path.empty() && write_error.empty())
+      write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
+    if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
+  };
+  const int status = pipeline::run(c, run, out, err);
+  if (!write_error.empty()) {
+    render_plain_error(err, write_error, format);
+    return 2;
+  }
+  return status;
+}
+
+}  // namespace vx::call
