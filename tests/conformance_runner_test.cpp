@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/conformance.hpp"
@@ -661,6 +662,97 @@ TEST_CASE("--bless writes the output of this vx into NAME.stdout") {
   std::ostringstream out2, err2;
   CHECK(run_conformance(o, out2, err2) == 2);
   CHECK(err2.str().find("cannot be used with --impl") != std::string::npos);
+}
+
+TEST_CASE("--coverage lists every section of spec/ with its tests (spec/cli.md §6.5)") {
+  Corpus c;
+  fs::create_directories(c.dir / "spec");
+  fs::create_directories(c.dir / "corpus");
+  fs::create_directories(c.dir / "tests");
+  c.write("spec/README.md", "# Index\n## Not a section\n");
+  c.write("spec/lang.md",
+          "# Lang\n## 1. Words\n### 1.1 Letters\n```\n## 9. inside a fence\n```\n"
+          "## 2. Sums\n## Loose ends\n#### a deeper heading: not a section\n");
+  c.write("spec/errors.md", "# Errors\n### E0200 — mismatched types\n### E0300 — immutable\n");
+  c.write("spec/tool.md",
+          "# Tool\n## 1. The shell\n<!-- tests: tests/shell_test.py, tests/more.py -->\n");
+  c.write("tests/shell_test.py", "");
+  c.write("tests/more.py", "");
+  c.write("corpus/a.vx", "// spec: lang.md §1.1; errors.md E0200\nx //~ ERROR E0200\n");
+  c.write("corpus/b.vx", "// about sums\n// spec: lang.md §2\nfn main() {}\n");
+  c.write("corpus/c.uir", "# spec: lang.md \"Loose ends\"\n");
+  ConformanceOptions o;
+  o.dirs = {(c.dir / "corpus").string()};  // spec/ is found above it
+  o.coverage = true;
+  {
+    std::ostringstream out, err;
+    CHECK(run_conformance(o, out, err) == 1);  // E0300 has no test
+    const std::string text = out.str();
+    INFO(text << err.str());
+    CHECK(text.find("lang.md §1 Words: 1 program\n") != std::string::npos);  // by §1.1
+    CHECK(text.find("lang.md §1.1 Letters: 1 program\n") != std::string::npos);
+    CHECK(text.find("§9") == std::string::npos);
+    CHECK(text.find("lang.md §2 Sums: 1 program\n") != std::string::npos);
+    CHECK(text.find("lang.md \"Loose ends\" Loose ends: 1 program\n") != std::string::npos);
+    CHECK(text.find("deeper") == std::string::npos);
+    CHECK(text.find("Not a section") == std::string::npos);
+    CHECK(text.find("errors.md E0200 mismatched types: 1 program\n") != std::string::npos);
+    CHECK(text.find("errors.md E0300 immutable: NO TEST\n") != std::string::npos);
+    CHECK(text.find("tool.md §1 The shell: vx's tests tests/shell_test.py, tests/more.py\n") !=
+          std::string::npos);
+    CHECK(text.find("7 sections, 6 tested, 1 without a test; 3 of 3 programs name their "
+                    "sections\n") != std::string::npos);
+  }
+  // Tested everywhere: exit 0; -v lists the programs; JSON has the same.
+  c.write("corpus/d.vx", "// spec: errors.md E0300\n");
+  {
+    std::ostringstream out, err;
+    o.verbose = true;
+    CHECK(run_conformance(o, out, err) == 0);
+    CHECK(out.str().find("errors.md E0200 mismatched types: 1 program\n    " +
+                         (c.dir / "corpus" / "a.vx").string() + "\n") != std::string::npos);
+    o.verbose = false;
+  }
+  {
+    std::ostringstream out, err;
+    o.format = "json";
+    CHECK(run_conformance(o, out, err) == 0);
+    const auto doc = nlohmann::json::parse(out.str());
+    REQUIRE(doc["sections"].size() == 7);
+    CHECK(doc["sections"][0]["section"] == "errors.md E0200");
+    CHECK(doc["sections"][0]["programs"][0] == (c.dir / "corpus" / "a.vx").string());
+    CHECK(doc["sections"].back()["tests"][1] == "tests/more.py");
+    CHECK(doc["unknown"].empty());
+    o.format = "text";
+  }
+  // A header naming no section, a program without a header, a tests file that is not there.
+  c.write("corpus/e.vx", "// spec: lang.md §7\n");
+  c.write("corpus/f.vx", "fn main() {}\n");
+  fs::remove(c.dir / "tests" / "more.py");
+  {
+    std::ostringstream out, err;
+    CHECK(run_conformance(o, out, err) == 1);
+    const std::string text = out.str();
+    INFO(text);
+    CHECK(text.find((c.dir / "corpus" / "e.vx").string() +
+                    ": `// spec: lang.md §7` names no section of ") != std::string::npos);
+    CHECK(text.find((c.dir / "corpus" / "f.vx").string() + ": no `// spec:` header\n") !=
+          std::string::npos);
+    CHECK(text.find("(tests/more.py does not exist); NO TEST\n") != std::string::npos);
+  }
+  // No spec/ to be found: a usage error; --spec names one; junit is not a coverage format.
+  {
+    std::ostringstream out, err;
+    o.spec_dir = (c.dir / "nowhere").string();
+    CHECK(run_conformance(o, out, err) == 2);
+    CHECK(err.str().find("no chapters (*.md) in") != std::string::npos);
+    o.spec_dir.clear();
+    o.format = "junit";
+    CHECK(run_conformance(o, out, err) == 2);
+    CHECK(err.str().find("`--coverage` prints text or json, not junit") != std::string::npos);
+  }
+  CHECK(spec_keys(" memory.md §2;kernel-rules.md §4 ; ") ==
+        std::vector<std::string>{"memory.md §2", "kernel-rules.md §4"});
 }
 
 TEST_CASE("usage errors") {

@@ -43,3 +43,9 @@ if(NOT VX_SANITIZE)
   add_test(NAME layers
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers_check.py ${PROJECT_SOURCE_DIR})
 endif()
+
+# Every section of spec/ has a test: a corpus program whose `// spec:` header names it, or for a
+# section about vx's tools the tests its `<!-- tests: -->` line names (spec/cli.md §6.5).
+add_test(NAME spec_coverage
+  COMMAND vx conformance --coverage ${PROJECT_SOURCE_DIR}/conformance
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -205,6 +205,13 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
         << "\n";
     return 2;
   }
+  if (options.coverage) {
+    if (options.format == "junit") {
+      err << "vx conformance: `--coverage` prints text or json, not junit\n";
+      return 2;
+    }
+    return report_coverage(programs, options, out, err);
+  }
   std::vector<std::string> xfail;
   if (!options.xfail_file.empty()) {
     auto globs = read_xfail(options.xfail_file);

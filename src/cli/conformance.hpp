@@ -27,6 +27,8 @@ struct ConformanceOptions {
   std::vector<std::string> excludes;  // `--exclude GLOB`: not those whose path matches one
   std::string xfail_file;             // `--xfail FILE`: globs of the programs expected to fail
   bool bless = false;                 // `--bless`: (re)write NAME.stdout from what this vx printed
+  bool coverage = false;  // `--coverage`: the sections of spec/ with their tests; nothing runs
+  std::string spec_dir;   // `--spec DIR`; empty: the spec/ of the nearest directory above DIR
 };
 
 // Returns the exit status: 0 all passed, 1 some failed, 2 usage error (missing directory …).
@@ -133,6 +135,23 @@ void kill_live_groups();
 std::string judge(const Expectations& expect, const std::optional<std::string>& expected_stdout,
                   std::optional<int> expected_exit, const RunResult& run,
                   std::string_view program_path);
+
+// A section of spec/ (spec/cli.md §6.5): its key as a `// spec:` header names it
+// (`memory.md §1`, `cli.md §2.1`, `errors.md E0200`), its title, and the tests of vx's own that a
+// `<!-- tests: FILE, … -->` line under its heading names (paths from the repository's root).
+struct SpecSection {
+  std::string key, title;
+  std::vector<std::string> tests;
+};
+// Every `##` and `###` heading of every chapter (*.md but README.md) of `spec_dir`, outside
+// fenced code, in file order; empty with `why` set when there are none.
+std::vector<SpecSection> spec_sections(const std::string& spec_dir, std::string& why);
+// The keys of a `// spec:` header: `memory.md §2; kernel-rules.md §4` → both.
+std::vector<std::string> spec_keys(std::string_view header);
+// `--coverage` over the programs found: 0 when every section is tested and every program's
+// header names sections that exist, 1 otherwise, 2 when spec/ cannot be read.
+int report_coverage(const std::vector<std::string>& programs, const ConformanceOptions& options,
+                    std::ostream& out, std::ostream& err);
 
 }  // namespace conformance
 }  // namespace vx

@@ -136,6 +136,9 @@ int vx_main(int argc, char** argv) {
   conformance->add_option("--exclude", conf.excludes, "skip programs whose path matches GLOB");
   conformance->add_option("--xfail", conf.xfail_file, "a file of programs expected to fail");
   conformance->add_flag("--bless", conf.bless, "(re)write NAME.stdout from this vx's output");
+  conformance->add_flag("--coverage", conf.coverage,
+                        "list every section of spec/ with its tests (runs nothing)");
+  conformance->add_option("--spec", conf.spec_dir, "with --coverage: the spec/ directory");
 
   vx::repl::SessionOptions repl_opts;
   auto* repl = app.add_subcommand("repl", "an interactive session (spec/cli.md §7)");

@@ -1,12 +1,12 @@
 // $ vx emit-cuda conformance/book/book_gpu_blocks_and_lanes.vx
 
-// conformance/book/book_gpu_blocks_and_lanes.vx:3:5
+// conformance/book/book_gpu_blocks_and_lanes.vx:4:5
 #define VX_NT 256
 #define VX_P2 256
 #define VX_ZERO_X (threadIdx.x == 0)
 #define VX_ZERO_Y true
 #define VX_ZERO_Z true
-VX_KERNEL void __launch_bounds__(256) vx_region_0_L3(float* __restrict__ t0, int* vx_err) {
+VX_KERNEL void __launch_bounds__(256) vx_region_0_L4(float* __restrict__ t0, int* vx_err) {
 const int vx_tid = (int)(threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z));
 const bool vx_leader = vx_tid == 0;
 (void)vx_leader;
@@ -32,7 +32,7 @@ t0[vs2] = ((t0[((long long)(v1)) * 300LL + (long long)(v2)] * (0x1p+1f)) + ((flo
 #undef VX_ZERO_Y
 #undef VX_ZERO_Z
 #ifdef VX_HOST_HARNESS
-static void vx_region_0_L3_host(void** a) {
-  vx_region_0_L3(*(float**)a[0], *(int**)a[1]);
+static void vx_region_0_L4_host(void** a) {
+  vx_region_0_L4(*(float**)a[0], *(int**)a[1]);
 }
 #endif

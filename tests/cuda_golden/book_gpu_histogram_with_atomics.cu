@@ -1,12 +1,12 @@
 // $ vx emit-cuda conformance/book/book_gpu_histogram_with_atomics.vx
 
-// conformance/book/book_gpu_histogram_with_atomics.vx:9:5
+// conformance/book/book_gpu_histogram_with_atomics.vx:10:5
 #define VX_NT 256
 #define VX_P2 256
 #define VX_ZERO_X (threadIdx.x == 0)
 #define VX_ZERO_Y true
 #define VX_ZERO_Z true
-VX_KERNEL void __launch_bounds__(256) vx_region_0_L9(int* __restrict__ t2, unsigned int* __restrict__ t3, int* vx_err) {
+VX_KERNEL void __launch_bounds__(256) vx_region_0_L10(int* __restrict__ t2, unsigned int* __restrict__ t3, int* vx_err) {
 const int vx_tid = (int)(threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z));
 const bool vx_leader = vx_tid == 0;
 (void)vx_leader;
@@ -29,7 +29,7 @@ unsigned int v7 = va1;
 #undef VX_ZERO_Y
 #undef VX_ZERO_Z
 #ifdef VX_HOST_HARNESS
-static void vx_region_0_L9_host(void** a) {
-  vx_region_0_L9(*(int**)a[0], *(unsigned int**)a[1], *(int**)a[2]);
+static void vx_region_0_L10_host(void** a) {
+  vx_region_0_L10(*(int**)a[0], *(unsigned int**)a[1], *(int**)a[2]);
 }
 #endif

@@ -1,12 +1,12 @@
 // $ vx emit-cuda conformance/book/book_gpu_row_sums_in_shared_memory.vx
 
-// conformance/book/book_gpu_row_sums_in_shared_memory.vx:10:5
+// conformance/book/book_gpu_row_sums_in_shared_memory.vx:11:5
 #define VX_NT 256
 #define VX_P2 256
 #define VX_ZERO_X (threadIdx.x == 0)
 #define VX_ZERO_Y true
 #define VX_ZERO_Z true
-VX_KERNEL void __launch_bounds__(256) vx_region_0_L10(float* __restrict__ t3, float* __restrict__ t4, int* vx_err) {
+VX_KERNEL void __launch_bounds__(256) vx_region_0_L11(float* __restrict__ t3, float* __restrict__ t4, int* vx_err) {
 __shared__ float s_v8;
 __shared__ float s_t6[256];
 const int vx_tid = (int)(threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z));
@@ -159,7 +159,7 @@ t4[vs3] = s_v8;
 #undef VX_ZERO_Y
 #undef VX_ZERO_Z
 #ifdef VX_HOST_HARNESS
-static void vx_region_0_L10_host(void** a) {
-  vx_region_0_L10(*(float**)a[0], *(float**)a[1], *(int**)a[2]);
+static void vx_region_0_L11_host(void** a) {
+  vx_region_0_L11(*(float**)a[0], *(float**)a[1], *(int**)a[2]);
 }
 #endif
