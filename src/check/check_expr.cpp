@@ -1,6 +1,7 @@
 // Expressions: operator precedence, literal inference, variables and moves, indexing and views,
 // references, casts, `if` and blocks (spec/types.md, spec/grammar.md §precedence).
 #include <boost/variant/get.hpp>
+#include <set>
 
 #include "check/checker_impl.hpp"
 #include "support/internal_error.hpp"
@@ -512,26 +513,60 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
   return cur;
 }
 
+// Whether a block's value is an unsuffixed literal, or arithmetic of them only (spec/types.md §2,
+// context 6): such a branch takes its type from another branch.
+bool Checker::untyped_tail(const ast::Block& b) const {
+  if (b.stmts.empty()) return false;
+  const auto* es = boost::get<ast::ExprStmt>(&b.stmts.back());
+  if (!es || es->semicolon || es->assign) return false;
+  static const std::set<std::string> arithmetic = {"+", "-", "*", "/", "%", "&", "|", "^"};
+  if (!untyped_literal(es->expr.first)) return false;
+  for (const ast::BinaryRest& r : es->expr.rest)
+    if (!arithmetic.count(r.op) || !untyped_literal(r.operand)) return false;
+  return true;
+}
+
 tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s) {
   Type boolean = Type::of(Scalar::Bool);
-  tir::Expr* cond = coerce(check_expr(e.cond, &boolean), boolean, span(e.cond), "the condition");
-  Type then_t;
-  tir::Block* then_b = check_block(e.then_block.get(), expected, then_t);
+  // The branches in source order: then, each `else if`, the `else`.
+  std::vector<const ast::Block*> arms = {&e.then_block.get()};
+  for (const ast::ElseIf& ei : e.else_ifs) arms.push_back(&ei.body.get());
+  const bool has_else = e.else_block.has_value();
+  if (has_else) arms.push_back(&e.else_block->get());
+  std::vector<tir::Expr*> conds = {
+      coerce(check_expr(e.cond, &boolean), boolean, span(e.cond), "the condition")};
+  for (const ast::ElseIf& ei : e.else_ifs)
+    conds.push_back(
+        coerce(check_expr(ei.cond, &boolean), boolean, span(ei.cond), "the condition"));
+  // Each branch expects what the `if` expects. When that is nothing, the first branch with a
+  // type of its own is checked first, and the others expect its type (spec/types.md §2, 6).
+  std::vector<tir::Block*> bodies(arms.size());
+  std::vector<Type> types(arms.size());
+  const Type* want = expected;
+  size_t first = 0;
+  if (!want && has_else)
+    while (first + 1 < arms.size() && untyped_tail(*arms[first])) ++first;
+  if (!want) {
+    bodies[first] = check_block(*arms[first], nullptr, types[first]);
+    if (has_else && types[first].is_scalar()) want = &types[first];
+  }
+  for (size_t k = 0; k < arms.size(); ++k)
+    if (!bodies[k]) bodies[k] = check_block(*arms[k], want, types[k]);
+
+  tir::Block* then_b = bodies[0];
+  const Type then_t = types[0];
   tir::Expr* r = make(tir::ExprKind::If, Type::unit(), s);
-  r->args = {cond};
+  r->args = {conds[0]};
   r->block = then_b;
   // Fold `else if` arms into nested Ifs, innermost last.
-  tir::Block* else_b = nullptr;
-  Type else_t = Type::unit();
-  bool has_else = e.else_block.has_value();
-  if (has_else) else_b = check_block(e.else_block->get(), expected, else_t);
+  tir::Block* else_b = has_else ? bodies.back() : nullptr;
+  Type else_t = has_else ? types.back() : Type::unit();
   for (size_t k = e.else_ifs.size(); k-- > 0;) {
     const ast::ElseIf& ei = e.else_ifs[k];
-    tir::Expr* c = coerce(check_expr(ei.cond, &boolean), boolean, span(ei.cond), "the condition");
-    Type bt;
-    tir::Block* body = check_block(ei.body.get(), expected, bt);
+    tir::Block* body = bodies[k + 1];
+    const Type& bt = types[k + 1];
     tir::Expr* inner = make(tir::ExprKind::If, Type::unit(), span(ei));
-    inner->args = {c};
+    inner->args = {conds[k + 1]};
     inner->block = body;
     inner->else_block = else_b;
     Type it = Type::unit();

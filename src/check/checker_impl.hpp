@@ -83,6 +83,7 @@ class Checker {
   tir::Expr* coerce(tir::Expr* e, const Type& expected, Span where, const char* what = nullptr);
   bool untyped_literal(const OpTree& t) const;
   bool untyped_literal(const ast::Cast& c) const;
+  bool untyped_tail(const ast::Block& b) const;  // an `if` branch whose value is one
   void mark_moved(tir::Expr* e, Span at);
   bool compatible(const Type& param, const Type& arg) const;
 
