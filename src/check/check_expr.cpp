@@ -1,9 +1,13 @@
 // Expressions: operator precedence, literal inference, variables and moves, indexing and views,
 // references, casts, `if` and blocks (spec/types.md, spec/grammar.md §precedence).
+#include <algorithm>
 #include <boost/variant/get.hpp>
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "check/checker_impl.hpp"
+#include "support/half.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
 
@@ -536,8 +540,7 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
   std::vector<tir::Expr*> conds = {
       coerce(check_expr(e.cond, &boolean), boolean, span(e.cond), "the condition")};
   for (const ast::ElseIf& ei : e.else_ifs)
-    conds.push_back(
-        coerce(check_expr(ei.cond, &boolean), boolean, span(ei.cond), "the condition"));
+    conds.push_back(coerce(check_expr(ei.cond, &boolean), boolean, span(ei.cond), "the condition"));
   // Each branch expects what the `if` expects. When that is nothing, the first branch with a
   // type of its own is checked first, and the others expect its type (spec/types.md §2, 6).
   std::vector<tir::Block*> bodies(arms.size());
@@ -615,6 +618,79 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
   return r;
 }
 
+namespace {
+
+// The associated constants of a scalar type, as Rust names them (spec/types.md §1): `i32::MAX`,
+// `u8::MIN`, `u32::BITS`, `f32::EPSILON`, `f64::consts::PI`. Sets the literal's value (a float
+// rounded to its type, as a literal's is) and type; false, with the names it has, when `name`
+// is not one of them.
+bool associated_const(Scalar t, const std::string& name, tir::Literal& lit, Scalar& type,
+                      std::vector<std::string>& names) {
+  const ScalarInfo& info = scalar_info(t);
+  type = t;
+  if (t == Scalar::Bool) return false;
+  if (info.is_int) {
+    names = {"MIN", "MAX", "BITS"};
+    const int bits = info.bits;
+    if (name == "BITS") {
+      type = Scalar::U32;
+      lit.i = bits;
+    } else if (name == "MAX") {
+      lit.i = info.is_signed ? static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1)
+              : bits == 64   ? -1  // all ones, zero-extended: u64::MAX
+                             : static_cast<int64_t>((uint64_t{1} << bits) - 1);
+    } else if (name == "MIN") {
+      lit.i = info.is_signed ? -static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) - 1 : 0;
+    } else {
+      return false;
+    }
+    return true;
+  }
+  // Floats: the largest finite value, the smallest normal one, the gap above 1 (2^-mantissa).
+  const int mantissa = t == Scalar::F64 ? 52 : t == Scalar::F32 ? 23 : t == Scalar::F16 ? 10 : 7;
+  const int max_exp = t == Scalar::F16 ? 15 : t == Scalar::F64 ? 1023 : 127;
+  const double max = std::ldexp(2.0 - std::ldexp(1.0, -mantissa), max_exp);
+  static const std::vector<std::pair<std::string, double>> consts = {
+      {"consts::PI", 3.14159265358979323846},
+      {"consts::TAU", 6.28318530717958647693},
+      {"consts::E", 2.71828182845904523536},
+      {"consts::SQRT_2", 1.41421356237309504880},
+      {"consts::FRAC_1_SQRT_2", 0.70710678118654752440},
+      {"consts::LN_2", 0.69314718055994530942},
+      {"consts::LN_10", 2.30258509299404568402}};
+  names = {"MAX", "MIN", "MIN_POSITIVE", "EPSILON", "INFINITY", "NEG_INFINITY", "NAN"};
+  for (const auto& c : consts) names.push_back(c.first);
+  double v = 0;
+  if (name == "MAX")
+    v = max;
+  else if (name == "MIN")
+    v = -max;
+  else if (name == "MIN_POSITIVE")
+    v = std::ldexp(1.0, 1 - max_exp);
+  else if (name == "EPSILON")
+    v = std::ldexp(1.0, -mantissa);
+  else if (name == "INFINITY")
+    v = HUGE_VAL;
+  else if (name == "NEG_INFINITY")
+    v = -HUGE_VAL;
+  else if (name == "NAN")
+    v = std::numeric_limits<double>::quiet_NaN();
+  else {
+    auto it =
+        std::find_if(consts.begin(), consts.end(), [&](const auto& c) { return c.first == name; });
+    if (it == consts.end()) return false;
+    v = it->second;
+  }
+  // Rounded once to the type, as the literal `3.14159…f32` would be.
+  lit.f = t == Scalar::F32    ? static_cast<double>(static_cast<float>(v))
+          : t == Scalar::F16  ? f16_bits_to_f32(f64_to_f16_bits(v))
+          : t == Scalar::BF16 ? bf16_bits_to_f32(f64_to_bf16_bits(v))
+                              : v;
+  return true;
+}
+
+}  // namespace
+
 tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
   Span s = span(p);
   if (auto* l = boost::get<ast::IntLit>(&p)) return check_int_lit(*l, expected, false, s);
@@ -637,6 +713,29 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     if (segs.size() == 1) return use_var(segs[0].name, s, true);
     std::string name;
     for (size_t i = 0; i < segs.size(); ++i) name += (i ? "::" : "") + segs[i].name;
+    Scalar scalar;
+    if (scalar_by_name(segs[0].name, scalar)) {
+      const std::string rest = name.substr(segs[0].name.size() + 2);
+      tir::Literal lit;
+      Scalar type;
+      std::vector<std::string> names;
+      if (associated_const(scalar, rest, lit, type, names)) {
+        tir::Expr* e = make(tir::ExprKind::Literal, Type::of(type), s);
+        e->lit = lit;
+        return e;
+      }
+      auto& d =
+          error("E0100", s, "`" + segs[0].name + "` has no associated constant `" + rest + "`",
+                "not found");
+      if (auto near = closest_name(rest, names))
+        d.helps.push_back("did you mean `" + segs[0].name + "::" + *near + "`?");
+      else if (!names.empty()) {
+        std::string list;
+        for (const std::string& n : names) list += (list.empty() ? "`" : ", `") + n + "`";
+        d.helps.push_back("`" + segs[0].name + "` has " + list);
+      }
+      return error_expr(s);
+    }
     if (segs[0].name == "Memory" || segs[0].name == "AtomicOrdering" ||
         segs[0].name == "FenceScope" || segs[0].name == "Topology")
       error("E0200", s, "`" + name + "` can only be an argument of the built-in that takes it",
