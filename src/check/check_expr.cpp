@@ -7,6 +7,7 @@
 #include <set>
 
 #include "check/checker_impl.hpp"
+#include "check/lints.hpp"
 #include "support/half.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
@@ -82,7 +83,6 @@ void Checker::mark_moved(tir::Expr* e, Span at) {
     if (Local* l = lookup(e->text)) {
       l->moved = true;
       l->moved_at = at;
-      if (l->loop_depth < loop_depth_) loop_moves_.push_back({l->name, at, loop_depth_});
     }
   }
 }
@@ -549,12 +549,27 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
   size_t first = 0;
   if (!want && has_else)
     while (first + 1 < arms.size() && untyped_tail(*arms[first])) ++first;
+  // Each branch starts from the moves before the `if`; after it, a local is moved when a branch
+  // that reaches the end moved it (or, without `else`, when it was moved before).
+  const MoveState before = save_moves();
+  std::optional<MoveState> after;
+  if (!has_else) after = before;
+  auto check_arm = [&](size_t k, const Type* arm_expected) {
+    restore_moves(before);
+    bodies[k] = check_block(*arms[k], arm_expected, types[k]);
+    if (never_ends(bodies[k], true)) return;  // `return`, `break`, `continue`: not past the `if`
+    if (after)
+      merge_moves(*after, save_moves());
+    else
+      after = save_moves();
+  };
   if (!want) {
-    bodies[first] = check_block(*arms[first], nullptr, types[first]);
+    check_arm(first, nullptr);
     if (has_else && types[first].is_scalar()) want = &types[first];
   }
   for (size_t k = 0; k < arms.size(); ++k)
-    if (!bodies[k]) bodies[k] = check_block(*arms[k], want, types[k]);
+    if (!bodies[k]) check_arm(k, want);
+  restore_moves(after ? *after : before);
 
   tir::Block* then_b = bodies[0];
   const Type then_t = types[0];

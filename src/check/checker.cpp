@@ -329,7 +329,7 @@ void Checker::check_function(int index) {
   scopes_.clear();
   scopes_.emplace_back();
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
-  loop_moves_.clear();
+  loop_flows_.clear();
   for (size_t i = 0; i < sig.params.size(); ++i)
     f.param_slots.push_back(
         declare(sig.param_names[i], sig.params[i], false, span(sig.item->params[i].name)));
@@ -355,21 +355,57 @@ Local* Checker::lookup(const std::string& name) {
   return nullptr;
 }
 
-// Leaves a loop: a local declared outside it and moved inside it would be used moved by the
-// loop's next pass (spec/memory.md), so the move is refused where it stands.
-void Checker::leave_loop() {
-  for (auto it = loop_moves_.begin(); it != loop_moves_.end();) {
-    if (it->depth != loop_depth_) {
-      ++it;
-      continue;
+Checker::MoveState Checker::save_moves() const {
+  MoveState state;
+  for (const auto& scope : scopes_)
+    for (const Local& l : scope) state.push_back({l.moved, l.moved_at});
+  return state;
+}
+
+void Checker::restore_moves(const MoveState& state) {
+  size_t i = 0;
+  for (auto& scope : scopes_)
+    for (Local& l : scope) {
+      if (i == state.size()) return;
+      l.moved = state[i].moved;
+      l.moved_at = state[i].at;
+      ++i;
     }
-    auto& d = error("E0301", it->at, "use of moved value `" + it->name + "`",
-                    "value moved here, in the previous pass of the loop");
-    d.helps.push_back(
-        "a loop may not move a tensor declared outside it: move it after the loop, or make "
-        "a new tensor in each pass");
-    it = loop_moves_.erase(it);
-  }
+}
+
+void Checker::merge_moves(MoveState& into, const MoveState& other) {
+  for (size_t i = 0; i < into.size() && i < other.size(); ++i)
+    if (!into[i].moved && other[i].moved) into[i] = other[i];
+}
+
+void Checker::enter_loop() {
+  ++loop_depth_;
+  loop_flows_.emplace_back();
+}
+
+void Checker::leave_loop(const MoveState& before) {
+  LoopFlow flow = std::move(loop_flows_.back());
+  loop_flows_.pop_back();
+  MoveState end = save_moves();  // the end of a pass
+  if (flow.at_continue) merge_moves(end, *flow.at_continue);
+  size_t i = 0;
+  for (auto& scope : scopes_)
+    for (Local& l : scope) {
+      if (i >= before.size()) break;
+      if (end[i].moved && !before[i].moved) {
+        auto& d = error("E0301", end[i].at, "use of moved value `" + l.name + "`",
+                        "value moved here, in the previous pass of the loop");
+        d.helps.push_back("give `" + l.name + "` a new value before the pass ends (`" + l.name +
+                          " = …;` on every path), move it after the loop, or make a new tensor "
+                          "in each pass");
+        end[i].moved = false;  // reported once
+      }
+      ++i;
+    }
+  MoveState after = before;
+  merge_moves(after, end);
+  if (flow.at_break) merge_moves(after, *flow.at_break);
+  restore_moves(after);
   --loop_depth_;
 }
 
@@ -489,10 +525,18 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
   if (boost::get<ast::BreakStmt>(&s) || boost::get<ast::ContinueStmt>(&s)) {
     bool is_break = boost::get<ast::BreakStmt>(&s) != nullptr;
     st->kind = is_break ? tir::StmtKind::Break : tir::StmtKind::Continue;
-    if (loop_depth_ == 0)
+    if (loop_depth_ == 0) {
       error("E0500", st->span,
             std::string("`") + (is_break ? "break" : "continue") + "` outside of a loop",
             spawn_depth_ > 0 ? "a `spawn on` region is not a loop" : "not in a loop");
+    } else {
+      std::optional<MoveState>& at =
+          is_break ? loop_flows_.back().at_break : loop_flows_.back().at_continue;
+      if (at)
+        merge_moves(*at, save_moves());
+      else
+        at = save_moves();
+    }
     out.push_back(st);
     return;
   }
@@ -500,20 +544,22 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     st->kind = tir::StmtKind::While;
     Type b = Type::of(Scalar::Bool);
     st->value = coerce(check_expr(w->cond, &b), b, span(w->cond), "the condition");
-    ++loop_depth_;
+    const MoveState before = save_moves();
+    enter_loop();
     Type r;
     Type unit;
     st->body = check_block(w->body.get(), &unit, r);
-    leave_loop();
+    leave_loop(before);
     out.push_back(st);
     return;
   }
   if (const auto* l = boost::get<ast::LoopStmt>(&s)) {
     st->kind = tir::StmtKind::Loop;
-    ++loop_depth_;
+    const MoveState before = save_moves();
+    enter_loop();
     Type r, unit;
     st->body = check_block(l->body.get(), &unit, r);
-    leave_loop();
+    leave_loop(before);
     out.push_back(st);
     return;
   }
@@ -553,15 +599,16 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
         }
       }
     }
+    const MoveState before = save_moves();
     scopes_.emplace_back();
     st->var_name = f->var.name;
     st->slot = declare(f->var.name, t, false, span(f->var));
-    ++loop_depth_;
+    enter_loop();
     if (st->across == tir::Across::Blocks) ++block_loop_depth_;
     Type r, unit;
     st->body = check_block(f->body.get(), &unit, r);
     if (st->across == tir::Across::Blocks) --block_loop_depth_;
-    leave_loop();
+    leave_loop(before);
     scopes_.pop_back();
     out.push_back(st);
     return;

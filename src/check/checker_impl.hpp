@@ -115,14 +115,28 @@ class Checker {
   const FnSig* sig_ = nullptr;
   std::vector<std::vector<Local>> scopes_;
   int loop_depth_ = 0;
-  // Moves, inside a loop, of locals declared outside it: the next pass would use a moved value.
-  struct LoopMove {
-    std::string name;
+  // Moves follow the paths of the program (spec/memory.md §2): the move state of every local in
+  // scope, in scope order, is saved where paths part (the branches of an `if`, a loop's passes,
+  // `break` and `continue`) and merged where they meet, a local being moved after the meeting
+  // when it is moved on one of the paths that reach it.
+  struct MoveMark {
+    bool moved = false;
     Span at;
-    int depth;
   };
-  std::vector<LoopMove> loop_moves_;
-  void leave_loop();
+  using MoveState = std::vector<MoveMark>;
+  MoveState save_moves() const;
+  void restore_moves(const MoveState& state);  // the locals in scope when it was saved
+  static void merge_moves(MoveState& into, const MoveState& other);
+  // The states where `continue` and `break` leave each loop around the current code.
+  struct LoopFlow {
+    std::optional<MoveState> at_continue, at_break;
+  };
+  std::vector<LoopFlow> loop_flows_;
+  void enter_loop();
+  // A local declared before the loop and moved at the end of a pass (not re-assigned since the
+  // move) would be used moved by the next pass: E0301 at the move. After the loop, a local is
+  // moved when it was before it, at the end of a pass, or where a `break` left.
+  void leave_loop(const MoveState& before);
   int spawn_depth_ = 0;
   int unsafe_depth_ = 0;
   int block_loop_depth_ = 0;  // across blocks loops around the current code
