@@ -584,12 +584,14 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     for (const auto& a : args) check_expr(a, nullptr);
     return error_expr(s);
   }
-  if (spawn_depth_ > 0) {
-    // Functions called from device code run there: fine for the interpreter; the kernel rules
-    // (E6032) decide what a kernel may call.
-  }
+  // A function called from device code runs there for that call (spec/memory.md §1): the
+  // memories it may index are decided per call (check_device_calls); the kernel rules (E6032)
+  // decide what a kernel may call.
   if (fn_index_ >= 0) callees_[fn_index_].push_back(it->second);
-  if (spawn_depth_ > 0) device_calls_.push_back({it->second, s});
+  if (spawn_depth_ > 0)
+    device_calls_.push_back({it->second, s});
+  else if (fn_index_ >= 0)
+    plain_calls_[fn_index_].push_back({it->second, s});
   tir::Expr* e = make(tir::ExprKind::Call, sig.ret, s);
   e->fn_index = it->second;
   e->text = name;

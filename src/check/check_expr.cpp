@@ -388,7 +388,9 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
     return error_expr(s);
   }
   Memory m = base->type.memory;
-  if (spawn_depth_ == 0 && m != Memory::CpuDram) {
+  if (spawn_depth_ == 0 && fn_index_ >= 0 && sig_ && sig_->name != "main") {
+    helper_indexes_.push_back({fn_index_, s, base->text, m});  // host or device: its callers say
+  } else if (spawn_depth_ == 0 && m != Memory::CpuDram) {
     auto& d = error(
         "E0400", s,
         "host code cannot index `" + base->text + "`, which is in " + std::string(memory_name(m)),
@@ -396,8 +398,7 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
     d.helps.push_back("transfer it with `transfer(" + base->text +
                       ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region");
     return error_expr(s);
-  }
-  if (spawn_depth_ > 0 && m == Memory::CpuDram) {
+  } else if (spawn_depth_ > 0 && m == Memory::CpuDram) {
     auto& d =
         error("E0401", s, "device code cannot index `" + base->text + "`, which is in CPU_DRAM",
               "indexed inside a `spawn on` region");

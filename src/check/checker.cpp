@@ -83,6 +83,7 @@ void Checker::run(bool needs_main) {
   prog_.functions.resize(sigs_.size());
   has_spawn_.assign(sigs_.size(), false);
   callees_.assign(sigs_.size(), {});
+  plain_calls_.assign(sigs_.size(), {});
   for (size_t i = 0; i < sigs_.size(); ++i) check_function(static_cast<int>(i));
   check_device_calls();
   auto main_it = fn_by_name_.find("main");
@@ -314,6 +315,53 @@ void Checker::check_device_calls() {
           "called inside a `spawn on` region");
       d.secondary.push_back({sigs_[callee].span, "defined here"});
     }
+  check_helper_memories();
+}
+
+void Checker::check_helper_memories() {
+  // The contexts each function runs in, each with the call that gave it (an empty span: main,
+  // or a function nothing calls, which `vx call` runs from the host).
+  const size_t n = sigs_.size();
+  std::vector<std::optional<Span>> host(n), device(n);
+  std::vector<bool> called(n, false);
+  for (const auto& calls : plain_calls_)
+    for (const auto& [c, at] : calls) called[c] = true;
+  for (const auto& [c, at] : device_calls_) {
+    called[c] = true;
+    if (!device[c]) device[c] = at;
+  }
+  for (size_t f = 0; f < n; ++f)
+    if (!called[f] || sigs_[f].name == "main") host[f] = Span{};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t f = 0; f < n; ++f)
+      for (const auto& [c, at] : plain_calls_[f]) {
+        if (host[f] && !host[c]) host[c] = at, changed = true;
+        if (device[f] && !device[c]) device[c] = at, changed = true;
+      }
+  }
+  for (const HelperIndex& u : helper_indexes_) {
+    const std::string& fn = sigs_[u.fn].name;
+    if (host[u.fn] && u.memory != Memory::CpuDram) {
+      auto& d = error("E0400", u.at,
+                      "host code cannot index `" + u.name + "`, which is in " +
+                          std::string(memory_name(u.memory)),
+                      "indexed in host code");
+      if (host[u.fn]->end > 0)
+        d.secondary.push_back({*host[u.fn], "`" + fn + "` runs as host code for this call"});
+      d.helps.push_back("transfer it with `transfer(" + u.name +
+                        ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region (a "
+                        "function called there runs as device code)");
+    }
+    if (device[u.fn] && u.memory == Memory::CpuDram) {
+      auto& d =
+          error("E0401", u.at, "device code cannot index `" + u.name + "`, which is in CPU_DRAM",
+                "indexed in device code");
+      d.secondary.push_back({*device[u.fn], "`" + fn + "` runs as device code for this call"});
+      d.helps.push_back("transfer it with `transfer(" + u.name +
+                        ", Memory::HBM)` before the region");
+    }
+  }
 }
 
 void Checker::check_function(int index) {

@@ -146,7 +146,19 @@ class Checker {
   std::vector<bool> has_spawn_;                     // per function: contains a region itself
   std::vector<std::vector<int>> callees_;           // per function: the functions it calls
   std::vector<std::pair<int, Span>> device_calls_;  // calls made inside regions
+  // Per function: its calls outside regions, which run in the caller's context (host or device).
+  std::vector<std::vector<std::pair<int, Span>>> plain_calls_;
+  // Tensors indexed by a function other than main outside a region: host or device code
+  // depending on who calls it, so E0400 and E0401 are decided once every call is known.
+  struct HelperIndex {
+    int fn;
+    Span at;
+    std::string name;
+    Memory memory;
+  };
+  std::vector<HelperIndex> helper_indexes_;
   void check_device_calls();
+  void check_helper_memories();
 };
 
 // The variable at the root of a place: `x`, `x[i]`, `(*r)[i]`; null for anything else.
