@@ -558,6 +558,10 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
             "wrong element type");
       return error_expr(s);
     }
+    // An atomic reaches an element: the memory rule, as for indexing.
+    const tir::Expr* root = t;
+    while (root->kind != tir::ExprKind::Var && !root->args.empty()) root = root->args[0];
+    if (!memory_rule(span(args[0]), root->text, t->type.memory)) return error_expr(s);
     tir::Expr* e = make_builtin(*id, builtin_result(*id, t->type));
     e->args = {t, idx};
     e->args.insert(e->args.end(), vals.begin(), vals.end());

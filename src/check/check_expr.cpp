@@ -388,24 +388,7 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
     return error_expr(s);
   }
   Memory m = base->type.memory;
-  if (spawn_depth_ == 0 && fn_index_ >= 0 && sig_ && sig_->name != "main") {
-    helper_indexes_.push_back({fn_index_, s, base->text, m});  // host or device: its callers say
-  } else if (spawn_depth_ == 0 && m != Memory::CpuDram) {
-    auto& d = error(
-        "E0400", s,
-        "host code cannot index `" + base->text + "`, which is in " + std::string(memory_name(m)),
-        "indexed outside a `spawn on` region");
-    d.helps.push_back("transfer it with `transfer(" + base->text +
-                      ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region");
-    return error_expr(s);
-  } else if (spawn_depth_ > 0 && m == Memory::CpuDram) {
-    auto& d =
-        error("E0401", s, "device code cannot index `" + base->text + "`, which is in CPU_DRAM",
-              "indexed inside a `spawn on` region");
-    d.helps.push_back("transfer it with `transfer(" + base->text +
-                      ", Memory::HBM)` before the region");
-    return error_expr(s);
-  }
+  if (!memory_rule(s, base->text, m)) return error_expr(s);
   if (static_cast<int>(indices.size()) < rank) {
     if (!allow_view) {
       auto& d = error("E0204", s,
@@ -516,6 +499,32 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
     }
   }
   return cur;
+}
+
+// The memory rule (spec/memory.md §1) for an element of `name`, in `m`, reached at `s`: false
+// when it is broken here. In a function other than main, outside a region, it is decided later
+// by the function's calls (check_helper_memories).
+bool Checker::memory_rule(Span s, const std::string& name, Memory m) {
+  if (spawn_depth_ == 0 && fn_index_ >= 0 && sig_ && sig_->name != "main") {
+    helper_indexes_.push_back({fn_index_, s, name, m});  // host or device: its callers say
+    return true;
+  }
+  if (spawn_depth_ == 0 && m != Memory::CpuDram) {
+    auto& d =
+        error("E0400", s,
+              "host code cannot index `" + name + "`, which is in " + std::string(memory_name(m)),
+              "indexed outside a `spawn on` region");
+    d.helps.push_back("transfer it with `transfer(" + name +
+                      ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region");
+    return false;
+  }
+  if (spawn_depth_ > 0 && m == Memory::CpuDram) {
+    auto& d = error("E0401", s, "device code cannot index `" + name + "`, which is in CPU_DRAM",
+                    "indexed inside a `spawn on` region");
+    d.helps.push_back("transfer it with `transfer(" + name + ", Memory::HBM)` before the region");
+    return false;
+  }
+  return true;
 }
 
 // Whether a block's value is an unsuffixed literal, or arithmetic of them only (spec/types.md §2,

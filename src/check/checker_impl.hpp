@@ -159,6 +159,7 @@ class Checker {
   std::vector<HelperIndex> helper_indexes_;
   void check_device_calls();
   void check_helper_memories();
+  bool memory_rule(Span s, const std::string& name, Memory m);
 };
 
 // The variable at the root of a place: `x`, `x[i]`, `(*r)[i]`; null for anything else.
