@@ -379,8 +379,8 @@ void Checker::check_function(int index) {
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
   loop_flows_.clear();
   for (size_t i = 0; i < sig.params.size(); ++i)
-    f.param_slots.push_back(
-        declare(sig.param_names[i], sig.params[i], false, span(sig.item->params[i].name)));
+    f.param_slots.push_back(declare(sig.param_names[i], sig.params[i], sig.item->params[i].is_mut,
+                                    span(sig.item->params[i].name)));
   Type result;
   f.body = check_block(sig.item->body, &sig.ret, result, false);
   if (!sig.ret.is_unit() && !sig.ret.is_error() && !f.body->tail && !never_ends(f.body, false)) {

@@ -238,6 +238,7 @@ struct Attribute : position_tagged {
 };
 
 struct Param : position_tagged {
+  bool is_mut = false;  // `mut x: T`: the body may assign it (its own copy)
   Ident name;
   Type type;
 };
@@ -296,6 +297,6 @@ BOOST_FUSION_ADAPT_STRUCT(vx::ast::ForStmt, var, start, range_op, end, across, b
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::SpawnStmt, topology, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Block, stmts, close)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Attribute, inner, text)
-BOOST_FUSION_ADAPT_STRUCT(vx::ast::Param, name, type)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::Param, is_mut, name, type)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::FnItem, is_pub, name, params, ret, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::ConstItem, is_pub, name, type, value)

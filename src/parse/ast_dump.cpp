@@ -239,7 +239,7 @@ class Dumper {
         line(*f, std::string(f->is_pub ? "PubFn " : "Fn ") + f->name.name);
         Indent in2(*this);
         for (const auto& prm : f->params) {
-          line(prm, "Param " + prm.name.name);
+          line(prm, std::string(prm.is_mut ? "Param mut " : "Param ") + prm.name.name);
           Indent in3(*this);
           type(prm.type);
         }

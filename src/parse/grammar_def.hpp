@@ -491,7 +491,7 @@ auto const attribute_def = '#' >> matches['!'] >> '[' > lexeme[*(any_byte - ']')
 
 struct param_class : Annotate {};
 x3::rule<param_class, ast::Param> const param = "parameter";
-auto const param_def = ident > ':' > type;
+auto const param_def = matches[kw("mut")] >> ident > ':' > type;
 
 x3::rule<class params_class, std::vector<ast::Param>> const params = "parameters";
 auto const params_def = -(param % ',') >> -lit(',');
