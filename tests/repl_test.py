@@ -380,6 +380,8 @@ def values():
                    "add : fn(x: i32, y: i32) -> i32",
                    "fill_row : fn(t: &mut Tensor<f32, [4, 6]>, row: i32)", "LIMIT : i64"]),
         (":vras", []),
+        (":show x", ["= 42 : i32"]),
+        (":show x[0]", []),
         (":reset", ["session reset"]),
         (":vars", ["no bindings or items yet"]),
     ]
@@ -404,6 +406,7 @@ def values():
         "error: no binding `gg` in the session; did you mean `g`?",
         "error: `:show` takes a binding, then indices or ranges: `t`, `t[1]`, `t[0..4][2..6]`",
         "error: unknown command `:vras`; did you mean `:vars`? (:help lists the commands)",
+        "error: `x` is not a tensor (its type is i32): it has no parts",
     ]
     if r.stderr.split("\n") != want_errors + [""]:
         fail(f"standard error: expected {want_errors}, got:\n{r.stderr}")

@@ -775,7 +775,8 @@ struct Session::Impl {
     } else if (b && b->moved) {
       why = "`" + part.name + "` was moved away by an earlier input";
     } else if (b && !b->tensor && !part.selectors.empty()) {
-      why = "`" + part.name + "` is a " + type_name(b->type) + ", not a tensor: it has no parts";
+      why = "`" + part.name + "` is not a tensor (its type is " + type_name(b->type) +
+            "): it has no parts";
     }
     if (!why.empty() || !b) {
       err << "error: " << why << "\n";
