@@ -6,8 +6,9 @@
 # 2. explain_examples: every code of spec/errors.md has a section, every code the sources report
 #    has one, and every example in it is refused with its marked code at its line, or accepted.
 # 3. repl_unit_test: the continuation rule, completion, the code list, an in-process session.
-# 4. repl_piped / repl_pty: sessions through piped standard input and through a pseudo-terminal
-#    (line editing, TAB completion, history).
+# 4. repl_piped / repl_values / repl_pty: sessions through piped standard input (repl_values: how
+#    tensors, `:show`, `:vars` and `:type` of a fn print) and through a pseudo-terminal (line
+#    editing, TAB completion, history).
 vx_doctest(repl_unit_test)
 
 find_package(Python3 COMPONENTS Interpreter)
@@ -18,9 +19,12 @@ if(Python3_FOUND)
   add_test(NAME repl_piped
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py piped $<TARGET_FILE:vx>
             ${PROJECT_SOURCE_DIR})
+  add_test(NAME repl_values
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py values $<TARGET_FILE:vx>
+            ${PROJECT_SOURCE_DIR})
   add_test(NAME repl_pty
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py pty $<TARGET_FILE:vx>
             ${PROJECT_SOURCE_DIR})
-  set_tests_properties(explain_examples repl_piped repl_pty PROPERTIES TIMEOUT 300)
+  set_tests_properties(explain_examples repl_piped repl_values repl_pty PROPERTIES TIMEOUT 300)
   set_tests_properties(repl_pty PROPERTIES SKIP_RETURN_CODE 77)  # a machine without ptys
 endif()

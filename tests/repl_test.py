@@ -6,11 +6,15 @@ piped: a session on standard input (not a terminal): items defined and redefined
   (a refused input defines nothing, a runtime error undoes the input's writes), values and types
   of expressions, tensor summaries, `:type`, `:explain`, `:emit`, `:time`, `:load`, `:reset`,
   `:quit`. Standard output is compared line by line; diagnostics by code and position.
+values: how values print (§7.1): a grid with mixed widths, a row, slices, elided 50×50 and 1-D,
+  a wrapped row, `:show` of a row, a block and an element, `:show`'s errors, `:vars`, `:type` of a
+  function, a did-you-mean for a mistyped command. Every expected text is worked out here (by
+  hand, or built from the elements' values), not taken from vx.
 pty: the same REPL on a pseudo-terminal: prompts, a multi-line input with the continuation
   prompt, TAB completion of `lanes::s` (the three built-ins listed) and of a defined name, Ctrl-C
   abandoning a line, and the history file under $XDG_STATE_HOME.
 
-usage: repl_test.py piped|pty VX REPO_ROOT
+usage: repl_test.py piped|values|pty VX REPO_ROOT
 """
 import os
 import re
@@ -80,6 +84,16 @@ REFUSED_TABLE = """<repl>:4:13: store `h[0][x]`
     for example: block 0 lane 0 and block 1 lane 0 both write element [0][0]""" + LANE_LOOP_X
 
 
+def elided_rows(first, last):
+    """The HBM grid after the kernel: 64 rows of 300, row y all 2 + y. Past 1,000 elements three
+    rows and columns stay at each end; every element is two wide."""
+    def row(v):
+        cells = [f"{v:>2}"] * 3
+        return "[" + ", ".join(cells + ["..."] + cells) + "]"
+    rows = [row(v) for v in first] + ["..."] + [row(v) for v in last]
+    return ["= [" + rows[0] + ","] + ["   " + r + "," for r in rows[1:-1]] + ["   " + rows[-1] + "]"]
+
+
 def piped():
     tmp = tempfile.mkdtemp()
     load_me = os.path.join(tmp, "load_me.vx")
@@ -94,8 +108,10 @@ def piped():
         ("let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);", []),
         (KERNEL, []),
         (":check", PROVED_TABLE.split("\n")),
-        ("grid", ["= [2, 2, 2, 2, 2, ..., 65, 65, 65, 65, 65] : Tensor<f32, [64, 300], "
-                  "Memory::HBM> (19200 elements in HBM)"]),
+        ("grid", elided_rows([2, 3, 4], [63, 64, 65]) +
+         [": Tensor<f32, [64, 300], Memory::HBM> (19200 elements in HBM)"]),
+        (":show grid[63][297..300]", ["= [65, 65, 65] : Tensor<f32, [3], Memory::HBM> "
+                                      "(3 of the 19200 elements of `grid`, in HBM)"]),
         ("let back = transfer(grid, Memory::CPU_DRAM);", []),
         ("back[63][299]", ["= 65 : f32"]),
         ("grid", []),  # moved: E0301, as in a file
@@ -255,7 +271,7 @@ def on_pty():
         ("for i in 0..4 {\r", r"\.\.\. "),  # an open brace: the continuation prompt
         ("t[i] = t[i] * (i as f32);\r", r"\.\.\. "),
         ("}\r", r"vx> "),
-        ("t\r", r"= \[0, 1\.5, 3, 4\.5\] : Tensor<f32, \[4\]> \(4 elements in CPU_DRAM\)\n.*?vx> "),
+        ("t\r", r"= \[  0, 1\.5,   3, 4\.5\] : Tensor<f32, \[4\]> \(4 elements in CPU_DRAM\)\n.*?vx> "),
         ("lanes::s\t", r"lanes::sort +lanes::sum +lanes::sum_unordered *\n"),  # listed
         ("\x03", r"\^C\n.*?vx> "),  # Ctrl-C abandons the line
         ("sca\t", r"scale"),  # one candidate: completed in place
@@ -285,8 +301,121 @@ def on_pty():
         fail(f"no history file at {hist}: {e}")
 
 
+def values():
+    # The 4×6 grid, worked out by hand: the widest elements (`100.25`, `-0.125`) are six wide.
+    grid = ["= [[   0.5,    -12,    0.5,    0.5,    0.5,    0.5],",
+            "   [   0.5,    0.5,    0.5, 100.25,    0.5,    0.5],",
+            "   [-0.125,    0.5,    0.5,    0.5,    0.5,    0.5],",
+            "   [   0.5,    0.5,    0.5,    0.5,    0.5,      7]]",
+            ": Tensor<f32, [4, 6]> (24 elements in CPU_DRAM)"]
+    slices = ["= [[[  0,   1,   2,   3],",
+              "    [ 10,  11,  12,  13],",
+              "    [ 20,  21,  22,  23]],",
+              "",
+              "   [[100, 101, 102, 103],",
+              "    [110, 111, 112, 113],",
+              "    [120, 121, 122, 123]]]",
+              ": Tensor<i32, [2, 3, 4]> (24 elements in CPU_DRAM)"]
+
+    # 50×50 of i * 50 + j: 2,500 elements, so rows and columns 0–2 and 47–49; four wide (2499).
+    def big_row(i):
+        cells = [f"{i * 50 + j:>4}" for j in (0, 1, 2)] + ["..."] + \
+                [f"{i * 50 + j:>4}" for j in (47, 48, 49)]
+        return "[" + ", ".join(cells) + "]"
+    rows = [big_row(i) for i in (0, 1, 2)] + ["..."] + [big_row(i) for i in (47, 48, 49)]
+    big = (["= [" + rows[0] + ","] + ["   " + r + "," for r in rows[1:-1]] +
+           ["   " + rows[-1] + "]", ": Tensor<i32, [50, 50]> (2500 elements in CPU_DRAM)"])
+    # 2,000 of i * 7: the first and last three, five wide (13993).
+    long_row = ("= [" + ", ".join([f"{i * 7:>5}" for i in (0, 1, 2)] + ["..."] +
+                                  [f"{i * 7:>5}" for i in (1997, 1998, 1999)]) +
+                "] : Tensor<i32, [2000]> (2000 elements in CPU_DRAM)")
+    # 30 of i * 4, three wide: `= [` and fifteen elements with their `, ` reach column 78, and a
+    # sixteenth would end past column 79 (80 less the `,` or `]` after it): it wraps.
+    first = ", ".join(f"{i * 4:>3}" for i in range(15))
+    rest = ", ".join(f"{i * 4:>3}" for i in range(15, 30))
+    wrapped = ["= [" + first + ",", "   " + rest + "]",
+               ": Tensor<i32, [30]> (30 elements in CPU_DRAM)"]
+    steps = [
+        ("let mut g = Tensor<f32, [4, 6]>::fill(0.5);\n"
+         "g[0][1] = -12.0; g[1][3] = 100.25; g[2][0] = -0.125; g[3][5] = 7.0;", []),
+        ("g", grid),
+        ("let mut v = Tensor<i32, [5]>::fill(3); v[2] = -40; v",
+         ["= [  3,   3, -40,   3,   3] : Tensor<i32, [5]> (5 elements in CPU_DRAM)"]),
+        ("let mut c = Tensor<i32, [2, 3, 4]>::fill(0);\n"
+         "for i in 0..2 { for j in 0..3 { for k in 0..4 { c[i][j][k] = i * 100 + j * 10 + k; } } }",
+         []),
+        ("c", slices),
+        ("let mut m = Tensor<i32, [50, 50]>::fill(0);\n"
+         "for i in 0..50 { for j in 0..50 { m[i][j] = i * 50 + j; } }\nm", big),
+        ("let mut w = Tensor<i32, [2000]>::fill(0); for i in 0..2000 { w[i] = i * 7; } w",
+         [long_row]),
+        ("let mut r = Tensor<i32, [30]>::fill(0); for i in 0..30 { r[i] = i * 4; } r", wrapped),
+        (":show g[1]", ["= [   0.5,    0.5,    0.5, 100.25,    0.5,    0.5] : Tensor<f32, [6]> "
+                        "(6 of the 24 elements of `g`, in CPU_DRAM)"]),
+        (":show g[0..2][1..4]", ["= [[   -12,    0.5,    0.5],",
+                                 "   [   0.5,    0.5, 100.25]]",
+                                 ": Tensor<f32, [2, 3]> (6 of the 24 elements of `g`, in CPU_DRAM)"]),
+        (":show g[1..=2][..1]", ["= [[   0.5],", "   [-0.125]]",
+                                 ": Tensor<f32, [2, 1]> (2 of the 24 elements of `g`, in CPU_DRAM)"]),
+        (":show g[2][0]", ["= -0.125 : f32"]),
+        (":show c[1][2]", ["= [120, 121, 122, 123] : Tensor<i32, [4]> "
+                           "(4 of the 24 elements of `c`, in CPU_DRAM)"]),
+        (":show g", grid),
+        (":show g[4]", []),
+        (":show g[1][2..9]", []),
+        (":show g[3..1]", []),
+        (":show g[0][0][0]", []),
+        (":show gg", []),
+        (":show g(1)", []),
+        ("fn add(x: i32, y: i32) -> i32 { x + y }", ["defined fn add"]),
+        ("fn fill_row(t: &mut Tensor<f32, [4, 6]>, row: i32) { t[row][0] = 1.0; }",
+         ["defined fn fill_row"]),
+        ("const LIMIT: i64 = 9;", ["defined const LIMIT"]),
+        ("let x = add(40, 2);", []),
+        (":type add", ["add : fn(x: i32, y: i32) -> i32"]),
+        (":type add(1, 2)", ["add(1, 2) : i32"]),
+        (":vars", ["mut g : Tensor<f32, [4, 6]>", "mut v : Tensor<i32, [5]>",
+                   "mut c : Tensor<i32, [2, 3, 4]>", "mut m : Tensor<i32, [50, 50]>",
+                   "mut w : Tensor<i32, [2000]>", "mut r : Tensor<i32, [30]>", "x : i32",
+                   "add : fn(x: i32, y: i32) -> i32",
+                   "fill_row : fn(t: &mut Tensor<f32, [4, 6]>, row: i32)", "LIMIT : i64"]),
+        (":vras", []),
+        (":show x", ["= 42 : i32"]),
+        (":show x[0]", []),
+        (":reset", ["session reset"]),
+        (":vars", ["no bindings or items yet"]),
+    ]
+    script = "\n".join(s for s, _ in steps) + "\n"
+    r = subprocess.run([VX, "repl", "--offload=off"], input=script, capture_output=True,
+                       text=True, timeout=120)
+    if r.returncode != 0:
+        fail(f"exit status {r.returncode}")
+    want = [w for _, ws in steps for w in ws] + [""]
+    got = r.stdout.split("\n")
+    for i, (w, g) in enumerate(zip(want, got)):
+        if w != g:
+            fail(f"line {i + 1}: expected {w!r}, got {g!r}")
+            break
+    if len(got) != len(want):
+        fail(f"{len(got)} lines printed, {len(want)} expected:\n{r.stdout}")
+    want_errors = [
+        "error: index 4 is out of range for dimension 0 of `g`, whose size is 4",
+        "error: range 2..9 goes past the end of dimension 1 of `g`, whose size is 6",
+        "error: range 3..1 starts after its end, in dimension 0 of `g`, whose size is 4",
+        "error: `g` has 2 dimensions, and 3 indices or ranges were given",
+        "error: no binding `gg` in the session; did you mean `g`?",
+        "error: `:show` takes a binding, then indices or ranges: `t`, `t[1]`, `t[0..4][2..6]`",
+        "error: unknown command `:vras`; did you mean `:vars`? (:help lists the commands)",
+        "error: `x` is not a tensor (its type is i32): it has no parts",
+    ]
+    if r.stderr.split("\n") != want_errors + [""]:
+        fail(f"standard error: expected {want_errors}, got:\n{r.stderr}")
+
+
 if MODE == "piped":
     piped()
+elif MODE == "values":
+    values()
 elif MODE == "pty":
     on_pty()
 else:

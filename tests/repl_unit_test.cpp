@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "repl/repl.hpp"
+#include "repl/tensor_text.hpp"
 #include "support/error_index.hpp"
 
 using vx::repl::completions;
@@ -82,4 +83,35 @@ TEST_CASE("a session keeps bindings and items, and a failed input changes nothin
   CHECK(s.names() == std::vector<std::string>{"n", "twice"});
   s.reset();
   CHECK(s.names().empty());
+}
+
+TEST_CASE("a tensor prints as numpy lays it out, its elements as given") {
+  using vx::repl::grid_text;
+  using vx::repl::row_major;
+  auto number = [](int64_t at) { return std::to_string(at); };
+  CHECK(grid_text(row_major({0, 3}), number, 2) == "[]");
+  CHECK(grid_text(row_major({2, 2}), number, 2) == "[[0, 1],\n   [2, 3]]");
+  // After six columns and the `[`, ten elements of five reach column 77 with their `, `; the
+  // eleventh would end at 82, past 80 less the `,` or `]` after it: it starts the next line.
+  auto wide = [](int64_t) { return std::string(5, 'x'); };
+  const std::string nine = "xxxxx, xxxxx, xxxxx, xxxxx, xxxxx, xxxxx, xxxxx, xxxxx, xxxxx, ";
+  CHECK(grid_text(row_major({12}), wide, 6) == "[" + nine + "xxxxx,\n       xxxxx, xxxxx]");
+}
+
+TEST_CASE("`:show`'s parts: indices drop a dimension, ranges narrow it") {
+  using vx::repl::Layout;
+  using vx::repl::Part;
+  std::string why;
+  Part part;
+  REQUIRE(vx::repl::parse_part("t[1][ 2..=3 ]", part, why));
+  Layout l = vx::repl::row_major({4, 6});
+  REQUIRE(vx::repl::select_part(part, l, why));
+  CHECK(l.dims == std::vector<int64_t>{2});
+  CHECK(l.origin == 8);
+  CHECK_FALSE(vx::repl::parse_part("t[1", part, why));
+  CHECK_FALSE(vx::repl::parse_part("t[-1]", part, why));
+  REQUIRE(vx::repl::parse_part("t[0..7]", part, why));
+  l = vx::repl::row_major({4, 6});
+  CHECK_FALSE(vx::repl::select_part(part, l, why));
+  CHECK(why == "range 0..7 goes past the end of dimension 0 of `t`, whose size is 4");
 }

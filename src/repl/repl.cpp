@@ -24,7 +24,9 @@ constexpr const char* kHelp =
 An input goes on over several lines while a (, [ or { is open.
 
   :help           this text
-  :type EXPR      the type of an expression, without running it
+  :type EXPR      the type of an expression, without running it (of a fn: its signature)
+  :show T[..]     a tensor binding, or a part of it: a row `t[1]`, a block `t[0..4][2..6]`
+  :vars           every binding with its type, then the functions and constants
   :check          the kernel rules on the last input, with the digit tables (--explain)
   :explain CODE   the long explanation of an error code (E0300, E6032, ...)
   :emit           the CUDA C++ of the last `spawn on` region entered
@@ -37,8 +39,8 @@ TAB completes keywords, built-ins (lanes::, atomics, math) and the names in scop
 References (`&t`) and copy tokens last only for the input that makes them.
 )";
 
-const char* const kCommands[] = {":help", ":type", ":check", ":explain", ":emit",
-                                 ":time", ":load", ":reset", ":quit"};
+const char* const kCommands[] = {":help", ":type", ":show", ":vars",  ":check", ":explain",
+                                 ":emit", ":time", ":load", ":reset", ":quit"};
 
 // clang-format off
 const char* const kKeywords[] = {
@@ -117,6 +119,13 @@ class Repl {
       out_ << kHelp;
     } else if (name == ":type" || name == ":t") {
       if (need("an expression")) with_large_stack([&] { return session_.type_of(arg) ? 0 : 1; });
+    } else if (name == ":show") {
+      if (need("a tensor binding, or a part of one (`t[1]`)")) session_.show(arg);
+    } else if (name == ":vars") {
+      with_large_stack([&] {
+        session_.list_vars();
+        return 0;
+      });
     } else if (name == ":check") {
       with_large_stack([&] {
         session_.check_last();

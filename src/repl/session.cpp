@@ -40,6 +40,8 @@
 #include "offload/emit_cuda.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
+#include "repl/tensor_text.hpp"
+#include "support/suggest.hpp"
 
 namespace vx::repl {
 
@@ -161,24 +163,29 @@ std::string location(const SourceFile& file, Span s) {
 
 // ---- Values -------------------------------------------------------------------------------------
 
-// `[1, 1, 1]`, or the first and last five elements of a larger tensor.
-std::string tensor_summary(const Type& t, const interp::TensorView& v) {
-  const int64_t n = v.size, shown = 5;
-  const int es = interp::scalar_size(t.scalar);
-  std::string s = "[";
-  for (int64_t i = 0; i < n; ++i) {
-    if (n > 2 * shown && i == shown) {
-      s += "..., ";
-      i = n - shown;
-    }
-    const bool init = !v.init || v.init[i];
-    s +=
-        init ? interp::scalar_text(t.scalar, interp::element_bits(t.scalar, v.data + i * es)) : "?";
-    if (i + 1 < n) s += ", ";
-  }
-  s += "] : " + type_name(t) + " (" + std::to_string(n) + (n == 1 ? " element" : " elements") +
-       " in " + memory_name(t.memory) + ")";
-  return s;
+// One element as `{}` prints it; `?` when it was never written.
+std::string element_text(Scalar s, const interp::TensorView& v, int64_t offset) {
+  if (v.init && !v.init[offset]) return "?";
+  return interp::scalar_text(s, interp::element_bits(s, v.data + offset * interp::scalar_size(s)));
+}
+
+// `= VALUE : TYPE`: the type stays on the value's line while the value takes one line (a scalar,
+// a short row), else it has a line of its own, so that the grid's columns stay clear of it.
+std::string value_line(const std::string& value, const std::string& type) {
+  return "= " + value + (value.find('\n') == std::string::npos ? " : " : "\n: ") + type + "\n";
+}
+
+std::string elements_note(int64_t n) {
+  return std::to_string(n) + (n == 1 ? " element" : " elements");
+}
+
+// A whole tensor: its grid, its type and its size, as `(24 elements in CPU_DRAM)`.
+std::string tensor_value(const Type& t, const interp::TensorView& v) {
+  const Layout layout = row_major(std::vector<int64_t>(v.dims, v.dims + v.rank));
+  const std::string grid = grid_text(
+      layout, [&](int64_t at) { return element_text(t.scalar, v, at); }, 2);
+  return value_line(
+      grid, type_name(t) + " (" + elements_note(v.size) + " in " + memory_name(t.memory) + ")");
 }
 
 interp::TensorView view_of(interp::TensorStorage& s) {
@@ -218,7 +225,20 @@ struct Item {
   std::string name;
   std::string kind;  // "fn", "const", ""
   std::string text;
+  std::string signature;  // a fn's, as `fn(x: i32) -> i32`, for :type and :vars
 };
+
+// A function's type as `:type` and `:vars` show it: `fn(x: i32) -> i32`.
+std::string signature(const tir::Function& f) {
+  std::string s = "fn(";
+  for (size_t i = 0; i < f.param_slots.size(); ++i) {
+    const int slot = f.param_slots[i];
+    s += (i ? ", " : "") + f.slot_names[slot] + ": " + type_name(f.slot_types[slot]);
+  }
+  s += ")";
+  if (f.ret.kind != TypeKind::Unit) s += " -> " + type_name(f.ret);
+  return s;
+}
 
 // ---- The runner ---------------------------------------------------------------------------------
 
@@ -563,9 +583,9 @@ struct Session::Impl {
         const Type& t = main_fn->slot_types[sc.slot];
         if (name == kIt) {
           if (t.is_scalar())
-            value = interp::scalar_text(t.scalar, f.s[sc.slot]) + " : " + type_name(t);
+            value = value_line(interp::scalar_text(t.scalar, f.s[sc.slot]), type_name(t));
           else if (t.is_tensor_like() && f.t[sc.slot].view.data)
-            value = tensor_summary(t, f.t[sc.slot].view);
+            value = tensor_value(t, f.t[sc.slot].view);
           continue;
         }
         const bool untouched_tensor = sc.binding >= 0 && t.kind == TypeKind::Tensor &&
@@ -601,8 +621,8 @@ struct Session::Impl {
     }
     std::erase_if(bindings, [&](const Binding& b) { return gone.count(b.name) > 0; });
     for (const Binding& b : bindings)
-      if (b.name == show && b.tensor) value = tensor_summary(b.type, view_of(*b.tensor));
-    if (!value.empty()) out << "= " << value << "\n";
+      if (b.name == show && b.tensor) value = tensor_value(b.type, view_of(*b.tensor));
+    out << value;
     out.flush();
     return true;
   }
@@ -628,9 +648,9 @@ struct Session::Impl {
       Item item;
       Span s = boost::apply_visitor([&](const auto& x) { return parsed->span(x); }, it.get());
       if (const auto* f = boost::get<ast::FnItem>(&it))
-        item = {f->name.name, "fn", ""};
+        item = {f->name.name, "fn", "", ""};
       else if (const auto* c = boost::get<ast::ConstItem>(&it))
-        item = {c->name.name, "const", ""};
+        item = {c->name.name, "const", "", ""};
       item.text = in.text.substr(s.begin, s.end - s.begin);
       if (item.name == "main") {
         out_items.has_main = true;
@@ -666,6 +686,8 @@ struct Session::Impl {
       if (!run(a, runner, *input)) return false;
     }
     for (Item& item : p.items) {
+      for (const tir::Function& f : a.program()->functions)
+        if (item.kind == "fn" && f.name == item.name) item.signature = signature(f);
       auto same = std::find_if(items.begin(), items.end(), [&](const Item& x) {
         return item.name.empty() ? x.text == item.text : x.name == item.name;
       });
@@ -727,6 +749,99 @@ struct Session::Impl {
     kr::render_explain(out, input, mine);
     out.flush();
   }
+
+  // -- :show, :vars, and :type of a function
+
+  const Binding* binding(const std::string& name) const {
+    for (const Binding& b : bindings)
+      if (b.name == name) return &b;
+    return nullptr;
+  }
+  const Item* function(const std::string& name) const {
+    for (const Item& it : items)
+      if (it.kind == "fn" && it.name == name) return &it;
+    return nullptr;
+  }
+
+  bool show(const std::string& text) {
+    Part part;
+    std::string why;
+    const Binding* b = nullptr;
+    if (parse_part(text, part, why) && !(b = binding(part.name))) {
+      std::vector<std::string> known;
+      for (const Binding& x : bindings) known.push_back(x.name);
+      why = "no binding `" + part.name + "` in the session";
+      if (auto near = closest_name(part.name, known)) why += "; did you mean `" + *near + "`?";
+    } else if (b && b->moved) {
+      why = "`" + part.name + "` was moved away by an earlier input";
+    } else if (b && !b->tensor && !part.selectors.empty()) {
+      why = "`" + part.name + "` is not a tensor (its type is " + type_name(b->type) +
+            "): it has no parts";
+    }
+    if (!why.empty() || !b) {
+      err << "error: " << why << "\n";
+      err.flush();
+      return false;
+    }
+    if (!b->tensor) {
+      out << value_line(interp::scalar_text(b->type.scalar, b->bits), type_name(b->type));
+      out.flush();
+      return true;
+    }
+    const interp::TensorView v = view_of(*b->tensor);
+    Layout layout = row_major(b->tensor->dims);
+    if (!select_part(part, layout, why)) {
+      err << "error: " << why << "\n";
+      err.flush();
+      return false;
+    }
+    if (part.selectors.empty()) {
+      out << tensor_value(b->type, v);
+      out.flush();
+      return true;
+    }
+    const std::string grid = grid_text(
+        layout, [&](int64_t at) { return element_text(b->type.scalar, v, at); }, 2);
+    Type part_type = Type::of(b->type.scalar);
+    std::string note;
+    if (!layout.dims.empty()) {  // a part of it, with its own shape
+      part_type = Type::tensor(b->type.scalar, b->type.memory, layout.dims);
+      note = " (" + std::to_string(layout.size()) + " of the " + elements_note(v.size) + " of `" +
+             part.name + "`, in " + memory_name(b->type.memory) + ")";
+    }
+    out << value_line(grid, type_name(part_type) + note);
+    out.flush();
+    return true;
+  }
+
+  void list_vars() {
+    if (bindings.empty() &&
+        std::none_of(items.begin(), items.end(), [](const Item& it) { return !it.name.empty(); })) {
+      out << "no bindings or items yet\n";
+      out.flush();
+      return;
+    }
+    for (const Binding& b : bindings)
+      out << (b.is_mut ? "mut " : "") << b.name << " : " << type_name(b.type)
+          << (b.moved ? " (moved)" : "") << "\n";
+    for (const Item& it : items) {
+      if (it.kind == "fn")
+        out << it.name << " : " << it.signature << "\n";
+      else if (it.kind == "const")
+        eval_statements({"<repl>", it.name}, true);  // prints `N : TYPE`
+    }
+    out.flush();
+  }
+
+  // `:type f` for a function the session holds (and no binding hides): its signature.
+  bool type_of_function(const std::string& expr) {
+    const std::string name = trim(expr);
+    const Item* f = is_identifier(name) && !binding(name) ? function(name) : nullptr;
+    if (!f) return false;
+    out << name << " : " << f->signature << "\n";
+    out.flush();
+    return true;
+  }
 };
 
 Session::Session(SessionOptions options, std::ostream& out, std::ostream& err)
@@ -752,8 +867,12 @@ bool Session::load(const std::string& path) {
 }
 
 bool Session::type_of(const std::string& expr) {
-  return impl_->eval_statements({"<repl>", expr}, true);
+  return impl_->type_of_function(expr) || impl_->eval_statements({"<repl>", expr}, true);
 }
+
+bool Session::show(const std::string& part) { return impl_->show(part); }
+
+void Session::list_vars() { impl_->list_vars(); }
 
 void Session::check_last() { impl_->check_last(); }
 

@@ -31,7 +31,10 @@ class Session {
   // its other items stay defined). Returns true when it was accepted and ran to its end.
   bool eval(const std::string& text);
   bool load(const std::string& path);     // :load: the file's text as one input
-  bool type_of(const std::string& expr);  // :type: prints `EXPR : TYPE`
+  bool type_of(const std::string& expr);  // :type: prints `EXPR : TYPE` (a fn: its signature)
+  // :show: a tensor binding, or the part `t[1]`, `t[0..4][2..6]` names, printed with its shape.
+  bool show(const std::string& part);
+  void list_vars();   // :vars: every binding with its type, then the items, in the order defined
   void check_last();  // :check: the kernel rules on the last input, with the --explain tables
   void emit_last();   // :emit: the CUDA C++ of the last region entered
   void set_timing(bool on);  // :time: one line per region run, with where it ran and how long
