@@ -509,22 +509,28 @@ bool Checker::memory_rule(Span s, const std::string& name, Memory m) {
     helper_indexes_.push_back({fn_index_, s, name, m});  // host or device: its callers say
     return true;
   }
-  if (spawn_depth_ == 0 && m != Memory::CpuDram) {
+  const bool device = spawn_depth_ > 0;
+  if (device != (m == Memory::CpuDram)) return true;
+  memory_error(
+      s, name, m, device,
+      device ? "indexed inside a `spawn on` region" : "indexed outside a `spawn on` region");
+  return false;
+}
+
+Diagnostic& Checker::memory_error(Span s, const std::string& name, Memory m, bool device,
+                                  const std::string& label) {
+  if (device) {
     auto& d =
-        error("E0400", s,
-              "host code cannot index `" + name + "`, which is in " + std::string(memory_name(m)),
-              "indexed outside a `spawn on` region");
-    d.helps.push_back("transfer it with `transfer(" + name +
-                      ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region");
-    return false;
-  }
-  if (spawn_depth_ > 0 && m == Memory::CpuDram) {
-    auto& d = error("E0401", s, "device code cannot index `" + name + "`, which is in CPU_DRAM",
-                    "indexed inside a `spawn on` region");
+        error("E0401", s, "device code cannot index `" + name + "`, which is in CPU_DRAM", label);
     d.helps.push_back("transfer it with `transfer(" + name + ", Memory::HBM)` before the region");
-    return false;
+    return d;
   }
-  return true;
+  auto& d = error(
+      "E0400", s,
+      "host code cannot index `" + name + "`, which is in " + std::string(memory_name(m)), label);
+  d.helps.push_back("transfer it with `transfer(" + name +
+                    ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region");
+  return d;
 }
 
 // Whether a block's value is an unsuffixed literal, or arithmetic of them only (spec/types.md §2,

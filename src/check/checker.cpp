@@ -343,23 +343,13 @@ void Checker::check_helper_memories() {
   for (const HelperIndex& u : helper_indexes_) {
     const std::string& fn = sigs_[u.fn].name;
     if (host[u.fn] && u.memory != Memory::CpuDram) {
-      auto& d = error("E0400", u.at,
-                      "host code cannot index `" + u.name + "`, which is in " +
-                          std::string(memory_name(u.memory)),
-                      "indexed in host code");
+      auto& d = memory_error(u.at, u.name, u.memory, false, "indexed in host code");
       if (host[u.fn]->end > 0)
         d.secondary.push_back({*host[u.fn], "`" + fn + "` runs as host code for this call"});
-      d.helps.push_back("transfer it with `transfer(" + u.name +
-                        ", Memory::CPU_DRAM)` first, or index it in a `spawn on` region (a "
-                        "function called there runs as device code)");
     }
     if (device[u.fn] && u.memory == Memory::CpuDram) {
-      auto& d =
-          error("E0401", u.at, "device code cannot index `" + u.name + "`, which is in CPU_DRAM",
-                "indexed in device code");
+      auto& d = memory_error(u.at, u.name, u.memory, true, "indexed in device code");
       d.secondary.push_back({*device[u.fn], "`" + fn + "` runs as device code for this call"});
-      d.helps.push_back("transfer it with `transfer(" + u.name +
-                        ", Memory::HBM)` before the region");
     }
   }
 }
@@ -463,7 +453,7 @@ int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span d
   fn_->slot_names.push_back(name);
   fn_->slot_decls.push_back(decl);
   fn_->slot_mut.push_back(is_mut);
-  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}, loop_depth_});
+  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}});
   return slot;
 }
 

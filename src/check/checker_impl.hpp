@@ -34,7 +34,6 @@ struct Local {
   bool moved = false;
   Span decl;
   Span moved_at;
-  int loop_depth = 0;  // the loops around the declaration
 };
 
 // A binary operator chain folded by precedence.
@@ -160,6 +159,9 @@ class Checker {
   void check_device_calls();
   void check_helper_memories();
   bool memory_rule(Span s, const std::string& name, Memory m);
+  // E0401 (device code) or E0400 (host code) for an element of `name`, in `m`, reached at `s`.
+  Diagnostic& memory_error(Span s, const std::string& name, Memory m, bool device,
+                           const std::string& label);
 };
 
 // The variable at the root of a place: `x`, `x[i]`, `(*r)[i]`; null for anything else.

@@ -32,8 +32,10 @@ using namespace conformance;
 
 constexpr size_t kMaxCorpusFile = size_t{16} << 20;
 
-// A corpus file: a regular file (a FIFO would block the runner) of at most 16 MiB; a longer one
-// comes back with one byte more than that, which no expectation can match.
+}  // namespace
+
+namespace conformance {
+
 std::optional<std::string> read_file(const fs::path& p) {
   const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return std::nullopt;
@@ -53,6 +55,10 @@ std::optional<std::string> read_file(const fs::path& p) {
   ::close(fd);
   return text;
 }
+
+}  // namespace conformance
+
+namespace {
 
 // Whether the path matches one of the globs (fnmatch without flags: `*` matches `/` too).
 bool matches_any(const std::string& path, const std::vector<std::string>& globs) {

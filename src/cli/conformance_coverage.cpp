@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,14 +40,6 @@ std::string error_code(std::string_view title) {
   return std::string(title.substr(0, 5));
 }
 
-std::optional<std::string> read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 std::vector<SpecSection> spec_sections(const std::string& spec_dir, std::string& why) {
@@ -65,7 +56,7 @@ std::vector<SpecSection> spec_sections(const std::string& spec_dir, std::string&
   std::sort(chapters.begin(), chapters.end());
   std::vector<SpecSection> out;
   for (const fs::path& chapter : chapters) {
-    const auto text = read_text(chapter);
+    const auto text = read_file(chapter);
     if (!text) {
       why = "cannot read `" + chapter.string() + "`";
       return {};
@@ -168,11 +159,8 @@ int report_coverage(const std::vector<std::string>& programs, const ConformanceO
   std::vector<std::pair<std::string, std::string>> unknown;  // program, key
   std::vector<std::string> without;                          // programs with no `// spec:`
   for (const std::string& path : programs) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
     const bool uir = path.ends_with(".uir");
-    const Expectations e = parse_expectations(text.str(), uir ? "#" : "//");
+    const Expectations e = parse_expectations(read_file(path).value_or(""), uir ? "#" : "//");
     if (e.spec.empty()) without.push_back(path);
     for (const std::string& key : spec_keys(e.spec)) {
       auto it = index.find(key);

@@ -2,12 +2,17 @@
 // besides conformance.hpp (text helpers, one case's result, the reports). Needs nothing from the
 // rest of vx. spec/cli.md (`vx conformance`), DESIGN §7.
 #pragma once
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace vx::conformance {
+
+// A corpus file: a regular file (a FIFO would block the runner) of at most 16 MiB; a longer one
+// comes back with one byte more than that, which no expectation can match.
+std::optional<std::string> read_file(const std::filesystem::path& p);
 
 // Keeps a reason on one readable line: control characters escaped, long text cut.
 std::string printable(std::string_view s, size_t limit = 160);

@@ -188,15 +188,6 @@ std::string tensor_value(const Type& t, const interp::TensorView& v) {
       grid, type_name(t) + " (" + elements_note(v.size) + " in " + memory_name(t.memory) + ")");
 }
 
-interp::TensorView view_of(interp::TensorStorage& s) {
-  return {.data = s.data,
-          .init = s.init.get(),
-          .dims = s.dims.data(),
-          .rank = static_cast<int>(s.dims.size()),
-          .size = s.size,
-          .storage = &s};
-}
-
 std::string int_literal(Scalar s, uint64_t bits) {
   const std::string suffix = scalar_info(s).name;
   if (is_signed_int(s)) return std::to_string(static_cast<int64_t>(bits)) + suffix;
@@ -621,7 +612,7 @@ struct Session::Impl {
     }
     std::erase_if(bindings, [&](const Binding& b) { return gone.count(b.name) > 0; });
     for (const Binding& b : bindings)
-      if (b.name == show && b.tensor) value = tensor_value(b.type, view_of(*b.tensor));
+      if (b.name == show && b.tensor) value = tensor_value(b.type, interp::whole_view(*b.tensor));
     out << value;
     out.flush();
     return true;
@@ -788,7 +779,7 @@ struct Session::Impl {
       out.flush();
       return true;
     }
-    const interp::TensorView v = view_of(*b->tensor);
+    const interp::TensorView v = interp::whole_view(*b->tensor);
     Layout layout = row_major(b->tensor->dims);
     if (!select_part(part, layout, why)) {
       err << "error: " << why << "\n";
