@@ -1,4 +1,4 @@
-// The map of who writes what (write_map.hpp, spec/cli.md §3.2): enumerates the passes of the
+// The map of who writes what (write_map.hpp, spec/cli.md §3.3): enumerates the passes of the
 // across loops around a store, and the plain loops inside them that its offset uses, evaluates
 // the offset of each as the program does, and records the first writer of every element and the
 // elements that two passes running at the same time both write.

@@ -1,4 +1,4 @@
-// Who writes what (spec/cli.md §3.2, `vx check --map`, the REPL's `:map`): for a store in an
+// Who writes what (spec/cli.md §3.3, `vx check --map`, the REPL's `:map`): for a store in an
 // across loop, which pass — the values of the block and lane loops, and of the plain loops inside
 // them that the offset uses — writes each element of the tensor, and which elements two passes
 // both write. The passes are enumerated and the store's offset evaluated as the program computes

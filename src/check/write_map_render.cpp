@@ -1,4 +1,4 @@
-// Drawing the maps of who writes what (write_map.hpp, spec/cli.md §3.2): a grid of text for a
+// Drawing the maps of who writes what (write_map.hpp, spec/cli.md §3.3): a grid of text for a
 // terminal, coloured by block with ANSI escapes when colour is on; one SVG picture; or JSON data.
 #include <algorithm>
 #include <sstream>
@@ -36,8 +36,8 @@ std::string legend_text(const WriteMap& m) {
 
 std::string collision_text(const WriteMap& m) {
   if (m.collided == 0)
-    return m.sample ? "no two of the passes evaluated write the same element"
-                    : "no two passes write the same element";
+    return m.evaluations < m.total ? "no two of the passes evaluated write the same element"
+                                   : "no two passes write the same element";
   return std::string(kCollision) + " " + std::to_string(m.collided) + " element" +
          (m.collided == 1 ? "" : "s") + " written by two passes; the first: " + m.first_collision;
 }
