@@ -42,3 +42,10 @@ add_test(NAME values
 add_test(NAME call
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/call_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance)
+
+# `vx check --map` and `:map` (spec/cli.md §3.3): who writes each element, computed in Python
+# from each program's formula and compared with the text, SVG and JSON maps; colour, usage errors,
+# and docs/write_map.svg regenerated (tests/write_map_test.py).
+add_test(NAME write_map
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/write_map_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})

@@ -8,6 +8,7 @@
 #include "check/kernel_access.hpp"
 #include "check/kernel_rules.hpp"
 #include "check/mixed_radix.hpp"
+#include "check/write_map.hpp"
 #include "support/internal_error.hpp"
 #include "support/pass_name.hpp"
 
@@ -38,12 +39,42 @@ Span loop_header(const tir::Stmt* loop, const SourceFile& file) {
   return s;
 }
 
+std::string describe_pass(const FunctionFacts& facts, const std::vector<const tir::Stmt*>& stmts,
+                          const std::vector<int64_t>& vals) {
+  std::vector<int64_t> blocks, lanes;
+  std::string seq;
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (stmts[i]->across == tir::Across::Blocks)
+      blocks.push_back(vals[i]);
+    else if (stmts[i]->across == tir::Across::Lanes)
+      lanes.push_back(vals[i]);
+    else
+      seq +=
+          (seq.empty() ? " with `" : ", `") + stmts[i]->var_name + "` = " + std::to_string(vals[i]);
+  }
+  return pass_name(blocks, lanes, facts.words.lane) + seq;
+}
+
+std::string element_text(const Type* t, int64_t off) {
+  if (!t || t->rank() <= 1 || off < 0) return "element " + std::to_string(off);
+  for (int64_t d : t->dims)
+    if (d <= 0) return "element " + std::to_string(off);
+  std::vector<int64_t> idx(t->rank());
+  for (int k = t->rank() - 1; k >= 0; --k) {
+    idx[k] = off % t->dims[k];
+    off /= t->dims[k];
+  }
+  std::string s = "element ";
+  for (int64_t i : idx) s += "[" + std::to_string(i) + "]";
+  return s;
+}
+
 namespace {
 
 class Checker {
  public:
-  Checker(const FunctionFacts& f, Diagnostics& d, std::vector<StoreExplain>* e)
-      : facts_(f), diags_(d), explain_(e) {}
+  Checker(const FunctionFacts& f, Diagnostics& d, std::vector<StoreExplain>* e, bool maps)
+      : facts_(f), diags_(d), explain_(e), maps_(maps) {}
 
   void run() {
     for (const tir::Stmt* loop : facts_.across_loops) check_loop(loop);
@@ -168,37 +199,6 @@ class Checker {
     return must_find(facts_.loop_lo, static_cast<const tir::Stmt*>(leaf->key));
   }
 
-  std::string describe_pass(const std::vector<const tir::Stmt*>& stmts,
-                            const std::vector<int64_t>& vals) const {
-    std::vector<int64_t> blocks, lanes;
-    std::string seq;
-    for (size_t i = 0; i < stmts.size(); ++i) {
-      if (stmts[i]->across == tir::Across::Blocks)
-        blocks.push_back(vals[i]);
-      else if (stmts[i]->across == tir::Across::Lanes)
-        lanes.push_back(vals[i]);
-      else
-        seq += (seq.empty() ? " with `" : ", `") + stmts[i]->var_name +
-               "` = " + std::to_string(vals[i]);
-    }
-    return pass_name(blocks, lanes, facts_.words.lane) + seq;
-  }
-
-  std::string element_text(const Access& a, int64_t off) const {
-    const Type* t = a.type;
-    if (!t || t->rank() <= 1 || off < 0) return "element " + std::to_string(off);
-    for (int64_t d : t->dims)
-      if (d <= 0) return "element " + std::to_string(off);
-    std::vector<int64_t> idx(t->rank());
-    for (int k = t->rank() - 1; k >= 0; --k) {
-      idx[k] = off % t->dims[k];
-      off /= t->dims[k];
-    }
-    std::string s = "element ";
-    for (int64_t i : idx) s += "[" + std::to_string(i) + "]";
-    return s;
-  }
-
   std::string collision_text(const tir::Stmt* loop, const Access& write, const Access* other) {
     std::vector<const tir::Stmt*> stmts;
     auto loops = ranges(loop, write, other ? other->offset : nullptr, stmts);
@@ -208,12 +208,12 @@ class Checker {
         [&](const IxNode* l) { return fixed_value(l); }, write.indices,
         other ? other->indices : DimIndices{});
     if (!c) return {};
-    std::string elem = element_text(write, c->element);
+    std::string elem = element_text(write.type, c->element);
     if (!c->second_reads || other->write)
-      return describe_pass(stmts, c->first) + " and " + describe_pass(stmts, c->second) +
-             " both write " + elem;
-    return describe_pass(stmts, c->first) + " writes " + elem + " and " +
-           describe_pass(stmts, c->second) + " reads it";
+      return describe_pass(facts_, stmts, c->first) + " and " +
+             describe_pass(facts_, stmts, c->second) + " both write " + elem;
+    return describe_pass(facts_, stmts, c->first) + " writes " + elem + " and " +
+           describe_pass(facts_, stmts, c->second) + " reads it";
   }
 
   // An access as messages quote it: `out[b][l]`, or `out[b][l]` (line 7) when the other one
@@ -386,21 +386,24 @@ class Checker {
         }
         s.checks.push_back(std::move(c));
       }
-      if (!s.checks.empty()) explain_->push_back(std::move(s));
+      if (s.checks.empty()) continue;
+      if (maps_) s.map = std::make_shared<const WriteMap>(map_store(facts_, a));
+      explain_->push_back(std::move(s));
     }
   }
 
   const FunctionFacts& facts_;
   Diagnostics& diags_;
   std::vector<StoreExplain>* explain_;
+  bool maps_;
   std::set<uint32_t> reported_;
 };
 
 }  // namespace
 
 void check_disjointness(const FunctionFacts& facts, Diagnostics& diags,
-                        std::vector<StoreExplain>* explain) {
-  Checker(facts, diags, explain).run();
+                        std::vector<StoreExplain>* explain, bool maps) {
+  Checker(facts, diags, explain, maps).run();
 }
 
 }  // namespace vx::kr

@@ -27,8 +27,10 @@ const char* failure_word(RadixProof::Failure f) {
   }
 }
 
+}  // namespace
+
 // The table, with columns as wide as their widest cell.
-void print_table(std::ostream& out, const RadixProof& p, const std::string& indent) {
+void print_proof_table(std::ostream& out, const RadixProof& p, const std::string& indent) {
   std::vector<std::vector<std::string>> rows = {
       {"digit", "coefficient", "largest value", "the most it adds"}};
   for (const Digit& d : p.digits)
@@ -54,8 +56,6 @@ void print_table(std::ostream& out, const RadixProof& p, const std::string& inde
   }
   out << std::left;
 }
-
-}  // namespace
 
 nlohmann::json proof_json(const RadixProof& p) {
   nlohmann::json j;
@@ -135,7 +135,7 @@ void render_explain(std::ostream& out, const SourceFile& file,
         continue;
       }
       out << (p.proved() && c.same_expression.empty() ? "proved" : "not proved") << "\n";
-      print_table(out, p, "    ");
+      print_proof_table(out, p, "    ");
       if (p.comparisons.empty()) out << "    (one digit: nothing to compare)\n";
       for (const Comparison& cmp : p.comparisons)
         out << "    " << (cmp.holds ? "ok    " : "FAILS ") << cmp.text << "\n";

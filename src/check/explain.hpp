@@ -3,6 +3,7 @@
 // and the comparisons that prove or refute it, once per across loop around the store. The same
 // data is the `data` of a JSON diagnostic. Needs the proofs that kernel_rules.cpp made.
 #pragma once
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -12,6 +13,8 @@
 #include "support/diagnostics.hpp"
 
 namespace vx::kr {
+
+struct WriteMap;  // write_map.hpp
 
 // One across loop's check of one store.
 struct LoopCheck {
@@ -30,13 +33,17 @@ struct StoreExplain {
   std::string place;   // its source text
   std::string tensor;  // the tensor's name
   std::string offset;  // the linear offset as Vx source; empty when the rule cannot read it
-  std::vector<LoopCheck> checks;  // outer loop first
+  std::vector<LoopCheck> checks;        // outer loop first
+  std::shared_ptr<const WriteMap> map;  // who writes what, when the maps were asked for
 };
 
 nlohmann::json proof_json(const RadixProof& proof);
 nlohmann::json check_json(const LoopCheck& check);
 // The whole explanation of one store as a note diagnostic (`data` holds the tables).
 Diagnostic explain_diagnostic(const StoreExplain& store);
+
+// The lesson's table of a proof: digit, coefficient, largest value, the most it adds.
+void print_proof_table(std::ostream& out, const RadixProof& proof, const std::string& indent);
 
 // Prints the tables, in source order.
 void render_explain(std::ostream& out, const SourceFile& file,

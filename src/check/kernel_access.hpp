@@ -64,11 +64,17 @@ struct FunctionFacts {
 // Header span of a for statement: from `for` to just before its body.
 Span loop_header(const tir::Stmt* loop, const SourceFile& file);
 
+// How messages name a pass: "block 0 lane 8", "block 1 lane 0 with `k` = 2" (`stmts`: the loops,
+// outer first; `vals`: their values), and an element by its index: "element [1][2]".
+std::string describe_pass(const FunctionFacts& facts, const std::vector<const tir::Stmt*>& stmts,
+                          const std::vector<int64_t>& vals);
+std::string element_text(const Type* tensor, int64_t offset);
+
 // Checks every across loop of the function: atomics mixed with plain accesses, the
 // same-expression rule and the mixed-radix proof of every written tensor. Reports E6032; fills
-// `explain` with every store's checks.
+// `explain` with every store's checks (with `maps`, and its map of who writes what).
 void check_disjointness(const FunctionFacts& facts, Diagnostics& diags,
-                        std::vector<StoreExplain>* explain);
+                        std::vector<StoreExplain>* explain, bool maps = false);
 
 // The warnings about how a lane loop that the rules accept fills its block (kernel_lints.cpp).
 void lane_warnings(Diagnostics& diags, const tir::Stmt* loop, Span header, int64_t lanes,

@@ -167,7 +167,7 @@ class RuleWalker {
   RuleWalker(const tir::Program& prog, const Machine& m, const Summaries& sums, Diagnostics& d)
       : prog_(prog), m_(m), sums_(sums), diags_(d), file_(d.file()) {}
 
-  void run(const tir::Function& fn, std::vector<kr::StoreExplain>* explain) {
+  void run(const tir::Function& fn, std::vector<kr::StoreExplain>* explain, bool maps) {
     fn_ = &fn;
     int n = fn.slot_count();
     facts_ = kr::FunctionFacts{};
@@ -181,7 +181,7 @@ class RuleWalker {
     foldable_.clear();
     for_each_assign(fn.body);
     walk_block(fn.body, nullptr);
-    kr::check_disjointness(facts_, diags_, explain);
+    kr::check_disjointness(facts_, diags_, explain, maps);
   }
 
  private:
@@ -981,13 +981,13 @@ class RuleWalker {
 }  // namespace
 
 bool check_kernel_rules(const tir::Program& program, const Machine& machine, Diagnostics& diags,
-                        std::vector<kr::StoreExplain>* explain) {
+                        std::vector<kr::StoreExplain>* explain, bool maps) {
   size_t before = diags.error_count();
   Summaries sums = summarize(program);
   for (const tir::Function& fn : program.functions) {
     if (!fn.body) continue;
     RuleWalker walker(program, machine, sums, diags);
-    walker.run(fn, explain);
+    walker.run(fn, explain, maps);
   }
   if (explain)
     std::stable_sort(explain->begin(), explain->end(),

@@ -37,8 +37,9 @@ inline Diagnostic& kernel_rule_error(Diagnostics& diags, KernelRule rule, Span s
 }
 
 // Reports every broken rule to `diags`; returns true when there was none. With `explain`, also
-// records the proof of every store in an across loop, in source order.
+// records the proof of every store in an across loop, in source order; with `maps` too, the map
+// of who writes what of each (write_map.hpp).
 bool check_kernel_rules(const tir::Program& program, const Machine& machine, Diagnostics& diags,
-                        std::vector<kr::StoreExplain>* explain = nullptr);
+                        std::vector<kr::StoreExplain>* explain = nullptr, bool maps = false);
 
 }  // namespace vx

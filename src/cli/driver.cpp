@@ -6,6 +6,7 @@
 #include <map>
 
 #include "check/tir_walk.hpp"
+#include "check/write_map.hpp"
 #include "driver/pipeline.hpp"
 #include "driver/values.hpp"
 #include "offload/emit_cuda.hpp"
@@ -69,14 +70,34 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
   return 0;
 }
 
+// `check --map`: the maps of who writes what, on `out` (text, or JSON notes) or into FILE.svg.
+bool write_maps(const DriverOptions& options, const SourceFile& file,
+                const std::vector<kr::StoreExplain>& stores, std::ostream& out, std::ostream& err) {
+  if (options.map == "true") {
+    kr::render_maps(
+        out, file, stores,
+        options.error_format == ErrorFormat::Json ? kr::MapFormat::Json : kr::MapFormat::Text,
+        options.map_color);
+    return true;
+  }
+  std::ofstream svg(options.map, std::ios::binary);
+  if (svg) kr::render_maps(svg, file, stores, kr::MapFormat::Svg, false);
+  if (!svg || !svg.flush()) {
+    render_plain_error(err, "cannot write `" + options.map + "`", options.error_format);
+    return false;
+  }
+  return true;
+}
+
 int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err) {
   if (options.file.size() > 4 && options.file.ends_with(".uir")) {
     if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
-        options.stage == Stage::Call || !options.dump.empty()) {
+        options.stage == Stage::Call || !options.dump.empty() || !options.map.empty()) {
       render_plain_error(
           err,
           "`" + options.file +
-              "` is .uir; `emit-cuda`, `lower`, `call` and `--dump` read .vx (spec/uir.md §6)",
+              "` is .uir; `emit-cuda`, `lower`, `call`, `--dump` and `--map` read .vx (spec/uir.md "
+              "§6)",
           options.error_format);
       return 2;
     }
@@ -101,6 +122,13 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     }
     dump = *named;
   }
+  const bool map_svg = !options.map.empty() && options.map != "true";
+  if (map_svg && (options.map.size() <= 4 || !options.map.ends_with(".svg"))) {
+    render_plain_error(
+        err, "--map=FILE writes an SVG picture: FILE ends in .svg, `" + options.map + "` does not",
+        options.error_format);
+    return 2;
+  }
   int read_status = 0;
   auto file = read_source_or_report(options.file, err, options.error_format, read_status);
   if (!file) return read_status;
@@ -111,7 +139,9 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
 
   pipeline::Options front;
   front.machine = &machine;
-  front.explain = options.explain || (dumping && dump == pipeline::Dump::Kernels);
+  front.explain =
+      options.explain || !options.map.empty() || (dumping && dump == pipeline::Dump::Kernels);
+  front.maps = !options.map.empty();
   front.deny_warnings = options.deny_warnings;
   // A dump stops at the step that makes it; under `run`, the program the run executes (with its
   // offload marks).
@@ -128,6 +158,8 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   // program the parser or the checker refused never reached the rules).
   const bool rules_ran = c.ok() || *c.refused_at == pipeline::Step::KernelRules;
   if (options.explain && rules_ran) kr::emit_explain(out, *file, c.explained, options.error_format);
+  if (!options.map.empty() && rules_ran && !write_maps(options, *file, c.explained, out, err))
+    return 2;
   if (!c.ok()) {
     emit_diagnostics(err, *c.diags, options.error_format);
     return 1;

@@ -20,8 +20,10 @@ struct DriverOptions {
   std::string dump_npy;  // run --dump-npy=DIR: main's tensors as DIR/NAME.npy
   bool dump_regions = false;  // run --dump=FILE.json --dump-regions: also after each region
   ErrorFormat error_format = ErrorFormat::Human;
-  std::string machine;   // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
-  bool explain = false;  // check --explain: print the kernel rules' digit tables
+  std::string machine;     // --machine FILE (read by the kernel rules); empty: fleet/h100-sxm.vx
+  bool explain = false;    // check --explain: print the kernel rules' digit tables
+  std::string map;         // check --map: "true" (a text map on `out`) or FILE.svg; empty: none
+  bool map_color = false;  // the text map with ANSI colour (--color, NO_COLOR, on stdout)
   bool deny_warnings = false;      // -D warnings: a warning refuses the program (exit status 1)
   bool check_races = false;        // run --check-races: record the passes of across loops
   bool skip_kernel_rules = false;  // hidden: run without the kernel rules (the race oracle's tests)

@@ -96,6 +96,9 @@ int vx_main(int argc, char** argv) {
   add_program_options(check);
   check->add_flag("--explain", opts.explain,
                   "print the digit table of every store in an across loop");
+  check->add_flag("--map{true}", opts.map,
+                  "draw who writes each element of every store in an across loop; "
+                  "--map=FILE.svg: as an SVG picture");
   auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
   add_program_options(parse);
   parse->add_option("--dump", opts.dump, "what to print: ast")->check(CLI::IsMember({"ast"}));
@@ -199,6 +202,7 @@ int vx_main(int argc, char** argv) {
   }
   opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;
   vx::set_diagnostic_color(vx::color_wanted(color, STDERR_FILENO));
+  opts.map_color = vx::color_wanted(color, STDOUT_FILENO);  // the map is drawn on stdout
   if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
   if (*diff) return vx::values::diff_files(diff_a, diff_b, diff_ulps, std::cout, std::cerr);
   if (*repl) return vx::repl::run_repl(repl_opts);

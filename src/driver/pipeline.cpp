@@ -95,7 +95,7 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
   if (options.through == Step::Check) return c;
   static const Machine kDefault = default_machine();
   if (!check_kernel_rules(*c.program, options.machine ? *options.machine : kDefault, *c.diags,
-                          options.explain ? &c.explained : nullptr)) {
+                          options.explain ? &c.explained : nullptr, options.maps)) {
     c.refused_at = Step::KernelRules;
     return c;
   }

@@ -35,6 +35,7 @@ struct Options {
   Step through = Step::KernelRules;  // the last step to run
   const Machine* machine = nullptr;  // the kernel rules' machine; null: default_machine()
   bool explain = false;              // keep the kernel rules' proof of every store
+  bool maps = false;                 // with explain: and its map of who writes what
   bool deny_warnings = false;        // `-D warnings`: a warning refuses the program
   bool needs_main = true;            // false: a file of functions for `vx call`
 };

@@ -28,6 +28,7 @@ An input goes on over several lines while a (, [ or { is open.
   :show T[..]     a tensor binding, or a part of it: a row `t[1]`, a block `t[0..4][2..6]`
   :vars           every binding with its type, then the functions and constants
   :check          the kernel rules on the last input, with the digit tables (--explain)
+  :map [svg]      who writes each element of the last input's kernels (as SVG: `:map svg`)
   :explain CODE   the long explanation of an error code (E0300, E6032, ...)
   :emit           the CUDA C++ of the last `spawn on` region entered
   :time [on|off]  print how long each region ran, and where (host or GPU)
@@ -39,8 +40,8 @@ TAB completes keywords, built-ins (lanes::, atomics, math) and the names in scop
 References (`&t`) and copy tokens last only for the input that makes them.
 )";
 
-const char* const kCommands[] = {":help", ":type", ":show", ":vars",  ":check", ":explain",
-                                 ":emit", ":time", ":load", ":reset", ":quit"};
+const char* const kCommands[] = {":help",    ":type", ":show", ":vars", ":check", ":map",
+                                 ":explain", ":emit", ":time", ":load", ":reset", ":quit"};
 
 // clang-format off
 const char* const kKeywords[] = {
@@ -131,6 +132,14 @@ class Repl {
         session_.check_last();
         return 0;
       });
+    } else if (name == ":map") {
+      if (arg.empty() || arg == "svg")
+        with_large_stack([&] {
+          session_.map_last(arg.empty() ? kr::MapFormat::Text : kr::MapFormat::Svg);
+          return 0;
+        });
+      else
+        err_ << "error: `:map` takes nothing, or `svg`\n";
     } else if (name == ":explain") {
       if (need("an error code (E0300)")) explain_code(arg, out_, err_);
     } else if (name == ":emit") {

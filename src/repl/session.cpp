@@ -97,13 +97,14 @@ struct Attempt {
 };
 
 Attempt run_pipeline(Composed composed, const Machine& machine, bool explain,
-                     bool parse_only = false) {
+                     bool parse_only = false, bool maps = false) {
   Attempt a;
   a.composed = std::move(composed);
   pipeline::Options options;
   options.through = parse_only ? pipeline::Step::Parse : pipeline::Step::KernelRules;
   options.machine = &machine;
   options.explain = explain;
+  options.maps = maps;
   a.c = pipeline::compile(std::make_shared<SourceFile>("<session>", a.composed.text), options);
   return a;
 }
@@ -707,7 +708,8 @@ struct Session::Impl {
 
   // -- :check
 
-  void check_last() {
+  // With `map`, the maps of who writes what (:map) instead of the tables.
+  void check_last(std::optional<kr::MapFormat> map = std::nullopt) {
     if (!last) {
       out << "nothing entered yet\n";
       return;
@@ -724,7 +726,7 @@ struct Session::Impl {
       if (!parsed) return;
       c = compose_statements(last->text, tail, Tail::Let, true);
     }
-    Attempt a = run_pipeline(std::move(c), machine, true);
+    Attempt a = run_pipeline(std::move(c), machine, true, false, map.has_value());
     report_all(a, input);
     if (!a.checked()) {
       out << "the kernel rules run on a program that passes the checker: fix the errors above "
@@ -737,7 +739,10 @@ struct Session::Impl {
       for (auto& lc : s.checks) a.composed.map(lc.loop_span, lc.loop_span);
       mine.push_back(std::move(s));
     }
-    kr::render_explain(out, input, mine);
+    if (map)
+      kr::render_maps(out, input, mine, *map, *map == kr::MapFormat::Text && diagnostic_color());
+    else
+      kr::render_explain(out, input, mine);
     out.flush();
   }
 
@@ -866,6 +871,8 @@ bool Session::show(const std::string& part) { return impl_->show(part); }
 void Session::list_vars() { impl_->list_vars(); }
 
 void Session::check_last() { impl_->check_last(); }
+
+void Session::map_last(kr::MapFormat format) { impl_->check_last(format); }
 
 void Session::emit_last() {
   if (impl_->last_region.empty())

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "check/write_map.hpp"
+
 namespace vx::repl {
 
 struct SessionOptions {
@@ -36,7 +38,10 @@ class Session {
   bool show(const std::string& part);
   void list_vars();   // :vars: every binding with its type, then the items, in the order defined
   void check_last();  // :check: the kernel rules on the last input, with the --explain tables
-  void emit_last();   // :emit: the CUDA C++ of the last region entered
+  // :map: who writes each element of every store in an across loop of the last input, on `out`:
+  // text (coloured as diagnostics are), an SVG picture, or JSON notes (spec/cli.md §3.3).
+  void map_last(kr::MapFormat format);
+  void emit_last();          // :emit: the CUDA C++ of the last region entered
   void set_timing(bool on);  // :time: one line per region run, with where it ran and how long
   bool timing() const;
   void reset();  // :reset: forget every item and binding

@@ -1,0 +1,307 @@
+// The map of who writes what (write_map.hpp, spec/cli.md §3.3): enumerates the passes of the
+// across loops around a store, and the plain loops inside them that its offset uses, evaluates
+// the offset of each as the program does, and records the first writer of every element and the
+// elements that two passes running at the same time both write.
+#include "check/write_map.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "check/kernel_access.hpp"
+#include "support/internal_error.hpp"
+
+namespace vx::kr {
+
+namespace {
+
+// The window drawn of each dimension: a 1-D tensor 256 elements (16 to a row), the last two
+// dimensions 32 rows of 16 columns, and of the dimensions before them the first 4 slices.
+std::vector<int64_t> window_of(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> w(shape.size(), 1);
+  const size_t r = shape.size();
+  if (r == 1) return {std::min<int64_t>(shape[0], 256)};
+  w[r - 1] = std::min<int64_t>(shape[r - 1], 16);
+  w[r - 2] = std::min<int64_t>(shape[r - 2], r == 2 ? 32 : 16);
+  if (r >= 3) w[r - 3] = std::min<int64_t>(shape[r - 3], 4);
+  return w;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
+  return s;
+}
+
+// A label of the values of the loops, by level: `1,2:3/4` (blocks : lanes / plain loops).
+std::string label_of(const std::vector<const tir::Stmt*>& loops,
+                     const std::vector<std::string>& values) {
+  std::vector<std::string> level[3];
+  for (size_t i = 0; i < loops.size(); ++i)
+    level[loops[i]->across == tir::Across::Blocks  ? 0
+          : loops[i]->across == tir::Across::Lanes ? 1
+                                                   : 2]
+        .push_back(values[i]);
+  std::string s = join(level[0], ",");
+  if (!level[1].empty()) s += (s.empty() ? "" : ":") + join(level[1], ",");
+  if (!level[2].empty()) s += "/" + join(level[2], ",");
+  return s;
+}
+
+class Mapper {
+ public:
+  Mapper(const FunctionFacts& f, const Access& a) : facts_(f), a_(a) {}
+
+  WriteMap run() {
+    if (a_.type)
+      for (int64_t d : a_.type->dims) m_.shape.push_back(d > 0 ? d : 0);
+    if (!a_.offset) refuse("the store uses the whole tensor");
+    if (!a_.offset || !choose_loops() || !check_leaves()) return std::move(m_);
+    const bool known = !m_.shape.empty() && std::all_of(m_.shape.begin(), m_.shape.end(),
+                                                        [](int64_t d) { return d > 0; });
+    flat_ = !known;
+    if (known) {
+      m_.window = window_of(m_.shape);
+    } else {
+      m_.window = {256};
+      m_.notes.push_back("the shape of `" + a_.tensor +
+                         "` is known only when the program runs: drawn by linear offset");
+    }
+    if (known && m_.window != m_.shape) {
+      m_.sample = true;
+      std::string part = a_.tensor, whole;
+      for (size_t k = 0; k < m_.shape.size(); ++k) {
+        part += "[0.." + std::to_string(m_.window[k]) + "]";
+        whole += (k ? ", " : "") + std::to_string(m_.shape[k]);
+      }
+      m_.notes.push_back("a sample: `" + part + "` of [" + whole + "]");
+    }
+    int64_t cells = 1;
+    for (int64_t w : m_.window) cells *= w;
+    m_.cells.resize(static_cast<size_t>(cells));
+    for (int64_t i = 0; i < cells; ++i) m_.cells[i].index = unflatten(i, m_.window);
+    enumerate();
+    return std::move(m_);
+  }
+
+ private:
+  // No map: says why. Returns false.
+  bool refuse(std::string why) {
+    m_.unmappable = std::move(why);
+    return false;
+  }
+
+  // The across loops from the outermost one around the store, and the plain loops inside it
+  // that the offset uses (a plain loop it does not use repeats one pass's write).
+  bool choose_loops() {
+    std::set<const IxNode*> seen;
+    std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
+      if (!n || !seen.insert(n).second) return;
+      if (n->is_leaf())
+        leaves_.push_back(n);
+      else {
+        collect(n->a);
+        collect(n->b);
+      }
+    };
+    collect(a_.offset);
+    for (const auto& [index, size] : a_.indices) collect(index);
+    auto it = std::find_if(a_.fors.begin(), a_.fors.end(),
+                           [](const tir::Stmt* s) { return s->across != tir::Across::None; });
+    for (; it != a_.fors.end(); ++it) {
+      const tir::Stmt* s = *it;
+      const IxNode* leaf = facts_.dag->loop(s, s->var_name);
+      if (s->across == tir::Across::None && !seen.count(leaf)) continue;
+      auto lo = must_find(facts_.loop_lo, s), hi = must_find(facts_.loop_hi, s);
+      if (auto b = a_.bounds.find(leaf); b != a_.bounds.end()) {
+        if (lo) lo = std::max(*lo, b->second.first);
+        if (hi) hi = std::min(*hi, b->second.second);
+      }
+      if (!lo || !hi) return refuse("the loop `" + s->var_name + "` has no constant bounds");
+      loops_.push_back(s);
+      ranges_.push_back({leaf, *lo, *hi, s->across != tir::Across::None});
+    }
+    return true;
+  }
+
+  // Every other leaf of the offset must have a value known before the program runs.
+  bool check_leaves() {
+    for (const IxNode* leaf : leaves_) {
+      if (leaf->op == IxOp::Const || index_of(leaf) >= 0) continue;
+      if (leaf->op == IxOp::Loop) {
+        auto* s = static_cast<const tir::Stmt*>(leaf->key);
+        if (auto lo = must_find(facts_.loop_lo, s)) {
+          fixed_[leaf] = *lo;
+          m_.notes.push_back("`" + leaf->name + "` is " + std::to_string(*lo) +
+                             ": a loop around the kernel takes its first value");
+          continue;
+        }
+        return refuse("the loop `" + leaf->name + "` around the kernel has no constant start");
+      }
+      const std::string what = leaf->op == IxOp::Opaque ? "reads `" + leaf->name + "`, a value"
+                                                        : "uses `" + leaf->name + "`, whose value";
+      return refuse("the offset " + what +
+                    " known only when the program runs: which pass writes which element cannot "
+                    "be known before it runs");
+    }
+    return true;
+  }
+
+  int index_of(const IxNode* leaf) const {
+    for (size_t i = 0; i < ranges_.size(); ++i)
+      if (ranges_[i].leaf == leaf) return static_cast<int>(i);
+    return -1;
+  }
+
+  static std::vector<int64_t> unflatten(int64_t off, const std::vector<int64_t>& dims) {
+    std::vector<int64_t> idx(dims.size());
+    for (size_t k = dims.size(); k-- > 0;) {
+      idx[k] = off % dims[k];
+      off /= dims[k];
+    }
+    return idx;
+  }
+
+  // The cell of an element, or -1 outside the window.
+  int64_t cell_of(int64_t off) const {
+    if (off < 0) return -1;
+    if (flat_) return off < m_.window[0] ? off : -1;
+    int64_t total = 1;
+    for (int64_t d : m_.shape) total *= d;
+    if (off >= total) return -1;
+    const std::vector<int64_t> idx = unflatten(off, m_.shape);
+    int64_t cell = 0;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      if (idx[k] >= m_.window[k]) return -1;
+      cell = cell * m_.window[k] + idx[k];
+    }
+    return cell;
+  }
+
+  std::vector<int64_t> decode(int64_t step) const {
+    std::vector<int64_t> v(ranges_.size());
+    for (size_t i = ranges_.size(); i-- > 0;) {
+      const int64_t n = ranges_[i].hi - ranges_[i].lo + 1;
+      v[i] = ranges_[i].lo + step % n;
+      step /= n;
+    }
+    return v;
+  }
+
+  // Two writes collide when the first loop (outer first) whose values differ is an across loop:
+  // they are two passes that run at the same time. A plain loop first: one pass, or two phases.
+  bool concurrent(const std::vector<int64_t>& x, const std::vector<int64_t>& y) const {
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i] != y[i]) return ranges_[i].parallel;
+    return false;
+  }
+
+  std::string pass_text(const std::vector<int64_t>& v) const {
+    return describe_pass(facts_, loops_, v);
+  }
+
+  void enumerate() {
+    __int128 total = 1;
+    for (const LoopRange& r : ranges_) total *= std::max<__int128>(r.hi - r.lo + 1, 0);
+    m_.total = total > INT64_MAX ? INT64_MAX : static_cast<int64_t>(total);
+    const int64_t steps = std::min<int64_t>(m_.total, kMapBudget);
+    if (steps < m_.total) {
+      m_.sample = true;
+      m_.notes.push_back("a sample of the passes: the first " + std::to_string(steps) + " of " +
+                         std::to_string(m_.total) + " writes, in the order the loops count");
+    }
+    std::vector<std::string> names;
+    for (const tir::Stmt* s : loops_) names.push_back(s->var_name);
+    m_.label_form = label_of(loops_, names);
+    std::vector<int64_t> cur(ranges_.size());
+    for (size_t i = 0; i < ranges_.size(); ++i) cur[i] = ranges_[i].lo;
+    auto value_of = [&](const IxNode* leaf) -> std::optional<int64_t> {
+      if (int i = index_of(leaf); i >= 0) return cur[i];
+      if (auto it = fixed_.find(leaf); it != fixed_.end()) return it->second;
+      return std::nullopt;
+    };
+    std::unordered_map<int64_t, int64_t> first;                // element -> step of its writer
+    std::unordered_map<int64_t, std::vector<int64_t>> others;  // later writers of one pass
+    std::unordered_set<int64_t> collided;
+    for (int64_t step = 0; step < steps; ++step) {
+      if (step) advance(cur);
+      ++m_.evaluations;
+      auto off = evaluate(a_.offset, value_of);
+      bool in = off.has_value();
+      for (const auto& [index, size] : a_.indices) {
+        if (!in || size <= 0) continue;
+        auto v = evaluate(index, value_of);
+        in = v && *v >= 0 && *v < size;
+      }
+      if (!in) {
+        ++m_.out_of_bounds;
+        continue;
+      }
+      const int64_t e = *off;
+      if (collided.count(e)) continue;
+      auto [it, fresh] = first.emplace(e, step);
+      const int64_t cell = cell_of(e);
+      if (fresh) {
+        if (cell >= 0) {
+          MapCell& c = m_.cells[cell];
+          c.written = true;
+          c.block = block_number(cur);
+          std::vector<std::string> vals;
+          for (int64_t v : cur) vals.push_back(std::to_string(v));
+          c.label = label_of(loops_, vals);
+          c.block_label = c.label.substr(0, c.label.find_first_of(":/"));
+        }
+        continue;
+      }
+      std::vector<int64_t>& later = others[e];
+      std::optional<int64_t> with;
+      if (concurrent(decode(it->second), cur)) with = it->second;
+      for (int64_t s : later)
+        if (!with && concurrent(decode(s), cur)) with = s;
+      if (!with) {
+        if (later.size() < 16) later.push_back(step);
+        continue;
+      }
+      collided.insert(e);
+      others.erase(e);
+      if (cell >= 0) m_.cells[cell].collides = true;
+      if (m_.first_collision.empty())
+        m_.first_collision = pass_text(decode(*with)) + " and " + pass_text(cur) + " both write " +
+                             element_text(a_.type, e);
+    }
+    m_.collided = static_cast<int64_t>(collided.size());
+  }
+
+  void advance(std::vector<int64_t>& cur) const {
+    for (size_t i = cur.size(); i-- > 0;) {
+      if (++cur[i] <= ranges_[i].hi) return;
+      cur[i] = ranges_[i].lo;
+    }
+  }
+
+  int64_t block_number(const std::vector<int64_t>& cur) const {
+    int64_t n = 0;
+    for (size_t i = 0; i < cur.size(); ++i)
+      if (loops_[i]->across == tir::Across::Blocks)
+        n = n * (ranges_[i].hi - ranges_[i].lo + 1) + (cur[i] - ranges_[i].lo);
+    return n;
+  }
+
+  const FunctionFacts& facts_;
+  const Access& a_;
+  WriteMap m_;
+  bool flat_ = false;  // the shape is not known: cells are linear offsets
+  std::vector<const IxNode*> leaves_;
+  std::vector<const tir::Stmt*> loops_;
+  std::vector<LoopRange> ranges_;
+  std::map<const IxNode*, int64_t> fixed_;
+};
+
+}  // namespace
+
+WriteMap map_store(const FunctionFacts& facts, const Access& store) {
+  return Mapper(facts, store).run();
+}
+
+}  // namespace vx::kr
