@@ -5,8 +5,10 @@ Installs the kernelspec with tools/jupyter-install into a temporary prefix, exec
 notebooks/001_global_and_local_loops.ipynb headless with nbclient (Debian's python3-nbclient) on
 that kernel, and checks the outputs cell by cell: values as the cell's result, the `:check`
 tables as HTML tables (rows and comparisons), refusals as E6032 diagnostics on stderr with the
-line of the store and the collision the lesson names. Every expected value is computed here from
-the loops' ranges and coefficients (the lesson's arithmetic), not taken from vx.
+line of the store and the collision the lesson names. Then the kernel's other requests on a
+kernel of its own: completion, is_complete, and an interrupt during a running cell. Every
+expected value is computed here from the loops' ranges and coefficients (the lesson's
+arithmetic), not taken from vx.
 
 usage: notebook_test.py VX REPO_ROOT
 """
@@ -17,9 +19,13 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 NOTEBOOK = os.path.join(ROOT, "notebooks", "001_global_and_local_loops.ipynb")
+# INTEGRATOR: True once the "repl" branch's SIGINT handling is merged (as in
+# repl_protocol_test.py): then an interrupt from the notebook stops a running cell.
+INTERRUPT_STOPS_INPUT = False
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import Checks  # noqa: E402
 
@@ -294,5 +300,64 @@ element, writer, reader = min((reads[r], w, r) for r in reads for w in writes
                               if writes[w] == reads[r] and w != r)
 expect("check-4: names the lanes",
        f"= note: lane {writer} writes element {element} and lane {reader} reads it\n" in err, True)
+
+# -- the kernel's other requests: completion, is_complete, interrupt
+
+from jupyter_client.manager import start_new_kernel  # noqa: E402
+
+km, kc = start_new_kernel(kernel_name="vx", startup_timeout=120)
+
+
+def shell_reply(msg_id):
+    """The kernel's reply to the request `msg_id`."""
+    reply = kc.get_shell_msg(timeout=60)
+    expect("the reply's request", reply["parent_header"]["msg_id"], msg_id)
+    return reply["content"]
+
+
+def result_of(code):
+    """Runs a cell: its reply's status and the text of its result (None without one)."""
+    msg_id = kc.execute(code)
+    text = None
+    while True:
+        msg = kc.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "execute_result":
+            text = msg["content"]["data"]["text/plain"]
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return shell_reply(msg_id)["status"], text
+
+
+try:
+    reply = kc.complete("let v = lanes::s", 16, reply=True, timeout=60)["content"]
+    expect("complete lanes::s", (reply["matches"], reply["cursor_start"], reply["cursor_end"]),
+           (["lanes::sort", "lanes::sum", "lanes::sum_unordered"], len("let v = "), 16))
+    reply = shell_reply(kc.is_complete("fn f() {\n    1"))
+    expect("is_complete of an open brace", reply["status"], "incomplete")
+    reply = shell_reply(kc.is_complete("let k = 3;"))
+    expect("is_complete of a statement", reply["status"], "complete")
+    expect("a cell's value", result_of("let k = 3;\nk * 7"), ("ok", f"= {3 * 7} : i32"))
+    if INTERRUPT_STOPS_INPUT:
+        msg_id = kc.execute("let mut n = 0;\nwhile n >= 0 { n = (n + 1) % 1000; }")
+        time.sleep(2)
+        km.interrupt_kernel()
+        reply = shell_reply(msg_id)
+        expect("the interrupted cell", (reply["status"], reply["ename"]),
+               ("error", "KeyboardInterrupt"))
+        expect("n as before the interrupted input", result_of("n"), ("ok", "= 0 : i32"))
+    else:
+        print("NOT CHECKED: Kernel > Interrupt stops a running cell (INTERRUPT_STOPS_INPUT is "
+              "False until the repl branch's SIGINT work is merged)")
+        # What holds now: the interrupt reaches vx, which goes on; the cell ends with its value.
+        msg_id = kc.execute("let mut m = 0;\nfor i in 0..3000000 { m = (m + i) % 7; }\nm")
+        time.sleep(0.5)
+        km.interrupt_kernel()
+        expect("a cell interrupted before vx stops inputs", shell_reply(msg_id)["status"], "ok")
+        expect("the kernel after an interrupt", result_of("k"), ("ok", "= 3 : i32"))
+finally:
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+    del kc, km  # now, while logging still works for their finalizers
 
 finish()
