@@ -11,6 +11,7 @@
 #include "cli/conformance.hpp"
 #include "cli/driver.hpp"
 #include "driver/values.hpp"
+#include "repl/protocol.hpp"
 #include "repl/repl.hpp"
 #include "support/error_index.hpp"
 #include "support/internal_error.hpp"
@@ -148,6 +149,11 @@ int vx_main(int argc, char** argv) {
   repl->add_option("--offload", repl_opts.offload, "where spawn regions run (spec/offload.md)")
       ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
   repl->add_option("--machine", repl_opts.machine, "machine file (fleet/*.vx)");
+  std::string repl_protocol = "text";
+  repl->add_option("--protocol", repl_protocol,
+                   "text (the default), or jsonl: one JSON request and reply a line (spec/cli.md "
+                   "§7.3)")
+      ->check(CLI::IsMember({"text", "jsonl"}));
   std::string diff_a, diff_b;
   int64_t diff_ulps = 0;
   auto* diff = app.add_subcommand("diff", "compare two `vx run --dump=FILE.json` files");
@@ -205,6 +211,7 @@ int vx_main(int argc, char** argv) {
   opts.map_color = vx::color_wanted(color, STDOUT_FILENO);  // the map is drawn on stdout
   if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
   if (*diff) return vx::values::diff_files(diff_a, diff_b, diff_ulps, std::cout, std::cerr);
+  if (*repl && repl_protocol == "jsonl") return vx::repl::run_protocol(repl_opts);
   if (*repl) return vx::repl::run_repl(repl_opts);
   if (*conformance) {
     conf.self_exe = self_exe(argv[0]);

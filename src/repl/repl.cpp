@@ -249,6 +249,20 @@ bool start(std::optional<Repl>& repl, const SessionOptions& options, std::ostrea
 
 }  // namespace
 
+struct LineRepl::Impl {
+  Impl(const SessionOptions& options, std::ostream& out, std::ostream& err)
+      : repl(options, out, err) {}
+  Repl repl;
+};
+
+LineRepl::LineRepl(const SessionOptions& options, std::ostream& out, std::ostream& err)
+    : impl_(std::make_unique<Impl>(options, out, err)) {}
+LineRepl::~LineRepl() = default;
+bool LineRepl::line(const std::string& text) { return impl_->repl.line(text); }
+bool LineRepl::continuing() const { return impl_->repl.continuing(); }
+void LineRepl::finish() { impl_->repl.finish(); }
+Session& LineRepl::session() { return impl_->repl.session(); }
+
 int run_repl_stream(const SessionOptions& options, std::istream& in, std::ostream& out,
                     std::ostream& err) {
   std::optional<Repl> started;

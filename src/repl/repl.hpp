@@ -4,6 +4,7 @@
 // terminal it reads plain lines and prints results only, so that it can be scripted.
 #pragma once
 #include <istream>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,6 +19,23 @@ int run_repl(const SessionOptions& options);
 // The same without a terminal: inputs from `in`, for tests and scripts.
 int run_repl_stream(const SessionOptions& options, std::istream& in, std::ostream& out,
                     std::ostream& err);
+
+// The same REPL fed one line at a time by a front end of its own (the machine protocol,
+// protocol.hpp): a line is read as if typed at the prompt, commands included.
+class LineRepl {
+ public:
+  // Throws std::runtime_error when the session cannot start (an unreadable --machine file).
+  LineRepl(const SessionOptions& options, std::ostream& out, std::ostream& err);
+  ~LineRepl();
+  bool line(const std::string& text);  // false after `:quit`
+  bool continuing() const;             // an input is open
+  void finish();                       // runs what is still open (the parser says what is missing)
+  Session& session();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // True when `text` leaves a `(`, `[`, `{`, string or `/*` open: the input goes on.
 bool input_is_open(const std::string& text);

@@ -180,13 +180,18 @@ std::string elements_note(int64_t n) {
   return std::to_string(n) + (n == 1 ? " element" : " elements");
 }
 
+// A value as the REPL shows it: its text and its type.
+struct Shown {
+  std::string value, type;
+  std::string line() const { return value_line(value, type); }
+};
+
 // A whole tensor: its grid, its type and its size, as `(24 elements in CPU_DRAM)`.
-std::string tensor_value(const Type& t, const interp::TensorView& v) {
+Shown tensor_shown(const Type& t, const interp::TensorView& v) {
   const Layout layout = row_major(std::vector<int64_t>(v.dims, v.dims + v.rank));
   const std::string grid = grid_text(
       layout, [&](int64_t at) { return element_text(t.scalar, v, at); }, 2);
-  return value_line(
-      grid, type_name(t) + " (" + elements_note(v.size) + " in " + memory_name(t.memory) + ")");
+  return {grid, type_name(t) + " (" + elements_note(v.size) + " in " + memory_name(t.memory) + ")"};
 }
 
 std::string int_literal(Scalar s, uint64_t bits) {
@@ -287,6 +292,7 @@ struct Session::Impl {
   std::vector<Item> items;
   std::vector<Binding> bindings;
   bool timing = false;
+  SessionHooks hooks;
   bool device_probed = false, device_ok = false;
   struct Input {
     std::string name = "<repl>";
@@ -317,7 +323,9 @@ struct Session::Impl {
               const SourceFile& whole) const {
     bool ok = false;
     Diagnostic m = mapped(d, c, ok);
-    if (ok)
+    if (hooks.diagnostic)
+      hooks.diagnostic(ok ? input : whole, ok ? m : d);
+    else if (ok)
       render_human(o, input, m);
     else
       render_human(o, whole, d);
@@ -437,11 +445,14 @@ struct Session::Impl {
       runner.offload = offload;
       return &runner;
     };
-    if (timing)
+    if (timing || hooks.region_ran)
       runner.on_timed = [&](const tir::Stmt& spawn, bool gpu, double ms) {
         Span s;
         std::string where = "a region";
-        if (a.composed.map(spawn.span, s)) where = "the region at " + location(input, s);
+        const bool mine = a.composed.map(spawn.span, s);
+        if (mine) where = "the region at " + location(input, s);
+        if (hooks.region_ran) hooks.region_ran(input, mine ? s : Span{}, gpu, ms);
+        if (!timing) return;
         std::ostringstream line;
         line << "time: " << where << " ran on the " << (gpu ? "GPU" : "host") << " in "
              << std::fixed << std::setprecision(3) << ms << " ms\n";
@@ -568,16 +579,16 @@ struct Session::Impl {
     bool left = false;
     std::vector<Binding> taken;
     std::set<std::string> gone;  // moved, or shadowed by what cannot be kept
-    std::string value;
+    Shown value;
     runner.on_leave = [&](interp::Frame& f) {
       left = true;
       for (auto& [name, sc] : scope) {
         const Type& t = main_fn->slot_types[sc.slot];
         if (name == kIt) {
           if (t.is_scalar())
-            value = value_line(interp::scalar_text(t.scalar, f.s[sc.slot]), type_name(t));
+            value = {interp::scalar_text(t.scalar, f.s[sc.slot]), type_name(t)};
           else if (t.is_tensor_like() && f.t[sc.slot].view.data)
-            value = tensor_value(t, f.t[sc.slot].view);
+            value = tensor_shown(t, f.t[sc.slot].view);
           continue;
         }
         const bool untouched_tensor = sc.binding >= 0 && t.kind == TypeKind::Tensor &&
@@ -613,8 +624,11 @@ struct Session::Impl {
     }
     std::erase_if(bindings, [&](const Binding& b) { return gone.count(b.name) > 0; });
     for (const Binding& b : bindings)
-      if (b.name == show && b.tensor) value = tensor_value(b.type, interp::whole_view(*b.tensor));
-    out << value;
+      if (b.name == show && b.tensor) value = tensor_shown(b.type, interp::whole_view(*b.tensor));
+    if (!value.type.empty() && hooks.value)
+      hooks.value(value.value, value.type, value.line());
+    else if (!value.type.empty())
+      out << value.line();
     out.flush();
     return true;
   }
@@ -632,7 +646,10 @@ struct Session::Impl {
     parse_only.through = pipeline::Step::Parse;
     const pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>(input), parse_only);
     if (!c.ok()) {
-      emit_diagnostics(err, *c.diags, ErrorFormat::Human, ":explain");
+      if (hooks.diagnostic)
+        for (const Diagnostic& d : c.diags->list()) hooks.diagnostic(c.diags->file(), d);
+      else
+        emit_diagnostics(err, *c.diags, ErrorFormat::Human, ":explain");
       return false;
     }
     const ParsedProgram* parsed = c.parsed.get();
@@ -741,6 +758,8 @@ struct Session::Impl {
     }
     if (map)
       kr::render_maps(out, input, mine, *map, *map == kr::MapFormat::Text && diagnostic_color());
+    else if (hooks.explained && !mine.empty())
+      for (const kr::StoreExplain& s : mine) hooks.explained(input, s);
     else
       kr::render_explain(out, input, mine);
     out.flush();
@@ -792,7 +811,7 @@ struct Session::Impl {
       return false;
     }
     if (part.selectors.empty()) {
-      out << tensor_value(b->type, v);
+      out << tensor_shown(b->type, v).line();
       out.flush();
       return true;
     }
@@ -881,6 +900,8 @@ void Session::emit_last() {
     impl_->out << impl_->last_region;
   impl_->out.flush();
 }
+
+void Session::set_hooks(SessionHooks hooks) { impl_->hooks = std::move(hooks); }
 
 void Session::set_timing(bool on) { impl_->timing = on; }
 bool Session::timing() const { return impl_->timing; }

@@ -5,12 +5,15 @@
 // whole input was accepted and ran to its end: a refused input or a runtime error leaves it as it
 // was.
 #pragma once
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "check/write_map.hpp"
+#include "check/explain.hpp"
+#include "support/diagnostics.hpp"
 
 namespace vx::repl {
 
@@ -20,6 +23,25 @@ struct SessionOptions {
   // Each input's run stops past these, as `vx run --max-steps/--max-seconds` (0: no limit).
   int64_t max_steps = 0;
   double max_seconds = 0;
+};
+
+// What a front end that wants data, not text, receives (the machine protocol, protocol.hpp). A hook
+// that is set gets its event instead of the text the session would print for it; `region_ran`
+// comes besides `:time`'s line. `file` is the input's own text when the place lies in it, else the
+// whole wrapped program.
+struct SessionHooks {
+  // A diagnostic of an input: a refusal, a warning, a runtime error.
+  std::function<void(const SourceFile& file, const Diagnostic& d)> diagnostic;
+  // The value of an input's final expression: its text, its type (a tensor's with its size note),
+  // and the REPL's line for both (`= 65 : i32`).
+  std::function<void(const std::string& value, const std::string& type, const std::string& text)>
+      value;
+  // :check: the digit tables of one store (as `vx check --explain`).
+  std::function<void(const SourceFile& file, const kr::StoreExplain& store)> explained;
+  // A region ran: where it is (empty span: not in the input), on the GPU or the host, how long.
+  std::function<void(const SourceFile& file, Span region, bool gpu, double ms)> region_ran;
+  // The running input was stopped by SIGINT (the session is left as before it).
+  std::function<void()> interrupted;
 };
 
 class Session {
@@ -45,6 +67,7 @@ class Session {
   void set_timing(bool on);  // :time: one line per region run, with where it ran and how long
   bool timing() const;
   void reset();  // :reset: forget every item and binding
+  void set_hooks(SessionHooks hooks);
   // The names in scope (bindings, functions, constants), for completion.
   std::vector<std::string> names() const;
 
