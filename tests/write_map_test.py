@@ -317,7 +317,7 @@ def many_passes_case():
 def unmappable_case():
     path = os.path.join(ROOT, "conformance", "kernel_rules", "data_dependent_write.vx")
     r = vx("check", path, "--map", "--color=never")
-    want = (f"{path}:8:17: who writes `out[idx[l]]` of `out` [8]\n"
+    want = (f"{path}:9:17: who writes `out[idx[l]]` of `out` [8]\n"
             "  no map: the offset reads `idx[l]`, a value known only when the program runs: "
             "which pass writes which element cannot be known before it runs\n")
     if r.stdout != want or r.returncode != 1:
