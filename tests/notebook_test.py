@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 import tempfile
 import time
 
@@ -264,6 +265,28 @@ expect("check-1-refused: names the collision",
        f"= note: block {b0} lane {t0} and block {b1} lane {t1} both write element {element}\n"
        in err, True)
 expect("check-1-refused: no result", outputs("check-1-refused", "execute_result"), [])
+# `:map svg` of that kernel: an SVG image whose cells name the pass that writes each element
+# (spec/cli.md §3.3), worked out here from 8b + t over b in 0..8, t in 0..16.
+svgs = [o.data["image/svg+xml"] for o in outputs("check-1-map", "display_data")
+        if "image/svg+xml" in o.data]
+expect("check-1-map: one SVG image", len(svgs), 1)
+if svgs:
+    writers = {}
+    for b in range(8):
+        for t in range(16):
+            writers.setdefault(8 * b + t, []).append(f"{b}:{t}")
+    want = {e: (None if e not in writers else "!!" if len(writers[e]) > 1 else writers[e][0])
+            for e in range(128)}
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svgs[0])
+    got = {}
+    for r in root.iter(ns + "rect"):
+        classes = r.get("class", "").split()
+        if "cell" not in classes:
+            continue
+        e = int(r.get("data-index"))
+        got[e] = None if "blank" in classes else "!!" if "collision" in classes else r.get("data-pass")
+    expect("check-1-map: every element's writer", got, want)
 check_tables("check-1-valid", [
     ("block", "b", digits_table([("b", 16, 7, True), ("t", 1, 15, False)])),
     ("lane", "t", digits_table([("t", 1, 15, True)])),
