@@ -102,10 +102,15 @@ struct UnsafeBlock : position_tagged {
   x3::forward_ast<Block> body;
 };
 
-struct Primary
-    : position_tagged,
-      x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr, ArrayLit,
-                  UnitLit, Paren, UnsafeBlock, x3::forward_ast<IfExpr>, x3::forward_ast<Block>> {
+// `loop { … }`: an expression, whose value is what a `break value;` inside it gives.
+struct LoopExpr : position_tagged {
+  x3::forward_ast<Block> body;
+};
+
+struct Primary : position_tagged,
+                 x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr,
+                             ArrayLit, UnitLit, Paren, UnsafeBlock, LoopExpr,
+                             x3::forward_ast<IfExpr>, x3::forward_ast<Block>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -184,8 +189,9 @@ struct ExprStmt : position_tagged {
 struct ReturnStmt : position_tagged {
   boost::optional<Expr> value;
 };
+// `break;` or `break value;` (the value only out of a `loop`).
 struct BreakStmt : position_tagged {
-  char unused = 0;
+  boost::optional<Expr> value;
 };
 struct ContinueStmt : position_tagged {
   char unused = 0;
@@ -193,10 +199,6 @@ struct ContinueStmt : position_tagged {
 
 struct WhileStmt : position_tagged {
   Expr cond;
-  x3::forward_ast<Block> body;
-};
-
-struct LoopStmt : position_tagged {
   x3::forward_ast<Block> body;
 };
 
@@ -221,8 +223,8 @@ struct SpawnStmt : position_tagged {
 };
 
 struct Stmt : position_tagged,
-              x3::variant<LetStmt, ReturnStmt, BreakStmt, ContinueStmt, WhileStmt, LoopStmt,
-                          ForStmt, SpawnStmt, ExprStmt> {
+              x3::variant<LetStmt, ReturnStmt, BreakStmt, ContinueStmt, WhileStmt, ForStmt,
+                          SpawnStmt, ExprStmt> {
   using base_type::base_type;
   using base_type::operator=;
 };
