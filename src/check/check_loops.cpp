@@ -9,6 +9,7 @@
 #include <set>
 
 #include "check/checker_impl.hpp"
+#include "support/suggest.hpp"
 
 namespace vx::check {
 
@@ -53,7 +54,7 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
   loop->kind = tir::StmtKind::Loop;
   loop->span = s;
   const MoveState before = save_moves();
-  enter_loop("loop", loop_head(s, l.body.get()));
+  enter_loop("loop", loop_head(s, l.body.get()), loop, l.label);
   if (expected) loop_flows_.back().value_type = *expected;
   Type r, unit;
   loop->body = check_block(l.body.get(), &unit, r);
@@ -129,16 +130,64 @@ tir::Expr* Checker::check_loop_expr(const ast::LoopExpr& l, const Type* expected
   return e;
 }
 
+int Checker::jump_target(const boost::optional<ast::Label>& label, const char* word,
+                         tir::Stmt* st) {
+  // Only the loops of this function and region: a region's body starts with loop_depth_ at 0.
+  const size_t first = loop_flows_.size() - static_cast<size_t>(loop_depth_);
+  int found = -1;
+  if (!label) {
+    if (loop_depth_ > 0) found = static_cast<int>(loop_flows_.size()) - 1;
+  } else {
+    for (size_t i = loop_flows_.size(); i-- > first && found < 0;)
+      if (loop_flows_[i].label == label->name) found = static_cast<int>(i);
+  }
+  if (found >= 0) {
+    st->jump_target = loop_flows_[found].stmt;
+    st->levels = static_cast<int>(loop_flows_.size()) - 1 - found;
+    return found;
+  }
+  if (!label) {
+    error("E0500", st->span, std::string("`") + word + "` outside of a loop",
+          spawn_depth_ > 0 ? "a `spawn on` region is not a loop" : "not in a loop");
+    return -1;
+  }
+  const std::string name = "'" + label->name;
+  auto& d = error("E0505", span(*label), "use of undeclared label `" + name + "`",
+                  "undeclared label `" + name + "`");
+  std::vector<std::string> reachable;
+  for (size_t i = first; i < loop_flows_.size(); ++i)
+    if (!loop_flows_[i].label.empty()) reachable.push_back("'" + loop_flows_[i].label);
+  if (auto near = closest_name(name, reachable))
+    d.helps.push_back("a label with a similar name is reachable: `" + *near + "`");
+  else
+    d.notes.push_back(std::string("a `") + word +
+                      "` can name the label of a loop around it, in the same function (and the "
+                      "same `spawn on` region)");
+  return -1;
+}
+
+void Checker::check_continue(const ast::ContinueStmt& c, tir::Stmt* st,
+                             std::vector<tir::Stmt*>& out) {
+  st->kind = tir::StmtKind::Continue;
+  const int fi = jump_target(c.label, "continue", st);
+  if (fi >= 0) {
+    std::optional<MoveState>& at = loop_flows_[fi].at_continue;
+    if (at)
+      merge_moves(*at, save_moves());
+    else
+      at = save_moves();
+  }
+  out.push_back(st);
+}
+
 void Checker::check_break(const ast::BreakStmt& b, tir::Stmt* st, std::vector<tir::Stmt*>& out) {
   st->kind = tir::StmtKind::Break;
-  if (loop_depth_ == 0) {
-    error("E0500", st->span, "`break` outside of a loop",
-          spawn_depth_ > 0 ? "a `spawn on` region is not a loop" : "not in a loop");
+  // The flow is found again by its index: checking the value may open loops of its own.
+  const int fi = jump_target(b.label, "break", st);
+  if (fi < 0) {
     out.push_back(st);
     return;
   }
-  // The flow is found again by its index: checking the value may open loops of its own.
-  const size_t fi = loop_flows_.size() - 1;
   const std::string kind = loop_flows_[fi].kind;
   if (b.value && kind != "loop") {
     auto& d = error("E0504", st->span, "`break` with value from a `" + kind + "` loop",

@@ -416,11 +416,15 @@ void Checker::merge_moves(MoveState& into, const MoveState& other) {
     if (!into[i].moved && other[i].moved) into[i] = other[i];
 }
 
-void Checker::enter_loop(const char* kind, Span head) {
+void Checker::enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
+                         const boost::optional<ast::Label>& label) {
   ++loop_depth_;
   loop_flows_.emplace_back();
-  loop_flows_.back().kind = kind;
-  loop_flows_.back().head = head;
+  LoopFlow& flow = loop_flows_.back();
+  flow.kind = kind;
+  flow.head = head;
+  flow.stmt = stmt;
+  if (label) flow.label = label->name;
 }
 
 Checker::LoopFlow Checker::leave_loop(const MoveState& before) {
@@ -571,27 +575,13 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     return;
   }
   if (const auto* b = boost::get<ast::BreakStmt>(&s)) return check_break(*b, st, out);
-  if (boost::get<ast::ContinueStmt>(&s)) {
-    st->kind = tir::StmtKind::Continue;
-    if (loop_depth_ == 0) {
-      error("E0500", st->span, "`continue` outside of a loop",
-            spawn_depth_ > 0 ? "a `spawn on` region is not a loop" : "not in a loop");
-    } else {
-      std::optional<MoveState>& at = loop_flows_.back().at_continue;
-      if (at)
-        merge_moves(*at, save_moves());
-      else
-        at = save_moves();
-    }
-    out.push_back(st);
-    return;
-  }
+  if (const auto* c = boost::get<ast::ContinueStmt>(&s)) return check_continue(*c, st, out);
   if (const auto* w = boost::get<ast::WhileStmt>(&s)) {
     st->kind = tir::StmtKind::While;
     Type b = Type::of(Scalar::Bool);
     st->value = coerce(check_expr(w->cond, &b), b, span(w->cond), "the condition");
     const MoveState before = save_moves();
-    enter_loop("while", loop_head(st->span, w->body.get()));
+    enter_loop("while", loop_head(st->span, w->body.get()), st, w->label);
     Type r;
     Type unit;
     st->body = check_block(w->body.get(), &unit, r);
@@ -639,7 +629,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     scopes_.emplace_back();
     st->var_name = f->var.name;
     st->slot = declare(f->var.name, t, false, span(f->var));
-    enter_loop("for", loop_head(st->span, f->body.get()));
+    enter_loop("for", loop_head(st->span, f->body.get()), st, f->label);
     if (st->across == tir::Across::Blocks) ++block_loop_depth_;
     Type r, unit;
     st->body = check_block(f->body.get(), &unit, r);

@@ -138,14 +138,17 @@ class Checker {
   // `loop`, what its `break`s give it.
   struct LoopFlow {
     std::optional<MoveState> at_continue, at_break;
-    const char* kind = "loop";       // "loop", "while" or "for"
-    Span head;                       // the loop's keyword, for messages
-    std::optional<Type> value_type;  // what the loop expects, or the first typed `break` value
-    int value_slot = -1;             // the hidden local that a `break value` assigns
+    const char* kind = "loop";        // "loop", "while" or "for"
+    Span head;                        // the loop's keyword, for messages
+    const tir::Stmt* stmt = nullptr;  // the loop's statement: a `break`'s or `continue`'s target
+    std::string label;                // its label's name, or empty
+    std::optional<Type> value_type;   // what the loop expects, or the first typed `break` value
+    int value_slot = -1;              // the hidden local that a `break value` assigns
     std::vector<LoopBreak> breaks;
   };
   std::vector<LoopFlow> loop_flows_;
-  void enter_loop(const char* kind, Span head);
+  void enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
+                  const boost::optional<ast::Label>& label);
   // A loop's head, for messages: from its start (its label or keyword) to its body's `{`.
   Span loop_head(Span whole, const ast::Block& body) const;
   // ---- check_loops.cpp: `loop` as an expression, `break` and `continue`
@@ -159,6 +162,11 @@ class Checker {
   LoopParts check_loop(const ast::LoopExpr& l, const Type* expected, Span s, bool as_value);
   tir::Expr* check_loop_expr(const ast::LoopExpr& l, const Type* expected, Span s);
   void check_break(const ast::BreakStmt& b, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_continue(const ast::ContinueStmt& c, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  // The index in loop_flows_ of the loop that a `break` or `continue` names (its label's, else the
+  // innermost, in this function and region), with its target and levels set; -1 when there is
+  // none (E0500, E0505 reported).
+  int jump_target(const boost::optional<ast::Label>& label, const char* word, tir::Stmt* st);
   // An untyped value: an unsuffixed literal or arithmetic of them only (spec/types.md §2).
   bool untyped_value(const ast::Expr& e) const;
   // A local declared before the loop and moved at the end of a pass (not re-assigned since the

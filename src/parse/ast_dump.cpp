@@ -144,7 +144,7 @@ class Dumper {
       return block(ub->body.get());
     }
     if (auto* lp = boost::get<ast::LoopExpr>(&p)) {
-      line(*lp, "Loop");
+      line(*lp, lp->label ? "Loop '" + lp->label->name : std::string("Loop"));
       Indent in(*this);
       return block(lp->body.get());
     }
@@ -191,14 +191,15 @@ class Dumper {
       return;
     }
     if (auto* b = boost::get<ast::BreakStmt>(&s)) {
-      line(*b, "Break");
+      line(*b, b->label ? "Break '" + b->label->name : std::string("Break"));
       Indent in(*this);
       if (b->value) expr(*b->value);
       return;
     }
-    if (auto* c = boost::get<ast::ContinueStmt>(&s)) return line(*c, "Continue");
+    if (auto* c = boost::get<ast::ContinueStmt>(&s))
+      return line(*c, c->label ? "Continue '" + c->label->name : std::string("Continue"));
     if (auto* w = boost::get<ast::WhileStmt>(&s)) {
-      line(*w, "While");
+      line(*w, w->label ? "While '" + w->label->name : std::string("While"));
       Indent in(*this);
       expr(w->cond);
       return block(w->body.get());
@@ -209,7 +210,8 @@ class Dumper {
         across = " across " + f->across->level;
         if (f->across->lane_count) across += "(" + f->across->lane_count->text + ")";
       }
-      line(*f, "For " + f->var.name + " " + f->range_op + across);
+      line(*f, (f->label ? "For '" + f->label->name + " " : std::string("For ")) + f->var.name +
+                   " " + f->range_op + across);
       Indent in(*this);
       expr(f->start);
       expr(f->end);
