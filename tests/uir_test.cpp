@@ -182,6 +182,9 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "lanes_sum_tree_order.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "lanes_sum_unordered.vx: it calls `lanes::sum_unordered`, which .uir has no instruction for",
       "lanes_sum_whole_let.vx: it calls `lanes::sum`, which .uir has no instruction for",
+      "loop_labels_on_device.vx: the loop `p` has a bound that is not known before the region "
+      "runs",
+      "loop_value_on_device.vx: it uses `loop`, and .uir has no control flow but ranges",
       "mut_parameters.vx: it calls the function `clamp_to`",
       "reduce_scratch_per_thread.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "register_tiles.vx: it calls `lanes::sum`, which .uir has no instruction for",

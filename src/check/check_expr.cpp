@@ -538,12 +538,7 @@ Diagnostic& Checker::memory_error(Span s, const std::string& name, Memory m, boo
 bool Checker::untyped_tail(const ast::Block& b) const {
   if (b.stmts.empty()) return false;
   const auto* es = boost::get<ast::ExprStmt>(&b.stmts.back());
-  if (!es || es->semicolon || es->assign) return false;
-  static const std::set<std::string> arithmetic = {"+", "-", "*", "/", "%", "&", "|", "^"};
-  if (!untyped_literal(es->expr.first)) return false;
-  for (const ast::BinaryRest& r : es->expr.rest)
-    if (!arithmetic.count(r.op) || !untyped_literal(r.operand)) return false;
-  return true;
+  return es && !es->semicolon && !es->assign && untyped_value(es->expr);
 }
 
 tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s) {
@@ -791,6 +786,7 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     e->block = b;
     return e;
   }
+  if (auto* lp = boost::get<ast::LoopExpr>(&p)) return check_loop_expr(*lp, expected, s);
   if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p))
     return check_if(ie->get(), expected, s);
   const auto& blk = boost::get<ast::x3::forward_ast<ast::Block>>(p);

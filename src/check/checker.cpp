@@ -416,12 +416,18 @@ void Checker::merge_moves(MoveState& into, const MoveState& other) {
     if (!into[i].moved && other[i].moved) into[i] = other[i];
 }
 
-void Checker::enter_loop() {
+void Checker::enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
+                         const boost::optional<ast::Label>& label) {
   ++loop_depth_;
   loop_flows_.emplace_back();
+  LoopFlow& flow = loop_flows_.back();
+  flow.kind = kind;
+  flow.head = head;
+  flow.stmt = stmt;
+  if (label) flow.label = label->name;
 }
 
-void Checker::leave_loop(const MoveState& before) {
+Checker::LoopFlow Checker::leave_loop(const MoveState& before) {
   LoopFlow flow = std::move(loop_flows_.back());
   loop_flows_.pop_back();
   MoveState end = save_moves();  // the end of a pass
@@ -445,6 +451,7 @@ void Checker::leave_loop(const MoveState& before) {
   if (flow.at_break) merge_moves(after, *flow.at_break);
   restore_moves(after);
   --loop_depth_;
+  return flow;
 }
 
 int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span decl) {
@@ -466,6 +473,13 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
     const ast::Stmt& s = b.stmts[i];
     const auto* es = boost::get<ast::ExprStmt>(&s);
     bool is_tail = es && !es->semicolon && !es->assign && i + 1 == b.stmts.size();
+    if (const ast::LoopExpr* lp = is_tail ? bare_loop(es->expr) : nullptr) {
+      // A `loop` as the tail: its statements join the block's, and its value is the tail.
+      LoopParts parts = check_loop(*lp, expected, span(*lp), false);
+      blk->stmts.insert(blk->stmts.end(), parts.stmts.begin(), parts.stmts.end());
+      blk->tail = parts.value;
+      continue;
+    }
     if (is_tail) {
       tir::Expr* e = check_expr(es->expr, expected);
       if (e->type.is_unit() && e->kind != tir::ExprKind::Unit) {
@@ -560,43 +574,17 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     out.push_back(st);
     return;
   }
-  if (boost::get<ast::BreakStmt>(&s) || boost::get<ast::ContinueStmt>(&s)) {
-    bool is_break = boost::get<ast::BreakStmt>(&s) != nullptr;
-    st->kind = is_break ? tir::StmtKind::Break : tir::StmtKind::Continue;
-    if (loop_depth_ == 0) {
-      error("E0500", st->span,
-            std::string("`") + (is_break ? "break" : "continue") + "` outside of a loop",
-            spawn_depth_ > 0 ? "a `spawn on` region is not a loop" : "not in a loop");
-    } else {
-      std::optional<MoveState>& at =
-          is_break ? loop_flows_.back().at_break : loop_flows_.back().at_continue;
-      if (at)
-        merge_moves(*at, save_moves());
-      else
-        at = save_moves();
-    }
-    out.push_back(st);
-    return;
-  }
+  if (const auto* b = boost::get<ast::BreakStmt>(&s)) return check_break(*b, st, out);
+  if (const auto* c = boost::get<ast::ContinueStmt>(&s)) return check_continue(*c, st, out);
   if (const auto* w = boost::get<ast::WhileStmt>(&s)) {
     st->kind = tir::StmtKind::While;
     Type b = Type::of(Scalar::Bool);
     st->value = coerce(check_expr(w->cond, &b), b, span(w->cond), "the condition");
     const MoveState before = save_moves();
-    enter_loop();
+    enter_loop("while", loop_head(st->span, w->body.get()), st, w->label);
     Type r;
     Type unit;
     st->body = check_block(w->body.get(), &unit, r);
-    leave_loop(before);
-    out.push_back(st);
-    return;
-  }
-  if (const auto* l = boost::get<ast::LoopStmt>(&s)) {
-    st->kind = tir::StmtKind::Loop;
-    const MoveState before = save_moves();
-    enter_loop();
-    Type r, unit;
-    st->body = check_block(l->body.get(), &unit, r);
     leave_loop(before);
     out.push_back(st);
     return;
@@ -641,7 +629,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     scopes_.emplace_back();
     st->var_name = f->var.name;
     st->slot = declare(f->var.name, t, false, span(f->var));
-    enter_loop();
+    enter_loop("for", loop_head(st->span, f->body.get()), st, f->label);
     if (st->across == tir::Across::Blocks) ++block_loop_depth_;
     Type r, unit;
     st->body = check_block(f->body.get(), &unit, r);
@@ -675,6 +663,12 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     return;
   }
   const auto& es = boost::get<ast::ExprStmt>(s);
+  if (const ast::LoopExpr* lp = es.assign ? nullptr : bare_loop(es.expr)) {
+    // A `loop` statement: its value, if any, is not used.
+    LoopParts parts = check_loop(*lp, nullptr, span(*lp), false);
+    out.insert(out.end(), parts.stmts.begin(), parts.stmts.end());
+    return;
+  }
   if (!es.assign) {
     st->kind = tir::StmtKind::Expr;
     Type unit;

@@ -126,16 +126,53 @@ class Checker {
   MoveState save_moves() const;
   void restore_moves(const MoveState& state);  // the locals in scope when it was saved
   static void merge_moves(MoveState& into, const MoveState& other);
-  // The states where `continue` and `break` leave each loop around the current code.
+  // A `break` of a `loop` (check_loops.cpp): its assignment of the loop's value, the value's
+  // source when it is an unsuffixed literal checked once the loop's type is known (spec/types.md
+  // §2, context 9), and whether it has a value at all.
+  struct LoopBreak {
+    tir::Stmt* assign = nullptr;
+    const ast::Expr* deferred = nullptr;
+    Span span;
+  };
+  // The states where `continue` and `break` leave each loop around the current code, and for a
+  // `loop`, what its `break`s give it.
   struct LoopFlow {
     std::optional<MoveState> at_continue, at_break;
+    const char* kind = "loop";        // "loop", "while" or "for"
+    Span head;                        // the loop's keyword, for messages
+    const tir::Stmt* stmt = nullptr;  // the loop's statement: a `break`'s or `continue`'s target
+    std::string label;                // its label's name, or empty
+    std::optional<Type> value_type;   // what the loop expects, or the first typed `break` value
+    int value_slot = -1;              // the hidden local that a `break value` assigns
+    std::vector<LoopBreak> breaks;
   };
   std::vector<LoopFlow> loop_flows_;
-  void enter_loop();
+  void enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
+                  const boost::optional<ast::Label>& label);
+  // A loop's head, for messages: from its start (its label or keyword) to its body's `{`.
+  Span loop_head(Span whole, const ast::Block& body) const;
+  // ---- check_loops.cpp: `loop` as an expression, `break` and `continue`
+  // A `loop`: its statements (the Let of its value's slot, when it has one, then the Loop) and
+  // its value (a read of that slot), or no value (a unit loop, or one that never ends, unless
+  // `as_value`: an operand that expects a scalar gets one it never reads).
+  struct LoopParts {
+    std::vector<tir::Stmt*> stmts;
+    tir::Expr* value = nullptr;
+  };
+  LoopParts check_loop(const ast::LoopExpr& l, const Type* expected, Span s, bool as_value);
+  tir::Expr* check_loop_expr(const ast::LoopExpr& l, const Type* expected, Span s);
+  void check_break(const ast::BreakStmt& b, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_continue(const ast::ContinueStmt& c, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  // The index in loop_flows_ of the loop that a `break` or `continue` names (its label's, else the
+  // innermost, in this function and region), with its target and levels set; -1 when there is
+  // none (E0500, E0505 reported).
+  int jump_target(const boost::optional<ast::Label>& label, const char* word, tir::Stmt* st);
+  // An untyped value: an unsuffixed literal or arithmetic of them only (spec/types.md §2).
+  bool untyped_value(const ast::Expr& e) const;
   // A local declared before the loop and moved at the end of a pass (not re-assigned since the
   // move) would be used moved by the next pass: E0301 at the move. After the loop, a local is
   // moved when it was before it, at the end of a pass, or where a `break` left.
-  void leave_loop(const MoveState& before);
+  LoopFlow leave_loop(const MoveState& before);
   int spawn_depth_ = 0;
   int unsafe_depth_ = 0;
   int block_loop_depth_ = 0;  // across blocks loops around the current code
@@ -166,5 +203,8 @@ class Checker {
 
 // The variable at the root of a place: `x`, `x[i]`, `(*r)[i]`; null for anything else.
 const ast::PathExpr* place_root(const ast::Postfix& p);
+// The `loop` that is the whole of an expression (`loop { … }` as a statement or a tail); null
+// for anything else.
+const ast::LoopExpr* bare_loop(const ast::Expr& e);
 
 }  // namespace vx::check

@@ -471,19 +471,26 @@ class RuleWalker {
         if (s->value) walk_expr(s->value);
         return;
       case tir::StmtKind::Break:
-      case tir::StmtKind::Continue:
-        if (!loops_.empty() && loops_.back()->kind == tir::StmtKind::For &&
-            loops_.back()->across != tir::Across::None) {
+      case tir::StmtKind::Continue: {
+        // The loops it leaves: from the innermost out to the one it names (a label's).
+        const tir::Stmt* left = nullptr;
+        for (size_t i = loops_.size(); i-- > 0 && !left;) {
+          if (loops_[i]->kind == tir::StmtKind::For && loops_[i]->across != tir::Across::None)
+            left = loops_[i];
+          if (loops_[i] == s->jump_target || !s->jump_target) break;
+        }
+        if (left) {
           const char* w = s->kind == tir::StmtKind::Break ? "break" : "continue";
-          auto& d = error(KernelRule::LeavesAcrossLoop, s->span,
-                          std::string("`") + w +
-                              "` cannot leave an `across` loop: each lane "
-                              "must get to the end of the loop",
-                          std::string("leaves the ") + level_word(loops_.back()) + " loop `" +
-                              loops_.back()->var_name + "`");
+          auto& d = error(
+              KernelRule::LeavesAcrossLoop, s->span,
+              std::string("`") + w +
+                  "` cannot leave an `across` loop: each lane "
+                  "must get to the end of the loop",
+              std::string("leaves the ") + level_word(left) + " loop `" + left->var_name + "`");
           d.helps.push_back("use an `if` around the rest of the pass instead");
         }
         return;
+      }
       case tir::StmtKind::OffloadMark:  // placed after these rules ran (offload/marks.hpp)
         return;
     }

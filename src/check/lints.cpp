@@ -119,16 +119,14 @@ bool expr_never_ends(const Expr* e, bool jumps) {
   return false;
 }
 
-// Whether the body has a `break` of its own loop (not of a loop inside it).
-bool has_break(const tir::Block* b) {
-  for (const Stmt* t : b->stmts) {
-    if (t->kind == StmtKind::Break) return true;
-    if (t->kind == StmtKind::Expr && t->value) {
-      if (t->value->block && has_break(t->value->block)) return true;
-      if (t->value->else_block && has_break(t->value->else_block)) return true;
-    }
-  }
-  return false;
+// Whether a `break` inside the loop leaves it (a plain one in its own body, or a labelled one
+// naming it from any depth).
+bool has_break(const Stmt* loop) {
+  bool found = false;
+  tir::walk_block(loop->body, [&](const Stmt* s, const Expr*) {
+    if (s && s->kind == StmtKind::Break && s->jump_target == loop) found = true;
+  });
+  return found;
 }
 
 bool stmt_never_ends(const Stmt* s, bool jumps) {
@@ -141,7 +139,7 @@ bool stmt_never_ends(const Stmt* s, bool jumps) {
     case StmtKind::Expr:
       return expr_never_ends(s->value, jumps);
     case StmtKind::Loop:
-      return !has_break(s->body);
+      return !has_break(s);
     default:
       return false;
   }

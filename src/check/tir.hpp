@@ -170,6 +170,10 @@ struct Stmt {
   bool lanes_written = false;  // For: `lanes(N)` was written (N may be 0, which E6032 refuses)
   std::string var_name;        // For, Let
   Block* body = nullptr;       // While, Loop, For, Spawn
+  // Break, Continue: the loop it breaks or continues (its label's, else the innermost), and how
+  // many loops inside that one it leaves too (0: the innermost is the target).
+  const Stmt* jump_target = nullptr;
+  int levels = 0;
   MarkKind mark = MarkKind::Checkpoint;  // OffloadMark (a Checkpoint has its region's span)
 };
 

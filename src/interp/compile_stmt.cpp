@@ -100,7 +100,7 @@ struct LoopStmt final : StmtNode {
       if constexpr (Count) limits->charge(1, span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
-      if (fl == Flow::Return) return fl;
+      if (fl >= Flow::Return) return past_loop(fl, f);
     }
     return Flow::Normal;
   }
@@ -130,7 +130,7 @@ struct ForStmt final : RangeLoop<T> {
         Flow fl = first->exec(f);
         if (fl == Flow::Normal) fl = second->exec(f);
         if (fl == Flow::Break) break;
-        if (fl == Flow::Return) return fl;
+        if (fl >= Flow::Return) return past_loop(fl, f);
         if (this->last_pass(v, b)) break;
       }
       return Flow::Normal;
@@ -142,7 +142,7 @@ struct ForStmt final : RangeLoop<T> {
         if constexpr (Count) limits->charge(1, this->loop_span);
         const Flow fl = only->exec(f);
         if (fl == Flow::Break) break;
-        if (fl == Flow::Return) return fl;
+        if (fl >= Flow::Return) return past_loop(fl, f);
         if (this->last_pass(v, b)) break;
       }
       return Flow::Normal;
@@ -152,7 +152,7 @@ struct ForStmt final : RangeLoop<T> {
       if constexpr (Count) limits->charge(1, this->loop_span);
       const Flow fl = run_list(body, f);
       if (fl == Flow::Break) break;
-      if (fl == Flow::Return) return fl;
+      if (fl >= Flow::Return) return past_loop(fl, f);
       if (this->last_pass(v, b)) break;
     }
     return Flow::Normal;
@@ -369,6 +369,18 @@ struct FlowStmt final : StmtNode {
   Flow exec(Frame&) const override { return flow; }
 };
 
+// `break 'label;` / `continue 'label;` of a loop further out than the innermost.
+struct JumpStmt final : StmtNode {
+  int levels;
+  bool is_continue;
+  JumpStmt(int n, bool cont) : levels(n), is_continue(cont) {}
+  Flow exec(Frame& f) const override {
+    f.jump_levels = levels;
+    f.jump_continue = is_continue;
+    return Flow::Jump;
+  }
+};
+
 struct CatchFlow final : StmtNode {
   const StmtNode* inner;
   explicit CatchFlow(const StmtNode* s) : inner(s) {}
@@ -532,11 +544,10 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
       return r;
     }
     case StmtKind::Break:
-      if (expr_block_depth_ > 0) escape_seen_ = true;
-      return make<FlowStmt>(Flow::Break);
     case StmtKind::Continue:
       if (expr_block_depth_ > 0) escape_seen_ = true;
-      return make<FlowStmt>(Flow::Continue);
+      if (s.levels > 0) return make<JumpStmt>(s.levels, s.kind == StmtKind::Continue);
+      return make<FlowStmt>(s.kind == StmtKind::Break ? Flow::Break : Flow::Continue);
   }
   internal_error("unknown statement kind");
 }

@@ -315,7 +315,9 @@ inline const TensorView& TensorOperand::get(Frame& f, TensorSlot& tmp) const {
 
 // ---- Statements ---------------------------------------------------------------------------------
 
-enum class Flow : uint8_t { Normal, Break, Continue, Return };
+// Jump: a labelled `break` or `continue` whose loop is further out than the innermost (the
+// frame holds how far); every loop passes on a Return or a Jump it gets (past_loop).
+enum class Flow : uint8_t { Normal, Break, Continue, Return, Jump };
 
 struct StmtNode {
   virtual ~StmtNode() = default;
@@ -330,6 +332,13 @@ inline Flow run_list(const StmtList& list, Frame& f) {
     if (fl != Flow::Normal) return fl;
   }
   return Flow::Normal;
+}
+
+// A loop whose body ended with `fl`, Return or Jump: what the loop's own statement gives. A Jump
+// leaves this loop, and reaches the loop it names as a Break or a Continue.
+inline Flow past_loop(Flow fl, Frame& f) {
+  if (fl != Flow::Jump || --f.jump_levels > 0) return fl;
+  return f.jump_continue ? Flow::Continue : Flow::Break;
 }
 
 // The passes of a non-empty range a..b or a..=b (at most INT64_MAX).

@@ -186,6 +186,10 @@ struct Frame {
   ExecContext* ctx = nullptr;
   uint64_t ret_bits = 0;  // the value of `return`, when it is not a tensor
   TensorSlot ret_tensor;  // the value of `return`, when it is a tensor
+  // Flow::Jump (a labelled `break`/`continue` of a loop further out): the loops still to leave,
+  // and whether the last one is continued rather than left.
+  int jump_levels = 0;
+  bool jump_continue = false;
 
   explicit Frame(int slot_count) : scalars_(slot_count), tensors_(slot_count) {
     s = scalars_.data();

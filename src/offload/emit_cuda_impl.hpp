@@ -193,6 +193,14 @@ class RegionEmitter {
   void stmt(const Stmt& s, std::string& out, bool step_level);
   void seq_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
   void assign(const Stmt& s, std::string& out);
+  // `break`/`continue`: a labelled one whose loop is further out is a `goto` to a label that
+  // loop_body and after_loop place at the end of that loop's body or after it (C++ has no
+  // labelled loops).
+  std::string jump(const Stmt& s);
+  std::string loop_body(const Stmt& loop, const std::string& body);
+  std::string after_loop(const Stmt& loop);
+  std::map<const Stmt*, int> jump_ids_;
+  std::set<std::pair<const Stmt*, bool>> jumps_used_;  // (loop, continue)
 
   // block code
   void steps(const tir::Block* b, std::string& out);

@@ -72,7 +72,26 @@ void RegionEmitter::seq_for(const Stmt& s, std::string& out,
   const std::string next = "vx_add(" + v + ", (" + T + ")1)";
   out += "for (" + T + " " + v + " = " + lo + "; " + go + "; " + go + " = (" +
          (s.inclusive ? v + " != " + hi : next + " != " + hi) + "), " + v + " = " + next + ") {\n" +
-         inner + "}\n}\n";
+         loop_body(s, inner) + "}\n}\n" + after_loop(s);
+}
+
+std::string RegionEmitter::jump(const Stmt& s) {
+  const bool cont = s.kind == StmtKind::Continue;
+  if (s.levels == 0 || !s.jump_target) return cont ? "continue;\n" : "break;\n";
+  const int id = jump_ids_.emplace(s.jump_target, static_cast<int>(jump_ids_.size())).first->second;
+  jumps_used_.insert({s.jump_target, cont});
+  return std::string("goto ") + (cont ? "vx_cont" : "vx_brk") + std::to_string(id) + ";\n";
+}
+
+std::string RegionEmitter::loop_body(const Stmt& loop, const std::string& body) {
+  if (!jumps_used_.count({&loop, true})) return body;
+  // The body in a block of its own: the `goto` crosses no declaration still in scope.
+  return "{\n" + body + "}\nvx_cont" + std::to_string(jump_ids_.at(&loop)) + ": ;\n";
+}
+
+std::string RegionEmitter::after_loop(const Stmt& loop) {
+  if (!jumps_used_.count({&loop, false})) return "";
+  return "vx_brk" + std::to_string(jump_ids_.at(&loop)) + ": ;\n";
 }
 
 void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
@@ -109,13 +128,14 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
       std::string c = expr(*s.value, pre);
       std::string body;
       stmts(s.body, body, false);
-      out += "while (true) {\n" + pre + "if (!(" + c + ")) break;\n" + body + "}\n";
+      out += "while (true) {\n" + pre + "if (!(" + c + ")) break;\n" + loop_body(s, body) + "}\n" +
+             after_loop(s);
       return;
     }
     case StmtKind::Loop: {
       std::string body;
       stmts(s.body, body, false);
-      out += "while (true) {\n" + body + "}\n";
+      out += "while (true) {\n" + loop_body(s, body) + "}\n" + after_loop(s);
       return;
     }
     case StmtKind::For:
@@ -129,10 +149,8 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
       seq_for(s, out, [&](std::string& body) { stmts(s.body, body, false); });
       return;
     case StmtKind::Break:
-      out += "break;\n";
-      return;
     case StmtKind::Continue:
-      out += "continue;\n";
+      out += jump(s);
       return;
     case StmtKind::Return: {
       if (cur_fn_ == &fn_) unsupported("`return` in a region");
@@ -254,10 +272,8 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
 void RegionEmitter::step(const Stmt& s, std::string& out) {
   switch (s.kind) {
     case StmtKind::Break:
-      out += "break;\n";
-      return;
     case StmtKind::Continue:
-      out += "continue;\n";
+      out += jump(s);
       return;
     case StmtKind::For:
       if (s.across == tir::Across::Lanes) {
@@ -287,13 +303,14 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
       std::string body;
       steps(s.body, body);
       out += "while (true) {\n" + pre + "const bool " + t + " = " + c +
-             ";\n__syncthreads();\nif (!" + t + ") break;\n" + body + "}\n";
+             ";\n__syncthreads();\nif (!" + t + ") break;\n" + loop_body(s, body) + "}\n" +
+             after_loop(s);
       return;
     }
     case StmtKind::Loop: {
       std::string body;
       steps(s.body, body);
-      out += "while (true) {\n" + body + "}\n";
+      out += "while (true) {\n" + loop_body(s, body) + "}\n" + after_loop(s);
       return;
     }
     case StmtKind::Let:

@@ -102,10 +102,22 @@ struct UnsafeBlock : position_tagged {
   x3::forward_ast<Block> body;
 };
 
-struct Primary
-    : position_tagged,
-      x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr, ArrayLit,
-                  UnitLit, Paren, UnsafeBlock, x3::forward_ast<IfExpr>, x3::forward_ast<Block>> {
+// A loop's label, `'outer` (the name without its quote), before a loop or after `break` and
+// `continue`.
+struct Label : position_tagged {
+  std::string name;
+};
+
+// `['label:] loop { … }`: an expression, whose value is what a `break value;` inside it gives.
+struct LoopExpr : position_tagged {
+  boost::optional<Label> label;
+  x3::forward_ast<Block> body;
+};
+
+struct Primary : position_tagged,
+                 x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr,
+                             ArrayLit, UnitLit, Paren, UnsafeBlock, LoopExpr,
+                             x3::forward_ast<IfExpr>, x3::forward_ast<Block>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -184,19 +196,18 @@ struct ExprStmt : position_tagged {
 struct ReturnStmt : position_tagged {
   boost::optional<Expr> value;
 };
+// `break ['label] [value];` (the value only out of a `loop`).
 struct BreakStmt : position_tagged {
-  char unused = 0;
+  boost::optional<Label> label;
+  boost::optional<Expr> value;
 };
 struct ContinueStmt : position_tagged {
-  char unused = 0;
+  boost::optional<Label> label;
 };
 
 struct WhileStmt : position_tagged {
+  boost::optional<Label> label;
   Expr cond;
-  x3::forward_ast<Block> body;
-};
-
-struct LoopStmt : position_tagged {
   x3::forward_ast<Block> body;
 };
 
@@ -207,6 +218,7 @@ struct Across : position_tagged {
 };
 
 struct ForStmt : position_tagged {
+  boost::optional<Label> label;
   Ident var;
   Expr start;
   std::string range_op;  // ".." or "..="
@@ -221,8 +233,8 @@ struct SpawnStmt : position_tagged {
 };
 
 struct Stmt : position_tagged,
-              x3::variant<LetStmt, ReturnStmt, BreakStmt, ContinueStmt, WhileStmt, LoopStmt,
-                          ForStmt, SpawnStmt, ExprStmt> {
+              x3::variant<LetStmt, ReturnStmt, BreakStmt, ContinueStmt, WhileStmt, ForStmt,
+                          SpawnStmt, ExprStmt> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -291,9 +303,11 @@ BOOST_FUSION_ADAPT_STRUCT(vx::ast::IfExpr, cond, then_block, else_ifs, else_bloc
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::LetStmt, is_mut, name, type, init)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::AssignTail, op, value)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::ExprStmt, expr, assign, semicolon)
-BOOST_FUSION_ADAPT_STRUCT(vx::ast::WhileStmt, cond, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::LoopExpr, label, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::BreakStmt, label, value)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::WhileStmt, label, cond, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Across, level, lane_count)
-BOOST_FUSION_ADAPT_STRUCT(vx::ast::ForStmt, var, start, range_op, end, across, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ForStmt, label, var, start, range_op, end, across, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::SpawnStmt, topology, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Block, stmts, close)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Attribute, inner, text)

@@ -143,6 +143,11 @@ class Dumper {
       Indent in(*this);
       return block(ub->body.get());
     }
+    if (auto* lp = boost::get<ast::LoopExpr>(&p)) {
+      line(*lp, lp->label ? "Loop '" + lp->label->name : std::string("Loop"));
+      Indent in(*this);
+      return block(lp->body.get());
+    }
     if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
     block(boost::get<ast::x3::forward_ast<ast::Block>>(p).get());
   }
@@ -185,18 +190,19 @@ class Dumper {
       if (r->value) expr(*r->value);
       return;
     }
-    if (auto* b = boost::get<ast::BreakStmt>(&s)) return line(*b, "Break");
-    if (auto* c = boost::get<ast::ContinueStmt>(&s)) return line(*c, "Continue");
+    if (auto* b = boost::get<ast::BreakStmt>(&s)) {
+      line(*b, b->label ? "Break '" + b->label->name : std::string("Break"));
+      Indent in(*this);
+      if (b->value) expr(*b->value);
+      return;
+    }
+    if (auto* c = boost::get<ast::ContinueStmt>(&s))
+      return line(*c, c->label ? "Continue '" + c->label->name : std::string("Continue"));
     if (auto* w = boost::get<ast::WhileStmt>(&s)) {
-      line(*w, "While");
+      line(*w, w->label ? "While '" + w->label->name : std::string("While"));
       Indent in(*this);
       expr(w->cond);
       return block(w->body.get());
-    }
-    if (auto* l = boost::get<ast::LoopStmt>(&s)) {
-      line(*l, "Loop");
-      Indent in(*this);
-      return block(l->body.get());
     }
     if (auto* f = boost::get<ast::ForStmt>(&s)) {
       std::string across;
@@ -204,7 +210,8 @@ class Dumper {
         across = " across " + f->across->level;
         if (f->across->lane_count) across += "(" + f->across->lane_count->text + ")";
       }
-      line(*f, "For " + f->var.name + " " + f->range_op + across);
+      line(*f, (f->label ? "For '" + f->label->name + " " : std::string("For ")) + f->var.name +
+                   " " + f->range_op + across);
       Indent in(*this);
       expr(f->start);
       expr(f->end);

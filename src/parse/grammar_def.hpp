@@ -293,12 +293,30 @@ auto const unsafe_block_def =
     (kw("unsafe") >
      block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
 
+// label = "'" identifier (no space between them)
+x3::rule<class label_name_class, std::string> const label_name = "label";
+auto const label_name_def = lexeme[lit('\'') >> raw_ident];
+struct label_class : Annotate {};
+x3::rule<label_class, ast::Label> const label = "label";
+auto const label_def =
+    x3::eps[mark] >>
+    label_name[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
+// loop_label = label ":"
+x3::rule<class loop_label_class, ast::Label> const loop_label = "label";
+auto const loop_label_def = label >> ':';
+
+// loop_expr = [ loop_label ] "loop" block
+struct loop_class : Annotate {};
+x3::rule<loop_class, ast::LoopExpr> const loop_expr = "`loop`";
+auto const loop_expr_def = -loop_label >> kw("loop") > block;
+
 // primary = literal | tensor_ctor | macro_call | path_expr | array | "(" ")" | "(" expr ")"
-//         | unsafe_block | if_expr | block
+//         | unsafe_block | loop_expr | if_expr | block
 struct primary_class : Annotate {};
 x3::rule<primary_class, ast::Primary> const primary = "expression";
 auto const primary_def = float_lit | int_lit | bool_lit | string_lit | tensor_ctor | macro_call |
-                         path_expr | array_lit | unit_lit | paren | unsafe_block | if_expr | block;
+                         path_expr | array_lit | unit_lit | paren | unsafe_block | loop_expr |
+                         if_expr | block;
 
 // suffix = "[" expr "]" | "." identifier "(" arguments ")"
 struct index_suffix_class : Annotate {};
@@ -389,25 +407,23 @@ auto const return_stmt_def =
     (kw("return") > -expr >
      ';')[tagged([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
 
+// break = "break" [ label ] [ expr ] ";"
 struct break_class : Annotate {};
 x3::rule<break_class, ast::BreakStmt> const break_stmt = "`break`";
-auto const break_stmt_def = kw("break") > ';';
+auto const break_stmt_def = kw("break") > -label > -expr > ';';
 
+// continue = "continue" [ label ] ";"
 struct continue_class : Annotate {};
 x3::rule<continue_class, ast::ContinueStmt> const continue_stmt = "`continue`";
-auto const continue_stmt_def = kw("continue") > ';';
+auto const continue_stmt_def =
+    x3::eps[mark] >>
+    (kw("continue") > -label >
+     ';')[tagged([](auto& ctx) { x3::_val(ctx).label = std::move(x3::_attr(ctx)); })];
 
-// while = "while" expr block
+// while = [ loop_label ] "while" expr block
 struct while_class : Annotate {};
 x3::rule<while_class, ast::WhileStmt> const while_stmt = "`while` loop";
-auto const while_stmt_def = kw("while") > expr > block;
-
-// loop = "loop" block
-struct loop_class : Annotate {};
-x3::rule<loop_class, ast::LoopStmt> const loop_stmt = "`loop`";
-auto const loop_stmt_def =
-    x3::eps[mark] >>
-    (kw("loop") > block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
+auto const while_stmt_def = -loop_label >> kw("while") > expr > block;
 
 // across = "across" ( "blocks" | "lanes" [ "(" integer ")" ] )
 struct across_class : Annotate {};
@@ -416,12 +432,13 @@ x3::rule<class level_class, std::string> const level = "`blocks` or `lanes`";
 auto const level_def = lexeme[(x3::string("blocks") | x3::string("lanes")) >> word_end];
 auto const across_def = kw("across") > level > -('(' > int_lit > ')');
 
-// for = "for" identifier "in" expr ( ".." | "..=" ) expr [ across ] block
+// for = [ loop_label ] "for" identifier "in" expr ( ".." | "..=" ) expr [ across ] block
 x3::rule<class range_op_class, std::string> const range_op = "`..` or `..=`";
 auto const range_op_def = x3::string("..=") | x3::string("..");
 struct for_class : Annotate {};
 x3::rule<for_class, ast::ForStmt> const for_stmt = "`for` loop";
-auto const for_stmt_def = kw("for") > ident > kw("in") > expr > range_op > expr > -across > block;
+auto const for_stmt_def = -loop_label >> kw("for") > ident > kw("in") > expr > range_op > expr >
+                          -across > block;
 
 // spawn = "spawn" "on" "(" path ")" block
 struct spawn_class : Annotate {};
@@ -441,7 +458,7 @@ struct assign_class : Annotate {};
 x3::rule<assign_class, ast::AssignTail> const assign_tail = "assignment";
 auto const assign_tail_def = assign_ops > expr;
 
-// A statement that is a block-like expression (`if`, `{ }`, `unsafe { }`) needs no `;`, and
+// A statement that is a block-like expression (`if`, `loop`, `{ }`, `unsafe { }`) needs no `;`, and
 // is never continued by a binary operator, as in Rust.
 x3::rule<class stmt_end_class, bool> const stmt_end = "`;`";
 auto const stmt_end_def = (lit(';') >> attr(true)) | (&lit('}') >> attr(false));
@@ -451,7 +468,7 @@ x3::rule<expr_stmt_class, ast::ExprStmt> const expr_stmt = "statement";
 auto const expr_stmt_def = expr >> -assign_tail > stmt_end;
 
 x3::rule<class block_like_class, ast::Primary> const block_like = "block";
-auto const block_like_def = unsafe_block | if_expr | block;
+auto const block_like_def = unsafe_block | loop_expr | if_expr | block;
 
 struct block_stmt_class : Annotate {};
 x3::rule<block_stmt_class, ast::ExprStmt> const block_stmt = "statement";
@@ -470,11 +487,11 @@ auto const block_stmt_def =
      })] >>
      matches[';'][([](auto& ctx) { x3::_val(ctx).semicolon = x3::_attr(ctx); })])[tag_only];
 
-// stmt = let | return | break | continue | while | loop | for | spawn | block_stmt | expr_stmt
+// stmt = let | return | break | continue | while | for | spawn | block_stmt | expr_stmt
 struct stmt_class : Annotate {};
 x3::rule<stmt_class, ast::Stmt> const stmt = "statement";
-auto const stmt_def = let_stmt | return_stmt | break_stmt | continue_stmt | while_stmt | loop_stmt |
-                      for_stmt | spawn_stmt | block_stmt | expr_stmt;
+auto const stmt_def = let_stmt | return_stmt | break_stmt | continue_stmt | while_stmt | for_stmt |
+                      spawn_stmt | block_stmt | expr_stmt;
 
 // block = "{" { stmt } "}"
 x3::rule<class close_brace_class, char> const close_brace = "`}` or a statement";
@@ -530,12 +547,14 @@ auto const program_rule_def =
 BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_escape, string_lit,
                     type, dim_number, dim_text, dim, tensor_type, ref_type, type_name, named_type,
                     bool_word, expr, block, if_expr, args, tensor_ctor, macro_call, path_expr,
-                    array_lit, unit_lit, paren, unsafe_block, primary, index_suffix, method_suffix,
-                    suffix_rule, postfix, prefix_op, unary, cast, binary_rest, else_if, else_block,
-                    let_stmt, return_stmt, break_stmt, continue_stmt, while_stmt, loop_stmt, level,
-                    across, range_op, for_stmt, spawn_stmt, assign_tail, stmt_end, expr_stmt,
-                    block_like, block_stmt, stmt, close_brace, attribute, param, params, fn_item,
-                    const_item, import_item, item)
+                    array_lit, unit_lit, paren, unsafe_block, loop_expr, primary, index_suffix,
+                    method_suffix, suffix_rule, postfix, prefix_op, unary, cast, binary_rest,
+                    else_if, else_block, let_stmt, return_stmt, break_stmt, continue_stmt,
+                    while_stmt, level, across, range_op, for_stmt, spawn_stmt, assign_tail,
+                    stmt_end, expr_stmt, block_like, block_stmt, stmt, close_brace, attribute,
+                    param, params, fn_item, const_item, import_item, item)
+
+BOOST_SPIRIT_DEFINE(label_name, label, loop_label)
 
 BOOST_SPIRIT_DEFINE(too_long, too_many_prefix, too_many_casts, too_many_suffixes, suffixes,
                     prefix_ops, cast_types, dims)

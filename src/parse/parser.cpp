@@ -255,6 +255,8 @@ class DepthCheck {
       return at(expr(par->inner.get()) + 1, *par, "this `(`");
     if (auto* ub = boost::get<ast::UnsafeBlock>(&p))
       return at(block(ub->body.get()) + 1, *ub, "this block");
+    if (auto* lp = boost::get<ast::LoopExpr>(&p))
+      return at(block(lp->body.get()) + 1, *lp, "this `loop`");
     if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
     if (auto* b = boost::get<ast::x3::forward_ast<ast::Block>>(&p)) return block(b->get());
     return 1;  // a literal or `()`
@@ -284,13 +286,13 @@ class DepthCheck {
     if (auto* r = boost::get<ast::ReturnStmt>(&s)) return r->value ? expr(*r->value) : 0;
     if (auto* w = boost::get<ast::WhileStmt>(&s))
       return std::max(expr(w->cond), block(w->body.get()));
-    if (auto* l = boost::get<ast::LoopStmt>(&s)) return block(l->body.get());
     if (auto* f = boost::get<ast::ForStmt>(&s))
       return std::max({expr(f->start), expr(f->end), block(f->body.get())});
     if (auto* sp = boost::get<ast::SpawnStmt>(&s)) return block(sp->body.get());
     if (auto* e = boost::get<ast::ExprStmt>(&s))
       return std::max(expr(e->expr), e->assign ? expr(e->assign->value) : 0);
-    return 0;  // break, continue
+    if (auto* b = boost::get<ast::BreakStmt>(&s)) return b->value ? expr(*b->value) : 0;
+    return 0;  // continue
   }
 
   const ParsedProgram& parsed_;

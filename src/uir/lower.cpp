@@ -442,6 +442,9 @@ class Lowerer {
       }
       case tir::ExprKind::BlockExpr:
         if (e.block->tail && e.block->stmts.empty()) return expr(*e.block->tail);
+        for (const tir::Stmt* s : e.block->stmts)  // a `loop` with a value (check/check_loops.cpp)
+          if (s->kind == tir::StmtKind::Loop)
+            fail("it uses `loop`, and .uir has no control flow but ranges");
         fail("it uses a block as a value");
       case tir::ExprKind::Builtin:
         fail(std::string("it calls `") + tir::builtin_spelling(e.builtin) +
