@@ -262,6 +262,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"structure_continue.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"structure_four_block_loops.vx", "refused"},
       {"structure_four_lane_loops.vx", "refused"},
+      {"structure_labelled_break.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"structure_lane_loop_outside_block.vx", "refused"},
       {"structure_lanes_not_constant.vx",
        "the loop `l` has a bound that is not known before the region runs"},
