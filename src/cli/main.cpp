@@ -145,6 +145,8 @@ int vx_main(int argc, char** argv) {
   repl->add_option("--offload", repl_opts.offload, "where spawn regions run (spec/offload.md)")
       ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
   repl->add_option("--machine", repl_opts.machine, "machine file (fleet/*.vx)");
+  repl->add_option("--color", color, "colour in diagnostics and :explain: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   std::string diff_a, diff_b;
   int64_t diff_ulps = 0;
   auto* diff = app.add_subcommand("diff", "compare two `vx run --dump=FILE.json` files");
@@ -201,7 +203,10 @@ int vx_main(int argc, char** argv) {
   vx::set_diagnostic_color(vx::color_wanted(color, STDERR_FILENO));
   if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
   if (*diff) return vx::values::diff_files(diff_a, diff_b, diff_ulps, std::cout, std::cerr);
-  if (*repl) return vx::repl::run_repl(repl_opts);
+  if (*repl) {
+    repl_opts.color = vx::color_wanted(color, STDOUT_FILENO);
+    return vx::repl::run_repl(repl_opts);
+  }
   if (*conformance) {
     conf.self_exe = self_exe(argv[0]);
     return vx::run_conformance(conf, std::cout, std::cerr);
