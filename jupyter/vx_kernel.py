@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The Jupyter kernel for Vx: a notebook in front of `vx repl --protocol=jsonl` (spec/cli.md §7.3).
+"""The Jupyter kernel for Vx: a notebook in front of `vx repl --protocol=jsonl` (spec/cli.md §7.7).
 
 The kernel runs one `vx repl --protocol=jsonl` as a child and sends it each cell as one request;
 the reply's parts become the cell's outputs: program output on stdout, diagnostics (rendered with

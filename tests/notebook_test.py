@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The Jupyter kernel and seed 001's lesson as a notebook (spec/cli.md §7.3, README "For teachers").
+"""The Jupyter kernel and seed 001's lesson as a notebook (spec/cli.md §7.7, README "For teachers").
 
 Installs the kernelspec with tools/jupyter-install into a temporary prefix, executes
 notebooks/001_global_and_local_loops.ipynb headless with nbclient (Debian's python3-nbclient) on
@@ -26,7 +26,7 @@ VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 NOTEBOOK = os.path.join(ROOT, "notebooks", "001_global_and_local_loops.ipynb")
 # INTEGRATOR: True once the "repl" branch's SIGINT handling is merged (as in
 # repl_protocol_test.py): then an interrupt from the notebook stops a running cell.
-INTERRUPT_STOPS_INPUT = False
+INTERRUPT_STOPS_INPUT = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import Checks  # noqa: E402
 

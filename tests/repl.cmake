@@ -6,9 +6,14 @@
 # 2. explain_examples: every code of spec/errors.md has a section, every code the sources report
 #    has one, and every example in it is refused with its marked code at its line, or accepted.
 # 3. repl_unit_test: the continuation rule, completion, the code list, an in-process session.
-# 4. repl_piped / repl_values / repl_pty: sessions through piped standard input (repl_values: how
-#    tensors, `:show`, `:vars` and `:type` of a fn print) and through a pseudo-terminal (line
-#    editing, TAB completion, history).
+# 4. repl_piped / repl_values / repl_interrupt / repl_inputs / repl_pty: sessions through piped
+#    standard input (repl_values: how tensors, `:show`, `:vars` and `:type` of a fn print;
+#    repl_interrupt: SIGINT stopping inputs, host loops on TBB threads included, and SIGINT while
+#    idle; repl_inputs: where inputs end, diagnostics placed in what was typed, `.uir`, `:save`,
+#    `:reload`, `:explain`) and through a pseudo-terminal (line editing, TAB completion, history).
+# 5. repl_tmux: the lesson's session typed into `vx repl` in a detached tmux session, the screen
+#    checked after each step (issue 16). It needs tmux (tools/setup installs it) and fails
+#    without it: it never reports itself skipped.
 vx_doctest(repl_unit_test)
 
 find_package(Python3 COMPONENTS Interpreter)
@@ -25,6 +30,16 @@ if(Python3_FOUND)
   add_test(NAME repl_pty
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py pty $<TARGET_FILE:vx>
             ${PROJECT_SOURCE_DIR})
-  set_tests_properties(explain_examples repl_piped repl_values repl_pty PROPERTIES TIMEOUT 300)
+  add_test(NAME repl_interrupt
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py interrupt
+            $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR})
+  add_test(NAME repl_inputs
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py inputs $<TARGET_FILE:vx>
+            ${PROJECT_SOURCE_DIR})
+  add_test(NAME repl_tmux
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_tmux_test.py $<TARGET_FILE:vx>
+            ${PROJECT_SOURCE_DIR})
+  set_tests_properties(explain_examples repl_piped repl_values repl_pty repl_interrupt repl_inputs
+                       repl_tmux PROPERTIES TIMEOUT 300)
   set_tests_properties(repl_pty PROPERTIES SKIP_RETURN_CODE 77)  # a machine without ptys
 endif()

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`vx repl --protocol=jsonl` (spec/cli.md §7.3), driven directly as the Jupyter kernel drives it.
+"""`vx repl --protocol=jsonl` (spec/cli.md §7.7), driven directly as the Jupyter kernel drives it.
 
 One session answers, in order: a value (and the values before the last, in stdout), a tensor
 value, inputs split over lines as at the prompt (a refused second line leaves the first one's
@@ -31,7 +31,7 @@ fail, expect, finish = checks.fail, checks.expect, checks.finish
 # INTEGRATOR: set True once the "repl" branch's SIGINT handling is merged: SIGINT stops the input
 # running in Session::eval, which then calls SessionHooks::interrupted (session.hpp). Until then
 # vx ignores SIGINT (the input runs to its end) and the check below says so on every run.
-INTERRUPT_STOPS_INPUT = False
+INTERRUPT_STOPS_INPUT = True
 
 
 class Session:

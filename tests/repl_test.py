@@ -13,15 +13,26 @@ values: how values print (§7.1): a grid with mixed widths, a row, slices, elide
 pty: the same REPL on a pseudo-terminal: prompts, a multi-line input with the continuation
   prompt, TAB completion of `lanes::s` (the three built-ins listed) and of a defined name, Ctrl-C
   abandoning a line, and the history file under $XDG_STATE_HOME.
+interrupt: SIGINT sent to a piped `vx repl` (as a Jupyter kernel interrupts a cell): while idle it
+  does nothing; it stops a host loop, an `across blocks` loop running on TBB threads, and a .uir
+  range, each time with the report on standard error and every binding as before the input; TBB
+  and the session work afterwards.
+inputs: where an input ends (an operator at the end, `let x =`, a blank line, two blank lines);
+  diagnostics placed in what the user typed (an earlier item, a binding's declaration, a move by
+  an earlier input, `main()`, `return 5`); `:check` meaning the last kernel; `.uir` inputs through
+  `:uir`, `:load FILE.uir` and `:save FILE.uir`; `:save` (and what `vx run` of the saved file
+  prints), `:save!`, `:reload`; `:explain` rendered for a terminal; did-you-mean for commands.
 
-usage: repl_test.py piped|values|pty VX REPO_ROOT
+usage: repl_test.py piped|values|pty|interrupt|inputs VX REPO_ROOT
 """
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 MODE, VX, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -412,8 +423,301 @@ def values():
         fail(f"standard error: expected {want_errors}, got:\n{r.stderr}")
 
 
+class Piped:
+    """`vx repl` with standard input a pipe, written to step by step; standard output and error
+    are read on threads."""
+
+    def __init__(self):
+        self.p = subprocess.Popen([VX, "repl", "--offload=off"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  bufsize=1)
+        self.out, self.err = [""], [""]
+        self.seen_out = self.seen_err = 0
+        for stream, buf in ((self.p.stdout, self.out), (self.p.stderr, self.err)):
+            threading.Thread(target=self._read, args=(stream, buf), daemon=True).start()
+
+    @staticmethod
+    def _read(stream, buf):
+        for chunk in iter(lambda: stream.read(1), ""):
+            buf[0] += chunk
+
+    def send(self, text):
+        self.p.stdin.write(text + "\n")
+        self.p.stdin.flush()
+
+    def expect(self, which, pattern, what, timeout=60):
+        buf = self.out if which == "out" else self.err
+        end = time.time() + timeout
+        while time.time() < end:
+            seen = self.seen_out if which == "out" else self.seen_err
+            m = re.compile(pattern, re.S | re.M).search(buf[0], seen)
+            if m:
+                if which == "out":
+                    self.seen_out = m.end()
+                else:
+                    self.seen_err = m.end()
+                return m
+            if self.p.poll() is not None and not re.search(pattern, buf[0][seen:], re.S | re.M):
+                break
+            time.sleep(0.05)
+        fail(f"{what}: no {pattern!r} on standard {which}put; it holds:\n{buf[0][-3000:]}")
+        return None
+
+    def close(self):
+        self.p.stdin.close()
+        try:
+            return self.p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            fail("vx repl did not end at the end of its input")
+            return None
+
+
+INTERRUPTED = (r"error: interrupted.*?\n --> <repl>:\d+:\d+\n.*?= note: the input changed "
+               r"nothing: every binding and item is as it was before it\n")
+
+
+def interrupt():
+    r = Piped()
+    r.send('println!("ready");')
+    r.expect("out", r"^ready\n", "the first input")
+    r.p.send_signal(signal.SIGINT)  # idle: nothing happens
+    time.sleep(0.3)
+    r.send('println!("still here");')
+    r.expect("out", r"^still here\n", "SIGINT while idle")
+
+    # A host loop that never ends, stopped: `n` keeps its value from before the input.
+    r.send("let mut n = 7;")
+    r.send('println!("loop 1"); loop { n = (n + 1) % 1000; }')
+    r.expect("out", r"^loop 1\n", "the first loop starting")
+    time.sleep(0.5)
+    r.p.send_signal(signal.SIGINT)
+    r.expect("err", INTERRUPTED, "the host loop's interrupt")
+    r.send("n")
+    r.expect("out", r"^= 7 : i32\n", "`n` after the interrupt")
+
+    # An across-blocks loop whose blocks run on TBB tasks.
+    r.send("let mut h = transfer(Tensor<i32, [1000]>::fill(5), Memory::HBM);")
+    r.send('println!("loop 2"); spawn on(Topology::Device) { for b in 0..1000 across blocks { '
+           "for k in 0..100000000 { h[b] = (h[b] + k) % 7; } } }")
+    r.expect("out", r"^loop 2\n", "the block loop starting")
+    time.sleep(0.5)
+    r.p.send_signal(signal.SIGINT)
+    r.expect("err", r"error: interrupted in block \d+ \(`b` = \d+\)" + INTERRUPTED[len("error: interrupted"):],
+             "the block loop's interrupt")
+    r.send(":show h[995..1000]")
+    r.expect("out", re.escape("= [5, 5, 5, 5, 5] : Tensor<i32, [5], Memory::HBM>"),
+             "`h` after the interrupt")
+    # TBB runs the next kernel as before.
+    r.send("spawn on(Topology::Device) { for b in 0..1000 across blocks { h[b] = b * 2; } }")
+    r.send(":show h[997..1000]")
+    r.expect("out", re.escape("= [1994, 1996, 1998] : Tensor<i32, [3], Memory::HBM>"),
+             "a kernel after the interrupt")
+
+    # A .uir range.
+    r.send(":uir")
+    r.send("buffer %a i32[1]")
+    r.send("%i = range 2000000000\n%j = range 2000000000\n%s = store %a 0 %j\n"
+           "%e = end %s %j\nend %e %i")
+    time.sleep(1.0)
+    r.p.send_signal(signal.SIGINT)
+    r.expect("err", INTERRUPTED, "the .uir range's interrupt")
+    r.send("print %a")
+    r.expect("out", r"^0\n", "the buffer after the interrupt")
+    r.send(":vx")
+    r.send("n + 1")
+    r.expect("out", r"^= 8 : i32\n", "an input after all that")
+    status = r.close()
+    if status != 0:
+        fail(f"exit status {status}")
+    if "internal" in r.err[0]:
+        fail(f"an internal error:\n{r.err[0]}")
+
+
+def diagnostics(stderr):
+    """(code or `runtime`/`interrupted`/`plain`, `FILE:L:C` or None, the lines up to the next
+    diagnostic) for each diagnostic, in order."""
+    out = []
+    lines = stderr.split("\n")
+    for i, line in enumerate(lines):
+        m = re.match(r"(?:error|warning)(?:\[(E\d{4})\])?: (.*)$", line)
+        if not m:
+            continue
+        kind = m.group(1) or ("runtime" if m.group(2).startswith("runtime error") else "plain")
+        loc = re.match(r" *--> (\S+)$", lines[i + 1]) if i + 1 < len(lines) else None
+        body = []
+        for rest in lines[i + 1:]:
+            if re.match(r"(?:error|warning|note)(?:\[E\d{4}\])?: ", rest):
+                break
+            body.append(rest)
+        out.append((kind, loc.group(1) if loc else None, "\n".join(body)))
+    return out
+
+
+def inputs():
+    tmp = tempfile.mkdtemp()
+    lesson_uir = os.path.join(ROOT, "conformance", "uir", "lesson_3x_plus_1.uir")
+    reload_me = os.path.join(tmp, "reload_me.vx")
+    with open(reload_me, "w") as f:
+        f.write("const K: i32 = 3;\nfn main() {\n    println!(\"hello {}\", K);\n}\n")
+    taken = os.path.join(tmp, "taken.vx")
+    with open(taken, "w") as f:
+        f.write("// the student's own file\n")
+    saved_vx = os.path.join(tmp, "saved.vx")
+    saved_uir = os.path.join(tmp, "saved.uir")
+    values_3x = " ".join(str(3 * x + 1) for x in range(64))
+    r = Piped()
+    r.send(":check")
+    r.expect("out", r"^no kernel entered yet: ", ":check before any kernel")
+
+    # Where an input ends.
+    r.send("let y = 3 +")  # an operator at the end: it goes on
+    r.send("4;")
+    r.send("y")
+    r.expect("out", r"^= 7 : i32\n", "an input ending in `+`")
+    r.send("let x =")
+    r.send("5;")
+    r.send("if x > 3")
+    r.send('{ println!("big"); }')
+    r.expect("out", r"^big\n", "`let x =` and `if x > 3` going on")
+    r.send("let z = 1 +")
+    r.send("")  # a blank line ends it: the parser says what is missing
+    r.send("let w = (1 +")
+    r.send("")
+    r.send("")  # two blank lines end an open one
+    r.send("let v = 3")  # only its `;` is missing: refused at once
+    r.send("x + 1")
+    r.expect("out", r"^= 6 : i32\n", "an input after the blank lines")
+
+    # The wrapping never shows.
+    r.send("fn a() -> i32 { 1 }")
+    r.send("fn b() -> i32 { a() }")
+    r.send("fn a() -> f32 { 1.0 }")  # breaks `b`
+    r.send("let y2 = 2;")
+    r.send("y2 = 3;")
+    r.send("let a1 = Tensor<f32, [4]>::fill(1.0);")
+    r.send("let b1 = a1;")
+    r.send("let c1 = a1;")
+    r.send("main()")
+    r.send("return 5;")
+    r.send("return;")
+    r.send("a() + 1")
+    r.expect("out", r"^= 2 : i32\n", "`a` unchanged after the refused redefinition")
+
+    # :check means the last kernel.
+    r.send("let mut grid = transfer(Tensor<f32, [64, 300]>::fill(1.0), Memory::HBM);")
+    r.send(KERNEL)
+    r.send("1 + 1")
+    r.expect("out", r"^= 2 : i32\n", "an input after the kernel")
+    r.send(":check")
+    r.expect("out", "^" + re.escape(PROVED_TABLE) + "\n", ":check after a later input")
+
+    # .uir: a file, a typed kernel with a runtime error, :check, :save FILE.uir.
+    r.send(f":load {lesson_uir}")
+    r.expect("out", "^" + re.escape(values_3x) + "\n", ":load FILE.uir")
+    r.send(":check")
+    r.expect("out", re.escape(f"{lesson_uir}:13:6: store `store %y %i %z`") +
+             r"\n.*global loop `%b` \(line 6\): proved", ":check of a loaded .uir kernel")
+    r.send(":uir")
+    r.expect("out", r"^uir mode: ", ":uir")
+    r.send("buffer %q i32[8]")
+    r.send("%j = range 9")
+    r.send("%s2 = store %q %j 1")
+    r.send("end %s2 %j")  # runtime error: offset 8
+    r.send("print %q")
+    r.expect("out", r"^0 0 0 0 0 0 0 0\n", "a buffer after a refused .uir input")
+    r.send(f":save {saved_uir}")
+    r.expect("out", r"^saved the \.uir inputs to ", ":save FILE.uir")
+    r.send(":vx")
+
+    # :save, :save!, :reload, main().
+    r.send('println!("{} {}", x, y * 2);')
+    r.expect("out", r"^5 14\n", "a print")
+    r.send(f":save {taken}")
+    r.send(f":save! {taken}")
+    r.expect("out", r"^saved \d+ inputs and \d+ items to ", ":save!")
+    r.send(f":save {saved_vx}")
+    r.send(f":save {saved_vx}")  # written by this session: saved again
+    r.expect("out", r"^saved .*\n^saved ", ":save twice")
+    r.send(f":load {reload_me}")
+    r.expect("out", r"^hello 3\ndefined const K\n", ":load of a program")
+    with open(reload_me, "w") as f:
+        f.write("const K: i32 = 4;\nfn main() {\n    println!(\"hello {}\", K);\n}\n")
+    r.send(":reload")
+    r.expect("out", r"^hello 4\nredefined const K\n", ":reload")
+    r.send("main()")  # E0101, with :reload named
+
+    # :explain for a terminal; did-you-mean.
+    r.send(":explain E0300")
+    r.expect("out", r"^E0300 — assignment to an immutable binding\n\nAn assignment or compound "
+             r"assignment to a binding without `mut`, to an element\nof a tensor held by such a "
+             r"binding, .*?\n\n    fn main\(\) \{\n        let x = 1;\n        x = 2; "
+             r"// error\[E0300\]\n    \}\n", ":explain E0300")
+    r.send(":explain E0001")
+    m = r.expect("out", r"^E0001 — .*?\n(?=\S*\n?E\d{4}|\Z)", ":explain E0001", timeout=10)
+    r.send(":sve x")
+    status = r.close()
+    if status != 0:
+        fail(f"exit status {status}")
+    out, err = r.out[0], r.err[0]
+    text_1 = out[out.find("E0001 — "):]
+    for bad in ("](", "```", "//~"):
+        if bad in out[out.find("E0300 — "):]:
+            fail(f":explain printed raw Markdown ({bad!r}):\n{text_1[:2000]}")
+    if "grammar.md §7" not in text_1:
+        fail(f":explain E0001 lost a link's text:\n{text_1[:2000]}")
+    if any(len(line) > 80 for line in text_1.split("\n") if not line.startswith("    ")):
+        fail(f":explain E0001 has lines past 80 columns:\n{text_1[:3000]}")
+
+    if "<session>" in err:
+        fail(f"a diagnostic points into the wrapping (<session>):\n{err}")
+    got = [(k, loc) for k, loc, _ in diagnostics(err)]
+    want = [
+        ("E0001", "<repl>:1:11"),  # let z = 1 + <blank line>: at the `+`, as in a file
+        ("E0002", "<repl>:1:9"),   # let w = (1 +: the `(` is never closed
+        ("E0001", "<repl>:1:10"),  # let v = 3
+        ("E0200", "<repl>:1:17"),  # in `fn b`, entered earlier
+        ("E0300", "<repl>:1:1"),   # y2 = 3
+        ("E0301", "<repl>:1:10"),  # a1, moved by an earlier input
+        ("E0101", "<repl>:1:1"),   # main()
+        ("E0200", "<repl>:1:8"),   # return 5
+        ("runtime", "<repl>:2:16"),  # the .uir store past the end of %q
+        ("plain", None),           # :save of a file that exists
+        ("E0101", "<repl>:1:1"),   # main() after :load
+        ("plain", None),           # :sve
+    ]
+    if got != want:
+        fail(f"diagnostics: expected\n{want}\ngot\n{got}\n{err}")
+    body = {(k, loc): b for k, loc, b in diagnostics(err)}
+    for key, text in [(("E0200", "<repl>:1:17"), "= note: in `fn b`, entered earlier"),
+                      (("E0200", "<repl>:1:17"), "1 | fn b() -> i32 { a() }"),
+                      (("E0300", "<repl>:1:1"), "= note: `y2` comes from an earlier input"),
+                      (("E0301", "<repl>:1:10"), "= note: `a1` was moved by an earlier input"),
+                      (("E0002", "<repl>:1:9"), "the input ends before the `)` that closes it"),
+                      (("E0101", "<repl>:1:1"), "is not kept")]:
+        if text not in body.get(key, ""):
+            fail(f"{key}: {text!r} is missing from:\n{body.get(key)}")
+    for text in ["note: `return` ended the input early: its bindings are not kept",
+                 f"`:reload` reads `{reload_me}` again",
+                 f"error: `{taken}` exists; `:save! {taken}` overwrites it",
+                 "error: unknown command `:sve`; did you mean `:save`?"]:
+        if text not in err:
+            fail(f"standard error lacks {text!r}:\n{err}")
+
+    # What :save wrote runs, and prints what the session's programs printed.
+    for path, want_out in [(saved_vx, "big\n5 14\n"), (saved_uir, values_3x + "\n0 0 0 0 0 0 0 0\n")]:
+        run = subprocess.run([VX, "run", path], capture_output=True, text=True, timeout=60)
+        if run.returncode != 0 or run.stdout != want_out:
+            fail(f"vx run {path}: exit {run.returncode}, printed {run.stdout!r}, expected "
+                 f"{want_out!r}\n{run.stderr}\n{open(path).read()}")
+
+
 if MODE == "piped":
     piped()
+elif MODE == "inputs":
+    inputs()
+elif MODE == "interrupt":
+    interrupt()
 elif MODE == "values":
     values()
 elif MODE == "pty":

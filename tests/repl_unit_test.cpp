@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <sstream>
 
+#include "repl/explain_text.hpp"
 #include "repl/repl.hpp"
+#include "repl/save.hpp"
 #include "repl/tensor_text.hpp"
+#include "repl/uir_session.hpp"
 #include "support/error_index.hpp"
 
 using vx::repl::completions;
@@ -23,6 +26,59 @@ TEST_CASE("an input goes on while a delimiter, string or block comment is open")
   CHECK_FALSE(input_is_open("println!(\"{{ }\");\n"));  // braces in a string
   CHECK_FALSE(input_is_open("let x = 1; // an open ( in a comment\n"));
   CHECK_FALSE(input_is_open("1 + 2 }\n"));  // a stray closer: the parser reports it
+}
+
+TEST_CASE("an input goes on while it ends where it cannot") {
+  using vx::repl::input_end;
+  using vx::repl::InputEnd;
+  CHECK(input_end("let y = 3 +\n") == InputEnd::Unfinished);  // an operator wants an operand
+  CHECK(input_end("let y = 3 + // more below\n") == InputEnd::Unfinished);
+  CHECK(input_end("let x =\n") == InputEnd::Unfinished);
+  CHECK(input_end("if x > 3\n") == InputEnd::Unfinished);  // the parse fails at the end
+  CHECK(input_end("fn f(x: i32) -> i32\n") == InputEnd::Unfinished);
+  CHECK(input_end("let r = v.\n") == InputEnd::Unfinished);
+  CHECK(input_end("let c = k as\n") == InputEnd::Unfinished);
+  CHECK(input_end("let t = (1 +\n") == InputEnd::Open);
+  CHECK(input_end("let x = 3\n") == InputEnd::Complete);  // only `;` is missing: refused at once
+  CHECK(input_end("let t: Tensor<f32, [4]>\n") == InputEnd::Complete);  // `>` closes a type
+  CHECK(input_end("return\n") == InputEnd::Complete);
+  CHECK(input_end("x * 2\n") == InputEnd::Complete);
+  CHECK(input_end("let 5 = 3;\n") == InputEnd::Complete);  // wrong before the end: refused
+  CHECK(input_end("// only a comment\n") == InputEnd::Complete);
+}
+
+TEST_CASE("a .uir input goes on while a range has no end") {
+  CHECK(vx::repl::uir_input_is_open("%b = range 4 axis=global\n"));
+  CHECK(
+      vx::repl::uir_input_is_open("%b = range 4\n%t = range 2 # a comment: end\n%e = end %t %t\n"));
+  CHECK_FALSE(vx::repl::uir_input_is_open("%b = range 4\n%e = end %b %b\n"));
+  CHECK_FALSE(vx::repl::uir_input_is_open("buffer %x i32[64] iota\n"));
+  CHECK(vx::repl::uir_has_range("# a kernel\n%b = range 4\n"));
+  CHECK_FALSE(vx::repl::uir_has_range("print %y # range\n"));
+}
+
+TEST_CASE(":explain's Markdown, rendered for a terminal") {
+  const std::string md =
+      "E0999 — a heading\n\nA [link text](grammar.md) and `code`, and **bold** words filled "
+      "to the width of the terminal, as a paragraph is.\n\n- an item\n  that goes on\n\n"
+      "```vx\nfn main() {\n    x = 2; //~ ERROR E0999\n}\n```\n";
+  CHECK(vx::repl::terminal_text(md, false, 40) ==
+        "E0999 — a heading\n\nA link text and `code`, and bold words\nfilled to the width of "
+        "the terminal, as\na paragraph is.\n\n- an item that goes on\n\n    fn main() {\n"
+        "        x = 2; // error[E0999]\n    }\n");
+  const std::string coloured = vx::repl::terminal_text(md, true, 40);
+  CHECK(coloured.find("\x1b[36mcode\x1b[0m") != std::string::npos);
+  CHECK(coloured.find('`') == std::string::npos);
+}
+
+TEST_CASE(":save writes the items, then main with the inputs indented") {
+  CHECK(
+      vx::repl::saved_program({"fn f() -> i32 { 1 }"}, {"let x = f();\n", "x;  // = 1 : i32\n"}) ==
+      "// Saved by `vx repl` (:save): the session's items, then its inputs in order.\n\n"
+      "fn f() -> i32 { 1 }\n\nfn main() {\n    let x = f();\n    x;  // = 1 : i32\n}\n");
+  // A string over two lines is left as it was.
+  CHECK(vx::repl::saved_program({}, {"println!(\"a\nb\");\n"}).find("\nprintln!(\"a\nb\");\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("TAB offers built-ins, methods after a dot, commands and names in scope") {
@@ -83,6 +139,21 @@ TEST_CASE("a session keeps bindings and items, and a failed input changes nothin
   CHECK(s.names() == std::vector<std::string>{"n", "twice"});
   s.reset();
   CHECK(s.names().empty());
+}
+
+TEST_CASE("`main()` is E0101 in the REPL, and nothing points into the wrapping") {
+  std::ostringstream out, err;
+  vx::repl::SessionOptions opts;
+  opts.offload = "off";
+  vx::repl::Session s(opts, out, err);
+  CHECK_FALSE(s.eval("main()"));
+  CHECK(err.str().find("error[E0101]: cannot find function `main`") != std::string::npos);
+  CHECK_FALSE(s.eval("fn g() { main(); }"));  // an item that calls it: the same
+  CHECK(s.eval("fn main() { println!(\"ran\"); }"));
+  CHECK(out.str() == "ran\n");
+  CHECK_FALSE(s.eval("main()"));  // a `fn main` entered runs once: it is not kept
+  CHECK(err.str().find("<session>") == std::string::npos);
+  CHECK_FALSE(s.last_interrupted());
 }
 
 TEST_CASE("a tensor prints as numpy lays it out, its elements as given") {

@@ -152,8 +152,10 @@ int vx_main(int argc, char** argv) {
   std::string repl_protocol = "text";
   repl->add_option("--protocol", repl_protocol,
                    "text (the default), or jsonl: one JSON request and reply a line (spec/cli.md "
-                   "§7.3)")
+                   "§7.7)")
       ->check(CLI::IsMember({"text", "jsonl"}));
+  repl->add_option("--color", color, "colour in diagnostics and :explain: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   std::string diff_a, diff_b;
   int64_t diff_ulps = 0;
   auto* diff = app.add_subcommand("diff", "compare two `vx run --dump=FILE.json` files");
@@ -211,8 +213,11 @@ int vx_main(int argc, char** argv) {
   opts.map_color = vx::color_wanted(color, STDOUT_FILENO);  // the map is drawn on stdout
   if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
   if (*diff) return vx::values::diff_files(diff_a, diff_b, diff_ulps, std::cout, std::cerr);
-  if (*repl && repl_protocol == "jsonl") return vx::repl::run_protocol(repl_opts);
-  if (*repl) return vx::repl::run_repl(repl_opts);
+  if (*repl) {
+    repl_opts.color = vx::color_wanted(color, STDOUT_FILENO);
+    if (repl_protocol == "jsonl") return vx::repl::run_protocol(repl_opts);
+    return vx::repl::run_repl(repl_opts);
+  }
   if (*conformance) {
     conf.self_exe = self_exe(argv[0]);
     return vx::run_conformance(conf, std::cout, std::cerr);

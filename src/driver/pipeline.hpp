@@ -11,6 +11,7 @@
 //
 // Each step needs the one before it; a step that refuses ends the list, with its diagnostics.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -76,6 +77,7 @@ struct RunRequest {
   bool check_races = false;         // record every pass of every across loop (race_check.hpp)
   int64_t max_steps = 0;            // spec/semantics.md §8.1; 0: no limit
   double max_seconds = 0;
+  const std::atomic<bool>* interrupt = nullptr;  // the REPL's Ctrl-C (interp::RunOptions)
   ErrorFormat error_format = ErrorFormat::Human;
   // Prints a runtime error; null: rendered against the program's file in error_format.
   std::function<void(std::ostream&, const Diagnostic&)> report_error;

@@ -445,8 +445,14 @@ struct LaneLoop final : RangeLoop<I> {
     r.n = static_cast<int>(std::min<int64_t>(kChunk, n));  // the widest chunk
     for (const LaneUniform* u : uniforms) u->fill(r);
     try {
+      RunLimits* const limits = f.ctx->limits;
       for (r.k0 = 0; r.k0 < n; r.k0 += kChunk) {
         r.n = static_cast<int>(std::min<int64_t>(kChunk, n - r.k0));
+        if (limits) [[unlikely]] {  // the REPL's interrupt, once a chunk (the steps are counted)
+          r.failed = 0;
+          limits->poll(this->loop_span);
+          r.failed = -1;
+        }
         for (const LaneStep* s : steps) s->step(r);
       }
     } catch (RuntimeError&) {

@@ -203,6 +203,8 @@ struct AcrossBlocksStmt final : StmtNode {
     const auto* me = static_cast<const AcrossBlocksStmt*>(self);
     f.s[me->seq.slot] = to_bits<T>(static_cast<T>(value));
     try {
+      // Only an interrupt can be counted here: a run that counts steps has one host thread.
+      count_steps(f.ctx, 1, me->seq.loop_span);
       run_list(me->seq.body, f);
     } catch (RuntimeError& e) {
       if (!e.names_passes)

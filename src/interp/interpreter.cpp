@@ -136,8 +136,10 @@ void check_tensor_budget(Scalar elem, const std::vector<int64_t>& dims, bool uni
                           byte_text(g_memory_limit) + " (VX_MEMORY_LIMIT)");
 }
 
-RunLimits RunLimits::starting_now(int64_t max_steps, double max_seconds) {
+RunLimits RunLimits::starting_now(int64_t max_steps, double max_seconds,
+                                  const std::atomic<bool>* interrupt) {
   RunLimits limits;
+  limits.interrupt = interrupt;
   if (max_steps > 0) limits.max_steps = max_steps;
   if (max_seconds > 0) {
     limits.max_seconds = max_seconds;
@@ -150,7 +152,11 @@ RunLimits RunLimits::starting_now(int64_t max_steps, double max_seconds) {
   return limits;
 }
 
+void RunLimits::interrupted(Span span) { runtime_error(span, kInterrupted); }
+
 void RunLimits::charge(int64_t n, Span span) {
+  poll(span);
+  if (!counts()) return;  // interruptible only: other threads may be here too
   const int64_t before = steps;
   steps = n > INT64_MAX - steps ? INT64_MAX : steps + n;
   if (steps > max_steps)
@@ -304,8 +310,8 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     render_plain_error(err, limit_error, options.error_format);
     return 2;
   }
-  RunLimits limits = RunLimits::starting_now(options.max_steps, options.max_seconds);
-  const bool limited = limits.limited();
+  RunLimits limits =
+      RunLimits::starting_now(options.max_steps, options.max_seconds, options.interrupt);
   try {
     const int entry = options.entry >= 0 ? options.entry : program.main_index;
     if (entry < 0 || entry >= static_cast<int>(program.functions.size()))
@@ -325,8 +331,8 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     if (options.after_region) ctx.after_region = &options.after_region;
     // With a step or time limit the blocks run in order on this thread: the count is the same
     // from run to run, and so is where it stops.
-    ctx.host_threads = limited ? 1 : threads.count();
-    if (limited) ctx.limits = &limits;
+    ctx.host_threads = limits.counts() ? 1 : threads.count();
+    if (limits.limited()) ctx.limits = &limits;
     const char* time_kernel = std::getenv("VX_TIME_KERNEL");
     ctx.time_kernel = time_kernel && std::strcmp(time_kernel, "1") == 0;
     ctx.pools.resize(functions.size());

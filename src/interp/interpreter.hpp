@@ -37,6 +37,9 @@ struct RunOptions {
   // `--max-steps N`, `--max-seconds S` (spec/semantics.md §8.1); 0: no limit.
   int64_t max_steps = 0;
   double max_seconds = 0;
+  // The REPL's interrupt (RunLimits::interrupt): when set, the run stops at its next loop pass or
+  // call with a runtime error whose message is kInterrupted. Null: not interruptible.
+  const std::atomic<bool>* interrupt = nullptr;
   // Prints a runtime error; null: render_human against the program's file. (The REPL maps the
   // span back into the text the user typed.)
   std::function<void(std::ostream&, const Diagnostic&)> report_error;

@@ -236,18 +236,35 @@ void add_pass(RuntimeError& e, const std::string& var, T start, uint64_t bits, i
 // A broken invariant of vx itself (InternalError, internal_error): support/internal_error.hpp.
 
 // The run limits of `vx run --max-steps N --max-seconds S` (spec/semantics.md §8.1), shared by the
-// interpreter and the .uir runner.
+// interpreter and the .uir runner; and the REPL's interrupt (spec/cli.md §7.3): a flag that a
+// SIGINT handler sets, read at the same checks (every loop pass and call), which then stop the run
+// with a runtime error whose message is kInterrupted.
 struct RunLimits {
   int64_t max_steps = INT64_MAX;
   int64_t steps = 0;
-  double max_seconds = 0;   // 0: no time limit
-  int64_t deadline_ns = 0;  // CLOCK_MONOTONIC
+  double max_seconds = 0;                        // 0: no time limit
+  int64_t deadline_ns = 0;                       // CLOCK_MONOTONIC
+  const std::atomic<bool>* interrupt = nullptr;  // null: not interruptible
   // The limits of a run that starts now; 0 is no limit (interpreter.cpp).
-  static RunLimits starting_now(int64_t max_steps, double max_seconds);
-  bool limited() const { return max_steps != INT64_MAX || max_seconds > 0; }
-  // Counts `n` steps at `span`; a runtime error when the run passes a limit (interpreter.cpp).
+  static RunLimits starting_now(int64_t max_steps, double max_seconds,
+                                const std::atomic<bool>* interrupt = nullptr);
+  // Steps or time are counted: the run keeps to one host thread, so the count is the same from
+  // run to run. An interrupt alone counts nothing, and is read from any number of threads.
+  bool counts() const { return max_steps != INT64_MAX || max_seconds > 0; }
+  // Anything to check at all.
+  bool limited() const { return counts() || interrupt != nullptr; }
+  // Counts `n` steps at `span`; a runtime error when the run passes a limit or was interrupted
+  // (interpreter.cpp).
   void charge(int64_t n, Span span);
+  // The interrupt alone, for code that counted its steps in bulk before a long stretch.
+  void poll(Span span) const {
+    if (interrupt && interrupt->load(std::memory_order_relaxed)) [[unlikely]]
+      interrupted(span);
+  }
+  [[noreturn]] static void interrupted(Span span);
 };
+// The message of the runtime error an interrupt ends a run with.
+inline constexpr const char* kInterrupted = "interrupted";
 
 // Calls fn(T{}) with the C++ type of `s` (a default-constructed value as a type tag).
 template <class F>

@@ -35,6 +35,7 @@ struct LineEditor::Impl {
   std::string path;
   Completer completer;
   bool abandoned = false;
+  std::string abandoned_text;  // what the line held when Ctrl-C abandoned it
 
   static const char* prompt_of(EditLine* el) {
     Impl* self = nullptr;
@@ -43,11 +44,13 @@ struct LineEditor::Impl {
   }
 
   // Ctrl-C: abandon the line (the terminal is raw while libedit reads, so it is a key, not a
-  // signal; while an input runs, Ctrl-C stops vx as it stops any program).
+  // signal; while an input runs, it is SIGINT, which stops the input: repl/interrupt.hpp).
   static unsigned char abandon(EditLine* el, int) {
     Impl* self = nullptr;
     el_get(el, EL_CLIENTDATA, &self);
     self->abandoned = true;
+    const LineInfo* li = el_line(el);
+    self->abandoned_text.assign(li->buffer, static_cast<size_t>(li->lastchar - li->buffer));
     return CC_NEWLINE;
   }
 
@@ -116,13 +119,14 @@ LineEditor::~LineEditor() {
 bool LineEditor::read_line(const std::string& prompt, std::string& line, bool& interrupted) {
   impl_->prompt = prompt;
   impl_->abandoned = false;
+  impl_->abandoned_text.clear();
   int count = 0;
   const char* got = el_gets(impl_->el, &count);
   interrupted = impl_->abandoned;
   if (interrupted) {
     std::fputs("^C\n", stdout);
     std::fflush(stdout);
-    line.clear();
+    line = impl_->abandoned_text;
     return true;
   }
   if (!got || count <= 0) return false;

@@ -20,7 +20,7 @@ class LineEditor {
   ~LineEditor();
 
   // Reads one line (without its newline). Returns false at the end of input (Ctrl-D).
-  // `interrupted` is set when Ctrl-C abandoned the line.
+  // `interrupted` is set when Ctrl-C abandoned the line; `line` is then what it held.
   bool read_line(const std::string& prompt, std::string& line, bool& interrupted);
   void add_history(const std::string& line);
 

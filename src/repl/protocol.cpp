@@ -1,4 +1,4 @@
-// The machine protocol (spec/cli.md §7.3). A request's code goes line by line into a LineRepl,
+// The machine protocol (spec/cli.md §7.7). A request's code goes line by line into a LineRepl,
 // the terminal REPL's reader, so that it means what it means typed at the prompt. The session's
 // hooks (session.hpp) hand over the events as data instead of text; what is still printed
 // (program output, the text of commands, other messages) is captured per request. The session
@@ -21,6 +21,7 @@
 #include <streambuf>
 
 #include "repl/repl.hpp"
+#include "repl/report.hpp"
 #include "support/diagnostics.hpp"
 #include "support/source.hpp"
 
@@ -85,6 +86,22 @@ json plain_error(const std::string& message) {
   return json::parse(o.str());
 }
 
+// A diagnostic with no place in the request's code: the keys of a JSON diagnostic (spec/cli.md
+// §5), with no spans, rendered as the REPL prints it.
+json unplaced_json(const Diagnostic& d) {
+  std::ostringstream rendered;
+  render_unplaced(rendered, d);
+  return {{"level", d.severity == Severity::Warning ? "warning"
+                    : d.severity == Severity::Note  ? "note"
+                                                    : "error"},
+          {"code", d.code.empty() ? json() : json(d.code)},
+          {"message", d.message},
+          {"spans", json::array()},
+          {"notes", d.notes},
+          {"helps", d.helps},
+          {"rendered", rendered.str()}};
+}
+
 // A text the session read, and where it lies in the code of a request.
 struct Origin {
   std::shared_ptr<const SourceFile> code;  // the request's code, ending with a newline
@@ -127,6 +144,9 @@ class Server {
     };
     hooks.region_ran = [this](const SourceFile& file, Span region, bool gpu, double ms) {
       on_region(file, region, gpu, ms);
+    };
+    hooks.unplaced = [this](const Diagnostic& d) {
+      reply_["diagnostics"].push_back(unplaced_json(d));
     };
     hooks.interrupted = [this] { interrupted_ = true; };
     repl_.session().set_hooks(std::move(hooks));
@@ -389,7 +409,8 @@ int run_protocol(const SessionOptions& options) {
     std::cerr << "error: cannot set up standard output for the protocol\n";
     return 2;
   }
-  // Until the running input has a SIGINT handler of its own, a SIGINT changes nothing.
+  // A SIGINT changes nothing until the session installs its handler (interrupt.hpp), which stops
+  // a running input; between requests it changes nothing either.
   signal(SIGINT, SIG_IGN);
   return serve_protocol(
       options, std::cin,

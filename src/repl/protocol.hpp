@@ -1,4 +1,4 @@
-// `vx repl --protocol=jsonl` (spec/cli.md §7.3): the REPL for programs, such as the Jupyter kernel
+// `vx repl --protocol=jsonl` (spec/cli.md §7.7): the REPL for programs, such as the Jupyter kernel
 // (jupyter/vx_kernel.py). One JSON request per line in, one JSON reply per line out. The code of a
 // request is read as lines typed at the prompt (commands included), by the same REPL as the
 // terminal's; the reply carries what the session made of it as data: the value and its type,

@@ -6,10 +6,14 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "check/tir.hpp"
+#include "repl/explain_text.hpp"
+#include "repl/interrupt.hpp"
 #include "repl/line_editor.hpp"
+#include "repl/uir_session.hpp"
 #include "support/error_index.hpp"
 #include "support/large_stack.hpp"
 #include "support/suggest.hpp"
@@ -21,18 +25,26 @@ namespace {
 constexpr const char* kHelp =
     R"(Type Vx statements and expressions; an expression's value is printed with its type.
 `fn` and `const` items are defined (and redefined); `let` bindings stay for later inputs.
-An input goes on over several lines while a (, [ or { is open.
+An input goes on over several lines while a (, [ or { is open, or while it ends where it
+cannot (`let y = 3 +`): a blank line ends it there, two blank lines in a row end it anywhere.
+Ctrl-C stops a running input (every binding stays as it was) or abandons the line typed.
 
   :help           this text
   :type EXPR      the type of an expression, without running it (of a fn: its signature)
   :show T[..]     a tensor binding, or a part of it: a row `t[1]`, a block `t[0..4][2..6]`
   :vars           every binding with its type, then the functions and constants
-  :check          the kernel rules on the last input, with the digit tables (--explain)
-  :map [svg]      who writes each element of the last input's kernels (as SVG: `:map svg`)
+  :check          the kernel rules on the last kernel entered (a `spawn on` region, or a .uir
+                  `range`), with the digit tables (--explain)
+  :map [svg]      who writes each element of the last kernel's stores (as SVG: `:map svg`)
   :explain CODE   the long explanation of an error code (E0300, E6032, ...)
   :emit           the CUDA C++ of the last `spawn on` region entered
   :time [on|off]  print how long each region ran, and where (host or GPU)
-  :load FILE      run a file's text as one input (a `fn main` in it runs once)
+  :uir            type the lesson's loop IR, .uir (an input goes on until each `range` has
+                  its `end`); :vx goes back to Vx
+  :load FILE      run a file's text as one input (a `fn main` in it runs once; FILE.uir: .uir)
+  :reload         load the same file again
+  :save FILE      write the accepted inputs as a program for `vx run` (FILE.uir: the .uir
+                  inputs); a file that exists only as `:save! FILE`
   :reset          forget every binding and item
   :quit           leave (also Ctrl-D)
 
@@ -40,8 +52,9 @@ TAB completes keywords, built-ins (lanes::, atomics, math) and the names in scop
 References (`&t`) and copy tokens last only for the input that makes them.
 )";
 
-const char* const kCommands[] = {":help",    ":type", ":show", ":vars", ":check", ":map",
-                                 ":explain", ":emit", ":time", ":load", ":reset", ":quit"};
+const char* const kCommands[] = {":help",    ":type", ":show",  ":vars", ":check", ":map",
+                                 ":explain", ":emit", ":time",  ":uir",  ":vx",    ":load",
+                                 ":reload",  ":save", ":reset", ":quit"};
 
 // clang-format off
 const char* const kKeywords[] = {
@@ -81,28 +94,38 @@ std::string trim(const std::string& s) {
 class Repl {
  public:
   Repl(const SessionOptions& options, std::ostream& out, std::ostream& err)
-      : session_(options, out, err), out_(out), err_(err) {}
+      : session_(options, out, err), out_(out), err_(err), color_(options.color) {}
 
   Session& session() { return session_; }
 
   // One line of input. Returns false after `:quit`.
   bool line(const std::string& text) {
-    if (pending_.empty() && trim(text).rfind(':', 0) == 0) return command(trim(text));
+    const bool blank = trim(text).empty();
+    if (pending_.empty()) {
+      if (trim(text).rfind(':', 0) == 0) return command(trim(text));
+      if (blank) return true;
+    }
     pending_ += text + "\n";
-    if (input_is_open(pending_)) return true;
-    const std::string input = std::move(pending_);
-    pending_.clear();
-    with_large_stack([&] { return session_.eval(input) ? 0 : 1; });
+    blank_run_ = blank ? blank_run_ + 1 : 0;
+    // A blank line ends an input that is only unfinished; two in a row end an open one (the
+    // parser then says what is left open).
+    const InputEnd end = uir_mode_
+                             ? (uir_input_is_open(pending_) ? InputEnd::Open : InputEnd::Complete)
+                             : input_end(pending_);
+    if (end == InputEnd::Open && blank_run_ < 2) return true;
+    if (end == InputEnd::Unfinished && blank_run_ < 1) return true;
+    run_pending();
     return true;
   }
   bool continuing() const { return !pending_.empty(); }
-  void abandon() { pending_.clear(); }
+  bool uir_mode() const { return uir_mode_; }
+  void abandon() {
+    pending_.clear();
+    blank_run_ = 0;
+  }
   // At the end of input: what is still open is run, so that the parser says what is missing.
   void finish() {
-    if (trim(pending_).empty()) return;
-    const std::string input = std::move(pending_);
-    pending_.clear();
-    with_large_stack([&] { return session_.eval(input) ? 0 : 1; });
+    if (!trim(pending_).empty()) run_pending();
   }
 
  private:
@@ -141,7 +164,10 @@ class Repl {
       else
         err_ << "error: `:map` takes nothing, or `svg`\n";
     } else if (name == ":explain") {
-      if (need("an error code (E0300)")) explain_code(arg, out_, err_);
+      if (need("an error code (E0300)")) {
+        std::ostringstream text;
+        if (explain_code(arg, text, err_) == 0) out_ << terminal_text(text.str(), color_);
+      }
     } else if (name == ":emit") {
       session_.emit_last();
     } else if (name == ":time") {
@@ -151,8 +177,19 @@ class Repl {
       } else {
         err_ << "error: `:time` takes `on` or `off`\n";
       }
+    } else if (name == ":uir") {
+      uir_mode_ = true;
+      out_ << "uir mode: type .uir lines; an input goes on until each `range` has its `end`; :vx "
+              "goes back to Vx\n";
+    } else if (name == ":vx") {
+      if (uir_mode_) out_ << "vx mode\n";
+      uir_mode_ = false;
     } else if (name == ":load") {
       if (need("a file")) with_large_stack([&] { return session_.load(arg) ? 0 : 1; });
+    } else if (name == ":reload") {
+      with_large_stack([&] { return session_.reload() ? 0 : 1; });
+    } else if (name == ":save" || name == ":save!") {
+      if (need("a file")) session_.save(arg, name == ":save!");
     } else if (name == ":reset") {
       session_.reset();
       out_ << "session reset\n";
@@ -167,44 +204,24 @@ class Repl {
     return true;
   }
 
+  void run_pending() {
+    const std::string input = std::move(pending_);
+    pending_.clear();
+    blank_run_ = 0;
+    with_large_stack(
+        [&] { return (uir_mode_ ? session_.eval_uir(input) : session_.eval(input)) ? 0 : 1; });
+  }
+
   Session session_;
   std::ostream& out_;
   std::ostream& err_;
+  bool color_ = false;  // `:explain` in colour
   std::string pending_;
+  int blank_run_ = 0;  // blank lines in a row at the end of pending_
+  bool uir_mode_ = false;
 };
 
 }  // namespace
-
-bool input_is_open(const std::string& t) {
-  int depth = 0, comment = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const char c = t[i];
-    const char next = i + 1 < t.size() ? t[i + 1] : '\0';
-    if (comment > 0) {
-      if (c == '*' && next == '/')
-        --comment, ++i;
-      else if (c == '/' && next == '*')
-        ++comment, ++i;
-    } else if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '/' && next == '/') {
-      while (i < t.size() && t[i] != '\n') ++i;
-    } else if (c == '/' && next == '*') {
-      ++comment, ++i;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth < 0) return false;  // a stray closer: let the parser say so
-    }
-  }
-  return depth > 0 || comment > 0 || in_string;
-}
 
 std::vector<std::string> completions(const std::string& word, const std::string& line,
                                      const std::vector<std::string>& names) {
@@ -268,6 +285,9 @@ int run_repl_stream(const SessionOptions& options, std::istream& in, std::ostrea
   std::optional<Repl> started;
   if (!start(started, options, out, err)) return 2;
   Repl& repl = *started;
+  // A program's output shows as it is printed, also while a long input runs (a Jupyter cell's
+  // progress, a loop about to be interrupted), not when the input ends.
+  out.setf(std::ios::unitbuf);
   std::string text;
   while (std::getline(in, text))
     if (!repl.line(text)) return 0;
@@ -280,6 +300,7 @@ int run_repl(const SessionOptions& options) {
   std::optional<Repl> started;
   if (!start(started, options, std::cout, std::cerr)) return 2;
   Repl& repl = *started;
+  std::cout.setf(std::ios::unitbuf);
   LineEditor editor("vx", [&](const std::string& word, const std::string& line) {
     return completions(word, line, repl.session().names());
   });
@@ -289,8 +310,11 @@ int run_repl(const SessionOptions& options) {
   std::string text;
   for (;;) {
     bool interrupted = false;
-    if (!editor.read_line(repl.continuing() ? "... " : "vx> ", text, interrupted)) break;
-    if (interrupted) {
+    const char* prompt = repl.continuing() ? "... " : repl.uir_mode() ? "uir> " : "vx> ";
+    if (!editor.read_line(prompt, text, interrupted)) break;
+    if (interrupted) {  // Ctrl-C at the prompt: a key, not a signal, while libedit reads
+      if (!repl.continuing() && trim(text).empty())
+        std::cout << "(to leave, type :quit or press Ctrl-D)\n";
       repl.abandon();
       continue;
     }

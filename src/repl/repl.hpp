@@ -1,7 +1,8 @@
 // `vx repl` (spec/cli.md §7): reads inputs — multi-line while a bracket, brace, parenthesis,
-// string or block comment is open — and runs each against a Session, or runs a `:` command. On a
-// terminal it edits lines with libedit (history, TAB completion); with standard input not a
-// terminal it reads plain lines and prints results only, so that it can be scripted.
+// string or block comment is open, or while the text ends where it cannot (`let y = 3 +`); in
+// `:uir` mode while a `range` lacks its `end` — and runs each against a Session, or runs a `:`
+// command. On a terminal it edits lines with libedit (history, TAB completion); with standard
+// input not a terminal it reads plain lines and prints results only, so that it can be scripted.
 #pragma once
 #include <istream>
 #include <memory>
@@ -37,7 +38,14 @@ class LineRepl {
   std::unique_ptr<Impl> impl_;
 };
 
-// True when `text` leaves a `(`, `[`, `{`, string or `/*` open: the input goes on.
+// How an input typed so far stands (spec/cli.md §7.2; continuation.cpp).
+enum class InputEnd {
+  Complete,    // it runs (or the parser says what is wrong with it)
+  Open,        // a `(`, `[`, `{`, string or `/*` is open: it goes on
+  Unfinished,  // it ends where it cannot (`let y = 3 +`, `let x =`, `if x > 3`): it goes on
+};
+InputEnd input_end(const std::string& text);
+// True when input_end(text) is not Complete: the input goes on.
 bool input_is_open(const std::string& text);
 
 // What TAB offers for `word`: commands at the start of a line, methods after `.`, else keywords,

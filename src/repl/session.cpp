@@ -18,9 +18,14 @@
 // session's own copy as it was; the session takes the new values only when "leave" was reached
 // and the run ended without an error. Integer bindings are declared with their value, so the
 // kernel rules fold them as they would in a file; a tensor moved by an earlier input is declared
-// and moved again (`let __vx_moved_0 = a;`), so that a use of it is E0301 as in a file. Diagnostics
-// are mapped back into the text the user typed (Composed::map); one that points elsewhere is shown
-// against the whole program.
+// and moved again (`let __vx_moved_0 = a;`), so that a use of it is E0301 as in a file.
+//
+// Nothing of the wrapping shows (spec/cli.md §7.6): a diagnostic is placed in the text the user
+// typed (Composed::map), or in the earlier input that defined the item it points into; a label on
+// a binding's declaration or move becomes a note that the binding comes from an earlier input; and
+// what lies in no text the user typed is said without a place. `main()` would call the wrapper:
+// it is E0101, since a `fn main` entered runs once and is not kept. While an input runs, Ctrl-C
+// stops it (repl/interrupt.hpp) like a runtime error, leaving the session as it was.
 #include "repl/session.hpp"
 
 #include <chrono>
@@ -33,6 +38,7 @@
 #include <set>
 #include <sstream>
 
+#include "check/tir_walk.hpp"
 #include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/runtime.hpp"  // with_scalar and scalar_text: the interpreter's values
@@ -40,7 +46,12 @@
 #include "offload/emit_cuda.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
+#include "repl/interrupt.hpp"
+#include "repl/report.hpp"
+#include "repl/save.hpp"
 #include "repl/tensor_text.hpp"
+#include "repl/uir_session.hpp"
+#include "repl/wrapped.hpp"
 #include "support/suggest.hpp"
 
 namespace vx::repl {
@@ -49,118 +60,6 @@ namespace {
 
 constexpr const char* kMarker = "spawn on(Topology::Device) { }\n";
 constexpr const char* kIt = "__vx_it";  // the binding that holds the value of a final expression
-
-// ---- The wrapped program ------------------------------------------------------------------------
-
-// A program built around one input: its text, and where the pieces of the input lie in it.
-struct Composed {
-  std::string text;
-  struct Piece {
-    uint32_t at, from, len;  // offset in `text`, offset in the input, length
-  };
-  std::vector<Piece> pieces;
-
-  void glue(std::string_view s) { text += s; }
-  void input(const std::string& in, size_t from, size_t to) {
-    pieces.push_back({static_cast<uint32_t>(text.size()), static_cast<uint32_t>(from),
-                      static_cast<uint32_t>(to - from)});
-    text.append(in, from, to - from);
-  }
-  // The part of `s` that lies in the input, in the input's offsets; false when none does.
-  bool map(Span s, Span& out) const {
-    bool found = false;
-    for (const Piece& p : pieces) {
-      const uint32_t end = p.at + p.len;
-      const bool inside =
-          s.empty() ? (s.begin >= p.at && s.begin <= end) : (s.begin < end && s.end > p.at);
-      if (!inside) continue;
-      const uint32_t b = p.from + (std::max(s.begin, p.at) - p.at);
-      const uint32_t e = p.from + (std::min(std::max(s.end, s.begin), end) - p.at);
-      if (!found) out.begin = b;
-      out.end = std::max(e, out.begin);
-      found = true;
-    }
-    return found;
-  }
-};
-
-// One run of the pipeline over a composed program.
-struct Attempt {
-  Composed composed;
-  pipeline::Compiled c;
-  const SourceFile* file() const { return c.file.get(); }
-  Diagnostics* diags() const { return c.diags.get(); }
-  const ParsedProgram* parsed() const { return c.parsed.get(); }
-  bool checked() const { return c.program != nullptr; }  // the checker accepted it
-  // Set when the checker and the kernel rules accepted it.
-  tir::Program* program() const { return c.ok() ? c.program.get() : nullptr; }
-};
-
-Attempt run_pipeline(Composed composed, const Machine& machine, bool explain,
-                     bool parse_only = false, bool maps = false) {
-  Attempt a;
-  a.composed = std::move(composed);
-  pipeline::Options options;
-  options.through = parse_only ? pipeline::Step::Parse : pipeline::Step::KernelRules;
-  options.machine = &machine;
-  options.explain = explain;
-  options.maps = maps;
-  a.c = pipeline::compile(std::make_shared<SourceFile>("<session>", a.composed.text), options);
-  return a;
-}
-
-// The first word of a text, after blanks and comments.
-std::string first_word(const std::string& t) {
-  size_t i = 0;
-  while (i < t.size()) {
-    if (std::isspace(static_cast<unsigned char>(t[i])))
-      ++i;
-    else if (t.compare(i, 2, "//") == 0)
-      i = t.find('\n', i) == std::string::npos ? t.size() : t.find('\n', i);
-    else if (t.compare(i, 2, "/*") == 0)
-      i = t.find("*/", i) == std::string::npos ? t.size() : t.find("*/", i) + 2;
-    else
-      break;
-  }
-  size_t j = i;
-  while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
-  return j == i ? t.substr(i, i < t.size() ? 1 : 0) : t.substr(i, j - i);
-}
-
-bool is_identifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char ch : s)
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') return false;
-  return true;
-}
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-// Calls `fn` for every expression of a block, at any depth.
-void visit_exprs(const tir::Block* b, const std::function<void(const tir::Expr*)>& fn) {
-  if (!b) return;
-  std::function<void(const tir::Expr*)> expr = [&](const tir::Expr* e) {
-    if (!e) return;
-    fn(e);
-    for (const tir::Expr* a : e->args) expr(a);
-    visit_exprs(e->block, fn);
-    visit_exprs(e->else_block, fn);
-  };
-  for (const tir::Stmt* s : b->stmts) {
-    for (const tir::Expr* e : {s->target, s->value, s->start, s->end}) expr(e);
-    visit_exprs(s->body, fn);
-  }
-  expr(b->tail);
-}
-
-// `FILE:LINE:COL` of a span's start.
-std::string location(const SourceFile& file, Span s) {
-  const LineCol lc = file.line_col(s.begin);
-  return file.path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
-}
 
 // ---- Values -------------------------------------------------------------------------------------
 
@@ -223,6 +122,12 @@ struct Item {
   std::string kind;  // "fn", "const", ""
   std::string text;
   std::string signature;  // a fn's, as `fn(x: i32) -> i32`, for :type and :vars
+  // The input it came from (`<repl>` or a :load path) and where its text starts there: a
+  // diagnostic that points into it is shown there.
+  std::shared_ptr<const SourceFile> origin;
+  uint32_t from = 0;
+  size_t defined_at = 0;   // the number of inputs :save holds when it was (last) defined
+  bool redefined = false;  // defined more than once
 };
 
 // A function's type as `:type` and `:vars` show it: `fn(x: i32) -> i32`.
@@ -237,49 +142,6 @@ std::string signature(const tir::Function& f) {
   return s;
 }
 
-// ---- The runner ---------------------------------------------------------------------------------
-
-// Fills and takes the bindings at the two markers, times regions for :time, and hands every other
-// region, and every offload mark (offload/marks.hpp), to the offload tier.
-struct SessionRunner final : interp::RegionRunner {
-  const tir::Stmt* enter = nullptr;
-  const tir::Stmt* leave = nullptr;
-  std::function<void(interp::Frame&)> on_enter, on_leave;
-  offload::OffloadRunner* offload = nullptr;
-  // :time
-  std::function<void(const tir::Stmt&, bool gpu, double ms)> on_timed;
-  const tir::Stmt* open = nullptr;
-  bool open_on_gpu = false;
-  std::chrono::steady_clock::time_point started;
-
-  bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override {
-    if (&spawn == enter) {
-      on_enter(frame);
-      return true;
-    }
-    if (&spawn == leave) {
-      if (offload) offload->copy_back();  // the session's tensors are read from the host copies
-      on_leave(frame);
-      return true;
-    }
-    open = &spawn;
-    started = std::chrono::steady_clock::now();
-    open_on_gpu = offload && offload->run_region(spawn, frame);
-    return open_on_gpu;
-  }
-  void at_mark(const tir::Stmt& mark, interp::Frame& frame) override {
-    if (mark.mark == tir::MarkKind::Checkpoint) {
-      if (open && on_timed) {
-        const std::chrono::duration<double, std::milli> ms =
-            std::chrono::steady_clock::now() - started;
-        on_timed(*open, open_on_gpu, ms.count());
-      }
-      open = nullptr;
-    }
-    if (offload) offload->at_mark(mark, frame);
-  }
-};
-
 }  // namespace
 
 // ---- The session --------------------------------------------------------------------------------
@@ -288,6 +150,7 @@ struct Session::Impl {
   SessionOptions options;
   std::ostream& out;
   std::ostream& err;
+  InterruptHandler interrupt_handler;  // SIGINT stops a running input, for every front end
   Machine machine = default_machine();
   std::vector<Item> items;
   std::vector<Binding> bindings;
@@ -298,37 +161,122 @@ struct Session::Impl {
     std::string name = "<repl>";
     std::string text;
   };
-  std::optional<Input> last;  // the last input, for :check
-  std::string last_region;    // the CUDA C++ of the last region entered, for :emit
+  // The last input with a kernel (a `spawn` region, or a .uir `range`), for :check.
+  enum class Kernel { None, Vx, Uir } last_kernel = Kernel::None;
+  std::optional<Input> last_vx_kernel;
+  std::string last_region;   // the CUDA C++ of the last region entered, for :emit
+  bool interrupted = false;  // the last input was stopped by an interrupt
+  UirSession uir;
+  // :save: the statements of the accepted inputs (a final expression already a statement), and
+  // the `fn main` of each program input, renamed, with the call that stands for its run.
+  std::vector<std::string> saved_statements;
+  std::vector<std::string> saved_mains;
+  bool saved_values = false;          // a final expression became a statement
+  std::set<std::string> saved_files;  // written by :save: a later :save may overwrite them
+  std::string last_load;              // the file :load read last, for :reload
 
   Impl(SessionOptions o, std::ostream& out_, std::ostream& err_)
-      : options(std::move(o)), out(out_), err(err_) {}
+      : options(std::move(o)), out(out_), err(err_), uir(out_, err_) {}
 
-  // -- diagnostics, mapped back into the input
+  // -- diagnostics, placed in what the user typed
 
-  Diagnostic mapped(const Diagnostic& d, const Composed& c, bool& ok) const {
+  // Where a span lies: the input, or the text of a session item (entered earlier).
+  struct Place {
+    const SourceFile* file = nullptr;
+    Span span;
+    int source = Composed::kInput;
+  };
+  std::optional<Place> place(const Composed& c, Span s, const SourceFile& input) const {
+    const std::optional<int> source = c.source_of(s);
+    if (!source) return std::nullopt;
+    Place p;
+    p.source = *source;
+    if (*source == Composed::kInput) {
+      p.file = &input;
+    } else {
+      const Item& it = items[*source];
+      if (!it.origin) return std::nullopt;
+      p.file = it.origin.get();
+    }
+    if (!c.map(s, p.span, *source)) return std::nullopt;
+    return p;
+  }
+  std::string item_words(const Item& it) const {
+    return it.name.empty() ? "an item entered earlier"
+                           : "`" + it.kind + " " + it.name + "`, entered earlier";
+  }
+  void report(std::ostream& o, const Diagnostic& d, const Composed& c,
+              const SourceFile& input) const {
     Diagnostic m = d;
-    ok = c.map(d.span, m.span);
     for (std::string& h : m.helps)  // the REPL's own way to the tables
       if (auto at = h.find("`vx check --explain`"); at != std::string::npos)
         h.replace(at, std::strlen("`vx check --explain`"), "`:check`");
+    // The REPL's own way to look at a tensor in HBM: without a transfer.
+    if (d.code == "E0400" && d.message.find("which is in HBM") != std::string::npos) {
+      const size_t a = d.message.find('`'), b = d.message.find('`', a + 1);
+      const std::string name = d.message.substr(a + 1, b - a - 1);
+      m.helps.push_back("to look at it, type `" + name + "` alone or `:show " + name +
+                        "[…]`: the REPL reads HBM without a transfer");
+    }
+    const std::optional<Place> primary = place(c, d.span, input);
+    std::vector<std::string> notes;
+    if (primary && primary->source != Composed::kInput)
+      notes.push_back("in " + item_words(items[primary->source]));
+    else if (const Composed::Decl* decl = !primary ? c.decl_of(d.span) : nullptr)
+      notes.push_back("`" + decl->name + "` comes from an earlier input");
     m.secondary.clear();
     for (const Label& l : d.secondary) {
-      Label ml = l;
-      if (c.map(l.span, ml.span)) m.secondary.push_back(ml);
+      const std::optional<Place> p = place(c, l.span, input);
+      if (p && primary && p->file == primary->file) {
+        m.secondary.push_back({p->span, l.text});
+      } else if (p) {
+        const LineCol lc = p->file->line_col(p->span.begin);
+        notes.push_back(
+            l.text + ": " +
+            (p->source == Composed::kInput ? "the input" : item_words(items[p->source])) + ", at " +
+            p->file->path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col));
+      } else if (const Composed::Decl* decl = c.decl_of(l.span)) {
+        notes.push_back(
+            "`" + decl->name + "` " +
+            (decl->moved ? "was moved by an earlier input" : "comes from an earlier input"));
+      }
     }
-    return m;
+    m.notes.insert(m.notes.begin(), notes.begin(), notes.end());
+    // A bracket the input left open meets the wrapper's closing `}`: say it as the parser says
+    // it at the end of a file, at the bracket.
+    if (!primary && d.code == "E0002" && d.secondary.size() == 1 &&
+        d.secondary[0].text.size() > 2 && d.secondary[0].text[0] == '`') {
+      if (auto open = place(c, d.secondary[0].span, input); open && open->file == &input) {
+        const char bracket = d.secondary[0].text[1];
+        const char close = bracket == '(' ? ')' : bracket == '[' ? ']' : '}';
+        m = d;
+        m.message = std::string("unclosed delimiter `") + bracket + "`";
+        m.span = open->span;
+        m.label = "unclosed delimiter";
+        m.secondary.clear();
+        m.notes = {std::string("the input ends before the `") + close + "` that closes it"};
+        deliver(o, &input, m);
+        return;
+      }
+    }
+    if (primary) {
+      m.span = primary->span;
+      deliver(o, primary->file, m);
+    } else {
+      deliver(o, nullptr, m);
+    }
   }
-  void report(std::ostream& o, const Diagnostic& d, const Composed& c, const SourceFile& input,
-              const SourceFile& whole) const {
-    bool ok = false;
-    Diagnostic m = mapped(d, c, ok);
-    if (hooks.diagnostic)
-      hooks.diagnostic(ok ? input : whole, ok ? m : d);
-    else if (ok)
-      render_human(o, input, m);
+  // Renders a diagnostic against `file` (null: it has no place in anything the user typed), or
+  // hands it to the front end's hooks (the machine protocol).
+  void deliver(std::ostream& o, const SourceFile* file, const Diagnostic& m) const {
+    if (file && hooks.diagnostic)
+      hooks.diagnostic(*file, m);
+    else if (!file && hooks.unplaced)
+      hooks.unplaced(m);
+    else if (file)
+      render_human(o, *file, m);
     else
-      render_human(o, whole, d);
+      render_unplaced(o, m);
   }
   void report_all(const Attempt& a, const SourceFile& input) const {
     for (const Diagnostic& d : a.diags()->list()) {
@@ -339,7 +287,7 @@ struct Session::Impl {
           (d.lint == "unused_variables" || d.lint == "unused_mut" ||
            !a.composed.map(d.span, in_input)))
         continue;
-      report(err, d, a.composed, input, *a.file());
+      report(err, d, a.composed, input);
     }
     err.flush();
   }
@@ -347,8 +295,12 @@ struct Session::Impl {
   // -- composing
 
   void glue_items(Composed& c, const std::set<std::string>& except = {}) const {
-    for (const Item& it : items)
-      if (it.name.empty() || !except.count(it.name)) c.glue(it.text + "\n");
+    for (size_t k = 0; k < items.size(); ++k) {
+      const Item& it = items[k];
+      if (!it.name.empty() && except.count(it.name)) continue;
+      c.item(it.text, it.from, static_cast<int>(k));
+      c.glue("\n");
+    }
   }
 
   enum class Tail { None, Let, Drop };
@@ -368,11 +320,12 @@ struct Session::Impl {
         d += b.bits ? " = true" : " = false";
       else if (b.type.is_scalar() && is_int(b.type.scalar))
         d += " = " + int_literal(b.type.scalar, b.bits);
-      c.glue(d + ";\n");
+      c.decl(d + ";\n", b.name, false);
     }
     int k = 0;  // a moved binding is moved again here, so the checker knows it as moved
     for (const Binding& b : bindings)
-      if (b.moved) c.glue("let __vx_moved_" + std::to_string(k++) + " = " + b.name + ";\n");
+      if (b.moved)
+        c.decl("let __vx_moved_" + std::to_string(k++) + " = " + b.name + ";\n", b.name, true);
     c.glue(kMarker);
     if (tail && mode != Tail::None) {
       c.input(in, 0, tail->begin);
@@ -411,6 +364,31 @@ struct Session::Impl {
     return TailSpan{s.begin, s.end};
   }
 
+  // `main()` would call the wrapper (or, in an input of items, the empty `main` added to it):
+  // E0101, as for any function the session does not hold. The checker cannot say it, since the
+  // wrapper is there.
+  bool refuse_main_calls(const Attempt& a, const SourceFile& input) const {
+    const tir::Program& p = *a.program();
+    std::optional<Span> call;
+    for (const tir::Function& f : p.functions)
+      tir::walk_block(f.body, [&](const tir::Stmt*, const tir::Expr* e) {
+        if (e && e->kind == tir::ExprKind::Call && e->fn_index == p.main_index && !call)
+          call = e->span;
+      });
+    if (!call) return false;
+    Diagnostic d;
+    d.code = "E0101";
+    d.message = "cannot find function `main`";
+    d.span = {call->begin, std::min<uint32_t>(call->begin + 4, call->end)};
+    d.label = "not found";
+    d.notes.push_back(
+        "a `fn main` entered in the REPL runs once, when it is entered: it is not kept");
+    if (!last_load.empty()) d.helps.push_back("`:reload` reads `" + last_load + "` again");
+    report(err, d, a.composed, input);
+    err.flush();
+    return true;
+  }
+
   // -- running
 
   std::string runner_mode(const Attempt& a) {
@@ -441,6 +419,7 @@ struct Session::Impl {
     request.offload.mode = runner_mode(a);
     request.max_steps = options.max_steps;
     request.max_seconds = options.max_seconds;
+    request.interrupt = interrupt_flag();
     request.around = [&](offload::OffloadRunner* offload) {
       runner.offload = offload;
       return &runner;
@@ -461,7 +440,14 @@ struct Session::Impl {
     bool failed = false;
     request.report_error = [&](std::ostream& o, const Diagnostic& d) {
       failed = true;
-      report(o, d, a.composed, input, *a.file());
+      if (is_interrupt(d) && interrupt_requested()) {
+        interrupted = true;
+        if (hooks.interrupted) hooks.interrupted();
+        fresh_line_after_ctrl_c(o);
+        report(o, interrupt_report(d), a.composed, input);
+      } else {
+        report(o, d, a.composed, input);
+      }
     };
     const int status = pipeline::run(a.c, request, out, err);
     out.flush();
@@ -524,6 +510,7 @@ struct Session::Impl {
       report_all(a, input);
       return false;
     }
+    if (refuse_main_calls(a, input)) return false;
     const tir::Function* main_fn = &a.program()->functions[a.program()->main_index];
     auto it_slot = [&]() -> int {
       int slot = -1;
@@ -611,7 +598,8 @@ struct Session::Impl {
     };
     if (!run(a, runner, input)) return false;
     if (!left) {
-      err << "note: the input left `main` early (`return`): its bindings are not kept\n";
+      err << "note: `return` ended the input early: its bindings are not kept\n";
+      err.flush();
       return true;
     }
     for (Binding& b : taken) {
@@ -630,7 +618,28 @@ struct Session::Impl {
     else if (!value.type.empty())
       out << value.line();
     out.flush();
+    saved_statements.push_back(
+        saved_statement(in.text, tail, !show.empty(), value.type.empty() ? "" : value.line()));
+    saved_values = saved_values || (tail && show.empty());
     return true;
+  }
+
+  // The input as :save writes it: a final expression becomes a statement, with the value the
+  // REPL printed as a comment when it took one line; a tensor binding typed alone (shown, not
+  // moved) only a comment.
+  static std::string saved_statement(const std::string& text, const std::optional<TailSpan>& tail,
+                                     bool shown, const std::string& value) {
+    if (!tail) return text;
+    const std::string expr = text.substr(tail->begin, tail->end - tail->begin);
+    std::string stmt;
+    if (shown) {
+      stmt = "// " + expr + ": shown by the REPL";
+    } else {
+      stmt = expr + ";";
+      if (!value.empty() && value.find('\n') + 1 == value.size())
+        stmt += "  // " + value.substr(0, value.size() - 1);
+    }
+    return text.substr(0, tail->begin) + stmt + text.substr(tail->end);
   }
 
   // -- items (and whole programs)
@@ -640,11 +649,15 @@ struct Session::Impl {
     std::vector<Item> items;  // without `main`
     std::set<std::string> names;
     bool has_main = false;
+    std::string main_text;  // `fn main` with its name cut out: `fn ` and the rest
+    size_t main_name_at = 0;
   };
-  bool parse_items(const Input& in, const SourceFile& input, ParsedItems& out_items) {
+  bool parse_items(const Input& in, const std::shared_ptr<const SourceFile>& input,
+                   ParsedItems& out_items) {
     pipeline::Options parse_only;
     parse_only.through = pipeline::Step::Parse;
-    const pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>(input), parse_only);
+    const pipeline::Compiled c =
+        pipeline::compile(std::make_shared<SourceFile>(*input), parse_only);
     if (!c.ok()) {
       if (hooks.diagnostic)
         for (const Diagnostic& d : c.diags->list()) hooks.diagnostic(c.diags->file(), d);
@@ -657,12 +670,18 @@ struct Session::Impl {
       Item item;
       Span s = boost::apply_visitor([&](const auto& x) { return parsed->span(x); }, it.get());
       if (const auto* f = boost::get<ast::FnItem>(&it))
-        item = {f->name.name, "fn", "", ""};
+        item.name = f->name.name, item.kind = "fn";
       else if (const auto* c = boost::get<ast::ConstItem>(&it))
-        item = {c->name.name, "const", "", ""};
+        item.name = c->name.name, item.kind = "const";
       item.text = in.text.substr(s.begin, s.end - s.begin);
+      item.origin = input;
+      item.from = s.begin;
       if (item.name == "main") {
         out_items.has_main = true;
+        const Span name = parsed->span(boost::get<ast::FnItem>(it).name);
+        out_items.main_text =
+            item.text.substr(0, name.begin - s.begin) + item.text.substr(name.end - s.begin);
+        out_items.main_name_at = name.begin - s.begin;
         continue;
       }
       if (!item.name.empty()) out_items.names.insert(item.name);
@@ -680,19 +699,26 @@ struct Session::Impl {
   }
 
   bool eval_items(const Input& in) {
-    auto input = std::make_shared<SourceFile>(in.name, in.text);
+    auto input = std::make_shared<const SourceFile>(in.name, in.text);
     ParsedItems p;
-    if (!parse_items(in, *input, p)) return false;
+    if (!parse_items(in, input, p)) return false;
     Composed c = compose_items(in, p);
     Attempt a = run_pipeline(std::move(c), machine, false);
     if (!a.program()) {
       report_all(a, *input);
       return false;
     }
+    if (!p.has_main && refuse_main_calls(a, *input)) return false;
     remember_region(a, *input);
     if (p.has_main) {
       SessionRunner runner;  // no markers: main is the program's own
       if (!run(a, runner, *input)) return false;
+      // :save keeps its run as a call of its main, renamed.
+      std::string name = "main_" + std::to_string(saved_mains.size() + 1);
+      while (function(name) || p.names.count(name)) name += "_";
+      saved_mains.push_back(p.main_text.substr(0, p.main_name_at) + name +
+                            p.main_text.substr(p.main_name_at));
+      saved_statements.push_back(name + "();");
     }
     for (Item& item : p.items) {
       for (const tir::Function& f : a.program()->functions)
@@ -703,6 +729,8 @@ struct Session::Impl {
       if (!item.name.empty())
         out << (same != items.end() ? "redefined " : "defined ") << item.kind << " " << item.name
             << "\n";
+      item.defined_at = saved_statements.size();
+      item.redefined = same != items.end();
       if (same != items.end())
         *same = std::move(item);
       else
@@ -712,30 +740,108 @@ struct Session::Impl {
     return true;
   }
 
-  static bool is_items(const std::string& text) {
-    const std::string w = first_word(text);
-    return w == "fn" || w == "const" || w == "pub" || w == "import" || w == "#";
-  }
+  static bool is_items(const std::string& text) { return is_items_input(text); }
 
   bool eval(const Input& in) {
     if (trim(in.text).empty()) return true;
-    last = in;
+    RunningInput running;
+    interrupted = false;
+    if (has_word(in.text, "spawn")) {
+      last_kernel = Kernel::Vx;
+      last_vx_kernel = in;
+    }
     return is_items(in.text) ? eval_items(in) : eval_statements(in, false);
+  }
+
+  bool eval_uir(const Input& in) {
+    if (trim(in.text).empty()) return true;
+    RunningInput running;
+    if (uir_has_range(in.text)) last_kernel = Kernel::Uir;
+    const bool ok = uir.eval(in.name, in.text, options.max_steps, options.max_seconds);
+    interrupted = !ok && interrupt_requested();
+    if (interrupted && hooks.interrupted) hooks.interrupted();
+    return ok;
+  }
+
+  bool load(const std::string& path) {
+    // At most 16 MiB and a byte are read, so `:load /dev/zero` is refused at once (E0003).
+    int status = 0;
+    auto file = read_source_or_report(path, err, ErrorFormat::Human, status);
+    err.flush();
+    if (!file) return false;
+    last_load = path;
+    const Input in{path, file->text()};
+    const bool uir_file = path.size() > 4 && path.compare(path.size() - 4, 4, ".uir") == 0;
+    return uir_file ? eval_uir(in) : eval(in);
+  }
+
+  // -- :save
+
+  bool save(const std::string& path, bool overwrite) {
+    const bool uir_file = path.size() > 4 && path.compare(path.size() - 4, 4, ".uir") == 0;
+    std::string text;
+    size_t count = 0;
+    if (uir_file) {
+      text = "# Saved by `vx repl` (:save): the session's .uir inputs, in order.\n" +
+             uir.program_text();
+    } else {
+      std::vector<std::string> item_texts;
+      for (const Item& it : items) {
+        item_texts.push_back(it.text);
+        // A redefined item that an earlier input used: the program has its last form only.
+        if (!it.redefined || it.name.empty()) continue;
+        for (size_t k = 0; k < it.defined_at && k < saved_statements.size(); ++k)
+          if (has_word(saved_statements[k], it.name)) {
+            err << "note: `" << it.name << "` was redefined after an input that used it: the "
+                << "saved program has its last definition only, so what it prints may differ\n";
+            break;
+          }
+      }
+      item_texts.insert(item_texts.end(), saved_mains.begin(), saved_mains.end());
+      text = saved_program(item_texts, saved_statements, saved_values);
+      count = saved_statements.size();
+    }
+    if (!save_file(path, text, overwrite, saved_files, err)) {
+      err.flush();
+      return false;
+    }
+    if (uir_file)
+      out << "saved the .uir inputs to " << path << " (`vx run " << path << "` runs them)\n";
+    else
+      out << "saved " << count << (count == 1 ? " input" : " inputs") << " and " << items.size()
+          << (items.size() == 1 ? " item" : " items") << " to " << path << " (`vx run " << path
+          << "` runs them)\n";
+    out.flush();
+    err.flush();
+    return true;
   }
 
   // -- :check
 
   // With `map`, the maps of who writes what (:map) instead of the tables.
   void check_last(std::optional<kr::MapFormat> map = std::nullopt) {
-    if (!last) {
-      out << "nothing entered yet\n";
+    if (last_kernel == Kernel::Uir) {
+      if (map) {
+        err << "error: `:map` draws Vx kernels; the last kernel entered is .uir (`:check` shows "
+               "its tables)\n";
+        return;
+      }
+      uir.check_last();
       return;
     }
-    SourceFile input(last->name, last->text);
+    if (last_kernel == Kernel::None || !last_vx_kernel) {
+      out << "no kernel entered yet: `:check` checks the last input with a `spawn on` region, or "
+             "with a `range` in `:uir` mode\n";
+      out.flush();
+      return;
+    }
+    const Input* last = &*last_vx_kernel;
+    auto input_ptr = std::make_shared<const SourceFile>(last->name, last->text);
+    const SourceFile& input = *input_ptr;
     Composed c;
     if (is_items(last->text)) {
       ParsedItems p;
-      if (!parse_items(*last, input, p)) return;
+      if (!parse_items(*last, input_ptr, p)) return;
       c = compose_items(*last, p);
     } else {
       bool parsed = false;
@@ -872,14 +978,22 @@ Session::~Session() = default;
 
 bool Session::eval(const std::string& text) { return impl_->eval({"<repl>", text}); }
 
-bool Session::load(const std::string& path) {
-  // At most 16 MiB and a byte are read, so `:load /dev/zero` is refused at once (E0003).
-  int status = 0;
-  auto file = read_source_or_report(path, impl_->err, ErrorFormat::Human, status);
-  impl_->err.flush();
-  if (!file) return false;
-  return impl_->eval({path, file->text()});
+bool Session::eval_uir(const std::string& text) { return impl_->eval_uir({"<repl>", text}); }
+
+bool Session::load(const std::string& path) { return impl_->load(path); }
+
+bool Session::reload() {
+  if (impl_->last_load.empty()) {
+    impl_->err << "error: no file loaded yet: `:load FILE` reads one\n";
+    impl_->err.flush();
+    return false;
+  }
+  return impl_->load(impl_->last_load);
 }
+
+bool Session::save(const std::string& path, bool overwrite) { return impl_->save(path, overwrite); }
+
+bool Session::last_interrupted() const { return impl_->interrupted; }
 
 bool Session::type_of(const std::string& expr) {
   return impl_->type_of_function(expr) || impl_->eval_statements({"<repl>", expr}, true);
@@ -909,8 +1023,13 @@ bool Session::timing() const { return impl_->timing; }
 void Session::reset() {
   impl_->items.clear();
   impl_->bindings.clear();
-  impl_->last.reset();
+  impl_->last_kernel = Impl::Kernel::None;
+  impl_->last_vx_kernel.reset();
   impl_->last_region.clear();
+  impl_->uir.reset();
+  impl_->saved_statements.clear();
+  impl_->saved_mains.clear();
+  impl_->saved_values = false;
 }
 
 std::vector<std::string> Session::names() const {

@@ -23,6 +23,7 @@ struct SessionOptions {
   // Each input's run stops past these, as `vx run --max-steps/--max-seconds` (0: no limit).
   int64_t max_steps = 0;
   double max_seconds = 0;
+  bool color = false;  // `:explain` prints its text with colour (the REPL's front end reads it)
 };
 
 // What a front end that wants data, not text, receives (the machine protocol, protocol.hpp). A hook
@@ -40,6 +41,8 @@ struct SessionHooks {
   std::function<void(const SourceFile& file, const kr::StoreExplain& store)> explained;
   // A region ran: where it is (empty span: not in the input), on the GPU or the host, how long.
   std::function<void(const SourceFile& file, Span region, bool gpu, double ms)> region_ran;
+  // A diagnostic with no place in anything the user typed (rendered without a span otherwise).
+  std::function<void(const Diagnostic& d)> unplaced;
   // The running input was stopped by SIGINT (the session is left as before it).
   std::function<void()> interrupted;
 };
@@ -53,13 +56,27 @@ class Session {
   // Runs one input: statements (with an optional expression at the end, whose value and type are
   // printed), or `fn`/`const` items (defined or redefined), or a program with `fn main` (run once;
   // its other items stay defined). Returns true when it was accepted and ran to its end.
+  // While it runs, SIGINT (Ctrl-C) stops it at its next loop pass or call, as a runtime error
+  // does: the session stays as it was, and the report says so (repl/interrupt.hpp; every
+  // Session installs the handler while it lives, so any front end gets this).
   bool eval(const std::string& text);
-  bool load(const std::string& path);     // :load: the file's text as one input
+  // A `.uir` input (`:uir` mode, spec/cli.md §7.4): run after the .uir inputs accepted before it.
+  bool eval_uir(const std::string& text);
+  // :load: the file's text as one input (a FILE.uir as a .uir input).
+  bool load(const std::string& path);
+  bool reload();  // :reload: the file :load read last, read and run again
+  // :save FILE (FILE.uir: the .uir inputs): the accepted inputs as a program `vx run` runs. An
+  // existing file is refused unless `overwrite` (`:save!`) or this session's :save wrote it.
+  bool save(const std::string& path, bool overwrite);
+  // Whether the last input (eval, eval_uir, load) was stopped by an interrupt.
+  bool last_interrupted() const;
   bool type_of(const std::string& expr);  // :type: prints `EXPR : TYPE` (a fn: its signature)
   // :show: a tensor binding, or the part `t[1]`, `t[0..4][2..6]` names, printed with its shape.
   bool show(const std::string& part);
-  void list_vars();   // :vars: every binding with its type, then the items, in the order defined
-  void check_last();  // :check: the kernel rules on the last input, with the --explain tables
+  void list_vars();  // :vars: every binding with its type, then the items, in the order defined
+  // :check: the kernel rules on the last input with a kernel (a `spawn on` region, or a .uir
+  // `range`), with the --explain tables.
+  void check_last();
   // :map: who writes each element of every store in an across loop of the last input, on `out`:
   // text (coloured as diagnostics are), an SVG picture, or JSON notes (spec/cli.md §3.3).
   void map_last(kr::MapFormat format);

@@ -216,14 +216,19 @@ std::string value_text(Scalar t, uint64_t bits) {
 }
 
 int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final,
-            ErrorFormat format, int64_t max_steps, double max_seconds) {
-  Runner r(program, out, interp::RunLimits::starting_now(max_steps, max_seconds));
+            ErrorFormat format, int64_t max_steps, double max_seconds,
+            const std::atomic<bool>* interrupt,
+            const std::function<void(Span, const std::string&)>& report) {
+  Runner r(program, out, interp::RunLimits::starting_now(max_steps, max_seconds, interrupt));
   try {
     r.run();
   } catch (const interp::RuntimeError& e) {
     out.flush();
-    render_runtime_error(err, *program.file, e.span,
-                         e.message + interp::pass_suffix(e.passes, "thread"), format);
+    const std::string message = e.message + interp::pass_suffix(e.passes, "thread");
+    if (report)
+      report(e.span, message);
+    else
+      render_runtime_error(err, *program.file, e.span, message, format);
     return 101;
   } catch (const std::bad_alloc&) {
     out.flush();

@@ -4,6 +4,7 @@
 // four things vx does with it: read, check (the kernel rules with the one prover of src/check),
 // run (the sequential meaning) and lower a checked Vx region into it.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -103,8 +104,13 @@ std::string value_text(Scalar type, uint64_t bits);
 // Runs the program one pass at a time (axes change nothing). Returns 0, or 101 after a runtime
 // error (printed to `err` like the interpreter's). `final` receives the top-level buffers.
 // `max_steps` and `max_seconds` (0: none) are `vx run`'s limits: each pass of a range is a step.
+// The REPL (spec/cli.md §7.4) also passes `interrupt` (interp::RunLimits::interrupt: the run
+// stops at its next pass when it is set) and `report`, which then gets a runtime error's place
+// and message instead of `err`.
 int run_uir(const Program& program, std::ostream& out, std::ostream& err, Buffers* final = nullptr,
-            ErrorFormat format = ErrorFormat::Human, int64_t max_steps = 0, double max_seconds = 0);
+            ErrorFormat format = ErrorFormat::Human, int64_t max_steps = 0, double max_seconds = 0,
+            const std::atomic<bool>* interrupt = nullptr,
+            const std::function<void(Span, const std::string&)>& report = {});
 
 // The value of a tensor or scalar captured by a region, at its entry: slot bits per element.
 struct Captured {
