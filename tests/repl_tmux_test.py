@@ -7,7 +7,7 @@ and reads the screen with `capture-pane`, then checks what the step should have 
   1. a long loop stopped by Ctrl-C mid-run: the report says so, and the binding the loop was
      changing is printed afterwards with its value from before the input;
   2. the 4×6 grid of spec/cli.md §7.1, line for line;
-  3. (`:map`: filled in by the integrator, see the marked step below);
+  3. `:map` of the lesson's `b + 4t` kernel, its cells worked out here;
   4. an input that ends in an operator goes on at the `... ` prompt;
   5. seed 001's 3x + 1 kernel typed in `:uir` mode as 4 blocks of 16 threads, its `print` checked
      against the values Python computes, then `:check` of that kernel (both loops proved);
@@ -137,9 +137,18 @@ try:
           "t[0][1] = -12.0; t[1][3] = 100.25; t[2][0] = -0.125; t[3][5] = 7.0;", "t"],
          "^" + re.escape("\n".join(grid)) + "\n" + PROMPT, "the 4×6 grid")
 
-    # 3. :map (the other helper's command). INTEGRATOR: fill in this step. Type `:map` for the
-    # kernel typed in step 6 below (or a kernel typed here) and check that the screen shows its
-    # map of blocks and lanes to elements as spec/cli.md §7 specifies for `:map`; then a prompt.
+    # 3. :map (spec/cli.md §3.3): the lesson's `b + 4t` with b in 0..4 and t in 0..8 writes
+    # element e from block e mod 4, lane e div 4; 16 cells a row; no collision.
+    store = "for t in 0..8 across lanes(8) { out[b + 4 * t] = t; }"
+    step(["let mut out = transfer(Tensor<i32, [32]>::fill(0), Memory::HBM);",
+          "spawn on(Topology::Device) {", "for b in 0..4 across blocks {", store, "}", "}"],
+         r"^\.\.\. }\n" + PROMPT, "the lesson's b + 4t kernel")
+    rows = ["%4d | " % r + " ".join("%d:%d" % (e % 4, e // 4) for e in range(r, r + 16))
+            for r in (0, 16)]
+    want = ["<repl>:3:%d: who writes `out[b + 4 * t]` of `out` [32]" % (store.index("out[") + 1),
+            "  each element shows `b:t`, the pass that writes it; !!: two passes write it"] + \
+        rows + ["  no two passes write the same element"]
+    step([":map"], "^" + re.escape("\n".join(want)) + "\n" + PROMPT, ":map of the kernel")
 
     # 4. An input that ends in an operator goes on; the next line ends it.
     step(["let y = n +"], r"^\.\.\. ", "the continuation prompt after `+`")
