@@ -29,6 +29,9 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import on_terminal  # noqa: E402
+
 VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 LIMIT = 16 << 20
 failures = []
@@ -325,23 +328,9 @@ if r.returncode != 2:
     fail(f"--color=rainbow: want a usage error (2), got {r.returncode}")
 
 
-def on_terminal(env):
-    import pty
-    leader, follower = pty.openpty()
-    p = subprocess.run([VX, "check", bad], stderr=follower, stdout=subprocess.DEVNULL, cwd=ROOT,
-                       env=dict(os.environ, **env), timeout=60)
-    os.close(follower)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(leader)
-    return p.returncode, out.decode("utf-8", "replace")
+def on_a_terminal(env):
+    status, out = on_terminal([VX, "check", bad], "stderr", env=dict(os.environ, **env), cwd=ROOT)
+    return status, out.decode("utf-8", "replace")
 
 
 plain = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
@@ -349,7 +338,7 @@ for env, colored in [({"TERM": "xterm"}, True), ({"TERM": "xterm", "NO_COLOR": "
                      ({"TERM": "xterm", "NO_COLOR": ""}, True), ({"TERM": "dumb"}, False)]:
     os.environ.clear()
     os.environ.update(plain)
-    status, err = on_terminal(env)
+    status, err = on_a_terminal(env)
     if status != 1 or (red in err) != colored:
         fail(f"check on a terminal with {env}: want colour {colored}, got {status} {err[:200]!r}")
 

@@ -248,6 +248,26 @@ s.p.send_signal(signal.SIGINT)
 time.sleep(0.2)
 expect("after SIGINT at idle", s.ask("x")["value"], "20")
 
+# .uir inputs (:uir mode, spec/cli.md §7.4) reply as Vx inputs do: a refusal is a diagnostic
+# placed in the request's code (line 3, `%zz`), not text on stderr; :check's tables are tables.
+code = ":uir\nbuffer %u i32[8]\nprint %zz"
+r = s.ask(code)
+at = byte_at(code, "%zz")
+expect(".uir refusal", (r["status"], r["stderr"], [d["code"] for d in r["diagnostics"]]),
+       ("error", "", ["E0100"]))
+if r["diagnostics"]:
+    span = r["diagnostics"][0]["spans"][0]
+    expect(".uir refusal's span", (span["file"], span["byte_start"], span["line_start"],
+                                   span["column_start"]), ("<repl>", at, *line_col(code, at)))
+r = s.ask("%b = range 2 axis=global\n%t = range 4 axis=local\n%m = mul %b 4\n%i = add %m %t\n"
+          "%s = store %u %i %t\n%et = end %s %t\n%eb = end %et %b\n:check\n:vx")
+# Element 4b + t: b in 0..2 (largest 1) with coefficient 4, t in 0..4 (largest 3), by hand.
+expect(".uir :check tables",
+       [(t["store"], t["line"], [(l["level"], l["var"], l["proved"], l["rows"]) for l in t["loops"]])
+        for t in r["tables"]],
+       [("store %u %i %t", 5, [("global", "%b", True, [["%b", 4, 1, 4], ["%t", 1, 3, 3]]),
+                               ("local", "%t", True, [["%t", 1, 3, 3]])])])
+
 # SIGINT during a run.
 if INTERRUPT_STOPS_INPUT:
     s.ask("let mut n = 0;")

@@ -463,6 +463,12 @@ class Piped:
         fail(f"{what}: no {pattern!r} on standard {which}put; it holds:\n{buf[0][-3000:]}")
         return None
 
+    def interrupt_after(self, seconds, pattern, what):
+        """Ctrl-C `seconds` into the running input; standard error then shows `pattern`."""
+        time.sleep(seconds)
+        self.p.send_signal(signal.SIGINT)
+        self.expect("err", pattern, what)
+
     def close(self):
         self.p.stdin.close()
         try:
@@ -490,9 +496,7 @@ def interrupt():
     r.send("let mut n = 7;")
     r.send('println!("loop 1"); loop { n = (n + 1) % 1000; }')
     r.expect("out", r"^loop 1\n", "the first loop starting")
-    time.sleep(0.5)
-    r.p.send_signal(signal.SIGINT)
-    r.expect("err", INTERRUPTED, "the host loop's interrupt")
+    r.interrupt_after(0.5, INTERRUPTED, "the host loop's interrupt")
     r.send("n")
     r.expect("out", r"^= 7 : i32\n", "`n` after the interrupt")
 
@@ -501,10 +505,8 @@ def interrupt():
     r.send('println!("loop 2"); spawn on(Topology::Device) { for b in 0..1000 across blocks { '
            "for k in 0..100000000 { h[b] = (h[b] + k) % 7; } } }")
     r.expect("out", r"^loop 2\n", "the block loop starting")
-    time.sleep(0.5)
-    r.p.send_signal(signal.SIGINT)
-    r.expect("err", r"error: interrupted in block \d+ \(`b` = \d+\)" + INTERRUPTED[len("error: interrupted"):],
-             "the block loop's interrupt")
+    r.interrupt_after(0.5, r"error: interrupted in block \d+ \(`b` = \d+\)"
+                      + INTERRUPTED[len("error: interrupted"):], "the block loop's interrupt")
     r.send(":show h[995..1000]")
     r.expect("out", re.escape("= [5, 5, 5, 5, 5] : Tensor<i32, [5], Memory::HBM>"),
              "`h` after the interrupt")
@@ -519,9 +521,7 @@ def interrupt():
     r.send("buffer %a i32[1]")
     r.send("%i = range 2000000000\n%j = range 2000000000\n%s = store %a 0 %j\n"
            "%e = end %s %j\nend %e %i")
-    time.sleep(1.0)
-    r.p.send_signal(signal.SIGINT)
-    r.expect("err", INTERRUPTED, "the .uir range's interrupt")
+    r.interrupt_after(1.0, INTERRUPTED, "the .uir range's interrupt")
     r.send("print %a")
     r.expect("out", r"^0\n", "the buffer after the interrupt")
     r.send(":vx")

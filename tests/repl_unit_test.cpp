@@ -16,6 +16,17 @@
 using vx::repl::completions;
 using vx::repl::input_is_open;
 
+// A session whose regions run on the host, with what it prints kept in `out` and `err`.
+struct OffloadOffSession {
+  static vx::repl::SessionOptions options() {
+    vx::repl::SessionOptions opts;
+    opts.offload = "off";
+    return opts;
+  }
+  std::ostringstream out, err;
+  vx::repl::Session s{options(), out, err};
+};
+
 TEST_CASE("an input goes on while a delimiter, string or block comment is open") {
   CHECK(input_is_open("spawn on(Topology::Device) {\n"));
   CHECK(input_is_open("let t = (1 +\n"));
@@ -106,11 +117,8 @@ TEST_CASE("vx explain knows every code of the error index") {
   CHECK(err.str().find("no error code `E0999`") != std::string::npos);
 }
 
-TEST_CASE("the REPL shows warnings about the input with its errors, not unused bindings") {
-  std::ostringstream out, err;
-  vx::repl::SessionOptions opts;
-  opts.offload = "off";
-  vx::repl::Session s(opts, out, err);
+TEST_CASE_FIXTURE(OffloadOffSession,
+                  "the REPL shows warnings about the input with its errors, not unused bindings") {
   CHECK(s.eval("let kept = 1;"));  // unused so far: later inputs may read it
   CHECK(err.str().empty());
   // Refused by the kernel rules (after the checker's lints): the input's own unreachable
@@ -125,11 +133,8 @@ TEST_CASE("the REPL shows warnings about the input with its errors, not unused b
   CHECK(err.str().find("does not need to be mutable") == std::string::npos);
 }
 
-TEST_CASE("a session keeps bindings and items, and a failed input changes nothing") {
-  std::ostringstream out, err;
-  vx::repl::SessionOptions opts;
-  opts.offload = "off";
-  vx::repl::Session s(opts, out, err);
+TEST_CASE_FIXTURE(OffloadOffSession,
+                  "a session keeps bindings and items, and a failed input changes nothing") {
   CHECK(s.eval("let mut n = 40;"));
   CHECK(s.eval("fn twice(v: i32) -> i32 { v * 2 }"));
   CHECK_FALSE(s.eval("n = twice(n); let bad: i64 = n;"));  // refused: n is still 40
@@ -141,11 +146,8 @@ TEST_CASE("a session keeps bindings and items, and a failed input changes nothin
   CHECK(s.names().empty());
 }
 
-TEST_CASE("`main()` is E0101 in the REPL, and nothing points into the wrapping") {
-  std::ostringstream out, err;
-  vx::repl::SessionOptions opts;
-  opts.offload = "off";
-  vx::repl::Session s(opts, out, err);
+TEST_CASE_FIXTURE(OffloadOffSession,
+                  "`main()` is E0101 in the REPL, and nothing points into the wrapping") {
   CHECK_FALSE(s.eval("main()"));
   CHECK(err.str().find("error[E0101]: cannot find function `main`") != std::string::npos);
   CHECK_FALSE(s.eval("fn g() { main(); }"));  // an item that calls it: the same

@@ -12,11 +12,13 @@ usage: write_map_test.py VX REPO_ROOT
 """
 import json
 import os
-import pty
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import on_terminal  # noqa: E402
 
 VX, ROOT = sys.argv[1], sys.argv[2]
 failures = []
@@ -333,25 +335,11 @@ def colour_cases():
     if "\x1b" in plain:
         fail("--color=never: escapes in the map")
     for no_color, want_escapes in (("1", False), (None, True)):
-        master, slave = pty.openpty()
         env = dict(os.environ, TERM="xterm")
         env.pop("NO_COLOR", None)
         if no_color:
             env["NO_COLOR"] = no_color
-        p = subprocess.Popen([VX, "check", path, "--map"], stdout=slave, stderr=subprocess.DEVNULL,
-                             env=env)
-        os.close(slave)
-        out = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        p.wait(timeout=60)
-        os.close(master)
+        _, out = on_terminal([VX, "check", path, "--map"], "stdout", env=env)
         escapes = b"\x1b[" in out
         if escapes != want_escapes:
             fail(f"a terminal with NO_COLOR={no_color}: escapes {escapes}")

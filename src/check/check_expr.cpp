@@ -569,10 +569,7 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
     restore_moves(before);
     bodies[k] = check_block(*arms[k], arm_expected, types[k]);
     if (never_ends(bodies[k], true)) return;  // `return`, `break`, `continue`: not past the `if`
-    if (after)
-      merge_moves(*after, save_moves());
-    else
-      after = save_moves();
+    join_moves(after);
   };
   if (!want) {
     check_arm(first, nullptr);

@@ -170,13 +170,7 @@ void Checker::check_continue(const ast::ContinueStmt& c, tir::Stmt* st,
                              std::vector<tir::Stmt*>& out) {
   st->kind = tir::StmtKind::Continue;
   const int fi = jump_target(c.label, "continue", st);
-  if (fi >= 0) {
-    std::optional<MoveState>& at = loop_flows_[fi].at_continue;
-    if (at)
-      merge_moves(*at, save_moves());
-    else
-      at = save_moves();
-  }
+  if (fi >= 0) join_moves(loop_flows_[fi].at_continue);
   out.push_back(st);
 }
 
@@ -220,11 +214,7 @@ void Checker::check_break(const ast::BreakStmt& b, tir::Stmt* st, std::vector<ti
   } else if (kind == "loop") {
     loop_flows_[fi].breaks.push_back({nullptr, nullptr, st->span});
   }
-  std::optional<MoveState>& at = loop_flows_[fi].at_break;
-  if (at)
-    merge_moves(*at, save_moves());
-  else
-    at = save_moves();
+  join_moves(loop_flows_[fi].at_break);
   out.push_back(st);
 }
 

@@ -416,6 +416,13 @@ void Checker::merge_moves(MoveState& into, const MoveState& other) {
     if (!into[i].moved && other[i].moved) into[i] = other[i];
 }
 
+void Checker::join_moves(std::optional<MoveState>& at) const {
+  if (at)
+    merge_moves(*at, save_moves());
+  else
+    at = save_moves();
+}
+
 void Checker::enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
                          const boost::optional<ast::Label>& label) {
   ++loop_depth_;

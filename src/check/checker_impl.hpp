@@ -126,6 +126,9 @@ class Checker {
   MoveState save_moves() const;
   void restore_moves(const MoveState& state);  // the locals in scope when it was saved
   static void merge_moves(MoveState& into, const MoveState& other);
+  // A path reaches a join point (after an `if`, a loop's `break` or `continue`): `at` becomes the
+  // moves of this path, or takes them in when an earlier path set it.
+  void join_moves(std::optional<MoveState>& at) const;
   // A `break` of a `loop` (check_loops.cpp): its assignment of the loop's value, the value's
   // source when it is an unsuffixed literal checked once the loop's type is known (spec/types.md
   // §2, context 9), and whether it has a value at all.

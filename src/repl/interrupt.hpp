@@ -7,26 +7,23 @@
 // so each front end (the terminal, piped input, the JSON-lines protocol) gets the same behaviour.
 #pragma once
 #include <atomic>
+#include <boost/core/noncopyable.hpp>
 
 namespace vx::repl {
 
 // Installs the SIGINT handler while alive; nested ones share it, and the last one to go restores
 // the handler that was there before the first.
-class InterruptHandler {
+class InterruptHandler : boost::noncopyable {
  public:
   InterruptHandler();
   ~InterruptHandler();
-  InterruptHandler(const InterruptHandler&) = delete;
-  InterruptHandler& operator=(const InterruptHandler&) = delete;
 };
 
 // An input runs while one is alive: it clears the flag when made, and SIGINT then sets it.
-class RunningInput {
+class RunningInput : boost::noncopyable {
  public:
   RunningInput();
   ~RunningInput();
-  RunningInput(const RunningInput&) = delete;
-  RunningInput& operator=(const RunningInput&) = delete;
 };
 
 // The flag the runs read.

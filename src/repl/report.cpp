@@ -6,6 +6,7 @@
 #include <string>
 
 #include "interp/runtime.hpp"
+#include "repl/session.hpp"
 
 namespace vx::repl {
 
@@ -19,6 +20,18 @@ void render_unplaced(std::ostream& out, const Diagnostic& d) {
   for (const std::string& n : d.notes) out << "  = note: " << n << "\n";
   for (const std::string& h : d.helps) out << "  = help: " << h << "\n";
   out << "\n";
+}
+
+void deliver(const SessionHooks& hooks, std::ostream& out, const SourceFile* file,
+             const Diagnostic& d) {
+  if (file && hooks.diagnostic)
+    hooks.diagnostic(*file, d);
+  else if (!file && hooks.unplaced)
+    hooks.unplaced(d);
+  else if (file)
+    render_human(out, *file, d);
+  else
+    render_unplaced(out, d);
 }
 
 namespace {

@@ -8,8 +8,15 @@
 
 namespace vx::repl {
 
+struct SessionHooks;
+
 // `error[CODE]: MESSAGE` and its notes and helps, without a place.
 void render_unplaced(std::ostream& out, const Diagnostic& d);
+
+// A diagnostic of an input, placed in `file` (null: it has no place in anything the user typed):
+// to the front end's hook when it set one (the machine protocol), else rendered on `out`.
+void deliver(const SessionHooks& hooks, std::ostream& out, const SourceFile* file,
+             const Diagnostic& d);
 
 // Whether a runtime error is the one an interrupt stops a run with (interp::kInterrupted), the
 // message being `runtime error: interrupted…` as the interpreter words it, or without the prefix.

@@ -176,7 +176,7 @@ struct Session::Impl {
   std::string last_load;              // the file :load read last, for :reload
 
   Impl(SessionOptions o, std::ostream& out_, std::ostream& err_)
-      : options(std::move(o)), out(out_), err(err_), uir(out_, err_) {}
+      : options(std::move(o)), out(out_), err(err_), uir(out_, err_, hooks) {}
 
   // -- diagnostics, placed in what the user typed
 
@@ -266,17 +266,8 @@ struct Session::Impl {
       deliver(o, nullptr, m);
     }
   }
-  // Renders a diagnostic against `file` (null: it has no place in anything the user typed), or
-  // hands it to the front end's hooks (the machine protocol).
   void deliver(std::ostream& o, const SourceFile* file, const Diagnostic& m) const {
-    if (file && hooks.diagnostic)
-      hooks.diagnostic(*file, m);
-    else if (!file && hooks.unplaced)
-      hooks.unplaced(m);
-    else if (file)
-      render_human(o, *file, m);
-    else
-      render_unplaced(o, m);
+    repl::deliver(hooks, o, file, m);
   }
   void report_all(const Attempt& a, const SourceFile& input) const {
     for (const Diagnostic& d : a.diags()->list()) {

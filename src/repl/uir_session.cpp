@@ -7,6 +7,7 @@
 #include "check/explain.hpp"
 #include "repl/interrupt.hpp"
 #include "repl/report.hpp"
+#include "repl/session.hpp"
 #include "uir/uir.hpp"
 
 namespace vx::repl {
@@ -56,13 +57,14 @@ bool uir_has_range(const std::string& text) {
 struct UirSession::Impl {
   std::ostream& out;
   std::ostream& err;
+  const SessionHooks& hooks;
   std::vector<std::string> accepted;  // the inputs kept, as typed
   struct Kernel {
     std::string name, text, before;  // the input, and the inputs that stood before it
   };
   std::optional<Kernel> last_kernel;
 
-  Impl(std::ostream& o, std::ostream& e) : out(o), err(e) {}
+  Impl(std::ostream& o, std::ostream& e, const SessionHooks& h) : out(o), err(e), hooks(h) {}
 
   // The accepted inputs without their `print`s: what runs before an input.
   std::string before() const {
@@ -105,10 +107,7 @@ struct UirSession::Impl {
       else
         m.notes.push_back(l.text + ", in an earlier input");
     }
-    if (c.map(d.span, m.span))
-      render_human(err, *c.input, m);
-    else
-      render_unplaced(err, m);
+    deliver(hooks, err, c.map(d.span, m.span) ? c.input.get() : nullptr, m);
   }
   void report_all(const Composed& c, const Diagnostics& diags) const {
     for (const Diagnostic& d : diags.list()) report(c, d);
@@ -170,13 +169,16 @@ struct UirSession::Impl {
       for (auto& lc : s.checks) c.map(lc.loop_span, lc.loop_span);
       mine.push_back(std::move(s));
     }
-    kr::render_explain(out, *c.input, mine);
+    if (hooks.explained && !mine.empty())
+      for (const kr::StoreExplain& s : mine) hooks.explained(*c.input, s);
+    else
+      kr::render_explain(out, *c.input, mine);
     out.flush();
   }
 };
 
-UirSession::UirSession(std::ostream& out, std::ostream& err)
-    : impl_(std::make_unique<Impl>(out, err)) {}
+UirSession::UirSession(std::ostream& out, std::ostream& err, const SessionHooks& hooks)
+    : impl_(std::make_unique<Impl>(out, err, hooks)) {}
 UirSession::~UirSession() = default;
 
 bool UirSession::eval(const std::string& name, const std::string& text, int64_t max_steps,

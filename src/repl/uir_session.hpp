@@ -13,9 +13,13 @@
 
 namespace vx::repl {
 
+struct SessionHooks;
+
 class UirSession {
  public:
-  UirSession(std::ostream& out, std::ostream& err);
+  // Diagnostics and :check's tables go to `hooks` where the front end set them (the Session's,
+  // which outlive this), else to `err` and `out`.
+  UirSession(std::ostream& out, std::ostream& err, const SessionHooks& hooks);
   ~UirSession();
 
   // One input, its diagnostics placed in `name` (`<repl>`, or the :load path). `max_steps` and
