@@ -10,7 +10,7 @@ if(Python3_FOUND)
   set(vx_fuzz_count 1000)
   if(VX_SANITIZE)  # no `ulimit -v` under ASan (tests/sanitize.cmake), longer time limits
     set(vx_fuzz_memory --memory-mb 0 --check-timeout 20 --run-timeout 12)
-    set(vx_fuzz_count 500)  # the release build runs 1000 (the sanitizer run keeps CI in 30 minutes)
+    set(vx_fuzz_count 300)  # the release build runs 1000 (the sanitizer run keeps CI in 30 minutes)
   endif()
   add_test(NAME fuzz_corpus
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/fuzz-corpus $<TARGET_FILE:vx>
