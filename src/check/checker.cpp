@@ -612,23 +612,25 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     return;
   }
   if (const auto* f = boost::get<ast::ForStmt>(&s)) {
+    const ast::ForRange& range = f->range;
     st->kind = tir::StmtKind::For;
-    st->inclusive = f->range_op == "..=";
+    st->inclusive = range.range_op == "..=";
     // The bounds share one integer type; an unsuffixed literal takes the other's.
-    bool start_lit = untyped_literal(f->start.first) && f->start.rest.empty();
+    bool start_lit = untyped_literal(range.start.first) && range.start.rest.empty();
     if (start_lit) {
-      st->end = check_expr(f->end, nullptr);
-      st->start = check_expr(f->start, &st->end->type);
+      st->end = check_expr(range.end, nullptr);
+      st->start = check_expr(range.start, &st->end->type);
     } else {
-      st->start = check_expr(f->start, nullptr);
-      st->end = check_expr(f->end, &st->start->type);
+      st->start = check_expr(range.start, nullptr);
+      st->end = check_expr(range.end, &st->start->type);
     }
     Type t = st->start->type;
     if (!t.is_error() && !(t.is_scalar() && is_int(t.scalar))) {
-      error("E0200", span(f->start), "a range needs integers, not `" + type_name(t) + "`");
+      error("E0200", span(range.start), "a range needs integers, not `" + type_name(t) + "`");
       t = Type::error();
     }
-    if (!t.is_error()) st->end = coerce(st->end, t, span(f->end), "the end of the range");
+    if (!t.is_error()) st->end = coerce(st->end, t, span(range.end), "the end of the range");
+    check_range_adapters(range, st);
     // Where an across loop may stand is a kernel rule (E6032, check/kernel_rules.cpp).
     if (f->across) {
       st->across = f->across->level == "blocks" ? tir::Across::Blocks : tir::Across::Lanes;
