@@ -186,10 +186,14 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "runs",
       "loop_value_on_device.vx: it uses `loop`, and .uir has no control flow but ranges",
       "mut_parameters.vx: it calls the function `clamp_to`",
+      "range_adapters_on_device.vx: the loop `i` runs over a range with `.rev()`, and a .uir "
+      "range counts up by one",
       "reduce_scratch_per_thread.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "register_tiles.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "smem_fill.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "structure_break_inner_loop.vx: it uses `if`, and .uir has no control flow but ranges",
+      "structure_stepped_loop_in_lane.vx: the loop `k` runs over a range with `.rev()`, and a "
+      ".uir range counts up by one",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
       "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",
       "write_variable_of_the_pass.vx: the loop `k` has a bound that is not known before the region "
@@ -256,6 +260,10 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"print_in_called_function.vx", "it calls the function `show`"},
       {"println_in_lane_loop.vx", "it prints"},
       {"product_of_indices.vx", "refused"},
+      {"structure_across_rev.vx",
+       "the loop `x` runs over a range with `.rev()`, and a .uir range counts up by one"},
+      {"structure_across_step_by.vx",
+       "the loop `y` runs over a range with `.step_by()`, and a .uir range counts up by one"},
       {"structure_block_loop_in_lane_loop.vx", "refused"},
       {"structure_block_loop_not_direct.vx", "refused"},
       {"structure_break.vx", "it uses `if`, and .uir has no control flow but ranges"},

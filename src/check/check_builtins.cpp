@@ -743,7 +743,12 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
   else  // pow last
     std::stable_partition(methods.begin(), methods.end(),
                           [](const std::string& x) { return x != "pow"; });
-  if (auto near = closest_name(name, methods))
+  if ((name == "rev" || name == "step_by") && !is_float(sc))
+    d.helps.push_back(
+        "`." + name +
+        "()` belongs to a range, written in parentheses in a `for`: `for i in (a..b)." + name +
+        (name == "rev" ? "()" : "(k)") + "`");
+  else if (auto near = closest_name(name, methods))
     d.helps.push_back("there is a method `" + *near + "` with a similar name");
   return error_expr(s);
 }

@@ -166,6 +166,60 @@ int Checker::jump_target(const boost::optional<ast::Label>& label, const char* w
   return -1;
 }
 
+// `(a..b).rev()`, `(a..b).step_by(k)` and their chains (spec/semantics.md §3). The step is a
+// count, as Rust's `usize` is: of any integer type, an unsuffixed literal there being i32 (it
+// gives no type, as an index does; spec/types.md §2, context 3). A constant step below 1 is
+// E0506; a computed one is checked when the loop starts (a runtime error, as Rust's `step_by(0)`
+// panics).
+void Checker::check_range_adapters(const ast::ForRange& r, tir::Stmt* st) {
+  for (const ast::MethodSuffix& m : r.adapters) {
+    const std::string& name = m.name.name;
+    const bool rev = name == "rev";
+    if (!rev && name != "step_by") {
+      auto& d = error("E0105", span(m.name), "a range has no method `" + name + "`",
+                      "a `for` range takes `.rev()` and `.step_by(k)`");
+      if (auto near = closest_name(name, {"rev", "step_by"}))
+        d.helps.push_back("there is a method `" + *near + "` with a similar name");
+      for (const ast::Expr& a : m.args) check_expr(a, nullptr);
+      continue;
+    }
+    const size_t want = rev ? 0 : 1;
+    if (m.args.size() != want) {
+      error("E0201", span(m),
+            "`." + name + "()` takes " + std::to_string(want) +
+                (want == 1 ? " argument" : " arguments") + " but " + std::to_string(m.args.size()) +
+                (m.args.size() == 1 ? " was" : " were") + " given",
+            "wrong number of arguments");
+      for (const ast::Expr& a : m.args) check_expr(a, nullptr);
+      continue;
+    }
+    tir::RangeAdapter a;
+    a.span = span(m.name);
+    if (!rev) {
+      const Span at = span(m.args[0]);
+      tir::Expr* k = check_expr(m.args[0], nullptr);
+      const Type& kt = k->type;
+      if (!kt.is_error() && !(kt.is_scalar() && is_int(kt.scalar))) {
+        error("E0200", at,
+              "mismatched types: the step of `step_by` is an integer, not `" + type_name(kt) + "`",
+              "this has type `" + type_name(kt) + "`");
+        k = error_expr(at);
+      } else if (k->kind == tir::ExprKind::Literal &&
+                 (is_signed_int(kt.scalar) ? k->lit.i <= 0 : k->lit.i == 0)) {
+        const std::string v = std::to_string(k->lit.i);
+        auto& d = error("E0506", at, "the step of `step_by` is " + v + ": a step is at least 1",
+                        "a step of " + v);
+        if (k->lit.i == 0)
+          d.notes.push_back("Rust's `step_by(0)` panics: \"assertion failed: step != 0\"");
+        else
+          d.notes.push_back("a range steps up only; `.rev()` walks it down");
+      }
+      a.step = k;
+    }
+    st->adapters.push_back(a);
+  }
+}
+
 void Checker::check_continue(const ast::ContinueStmt& c, tir::Stmt* st,
                              std::vector<tir::Stmt*>& out) {
   st->kind = tir::StmtKind::Continue;

@@ -528,6 +528,21 @@ tir::BinOp compound_op(const std::string& op) {
 }
 }  // namespace
 
+namespace {
+// Where the value of a block-like expression comes from, for a message: the tail of its first
+// block that has a value, into nested `if`s and blocks.
+Span value_origin(const tir::Expr* e) {
+  for (;;) {
+    const tir::Expr* next = nullptr;
+    if (e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr)
+      for (const tir::Block* b : {e->block, e->else_block})
+        if (!next && b && b->tail && !b->tail->type.is_unit()) next = b->tail;
+    if (!next) return e->span;
+    e = next;
+  }
+}
+}  // namespace
+
 void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
   tir::Stmt* st = prog_.new_stmt();
   st->span = span(s);
@@ -597,23 +612,25 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     return;
   }
   if (const auto* f = boost::get<ast::ForStmt>(&s)) {
+    const ast::ForRange& range = f->range;
     st->kind = tir::StmtKind::For;
-    st->inclusive = f->range_op == "..=";
+    st->inclusive = range.range_op == "..=";
     // The bounds share one integer type; an unsuffixed literal takes the other's.
-    bool start_lit = untyped_literal(f->start.first) && f->start.rest.empty();
+    bool start_lit = untyped_literal(range.start.first) && range.start.rest.empty();
     if (start_lit) {
-      st->end = check_expr(f->end, nullptr);
-      st->start = check_expr(f->start, &st->end->type);
+      st->end = check_expr(range.end, nullptr);
+      st->start = check_expr(range.start, &st->end->type);
     } else {
-      st->start = check_expr(f->start, nullptr);
-      st->end = check_expr(f->end, &st->start->type);
+      st->start = check_expr(range.start, nullptr);
+      st->end = check_expr(range.end, &st->start->type);
     }
     Type t = st->start->type;
     if (!t.is_error() && !(t.is_scalar() && is_int(t.scalar))) {
-      error("E0200", span(f->start), "a range needs integers, not `" + type_name(t) + "`");
+      error("E0200", span(range.start), "a range needs integers, not `" + type_name(t) + "`");
       t = Type::error();
     }
-    if (!t.is_error()) st->end = coerce(st->end, t, span(f->end), "the end of the range");
+    if (!t.is_error()) st->end = coerce(st->end, t, span(range.end), "the end of the range");
+    check_range_adapters(range, st);
     // Where an across loop may stand is a kernel rule (E6032, check/kernel_rules.cpp).
     if (f->across) {
       st->across = f->across->level == "blocks" ? tir::Across::Blocks : tir::Across::Lanes;
@@ -670,16 +687,30 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     return;
   }
   const auto& es = boost::get<ast::ExprStmt>(s);
+  // A block-like statement without `;` before the end of its block (`loop { … }`, `if`, a block)
+  // is a statement of type `()`, as in Rust (rustc's E0308): `loop { break 5; } i = 1;` is E0200.
+  // With `;` its value, if any, is dropped. (The block's last one is its tail: check_block.)
+  const bool unit_stmt = !es.assign && !es.semicolon;
+  const Type unit = Type::unit();
   if (const ast::LoopExpr* lp = es.assign ? nullptr : bare_loop(es.expr)) {
-    // A `loop` statement: its value, if any, is not used.
-    LoopParts parts = check_loop(*lp, nullptr, span(*lp), false);
+    // A `loop` statement: a value of its `break`s is E0200 there without `;`, else not used.
+    LoopParts parts = check_loop(*lp, unit_stmt ? &unit : nullptr, span(*lp), false);
     out.insert(out.end(), parts.stmts.begin(), parts.stmts.end());
     return;
   }
   if (!es.assign) {
     st->kind = tir::StmtKind::Expr;
-    Type unit;
-    st->value = check_expr(es.expr, nullptr);
+    st->value = check_expr(es.expr, unit_stmt ? &unit : nullptr);
+    const Type& vt = st->value->type;
+    if (unit_stmt && !vt.is_unit() && !vt.is_error()) {
+      auto& d = error("E0200", value_origin(st->value),
+                      "mismatched types: expected `()`, found `" + type_name(vt) + "`",
+                      "expected `()`, found `" + type_name(vt) + "`");
+      d.secondary.push_back({span(es), "expected this to be `()`"});
+      d.helps.push_back(
+          "end the statement with `;` to drop its value, or make it the last expression of "
+          "the block");
+    }
     mark_moved(st->value, span(es.expr));
     out.push_back(st);
     return;

@@ -166,6 +166,8 @@ class Checker {
   tir::Expr* check_loop_expr(const ast::LoopExpr& l, const Type* expected, Span s);
   void check_break(const ast::BreakStmt& b, tir::Stmt* st, std::vector<tir::Stmt*>& out);
   void check_continue(const ast::ContinueStmt& c, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  // The adapters of a `for` range, `.rev()` and `.step_by(k)`, into st->adapters.
+  void check_range_adapters(const ast::ForRange& r, tir::Stmt* st);
   // The index in loop_flows_ of the loop that a `break` or `continue` names (its label's, else the
   // innermost, in this function and region), with its target and levels set; -1 when there is
   // none (E0500, E0505 reported).

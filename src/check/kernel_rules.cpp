@@ -54,7 +54,7 @@ void for_each_child(const tir::Expr* e, const std::function<void(const tir::Expr
 void for_each_expr_in_block(const tir::Block* b, const std::function<void(const tir::Expr*)>& f);
 
 void for_each_expr_in_stmt(const tir::Stmt* s, const std::function<void(const tir::Expr*)>& f) {
-  for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
+  for (const tir::Expr* e : s->exprs())
     if (e) f(e);
   if (s->body) for_each_expr_in_block(s->body, f);
 }
@@ -129,7 +129,7 @@ Summaries summarize(const tir::Program& prog) {
         if (st->kind == tir::StmtKind::Assign && st->target &&
             st->target->kind == tir::ExprKind::Index)
           writes[f].insert(root_of(st->target));
-        for (const tir::Expr* e : {st->target, st->value, st->start, st->end})
+        for (const tir::Expr* e : st->exprs())
           if (e) expr(e);
         block(st->body);
       }
@@ -499,6 +499,8 @@ class RuleWalker {
   void walk_for(const tir::Stmt* s, const tir::Stmt* owner) {
     walk_expr(s->start);
     walk_expr(s->end);
+    for (const tir::RangeAdapter& a : s->adapters)
+      if (a.step) walk_expr(a.step);
     const IxNode* lo = build(s->start);
     const IxNode* hi = build(s->end);
     std::optional<int64_t> lo_v, hi_v;
@@ -522,7 +524,23 @@ class RuleWalker {
         ok_structure = false;
         return error(rule, hdr, std::move(msg), std::move(label));
       };
-      if (spawn_ == 0) {
+      if (!s->adapters.empty()) {
+        // The passes of an across loop are the values of a plain range: the lanes and blocks
+        // count them from `a` up by one, and the proofs of §4 take each pass as one of them.
+        const tir::RangeAdapter& a = s->adapters.front();
+        auto& d = fail(KernelRule::AcrossPlainRange,
+                       "an `across` loop runs over a plain range, `a..b` or `a..=b`: `." +
+                           std::string(a.step ? "step_by" : "rev") + "()` is for a sequential loop",
+                       "the range of an `across` loop has an adapter");
+        d.notes.push_back(
+            "the kernel rules prove over plain ranges: each pass of an across loop is one value "
+            "of `a..b`, a lane or a block, counted from `a` up by one, and the passes run in no "
+            "order, so `.rev()` would mean nothing and `.step_by(k)` would leave lanes idle");
+        d.helps.push_back(a.step ? "take the value from the pass: `for p in 0..n across lanes { "
+                                   "let i = a + p * k; … }`"
+                                 : "take the value from the pass: `for p in 0..n across lanes { "
+                                   "let i = n - 1 - p; … }`");
+      } else if (spawn_ == 0) {
         auto& d =
             fail(KernelRule::OutsideSpawn, "an `across` loop must be inside a `spawn on` region",
                  "outside any `spawn on` region");

@@ -139,7 +139,7 @@ enum class StmtKind : uint8_t {
   Expr,    // value evaluated for its effect
   While,   // while cond { body }
   Loop,    // loop { body }
-  For,     // for slot in start..end (inclusive: ..=) [across] { body }
+  For,     // for slot in start..end (inclusive: ..=) [adapters] [across] { body }
   Spawn,   // spawn on(Topology::Device) { body }
   Return,  // return value (value may be null)
   Break,
@@ -154,17 +154,26 @@ enum class MarkKind : uint8_t {
   Sync,        // host code that may touch tensors follows: the GPU's results are copied back
 };
 
+// An adapter of a `for` range, `.rev()` or `.step_by(step)` (spec/semantics.md §3): the passes
+// of `for i in (a..b).step_by(k).rev()` are those of the range, then every k-th of them, then
+// reversed. Only plain loops have adapters (across loops keep plain ranges, E6032).
+struct RangeAdapter {
+  Expr* step = nullptr;  // `.step_by(step)`, of any integer type; null for `.rev()`
+  Span span;             // the method's name, `rev` or `step_by`
+};
+
 struct Stmt {
   StmtKind kind = StmtKind::Expr;
   Span span;
-  int slot = -1;           // Let, For
-  Expr* target = nullptr;  // Assign
-  Expr* value = nullptr;   // Let (init), Assign, Expr, Return, While (cond)
-  Expr* start = nullptr;   // For
-  Expr* end = nullptr;     // For
-  bool inclusive = false;  // For
-  bool compound = false;   // Assign
-  BinOp op = BinOp::Add;   // Assign when compound
+  int slot = -1;                       // Let, For
+  Expr* target = nullptr;              // Assign
+  Expr* value = nullptr;               // Let (init), Assign, Expr, Return, While (cond)
+  Expr* start = nullptr;               // For
+  Expr* end = nullptr;                 // For
+  bool inclusive = false;              // For
+  std::vector<RangeAdapter> adapters;  // For: the range's adapters, in the order written
+  bool compound = false;               // Assign
+  BinOp op = BinOp::Add;               // Assign when compound
   Across across = Across::None;
   int lane_count = 0;          // For across lanes(N); 0 when not written
   bool lanes_written = false;  // For: `lanes(N)` was written (N may be 0, which E6032 refuses)
@@ -175,6 +184,14 @@ struct Stmt {
   const Stmt* jump_target = nullptr;
   int levels = 0;
   MarkKind mark = MarkKind::Checkpoint;  // OffloadMark (a Checkpoint has its region's span)
+
+  // Its own expressions (not its body's), in the order they run: the target, the value, a
+  // range's bounds and steps; some may be null.
+  std::vector<Expr*> exprs() const {
+    std::vector<Expr*> out = {target, value, start, end};
+    for (const RangeAdapter& a : adapters) out.push_back(a.step);
+    return out;
+  }
 };
 
 struct Block {

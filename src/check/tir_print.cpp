@@ -101,8 +101,12 @@ class Printer {
         out_ << "\n";
         return;
       case StmtKind::For:
-        out_ << "for " << local(s.slot) << " in " << expr(*s.start) << (s.inclusive ? "..=" : "..")
-             << expr(*s.end);
+        out_ << "for " << local(s.slot) << " in ";
+        if (!s.adapters.empty()) out_ << "(";
+        out_ << expr(*s.start) << (s.inclusive ? "..=" : "..") << expr(*s.end);
+        if (!s.adapters.empty()) out_ << ")";
+        for (const tir::RangeAdapter& a : s.adapters)
+          out_ << (a.step ? ".step_by(" + expr(*a.step) + ")" : std::string(".rev()"));
         if (s.across == Across::Blocks) out_ << " across blocks";
         if (s.across == Across::Lanes)
           out_ << " across lanes"

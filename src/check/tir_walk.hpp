@@ -16,10 +16,7 @@ template <class F>
 void walk_stmt(const Stmt* s, const F& f) {
   if (!s) return;
   f(s, nullptr);
-  walk_expr(s->target, f);
-  walk_expr(s->value, f);
-  walk_expr(s->start, f);
-  walk_expr(s->end, f);
+  for (const Expr* e : s->exprs()) walk_expr(e, f);
   walk_block(s->body, f);
 }
 template <class F>

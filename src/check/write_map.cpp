@@ -113,6 +113,10 @@ class Mapper {
       const tir::Stmt* s = *it;
       const IxNode* leaf = facts_.dag->loop(s, s->var_name);
       if (s->across == tir::Across::None && !seen.count(leaf)) continue;
+      if (!s->adapters.empty())
+        return refuse("the loop `" + s->var_name +
+                      "` runs over a range with `.rev()` or `.step_by()`: the map follows plain "
+                      "ranges only");
       auto lo = must_find(facts_.loop_lo, s), hi = must_find(facts_.loop_hi, s);
       if (auto b = a_.bounds.find(leaf); b != a_.bounds.end()) {
         if (lo) lo = std::max(*lo, b->second.first);
@@ -131,6 +135,10 @@ class Mapper {
       if (leaf->op == IxOp::Const || index_of(leaf) >= 0) continue;
       if (leaf->op == IxOp::Loop) {
         auto* s = static_cast<const tir::Stmt*>(leaf->key);
+        if (!s->adapters.empty())
+          return refuse("the loop `" + leaf->name +
+                        "` around the kernel runs over a range with `.rev()` or `.step_by()`: "
+                        "the map follows plain ranges only");
         if (auto lo = must_find(facts_.loop_lo, s)) {
           fixed_[leaf] = *lo;
           m_.notes.push_back("`" + leaf->name + "` is " + std::to_string(*lo) +

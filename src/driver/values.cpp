@@ -124,7 +124,7 @@ struct ScopeAt {
       done = true;
       return;
     }
-    for (const tir::Expr* e : {s->target, s->value, s->start, s->end}) expr(e);
+    for (const tir::Expr* e : s->exprs()) expr(e);
     if (done) return;
     if (s->kind == tir::StmtKind::For) {
       const size_t mark = open.size();

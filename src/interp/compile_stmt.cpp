@@ -159,6 +159,74 @@ struct ForStmt final : RangeLoop<T> {
   }
 };
 
+// `for v in (a..b).rev()`, `.step_by(k)` and their chains (spec/semantics.md §3). The bounds,
+// then each step in order, are evaluated once, before the first pass; a step below 1 is a runtime
+// error (Rust's `step_by(0)` panics), even for an empty range. The passes are a progression of
+// offsets from the range's first value `lo`, which each adapter reshapes: the first offset, the
+// count of passes after the first (`n`), the stride (`st`) and the direction. `.rev()` starts at
+// the last pass and turns; `.step_by(k)` keeps every k-th pass (n / k after the first) k times
+// as far apart. An offset is never more than the range's span, so none of this wraps, and the
+// value of a pass, `lo + offset` in the type's bits, is exact. No fast path takes such a loop.
+template <class T>
+struct SteppedForStmt final : StmtNode {
+  using U = std::make_unsigned_t<T>;
+  struct Step {
+    const Node* value = nullptr;  // null: `.rev()`
+    bool is_signed = false;
+    Span span;
+  };
+  int slot = -1;
+  Span loop_span;
+  const ExprT<T>* start = nullptr;
+  const ExprT<T>* end = nullptr;
+  bool inclusive = false;
+  std::vector<Step> adapters;
+  StmtList body;
+
+  Flow exec(Frame& f) const override {
+    const T a = start->eval(f);
+    const T b = end->eval(f);
+    const bool empty = inclusive ? !(a <= b) : !(a < b);
+    uint64_t first = 0, n = 0, st = 1;
+    bool down = false;
+    if (!empty) n = static_cast<U>(static_cast<U>(b) - static_cast<U>(a)) - (inclusive ? 0 : 1);
+    for (const Step& s : adapters) {
+      if (!s.value) {
+        first = down ? first - n * st : first + n * st;
+        down = !down;
+        continue;
+      }
+      const uint64_t k = s.value->eval_bits(f);
+      if (k == 0) runtime_error(s.span, "assertion failed: step != 0 (the step of `step_by` is 0)");
+      if (s.is_signed && static_cast<int64_t>(k) < 0)
+        runtime_error(s.span, "the step of `step_by` is " +
+                                  std::to_string(static_cast<int64_t>(k)) +
+                                  ": a step is at least 1");
+      if (n / k != 0) st *= k;
+      n /= k;
+    }
+    if (empty) return Flow::Normal;
+    RunLimits* const limits = f.ctx->limits;
+    return limits ? passes<true>(f, a, first, n, st, down, limits)
+                  : passes<false>(f, a, first, n, st, down, nullptr);
+  }
+  template <bool Count>
+  Flow passes(Frame& f, T lo, uint64_t off, uint64_t n, uint64_t st, bool down,
+              RunLimits* limits) const {
+    const uint64_t base = static_cast<U>(lo);
+    for (uint64_t j = 0;; ++j) {
+      f.s[slot] = to_bits<T>(static_cast<T>(static_cast<U>(base + off)));
+      if constexpr (Count) limits->charge(1, loop_span);
+      const Flow fl = run_list(body, f);
+      if (fl == Flow::Break) break;
+      if (fl >= Flow::Return) return past_loop(fl, f);
+      if (j == n) break;
+      off = down ? off - st : off + st;
+    }
+    return Flow::Normal;
+  }
+};
+
 // The passes of an across loop, run by `loop`, one at a time: a runtime error that leaves one
 // names it ("in block 3 lane 4 (`b` = 3, `l` = 4)", issue 19). The loop variable's slot holds
 // the value of the pass that failed (every RangeLoop sets it before the pass's work).
@@ -559,6 +627,27 @@ const StmtNode* Compiler::for_stmt(const tir::Stmt& s) {
   return with_scalar(sc, [&](auto tag) -> const StmtNode* {
     using T = decltype(tag);
     if constexpr (kIsInt<T>) {
+      if (!s.adapters.empty()) {
+        // Only plain loops have adapters (E6032 refuses them on an across loop); none of the
+        // fast paths below (ForStore, LaneLoop, the host threads) takes one.
+        auto* n = make<SteppedForStmt<T>>();
+        n->slot = s.slot;
+        n->loop_span = s.span;
+        n->start = scalar<T>(*s.start);
+        n->end = scalar<T>(*s.end);
+        n->inclusive = s.inclusive;
+        for (const tir::RangeAdapter& a : s.adapters) {
+          typename SteppedForStmt<T>::Step step;
+          step.span = a.span;
+          if (a.step) {
+            step.value = value(*a.step);
+            step.is_signed = is_signed_int(a.step->type.scalar);
+          }
+          n->adapters.push_back(step);
+        }
+        n->body = block_stmts(*s.body, Tail::Discard);
+        return n;
+      }
       if (record_races && s.across != tir::Across::None) {
         auto* n = make<RecAcrossStmt<T>>();
         n->slot = s.slot;

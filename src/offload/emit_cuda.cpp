@@ -158,6 +158,7 @@ void RegionEmitter::run() {
     if (!ok) unsupported("a block loop whose range depends on another block loop");
     if (expr_impure(l->start) || expr_impure(l->end))
       unsupported("block loop bounds with side effects");
+    if (!l->adapters.empty()) unsupported("a block loop over a range with adapters");
   }
   for (size_t k = loops.size(); k-- > 0;)
     out_.grid.push_back({loops[k]->start, loops[k]->end, loops[k]->inclusive});

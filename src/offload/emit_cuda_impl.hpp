@@ -192,6 +192,7 @@ class RegionEmitter {
   void stmts(const tir::Block* b, std::string& out, bool step_level, bool tail = true);
   void stmt(const Stmt& s, std::string& out, bool step_level);
   void seq_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
+  void stepped_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
   void assign(const Stmt& s, std::string& out);
   // `break`/`continue`: a labelled one whose loop is further out is a `goto` to a label that
   // loop_body and after_loop place at the end of that loop's body or after it (C++ has no

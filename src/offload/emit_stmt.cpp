@@ -52,8 +52,74 @@ void RegionEmitter::assign(const Stmt& s, std::string& out) {
   if (!r.init.empty()) out += r.init + "[" + o + "] = 1;\n";
 }
 
+// `for v in (a..b).rev()`, `.step_by(k)` and their chains (spec/semantics.md §3): after the
+// bounds, each step is evaluated and checked in order (below 1: vx_kErrStep, and no pass; the
+// interpreter reruns the region and reports it). The passes are a progression of offsets from
+// the range's first value `lo`: `first`, then up or down by `st`, `n` passes after the first,
+// computed in unsigned 64 bits as the interpreter's SteppedForStmt does. Every value lies in the
+// range, so no operation wraps where it would change a pass; the offset after the last pass is
+// computed and never used (unsigned: it wraps without UB).
+void RegionEmitter::stepped_for(const Stmt& s, std::string& out,
+                                const std::function<void(std::string&)>& body) {
+  const Scalar sc = s.start->type.scalar;
+  const std::string T = ctype(sc);
+  const std::string U = std::string("unsigned ") + (scalar_info(sc).bits == 64   ? "long long"
+                                                    : scalar_info(sc).bits == 32 ? "int"
+                                                    : scalar_info(sc).bits == 16 ? "short"
+                                                                                 : "char");
+  std::string pre;
+  const std::string lo = tmp("lo"), hi = tmp("hi"), go = tmp("go"), first = tmp("first"),
+                    n = tmp("n"), st = tmp("st"), down = tmp("down"), j = tmp("j");
+  std::string a = expr(*s.start, pre);
+  std::string b = expr(*s.end, pre);
+  const std::string v = name(s.slot);
+  if (s.start->kind == ExprKind::Literal && s.end->kind == ExprKind::Literal) {
+    const int64_t a0 = s.start->lit.i, b0 = s.end->lit.i - (s.inclusive ? 0 : 1);
+    if (a0 <= b0) ranges_[s.slot] = {a0, b0};  // every pass's value lies in the range
+  }
+  out += "{\n" + pre + "const " + T + " " + lo + " = " + a + ";\nconst " + T + " " + hi + " = " +
+         b + ";\n";
+  std::vector<std::string> steps;
+  for (const tir::RangeAdapter& ad : s.adapters) {
+    if (!ad.step) continue;
+    std::string spre;
+    std::string k = expr(*ad.step, spre);
+    const std::string kv = tmp("k");
+    out +=
+        spre + "const " + std::string(ctype(ad.step->type.scalar)) + " " + kv + " = " + k + ";\n";
+    steps.push_back(kv);
+  }
+  out += "bool " + go + " = " + lo + (s.inclusive ? " <= " : " < ") + hi + ";\n";
+  for (const std::string& kv : steps)
+    out += "if (!(" + kv + " > 0)) { vx_fail(vx_err, vx_kErrStep); " + go + " = false; }\n";
+  // The range's last offset, then each adapter on (first, n, st, down).
+  out += "unsigned long long " + first + " = 0ull, " + n + " = 0ull, " + st + " = 1ull;\nbool " +
+         down + " = false;\nif (" + go + ") {\n" + n + " = (unsigned long long)(" + U + ")((" + U +
+         ")" + hi + " - (" + U + ")" + lo + ")" + (s.inclusive ? "" : " - 1ull") + ";\n";
+  size_t next_step = 0;
+  for (const tir::RangeAdapter& ad : s.adapters) {
+    if (!ad.step) {
+      out += first + " = " + down + " ? " + first + " - " + n + " * " + st + " : " + first + " + " +
+             n + " * " + st + ";\n" + down + " = !" + down + ";\n";
+      continue;
+    }
+    const std::string kv = "(unsigned long long)" + steps[next_step++];
+    out +=
+        "if (" + n + " / " + kv + " != 0ull) " + st + " *= " + kv + ";\n" + n + " /= " + kv + ";\n";
+  }
+  out += "}\n";
+  std::string inner;
+  body(inner);
+  out += "for (unsigned long long " + j + " = 0ull, vx_off" + j + " = " + first + "; " + go + "; " +
+         go + " = (" + j + " != " + n + "), ++" + j + ", vx_off" + j + " = " + down + " ? vx_off" +
+         j + " - " + st + " : vx_off" + j + " + " + st + ") {\nconst " + T + " " + v + " = (" + T +
+         ")(" + U + ")((unsigned long long)(" + U + ")" + lo + " + vx_off" + j + ");\n" +
+         loop_body(s, inner) + "}\n}\n" + after_loop(s);
+}
+
 void RegionEmitter::seq_for(const Stmt& s, std::string& out,
                             const std::function<void(std::string&)>& body) {
+  if (!s.adapters.empty()) return stepped_for(s, out, body);
   const Scalar sc = s.start->type.scalar;
   const std::string T = ctype(sc);
   std::string pre;
@@ -289,6 +355,8 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
       if (s.across == tir::Across::Blocks) unsupported("a block loop inside block code");
       if (expr_impure(s.start) || expr_impure(s.end))
         unsupported("loop bounds with side effects in block code");
+      for (const tir::RangeAdapter& ad : s.adapters)
+        if (expr_impure(ad.step)) unsupported("a loop step with side effects in block code");
       slots_[s.slot].store = Store::Reg;
       seq_for(s, out, [&](std::string& body) {
         body += "__syncthreads();\n";
@@ -416,6 +484,7 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   for (int b : out_.block) prod *= b;
   if (prod > 1024) unsupported("a block of more than 1024 lanes");
   if (expr_impure(s.start) || expr_impure(s.end)) unsupported("lane loop bounds with side effects");
+  if (!s.adapters.empty()) unsupported("a lane loop over a range with adapters");
   slots_[s.slot].store = Store::Reg;
   if (const_count > 0) ranges_[s.slot] = {s.start->lit.i, s.start->lit.i + const_count - 1};
   std::string pre;

@@ -102,7 +102,7 @@ OffloadMarks insert_sync_points(tir::Program& program) {
       }
       // A statement that runs regions: its own expressions (a loop's range, a condition) read
       // host data between launches where no mark can stand; such programs sync after every launch.
-      for (const tir::Expr* e : {s->target, s->value, s->start, s->end})
+      for (const tir::Expr* e : s->exprs())
         if (tir::expr_has(e, reads)) out.eager = true;
       if (s->kind == tir::StmtKind::Let || s->kind == tir::StmtKind::Assign ||
           s->kind == tir::StmtKind::Expr || s->kind == tir::StmtKind::Return)

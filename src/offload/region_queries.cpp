@@ -89,7 +89,9 @@ bool escapes(const Stmt* s) {
       case StmtKind::While:
       case StmtKind::Loop:
       case StmtKind::For:
-        return ex(x->value) || ex(x->start) || ex(x->end);
+        for (const Expr* e : x->exprs())
+          if (ex(e)) return true;
+        return false;
       default:
         return ex(x->target) || ex(x->value) || blk(x->body);
     }

@@ -217,12 +217,20 @@ struct Across : position_tagged {
   boost::optional<IntLit> lane_count;  // `lanes(N)`
 };
 
-struct ForStmt : position_tagged {
-  boost::optional<Label> label;
-  Ident var;
+// The range of a `for`: `a..b`, `a..=b`, or one in parentheses followed by adapters, in the
+// order written: `(a..b).rev()`, `(a..=b).step_by(k)`, `(a..b).step_by(k).rev()`. The checker
+// takes `rev()` and `step_by(k)` only.
+struct ForRange : position_tagged {
   Expr start;
   std::string range_op;  // ".." or "..="
   Expr end;
+  std::vector<MethodSuffix> adapters;
+};
+
+struct ForStmt : position_tagged {
+  boost::optional<Label> label;
+  Ident var;
+  ForRange range;
   boost::optional<Across> across;
   x3::forward_ast<Block> body;
 };
@@ -307,7 +315,8 @@ BOOST_FUSION_ADAPT_STRUCT(vx::ast::LoopExpr, label, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::BreakStmt, label, value)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::WhileStmt, label, cond, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Across, level, lane_count)
-BOOST_FUSION_ADAPT_STRUCT(vx::ast::ForStmt, label, var, start, range_op, end, across, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ForRange, start, range_op, end, adapters)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ForStmt, label, var, range, across, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::SpawnStmt, topology, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Block, stmts, close)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Attribute, inner, text)

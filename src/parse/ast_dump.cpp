@@ -211,10 +211,15 @@ class Dumper {
         if (f->across->lane_count) across += "(" + f->across->lane_count->text + ")";
       }
       line(*f, (f->label ? "For '" + f->label->name + " " : std::string("For ")) + f->var.name +
-                   " " + f->range_op + across);
+                   " " + f->range.range_op + across);
       Indent in(*this);
-      expr(f->start);
-      expr(f->end);
+      expr(f->range.start);
+      expr(f->range.end);
+      for (const ast::MethodSuffix& m : f->range.adapters) {
+        line(m, "RangeAdapter ." + m.name.name);
+        Indent in2(*this);
+        for (const ast::Expr& a : m.args) expr(a);
+      }
       return block(f->body.get());
     }
     if (auto* sp = boost::get<ast::SpawnStmt>(&s)) {

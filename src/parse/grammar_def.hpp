@@ -432,13 +432,30 @@ x3::rule<class level_class, std::string> const level = "`blocks` or `lanes`";
 auto const level_def = lexeme[(x3::string("blocks") | x3::string("lanes")) >> word_end];
 auto const across_def = kw("across") > level > -('(' > int_lit > ')');
 
-// for = [ loop_label ] "for" identifier "in" expr ( ".." | "..=" ) expr [ across ] block
+// for = [ loop_label ] "for" identifier "in" for_range [ across ] block
+// for_range = "(" expr ( ".." | "..=" ) expr ")" { "." identifier "(" arguments ")" }
+//           | expr ( ".." | "..=" ) expr
+// The parenthesized form when `(` expr `..` starts it (no expression holds `..`), else the plain
+// form: `(a)..b` is plain. The look-ahead parses without an attribute: a parser that fails part
+// way would leave what it read in the attribute that the next alternative fills.
 x3::rule<class range_op_class, std::string> const range_op = "`..` or `..=`";
 auto const range_op_def = x3::string("..=") | x3::string("..");
+x3::rule<class range_adapters_class, std::vector<ast::MethodSuffix>> const range_adapters =
+    "`.rev()` or `.step_by(…)`";
+struct range_adapter_class : Annotate {};
+x3::rule<range_adapter_class, ast::MethodSuffix> const range_adapter = "`.rev()` or `.step_by(…)`";
+auto const range_adapter_def = lit('.') > ident > '(' > args > ')';
+auto const range_adapters_def = x3::repeat(0, kMaxExprDepth - 1)[range_adapter];
+x3::rule<class paren_range_class, ast::ForRange> const paren_range = "range";
+auto const paren_range_def = lit('(') > expr > range_op > expr > ')' > range_adapters;
+x3::rule<class plain_range_class, ast::ForRange> const plain_range = "range";
+auto const plain_range_def = expr > range_op > expr > x3::attr(std::vector<ast::MethodSuffix>());
+struct for_range_class : Annotate {};
+x3::rule<for_range_class, ast::ForRange> const for_range = "range";
+auto const for_range_def = (&(lit('(') >> expr >> range_op) >> paren_range) | plain_range;
 struct for_class : Annotate {};
 x3::rule<for_class, ast::ForStmt> const for_stmt = "`for` loop";
-auto const for_stmt_def = -loop_label >> kw("for") > ident > kw("in") > expr > range_op > expr >
-                          -across > block;
+auto const for_stmt_def = -loop_label >> kw("for") > ident > kw("in") > for_range > -across > block;
 
 // spawn = "spawn" "on" "(" path ")" block
 struct spawn_class : Annotate {};
@@ -555,6 +572,8 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
                     param, params, fn_item, const_item, import_item, item)
 
 BOOST_SPIRIT_DEFINE(label_name, label, loop_label)
+
+BOOST_SPIRIT_DEFINE(range_adapter, range_adapters, paren_range, plain_range, for_range)
 
 BOOST_SPIRIT_DEFINE(too_long, too_many_prefix, too_many_casts, too_many_suffixes, suffixes,
                     prefix_ops, cast_types, dims)

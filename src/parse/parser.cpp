@@ -286,8 +286,12 @@ class DepthCheck {
     if (auto* r = boost::get<ast::ReturnStmt>(&s)) return r->value ? expr(*r->value) : 0;
     if (auto* w = boost::get<ast::WhileStmt>(&s))
       return std::max(expr(w->cond), block(w->body.get()));
-    if (auto* f = boost::get<ast::ForStmt>(&s))
-      return std::max({expr(f->start), expr(f->end), block(f->body.get())});
+    if (auto* f = boost::get<ast::ForStmt>(&s)) {
+      int d = std::max({expr(f->range.start), expr(f->range.end), block(f->body.get())});
+      for (const ast::MethodSuffix& m : f->range.adapters)
+        for (const ast::Expr& a : m.args) d = std::max(d, expr(a));
+      return d;
+    }
     if (auto* sp = boost::get<ast::SpawnStmt>(&s)) return block(sp->body.get());
     if (auto* e = boost::get<ast::ExprStmt>(&s))
       return std::max(expr(e->expr), e->assign ? expr(e->assign->value) : 0);

@@ -84,7 +84,7 @@ void visit_exprs(const tir::Block* b, const std::function<void(const tir::Expr*)
     visit_exprs(e->else_block, fn);
   };
   for (const tir::Stmt* s : b->stmts) {
-    for (const tir::Expr* e : {s->target, s->value, s->start, s->end}) expr(e);
+    for (const tir::Expr* e : s->exprs()) expr(e);
     visit_exprs(s->body, fn);
   }
   expr(b->tail);

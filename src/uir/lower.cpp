@@ -327,6 +327,10 @@ class Lowerer {
   }
 
   void loop(const tir::Stmt& s) {
+    if (!s.adapters.empty())
+      fail("the loop `" + s.var_name + "` runs over a range with `" +
+           (s.adapters.front().step ? std::string(".step_by()") : std::string(".rev()")) +
+           "`, and a .uir range counts up by one");
     // In 128 bits: the bounds of an i64 loop are any i64s.
     const int64_t a = bound(s, *s.start);
     const __int128 passes = static_cast<__int128>(bound(s, *s.end)) + (s.inclusive ? 1 : 0) - a;

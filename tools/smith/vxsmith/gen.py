@@ -339,6 +339,25 @@ class Gen:
         self.feat("lane_depth_%d" % depth)
         return loops
 
+    def plain_range(self, lo, hi):
+        """The range of a plain loop over lo..hi: now and then reversed or stepped (spec/semantics.md
+        §3), its values then some of lo..hi in another order. Not in a .uir map (.uir has plain
+        ranges only)."""
+        if getattr(self, "plain", False) or not self.chance(0.4):
+            return "%d..%d" % (lo, hi)
+        form = self.pick(["rev", "step", "step_rev", "rev_step", "inclusive_rev"])
+        self.feat("range_" + form)
+        k = self.ri(2, 3)
+        if form == "rev":
+            return "(%d..%d).rev()" % (lo, hi)
+        if form == "step":
+            return "(%d..%d).step_by(%d)" % (lo, hi, k)
+        if form == "step_rev":
+            return "(%d..%d).step_by(%d).rev()" % (lo, hi, k)
+        if form == "rev_step":
+            return "(%d..%d).rev().step_by(%d)" % (lo, hi, k)
+        return "(%d..=%d).rev()" % (lo, hi - 1)
+
     def close_n(self, w, n):
         for _ in range(n):
             w.close()
@@ -366,7 +385,7 @@ class Gen:
         inner = None
         if self.chance(0.25):
             inner = (self.fresh("k"), 0, self.ri(2, 4))
-            body.open("for %s in %d..%d" % inner)
+            body.open("for %s in %s" % (inner[0], self.plain_range(inner[1], inner[2])))
             self.feat("plain_loop_digit")
         loops = blocks + lanes + ([inner] if inner else [])
         shape = [e for (_, _, e) in loops]
@@ -817,7 +836,7 @@ class Gen:
         out = self.fresh("acc")
         w("let mut %s = transfer(Tensor<%s, [%d, %d]>::fill(%s), Memory::HBM);" % (out, t, nb, nl, self.lit(t, 0 if t in INTS else 0.0)))
         rep = self.fresh("rep")
-        w.open("for %s in 0..%d" % (rep, self.ri(2, 4)))
+        w.open("for %s in %s" % (rep, self.plain_range(0, self.ri(2, 4))))
         self.feat("host_loop")
         x = self.fresh("x")
         w("let %s = (%s * %d) as %s;" % (x, rep, self.ri(1, 9), t))

@@ -88,15 +88,22 @@ def cast(a, t):
 
 
 class Loop:
-    def __init__(self, name, kind, lo, hi, t="i32", lanes=None, inclusive=False):
+    def __init__(self, name, kind, lo, hi, t="i32", lanes=None, inclusive=False, adapters=()):
         self.name, self.kind, self.lo, self.hi, self.t, self.lanes, self.inclusive = name, kind, lo, hi, t, lanes, inclusive
+        # a plain loop's `.rev()` / `.step_by(k)` (spec/semantics.md §3), in order: ("rev",) or ("step", k)
+        self.adapters = list(adapters)
 
     def values(self):
-        return range(self.lo, self.hi)  # hi is exclusive here
+        r = range(self.lo, self.hi)  # hi is exclusive here
+        for a in self.adapters:  # Rust's adapters: `.rev()` is [::-1], `.step_by(k)` is [::k]
+            r = r[::-1] if a[0] == "rev" else r[::a[1]]
+        return r
 
     def header(self):
         sfx = "" if self.t == "i32" else self.t
         rng = "%d%s..=%d%s" % (self.lo, sfx, self.hi - 1, sfx) if self.inclusive else "%d%s..%d%s" % (self.lo, sfx, self.hi, sfx)
+        if self.adapters:
+            rng = "(%s)%s" % (rng, "".join(".rev()" if a[0] == "rev" else ".step_by(%d)" % a[1] for a in self.adapters))
         if self.kind == "blocks":
             return "for %s in %s across blocks" % (self.name, rng)
         if self.kind == "lanes":
@@ -233,7 +240,11 @@ def mutant(seed):
     kv = V("k")
     loops = [Loop("b", "blocks", 0, nb), Loop("l", "lanes", 0, nl, lanes=r.choice([None, None, 4, 16]))]
     if k > 1:
-        loops.append(Loop("k", "plain", 0, k))
+        # now and then reversed or stepped: its values are some of 0..k, which the rules take whole
+        # (an own generator, so that the other choices of the seed stay as they were)
+        ra = random.Random(seed * 104729 + 11)
+        adapters = ra.choice([(), (), (), (("rev",),), (("step", 2),), (("rev",), ("step", 2)), (("step", 2), ("rev",))])
+        loops.append(Loop("k", "plain", 0, k, adapters=adapters))
     base = [(nl * k, b), (k, l)] + ([(1, kv)] if k > 1 else [])
     dims = [nb * nl * k]
     guard = None
