@@ -5,6 +5,8 @@
 // one per arm, whose final `else` is the arm that completes the cover of the type.
 #include <algorithm>
 #include <boost/variant/get.hpp>
+#include <map>
+#include <optional>
 
 #include "check/checker_impl.hpp"
 #include "check/lints.hpp"
@@ -54,40 +56,80 @@ std::string value_text(Int v, Scalar t) {
   return int_text(v) + "_" + name;
 }
 
-// A sorted list of disjoint intervals: the values some patterns match.
+// The values some patterns match: disjoint intervals, none adjacent to another, by their start.
 class Cover {
  public:
   void add(Interval iv) {
-    parts_.push_back(iv);
-    std::sort(parts_.begin(), parts_.end(),
-              [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
-    std::vector<Interval> merged;
-    for (const Interval& p : parts_)
-      if (!merged.empty() && p.lo <= merged.back().hi + 1)
-        merged.back().hi = std::max(merged.back().hi, p.hi);
-      else
-        merged.push_back(p);
-    parts_ = std::move(merged);
+    auto it = parts_.upper_bound(iv.lo);
+    if (it != parts_.begin() && std::prev(it)->second + 1 >= iv.lo) {
+      --it;
+      iv.lo = it->first;
+      iv.hi = std::max(iv.hi, it->second);
+      it = parts_.erase(it);
+    }
+    while (it != parts_.end() && it->first <= iv.hi + 1) {
+      iv.hi = std::max(iv.hi, it->second);
+      it = parts_.erase(it);
+    }
+    parts_.emplace(iv.lo, iv.hi);
+  }
+  // The last value of the interval that holds `v`, if one does.
+  std::optional<Int> end_of(Int v) const {
+    auto it = parts_.upper_bound(v);
+    if (it == parts_.begin()) return std::nullopt;
+    --it;
+    if (it->second < v) return std::nullopt;
+    return it->second;
   }
   bool covers(Interval iv) const {
-    return std::any_of(parts_.begin(), parts_.end(),
-                       [&](const Interval& p) { return p.lo <= iv.lo && iv.hi <= p.hi; });
+    auto end = end_of(iv.lo);
+    return end && *end >= iv.hi;
   }
   // The values of `all` that no interval holds, in order.
   std::vector<Interval> missing(Interval all) const {
     std::vector<Interval> out;
     Int next = all.lo;
-    for (const Interval& p : parts_) {
-      if (p.lo > next) out.push_back({next, p.lo - 1});
-      next = std::max(next, p.hi + 1);
+    for (const auto& [lo, hi] : parts_) {
+      if (lo > next) out.push_back({next, lo - 1});
+      next = std::max(next, hi + 1);
     }
     if (next <= all.hi) out.push_back({next, all.hi});
     return out;
   }
 
  private:
-  std::vector<Interval> parts_;
+  std::map<Int, Int> parts_;  // start -> last value
 };
+
+// Whether the values of `iv` are each in `a` or in `b`.
+bool covered(const Cover& a, const Cover& b, Interval iv) {
+  for (Int x = iv.lo; x <= iv.hi;) {
+    std::optional<Int> end = a.end_of(x);
+    if (!end) end = b.end_of(x);
+    if (!end) return false;
+    x = *end + 1;
+  }
+  return true;
+}
+
+// The `||` of the tests, as a balanced tree (as deep as the logarithm of their number, so that a
+// pattern of many alternatives stays within the depth limit, spec/grammar.md §1.5).
+tir::Expr* any_of_tests(tir::Program& prog, const std::vector<tir::Expr*>& tests, size_t from,
+                        size_t to, Span span) {
+  if (to - from == 1) return tests[from];
+  const size_t mid = from + (to - from) / 2;
+  tir::Expr* e = prog.new_expr();
+  e->kind = tir::ExprKind::Binary;
+  e->type = Type::of(Scalar::Bool);
+  e->span = span;
+  e->bop = tir::BinOp::Or;
+  e->args = {any_of_tests(prog, tests, from, mid, span), any_of_tests(prog, tests, mid, to, span)};
+  return e;
+}
+
+// How many unreachable patterns get labels naming the earlier patterns that cover them (finding
+// those is a walk over the earlier patterns).
+constexpr size_t kLabelledUnreachable = 64;
 
 constexpr const char* kMatchValueName = "_match";  // `_`: never reported as unused
 
@@ -353,20 +395,10 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
       break;
     }
     // The arm's test: any alternative's, then the guard.
-    for (const PatAltInfo& alt : a.alts) {
-      if (!alt.test) {
-        a.cond = nullptr;
-        break;
-      }
-      if (!a.cond) {
-        a.cond = alt.test;
-        continue;
-      }
-      tir::Expr* either = make(tir::ExprKind::Binary, boolean, span(m.arms[k]));
-      either->bop = tir::BinOp::Or;
-      either->args = {a.cond, alt.test};
-      a.cond = either;
-    }
+    std::vector<tir::Expr*> tests;
+    for (const PatAltInfo& alt : a.alts) tests.push_back(alt.test);
+    if (std::all_of(tests.begin(), tests.end(), [](const tir::Expr* e) { return e; }))
+      a.cond = any_of_tests(prog_, tests, 0, tests.size(), span(m.arms[k]));
   }
 
   // The arms' bodies, as the branches of an `if` (check_if): each expects what the `match`
@@ -441,22 +473,24 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   size_t last = n;                                 // the arm that completes the cover
   std::vector<std::pair<Interval, Span>> earlier;  // the unguarded alternatives so far
   for (size_t k = 0; k < n; ++k) {
-    Cover mine = cover;
+    Cover mine;
     std::vector<std::pair<Interval, Span>> own;
     for (const PatAltInfo& alt : arms[k].alts) {
-      if (mine.covers(alt.values)) {
+      if (covered(cover, mine, alt.values)) {
         tir::UnreachablePattern u{alt.span, {}};
-        std::vector<std::pair<Interval, Span>> before_it = earlier;
-        before_it.insert(before_it.end(), own.begin(), own.end());
-        for (const auto& [iv, at] : before_it) {
-          if (iv.lo <= alt.values.lo && alt.values.hi <= iv.hi) {
-            u.because = {{at, iv.lo == all.lo && iv.hi == all.hi
-                                  ? "matches any value"
-                                  : "matches all the relevant values"}};
-            break;
-          }
-          if (iv.hi >= alt.values.lo && iv.lo <= alt.values.hi && u.because.size() < 3)
-            u.because.push_back({at, "matches some of the same values"});
+        if (prog_.unreachable_patterns.size() < kLabelledUnreachable) {
+          // The earlier pattern that covers it, else those that do together (up to three).
+          std::vector<std::pair<Span, std::string>> some;
+          for (const auto* list : {&earlier, &own})
+            for (const auto& [iv, at] : *list) {
+              if (iv.lo <= alt.values.lo && alt.values.hi <= iv.hi && u.because.empty())
+                u.because = {{at, iv.lo == all.lo && iv.hi == all.hi
+                                      ? "matches any value"
+                                      : "matches all the relevant values"}};
+              else if (iv.hi >= alt.values.lo && iv.lo <= alt.values.hi && some.size() < 3)
+                some.push_back({at, "matches some of the same values"});
+            }
+          if (u.because.empty()) u.because = std::move(some);
         }
         prog_.unreachable_patterns.push_back(std::move(u));
       }
@@ -464,7 +498,7 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
       own.push_back({alt.values, alt.span});
     }
     if (m.arms[k].guard) continue;
-    cover = mine;
+    for (const auto& [iv, at] : own) cover.add(iv);
     earlier.insert(earlier.end(), own.begin(), own.end());
     if (last == n && cover.covers(all)) last = k;
   }

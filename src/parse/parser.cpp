@@ -271,8 +271,11 @@ class DepthCheck {
     int d = 0;
     for (size_t k = e.arms.size(); k-- > 0 && !failed_;) {
       const ast::MatchArm& a = e.arms[k];
-      d = at(std::max({d, a.guard ? expr(*a.guard) + 1 : 0, expr(a.body.expr) + 1,
-                       a.body.assign ? expr(a.body.assign->value) + 1 : 0}) +
+      // Its test: the alternatives' `||`, a balanced tree of comparisons (check_match.cpp).
+      int tests = 3;
+      for (size_t alts = a.alts.size(); alts > 1; alts = (alts + 1) / 2) ++tests;
+      d = at(std::max({d, tests, a.guard ? std::max(expr(*a.guard), tests) + 1 : 0,
+                       expr(a.body.expr) + 1, a.body.assign ? expr(a.body.assign->value) + 1 : 0}) +
                  2,
              a, "this `match` arm");
     }
