@@ -119,7 +119,6 @@ TEST_CASE("a Rust form Vx leaves out is named, at the form") {
   CHECK(absent("pub enum E { A }\nfn main() {}") == "Vx has no enums @1:5+4");
   CHECK(absent("fn main() {}\nimpl P {}") == "Vx has no `impl` blocks @2:1+4");
   CHECK(absent("fn main() {\n  trait T {}\n}") == "Vx has no traits @2:3+5");
-  CHECK(absent("fn main() {\n  let k = match 3 { _ => 1 };\n}") == "Vx has no `match` @2:11+5");
   CHECK(absent("fn main() {\n  let f = |a, b| a + b;\n}") == "Vx has no closures @2:11+6");
   CHECK(absent("fn main() {\n  let f = || 1;\n}") == "Vx has no closures @2:11+2");
   CHECK(absent("fn main() {\n  let f = move |a, b| a;\n}") == "Vx has no closures @2:11+11");
@@ -137,6 +136,51 @@ TEST_CASE("a Rust form Vx leaves out is named, at the form") {
             .diags->list()
             .empty());
   CHECK(absent("fn main() {\n  let x = 1\n  match\n}") == "expected `;`, found `match` @2:12+0");
+}
+
+TEST_CASE("a non-exhaustive match names the values not covered, as rustc writes them") {
+  auto missing = [](const std::string& type, const std::string& arms) {
+    auto c = check("fn main() {\n  let n: " + type + " = " + (type == "bool" ? "false" : "0") +
+                   ";\n  let _k = match n {\n" + arms + "  };\n}");
+    REQUIRE(c.diags->list().size() == 1);
+    const auto& d = c.diags->list()[0];
+    CHECK(d.code == "E0208");
+    CHECK(c.file->line_col(d.span.begin).line == 3);
+    return d.message;
+  };
+  CHECK(missing("i32", "0 => 1, 1 | 2 => 2,\n") ==
+        "non-exhaustive patterns: `i32::MIN..=-1_i32` and `3_i32..=i32::MAX` not covered");
+  CHECK(missing("u64", "0..=9223372036854775807 => 1,\n") ==
+        "non-exhaustive patterns: `9223372036854775808_u64..=u64::MAX` not covered");
+  CHECK(missing("u8", "1 => 1, 3 => 2, 5 => 3, 7 => 4,\n") ==
+        "non-exhaustive patterns: `0_u8`, `2_u8`, `4_u8` and 2 more not covered");
+  CHECK(missing("i8", "i8::MIN..-1 => 1, 0..=i8::MAX => 2,\n") ==
+        "non-exhaustive patterns: `-1_i8` not covered");
+  CHECK(missing("bool", "") == "non-exhaustive patterns: type `bool` is non-empty");
+  // Exhaustive: the cover is complete at the last arm, whatever the order of the ranges.
+  CHECK(check("fn main() {\n  let n = 3u8;\n  let _k = match n { 200..=255 => 1, 0..100 => 2, "
+              "100..=199 => 3 };\n}")
+            .diags->list()
+            .empty());
+}
+
+TEST_CASE("a match becomes a block of ifs that tests the scrutinee once") {
+  auto c = check(
+      "fn g() -> i32 { 4 }\nfn main() {\n  let _k = match g() { 0 => 1, x if x > 2 => x, "
+      "_ => 3 };\n}");
+  REQUIRE(c.diags->list().empty());
+  const vx::tir::Expr* m = let_init(c, 0);
+  REQUIRE(m);
+  CHECK(m->kind == vx::tir::ExprKind::BlockExpr);
+  CHECK(m->from_match);
+  REQUIRE(m->block->stmts.size() == 1);  // the hidden local holding `g()`
+  CHECK(m->block->stmts[0]->kind == vx::tir::StmtKind::Let);
+  REQUIRE(m->block->tail);
+  CHECK(m->block->tail->kind == vx::tir::ExprKind::If);
+  const vx::tir::Expr* second = m->block->tail->else_block->tail;
+  REQUIRE(second);
+  CHECK(second->kind == vx::tir::ExprKind::If);
+  CHECK(second->else_block->tail->kind == vx::tir::ExprKind::Literal);  // `_ => 3`: no test
 }
 
 TEST_CASE("a parse error names a keyword or a list it expected in words, never a C++ type") {

@@ -185,6 +185,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "loop_labels_on_device.vx: the loop `p` has a bound that is not known before the region "
       "runs",
       "loop_value_on_device.vx: it uses `loop`, and .uir has no control flow but ranges",
+      "match_on_device.vx: it uses `match`, and .uir has no control flow but ranges",
       "mut_parameters.vx: it calls the function `clamp_to`",
       "range_adapters_on_device.vx: the loop `i` runs over a range with `.rev()`, and a .uir "
       "range counts up by one",
@@ -257,6 +258,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"lesson_coefficient_8.vx", "refused"},
       {"lesson_neighbour_read.vx", "refused"},
       {"lesson_t_div_4_coefficient_15.vx", "refused"},
+      {"match_arm_store_must_fix.vx", "it uses `match`, and .uir has no control flow but ranges"},
       {"print_in_called_function.vx", "it calls the function `show`"},
       {"println_in_lane_loop.vx", "it prints"},
       {"product_of_indices.vx", "refused"},

@@ -714,6 +714,41 @@ bool associated_const(Scalar t, const std::string& name, tir::Literal& lit, Scal
 
 }  // namespace
 
+tir::Expr* Checker::check_assoc_path(const ast::Path& path, Span s) {
+  const auto& segs = path.segments;
+  std::string name;
+  for (size_t i = 0; i < segs.size(); ++i) name += (i ? "::" : "") + segs[i].name;
+  Scalar scalar;
+  if (scalar_by_name(segs[0].name, scalar)) {
+    const std::string rest = name.substr(segs[0].name.size() + 2);
+    tir::Literal lit;
+    Scalar type;
+    std::vector<std::string> names;
+    if (associated_const(scalar, rest, lit, type, names)) {
+      tir::Expr* e = make(tir::ExprKind::Literal, Type::of(type), s);
+      e->lit = lit;
+      return e;
+    }
+    auto& d = error("E0100", s, "`" + segs[0].name + "` has no associated constant `" + rest + "`",
+                    "not found");
+    if (auto near = closest_name(rest, names))
+      d.helps.push_back("did you mean `" + segs[0].name + "::" + *near + "`?");
+    else if (!names.empty()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "`" : ", `") + n + "`";
+      d.helps.push_back("`" + segs[0].name + "` has " + list);
+    }
+    return error_expr(s);
+  }
+  if (segs[0].name == "Memory" || segs[0].name == "AtomicOrdering" ||
+      segs[0].name == "FenceScope" || segs[0].name == "Topology")
+    error("E0200", s, "`" + name + "` can only be an argument of the built-in that takes it",
+          "not a value here");
+  else
+    error("E0100", s, "cannot find `" + name + "`", "not found");
+  return error_expr(s);
+}
+
 tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
   Span s = span(p);
   if (auto* l = boost::get<ast::IntLit>(&p)) return check_int_lit(*l, expected, false, s);
@@ -734,38 +769,7 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     if (pe->call_args) return check_call(*pe, expected, s);
     const auto& segs = pe->path.segments;
     if (segs.size() == 1) return use_var(segs[0].name, s, true);
-    std::string name;
-    for (size_t i = 0; i < segs.size(); ++i) name += (i ? "::" : "") + segs[i].name;
-    Scalar scalar;
-    if (scalar_by_name(segs[0].name, scalar)) {
-      const std::string rest = name.substr(segs[0].name.size() + 2);
-      tir::Literal lit;
-      Scalar type;
-      std::vector<std::string> names;
-      if (associated_const(scalar, rest, lit, type, names)) {
-        tir::Expr* e = make(tir::ExprKind::Literal, Type::of(type), s);
-        e->lit = lit;
-        return e;
-      }
-      auto& d =
-          error("E0100", s, "`" + segs[0].name + "` has no associated constant `" + rest + "`",
-                "not found");
-      if (auto near = closest_name(rest, names))
-        d.helps.push_back("did you mean `" + segs[0].name + "::" + *near + "`?");
-      else if (!names.empty()) {
-        std::string list;
-        for (const std::string& n : names) list += (list.empty() ? "`" : ", `") + n + "`";
-        d.helps.push_back("`" + segs[0].name + "` has " + list);
-      }
-      return error_expr(s);
-    }
-    if (segs[0].name == "Memory" || segs[0].name == "AtomicOrdering" ||
-        segs[0].name == "FenceScope" || segs[0].name == "Topology")
-      error("E0200", s, "`" + name + "` can only be an argument of the built-in that takes it",
-            "not a value here");
-    else
-      error("E0100", s, "cannot find `" + name + "`", "not found");
-    return error_expr(s);
+    return check_assoc_path(pe->path, s);
   }
   if (boost::get<ast::ArrayLit>(&p)) {
     error("E0200", s, "an array literal can only be the index of `lanes::copy_async`",
@@ -786,6 +790,8 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
   if (auto* lp = boost::get<ast::LoopExpr>(&p)) return check_loop_expr(*lp, expected, s);
   if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p))
     return check_if(ie->get(), expected, s);
+  if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
+    return check_match(me->get(), expected, s);
   const auto& blk = boost::get<ast::x3::forward_ast<ast::Block>>(p);
   Type t;
   tir::Block* b = check_block(blk.get(), expected, t);

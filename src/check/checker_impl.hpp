@@ -61,6 +61,8 @@ class Checker {
   tir::Block* check_block(const ast::Block& b, const Type* expected, Type& result,
                           bool new_scope = true);
   void check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out);
+  // Makes `e` the block's value, or its last statement when `e` is of type `()` (and not `()`).
+  void set_tail(tir::Block* blk, tir::Expr* e);
   Local* lookup(const std::string& name);
   int declare(const std::string& name, const Type& t, bool is_mut, Span decl);
 
@@ -73,6 +75,18 @@ class Checker {
   tir::Expr* check_postfix(const ast::Postfix& p, const Type* expected, bool want_place);
   tir::Expr* check_primary(const ast::Primary& p, const Type* expected);
   tir::Expr* check_if(const ast::IfExpr& e, const Type* expected, Span span);
+  // `Type::i32::MAX`-style paths: a scalar type's associated constant (null: reported).
+  tir::Expr* check_assoc_path(const ast::Path& path, Span span);
+
+  // ---- check_match.cpp: `match`
+  tir::Expr* check_match(const ast::MatchExpr& m, const Type* expected, Span span);
+  struct PatAltInfo;
+  struct MatchArmInfo;
+  // A bound of a pattern as a value of the scrutinee's type `t` (bool as 0 and 1); false when
+  // it is not one (reported).
+  bool pattern_value(const ast::PatValue& v, const Type& t, __int128& out);
+  PatAltInfo pattern_alt(const ast::PatAlt& alt, const Type& t, int slot);
+  tir::Block* check_arm_body(const ast::ArmBody& body, const Type* expected, Type& result);
   tir::Expr* use_var(const std::string& name, Span span, bool as_move);
   tir::Expr* check_index(tir::Expr* base, const std::vector<const ast::IndexSuffix*>& idx,
                          Span span, bool allow_view);

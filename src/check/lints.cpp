@@ -327,6 +327,11 @@ void lint_program(const tir::Program& program, Diagnostics& diags) {
     unused_results(program, f, found);
   }
   sum_unordered_printed(program, found);
+  for (const tir::UnreachablePattern& u : program.unreachable_patterns) {
+    Found w{"unreachable_patterns", u.at, "unreachable pattern", "no value can reach this"};
+    for (const auto& [at, text] : u.because) w.secondary.push_back({at, text});
+    found.push_back(std::move(w));
+  }
   std::stable_sort(found.begin(), found.end(),
                    [](const Found& a, const Found& b) { return a.span.begin < b.span.begin; });
   for (Found& w : found) {

@@ -1,6 +1,7 @@
 // The checker's warnings (spec/errors.md, "Warnings"), read off the typed program of a program
-// the checker accepted: `unused_variables`, `unused_mut`, `unreachable_code`, `unused_results`
-// and `sum_unordered_printed`. The lane warnings belong to the kernel rules (kernel_lints.cpp).
+// the checker accepted: `unused_variables`, `unused_mut`, `unreachable_code`, `unused_results`,
+// `sum_unordered_printed` and `unreachable_patterns` (which the checker finds, check_match.cpp).
+// The lane warnings belong to the kernel rules (kernel_lints.cpp).
 #pragma once
 #include "check/tir.hpp"
 #include "support/diagnostics.hpp"

@@ -125,6 +125,7 @@ struct Expr {
   bool builtin_fill = false;  // TensorNew
   bool newline = false;       // Print
   bool is_assert_eq = false;  // Assert
+  bool from_match = false;    // BlockExpr: a `match`, made a block of `if`s by the checker
   std::string text;           // String; for Var, the variable's name (for messages)
   std::vector<Expr*> args;
   Block* block = nullptr;       // If (then), BlockExpr
@@ -214,8 +215,16 @@ struct Function {
   int slot_count() const { return static_cast<int>(slot_types.size()); }
 };
 
+// A pattern of a `match` that no value reaches (the `unreachable_patterns` lint, check/lints.cpp):
+// the earlier patterns that cover it, with what each label says.
+struct UnreachablePattern {
+  Span at;
+  std::vector<std::pair<Span, std::string>> because;
+};
+
 struct Program {
   std::vector<Function> functions;
+  std::vector<UnreachablePattern> unreachable_patterns;  // found by the checker
   int main_index = -1;
   std::shared_ptr<const SourceFile> file;
 

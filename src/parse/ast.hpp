@@ -18,6 +18,7 @@ using x3::position_tagged;
 struct Expr;
 struct Block;
 struct IfExpr;
+struct MatchExpr;
 struct Type;
 
 struct Ident : position_tagged {
@@ -114,10 +115,11 @@ struct LoopExpr : position_tagged {
   x3::forward_ast<Block> body;
 };
 
-struct Primary : position_tagged,
-                 x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr,
-                             ArrayLit, UnitLit, Paren, UnsafeBlock, LoopExpr,
-                             x3::forward_ast<IfExpr>, x3::forward_ast<Block>> {
+struct Primary
+    : position_tagged,
+      x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr, ArrayLit,
+                  UnitLit, Paren, UnsafeBlock, LoopExpr, x3::forward_ast<IfExpr>,
+                  x3::forward_ast<MatchExpr>, x3::forward_ast<Block>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -174,16 +176,56 @@ struct IfExpr : position_tagged {
   boost::optional<x3::forward_ast<Block>> else_block;
 };
 
-struct LetStmt : position_tagged {
-  bool is_mut = false;
-  Ident name;
-  boost::optional<Type> type;
-  boost::optional<Expr> init;
+// One end of a pattern of a `match` arm: an integer literal (with a `-` before it), `true` or
+// `false`, or a path (a `const`, `i32::MAX`; a one-segment path that names no `const` is a
+// binding, and `_` the wildcard).
+struct PatAtom : x3::variant<IntLit, BoolLit, Path> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+struct PatValue : position_tagged {
+  bool negative = false;
+  PatAtom atom;
+};
+// `..= hi` or `.. hi` after a pattern's first value.
+struct PatRangeEnd : position_tagged {
+  std::string op;  // "..=" or ".."
+  PatValue hi;
+};
+// One alternative of a pattern (the parts between `|`): `[x @] value [..= value]`.
+struct PatAlt : position_tagged {
+  boost::optional<Ident> binding;  // `x @ …`
+  PatValue lo;
+  boost::optional<PatRangeEnd> range;
 };
 
 struct AssignTail : position_tagged {
   std::string op;  // "=", "+=", …
   Expr value;
+};
+// An arm's body: an expression, or an assignment (`x => total += x,`).
+struct ArmBody : position_tagged {
+  Expr expr;
+  boost::optional<AssignTail> assign;
+};
+// `p | q … [if guard] => body`
+struct MatchArm : position_tagged {
+  std::vector<PatAlt> alts;
+  boost::optional<Expr> guard;
+  ArmBody body;
+};
+// `match scrutinee { arm, … }`
+struct MatchExpr : position_tagged {
+  Expr scrutinee;
+  std::vector<MatchArm> arms;
+  char close = '}';
+};
+
+struct LetStmt : position_tagged {
+  bool is_mut = false;
+  Ident name;
+  boost::optional<Type> type;
+  boost::optional<Expr> init;
 };
 
 // An expression statement, or an assignment; `semicolon` is false for a block's tail value.
@@ -308,6 +350,12 @@ BOOST_FUSION_ADAPT_STRUCT(vx::ast::BinaryRest, op, operand)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Expr, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::ElseIf, cond, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::IfExpr, cond, then_block, else_ifs, else_block)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatValue, negative, atom)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatRangeEnd, op, hi)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatAlt, binding, lo, range)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ArmBody, expr, assign)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::MatchArm, alts, guard, body)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::MatchExpr, scrutinee, arms, close)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::LetStmt, is_mut, name, type, init)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::AssignTail, op, value)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::ExprStmt, expr, assign, semicolon)

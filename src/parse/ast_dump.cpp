@@ -149,6 +149,8 @@ class Dumper {
       return block(lp->body.get());
     }
     if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
+    if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
+      return match_expr(me->get());
     block(boost::get<ast::x3::forward_ast<ast::Block>>(p).get());
   }
 
@@ -168,6 +170,39 @@ class Dumper {
       Indent in2(*this);
       block(e.else_block->get());
     }
+  }
+
+  void match_expr(const ast::MatchExpr& e) {
+    line(e, "Match");
+    Indent in(*this);
+    expr(e.scrutinee);
+    for (const auto& a : e.arms) {
+      line(a, "Arm");
+      Indent in2(*this);
+      for (const auto& alt : a.alts) {
+        std::string text = alt.binding ? alt.binding->name + " @ " : std::string();
+        text += pat_value(alt.lo);
+        if (alt.range) text += " " + alt.range->op + " " + pat_value(alt.range->hi);
+        line(alt, "Pattern " + text);
+      }
+      if (a.guard) {
+        out_ << std::string(depth_ * 2, ' ') << "Guard\n";
+        Indent in3(*this);
+        expr(*a.guard);
+      }
+      expr(a.body.expr);
+      if (a.body.assign) {
+        line(*a.body.assign, "Assign " + a.body.assign->op);
+        Indent in3(*this);
+        expr(a.body.assign->value);
+      }
+    }
+  }
+  std::string pat_value(const ast::PatValue& v) {
+    std::string text = v.negative ? "-" : "";
+    if (auto* i = boost::get<ast::IntLit>(&v.atom)) return text + i->text;
+    if (auto* b = boost::get<ast::BoolLit>(&v.atom)) return text + b->text;
+    return text + path(boost::get<ast::Path>(v.atom));
   }
 
   void block(const ast::Block& b) {

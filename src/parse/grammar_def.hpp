@@ -251,6 +251,8 @@ struct block_class : Annotate {};
 x3::rule<block_class, ast::Block> const block = "block";
 struct if_expr_class : Annotate {};
 x3::rule<if_expr_class, ast::IfExpr> const if_expr = "`if` expression";
+struct match_class : Annotate {};
+x3::rule<match_class, ast::MatchExpr> const match_expr = "`match` expression";
 
 x3::rule<class args_class, std::vector<ast::Expr>> const args = "arguments";
 auto const args_def = -(expr % ',') >> -lit(',');
@@ -310,13 +312,13 @@ struct loop_class : Annotate {};
 x3::rule<loop_class, ast::LoopExpr> const loop_expr = "`loop`";
 auto const loop_expr_def = -loop_label >> kw("loop") > block;
 
-// primary = literal | tensor_ctor | macro_call | path_expr | array | "(" ")" | "(" expr ")"
-//         | unsafe_block | loop_expr | if_expr | block
+// primary = literal | tensor_ctor | macro_call | match_expr | path_expr | array | "(" ")"
+//         | "(" expr ")" | unsafe_block | loop_expr | if_expr | block
 struct primary_class : Annotate {};
 x3::rule<primary_class, ast::Primary> const primary = "expression";
 auto const primary_def = float_lit | int_lit | bool_lit | string_lit | tensor_ctor | macro_call |
-                         path_expr | array_lit | unit_lit | paren | unsafe_block | loop_expr |
-                         if_expr | block;
+                         match_expr | path_expr | array_lit | unit_lit | paren | unsafe_block |
+                         loop_expr | if_expr | block;
 
 // suffix = "[" expr "]" | "." identifier "(" arguments ")"
 struct index_suffix_class : Annotate {};
@@ -392,6 +394,86 @@ x3::rule<class else_block_class, ast::Block> const else_block = "`else` block";
 auto const else_block_def = kw("else") > block;
 auto const if_expr_def = kw("if") > expr > block > *else_if > -else_block;
 
+// assign = ( "=" | "+=" | … ) expr: `=` and operators.def's compound spellings.
+x3::symbols<std::string> const assign_ops = [] {
+  x3::symbols<std::string> ops({{"=", "="}});
+#define VX_BINOP(E, spelling, precedence, cls, compound) \
+  if (*compound) ops.add(compound, compound);
+#include "parse/operators.def"
+#undef VX_BINOP
+  return ops;
+}();
+struct assign_class : Annotate {};
+x3::rule<assign_class, ast::AssignTail> const assign_tail = "assignment";
+auto const assign_tail_def = assign_ops > expr;
+
+// ---- `match` ---------------------------------------------------------------------------------
+
+// pat_value = [ "-" ] ( int_literal | bool_literal | path )
+struct pat_value_class : Annotate {};
+x3::rule<pat_value_class, ast::PatValue> const pat_value = "pattern";
+x3::rule<class pat_atom_class, ast::PatAtom> const pat_atom = "pattern";
+auto const pat_atom_def = int_lit | bool_lit | path;
+auto const pat_value_def = matches[lit('-')] >> pat_atom;
+
+// pat_range_end = ( "..=" | ".." ) pat_value
+x3::rule<class range_op_class, std::string> const range_op = "`..` or `..=`";
+auto const range_op_def = x3::string("..=") | x3::string("..");
+struct pat_range_end_class : Annotate {};
+x3::rule<pat_range_end_class, ast::PatRangeEnd> const pat_range_end = "range pattern";
+auto const pat_range_end_def = range_op > pat_value;
+
+// pat_alt = [ identifier "@" ] pat_value [ pat_range_end ]. The look-ahead keeps a name without
+// `@` (a binding, or a constant) out of the binding: an optional sequence that fails after its
+// name would leave the name in the attribute.
+struct pat_alt_class : Annotate {};
+x3::rule<pat_alt_class, ast::PatAlt> const pat_alt = "pattern";
+auto const pat_alt_def = -(&(raw_ident >> '@') >> ident >> '@') >> pat_value >> -pat_range_end;
+x3::rule<class pat_alts_class, std::vector<ast::PatAlt>> const pat_alts = "pattern";
+auto const pat_alts_def = -lit('|') >> (pat_alt % '|');
+
+// A block-like expression (`if`, `match`, `loop`, `{ }`, `unsafe { }`) as a whole expression: a
+// statement or an arm's body that ends at its `}`, never continued by a binary operator.
+x3::rule<class block_like_class, ast::Primary> const block_like = "block";
+x3::rule<class block_expr_class, ast::Expr> const block_expr = "block";
+auto const block_expr_def = block_like[([](auto& ctx) {
+  auto& e = x3::_val(ctx);
+  e.first.operand.operand.base = std::move(x3::_attr(ctx));
+  // Tag the wrappers that the grammar did not build with the range of the block.
+  auto& eh = x3::get<x3::error_handler_tag>(ctx).get();
+  auto w = x3::_where(ctx);
+  eh.tag(e, w.begin(), w.end());
+  eh.tag(e.first, w.begin(), w.end());
+  eh.tag(e.first.operand, w.begin(), w.end());
+  eh.tag(e.first.operand.operand, w.begin(), w.end());
+  eh.tag(e.first.operand.operand.base, w.begin(), w.end());
+})];
+
+// arm = pat_alts [ "if" expr ] "=>" arm_body
+// arm_body = block_expr [ "," ] | expr [ assign ] ( "," | before "}" )
+x3::rule<class arm_end_class> const arm_end = "`,` or `}`";
+auto const arm_end_def = lit(',') | &lit('}');
+struct arm_block_body_class : Annotate {};
+x3::rule<arm_block_body_class, ast::ArmBody> const arm_block_body = "expression";
+auto const arm_block_body_def = block_expr >> attr(boost::optional<ast::AssignTail>()) >> -lit(',');
+struct arm_expr_body_class : Annotate {};
+x3::rule<arm_expr_body_class, ast::ArmBody> const arm_expr_body = "expression";
+auto const arm_expr_body_def = expr >> -assign_tail > arm_end;
+struct arm_body_class : Annotate {};
+x3::rule<arm_body_class, ast::ArmBody> const arm_body = "expression";
+auto const arm_body_def = arm_block_body | arm_expr_body;
+struct match_arm_class : Annotate {};
+x3::rule<match_arm_class, ast::MatchArm> const match_arm = "`match` arm";
+auto const match_arm_def = pat_alts >> -(kw("if") > expr) > "=>" > arm_body;
+
+// match = "match" expr "{" { arm } "}": `match` is no keyword (spec/grammar.md §7), so a name
+// `match` followed by something else is read as a name.
+x3::rule<class match_arms_class, std::vector<ast::MatchArm>> const match_arms = "`match` arm";
+auto const match_arms_def = *match_arm;
+x3::rule<class match_close_class, char> const match_close = "`}` or a `match` arm";
+auto const match_close_def = x3::char_('}');
+auto const match_expr_def = kw("match") >> expr >> '{' > match_arms > match_close;
+
 // ---- Statements ----------------------------------------------------------------------------
 
 // let = "let" [ "mut" ] identifier [ ":" type ] [ "=" expr ] ";"
@@ -438,8 +520,6 @@ auto const across_def = kw("across") > level > -('(' > int_lit > ')');
 // The parenthesized form when `(` expr `..` starts it (no expression holds `..`), else the plain
 // form: `(a)..b` is plain. The look-ahead parses without an attribute: a parser that fails part
 // way would leave what it read in the attribute that the next alternative fills.
-x3::rule<class range_op_class, std::string> const range_op = "`..` or `..=`";
-auto const range_op_def = x3::string("..=") | x3::string("..");
 x3::rule<class range_adapters_class, std::vector<ast::MethodSuffix>> const range_adapters =
     "`.rev()` or `.step_by(…)`";
 struct range_adapter_class : Annotate {};
@@ -462,19 +542,6 @@ struct spawn_class : Annotate {};
 x3::rule<spawn_class, ast::SpawnStmt> const spawn_stmt = "`spawn on` region";
 auto const spawn_stmt_def = kw("spawn") > kw("on") > '(' > path > ')' > block;
 
-// assign = ( "=" | "+=" | … ) expr: `=` and operators.def's compound spellings.
-x3::symbols<std::string> const assign_ops = [] {
-  x3::symbols<std::string> ops({{"=", "="}});
-#define VX_BINOP(E, spelling, precedence, cls, compound) \
-  if (*compound) ops.add(compound, compound);
-#include "parse/operators.def"
-#undef VX_BINOP
-  return ops;
-}();
-struct assign_class : Annotate {};
-x3::rule<assign_class, ast::AssignTail> const assign_tail = "assignment";
-auto const assign_tail_def = assign_ops > expr;
-
 // A statement that is a block-like expression (`if`, `loop`, `{ }`, `unsafe { }`) needs no `;`, and
 // is never continued by a binary operator, as in Rust.
 x3::rule<class stmt_end_class, bool> const stmt_end = "`;`";
@@ -484,24 +551,13 @@ struct expr_stmt_class : Annotate {};
 x3::rule<expr_stmt_class, ast::ExprStmt> const expr_stmt = "statement";
 auto const expr_stmt_def = expr >> -assign_tail > stmt_end;
 
-x3::rule<class block_like_class, ast::Primary> const block_like = "block";
-auto const block_like_def = unsafe_block | loop_expr | if_expr | block;
+auto const block_like_def = unsafe_block | loop_expr | if_expr | match_expr | block;
 
 struct block_stmt_class : Annotate {};
 x3::rule<block_stmt_class, ast::ExprStmt> const block_stmt = "statement";
 auto const block_stmt_def =
     x3::eps[mark] >>
-    (block_like[([](auto& ctx) {
-       auto& e = x3::_val(ctx).expr;
-       e.first.operand.operand.base = std::move(x3::_attr(ctx));
-       // Tag the wrappers that the grammar did not build with the range of the block.
-       auto& eh = x3::get<x3::error_handler_tag>(ctx).get();
-       auto w = x3::_where(ctx);
-       eh.tag(e, w.begin(), w.end());
-       eh.tag(e.first, w.begin(), w.end());
-       eh.tag(e.first.operand, w.begin(), w.end());
-       eh.tag(e.first.operand.operand, w.begin(), w.end());
-     })] >>
+    (block_expr[([](auto& ctx) { x3::_val(ctx).expr = std::move(x3::_attr(ctx)); })] >>
      matches[';'][([](auto& ctx) { x3::_val(ctx).semicolon = x3::_attr(ctx); })])[tag_only];
 
 // stmt = let | return | break | continue | while | for | spawn | block_stmt | expr_stmt
@@ -574,6 +630,9 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
 BOOST_SPIRIT_DEFINE(label_name, label, loop_label)
 
 BOOST_SPIRIT_DEFINE(range_adapter, range_adapters, paren_range, plain_range, for_range)
+BOOST_SPIRIT_DEFINE(match_expr, pat_value, pat_atom, pat_range_end, pat_alt, pat_alts, block_expr,
+                    arm_end, arm_block_body, arm_expr_body, arm_body, match_arm, match_arms,
+                    match_close)
 
 BOOST_SPIRIT_DEFINE(too_long, too_many_prefix, too_many_casts, too_many_suffixes, suffixes,
                     prefix_ops, cast_types, dims)

@@ -177,7 +177,8 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
 // The depth of every expression's tree (spec/grammar.md §1.5), bottom-up: a leaf is 1; a call,
 // array, `( )`, block or `if` is one more than the deepest of its parts; each suffix, binary
 // operator and cast adds one to the deepest part so far; prefix operators one each; an `else if`
-// two (the checker makes it a block holding an `if`); statements and a function's body none.
+// two (the checker makes it a block holding an `if`), and so does each arm of a `match`;
+// statements and a function's body none.
 // The first node whose depth passes kMaxExprDepth is refused with E0003 at its start. The walk
 // recurses only as deep as the grammar did.
 class DepthCheck {
@@ -258,8 +259,27 @@ class DepthCheck {
     if (auto* lp = boost::get<ast::LoopExpr>(&p))
       return at(block(lp->body.get()) + 1, *lp, "this `loop`");
     if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
+    if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
+      return match_expr(me->get());
     if (auto* b = boost::get<ast::x3::forward_ast<ast::Block>>(&p)) return block(b->get());
     return 1;  // a literal or `()`
+  }
+  // The checker makes a `match` a block holding its scrutinee's `let` and a chain of `if`s, one
+  // per arm, nested from the last: each arm adds two (its `if` and the block around it), and the
+  // arm's body is a block holding its expression.
+  int match_expr(const ast::MatchExpr& e) {
+    int d = 0;
+    for (size_t k = e.arms.size(); k-- > 0 && !failed_;) {
+      const ast::MatchArm& a = e.arms[k];
+      // Its test: the alternatives' `||`, a balanced tree of comparisons (check_match.cpp).
+      int tests = 3;
+      for (size_t alts = a.alts.size(); alts > 1; alts = (alts + 1) / 2) ++tests;
+      d = at(std::max({d, tests, a.guard ? std::max(expr(*a.guard), tests) + 1 : 0,
+                       expr(a.body.expr) + 1, a.body.assign ? expr(a.body.assign->value) + 1 : 0}) +
+                 2,
+             a, "this `match` arm");
+    }
+    return at(std::max(d, expr(e.scrutinee)) + 1, e, "this `match`");
   }
   int if_expr(const ast::IfExpr& e) {
     // The checker nests the arms from the last: `else` inside the last `else if`, and so on.

@@ -14,6 +14,9 @@ namespace vx::uir {
 
 namespace {
 
+// A `match` (check/check_match.cpp makes it a chain of `if`s).
+constexpr const char* kNoMatch = "it uses `match`, and .uir has no control flow but ranges";
+
 struct Val {
   std::string text;  // `%name` or a literal
   Scalar type = Scalar::I32;
@@ -177,6 +180,7 @@ class Lowerer {
       case tir::StmtKind::Assign:
         return assign(s);
       case tir::StmtKind::Expr:
+        if (s.value->from_match) fail(kNoMatch);
         if (s.value->kind == tir::ExprKind::BlockExpr) return block(s.value->block);
         expr(*s.value);
         return;
@@ -445,6 +449,7 @@ class Lowerer {
         return {def(temp(), "load " + buf + " " + off), ty, false};
       }
       case tir::ExprKind::BlockExpr:
+        if (e.from_match) fail(kNoMatch);
         if (e.block->tail && e.block->stmts.empty()) return expr(*e.block->tail);
         for (const tir::Stmt* s : e.block->stmts)  // a `loop` with a value (check/check_loops.cpp)
           if (s->kind == tir::StmtKind::Loop)

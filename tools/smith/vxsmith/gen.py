@@ -131,6 +131,8 @@ class Gen:
             op = self.pick(["<", "<=", ">", ">=", "==", "!="])
             return "(%s %s %s)" % (self.expr(u, env, d, reads), op, self.expr(u, env, d, reads))
         c = self.r.random()
+        if c < 0.08 and t in INTS and self.chance(0.35):
+            return self.match_expr(t, env, d, reads)
         if c < 0.08:
             self.feat("if_expr")
             return "(if %s { %s } else { %s })" % (self.expr("bool", env, d, reads), self.expr(t, env, d, reads),
@@ -193,6 +195,30 @@ class Gen:
             self.feat("math_" + m)
             return "%s.%s(%s)" % (a, m, self.expr(t, env, d, reads))
         return "(-%s)" % a
+
+    def match_expr(self, t, env, d, reads):
+        """A `match` on an integer: literal, range and `|` arms, some guarded, and a last `_` arm
+        (always exhaustive; an arm that an earlier one covers is only a warning)."""
+        self.feat("match_expr")
+        u = self.pick(INTS)
+        arms = []
+        for _ in range(self.ri(1, 3)):
+            k = self.r.random()
+            if k < 0.4:
+                pat = self.lit(u, self.ri(0, 20))
+            elif k < 0.7:
+                a = self.ri(0, 20)
+                pat = "%s..=%s" % (self.lit(u, a), self.lit(u, a + self.ri(0, 10)))
+                self.feat("match_range")
+            else:
+                pat = "%s | %s" % (self.lit(u, self.ri(0, 9)), self.lit(u, self.ri(10, 19)))
+                self.feat("match_or")
+            if self.chance(0.2):
+                pat += " if %s" % self.expr("bool", env, d, reads)
+                self.feat("match_guard")
+            arms.append("%s => %s" % (pat, self.expr(t, env, d, reads)))
+        arms.append("_ => %s" % self.expr(t, env, d, reads))
+        return "(match %s { %s })" % (self.expr(u, env, d, reads), ", ".join(arms))
 
     # ---- host-side helpers
     def host_input(self, w, t, shape, name=None):
