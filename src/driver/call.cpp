@@ -10,6 +10,7 @@
 
 #include "driver/npy.hpp"
 #include "support/suggest.hpp"
+#include "support/utf8.hpp"
 
 namespace vx::call {
 
@@ -44,6 +45,14 @@ std::string scalar_value(Scalar s, const std::string& word, uint64_t& bits) {
   if (s == Scalar::Bool) {
     if (word != "true" && word != "false") return want + " (true or false)";
     bits = word == "true";
+    return {};
+  }
+  if (s == Scalar::Char) {  // the character itself, as one code point of UTF-8
+    size_t i = 0;
+    const uint32_t cp = word.empty() ? 0 : decode_utf8(word, i);
+    if (word.empty() || i != word.size() || (cp == 0xFFFD && i == 1))
+      return want + " (one character)";
+    bits = cp;
     return {};
   }
   if (info.is_int) {
