@@ -139,8 +139,15 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
           i += 2;
           continue;
         }
+        if (s[i] == '\t' || s[i] == '\r') {  // as Rust: written as an escape
+          diags.error("E0004", {static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)},
+                      std::string("character constant must be escaped: `") +
+                          (s[i] == '\t' ? "\\t" : "\\r") + "`",
+                      "write it as an escape");
+          return false;
+        }
         size_t len = utf8_len(i);
-        if (len == 0 || (static_cast<unsigned char>(s[i]) < 0x20 && s[i] != '\t' && s[i] != '\r'))
+        if (len == 0 || static_cast<unsigned char>(s[i]) < 0x20)
           return bad_byte(i, "invalid byte in a character literal (the source must be UTF-8 text)");
         i += len;
       }
