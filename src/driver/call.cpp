@@ -259,6 +259,7 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     if (!plan.return_path.empty() && write_error.empty())
       write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
     if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
+    if (fn.ret.kind == TypeKind::String) out << interp::string_of(frame.ret_bits) << "\n";
   };
   const int status = pipeline::run(c, run, out, err);
   if (!write_error.empty()) {

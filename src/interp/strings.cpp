@@ -18,7 +18,11 @@ uint64_t intern_string(const std::string& text) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&kept));
 }
 
+// A slot never written holds 0 (`let s: &str;` read before its assignment, as a scalar's reads
+// 0): that is the empty string, never a null pointer.
 const std::string& string_of(uint64_t bits) {
+  static const std::string empty;
+  if (bits == 0) return empty;
   return *reinterpret_cast<const std::string*>(static_cast<uintptr_t>(bits));
 }
 
