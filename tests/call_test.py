@@ -161,6 +161,9 @@ pub fn divide(a : i32, b : i32) -> i32 {
 fn hidden() -> i32 {
     return 1;
 }
+pub fn shout(c : char, n : i32) -> &'static str {
+    if c == 'é' && n > 1 { "yes" } else { "no" }
+}
 """
 with open(path("kinds.vx"), "w") as f:
     f.write(KINDS)
@@ -195,6 +198,12 @@ r = vx("call", K, "count", "--arg", "t=" + path("u.npy"), "--arg", "flags=" + pa
        "--arg", "lim=8")
 if expect(r, 0, "count: a tensor moved in, a bool tensor, a u8 scalar") and r.stdout != "2\n":
     fail(f"count printed {r.stdout!r}, expected 2 (1 and 3 are below 8 and flagged)")
+
+r = vx("call", K, "shout", "--arg", "c=\u00e9", "--arg", "n=2")
+if expect(r, 0, "shout: a char scalar (one character), a &str return") and r.stdout != "yes\n":
+    fail(f"shout printed {r.stdout!r}, expected yes")
+r = vx("call", K, "shout", "--arg", "c=ab", "--arg", "n=2")
+expect(r, 2, "a char argument of two characters", "(one character)")
 
 h = np.array([1.5, 0.25], np.float16)
 bf = np.array([0x3FC0, 0x3E80], np.uint16)  # bf16 1.5 and 0.25, as bits

@@ -218,7 +218,10 @@ TEST_CASE("a bad string escape says what is wrong with it") {
     return d.message + " | " + d.label;
   };
   CHECK(only("\\q") == "unknown character escape `\\q` | unknown escape");
-  CHECK(only("\\'") == "unknown character escape `\\'` | unknown escape");
+  CHECK(only("\\a") == "unknown character escape `\\a` | unknown escape");
+  CHECK(only("\\x80") ==
+        "out of range hex escape | must be a character in the range [\\x00-\\x7f]");
+  CHECK(only("\\x4") == "numeric character escape is too short | expected two hex digits");
   CHECK(only("\\u{D800}") == "`\\u{D800}` is not a Unicode scalar value | a surrogate code point");
   CHECK(only("\\u{110000}") == "`\\u{110000}` is not a Unicode scalar value | past U+10FFFF");
   CHECK(only("\\u{0000041}") == "`\\u{…}` with more than six hex digits | 7 digits");
@@ -240,6 +243,7 @@ TEST_CASE("string literals keep their bytes and resolve their escapes, at any le
   };
   CHECK(printed("a \\t\\n\\\\\\\"\\r|\\u{e9}\\u{10FFFF} \xc3\xa9") ==
         "a \t\n\\\"\r|\xc3\xa9\xf4\x8f\xbf\xbf \xc3\xa9");
+  CHECK(printed("it\\'s \\x41\\x7f\\x00") == std::string("it's A\x7f\0", 8));
   CHECK(printed(std::string(1 << 20, 'x')) == std::string(1 << 20, 'x'));
 }
 

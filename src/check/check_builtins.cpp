@@ -186,7 +186,7 @@ tir::Expr* Checker::check_int_lit(const ast::IntLit& l, const Type* expected, bo
   Type t = Type::of(Scalar::I32);
   if (!suffix.empty()) {
     Scalar sc;
-    if (!scalar_by_name(suffix, sc) || sc == Scalar::Bool) {
+    if (!scalar_by_name(suffix, sc) || !is_number(sc)) {
       auto& d = error("E0004", s, "invalid suffix `" + suffix + "` for a number literal",
                       "invalid suffix");
       d.helps.push_back("the suffixes are i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64");
@@ -599,6 +599,7 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
   tir::Expr* e = make(tir::ExprKind::Call, sig.ret, s);
   e->fn_index = it->second;
   e->text = name;
+  if (sig.ret.kind == TypeKind::String) host_only(e);
   bool bad = false;
   for (size_t i = 0; i < args.size(); ++i) {
     tir::Expr* a = check_expr(args[i], &sig.params[i]);
@@ -663,6 +664,17 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
     }
     return builtin(BuiltinId::Wait);
   }
+  if (rt.kind == TypeKind::String) {
+    if (name != "len") {
+      auto& d = error("E0105", span(m.name), "`&str` has no method `" + name + "`",
+                      "a string slice has `.len()`");
+      if (auto near = closest_name(name, {"len"}))
+        d.helps.push_back("there is a method `" + *near + "` with a similar name");
+      return error_expr(s);
+    }
+    if (!arity(tir::builtin_row(BuiltinId::Len).arity)) return error_expr(s);
+    return builtin(BuiltinId::Len);  // bytes, as Rust's `str::len`
+  }
   if (rt.is_tensor_like()) {
     if (id && tir::builtin_kind(*id) == BuiltinKind::Query) {  // `.len()`, `.dim(k)`
       if (!arity(tir::builtin_row(*id).arity)) return error_expr(s);
@@ -689,7 +701,7 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
       d.helps.push_back("there is a method `" + *near + "` with a similar name");
     return error_expr(s);
   }
-  if (!rt.is_scalar() || rt.scalar == Scalar::Bool) {
+  if (!rt.is_scalar() || !is_number(rt.scalar)) {
     error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`");
     return error_expr(s);
   }
@@ -813,13 +825,20 @@ tir::Expr* Checker::check_tensor_ctor(const ast::TensorCtor& c, Span s) {
   return e;
 }
 
+namespace {
+// The string literal that is the whole of `e`, or null.
+const ast::StringLit* plain_string(const ast::Expr& e) {
+  if (!e.rest.empty() || !e.first.types.empty() || !e.first.operand.ops.empty() ||
+      !e.first.operand.operand.suffixes.empty())
+    return nullptr;
+  return boost::get<ast::StringLit>(&e.first.operand.operand.base);
+}
+}  // namespace
+
 bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Span s,
                            tir::Expr* into) {
   const ast::Expr& fa = args[first];
-  const ast::StringLit* lit = nullptr;
-  if (fa.rest.empty() && fa.first.types.empty() && fa.first.operand.ops.empty() &&
-      fa.first.operand.operand.suffixes.empty())
-    lit = boost::get<ast::StringLit>(&fa.first.operand.operand.base);
+  const ast::StringLit* lit = plain_string(fa);
   if (!lit) {
     error("E0501", span(fa), "format argument must be a string literal",
           "expected a string like \"{}\"");
@@ -835,7 +854,13 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
   // Arguments: the positional ones, then captured names.
   size_t nargs = args.size() - first - 1;
   std::vector<tir::Expr*> values;
-  for (size_t i = 0; i < nargs; ++i) values.push_back(check_expr(args[first + 1 + i], nullptr));
+  // A string literal argument is text of the format, allowed in device code too (E0405 is for
+  // `&str` values).
+  for (size_t i = 0; i < nargs; ++i) {
+    const ast::Expr& x = args[first + 1 + i];
+    const ast::StringLit* text = plain_string(x);
+    values.push_back(text ? string_literal(*text, span(x)) : check_expr(x, nullptr));
+  }
   std::vector<bool> used(nargs, false);
   int next = 0;
   bool ok = true;
@@ -869,6 +894,8 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
       fmt::ArgClass c;
       if (v->type.kind == TypeKind::String)
         c = fmt::ArgClass::Str;
+      else if (v->type.is_scalar(Scalar::Char))
+        c = fmt::ArgClass::Char;
       else if (v->type.is_scalar(Scalar::Bool))
         c = fmt::ArgClass::Bool;
       else if (v->type.is_scalar() && is_float(v->type.scalar))
@@ -962,10 +989,10 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     e->is_assert_eq = true;
     if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
     if (a->type.is_error() || b->type.is_error()) return error_expr(s);
-    if (!a->type.is_scalar() || a->type != b->type) {
+    if (!(a->type.is_scalar() || a->type.kind == TypeKind::String) || a->type != b->type) {
       error("E0200", s,
-            "`assert_eq!` compares two scalars of one type, found `" + type_name(a->type) +
-                "` and `" + type_name(b->type) + "`");
+            "`assert_eq!` compares two scalars or two `&str` of one type, found `" +
+                type_name(a->type) + "` and `" + type_name(b->type) + "`");
       return error_expr(s);
     }
     e->args.insert(e->args.begin(), {a, b});

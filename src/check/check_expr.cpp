@@ -11,6 +11,7 @@
 #include "support/half.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
+#include "support/utf8.hpp"
 
 namespace vx::check {
 
@@ -72,8 +73,11 @@ tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const
                     type_name(e->type) + "`";
   auto& d = error("E0200", where, msg,
                   std::string(what ? what : "this") + " has type `" + type_name(e->type) + "`");
-  if (expected.is_scalar() && e->type.is_scalar())
-    d.helps.push_back("convert it with `as " + type_name(expected) + "`");
+  // Only where `as` can (types.md §6: only a u8 becomes a char, a char only an integer).
+  const bool castable = expected.is_scalar() && e->type.is_scalar() &&
+                        (expected.scalar != Scalar::Char || e->type.scalar == Scalar::U8) &&
+                        (e->type.scalar != Scalar::Char || is_int(expected.scalar));
+  if (castable) d.helps.push_back("convert it with `as " + type_name(expected) + "`");
   return error_expr(where);
 }
 
@@ -94,6 +98,11 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
     tir::Literal cv;
     if (const_value(name, span, ct, cv)) {
       if (ct.is_error()) return error_expr(span);
+      if (ct.kind == TypeKind::String) {
+        tir::Expr* e = make(tir::ExprKind::String, ct, span);
+        e->text = consts_.at(name).text;
+        return host_only(e);
+      }
       tir::Expr* e = make(tir::ExprKind::Literal, ct, span);
       e->lit = cv;
       return e;
@@ -124,6 +133,7 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
   e->slot = l->slot;
   e->text = name;
   (void)as_move;
+  if (l->type.kind == TypeKind::String) return host_only(e);
   return e;
 }
 
@@ -243,25 +253,37 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
     d.secondary.push_back({b->span, "`" + type_name(b->type) + "`"});
     return error_expr(t.span);
   };
-  if (!a->type.is_scalar() || !b->type.is_scalar()) return refuse("operators work on scalars");
+  auto mismatched = [&](bool castable) {
+    auto& d = error(
+        "E0200", t.op_span,
+        "mismatched types: `" + type_name(a->type) + "` " + t.op + " `" + type_name(b->type) + "`",
+        "both operands must have one type");
+    d.secondary.push_back({a->span, "`" + type_name(a->type) + "`"});
+    d.secondary.push_back({b->span, "`" + type_name(b->type) + "`"});
+    if (castable) d.helps.push_back("convert one side with `as`");
+    return error_expr(t.span);
+  };
+  const bool strings = a->type.kind == TypeKind::String || b->type.kind == TypeKind::String;
+  if (strings && is_comparison(op)) {
+    if (a->type != b->type) return mismatched(false);
+    tir::Expr* e = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), t.span);
+    e->bop = op;  // byte by byte, as Rust orders `str`
+    e->args = {a, b};
+    return e;
+  }
+  if (!a->type.is_scalar() || !b->type.is_scalar())
+    return refuse(strings ? "a string slice has only the comparisons"
+                          : "operators work on scalars");
   Scalar sa = a->type.scalar;
   if (op == tir::BinOp::Shl || op == tir::BinOp::Shr) {
     if (!is_int(sa) || !is_int(b->type.scalar)) return refuse("shifts need integers");
   } else if (op != tir::BinOp::And && op != tir::BinOp::Or) {
-    if (a->type != b->type) {
-      auto& d = error("E0200", t.op_span,
-                      "mismatched types: `" + type_name(a->type) + "` " + t.op + " `" +
-                          type_name(b->type) + "`",
-                      "both operands must have one type");
-      d.secondary.push_back({a->span, "`" + type_name(a->type) + "`"});
-      d.secondary.push_back({b->span, "`" + type_name(b->type) + "`"});
-      d.helps.push_back("convert one side with `as`");
-      return error_expr(t.span);
-    }
+    if (a->type != b->type) return mismatched(true);
     const bool arith = tir::binop_class(op) == tir::OpClass::Arith;
     const bool bitwise = tir::binop_class(op) == tir::OpClass::Bits;
-    if (arith && sa == Scalar::Bool) return refuse("arithmetic needs numbers");
-    if (bitwise && is_float(sa)) return refuse("bitwise operators need integers or bool");
+    if (arith && !is_number(sa)) return refuse("arithmetic needs numbers");
+    if (bitwise && (is_float(sa) || sa == Scalar::Char))
+      return refuse("bitwise operators need integers or bool");
     if (is_comparison(op) && sa == Scalar::Bool && op != tir::BinOp::Eq && op != tir::BinOp::Ne)
       return refuse("booleans can only be compared with `==` and `!=`");
   }
@@ -297,6 +319,27 @@ tir::Expr* Checker::check_cast(const ast::Cast& c, const Type* expected) {
       auto& d = error("E0203", span(ty), "cannot cast `" + type_name(e->type) + "` to `bool`",
                       "no cast to bool");
       d.helps.push_back("compare instead: `x != 0`");
+      e = error_expr(span(c));
+      continue;
+    }
+    // As Rust: a char becomes any integer (its code point, truncated to a narrower type), and
+    // only a u8 becomes a char.
+    const Scalar from = e->type.scalar;
+    if (to.scalar == Scalar::Char && from != Scalar::Char && from != Scalar::U8) {
+      auto& d = error("E0203", span(ty),
+                      "only `u8` can be cast as `char`, not `" + type_name(e->type) + "`",
+                      "invalid cast");
+      if (is_int(from))
+        d.helps.push_back(
+            "a code point past 255 has no cast: `x as u8 as char` keeps the low "
+            "8 bits");
+      e = error_expr(span(c));
+      continue;
+    }
+    if (from == Scalar::Char && !is_int(to.scalar) && to.scalar != Scalar::Char) {
+      auto& d =
+          error("E0203", span(ty), "cannot cast `char` to `" + type_name(to) + "`", "invalid cast");
+      d.helps.push_back("a char casts to an integer type: `c as u32`");
       e = error_expr(span(c));
       continue;
     }
@@ -345,6 +388,10 @@ tir::Expr* Checker::check_unary(const ast::Unary& u, size_t first_op, const Type
     return error_expr(s);
   }
   Scalar sc = a->type.scalar;
+  if (sc == Scalar::Char) {
+    error("E0202", s, "cannot apply `" + op + "` to `char`", "a char has no arithmetic");
+    return error_expr(s);
+  }
   if (op == "-" && (sc == Scalar::Bool || (is_int(sc) && !is_signed_int(sc)))) {
     auto& d = error("E0202", s, "cannot negate a value of type `" + type_name(a->type) + "`",
                     "`-` needs a signed integer or a float");
@@ -641,6 +688,32 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
   return r;
 }
 
+tir::Expr* Checker::string_literal(const ast::StringLit& l, Span s) {
+  tir::Expr* e = make(tir::ExprKind::String, Type::kind_only(TypeKind::String), s);
+  e->text = l.value;
+  return e;
+}
+
+// A character literal holds exactly one code point (spec/grammar.md §1.3); rustc's words for the
+// others.
+tir::Expr* Checker::check_char_lit(const ast::CharLit& l, Span s) {
+  size_t i = 0;
+  const uint32_t cp = l.value.empty() ? 0 : decode_utf8(l.value, i);
+  if (l.value.empty() || i != l.value.size()) {
+    auto& d = error("E0004", s,
+                    l.value.empty() ? "empty character literal"
+                                    : "character literal may only contain one codepoint",
+                    l.value.empty() ? "empty" : "more than one code point");
+    if (!l.value.empty())
+      d.helps.push_back("if you meant to write a string literal, use double quotes: `\"" + l.value +
+                        "\"`");
+    return error_expr(s);
+  }
+  tir::Expr* e = make(tir::ExprKind::Literal, Type::of(Scalar::Char), s);
+  e->lit.i = cp;
+  return e;
+}
+
 namespace {
 
 // The associated constants of a scalar type, as Rust names them (spec/types.md §1): `i32::MAX`,
@@ -651,7 +724,7 @@ bool associated_const(Scalar t, const std::string& name, tir::Literal& lit, Scal
                       std::vector<std::string>& names) {
   const ScalarInfo& info = scalar_info(t);
   type = t;
-  if (t == Scalar::Bool) return false;
+  if (t == Scalar::Bool || t == Scalar::Char) return false;
   if (info.is_int) {
     names = {"MIN", "MAX", "BITS"};
     const int bits = info.bits;
@@ -758,11 +831,8 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     e->lit.i = l->text == "true";
     return e;
   }
-  if (auto* l = boost::get<ast::StringLit>(&p)) {
-    tir::Expr* e = make(tir::ExprKind::String, Type::kind_only(TypeKind::String), s);
-    e->text = l->value;
-    return e;
-  }
+  if (auto* l = boost::get<ast::StringLit>(&p)) return host_only(string_literal(*l, s));
+  if (auto* l = boost::get<ast::CharLit>(&p)) return check_char_lit(*l, s);
   if (auto* c = boost::get<ast::TensorCtor>(&p)) return check_tensor_ctor(*c, s);
   if (auto* m = boost::get<ast::MacroCall>(&p)) return check_macro(*m, s);
   if (auto* pe = boost::get<ast::PathExpr>(&p)) {

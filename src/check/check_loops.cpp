@@ -93,11 +93,6 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
       b.assign->value = coerce(b.assign->value, t, b.assign->value->span, "the `break` value");
       b.assign->target->type = t;
     }
-    if (t.kind == TypeKind::String) {
-      error("E0200", s, "a string can only be printed, not stored",
-            "a loop whose value is a string");
-      t = Type::error();
-    }
   } else if (flow.breaks.empty() && as_value && expected && expected->is_scalar()) {
     // A loop that never ends fits any type: its value, where one is needed, is never read.
     t = *expected;

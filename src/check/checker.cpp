@@ -71,6 +71,7 @@ void Checker::run(bool needs_main) {
       sig.param_names.push_back(p.name.name);
     }
     sig.ret = sig.item->ret ? resolve_type(*sig.item->ret) : Type::unit();
+    if (sig.ret.kind == TypeKind::String) check_elided_lifetime(sig);
     if (sig.ret.kind == TypeKind::Ref || sig.ret.kind == TypeKind::Token)
       error("E0104", span(*sig.item->ret), "a function cannot return `" + type_name(sig.ret) + "`",
             "return a tensor by value instead");
@@ -114,10 +115,29 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
   if (c.state == ConstInfo::Pending) {
     c.state = ConstInfo::InProgress;
     c.type = resolve_type(c.item->type);
-    if (!c.type.is_scalar()) {
+    if (c.type.kind == TypeKind::String) {
+      // A `&str` const is a string literal (spec/types.md §1), made outside any function or
+      // region whatever use asked for it first (E0405 is the use's).
+      auto saved_fn = fn_;
+      const int saved_index = fn_index_, saved_spawn = spawn_depth_;
+      fn_ = nullptr;
+      fn_index_ = -1;
+      spawn_depth_ = 0;
+      tir::Expr* e = check_expr(c.item->value, &c.type);
+      fn_ = saved_fn;
+      fn_index_ = saved_index;
+      spawn_depth_ = saved_spawn;
+      e = coerce(e, c.type, span(c.item->value), "the value");
+      if (!e->type.is_error() && e->kind != tir::ExprKind::String)
+        error("E0206", span(c.item->value), "the value of a `&str` const must be a string literal",
+              "not a string literal");
+      c.text = e->text;
+      c.state = !e->type.is_error() && e->kind == tir::ExprKind::String ? ConstInfo::Done
+                                                                        : ConstInfo::Failed;
+    } else if (!c.type.is_scalar()) {
       if (!c.type.is_error())
         error("E0104", span(c.item->type),
-              "a const must have a scalar type, not `" + type_name(c.type) + "`");
+              "a const must have a scalar type or `&str`, not `" + type_name(c.type) + "`");
       c.state = ConstInfo::Failed;
     } else {
       // A const's value is a literal, possibly negated, or another const.
@@ -158,6 +178,12 @@ Type Checker::resolve_type(const ast::Type& t) {
     if (scalar_by_name(n->name, s)) return Type::of(s);
     if (n->name == "()" || n->name == "void") return Type::unit();
     if (n->name == "Token") return Type::token();
+    if (n->name == "str") {
+      auto& d = error("E0104", span(*n), "the type `str` is only used behind a reference",
+                      "a string slice is `&str`");
+      d.helps.push_back("write `&str`");
+      return Type::error();
+    }
     auto& d = error("E0104", span(*n), "unknown type `" + n->name + "`", "not a type");
     std::vector<std::string> types = {"Token"};
 #define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
@@ -169,6 +195,14 @@ Type Checker::resolve_type(const ast::Type& t) {
     return Type::error();
   }
   if (auto* r = boost::get<ast::RefType>(&t)) {
+    const auto* named = boost::get<ast::NamedType>(&r->inner.get());
+    if (named && named->name == "str") return resolve_str(*r);
+    if (r->lifetime) {
+      auto& d = error("E0210", span(*r->lifetime),
+                      "a lifetime can only be written in `&'static str`", "not supported here");
+      d.notes.push_back("references to tensors take no lifetime (spec/types.md §5)");
+      return Type::error();
+    }
     Type inner = resolve_type(r->inner.get());
     if (inner.is_error()) return inner;
     if (inner.kind != TypeKind::Tensor) {
@@ -183,8 +217,9 @@ Type Checker::resolve_type(const ast::Type& t) {
   const auto& tt = boost::get<ast::TensorType>(t);
   Type elem = resolve_type(tt.elem.get());
   if (elem.is_error()) return elem;
-  if (!elem.is_scalar()) {
-    error("E0104", span(tt.elem.get()), "a tensor holds scalars, not `" + type_name(elem) + "`");
+  if (!elem.is_scalar() || elem.scalar == Scalar::Char) {
+    error("E0104", span(tt.elem.get()),
+          "a tensor holds numbers or bool, not `" + type_name(elem) + "`");
     return Type::error();
   }
   std::vector<int64_t> dims;
@@ -226,7 +261,7 @@ Type Checker::resolve_type(const ast::Type& t) {
         ok = false;
         continue;
       }
-      if (!is_int(ct.scalar)) {
+      if (!ct.is_scalar() || !is_int(ct.scalar)) {
         error("E0206", span(d), "dimension `" + d.text + "` is not an integer const");
         ok = false;
         continue;
@@ -282,6 +317,51 @@ Type Checker::resolve_type(const ast::Type& t) {
   return Type::tensor(elem.scalar, mem, std::move(dims));
 }
 
+// `&str` and `&'static str` (spec/types.md §1): every string slice is a literal, so `'static`
+// is the only lifetime there is.
+Type Checker::resolve_str(const ast::RefType& r) {
+  if (r.lifetime && r.lifetime->name != "static") {
+    auto& d =
+        error("E0210", span(*r.lifetime),
+              "use of undeclared lifetime name `'" + r.lifetime->name + "`", "undeclared lifetime");
+    d.helps.push_back(
+        "Vx has no lifetime parameters; every string slice is a literal: write "
+        "`&'static str` or `&str`");
+    return Type::error();
+  }
+  if (r.is_mut) {
+    auto& d = error("E0104", span(r), "`&mut str` is not supported: a string slice cannot change",
+                    "a mutable string slice");
+    d.helps.push_back("write `&str`");
+    return Type::error();
+  }
+  return Type::kind_only(TypeKind::String);
+}
+
+// Rust's lifetime elision for a returned `&str` written without a lifetime: it borrows from the
+// one reference parameter; with none, or with more than one, the lifetime is missing (E0210).
+void Checker::check_elided_lifetime(const FnSig& sig) {
+  const auto* r = boost::get<ast::RefType>(&*sig.item->ret);
+  if (!r || r->lifetime) return;
+  std::vector<std::string> refs;
+  for (size_t i = 0; i < sig.params.size(); ++i)
+    if (sig.params[i].kind == TypeKind::String || sig.params[i].kind == TypeKind::Ref)
+      refs.push_back(sig.param_names[i]);
+  if (refs.size() == 1) return;
+  auto& d =
+      error("E0210", span(*r), "missing lifetime specifier", "expected named lifetime parameter");
+  if (refs.empty())
+    d.helps.push_back(
+        "this function's return type contains a borrowed value, but there is no value for it "
+        "to be borrowed from");
+  else
+    d.helps.push_back(
+        "this function's return type contains a borrowed value, but the signature does not say "
+        "whether it is borrowed from `" +
+        refs[0] + "` or `" + refs[1] + "`");
+  d.helps.push_back("a string literal lives as long as the program: write `&'static str`");
+}
+
 const ast::PathExpr* place_root(const ast::Postfix& p) {
   if (auto* pe = boost::get<ast::PathExpr>(&p.base)) return pe;
   // `(*r)`: a parenthesized dereference of a variable.
@@ -318,6 +398,23 @@ void Checker::check_device_calls() {
   check_helper_memories();
 }
 
+Diagnostic& Checker::string_in_device_code(Span at) {
+  auto& d = error("E0405", at, "a `&str` value cannot be used in device code",
+                  "a string slice in device code");
+  d.notes.push_back(
+      "string slices live in host memory; device code has no `&str` (spec/types.md §1)");
+  d.helps.push_back("print or compare strings in host code, outside the `spawn on` region");
+  return d;
+}
+
+tir::Expr* Checker::host_only(tir::Expr* e) {
+  if (spawn_depth_ > 0)
+    string_in_device_code(e->span);
+  else if (fn_index_ >= 0 && sig_ && sig_->name != "main")
+    helper_strings_.push_back({fn_index_, e->span});
+  return e;
+}
+
 void Checker::check_helper_memories() {
   // The contexts each function runs in, each with the call that gave it (an empty span: main,
   // or a function nothing calls, which `vx call` runs from the host).
@@ -339,6 +436,14 @@ void Checker::check_helper_memories() {
         if (host[f] && !host[c]) host[c] = at, changed = true;
         if (device[f] && !device[c]) device[c] = at, changed = true;
       }
+  }
+  std::vector<bool> reported(n, false);  // one E0405 per function is enough
+  for (const auto& [fn, at] : helper_strings_) {
+    if (!device[fn] || reported[fn]) continue;
+    reported[fn] = true;
+    auto& d = string_in_device_code(at);
+    d.secondary.push_back(
+        {*device[fn], "`" + sigs_[fn].name + "` runs as device code for this call"});
   }
   for (const HelperIndex& u : helper_indexes_) {
     const std::string& fn = sigs_[u.fn].name;
@@ -565,8 +670,6 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       else
         t = st->value->type;
       mark_moved(st->value, span(*let->init));
-      if (t.kind == TypeKind::String)
-        error("E0200", span(*let->init), "a string can only be printed, not stored", "a string");
     } else if (!has_type) {
       error("E0200", span(let->name), "`let " + let->name.name + ";` needs a type or a value",
             "write `let " + let->name.name + ": T = …;`");
@@ -781,7 +884,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     st->target = t;
     st->value = check_expr(a.value, &local->type);
     if (st->compound && !local->type.is_error() &&
-        !(local->type.is_scalar() && local->type.scalar != Scalar::Bool) &&
+        !(local->type.is_scalar() && is_number(local->type.scalar)) &&
         !(local->type.is_scalar(Scalar::Bool) &&
           (st->op == tir::BinOp::BitAnd || st->op == tir::BinOp::BitOr ||
            st->op == tir::BinOp::BitXor)))

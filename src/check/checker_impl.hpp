@@ -23,6 +23,7 @@ struct ConstInfo {
   const ast::ConstItem* item = nullptr;
   Type type;
   tir::Literal value;
+  std::string text;  // a `&str` const's value
   enum State { Pending, InProgress, Done, Failed } state = Pending;
 };
 
@@ -56,6 +57,8 @@ class Checker {
   Span span(const ast::position_tagged& n) const { return parsed_.span(n); }
   Diagnostic& error(const char* code, Span span, std::string message, std::string label = {});
   Type resolve_type(const ast::Type& t);
+  Type resolve_str(const ast::RefType& r);
+  void check_elided_lifetime(const FnSig& sig);
   bool const_value(const std::string& name, Span use, Type& type, tir::Literal& value);
   void check_function(int index);
   tir::Block* check_block(const ast::Block& b, const Type* expected, Type& result,
@@ -74,6 +77,8 @@ class Checker {
   tir::Expr* check_unary(const ast::Unary& u, size_t first_op, const Type* expected, Span span);
   tir::Expr* check_postfix(const ast::Postfix& p, const Type* expected, bool want_place);
   tir::Expr* check_primary(const ast::Primary& p, const Type* expected);
+  tir::Expr* string_literal(const ast::StringLit& l, Span s);
+  tir::Expr* check_char_lit(const ast::CharLit& l, Span s);
   tir::Expr* check_if(const ast::IfExpr& e, const Type* expected, Span span);
   // `Type::i32::MAX`-style paths: a scalar type's associated constant (null: reported).
   tir::Expr* check_assoc_path(const ast::Path& path, Span span);
@@ -212,6 +217,12 @@ class Checker {
     Memory memory;
   };
   std::vector<HelperIndex> helper_indexes_;
+  // A `&str` value made at `at` (a literal, a const, a variable or a call) is host code's only
+  // (E0405): refused at once inside a region, and in a function other than main once its calls
+  // say it runs as device code.
+  std::vector<std::pair<int, Span>> helper_strings_;
+  tir::Expr* host_only(tir::Expr* e);
+  Diagnostic& string_in_device_code(Span at);
   void check_device_calls();
   void check_helper_memories();
   bool memory_rule(Span s, const std::string& name, Memory m);

@@ -150,6 +150,11 @@ class Printer {
     switch (e.kind) {
       case ExprKind::Literal:
         if (e.type.is_scalar(Scalar::Bool)) return e.lit.i ? "true" : "false";
+        if (e.type.is_scalar(Scalar::Char)) {
+          fmt::Spec debug;
+          debug.kind = '?';
+          return fmt::format_char(static_cast<uint32_t>(e.lit.i), debug);
+        }
         if (e.type.is_scalar() && is_float(e.type.scalar))
           return shortest(e.lit.f, e.type.scalar) + scalar_info(e.type.scalar).name;
         if (e.type.is_scalar() && !is_signed_int(e.type.scalar))

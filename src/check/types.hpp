@@ -26,6 +26,7 @@ const ScalarInfo& scalar_info(Scalar s);
 inline bool is_int(Scalar s) { return scalar_info(s).is_int; }
 inline bool is_float(Scalar s) { return scalar_info(s).is_float; }
 inline bool is_signed_int(Scalar s) { return is_int(s) && scalar_info(s).is_signed; }
+inline bool is_number(Scalar s) { return is_int(s) || is_float(s); }
 // Finds a scalar by its name ("f32"); returns false if there is none.
 bool scalar_by_name(const std::string& name, Scalar& out);
 
@@ -38,7 +39,7 @@ enum class TypeKind : uint8_t {
   Tensor,  // `scalar`, `memory`, `dims`
   Ref,     // a reference to a tensor: `scalar`, `memory`, `dims`, `ref_mut`
   Token,   // the value of `lanes::copy_async`
-  String,  // a string literal; only as a macro argument
+  String,  // `&str`: a string slice (every one a literal, so `'static`); host code only
   Error,   // the type of an expression that already failed to check (no further errors)
 };
 

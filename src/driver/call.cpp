@@ -10,6 +10,7 @@
 
 #include "driver/npy.hpp"
 #include "support/suggest.hpp"
+#include "support/utf8.hpp"
 
 namespace vx::call {
 
@@ -44,6 +45,14 @@ std::string scalar_value(Scalar s, const std::string& word, uint64_t& bits) {
   if (s == Scalar::Bool) {
     if (word != "true" && word != "false") return want + " (true or false)";
     bits = word == "true";
+    return {};
+  }
+  if (s == Scalar::Char) {  // the character itself, as one code point of UTF-8
+    size_t i = 0;
+    const uint32_t cp = word.empty() ? 0 : decode_utf8(word, i);
+    if (word.empty() || i != word.size() || (cp == 0xFFFD && i == 1))
+      return want + " (one character)";
+    bits = cp;
     return {};
   }
   if (info.is_int) {
@@ -250,6 +259,7 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     if (!plan.return_path.empty() && write_error.empty())
       write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
     if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
+    if (fn.ret.kind == TypeKind::String) out << interp::string_of(frame.ret_bits) << "\n";
   };
   const int status = pipeline::run(c, run, out, err);
   if (!write_error.empty()) {

@@ -379,6 +379,7 @@ const Node* number_method(Compiler& c, const tir::Expr& e) {
 }
 
 const Node* len(Compiler& c, const tir::Expr& e) {
+  if (e.args[0]->type.kind == TypeKind::String) return c.string_value(e);
   auto* n = c.make<Len>();
   n->tensor = c.tensor_operand(*e.args[0]);
   return n;

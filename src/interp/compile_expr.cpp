@@ -273,8 +273,9 @@ const Node* Compiler::value(const tir::Expr& e) {
         return make<LitNode<T>>(literal_value<T>(e.lit));
       });
     case ExprKind::Unit:
-    case ExprKind::String:
       return make<UnitNode>();
+    case ExprKind::String:
+      return string_value(e);
     case ExprKind::Var:
       if (e.type.is_scalar()) {
         return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
@@ -286,6 +287,7 @@ const Node* Compiler::value(const tir::Expr& e) {
     case ExprKind::Unary:
       return unary(e);
     case ExprKind::Binary:
+      if (e.args[0]->type.kind == TypeKind::String) return string_value(e);
       return binary(e);
     case ExprKind::Cast:
       return cast(e);

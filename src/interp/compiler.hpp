@@ -138,6 +138,8 @@ class Compiler {
   const Node* builtin(const tir::Expr& e);           // builtins.cpp
   const Node* print(const tir::Expr& e);             // print.cpp
   const Node* assert_(const tir::Expr& e);           // print.cpp
+  // A `&str` literal, a comparison of two, or `.len()` of one.
+  const Node* string_value(const tir::Expr& e);  // strings.cpp
 
   template <class N, class... A>
   N* make(A&&... args) {

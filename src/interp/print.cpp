@@ -8,6 +8,7 @@
 namespace vx::interp {
 
 std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec) {
+  if (s == Scalar::Char) return fmt::format_char(static_cast<uint32_t>(bits), spec);
   return with_scalar(s, [&](auto tag) -> std::string {
     using T = decltype(tag);
     const T v = from_bits<T>(bits);
@@ -45,13 +46,12 @@ bool scalar_equal(Scalar s, uint64_t a, uint64_t b) {
 
 namespace {
 
-// One argument of a format: a scalar, or a string literal.
+// One argument of a format: a scalar, a `&str` or a unit.
 struct FormatArg {
   const Node* node = nullptr;
   Scalar scalar = Scalar::I32;
   bool is_string = false;
   bool is_unit = false;
-  std::string text;
 };
 
 struct Formatter {
@@ -68,14 +68,14 @@ struct Formatter {
       vals = big.data();
     }
     for (size_t i = 0; i < args.size(); ++i)
-      vals[i] = (args[i].is_string || !args[i].node) ? 0 : args[i].node->eval_bits(f);
+      vals[i] = args[i].node ? args[i].node->eval_bits(f) : 0;
     std::string out;
     for (const tir::FormatPiece& p : pieces) {
       out += p.literal;
       if (p.arg < 0 || p.arg >= static_cast<int>(args.size())) continue;
       const FormatArg& a = args[p.arg];
       if (a.is_string)
-        out += fmt::format_str(a.text, p.spec);
+        out += fmt::format_str(string_of(vals[p.arg]), p.spec);
       else if (a.is_unit)
         out += "()";
       else
@@ -95,9 +95,9 @@ Formatter make_formatter(Compiler& c, const tir::Expr& e, size_t first_arg) {
       fm.args.push_back(a);  // not a format argument (assert!'s condition): never printed
       continue;
     }
-    if (x.kind == tir::ExprKind::String) {
+    if (x.type.kind == TypeKind::String) {
+      a.node = c.value(x);
       a.is_string = true;
-      a.text = x.text;
     } else if (x.type.is_scalar()) {
       a.node = c.value(x);
       a.scalar = x.type.scalar;
@@ -138,16 +138,22 @@ struct AssertEq final : Node {
   const Node* left;
   const Node* right;
   Scalar scalar;
+  bool strings;  // two `&str`, rather than two scalars of type `scalar`
   Formatter fm;
   bool has_message;
   Span span;
   uint64_t eval_bits(Frame& f) const override {
     const uint64_t a = left->eval_bits(f);
     const uint64_t b = right->eval_bits(f);
-    if (scalar_equal(scalar, a, b)) return 0;
+    if (strings ? string_of(a) == string_of(b) : scalar_equal(scalar, a, b)) return 0;
     std::string msg = "assertion `left == right` failed";
     if (has_message) msg += ": " + fm.render(f);
-    msg += "\n  left: " + scalar_debug(scalar, a) + "\n right: " + scalar_debug(scalar, b);
+    fmt::Spec debug;
+    debug.kind = '?';
+    auto shown = [&](uint64_t v) {
+      return strings ? fmt::format_str(string_of(v), debug) : scalar_debug(scalar, v);
+    };
+    msg += "\n  left: " + shown(a) + "\n right: " + shown(b);
     runtime_error(span, msg);
   }
 };
@@ -169,6 +175,7 @@ const Node* Compiler::assert_(const tir::Expr& e) {
     n->left = value(*e.args[0]);
     n->right = value(*e.args[1]);
     n->scalar = e.args[0]->type.scalar;
+    n->strings = e.args[0]->type.kind == TypeKind::String;
     n->fm = make_formatter(*this, e, 2);
     n->has_message = !e.format.empty();
     n->span = e.span;

@@ -289,6 +289,10 @@ inline uint64_t element_bits(Scalar s, const std::byte* p) {
   });
 }
 
+// A `&str` value's slot bits: the text, kept for the life of the process (strings.cpp), and back.
+uint64_t intern_string(const std::string& text);
+const std::string& string_of(uint64_t bits);
+
 // A scalar's value as Vx prints it (print.cpp): with a format spec, Display, Debug; and
 // equality as `assert_eq!` compares (`==` on the values).
 std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec);

@@ -309,7 +309,8 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
   }
   if (is_half(from)) a = "vx_widen(" + a + ")";  // exact, then as from f32
   if (from == Scalar::Bool) return "((" + T + ")(" + a + " ? 1 : 0))";
-  if (is_int(from)) return "((" + T + ")(" + a + "))";  // modular, or int -> float (nearest)
+  // modular (a char is its code point), or int -> float (nearest)
+  if (is_int(from) || from == Scalar::Char) return "((" + T + ")(" + a + "))";
   // from a float
   if (is_int(to)) return std::string("vx_sat_") + scalar_info(to).name + "((double)(" + a + "))";
   return "((" + T + ")(" + a + "))";

@@ -42,6 +42,11 @@ struct BoolLit : position_tagged {
 struct StringLit : position_tagged {
   std::string value;  // escapes already resolved
 };
+// `'a'`, `'\n'`: `value` is what stood between the quotes, escapes resolved, in UTF-8 (the
+// checker refuses anything but one code point).
+struct CharLit : position_tagged {
+  std::string value;
+};
 
 // One dimension of a tensor type: a literal, `?`, or the name of a const item.
 struct Dim : position_tagged {
@@ -54,7 +59,14 @@ struct TensorType : position_tagged {
   boost::optional<Path> memory;
 };
 
+// A loop's label, `'outer` (the name without its quote), before a loop or after `break` and
+// `continue`; also a reference type's lifetime (`&'static str`).
+struct Label : position_tagged {
+  std::string name;
+};
+
 struct RefType : position_tagged {
+  boost::optional<Label> lifetime;
   bool is_mut = false;
   x3::forward_ast<Type> inner;
 };
@@ -103,12 +115,6 @@ struct UnsafeBlock : position_tagged {
   x3::forward_ast<Block> body;
 };
 
-// A loop's label, `'outer` (the name without its quote), before a loop or after `break` and
-// `continue`.
-struct Label : position_tagged {
-  std::string name;
-};
-
 // `['label:] loop { … }`: an expression, whose value is what a `break value;` inside it gives.
 struct LoopExpr : position_tagged {
   boost::optional<Label> label;
@@ -117,8 +123,8 @@ struct LoopExpr : position_tagged {
 
 struct Primary
     : position_tagged,
-      x3::variant<FloatLit, IntLit, BoolLit, StringLit, TensorCtor, MacroCall, PathExpr, ArrayLit,
-                  UnitLit, Paren, UnsafeBlock, LoopExpr, x3::forward_ast<IfExpr>,
+      x3::variant<FloatLit, IntLit, BoolLit, StringLit, CharLit, TensorCtor, MacroCall, PathExpr,
+                  ArrayLit, UnitLit, Paren, UnsafeBlock, LoopExpr, x3::forward_ast<IfExpr>,
                   x3::forward_ast<MatchExpr>, x3::forward_ast<Block>> {
   using base_type::base_type;
   using base_type::operator=;
@@ -338,7 +344,7 @@ struct Program : position_tagged {
 // Nodes with one member are built by semantic actions and deliberately not adapted: X3 would
 // unwrap a one-member sequence into its member and lose the node's position tag.
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::TensorType, elem, dims, memory)
-BOOST_FUSION_ADAPT_STRUCT(vx::ast::RefType, is_mut, inner)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::RefType, lifetime, is_mut, inner)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::TensorCtor, type, method, args)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::PathExpr, path, call_args)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::MacroCall, name, args)

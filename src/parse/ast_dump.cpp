@@ -37,7 +37,9 @@ class Dumper {
   void type(const ast::Type& t) {
     if (auto* n = boost::get<ast::NamedType>(&t)) return line(*n, "Type " + n->name);
     if (auto* r = boost::get<ast::RefType>(&t)) {
-      line(*r, r->is_mut ? "RefType &mut" : "RefType &");
+      std::string text = "RefType &";
+      if (r->lifetime) text += "'" + r->lifetime->name + (r->is_mut ? " " : "");
+      line(*r, text + (r->is_mut ? "mut" : ""));
       Indent in(*this);
       return type(r->inner.get());
     }
@@ -110,6 +112,8 @@ class Dumper {
         esc += c == '\n' ? std::string("\\n") : c == '"' ? "\\\"" : std::string(1, c);
       return line(*l, "StringLit \"" + esc + "\"");
     }
+    if (auto* l = boost::get<ast::CharLit>(&p))
+      return line(*l, "CharLit '" + (l->value == "\n" ? std::string("\\n") : l->value) + "'");
     if (auto* c = boost::get<ast::TensorCtor>(&p)) {
       line(*c, "TensorCtor ::" + c->method.name);
       Indent in(*this);

@@ -167,17 +167,22 @@ auto const bool_lit_def =
     x3::eps[mark] >>
     bool_word[tagged([](auto& ctx) { x3::_val(ctx).text = std::move(x3::_attr(ctx)); })];
 
-// Escapes inside string literals.
-x3::symbols<char> const escapes(
-    {{"\\n", '\n'}, {"\\t", '\t'}, {"\\r", '\r'}, {"\\0", '\0'}, {"\\\\", '\\'}, {"\\\"", '"'}});
+// Escapes inside string and character literals (spec/grammar.md §1.3).
+x3::symbols<char> const escapes({{"\\n", '\n'},
+                                 {"\\t", '\t'},
+                                 {"\\r", '\r'},
+                                 {"\\0", '\0'},
+                                 {"\\\\", '\\'},
+                                 {"\\\"", '"'},
+                                 {"\\'", '\''}});
 
 struct invalid_escape_class;
 x3::rule<invalid_escape_class> const valid_escape = "escape";
 
-struct string_lit_class : Annotate {};
-x3::rule<string_lit_class, ast::StringLit> const string_lit = "string literal";
 // One to six hex digits (spec/grammar.md §1.3); more is E0004, even with leading zeros.
 x3::uint_parser<uint32_t, 16, 1, 6> const unicode_digits;
+// `\xHH`: exactly two hex digits, at most 7F (ASCII, as Rust); else E0004.
+x3::uint_parser<uint32_t, 16, 2, 2> const ascii_digits;
 auto const push_char = [](auto& ctx) { x3::_val(ctx).value += x3::_attr(ctx); };
 auto const push_unicode = [](auto& ctx) {
   uint32_t cp = x3::_attr(ctx);
@@ -186,6 +191,13 @@ auto const push_unicode = [](auto& ctx) {
   else
     append_utf8(x3::_val(ctx).value, cp);
 };
+auto const push_ascii = [](auto& ctx) {
+  uint32_t cp = x3::_attr(ctx);
+  if (cp > 0x7F)
+    x3::_pass(ctx) = false;
+  else
+    x3::_val(ctx).value += static_cast<char>(cp);
+};
 // A run of plain bytes is appended at once and the loop has no attribute of its own: a 10 MB
 // literal was a vector of 10 million one-byte variants (fuzz_corpus's long_string, 13 s under
 // the sanitizers).
@@ -193,12 +205,40 @@ auto const push_run = [](auto& ctx) {
   auto const& run = x3::_attr(ctx);
   x3::_val(ctx).value.append(run.begin(), run.end());
 };
+// The escapes of both literals, each appending what it stands for to the node's `value`.
+auto const escape = escapes[push_char] | (lit("\\x") >> ascii_digits[push_ascii]) |
+                    (lit("\\u{") >> unicode_digits[push_unicode] >> '}') |
+                    (&lit('\\') > valid_escape);
+
+struct string_lit_class : Annotate {};
+x3::rule<string_lit_class, ast::StringLit> const string_lit = "string literal";
 auto const string_lit_def =
     x3::eps[mark] >>
-    lexeme[('"' >> x3::omit[*(x3::raw[+(any_byte - '"' - '\\')][push_run] | escapes[push_char] |
-                              (lit("\\u{") >> unicode_digits[push_unicode] >> '}') |
-                              (&lit('\\') > valid_escape))] > '"')[tag_only]];
+    lexeme[('"' >> x3::omit[*(x3::raw[+(any_byte - '"' - '\\')][push_run] | escape)] >
+            '"')[tag_only]];
 auto const valid_escape_def = !lit('\\');
+
+// char_lit = "'" ( character | escape ) "'". As Rust's lexer decides: a quote, a name and no
+// closing quote is a label (`'outer: loop`), so a literal that starts with a letter, a digit or
+// `_` must close after that run; `''` and `'ab'` are literals here, which the checker refuses
+// (E0004) for holding no code point or more than one.
+struct char_lit_class : Annotate {};
+x3::rule<char_lit_class, ast::CharLit> const char_lit = "character literal";
+auto const char_lit_def =
+    x3::eps[mark] >>
+    lexeme[('\'' >> (&(+(alnum | '_') >> '\'') | !(alnum | '_')) >>
+            x3::omit[*(x3::raw[+(any_byte - '\'' - '\\' - '\n')][push_run] | escape)] >>
+            '\'')[tag_only]];
+
+// label = "'" identifier (no space between them)
+x3::rule<class label_name_class, std::string> const label_name = "label";
+// A quote and a name followed by a quote is a character literal (`break 'a';`), not a label.
+auto const label_name_def = lexeme[lit('\'') >> raw_ident >> !lit('\'')];
+struct label_class : Annotate {};
+x3::rule<label_class, ast::Label> const label = "label";
+auto const label_def =
+    x3::eps[mark] >>
+    label_name[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 
 // ---- Types ---------------------------------------------------------------------------------
 
@@ -227,10 +267,10 @@ x3::rule<tensor_type_class, ast::TensorType> const tensor_type = "tensor type";
 auto const tensor_type_def = kw("Tensor") > '<' > type > ',' > '[' > dims > ']' > -(',' > path) >
                              '>';
 
-// ref_type = "&" [ "mut" ] type
+// ref_type = "&" [ label ] [ "mut" ] type (the label is a lifetime: `&'static str`)
 struct ref_type_class : Annotate {};
 x3::rule<ref_type_class, ast::RefType> const ref_type = "reference type";
-auto const ref_type_def = lit('&') >> matches[kw("mut")] >> type;
+auto const ref_type_def = lit('&') >> -label >> matches[kw("mut")] >> type;
 
 // named_type = identifier | "(" ")"
 struct named_type_class : Annotate {};
@@ -295,14 +335,6 @@ auto const unsafe_block_def =
     (kw("unsafe") >
      block)[tagged([](auto& ctx) { x3::_val(ctx).body = std::move(x3::_attr(ctx)); })];
 
-// label = "'" identifier (no space between them)
-x3::rule<class label_name_class, std::string> const label_name = "label";
-auto const label_name_def = lexeme[lit('\'') >> raw_ident];
-struct label_class : Annotate {};
-x3::rule<label_class, ast::Label> const label = "label";
-auto const label_def =
-    x3::eps[mark] >>
-    label_name[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 // loop_label = label ":"
 x3::rule<class loop_label_class, ast::Label> const loop_label = "label";
 auto const loop_label_def = label >> ':';
@@ -316,8 +348,9 @@ auto const loop_expr_def = -loop_label >> kw("loop") > block;
 //         | "(" expr ")" | unsafe_block | loop_expr | if_expr | block
 struct primary_class : Annotate {};
 x3::rule<primary_class, ast::Primary> const primary = "expression";
-auto const primary_def = float_lit | int_lit | bool_lit | string_lit | tensor_ctor | macro_call |
-                         match_expr | path_expr | array_lit | unit_lit | paren | unsafe_block |
+auto const primary_def = float_lit | int_lit | bool_lit | string_lit | char_lit | tensor_ctor |
+                         macro_call | match_expr | path_expr | array_lit | unit_lit | paren |
+                         unsafe_block |
                          loop_expr | if_expr | block;
 
 // suffix = "[" expr "]" | "." identifier "(" arguments ")"
@@ -627,7 +660,8 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
                     stmt_end, expr_stmt, block_like, block_stmt, stmt, close_brace, attribute,
                     param, params, fn_item, const_item, import_item, item)
 
-BOOST_SPIRIT_DEFINE(label_name, label, loop_label)
+// (BOOST_SPIRIT_DEFINE takes at most 64 rules at once.)
+BOOST_SPIRIT_DEFINE(label_name, label, loop_label, char_lit)
 
 BOOST_SPIRIT_DEFINE(range_adapter, range_adapters, paren_range, plain_range, for_range)
 BOOST_SPIRIT_DEFINE(match_expr, pat_value, pat_atom, pat_range_end, pat_alt, pat_alts, block_expr,

@@ -124,6 +124,43 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
       ++i;
       continue;
     }
+    if (c == '\'') {
+      // A label or a character literal, as the grammar decides (spec/grammar.md §1.3): a name
+      // not followed by a quote is a label; anything else runs to the closing quote on its line.
+      size_t j = i + 1;
+      while (j < n && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+      if (j > i + 1 && (j >= n || s[j] != '\'')) {
+        i = j;
+        continue;
+      }
+      const size_t start = i++;
+      while (i < n && s[i] != '\'' && s[i] != '\n') {
+        if (s[i] == '\\' && i + 1 < n && s[i + 1] != '\n') {
+          i += 2;
+          continue;
+        }
+        if (s[i] == '\t' || s[i] == '\r') {  // as Rust: written as an escape
+          diags.error("E0004", {static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)},
+                      std::string("character constant must be escaped: `") +
+                          (s[i] == '\t' ? "\\t" : "\\r") + "`",
+                      "write it as an escape");
+          return false;
+        }
+        size_t len = utf8_len(i);
+        if (len == 0 || static_cast<unsigned char>(s[i]) < 0x20)
+          return bad_byte(i, "invalid byte in a character literal (the source must be UTF-8 text)");
+        i += len;
+      }
+      if (i >= n || s[i] != '\'') {
+        auto& d =
+            diags.error("E0002", {static_cast<uint32_t>(start), static_cast<uint32_t>(start + 1)},
+                        "unterminated character literal", "the literal starts here");
+        d.notes.push_back("a character literal closes with `'` on its line");
+        return false;
+      }
+      ++i;
+      continue;
+    }
     if (u >= 0x80) return bad_byte(i, "non-ASCII character outside a string or comment");
     if (u < 0x20 && c != '\n' && c != '\t' && c != '\r')
       return bad_byte(i, "control character in the source");

@@ -265,11 +265,30 @@ void report_expectation_failure(const std::string& text, uint32_t at, std::strin
         "`\\u{1F600}`");
     return;
   }
+  if (which == "escape" && text.compare(at, 2, "\\x") == 0) {
+    // `\xHH` that did not parse: too few hex digits, or past 7F (ASCII only, as Rust).
+    size_t end = at + 2;
+    while (end < text.size() && end < at + 4 &&
+           std::isxdigit(static_cast<unsigned char>(text[end])))
+      ++end;
+    const uint32_t stop = static_cast<uint32_t>(std::max<size_t>(end, at + 2));
+    if (end == at + 4) {
+      auto& d = diags.error("E0004", {at, stop}, "out of range hex escape",
+                            "must be a character in the range [\\x00-\\x7f]");
+      d.helps.push_back("write a code point past 7F as `\\u{…}`: `\\u{" + text.substr(at + 2, 2) +
+                        "}`");
+      return;
+    }
+    auto& d = diags.error("E0004", {at, stop}, "numeric character escape is too short",
+                          "expected two hex digits");
+    d.helps.push_back("`\\x` takes exactly two hex digits: `\\x41` is `A`");
+    return;
+  }
   if (which == "escape") {
     auto& d =
         diags.error("E0004", {at, std::min<uint32_t>(at + 2, static_cast<uint32_t>(text.size()))},
                     "unknown character escape `" + text.substr(at, 2) + "`", "unknown escape");
-    d.helps.push_back("the escapes are \\n \\t \\r \\0 \\\\ \\\" and \\u{…}");
+    d.helps.push_back("the escapes are \\n \\t \\r \\0 \\\\ \\\" \\' \\xHH and \\u{…}");
     return;
   }
   // A parser without a name of its own (X3 gives its C++ type): say only what was found.

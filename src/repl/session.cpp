@@ -63,6 +63,14 @@ constexpr const char* kIt = "__vx_it";  // the binding that holds the value of a
 
 // ---- Values -------------------------------------------------------------------------------------
 
+// A scalar as `{}` prints it; a `&str` as `{:?}` does (quoted, so that `""` shows).
+std::string value_text(const Type& t, uint64_t bits) {
+  if (t.kind != TypeKind::String) return interp::scalar_text(t.scalar, bits);
+  fmt::Spec debug;
+  debug.kind = '?';
+  return fmt::format_str(interp::string_of(bits), debug);
+}
+
 // One element as `{}` prints it; `?` when it was never written.
 std::string element_text(Scalar s, const interp::TensorView& v, int64_t offset) {
   if (v.init && !v.init[offset]) return "?";
@@ -563,8 +571,8 @@ struct Session::Impl {
       for (auto& [name, sc] : scope) {
         const Type& t = main_fn->slot_types[sc.slot];
         if (name == kIt) {
-          if (t.is_scalar())
-            value = {interp::scalar_text(t.scalar, f.s[sc.slot]), type_name(t)};
+          if (t.is_scalar() || t.kind == TypeKind::String)
+            value = {value_text(t, f.s[sc.slot]), type_name(t)};
           else if (t.is_tensor_like() && f.t[sc.slot].view.data)
             value = tensor_shown(t, f.t[sc.slot].view);
           continue;
@@ -573,7 +581,7 @@ struct Session::Impl {
                                       (!touched.count(sc.slot) || bindings[sc.binding].moved);
         if (untouched_tensor) continue;
         Binding b{name, t, sc.is_mut, 0, nullptr};
-        if (t.is_scalar()) {
+        if (t.is_scalar() || t.kind == TypeKind::String) {  // a `&str` is its interned text
           b.bits = f.s[sc.slot];
         } else if (t.kind == TypeKind::Tensor && f.t[sc.slot].owned) {
           b.tensor = std::move(f.t[sc.slot].owned);
@@ -896,7 +904,7 @@ struct Session::Impl {
       return false;
     }
     if (!b->tensor) {
-      out << value_line(interp::scalar_text(b->type.scalar, b->bits), type_name(b->type));
+      out << value_line(value_text(b->type, b->bits), type_name(b->type));
       out.flush();
       return true;
     }

@@ -18,32 +18,7 @@ namespace vx::fmt {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// UTF-8 helpers
-
-// Decodes one code point at s[i]; advances i. Invalid bytes decode as U+FFFD, one byte each.
-uint32_t decode_utf8(std::string_view s, size_t& i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) {
-    ++i;
-    return b0;
-  }
-  int len = b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc0 ? 2 : 0;
-  if (len == 0 || i + len > s.size()) {
-    ++i;
-    return 0xfffd;
-  }
-  uint32_t cp = b0 & (0x7f >> len);
-  for (int k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xc0) != 0x80) {
-      ++i;
-      return 0xfffd;
-    }
-    cp = (cp << 6) | (b & 0x3f);
-  }
-  i += len;
-  return cp;
-}
+// UTF-8 helpers (decode_utf8 is support/utf8.hpp's)
 
 size_t count_chars(std::string_view s) {
   size_t n = 0;
@@ -388,40 +363,41 @@ bool is_grapheme_extend(uint32_t c) {
          (c >= 0xfe20 && c <= 0xfe2f);
 }
 
+// Rust's escape_debug of one code point inside `quote` (str: `"`, char: `'`): the quote itself
+// is escaped, the other quote is not.
+void escape_debug(std::string& out, uint32_t c, char quote) {
+  switch (c) {
+    case '\t':
+      out += "\\t";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\\':
+      out += "\\\\";
+      return;
+    case '\0':
+      out += "\\0";
+      return;
+  }
+  if (c == static_cast<unsigned char>(quote)) {
+    out += '\\';
+    out += quote;
+  } else if (!is_printable(c) || is_grapheme_extend(c)) {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "\\u{%x}", c);
+    out += hex;
+  } else {
+    append_utf8(out, c);
+  }
+}
+
 std::string debug_str(std::string_view s) {
   std::string out = "\"";
-  size_t i = 0;
-  while (i < s.size()) {
-    const uint32_t c = decode_utf8(s, i);
-    switch (c) {
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      case '\0':
-        out += "\\0";
-        break;
-      default:
-        if (!is_printable(c) || is_grapheme_extend(c)) {
-          char hex[16];
-          std::snprintf(hex, sizeof hex, "\\u{%x}", c);
-          out += hex;
-        } else {
-          append_utf8(out, c);
-        }
-    }
-  }
+  for (size_t i = 0; i < s.size();) escape_debug(out, decode_utf8(s, i), '"');
   out += '"';
   return out;
 }
@@ -635,6 +611,7 @@ std::string check_spec(const Spec& spec, ArgClass c) {
   const char* type = c == ArgClass::Integer ? "an integer"
                      : c == ArgClass::Float ? "a float"
                      : c == ArgClass::Bool  ? "a bool"
+                     : c == ArgClass::Char  ? "a char"
                                             : "a string";
   switch (spec.kind) {
     case 0:
@@ -702,6 +679,17 @@ std::string format_bool(bool v, const Spec& spec) { return pad_text(v ? "true" :
 std::string format_str(std::string_view s, const Spec& spec) {
   if (spec.kind == '?') return debug_str(s);
   return pad_text(s, spec);
+}
+
+std::string format_char(uint32_t c, const Spec& spec) {
+  std::string out;
+  if (spec.kind == '?') {
+    out = "'";
+    escape_debug(out, c, '\'');
+    return out + "'";
+  }
+  append_utf8(out, c);
+  return pad_text(out, spec);
 }
 
 }  // namespace vx::fmt

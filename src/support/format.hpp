@@ -37,7 +37,7 @@ bool parse_format(std::string_view fmt, std::vector<Piece>& out, std::string& er
                   uint32_t& error_offset);
 
 // The kind of value an argument is, for check_spec.
-enum class ArgClass { Integer, Float, Bool, Str };
+enum class ArgClass { Integer, Float, Bool, Char, Str };
 // Empty when `spec` can format a value of class `c` (as Rust's traits allow: `{:x}` needs an
 // integer, `{:e}` a number); otherwise the message for E0501.
 std::string check_spec(const Spec& spec, ArgClass c);
@@ -53,5 +53,8 @@ std::string format_u64(uint64_t v, const Spec& spec);
 std::string format_bool(bool v, const Spec& spec);
 // Display pads and truncates (precision); Debug quotes and escapes like Rust and ignores width.
 std::string format_str(std::string_view s, const Spec& spec);
+// A char (a Unicode scalar value): Display as its UTF-8, padded like a string; Debug in single
+// quotes with Rust's char escapes (`'\''`, `'\n'`, `'\u{301}'`), ignoring width.
+std::string format_char(uint32_t c, const Spec& spec);
 
 }  // namespace vx::fmt

@@ -50,7 +50,9 @@ const char* op_spelling(Op op) {
   return "?";
 }
 
-bool uir_type(Scalar s) { return s != Scalar::F16 && s != Scalar::BF16 && s != Scalar::Bool; }
+bool uir_type(Scalar s) {
+  return s != Scalar::F16 && s != Scalar::BF16 && s != Scalar::Bool && s != Scalar::Char;
+}
 
 namespace {
 
