@@ -350,8 +350,7 @@ struct primary_class : Annotate {};
 x3::rule<primary_class, ast::Primary> const primary = "expression";
 auto const primary_def = float_lit | int_lit | bool_lit | string_lit | char_lit | tensor_ctor |
                          macro_call | match_expr | path_expr | array_lit | unit_lit | paren |
-                         unsafe_block |
-                         loop_expr | if_expr | block;
+                         unsafe_block | loop_expr | if_expr | block;
 
 // suffix = "[" expr "]" | "." identifier "(" arguments ")"
 struct index_suffix_class : Annotate {};
