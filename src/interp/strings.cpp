@@ -5,6 +5,7 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "interp/arith.hpp"
 #include "interp/compiler.hpp"
 #include "support/internal_error.hpp"
 
@@ -33,13 +34,8 @@ struct StrCompare final : ExprImpl<StrCompare<Op>, bool> {
   const Node* a;
   const Node* b;
   bool eval(Frame& f) const override {
-    const int c = string_of(a->eval_bits(f)).compare(string_of(b->eval_bits(f)));
-    if constexpr (Op == tir::BinOp::Eq) return c == 0;
-    if constexpr (Op == tir::BinOp::Ne) return c != 0;
-    if constexpr (Op == tir::BinOp::Lt) return c < 0;
-    if constexpr (Op == tir::BinOp::Le) return c <= 0;
-    if constexpr (Op == tir::BinOp::Gt) return c > 0;
-    return c >= 0;
+    // The operator applied to the three-way result against 0, as to any two scalars.
+    return apply_cmp<Op>(string_of(a->eval_bits(f)).compare(string_of(b->eval_bits(f))), 0);
   }
 };
 
