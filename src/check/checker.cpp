@@ -9,11 +9,11 @@
 namespace vx {
 
 std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags,
-                                            bool needs_main) {
+                                            const CheckOptions& options) {
   auto program = std::make_unique<tir::Program>();
   program->file = diags.file_ptr();
-  check::Checker checker(parsed, diags, *program);
-  checker.run(needs_main);
+  check::Checker checker(parsed, diags, *program, options.session_bindings);
+  checker.run(options.needs_main);
   if (diags.has_errors()) return nullptr;
   lint_program(*program, diags);
   return program;
@@ -670,9 +670,12 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       else
         t = st->value->type;
       mark_moved(st->value, span(*let->init));
-    } else if (!has_type) {
-      error("E0200", span(let->name), "`let " + let->name.name + ";` needs a type or a value",
-            "write `let " + let->name.name + ": T = …;`");
+    } else if (!(session_bindings_ && has_type)) {
+      // Vx has no deferred initialisation (spec/grammar.md §3): a binding always has a value.
+      const std::string shown = has_type ? ": " + type_name(declared) : "";
+      error("E0001", span(s), "Vx has no `let` without a value",
+            "give `" + let->name.name + "` its first value here: `let " +
+                (let->is_mut ? "mut " : "") + let->name.name + shown + " = …;`");
       t = Type::error();
     }
     if (t.kind == TypeKind::Tensor && t.memory == Memory::Smem && spawn_depth_ == 0)

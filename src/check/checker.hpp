@@ -11,9 +11,15 @@
 
 namespace vx {
 
-// `needs_main`: a program must have `fn main` (E0103); `vx call` checks a file of functions
-// without one too (spec/cli.md §2.2).
+struct CheckOptions {
+  // A program must have `fn main` (E0103); `vx call` checks a file of functions without one too
+  // (spec/cli.md §2.2).
+  bool needs_main = true;
+  // The REPL's wrapper declares the session's bindings as `let x: T;` and fills their slots
+  // itself (repl/session.cpp); only there is a `let` without a value accepted (E0001 elsewhere).
+  bool session_bindings = false;
+};
 std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags,
-                                            bool needs_main = true);
+                                            const CheckOptions& options = {});
 
 }  // namespace vx

@@ -49,8 +49,13 @@ struct OpTree {
 
 class Checker {
  public:
-  Checker(const ParsedProgram& parsed, Diagnostics& diags, tir::Program& program)
-      : parsed_(parsed), diags_(diags), file_(diags.file()), prog_(program) {}
+  Checker(const ParsedProgram& parsed, Diagnostics& diags, tir::Program& program,
+          bool session_bindings = false)
+      : parsed_(parsed),
+        diags_(diags),
+        file_(diags.file()),
+        prog_(program),
+        session_bindings_(session_bindings) {}
   void run(bool needs_main);
 
   // ---- checker.cpp: items, types, statements, scopes
@@ -123,6 +128,7 @@ class Checker {
   Diagnostics& diags_;
   const SourceFile& file_;
   tir::Program& prog_;
+  const bool session_bindings_;  // CheckOptions::session_bindings
 
   std::vector<FnSig> sigs_;
   std::map<std::string, int> fn_by_name_;

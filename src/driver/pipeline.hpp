@@ -39,6 +39,7 @@ struct Options {
   bool maps = false;                 // with explain: and its map of who writes what
   bool deny_warnings = false;        // `-D warnings`: a warning refuses the program
   bool needs_main = true;            // false: a file of functions for `vx call`
+  bool session_bindings = false;     // the REPL's wrapper: CheckOptions::session_bindings
 };
 
 // What the front end made of one source.

@@ -15,6 +15,7 @@ Attempt run_pipeline(Composed composed, const Machine& machine, bool explain, bo
   options.machine = &machine;
   options.explain = explain;
   options.maps = maps;
+  options.session_bindings = true;
   a.c = pipeline::compile(std::make_shared<SourceFile>("<session>", a.composed.text), options);
   return a;
 }
