@@ -150,6 +150,15 @@ pub fn count(t : Tensor<u8, [?]>, flags : &Tensor<bool, [?]>, lim : u8) -> i32 {
     }
     return c;
 }
+pub fn ramp(n : i64, w : u8) -> Tensor<i32, [?, ?]> {
+    let mut o = Tensor<i32, [?, ?]>::fill_dims([n, w], 0);
+    for i in 0..o.len() {
+        for j in 0..o.dim(1) {
+            o[i][j] = i * 10 + j;
+        }
+    }
+    return o;
+}
 pub fn halves(h : &mut Tensor<f16, [2]>, b : &mut Tensor<bf16, [2]>, d : &mut Tensor<f64, [1]>) {
     h[0] = h[0] + h[1];
     b[0] = b[0] + b[1];
@@ -191,6 +200,15 @@ if expect(r, 0, "twice: a returned tensor with --out return="):
         fail(f"twice wrote {got!r}")
 r = vx("call", K, "twice", "--arg", "t=" + path("i.npy"))
 expect(r, 2, "a returned tensor without --out return=", "--out return=PATH.npy")
+
+# spec/types.md §3.1: a tensor of run-time size made from scalar arguments and returned
+r = vx("call", K, "ramp", "--arg", "n=3", "--arg", "w=2", "--out", "return=" + path("ramp.npy"))
+if expect(r, 0, "ramp: a returned tensor made by fill_dims from the arguments"):
+    got = np.load(path("ramp.npy"))
+    if not same_bits(got, np.array([[0, 1], [10, 11], [20, 21]], np.int32)):
+        fail(f"ramp wrote {got!r}")
+r = vx("call", K, "ramp", "--arg", "n=0", "--arg", "w=2", "--out", "return=" + path("ramp.npy"))
+expect(r, 101, "ramp with a size of 0", "the size of dimension 0 is 0")
 
 np.save(path("u.npy"), np.array([1, 200, 7, 9, 3], np.uint8))
 np.save(path("b.npy"), np.array([True, True, False, True, True]))

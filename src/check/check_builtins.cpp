@@ -464,11 +464,8 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     if (id && kind == BuiltinKind::Copy) {
       tir::Expr* tile = ref_arg(args[0], true, "first argument (the tile)");
       tir::Expr* src = ref_arg(args[1], false, "second argument (the source)");
-      const ast::ArrayLit* arr = nullptr;
       const ast::Expr& ia = args[2];
-      if (ia.rest.empty() && ia.first.types.empty() && ia.first.operand.ops.empty() &&
-          ia.first.operand.operand.suffixes.empty())
-        arr = boost::get<ast::ArrayLit>(&ia.first.operand.operand.base);
+      const ast::ArrayLit* arr = whole_array(ia);
       if (!arr) {
         error("E0200", span(ia), "`lanes::copy_async` takes the start index as an array `[i, j]`",
               "expected `[…]`");
@@ -614,6 +611,7 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
         d.helps.push_back(std::string("pass a reference: `") +
                           (sig.params[i].ref_mut ? "&mut " : "&") +
                           (a->text.empty() ? "x" : a->text) + "`");
+      run_time_size_help(d, sig.params[i], a->type);
       bad = true;
     }
     if (a->type.is_error()) bad = true;
@@ -768,18 +766,23 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
 tir::Expr* Checker::check_tensor_ctor(const ast::TensorCtor& c, Span s) {
   Type t = resolve_type(ast::Type(c.type));
   const std::string& method = c.method.name;
-  if (method != "fill" && method != "uninit") {
+  if (method != "fill" && method != "uninit" && method != "fill_dims") {
     error("E0105", span(c.method), "`Tensor` has no constructor `" + method + "`",
-          "use `fill(v)` or `uninit()`");
+          "use `fill(v)`, `fill_dims([n, …], v)` or `uninit()`");
     return error_expr(s);
   }
   if (t.is_error()) {
-    for (const auto& a : c.args) check_expr(a, nullptr);
+    for (const auto& a : c.args)
+      if (!whole_array(a)) check_expr(a, nullptr);
     return error_expr(s);
   }
+  if (method == "fill_dims") return check_fill_dims(c, t, s);
   for (int64_t d : t.dims)
     if (d == kUnknownDim) {
-      error("E0206", s, "a new tensor needs every dimension, not `?`", "unknown dimension");
+      auto& diag =
+          error("E0206", s, "a new tensor needs every dimension, not `?`", "unknown dimension");
+      if (method == "fill")
+        diag.helps.push_back("give the sizes when the program runs: `fill_dims([n, …], v)`");
       return error_expr(s);
     }
   tir::Expr* e = make(tir::ExprKind::TensorNew, t, s);

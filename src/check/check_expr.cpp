@@ -78,6 +78,7 @@ tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const
                         (expected.scalar != Scalar::Char || e->type.scalar == Scalar::U8) &&
                         (e->type.scalar != Scalar::Char || is_int(expected.scalar));
   if (castable) d.helps.push_back("convert it with `as " + type_name(expected) + "`");
+  run_time_size_help(d, expected, e->type);
   return error_expr(where);
 }
 

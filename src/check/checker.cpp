@@ -1,4 +1,5 @@
 // Items, types and statements. Expressions are in check_expr.cpp, built-ins in check_builtins.cpp.
+#include <algorithm>
 #include <boost/variant/get.hpp>
 
 #include "check/checker_impl.hpp"
@@ -313,6 +314,13 @@ Type Checker::resolve_type(const ast::Type& t) {
           "expected `Memory::CPU_DRAM`, `Memory::HBM` or `Memory::SMEM`");
       return Type::error();
     }
+  }
+  if (mem == Memory::Smem && std::count(dims.begin(), dims.end(), kUnknownDim) > 0) {
+    auto& d = error("E0206", span(tt), "an SMEM tile's dimensions are fixed: `?` is not allowed",
+                    "a tile in SMEM");
+    d.notes.push_back(
+        "a block's shared memory is sized when the kernel is compiled (spec/types.md §3.1)");
+    return Type::error();
   }
   return Type::tensor(elem.scalar, mem, std::move(dims));
 }

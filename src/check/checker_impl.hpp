@@ -117,6 +117,12 @@ class Checker {
   tir::Expr* check_method(tir::Expr* recv, const ast::MethodSuffix& m, Span span);
   tir::Expr* check_macro(const ast::MacroCall& m, Span span);
   tir::Expr* check_tensor_ctor(const ast::TensorCtor& c, Span span);
+  // ---- check_fill_dims.cpp: `Tensor<…>::fill_dims([n, …], v)`, sizes known at run time
+  tir::Expr* check_fill_dims(const ast::TensorCtor& c, const Type& t, Span span);
+  // The array literal `[a, b, …]` that is the whole of `e`, or null.
+  static const ast::ArrayLit* whole_array(const ast::Expr& e);
+  // A mismatch only because `found` has a `?` where `expected` has a size: says so on `d`.
+  static void run_time_size_help(Diagnostic& d, const Type& expected, const Type& found);
   bool check_format(const std::vector<ast::Expr>& args, size_t first, Span span, tir::Expr* into);
   // Evaluates a constant expression (literals, operators, casts) for a const item; returns null
   // when it is not constant.

@@ -278,11 +278,29 @@ class RuleWalker {
         }
         break;
       }
+      case tir::ExprKind::Builtin:
+        if (const IxNode* size = size_of(e)) return size;
+        break;
       default:
         break;
     }
     std::string t = text(e->span);
     return dag_.opaque(e, t.empty() ? "?" : t);
+  }
+
+  // `t.len()` / `t.dim(k)` of a tensor local: a fixed dimension's constant, or for a `?` one the
+  // symbol of that dimension (the same value in every pass, 0 to 2^31 - 1; spec/types.md §3.1).
+  const IxNode* size_of(const tir::Expr* e) {
+    if ((e->builtin != tir::BuiltinId::Len && e->builtin != tir::BuiltinId::Dim) ||
+        e->args[0]->kind != tir::ExprKind::Var)
+      return nullptr;
+    const int s = e->args[0]->slot;
+    if (s < 0 || s >= fn_->slot_count()) return nullptr;
+    const Type& t = fn_->slot_types[s];
+    const size_t k = e->builtin == tir::BuiltinId::Dim ? static_cast<size_t>(e->args[1]->lit.i) : 0;
+    if (!t.is_tensor_like() || k >= t.dims.size()) return nullptr;
+    if (t.dims[k] != kUnknownDim) return dag_.constant(t.dims[k]);
+    return dag_.symbol(&t.dims[k], text(e->span));
   }
 
   // Memoised: a graph shares sub-expressions, and may be exponentially larger as a tree.

@@ -95,7 +95,8 @@ enum class ExprKind : uint8_t {
   Call,       // user function `fn_index` with args (a tensor argument by value is moved)
   Builtin,    // `builtin` with args; for methods args[0] is the receiver; orderings and fence
               // scopes are i32 literals (AtomicOrdering, FenceScope)
-  TensorNew,  // `Tensor<…>::fill(args[0])` (builtin_fill = true) or `::uninit()`; type is Tensor
+  TensorNew,  // `Tensor<…>::fill(args[0])` (builtin_fill = true) or `::uninit()`; type is Tensor;
+              // `::fill_dims([args[1], …], args[0])`: one integer size per dimension after it
   Transfer,   // `transfer(args[0], Memory::M)`: args[0] is a Var holding a tensor, which is moved;
               // type is the same tensor in the new memory
   If,         // if args[0] { block } else { else_block } (else_block may be null); `else if`

@@ -199,6 +199,9 @@ class Printer {
         return typed(std::string(builtin_spelling(e.builtin)) + "(" + args(e.args) + ")", e.type);
       }
       case ExprKind::TensorNew:
+        if (e.args.size() > 1)
+          return type_name(e.type) + "::fill_dims([" + args(e.args, 1) + "], " + expr(*e.args[0]) +
+                 ")";
         return type_name(e.type) + (e.builtin_fill ? "::fill(" + args(e.args) + ")" : "::uninit()");
       case ExprKind::Transfer:
         return typed(

@@ -324,6 +324,10 @@ const Node* Compiler::value(const tir::Expr& e) {
         n->elem = e.type.scalar;
         n->memory = e.type.memory;
         n->dims = e.type.dims;
+        for (size_t k = 1; k < e.args.size(); ++k) {
+          n->sizes.push_back(int_operand(*e.args[k]));
+          n->size_spans.push_back(e.args[k]->span);
+        }
         n->span = e.span;
         return n;
       });

@@ -421,21 +421,33 @@ void check_tensor_budget(Scalar elem, const std::vector<int64_t>& dims, bool uni
 // ---- A node that two node files make
 // -------------------------------------------------------------
 
-// `Tensor<T, D, M>::fill(v)` / `::uninit()`.
+// `fill_dims([n, …], v)`: the dimensions from the sizes, each checked against its limits and the
+// type's dimension (kUnknownDim: any), else a runtime error at the size (spec/types.md §3.1).
+std::vector<int64_t> run_time_dims(Frame& f, const std::vector<int64_t>& type_dims,
+                                   const std::vector<IntOperand>& sizes,
+                                   const std::vector<Span>& spans, Span span);
+
+// `Tensor<T, D, M>::fill(v)` / `::uninit()` / `::fill_dims([n, …], v)` (`sizes` not empty).
 template <class T>
 struct TensorNewNode final : Node {
   const ExprT<T>* fill = nullptr;  // null: uninit
   Scalar elem;
   Memory memory;
   std::vector<int64_t> dims;
+  std::vector<IntOperand> sizes;  // fill_dims: one per dimension
+  std::vector<Span> size_spans;
   Span span;
-  std::unique_ptr<TensorStorage> make() const {
-    check_tensor_budget(elem, dims, fill == nullptr, span);
+  std::unique_ptr<TensorStorage> make(Frame& f) const {
+    if (!sizes.empty()) return make(run_time_dims(f, dims, sizes, size_spans, span));
+    return make(dims);
+  }
+  std::unique_ptr<TensorStorage> make(const std::vector<int64_t>& shape) const {
+    check_tensor_budget(elem, shape, fill == nullptr, span);
     try {
-      return std::make_unique<TensorStorage>(elem, memory, dims, fill == nullptr);
+      return std::make_unique<TensorStorage>(elem, memory, shape, fill == nullptr);
     } catch (const std::bad_alloc&) {
       runtime_error(
-          span, "out of memory making a tensor of " + std::to_string(dims.size()) + " dimensions");
+          span, "out of memory making a tensor of " + std::to_string(shape.size()) + " dimensions");
     }
   }
   // Fills a storage in place (also used to reuse a tile's storage on the next block pass).
@@ -449,14 +461,14 @@ struct TensorNewNode final : Node {
     }
   }
   void eval_tensor(Frame& f, TensorSlot& out) const override {
-    auto s = make();
+    auto s = make(f);
     fill_into(f, *s);
     out.own(std::move(s));
   }
   // `let t = Tensor…` into a slot that already owns a tensor of the same shape (a tile of the
   // last block pass, dead now): reuse its storage.
   void into_slot(Frame& f, TensorSlot& slot) const {
-    if (slot.owned && slot.owned->elem == elem && slot.owned->dims == dims &&
+    if (sizes.empty() && slot.owned && slot.owned->elem == elem && slot.owned->dims == dims &&
         (fill != nullptr) == (slot.owned->init == nullptr)) {
       fill_into(f, *slot.owned);
       slot.owned->memory = memory;

@@ -296,6 +296,8 @@ class Lowerer {
         return std::nullopt;
       case tir::ExprKind::Cast:
         return static_int(*e.args[0]);
+      case tir::ExprKind::Builtin:
+        return static_size(e);
       case tir::ExprKind::Binary: {
         auto a = static_int(*e.args[0]), b = static_int(*e.args[1]);
         if (!a || !b) return std::nullopt;
@@ -323,6 +325,20 @@ class Lowerer {
       default:
         return std::nullopt;
     }
+  }
+
+  // `t.len()` / `t.dim(k)`: a fixed dimension, or (with values) a `?` one of a tensor captured
+  // from outside the region, whose shape is known when the region starts (spec/types.md §3.1).
+  std::optional<int64_t> static_size(const tir::Expr& e) {
+    if (e.builtin != tir::BuiltinId::Len && e.builtin != tir::BuiltinId::Dim) return std::nullopt;
+    const tir::Expr& t = *e.args[0];
+    if (!t.type.is_tensor_like()) return std::nullopt;
+    const size_t k = e.builtin == tir::BuiltinId::Dim ? static_cast<size_t>(e.args[1]->lit.i) : 0;
+    if (k >= t.type.dims.size()) return std::nullopt;
+    if (t.type.dims[k] != kUnknownDim) return t.type.dims[k];
+    if (!values_ || t.kind != tir::ExprKind::Var) return std::nullopt;
+    if (auto v = (*values_)(t.slot); v && k < v->dims.size()) return v->dims[k];
+    return std::nullopt;
   }
 
   int64_t bound(const tir::Stmt& s, const tir::Expr& e) {

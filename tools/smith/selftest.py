@@ -88,6 +88,16 @@ for s in range(40):
     a, b2 = gen.generate(s), gen.generate(s)
     check(a == b2, "seed %d deterministic" % s)
     check("println!" in a and "fn main()" in a, "seed %d prints" % s)
+# sizes known at run time (spec/types.md §3.1): some maps make their output with `fill_dims`, of a
+# size from a host loop or a function's argument, now and then over `0..out.len()` blocks
+feats = {}
+for s in range(200):
+    gen.generate(s, feats)
+for k in ("run_time_size_host_loop", "run_time_size_fn_arg", "run_time_size_len_bound"):
+    check(feats.get(k, 0) > 0, "feature %s in seeds 0-199" % k)
+text = gen.generate(77)
+check("[?, 31, 4], Memory::HBM>::fill_dims(" in text and ".len() across blocks" in text,
+      "seed 77's run-time sized output")
 for s in range(200):
     m = races.mutant(s)
     check(m.text() == races.mutant(s).text(), "mutant %d deterministic" % s)

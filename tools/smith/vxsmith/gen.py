@@ -53,6 +53,9 @@ class Gen:
         self.helpers = []  # text of helper functions (device helpers, pub fns with regions)
         self.helper_sigs = {}  # type -> [names] of scalar device helpers T -> T
         self.float_atomics = False
+        # Sizes known at run time (run_time_sizes) draw from a generator of their own, so the rest
+        # of a seed's program is the one it was before they existed.
+        self.rs = random.Random(seed * 65537 + 29)
 
     # ---- small utilities
     def feat(self, name, k=1):
@@ -492,13 +495,48 @@ class Gen:
         self.close_n(body, len(loops))
         for line in pre.lines:
             w.lines.append(line)
-        w("let mut %s = transfer(Tensor<%s, [%s]>::fill(%s), Memory::HBM);" % (
-            out, t, ", ".join(map(str, oshape)), self.lit(t, 0 if t in INTS else 0.5)))
+        fill = self.lit(t, 0 if t in INTS else 0.5)
+        if getattr(self, "plain", False) or self.rs.random() >= 0.2:
+            w("let mut %s = transfer(Tensor<%s, [%s]>::fill(%s), Memory::HBM);" % (
+                out, t, ", ".join(map(str, oshape)), fill))
+        else:
+            self.run_time_out(w, body, out, t, oshape, fill, loops if mode == "multi" else None)
         w.open("spawn on(Topology::Device)")
         self.feat("region")
         w.lines.extend(body.lines)
         w.close()
         self.print_tensor(w, out, t, oshape)
+
+    def run_time_out(self, w, body, out, t, shape, fill, multi_loops):
+        """The output of a map made with `fill_dims`: its first dimension `?`, of a size the program
+        computes (a host loop's count, or a function's argument: spec/types.md §3.1). Only the
+        first: the kernel rules prove offsets from the fixed inner dimensions. When the store is
+        at the nest's own multi-index and the first block loop starts at 0, that loop runs over
+        `0..out.len()`."""
+        ty = "Tensor<%s, [%s], Memory::HBM>" % (t, ", ".join(["?"] + [str(d) for d in shape[1:]]))
+        rest = "".join(", %d" % d for d in shape[1:])
+        if self.rs.random() < 0.5:
+            self.feat("run_time_size_host_loop")
+            n, i = self.fresh("n"), self.fresh("i")
+            w("let mut %s = 0;" % n)
+            w.open("for %s in 0..%d" % (i, shape[0]))
+            w("%s = %s + 1;" % (n, i))
+            w.close()
+            w("let mut %s = %s::fill_dims([%s%s], %s);" % (out, ty, n, rest, fill))
+        else:
+            self.feat("run_time_size_fn_arg")
+            mk = self.fresh("make")
+            self.helpers.append("fn %s(n: i32) -> %s {\n    return %s::fill_dims([n%s], %s);\n}" % (
+                mk, ty, ty, rest, fill))
+            w("let mut %s = %s(%d);" % (out, mk, shape[0]))
+        if multi_loops and multi_loops[0][1] == 0:
+            v, _, e = multi_loops[0]
+            for k, line in enumerate(body.lines):
+                head = line.lstrip()
+                if head.startswith("for %s in " % v):
+                    body.lines[k] = line[:len(line) - len(head)] + "for %s in 0..%s.len() across blocks {" % (v, out)
+                    self.feat("run_time_size_len_bound")
+                    break
 
     def sec_tile_reduce(self, w):
         """Tiles in SMEM (one or several, 1-D and 2-D), filled by lanes, reduced in block code."""
