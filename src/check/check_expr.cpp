@@ -271,6 +271,7 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
     e->args = {a, b};
     return e;
   }
+  if (a->type.is_array() || b->type.is_array()) return array_compare(a, b, op, t.op_span, t.span);
   if (!a->type.is_scalar() || !b->type.is_scalar())
     return refuse(strings ? "a string slice has only the comparisons"
                           : "operators work on scalars");
@@ -420,6 +421,7 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
     indices.push_back(i);
   }
   if (base->type.is_error()) return error_expr(s);
+  if (base->type.is_array()) return check_array_index(base, indices, s);
   if (!base->type.is_tensor_like()) {
     error("E0204", s, "cannot index a value of type `" + type_name(base->type) + "`",
           "not a tensor");
@@ -841,11 +843,7 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     if (segs.size() == 1) return use_var(segs[0].name, s, true);
     return check_assoc_path(pe->path, s);
   }
-  if (boost::get<ast::ArrayLit>(&p)) {
-    error("E0200", s, "an array literal can only be the index of `lanes::copy_async`",
-          "not a value here");
-    return error_expr(s);
-  }
+  if (auto* a = boost::get<ast::ArrayLit>(&p)) return check_array_lit(*a, expected, s);
   if (boost::get<ast::UnitLit>(&p)) return make(tir::ExprKind::Unit, Type::unit(), s);
   if (auto* par = boost::get<ast::Paren>(&p)) return check_expr(par->inner.get(), expected);
   if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {

@@ -46,12 +46,13 @@ bool scalar_equal(Scalar s, uint64_t a, uint64_t b) {
 
 namespace {
 
-// One argument of a format: a scalar, a `&str` or a unit.
+// One argument of a format: a scalar, a `&str`, a unit or an array (of `scalar`).
 struct FormatArg {
   const Node* node = nullptr;
   Scalar scalar = Scalar::I32;
   bool is_string = false;
   bool is_unit = false;
+  bool is_array = false;
 };
 
 struct Formatter {
@@ -67,8 +68,15 @@ struct Formatter {
       big.resize(args.size());
       vals = big.data();
     }
-    for (size_t i = 0; i < args.size(); ++i)
+    std::vector<TensorSlot> arrays;  // the arrays' elements, when there are any
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].is_array) {
+        arrays.resize(args.size());
+        args[i].node->eval_tensor(f, arrays[i]);
+        continue;
+      }
       vals[i] = args[i].node ? args[i].node->eval_bits(f) : 0;
+    }
     std::string out;
     for (const tir::FormatPiece& p : pieces) {
       out += p.literal;
@@ -78,6 +86,8 @@ struct Formatter {
         out += fmt::format_str(string_of(vals[p.arg]), p.spec);
       else if (a.is_unit)
         out += "()";
+      else if (a.is_array)
+        out += format_array(a.scalar, arrays[p.arg].view, p.spec);
       else
         out += format_scalar(a.scalar, vals[p.arg], p.spec);
     }
@@ -98,9 +108,10 @@ Formatter make_formatter(Compiler& c, const tir::Expr& e, size_t first_arg) {
     if (x.type.kind == TypeKind::String) {
       a.node = c.value(x);
       a.is_string = true;
-    } else if (x.type.is_scalar()) {
+    } else if (x.type.is_scalar() || x.type.is_array()) {
       a.node = c.value(x);
       a.scalar = x.type.scalar;
+      a.is_array = x.type.is_array();
     } else {
       a.node = c.value(x);
       a.is_unit = true;
