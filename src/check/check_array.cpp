@@ -205,10 +205,10 @@ tir::Expr* Checker::array_len(tir::Expr* recv, const ast::MethodSuffix& m, Span 
           "wrong number of arguments");
     return error_expr(s);
   }
-  // The length is part of the type: a constant, after the receiver runs for its effects.
+  // The length is part of the type: a constant, after the receiver runs for its effects (a
+  // variable's read stays, so that the lints see it used).
   tir::Expr* len = make(tir::ExprKind::Literal, Type::of(Scalar::I32), s);
   len->lit.i = recv->type.dims[0];
-  if (recv->kind == tir::ExprKind::Var) return len;
   tir::Block* b = prog_.new_block();
   b->span = s;
   tir::Stmt* st = prog_.new_stmt();

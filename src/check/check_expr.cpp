@@ -534,7 +534,8 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
         idx.push_back(&boost::get<ast::IndexSuffix>(p.suffixes[j++]));
       Span s{whole.begin, span(p.suffixes[j - 1]).end};
       if (!cur->type.is_error() && cur->kind != tir::ExprKind::Var) {
-        error("E0204", s, "only a tensor variable can be indexed", "bind it with `let` first");
+        error("E0204", s, "only a tensor or array variable can be indexed",
+              "bind it with `let` first");
         cur = error_expr(s);
       } else {
         cur = check_index(cur, idx, s, false);

@@ -14,10 +14,6 @@ namespace vx::interp {
 // A value that lives in a frame's TensorSlot rather than its scalar slot: a tensor, a reference,
 // or an array (arrays.cpp).
 inline bool in_tensor_slot(const vx::Type& t) { return t.is_tensor_like() || t.is_array(); }
-// arrays.cpp: two arrays of scalar type `s` equal element by element; an array as `{:?}` prints
-// it, each element under `spec`.
-bool array_equal(Scalar s, const TensorView& a, const TensorView& b);
-std::string format_array(Scalar s, const TensorView& v, const fmt::Spec& spec);
 
 class Compiler {
  public:

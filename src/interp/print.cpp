@@ -150,21 +150,34 @@ struct AssertEq final : Node {
   const Node* right;
   Scalar scalar;
   bool strings;  // two `&str`, rather than two scalars of type `scalar`
+  bool arrays;   // two arrays of `scalar`
   Formatter fm;
   bool has_message;
   Span span;
   uint64_t eval_bits(Frame& f) const override {
-    const uint64_t a = left->eval_bits(f);
-    const uint64_t b = right->eval_bits(f);
-    if (strings ? string_of(a) == string_of(b) : scalar_equal(scalar, a, b)) return 0;
-    std::string msg = "assertion `left == right` failed";
-    if (has_message) msg += ": " + fm.render(f);
     fmt::Spec debug;
     debug.kind = '?';
-    auto shown = [&](uint64_t v) {
-      return strings ? fmt::format_str(string_of(v), debug) : scalar_debug(scalar, v);
-    };
-    msg += "\n  left: " + shown(a) + "\n right: " + shown(b);
+    std::string shown_a, shown_b;
+    if (arrays) {
+      TensorSlot ta, tb;
+      left->eval_tensor(f, ta);
+      right->eval_tensor(f, tb);
+      if (array_equal(scalar, ta.view, tb.view)) return 0;
+      shown_a = format_array(scalar, ta.view, debug);
+      shown_b = format_array(scalar, tb.view, debug);
+    } else {
+      const uint64_t a = left->eval_bits(f);
+      const uint64_t b = right->eval_bits(f);
+      if (strings ? string_of(a) == string_of(b) : scalar_equal(scalar, a, b)) return 0;
+      auto shown = [&](uint64_t v) {
+        return strings ? fmt::format_str(string_of(v), debug) : scalar_debug(scalar, v);
+      };
+      shown_a = shown(a);
+      shown_b = shown(b);
+    }
+    std::string msg = "assertion `left == right` failed";
+    if (has_message) msg += ": " + fm.render(f);
+    msg += "\n  left: " + shown_a + "\n right: " + shown_b;
     runtime_error(span, msg);
   }
 };
@@ -187,6 +200,7 @@ const Node* Compiler::assert_(const tir::Expr& e) {
     n->right = value(*e.args[1]);
     n->scalar = e.args[0]->type.scalar;
     n->strings = e.args[0]->type.kind == TypeKind::String;
+    n->arrays = e.args[0]->type.is_array();
     n->fm = make_formatter(*this, e, 2);
     n->has_message = !e.format.empty();
     n->span = e.span;
