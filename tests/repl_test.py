@@ -136,6 +136,10 @@ def piped():
         ("c", ["= [7, 7, 7] : Tensor<i32, [3]> (3 elements in CPU_DRAM)"]),
         ("let mut n = 40;\nn += 2;\nn", ["= 42 : i32"]),
         ("n * 2", ["= 84 : i32"]),
+        # an array binding is kept (a copy) and prints as `{:?}` does (spec/cli.md §7)
+        ("let mut arr = [1.5, 2.0];\narr[1] += 1.0;", []),
+        ("arr", ["= [1.5, 3.0] : [f64; 2]"]),
+        ("arr == [1.5, 3.0]", ["= true : bool"]),
         ("fn scale(v: f32) -> f32 { v * 3.0 }", ["redefined fn scale"]),
         ("scale(2.0)", ["= 6 : f32"]),
         (":type back[0][0] * 2.0", ["back[0][0] * 2.0 : f32"]),

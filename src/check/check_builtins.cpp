@@ -644,6 +644,7 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
     e->args.push_back(recv);
     return e;
   };
+  if (rt.is_array()) return array_len(recv, m, s);
   const std::optional<BuiltinId> id = builtin_named(name);
   if (rt.kind == TypeKind::Token) {
     if (name != "wait") {
@@ -895,15 +896,20 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
     }
     if (!v->type.is_error()) {
       fmt::ArgClass c;
-      if (v->type.kind == TypeKind::String)
+      const Type shown = v->type.is_array() ? Type::of(v->type.scalar) : v->type;
+      if (v->type.is_array() && !array_format(v, p.spec, span(fa))) {
+        ok = false;
+        continue;
+      }
+      if (shown.kind == TypeKind::String)
         c = fmt::ArgClass::Str;
-      else if (v->type.is_scalar(Scalar::Char))
+      else if (shown.is_scalar(Scalar::Char))
         c = fmt::ArgClass::Char;
-      else if (v->type.is_scalar(Scalar::Bool))
+      else if (shown.is_scalar(Scalar::Bool))
         c = fmt::ArgClass::Bool;
-      else if (v->type.is_scalar() && is_float(v->type.scalar))
+      else if (shown.is_scalar() && is_float(shown.scalar))
         c = fmt::ArgClass::Float;
-      else if (v->type.is_scalar())
+      else if (shown.is_scalar())
         c = fmt::ArgClass::Integer;
       else {
         error("E0501", v->span, "cannot format a value of type `" + type_name(v->type) + "`",
@@ -992,9 +998,10 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     e->is_assert_eq = true;
     if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
     if (a->type.is_error() || b->type.is_error()) return error_expr(s);
-    if (!(a->type.is_scalar() || a->type.kind == TypeKind::String) || a->type != b->type) {
+    if (!(a->type.is_scalar() || a->type.kind == TypeKind::String || a->type.is_array()) ||
+        a->type != b->type) {
       error("E0200", s,
-            "`assert_eq!` compares two scalars or two `&str` of one type, found `" +
+            "`assert_eq!` compares two scalars, two `&str` or two arrays of one type, found `" +
                 type_name(a->type) + "` and `" + type_name(b->type) + "`");
       return error_expr(s);
     }

@@ -272,6 +272,7 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
     e->args = {a, b};
     return e;
   }
+  if (a->type.is_array() || b->type.is_array()) return array_compare(a, b, op, t.op_span, t.span);
   if (!a->type.is_scalar() || !b->type.is_scalar())
     return refuse(strings ? "a string slice has only the comparisons"
                           : "operators work on scalars");
@@ -421,6 +422,7 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
     indices.push_back(i);
   }
   if (base->type.is_error()) return error_expr(s);
+  if (base->type.is_array()) return check_array_index(base, indices, s);
   if (!base->type.is_tensor_like()) {
     error("E0204", s, "cannot index a value of type `" + type_name(base->type) + "`",
           "not a tensor");
@@ -533,7 +535,8 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
         idx.push_back(&boost::get<ast::IndexSuffix>(p.suffixes[j++]));
       Span s{whole.begin, span(p.suffixes[j - 1]).end};
       if (!cur->type.is_error() && cur->kind != tir::ExprKind::Var) {
-        error("E0204", s, "only a tensor variable can be indexed", "bind it with `let` first");
+        error("E0204", s, "only a tensor or array variable can be indexed",
+              "bind it with `let` first");
         cur = error_expr(s);
       } else {
         cur = check_index(cur, idx, s, false);
@@ -842,11 +845,7 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     if (segs.size() == 1) return use_var(segs[0].name, s, true);
     return check_assoc_path(pe->path, s);
   }
-  if (boost::get<ast::ArrayLit>(&p)) {
-    error("E0200", s, "an array literal can only be the index of `lanes::copy_async`",
-          "not a value here");
-    return error_expr(s);
-  }
+  if (auto* a = boost::get<ast::ArrayLit>(&p)) return check_array_lit(*a, expected, s);
   if (boost::get<ast::UnitLit>(&p)) return make(tir::ExprKind::Unit, Type::unit(), s);
   if (auto* par = boost::get<ast::Paren>(&p)) return check_expr(par->inner.get(), expected);
   if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {

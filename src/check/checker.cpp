@@ -215,6 +215,7 @@ Type Checker::resolve_type(const ast::Type& t) {
     inner.ref_mut = r->is_mut;
     return inner;
   }
+  if (auto* a = boost::get<ast::ArrayType>(&t)) return resolve_array_type(*a);
   const auto& tt = boost::get<ast::TensorType>(t);
   Type elem = resolve_type(tt.elem.get());
   if (elem.is_error()) return elem;
@@ -922,7 +923,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       auto& d = error("E0302", tspan, "cannot assign through `&` reference `" + name + "`",
                       "`" + name + "` is a `&` reference, so its elements cannot be written");
       d.helps.push_back("take it as `&mut`");
-    } else if (base->type.kind == TypeKind::Tensor && !local->is_mut) {
+    } else if ((base->type.kind == TypeKind::Tensor || base->type.is_array()) && !local->is_mut) {
       auto& d = error("E0300", tspan, "cannot assign to an element of immutable `" + name + "`",
                       "cannot assign");
       d.secondary.push_back({local->decl, "declared here without `mut`"});

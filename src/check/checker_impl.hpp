@@ -88,6 +88,17 @@ class Checker {
   // `Type::i32::MAX`-style paths: a scalar type's associated constant (null: reported).
   tir::Expr* check_assoc_path(const ast::Path& path, Span span);
 
+  // ---- check_array.cpp: arrays `[T; N]`
+  bool array_length(const ast::Dim& d, int64_t& out);  // false: reported
+  Type array_of(const Type& elem, int64_t n, Span s);  // `[elem; n]`, or an error (reported)
+  Type resolve_array_type(const ast::ArrayType& a);
+  tir::Expr* check_array_lit(const ast::ArrayLit& a, const Type* expected, Span s);
+  tir::Expr* check_array_index(tir::Expr* base, const std::vector<tir::Expr*>& indices, Span s);
+  tir::Expr* array_len(tir::Expr* recv, const ast::MethodSuffix& m, Span s);
+  tir::Expr* array_compare(tir::Expr* a, tir::Expr* b, tir::BinOp op, Span op_span, Span whole);
+  // An array printed under `spec`: Debug (`{:?}`) only, else E0221 (false: reported).
+  bool array_format(const tir::Expr* v, const fmt::Spec& spec, Span format);
+
   // ---- check_match.cpp: `match`
   tir::Expr* check_match(const ast::MatchExpr& m, const Type* expected, Span span);
   struct PatAltInfo;

@@ -441,6 +441,10 @@ class RuleWalker {
         const tir::Expr* t = s->target;
         if (t->kind == tir::ExprKind::Var) {
           check_outer_write(t->slot, s->span, t->text);
+        } else if (t->kind == tir::ExprKind::Index && t->args[0]->type.is_array()) {
+          // An array is a value of its pass: an element written is the variable written.
+          check_outer_write(root_slot(t), s->span, t->text);
+          for (const tir::Expr* i : place_indices(t)) walk_expr(i);
         } else if (t->kind == tir::ExprKind::Index) {
           int r = root_slot(t);
           std::map<const IxNode*, std::pair<int64_t, int64_t>> b;
@@ -695,7 +699,7 @@ class RuleWalker {
     if (!e) return;
     switch (e->kind) {
       case tir::ExprKind::Index: {
-        int r = root_slot(e);
+        int r = e->args[0]->type.is_array() ? -1 : root_slot(e);  // an array: no shared memory
         std::map<const IxNode*, std::pair<int64_t, int64_t>> b;
         if (r >= 0) {
           const IxNode* off = offset_of(e, fn_->slot_types[r], &b);

@@ -105,6 +105,8 @@ enum class ExprKind : uint8_t {
   Print,      // println!/print!: `format` pieces over args; `newline` for println!
   Assert,     // assert!(args[0]) with an optional message (`format` over args[1..]), or
               // assert_eq!(args[0], args[1]) when `is_assert_eq`
+  ArrayLit,   // `[a, b, c]`: args are the elements (scalars, or arrays for `[[T; M]; N]`); or
+              // `[v; N]`: args is v alone, repeated (the same when N is 1); type is Array
 };
 
 struct FormatPiece {

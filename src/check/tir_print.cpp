@@ -214,6 +214,11 @@ class Printer {
       }
       case ExprKind::BlockExpr:
         return typed(braced_text(e.block, depth_).substr(1), e.type);
+      case ExprKind::ArrayLit:
+        if (e.args.size() == 1 && e.type.dims[0] > 1)
+          return typed("[" + expr(*e.args[0]) + "; " + std::to_string(e.type.dims[0]) + "]",
+                       e.type);
+        return typed("[" + args(e.args) + "]", e.type);
       case ExprKind::Print:
       case ExprKind::Assert: {
         std::string text = e.kind == ExprKind::Assert

@@ -54,6 +54,8 @@ bool operator==(const Type& a, const Type& b) {
       [[fallthrough]];
     case TypeKind::Tensor:
       return a.scalar == b.scalar && a.memory == b.memory && a.dims == b.dims;
+    case TypeKind::Array:
+      return a.scalar == b.scalar && a.dims == b.dims;
     default:
       return true;
   }
@@ -71,6 +73,11 @@ std::string type_name(const Type& t) {
       return "&str";
     case TypeKind::Error:
       return "{error}";
+    case TypeKind::Array: {  // `[[f32; 3]; 2]`: the outermost length last
+      std::string s = scalar_info(t.scalar).name;
+      for (size_t i = t.dims.size(); i-- > 0;) s = "[" + s + "; " + std::to_string(t.dims[i]) + "]";
+      return s;
+    }
     case TypeKind::Tensor:
     case TypeKind::Ref: {
       std::string s = t.kind == TypeKind::Ref ? (t.ref_mut ? "&mut " : "&") : "";

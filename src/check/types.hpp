@@ -40,6 +40,7 @@ enum class TypeKind : uint8_t {
   Ref,     // a reference to a tensor: `scalar`, `memory`, `dims`, `ref_mut`
   Token,   // the value of `lanes::copy_async`
   String,  // `&str`: a string slice (every one a literal, so `'static`); host code only
+  Array,   // `[T; N]`, `[[T; M]; N]`: `scalar`, `dims` (outermost first); a Copy value
   Error,   // the type of an expression that already failed to check (no further errors)
 };
 
@@ -65,6 +66,12 @@ struct Type {
     t.scalar = s;
     return t;
   }
+  static Type array(Scalar s, std::vector<int64_t> dims) {
+    Type t = of(s);
+    t.kind = TypeKind::Array;
+    t.dims = std::move(dims);
+    return t;
+  }
   static Type tensor(Scalar s, Memory m, std::vector<int64_t> dims) {
     Type t = of(s);
     t.kind = TypeKind::Tensor;
@@ -74,6 +81,7 @@ struct Type {
   }
   bool is_scalar() const { return kind == TypeKind::Scalar; }
   bool is_scalar(Scalar s) const { return kind == TypeKind::Scalar && scalar == s; }
+  bool is_array() const { return kind == TypeKind::Array; }
   bool is_tensor_like() const { return kind == TypeKind::Tensor || kind == TypeKind::Ref; }
   bool is_error() const { return kind == TypeKind::Error; }
   bool is_unit() const { return kind == TypeKind::Unit; }

@@ -172,7 +172,7 @@ struct CallNode final : Node {
   }
 };
 
-bool is_tensor_type(const vx::Type& t) { return t.is_tensor_like(); }
+bool is_tensor_type(const vx::Type& t) { return in_tensor_slot(t); }
 
 std::string var_name(const tir::Expr& e) {
   if (e.kind == tir::ExprKind::Var) return e.text;
@@ -282,12 +282,14 @@ const Node* Compiler::value(const tir::Expr& e) {
           return make<VarNode<decltype(tag)>>(e.slot);
         });
       }
+      if (e.type.is_array()) return array_var(e);
       if (is_tensor_type(e.type)) return make<TensorVarNode>(e.slot);
       return make<BitsVarNode>(e.slot);
     case ExprKind::Unary:
       return unary(e);
     case ExprKind::Binary:
       if (e.args[0]->type.kind == TypeKind::String) return string_value(e);
+      if (e.args[0]->type.is_array()) return array_eq(e);
       return binary(e);
     case ExprKind::Cast:
       return cast(e);
@@ -345,6 +347,8 @@ const Node* Compiler::value(const tir::Expr& e) {
       return print(e);
     case ExprKind::Assert:
       return assert_(e);
+    case ExprKind::ArrayLit:
+      return array_lit(e);
   }
   internal_error("unknown expression kind");
 }

@@ -310,7 +310,7 @@ struct VarCompound final : StmtNode {
 };
 
 bool fused_base(const tir::Expr& base) {
-  return base.kind == ExprKind::Var && base.type.is_tensor_like();
+  return base.kind == ExprKind::Var && in_tensor_slot(base.type);
 }
 
 bool all_scalar_vars(const std::vector<tir::Expr*>& args, size_t from) {

@@ -494,7 +494,7 @@ const StmtNode* Compiler::tail_stmt(const tir::Expr& e, Tail tail) {
     n->list = block_stmts(*e.block, tail);
     return n;
   }
-  const bool tensor = e.type.is_tensor_like();
+  const bool tensor = in_tensor_slot(e.type);
   if (tail == Tail::Return) {
     auto* r = make<ReturnStmt>();
     r->value = value(e);
@@ -540,7 +540,7 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
   switch (s.kind) {
     case StmtKind::Let: {
       if (!s.value) return make<BlockStmt>();
-      if (s.value->type.is_tensor_like()) return let_or_assign_tensor(s.slot, *s.value);
+      if (in_tensor_slot(s.value->type)) return let_or_assign_tensor(s.slot, *s.value);
       if (s.value->type.is_scalar() &&
           (is_leaf(*s.value) || s.value->kind == tir::ExprKind::Index)) {
         const StmtNode* let = with_scalar(s.value->type.scalar, [&](auto tag) -> const StmtNode* {
@@ -563,7 +563,7 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
     case StmtKind::Assign: {
       const tir::Expr& t = *s.target;
       if (t.kind == tir::ExprKind::Index) return index_store(s);
-      if (t.type.is_tensor_like()) return let_or_assign_tensor(t.slot, *s.value);
+      if (in_tensor_slot(t.type)) return let_or_assign_tensor(t.slot, *s.value);
       if (s.compound) return var_compound(s);
       auto* n = make<LetBits>();
       n->slot = t.slot;
@@ -609,7 +609,7 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
       auto* r = make<ReturnStmt>();
       if (s.value) {
         r->value = value(*s.value);
-        r->is_tensor = s.value->type.is_tensor_like();
+        r->is_tensor = in_tensor_slot(s.value->type);
       }
       return r;
     }
@@ -702,9 +702,9 @@ std::vector<std::unique_ptr<CompiledFunction>> Compiler::compile_all() {
     auto cf = std::make_unique<CompiledFunction>();
     cf->fn = &fn;
     cf->index = static_cast<int>(out.size());
-    cf->returns_tensor = fn.ret.is_tensor_like();
+    cf->returns_tensor = in_tensor_slot(fn.ret);
     for (int i = 0; i < fn.slot_count(); ++i)
-      if (fn.slot_types[i].is_tensor_like()) cf->tensor_slots.push_back(i);
+      if (in_tensor_slot(fn.slot_types[i])) cf->tensor_slots.push_back(i);
     out.push_back(std::move(cf));
   }
   for (size_t i = 0; i < program_.functions.size(); ++i) {

@@ -11,6 +11,10 @@
 
 namespace vx::interp {
 
+// A value that lives in a frame's TensorSlot rather than its scalar slot: a tensor, a reference,
+// or an array (arrays.cpp).
+inline bool in_tensor_slot(const vx::Type& t) { return t.is_tensor_like() || t.is_array(); }
+
 class Compiler {
  public:
   explicit Compiler(const tir::Program& program) : program_(program) {}
@@ -117,7 +121,7 @@ class Compiler {
       return e.args[0]->kind == ExprKind::Var && e.args[0]->type.is_scalar() &&
              is_int(e.args[0]->type.scalar);
     if (e.kind != ExprKind::Index || e.args.size() < 2 || e.args.size() > 4) return false;
-    if (e.args[0]->kind != ExprKind::Var || !e.args[0]->type.is_tensor_like()) return false;
+    if (e.args[0]->kind != ExprKind::Var || !in_tensor_slot(e.args[0]->type)) return false;
     for (size_t k = 1; k < e.args.size(); ++k) {
       const tir::Expr& i = *e.args[k];
       if (i.kind != ExprKind::Literal && (i.kind != ExprKind::Var || !i.type.is_scalar()))
@@ -140,6 +144,10 @@ class Compiler {
   const Node* assert_(const tir::Expr& e);           // print.cpp
   // A `&str` literal, a comparison of two, or `.len()` of one.
   const Node* string_value(const tir::Expr& e);  // strings.cpp
+  // arrays.cpp: an array local as a value (a copy), a literal, `==`/`!=` of two arrays.
+  const Node* array_var(const tir::Expr& e);
+  const Node* array_lit(const tir::Expr& e);
+  const Node* array_eq(const tir::Expr& e);
 
   template <class N, class... A>
   N* make(A&&... args) {

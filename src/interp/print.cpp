@@ -46,12 +46,13 @@ bool scalar_equal(Scalar s, uint64_t a, uint64_t b) {
 
 namespace {
 
-// One argument of a format: a scalar, a `&str` or a unit.
+// One argument of a format: a scalar, a `&str`, a unit or an array (of `scalar`).
 struct FormatArg {
   const Node* node = nullptr;
   Scalar scalar = Scalar::I32;
   bool is_string = false;
   bool is_unit = false;
+  bool is_array = false;
 };
 
 struct Formatter {
@@ -67,8 +68,15 @@ struct Formatter {
       big.resize(args.size());
       vals = big.data();
     }
-    for (size_t i = 0; i < args.size(); ++i)
+    std::vector<TensorSlot> arrays;  // the arrays' elements, when there are any
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].is_array) {
+        arrays.resize(args.size());
+        args[i].node->eval_tensor(f, arrays[i]);
+        continue;
+      }
       vals[i] = args[i].node ? args[i].node->eval_bits(f) : 0;
+    }
     std::string out;
     for (const tir::FormatPiece& p : pieces) {
       out += p.literal;
@@ -78,6 +86,8 @@ struct Formatter {
         out += fmt::format_str(string_of(vals[p.arg]), p.spec);
       else if (a.is_unit)
         out += "()";
+      else if (a.is_array)
+        out += format_array(a.scalar, arrays[p.arg].view, p.spec);
       else
         out += format_scalar(a.scalar, vals[p.arg], p.spec);
     }
@@ -98,9 +108,10 @@ Formatter make_formatter(Compiler& c, const tir::Expr& e, size_t first_arg) {
     if (x.type.kind == TypeKind::String) {
       a.node = c.value(x);
       a.is_string = true;
-    } else if (x.type.is_scalar()) {
+    } else if (x.type.is_scalar() || x.type.is_array()) {
       a.node = c.value(x);
       a.scalar = x.type.scalar;
+      a.is_array = x.type.is_array();
     } else {
       a.node = c.value(x);
       a.is_unit = true;
@@ -139,21 +150,34 @@ struct AssertEq final : Node {
   const Node* right;
   Scalar scalar;
   bool strings;  // two `&str`, rather than two scalars of type `scalar`
+  bool arrays;   // two arrays of `scalar`
   Formatter fm;
   bool has_message;
   Span span;
   uint64_t eval_bits(Frame& f) const override {
-    const uint64_t a = left->eval_bits(f);
-    const uint64_t b = right->eval_bits(f);
-    if (strings ? string_of(a) == string_of(b) : scalar_equal(scalar, a, b)) return 0;
-    std::string msg = "assertion `left == right` failed";
-    if (has_message) msg += ": " + fm.render(f);
     fmt::Spec debug;
     debug.kind = '?';
-    auto shown = [&](uint64_t v) {
-      return strings ? fmt::format_str(string_of(v), debug) : scalar_debug(scalar, v);
-    };
-    msg += "\n  left: " + shown(a) + "\n right: " + shown(b);
+    std::string shown_a, shown_b;
+    if (arrays) {
+      TensorSlot ta, tb;
+      left->eval_tensor(f, ta);
+      right->eval_tensor(f, tb);
+      if (array_equal(scalar, ta.view, tb.view)) return 0;
+      shown_a = format_array(scalar, ta.view, debug);
+      shown_b = format_array(scalar, tb.view, debug);
+    } else {
+      const uint64_t a = left->eval_bits(f);
+      const uint64_t b = right->eval_bits(f);
+      if (strings ? string_of(a) == string_of(b) : scalar_equal(scalar, a, b)) return 0;
+      auto shown = [&](uint64_t v) {
+        return strings ? fmt::format_str(string_of(v), debug) : scalar_debug(scalar, v);
+      };
+      shown_a = shown(a);
+      shown_b = shown(b);
+    }
+    std::string msg = "assertion `left == right` failed";
+    if (has_message) msg += ": " + fm.render(f);
+    msg += "\n  left: " + shown_a + "\n right: " + shown_b;
     runtime_error(span, msg);
   }
 };
@@ -176,6 +200,7 @@ const Node* Compiler::assert_(const tir::Expr& e) {
     n->right = value(*e.args[1]);
     n->scalar = e.args[0]->type.scalar;
     n->strings = e.args[0]->type.kind == TypeKind::String;
+    n->arrays = e.args[0]->type.is_array();
     n->fm = make_formatter(*this, e, 2);
     n->has_message = !e.format.empty();
     n->span = e.span;

@@ -299,5 +299,9 @@ std::string format_scalar(Scalar s, uint64_t bits, const fmt::Spec& spec);
 std::string scalar_text(Scalar s, uint64_t bits);
 std::string scalar_debug(Scalar s, uint64_t bits);
 bool scalar_equal(Scalar s, uint64_t a, uint64_t b);
+// An array (arrays.cpp): two of scalar type `s` equal element by element (`==`); one as `{:?}`
+// prints it, each element under `spec`.
+bool array_equal(Scalar s, const TensorView& a, const TensorView& b);
+std::string format_array(Scalar s, const TensorView& v, const fmt::Spec& spec);
 
 }  // namespace vx::interp

@@ -50,9 +50,9 @@ void RegionEmitter::device_function(int index) {
   cur_fn_ = &f;
   lane_level_ = 1 << 20;  // lane loops cannot be in functions
   std::string sig;
-  if (!(f.ret.is_unit() || f.ret.is_scalar()))
+  if (!(f.ret.is_unit() || f.ret.is_scalar() || f.ret.is_array()))
     unsupported("a call of `" + f.name + "`, which returns a tensor");
-  sig = std::string("static __device__ ") + (f.ret.is_unit() ? "void" : ctype(f.ret.scalar)) + " " +
+  sig = std::string("static __device__ ") + (f.ret.is_unit() ? "void" : value_type(f.ret)) + " " +
         key_name + "(";
   for (int p : f.param_slots) {
     const Type& t = f.slot_types[static_cast<size_t>(p)];
@@ -66,8 +66,9 @@ void RegionEmitter::device_function(int index) {
           sig += "long long t" + std::to_string(p) + "_d" + std::to_string(k) + ", ";
       continue;
     }
-    if (!t.is_scalar()) unsupported("a call of `" + f.name + "`, which takes a " + type_name(t));
-    sig += std::string(ctype(t.scalar)) + " v" + std::to_string(p) + ", ";
+    if (!t.is_scalar() && !t.is_array())
+      unsupported("a call of `" + f.name + "`, which takes a " + type_name(t));
+    sig += value_type(t) + " v" + std::to_string(p) + ", ";
   }
   sig += "int* vx_err)";
   std::string body;
@@ -79,7 +80,7 @@ void RegionEmitter::device_function(int index) {
   } else if (!f.ret.is_unit()) {
     // Unreachable (the checker requires a return on every path); a zero of the return type,
     // which `0` is not for vx_f16/vx_bf16 (found by tools/smith, seed 2001227).
-    body += "return vx_zero<" + std::string(ctype(f.ret.scalar)) + ">();\n";
+    body += "return vx_zero<" + value_type(f.ret) + ">();\n";
   }
   device_fns_[index] = "#ifndef VX_FN_" + std::to_string(index) + "\n#define VX_FN_" +
                        std::to_string(index) + "\n" + sig + ";\n" + sig + " {\n" + body +
@@ -107,6 +108,9 @@ void RegionEmitter::collect_captures() {
     if (t.is_scalar()) {
       ctype(t.scalar);
       out_.params.push_back({KernelParam::Kind::Scalar, slot, 0, t.scalar});
+    } else if (t.is_array()) {  // a copy of its elements, by value
+      ctype(t.scalar);
+      out_.params.push_back({KernelParam::Kind::Array, slot, 0, t.scalar, t.static_size()});
     } else if (t.is_tensor_like()) {
       if (t.memory != Memory::Hbm) unsupported("a captured tensor that is not in HBM");
       ctype(t.scalar);
@@ -208,6 +212,9 @@ void RegionEmitter::run() {
       case KernelParam::Kind::Scalar:
         k << ctype(p.scalar) << " v" << p.slot;
         break;
+      case KernelParam::Kind::Array:
+        k << "vx_arr<" << ctype(p.scalar) << ", " << p.count << "> v" << p.slot;
+        break;
       case KernelParam::Kind::TensorPtr:
         k << ctype(p.scalar) << "* __restrict__ t" << p.slot;
         break;
@@ -245,6 +252,9 @@ void RegionEmitter::run() {
     switch (p.kind) {
       case KernelParam::Kind::Scalar:
         h << "*(" << ctype(p.scalar) << "*)a[" << i << "]";
+        break;
+      case KernelParam::Kind::Array:
+        h << "*(vx_arr<" << ctype(p.scalar) << ", " << p.count << ">*)a[" << i << "]";
         break;
       case KernelParam::Kind::TensorPtr:
         h << "*(" << ctype(p.scalar) << "**)a[" << i << "]";

@@ -19,11 +19,13 @@ struct KernelParam {
     TensorPtr,  // the element pointer of the captured HBM tensor `slot`
     TensorDim,  // dimension `dim` of the captured HBM tensor `slot` (long long), when not static
     ErrorFlag,  // int*: set to a nonzero code when the kernel met a runtime error
+    Array,      // the captured array local `slot`, by value: a vx_arr of `count` `scalar`s
   };
   Kind kind = Kind::Scalar;
   int slot = -1;
   int dim = 0;
   Scalar scalar = Scalar::I32;
+  int64_t count = 0;  // Array: its elements
 };
 
 // The range of one block loop: the grid's extent in one dimension is its pass count. Its bounds

@@ -47,6 +47,8 @@ std::string int_literal(Scalar s, int64_t v);
 inline bool is_half(Scalar s) { return s == Scalar::F16 || s == Scalar::BF16; }
 std::string float_literal(Scalar s, double d);
 std::string arith(BinOp op, Scalar s, Scalar amount, const std::string& a, const std::string& b);
+// The C type of a value of type `t`: a scalar's, or an array's `vx_arr<T, size>` (emit_array.cpp).
+std::string value_type(const Type& t);
 
 // ---- the emitter --------------------------------------------------------------------------------
 
@@ -166,6 +168,11 @@ class RegionEmitter {
   // Horner's rule over the indices e.args[first…], each checked against its dimension, unless
   // interval() proves it inside a constant one.
   std::string offset(const TRef& t, const Expr& e, size_t first, std::string& pre);
+
+  // ---- arrays (emit_array.cpp) ----
+  TRef array_ref(const Expr& var);  // an array local's elements, as a tensor operand
+  std::string array_lit(const Expr& e, std::string& pre);
+  std::string array_eq(const Expr& e, std::string& pre);
 
   // ---- expressions ----
   std::string expr(const Expr& e, std::string& pre);

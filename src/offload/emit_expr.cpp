@@ -77,6 +77,7 @@ TRef RegionEmitter::tensor_ref(const Expr& e, std::string& pre) {
   if (e.kind == ExprKind::Ref) return tensor_ref(*e.args[0], pre);
   if (e.kind == ExprKind::Var) {
     const Type& t = slot_type(e.slot);
+    if (t.is_array()) return array_ref(e);
     if (!t.is_tensor_like()) unsupported("a tensor operand that is not a tensor");
     TRef r;
     r.elem = t.scalar;
@@ -181,6 +182,7 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
       return "0";
     case ExprKind::Var:
       if (e.type.kind == TypeKind::Token) return "0";
+      if (e.type.is_array()) return name(e.slot);
       if (!e.type.is_scalar()) unsupported("a tensor value where device code needs a scalar");
       ctype(e.type.scalar);
       return name(e.slot);
@@ -231,7 +233,7 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
         return "0";
       }
       const std::string t = tmp("vi");
-      pre += std::string(ctype(e.type.scalar)) + " " + t + ";\n";
+      pre += value_type(e.type) + " " + t + ";\n";
       std::string then_pre, else_pre;
       std::string tv = block_value(e.block, e.type, then_pre);
       std::string ev = e.else_block ? block_value(e.else_block, e.type, else_pre) : "0";
@@ -241,6 +243,8 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
     }
     case ExprKind::BlockExpr:
       return block_value(e.block, e.type, pre);
+    case ExprKind::ArrayLit:
+      return array_lit(e, pre);
     case ExprKind::String:
       unsupported("a string in device code");
     case ExprKind::Print:
@@ -267,12 +271,12 @@ std::string RegionEmitter::block_value(const tir::Block* b, const Type& type, st
     pre += "{\n" + body + p2 + "(void)(" + v + ");\n}\n";
     return "0";
   }
-  pre +=
-      std::string(ctype(type.scalar)) + " " + t + ";\n{\n" + body + p2 + t + " = " + v + ";\n}\n";
+  pre += value_type(type) + " " + t + ";\n{\n" + body + p2 + t + " = " + v + ";\n}\n";
   return t;
 }
 
 std::string RegionEmitter::binary(const Expr& e, std::string& pre) {
+  if (e.args[0]->type.is_array()) return array_eq(e, pre);
   const Scalar s = e.args[0]->type.scalar;
   if (e.bop == BinOp::And || e.bop == BinOp::Or) {
     std::string a = expr(*e.args[0], pre);

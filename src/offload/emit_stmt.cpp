@@ -27,7 +27,7 @@ void RegionEmitter::assign(const Stmt& s, std::string& out) {
     return s.compound ? arith(s.op, sc, s.value->type.scalar, old, v) : v;
   };
   if (t.kind == ExprKind::Var) {
-    if (!t.type.is_scalar()) unsupported("assigning a tensor in device code");
+    if (!t.type.is_scalar() && !t.type.is_array()) unsupported("assigning a tensor in device code");
     if (!declared_.count(t.slot) && cur_fn_ == &fn_)
       unsupported("assigning a variable from outside the region");
     std::string v = expr(*s.value, pre);
@@ -164,18 +164,20 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
   switch (s.kind) {
     case StmtKind::Let: {
       const Type& t = slot_type(s.slot);
-      if (!t.is_scalar()) {
+      if (!t.is_scalar() && !t.is_array()) {
         unsupported("a `let` of a " + type_name(t) + " in this place of device code");
       }
       std::string pre;
       std::string v = s.value ? expr(*s.value, pre) : "0";
+      if (!s.value && t.is_array()) v = "{}";  // assigned before it is read (the checker's rule)
       if (step_level) {
         slots_[s.slot].store = Store::Shared;
-        decls_ << "__shared__ " << ctype(t.scalar) << " s_v" << s.slot << ";\n";
-        out += pre + "s_v" + std::to_string(s.slot) + " = " + v + ";\n";
+        decls_ << "__shared__ " << value_type(t) << " s_v" << s.slot << ";\n";
+        if (s.value || !t.is_array())
+          out += pre + "s_v" + std::to_string(s.slot) + " = " + v + ";\n";
       } else {
         slots_[s.slot].store = Store::Reg;
-        out += pre + ctype(t.scalar) + " v" + std::to_string(s.slot) + " = " + v + ";\n";
+        out += pre + value_type(t) + " v" + std::to_string(s.slot) + " = " + v + ";\n";
       }
       return;
     }

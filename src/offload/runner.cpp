@@ -139,6 +139,7 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
   }
   out.values.assign(r.params.size(), 0);
   out.params.resize(r.params.size());
+  out.arrays.assign(r.params.size(), {});
   for (size_t i = 0; i < r.params.size(); ++i) {
     const KernelParam& p = r.params[i];
     switch (p.kind) {
@@ -160,6 +161,13 @@ bool build_launch(const EmittedRegion& r, interp::Frame& frame,
         int* flag = &out.error;
         out.values[i] = reinterpret_cast<uint64_t>(flag);
         break;
+      }
+      case KernelParam::Kind::Array: {  // vx_arr<T, count>: the elements as the frame holds them
+        const auto& v = frame.t[p.slot].view;
+        const auto* first = v.data;
+        out.arrays[i].assign(first, first + v.size * interp::scalar_size(p.scalar));
+        out.params[i] = out.arrays[i].data();
+        continue;
       }
     }
     out.params[i] = &out.values[i];

@@ -33,7 +33,8 @@ struct LaunchArgs {
   bool empty = false;            // a block loop has no pass: nothing to launch
   std::vector<uint64_t> values;  // one 8-byte cell per parameter
   std::vector<void*> params;     // pointers into `values` (cuLaunchKernel's kernelParams)
-  int error = 0;                 // the kernel's error flag lives here (host harness)
+  std::vector<std::vector<std::byte>> arrays;  // the captured arrays' elements, by value
+  int error = 0;                               // the kernel's error flag lives here (host harness)
 };
 bool build_launch(const EmittedRegion& r, interp::Frame& frame,
                   const std::function<uint64_t(int slot, const interp::TensorView&)>& pointer_of,

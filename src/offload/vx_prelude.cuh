@@ -209,6 +209,13 @@ VX_D T vx_zero() {
   return z;
 }
 
+// An array `[T; N]` (spec/types.md §7), its elements row-major whatever its rank: a struct, so
+// that it is copied by assignment, passed to and returned from __device__ functions by value.
+template <class T, int N>
+struct vx_arr {
+  T v[N];
+};
+
 // Saturating float -> integer casts (Rust's `as`): NaN -> 0, out of range -> the nearest bound.
 #define VX_SAT(NAME, T, UPPER, LOWER, MAXV, MINV) \
   VX_D T NAME(double d) {                         \

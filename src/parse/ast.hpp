@@ -71,11 +71,17 @@ struct RefType : position_tagged {
   x3::forward_ast<Type> inner;
 };
 
+// `[T; N]`: an array of N elements of T (a scalar, or another array).
+struct ArrayType : position_tagged {
+  x3::forward_ast<Type> elem;
+  Dim len;
+};
+
 struct NamedType : position_tagged {
   std::string name;  // a scalar type, `void`, `Token`; `()` is spelt "()"
 };
 
-struct Type : position_tagged, x3::variant<NamedType, TensorType, RefType> {
+struct Type : position_tagged, x3::variant<NamedType, TensorType, RefType, ArrayType> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -99,8 +105,10 @@ struct MacroCall : position_tagged {
   std::vector<Expr> args;
 };
 
+// `[a, b, c]`, or `[v; N]` (one element and `repeat`).
 struct ArrayLit : position_tagged {
   std::vector<Expr> elems;
+  boost::optional<Dim> repeat;
 };
 
 struct Paren : position_tagged {
@@ -345,6 +353,8 @@ struct Program : position_tagged {
 // unwrap a one-member sequence into its member and lose the node's position tag.
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::TensorType, elem, dims, memory)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::RefType, lifetime, is_mut, inner)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ArrayType, elem, len)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::ArrayLit, elems, repeat)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::TensorCtor, type, method, args)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::PathExpr, path, call_args)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::MacroCall, name, args)

@@ -43,6 +43,11 @@ class Dumper {
       Indent in(*this);
       return type(r->inner.get());
     }
+    if (auto* a = boost::get<ast::ArrayType>(&t)) {
+      line(*a, "ArrayType ; " + a->len.text);
+      Indent in(*this);
+      return type(a->elem.get());
+    }
     const auto& tt = boost::get<ast::TensorType>(t);
     std::string dims;
     for (size_t i = 0; i < tt.dims.size(); ++i) dims += (i ? ", " : "") + tt.dims[i].text;
@@ -132,7 +137,7 @@ class Dumper {
       return exprs(*pe->call_args);
     }
     if (auto* a = boost::get<ast::ArrayLit>(&p)) {
-      line(*a, "Array");
+      line(*a, a->repeat ? "ArrayRepeat ; " + a->repeat->text : "Array");
       Indent in(*this);
       return exprs(a->elems);
     }

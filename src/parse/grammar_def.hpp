@@ -281,7 +281,12 @@ auto const named_type_def =
     x3::eps[mark] >>
     type_name[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
 
-auto const type_def = depth_guard[ref_type | tensor_type | named_type];
+// array_type = "[" type ";" dim "]"
+struct array_type_class : Annotate {};
+x3::rule<array_type_class, ast::ArrayType> const array_type = "array type";
+auto const array_type_def = lit('[') > type > ';' > dim > ']';
+
+auto const type_def = depth_guard[ref_type | tensor_type | array_type | named_type];
 
 // ---- Expressions ---------------------------------------------------------------------------
 
@@ -312,11 +317,10 @@ struct path_expr_class : Annotate {};
 x3::rule<path_expr_class, ast::PathExpr> const path_expr = "path";
 auto const path_expr_def = path >> -('(' > args > ')');
 
+// array = "[" arguments "]" | "[" expr ";" dim "]"
 struct array_lit_class : Annotate {};
 x3::rule<array_lit_class, ast::ArrayLit> const array_lit = "array";
-auto const array_lit_def =
-    x3::eps[mark] >>
-    ('[' > args > ']')[tagged([](auto& ctx) { x3::_val(ctx).elems = std::move(x3::_attr(ctx)); })];
+auto const array_lit_def = lit('[') > args > -(';' > dim) > ']';
 
 struct unit_lit_class : Annotate {};
 x3::rule<unit_lit_class, ast::UnitLit> const unit_lit = "()";
@@ -661,6 +665,7 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
 
 // (BOOST_SPIRIT_DEFINE takes at most 64 rules at once.)
 BOOST_SPIRIT_DEFINE(label_name, label, loop_label, char_lit)
+BOOST_SPIRIT_DEFINE(array_type)
 
 BOOST_SPIRIT_DEFINE(range_adapter, range_adapters, paren_range, plain_range, for_range)
 BOOST_SPIRIT_DEFINE(match_expr, pat_value, pat_atom, pat_range_end, pat_alt, pat_alts, block_expr,

@@ -227,6 +227,23 @@ void report_expectation_failure(const std::string& text, uint32_t at, std::strin
     d.helps.push_back("split it into several `let` statements");
     return;
   }
+  // `for x in a { … }`: Rust's loop over an array's elements, where Vx's `for` takes a range.
+  if (which == "`..` or `..=`" && at < text.size() && text[at] == '{') {
+    const size_t in = text.rfind(" in ", at);
+    const size_t line = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 is 0
+    if (in != text.npos && in >= line && text.find("for ", line) < in) {
+      const size_t begin = text.find_first_not_of(" \t", in + 4);
+      const size_t end = previous_token_end(text, at);
+      const std::string what = text.substr(begin, end - begin);
+      auto& d = diags.error("E0001", {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)},
+                            "Vx's `for` runs over a range, not over the elements of `" + what + "`",
+                            "expected a range `a..b`");
+      d.helps.push_back("loop over the indices and index the array: `for i in 0.." + what +
+                        ".len() { … " + what + "[i] … }`");
+      d.notes.push_back("spec/semantics.md §3: a `for` loop's range");
+      return;
+    }
+  }
   if (which == "escape" && text.compare(at, 2, "\\u") == 0) {
     // `\u{…}` that did not parse: say which part is wrong, not "unknown escape".
     size_t end = at + 2;

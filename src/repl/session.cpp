@@ -573,17 +573,21 @@ struct Session::Impl {
         if (name == kIt) {
           if (t.is_scalar() || t.kind == TypeKind::String)
             value = {value_text(t, f.s[sc.slot]), type_name(t)};
+          else if (t.is_array() && f.t[sc.slot].view.data)
+            value = {interp::format_array(t.scalar, f.t[sc.slot].view, fmt::Spec{.kind = '?'}),
+                     type_name(t)};
           else if (t.is_tensor_like() && f.t[sc.slot].view.data)
             value = tensor_shown(t, f.t[sc.slot].view);
           continue;
         }
-        const bool untouched_tensor = sc.binding >= 0 && t.kind == TypeKind::Tensor &&
+        const bool untouched_tensor = sc.binding >= 0 &&
+                                      (t.kind == TypeKind::Tensor || t.is_array()) &&
                                       (!touched.count(sc.slot) || bindings[sc.binding].moved);
         if (untouched_tensor) continue;
         Binding b{name, t, sc.is_mut, 0, nullptr};
         if (t.is_scalar() || t.kind == TypeKind::String) {  // a `&str` is its interned text
           b.bits = f.s[sc.slot];
-        } else if (t.kind == TypeKind::Tensor && f.t[sc.slot].owned) {
+        } else if ((t.kind == TypeKind::Tensor || t.is_array()) && f.t[sc.slot].owned) {
           b.tensor = std::move(f.t[sc.slot].owned);
           f.t[sc.slot].clear();
         } else if (t.kind == TypeKind::Tensor) {

@@ -206,6 +206,7 @@ class Lowerer {
   void let(const tir::Stmt& s) {
     const Type& t = fn_.slot_types[s.slot];
     if (t.is_tensor_like()) return tensor_let(s);
+    if (t.is_array()) fail("it declares the array `" + s.var_name + "`, and .uir has no arrays");
     if (!t.is_scalar()) fail("it declares `" + s.var_name + "`, which is not a scalar or tensor");
     Scalar ty = scalar_of(t, "the variable `" + s.var_name + "`");
     if (assigned_.count(s.slot)) {
@@ -389,6 +390,7 @@ class Lowerer {
   // ---- expressions
   std::string tensor_of(const tir::Expr& e) {
     if (e.kind != tir::ExprKind::Var) fail("it indexes a sub-tensor view");
+    if (e.type.is_array()) fail("it uses the array `" + e.text + "`, and .uir has no arrays");
     if (auto it = buffers_.find(e.slot); it != buffers_.end()) return it->second;
     return captured_tensor(e.slot);
   }
@@ -436,6 +438,7 @@ class Lowerer {
         if (auto it = cells_.find(e.slot); it != cells_.end())
           return {def(temp(), "load " + it->second + " 0"), fn_.slot_types[e.slot].scalar, false};
         if (e.type.is_tensor_like()) fail("it uses the whole tensor `" + e.text + "`");
+        if (e.type.is_array()) fail("it uses the array `" + e.text + "`, and .uir has no arrays");
         return captured_scalar(e.slot);
       }
       case tir::ExprKind::Unary: {
@@ -482,6 +485,8 @@ class Lowerer {
         fail("it prints");
       case tir::ExprKind::Assert:
         fail("it uses `assert!`");
+      case tir::ExprKind::ArrayLit:
+        fail("it makes an array, and .uir has no arrays");
       default:
         fail("it uses an expression .uir cannot say (a reference, a view or a tensor)");
     }

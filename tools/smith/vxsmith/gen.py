@@ -251,7 +251,8 @@ class Gen:
         return name
 
     def print_tensor(self, w, name, t, shape, tol=None):
-        """Move an HBM tensor back and print it (every element, or a checksum and samples)."""
+        """Move an HBM tensor back and print it (every element, or a checksum and samples); returns
+        the name of the host tensor."""
         back = self.fresh("r")
         w("let %s = transfer(%s, Memory::CPU_DRAM);" % (back, name))
         label = name  # the tensor's name, which `vx lower --to=uir` gives its buffer
@@ -274,7 +275,7 @@ class Gen:
             for _ in shape[:-1]:
                 w.close()
             self.feat("print_full")
-            return
+            return back
         self.feat("print_checksum")
         cs = self.fresh("cs")
         idx = ["i%d" % k for k in range(len(shape))]
@@ -311,11 +312,12 @@ class Gen:
         for _ in range(6):
             samples.append("".join("[%d]" % self.ri(0, d - 1) for d in shape))
         w('println!("%s: sample%s", %s);' % (label, " {}" * len(samples), ", ".join(back + s for s in samples)))
+        return back
 
     # ---- sections
     def section(self, w, last):
         kinds = ["map", "map", "map", "tile_reduce", "tile_reduce", "phases", "atomics", "sort", "copy_async",
-                 "pubfn", "host_loop", "fast", "map_plain"]
+                 "pubfn", "host_loop", "fast", "map_plain", "arrays"]
         k = self.pick(kinds)
         self.feat("section_" + k)
         getattr(self, "sec_" + k)(w)
@@ -493,19 +495,31 @@ class Gen:
         if guarded:
             body.close()
         self.close_n(body, len(loops))
+        self.output_region(w, pre, body, out, t, oshape, (loops if mode == "multi" else None,))
+
+    def output_region(self, w, pre, body, out, t, shape, map_loops=None):
+        """The host lines `pre`, a zeroed HBM output `out`, the region `body` that writes it, and
+        its printing; returns the name of the host copy. A map passes `map_loops` (a 1-tuple of
+        its block and lane loops when its store is at the nest's own multi-index, else of None):
+        its output is now and then run-time sized (run_time_out)."""
         for line in pre.lines:
             w.lines.append(line)
         fill = self.lit(t, 0 if t in INTS else 0.5)
-        if getattr(self, "plain", False) or self.rs.random() >= 0.2:
+        if map_loops is None or getattr(self, "plain", False) or self.rs.random() >= 0.2:
             w("let mut %s = transfer(Tensor<%s, [%s]>::fill(%s), Memory::HBM);" % (
-                out, t, ", ".join(map(str, oshape)), fill))
+                out, t, ", ".join(map(str, shape)), fill))
         else:
-            self.run_time_out(w, body, out, t, oshape, fill, loops if mode == "multi" else None)
+            self.run_time_out(w, body, out, t, shape, fill, map_loops[0])
         w.open("spawn on(Topology::Device)")
         self.feat("region")
         w.lines.extend(body.lines)
         w.close()
-        self.print_tensor(w, out, t, oshape)
+        return self.print_tensor(w, out, t, shape)
+
+    def sec_arrays(self, w):
+        """Arrays in host and device code (arrays.py)."""
+        from . import arrays
+        arrays.section(self, w)
 
     def run_time_out(self, w, body, out, t, shape, fill, multi_loops):
         """The output of a map made with `fill_dims`: its first dimension `?`, of a size the program
@@ -925,7 +939,7 @@ class Gen:
 
     def sec_error(self, w):
         """A region that stops with a runtime error on purpose (index out of bounds, division by 0)."""
-        kind = self.pick(["oob", "div0", "rem0", "lanes_n"])
+        kind = self.pick(["oob", "div0", "rem0", "lanes_n", "array_oob"])
         self.feat("runtime_error_" + kind)
         nb, nl = self.ri(1, 4), self.pick([8, 32, 40])
         out = self.fresh("bad")
@@ -947,6 +961,9 @@ class Gen:
             bz = self.ri(0, nb - 1)
             if kind == "oob":
                 w("%s[b][l] = %s[b * %d + l + %d];" % (out, tab, nl, self.ri(1, nl)))
+            elif kind == "array_oob":
+                from . import arrays
+                arrays.error_oob(self, w, out, nb, nl)
             elif kind == "div0":
                 w("%s[b][l] = 100 / (l - %d + b - %d);" % (out, z, bz))
             else:
