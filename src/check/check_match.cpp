@@ -417,7 +417,7 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     restore_moves(before);
     scopes_.emplace_back();
     for (const std::string& name : a.alts.front().names)
-      scopes_.back().push_back(Local{name, slot, t, false, false, a.alts.front().span, {}});
+      scopes_.back().push_back(Local{name, slot, t, false, false, a.alts.front().span, {}, {}});
     if (const auto& g = m.arms[k].guard) {
       tir::Expr* guard = coerce(check_expr(*g, &boolean), boolean, span(*g), "the guard");
       tir::Expr* both = guard;

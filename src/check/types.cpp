@@ -44,6 +44,13 @@ int64_t Type::static_size() const {
   return n;
 }
 
+int Type::leaf_count() const {
+  if (kind != TypeKind::Tuple) return 1;
+  int n = 0;
+  for (const Type& e : elems) n += e.leaf_count();
+  return n;
+}
+
 bool operator==(const Type& a, const Type& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
@@ -54,6 +61,8 @@ bool operator==(const Type& a, const Type& b) {
       [[fallthrough]];
     case TypeKind::Tensor:
       return a.scalar == b.scalar && a.memory == b.memory && a.dims == b.dims;
+    case TypeKind::Tuple:
+      return a.elems == b.elems;
     default:
       return true;
   }
@@ -71,6 +80,11 @@ std::string type_name(const Type& t) {
       return "&str";
     case TypeKind::Error:
       return "{error}";
+    case TypeKind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + type_name(t.elems[i]);
+      return s + (t.elems.size() == 1 ? ",)" : ")");
+    }
     case TypeKind::Tensor:
     case TypeKind::Ref: {
       std::string s = t.kind == TypeKind::Ref ? (t.ref_mut ? "&mut " : "&") : "";
