@@ -1018,9 +1018,10 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     e->is_assert_eq = true;
     if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
     if (a->type.is_error() || b->type.is_error()) return error_expr(s);
+    if (a->type.is_tuple() && a->type == b->type) return assert_eq_tuples(e, a, b);
     if (!(a->type.is_scalar() || a->type.kind == TypeKind::String) || a->type != b->type) {
       error("E0200", s,
-            "`assert_eq!` compares two scalars or two `&str` of one type, found `" +
+            "`assert_eq!` compares two scalars, two `&str` or two tuples of one type, found `" +
                 type_name(a->type) + "` and `" + type_name(b->type) + "`");
       return error_expr(s);
     }

@@ -37,6 +37,9 @@ bool has_effect(const tir::Expr* e) {
 
 bool tuple_element_ok(const Type& t) { return t.is_scalar() || t.is_tuple() || t.is_error(); }
 
+void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
+                  std::vector<tir::FormatPiece>& out);
+
 }  // namespace
 
 tir::Expr* Checker::new_flat(const Type& t, Span s) {
@@ -310,23 +313,66 @@ tir::Expr* Checker::tuple_compare(const OpTree& t, tir::BinOp op, tir::Expr* a, 
   std::vector<tir::Expr*> parts = {a, b};
   std::vector<tir::Stmt*> pre;
   std::vector<tir::Expr*> leaves = sequence(parts, pre);
+  return with_prelude(std::move(pre), compare_leaves(op, leaves, t.span));
+}
+
+tir::Expr* Checker::compare_leaves(tir::BinOp op, const std::vector<tir::Expr*>& leaves, Span s) {
   const size_t n = leaves.size() / 2;
   // As Rust's PartialEq for tuples: `==` is every element's `==`, `!=` any element's `!=`.
   tir::Expr* result = nullptr;
+  const Span span = s;
   for (size_t k = 0; k < n; ++k) {
-    tir::Expr* c = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), t.span);
+    tir::Expr* c = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), span);
     c->bop = op;
     c->args = {leaves[k], leaves[n + k]};
     if (!result) {
       result = c;
       continue;
     }
-    tir::Expr* j = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), t.span);
+    tir::Expr* j = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), span);
     j->bop = op == tir::BinOp::Eq ? tir::BinOp::And : tir::BinOp::Or;
     j->args = {result, c};
     result = j;
   }
-  return with_prelude(std::move(pre), result);
+  return result;
+}
+
+tir::Expr* Checker::assert_eq_tuples(tir::Expr* e, tir::Expr* a, tir::Expr* b) {
+  // `assert!(a == b, "assertion `left == right` failed[: message]\n  left: {:?}\n right: {:?}")`,
+  // the message rustc's assert_eq! prints; every scalar read once, before the comparison.
+  std::vector<tir::Stmt*> pre;
+  if (e->block) pre = std::move(e->block->stmts);  // the message's own prelude
+  e->block = nullptr;
+  materialize(a, true);
+  materialize(b, true);
+  std::vector<tir::Expr*> parts = {a, b};
+  std::vector<tir::Expr*> leaves = sequence(parts, pre);
+  tir::Expr* cond = compare_leaves(tir::BinOp::Eq, leaves, e->span);
+  const int first = 1 + static_cast<int>(e->args.size());  // after the condition and the message's
+  std::vector<tir::FormatPiece> pieces;
+  std::string text = "assertion `left == right` failed";
+  if (!e->format.empty()) text += ": ";
+  for (tir::FormatPiece& p : e->format) {
+    p.literal = text + p.literal;
+    text.clear();
+    if (p.arg >= 0) ++p.arg;
+    if (p.arg >= 0 || !p.literal.empty()) pieces.push_back(std::move(p));
+  }
+  fmt::Spec debug;
+  debug.kind = '?';
+  int next = first;
+  text += "\n  left: ";
+  tuple_pieces(a->type, debug, next, 0, text, pieces);
+  text += "\n right: ";
+  tuple_pieces(b->type, debug, next, 0, text, pieces);
+  tir::FormatPiece last;
+  last.literal = std::move(text);
+  pieces.push_back(std::move(last));
+  e->is_assert_eq = false;
+  e->format = std::move(pieces);
+  e->args.insert(e->args.begin(), cond);
+  e->args.insert(e->args.end(), leaves.begin(), leaves.end());
+  return with_prelude(std::move(pre), e);
 }
 
 void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut, Span decl,

@@ -138,6 +138,11 @@ class Checker {
   bool tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem, int& first);
   tir::Expr* tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span s);
   tir::Expr* tuple_compare(const OpTree& t, tir::BinOp op, tir::Expr* a, tir::Expr* b);
+  // `==` (all) or `!=` (any) of the first half of `leaves` with the second.
+  tir::Expr* compare_leaves(tir::BinOp op, const std::vector<tir::Expr*>& leaves, Span s);
+  // assert_eq! of two tuples (`e` holds its message): an assert! of their `==` whose message is
+  // assert_eq!'s, the tuples printed with `{:?}`.
+  tir::Expr* assert_eq_tuples(tir::Expr* e, tir::Expr* a, tir::Expr* b);
   void declare_tuple(const std::string& name, const Type& t, bool is_mut, Span decl,
                      tir::Expr* value, std::vector<tir::Stmt*>& out,
                      std::vector<int>* slots = nullptr);
