@@ -201,6 +201,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "structure_stepped_loop_in_lane.vx: the loop `k` runs over a range with `.rev()`, and a "
       ".uir range counts up by one",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
+      "tuples_on_device.vx: it calls the function `divmod`",
       "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",
       "write_variable_of_the_pass.vx: the loop `k` has a bound that is not known before the region "
       "runs",
@@ -301,6 +302,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"tile_in_lane_loop.vx", "accepted"},  // .uir has no shared memory to place or size
       {"tile_in_region.vx", "accepted"},     // .uir has no shared memory to place or size
       {"tile_too_large.vx", "accepted"},     // .uir has no shared memory to place or size
+      {"tuple_shared_assigned_from_call.vx", "it calls the function `pair`"},
+      {"tuple_shared_element_write.vx", "refused"},  // its scalars are locals (types.md §8)
       {"two_lane_loops_one_name.vx", "refused"},
       {"two_writes_collide.vx", "refused"},
       {"wrap_i32_block_index.vx", "it uses `if`, and .uir has no control flow but ranges"},

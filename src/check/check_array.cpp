@@ -247,7 +247,8 @@ tir::Expr* Checker::array_compare(tir::Expr* a, tir::Expr* b, tir::BinOp op, Spa
   return e;
 }
 
-bool Checker::array_format(const tir::Expr* v, const fmt::Spec& spec, Span format) {
+// An array or a tuple has Rust's `Debug` form only (E0221); an array has no `{:#?}` in Vx.
+bool Checker::debug_format(const tir::Expr* v, const fmt::Spec& spec, Span format) {
   const std::string t = type_name(v->type);
   if (spec.kind != '?') {
     const char* trait = spec.kind == 0     ? "std::fmt::Display"
@@ -261,10 +262,11 @@ bool Checker::array_format(const tir::Expr* v, const fmt::Spec& spec, Span forma
                     spec.kind == 0 ? "`" + t + "` cannot be formatted with the default formatter"
                                    : "`" + t + "` cannot be formatted this way");
     d.secondary.push_back({format, "in this format string"});
-    d.helps.push_back("print it with `{:?}`, which shows `[1, 2, 3]`");
+    d.helps.push_back(v->type.is_tuple() ? "print it with `{:?}`, which shows `(1, 2.5)`"
+                                         : "print it with `{:?}`, which shows `[1, 2, 3]`");
     return false;
   }
-  if (spec.alternate) {
+  if (spec.alternate && v->type.is_array()) {
     error("E0501", format, "Vx prints an array with `{:?}` only, not `{:#?}`",
           "in this format string");
     return false;

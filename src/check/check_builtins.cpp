@@ -619,7 +619,7 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
     e->args.push_back(a);
   }
   (void)expected;
-  return bad ? error_expr(s) : e;
+  return bad ? error_expr(s) : finish_call(e, sig);
 }
 
 tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Span s) {
@@ -839,6 +839,31 @@ const ast::StringLit* plain_string(const ast::Expr& e) {
 }
 }  // namespace
 
+namespace {
+
+// How a value of type `t` is formatted (fmt::check_spec's classes), or none.
+std::optional<fmt::ArgClass> arg_class(const Type& t) {
+  if (t.kind == TypeKind::String) return fmt::ArgClass::Str;
+  if (!t.is_scalar()) return std::nullopt;
+  if (t.scalar == Scalar::Char) return fmt::ArgClass::Char;
+  if (t.scalar == Scalar::Bool) return fmt::ArgClass::Bool;
+  return is_float(t.scalar) ? fmt::ArgClass::Float : fmt::ArgClass::Integer;
+}
+
+// What is wrong with `{:?}`'s `spec` for a scalar of the tuple `t` (each takes the spec, and
+// `{:#?}` of a scalar is its `{:?}`), or "".
+std::string tuple_spec_error(const Type& t, fmt::Spec spec) {
+  spec.alternate = false;
+  for (const Type& e : t.elems) {
+    std::string bad =
+        e.is_tuple() ? tuple_spec_error(e, spec) : fmt::check_spec(spec, *arg_class(e));
+    if (!bad.empty()) return bad;
+  }
+  return "";
+}
+
+}  // namespace
+
 bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Span s,
                            tir::Expr* into) {
   const ast::Expr& fa = args[first];
@@ -895,29 +920,28 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
       v = values[index];
     }
     if (!v->type.is_error()) {
-      fmt::ArgClass c;
-      const Type shown = v->type.is_array() ? Type::of(v->type.scalar) : v->type;
-      if (v->type.is_array() && !array_format(v, p.spec, span(fa))) {
-        ok = false;
-        continue;
-      }
-      if (shown.kind == TypeKind::String)
-        c = fmt::ArgClass::Str;
-      else if (shown.is_scalar(Scalar::Char))
-        c = fmt::ArgClass::Char;
-      else if (shown.is_scalar(Scalar::Bool))
-        c = fmt::ArgClass::Bool;
-      else if (shown.is_scalar() && is_float(shown.scalar))
-        c = fmt::ArgClass::Float;
-      else if (shown.is_scalar())
-        c = fmt::ArgClass::Integer;
-      else {
+      std::string bad;
+      if (v->type.is_array()) {
+        if (!debug_format(v, p.spec, span(fa))) {
+          ok = false;
+          continue;
+        }
+        bad = fmt::check_spec(p.spec, *arg_class(Type::of(v->type.scalar)));
+      } else if (v->type.is_tuple()) {
+        // As rustc's E0277: a tuple has `{:?}` only; each scalar takes the spec.
+        if (!debug_format(v, p.spec, span(fa))) {
+          ok = false;
+          continue;
+        }
+        bad = tuple_spec_error(v->type, p.spec);
+      } else if (std::optional<fmt::ArgClass> c = arg_class(v->type)) {
+        bad = fmt::check_spec(p.spec, *c);
+      } else {
         error("E0501", v->span, "cannot format a value of type `" + type_name(v->type) + "`",
               "only scalars and strings can be printed");
         ok = false;
         continue;
       }
-      std::string bad = fmt::check_spec(p.spec, c);
       if (!bad.empty()) {
         error("E0501", span(fa), bad, "in this format string");
         ok = false;
@@ -945,6 +969,7 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
       ok = false;
     }
   into->args = std::move(values);
+  if (ok) expand_tuple_args(into);
   return ok;
 }
 
@@ -961,7 +986,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
       return e;
     }
     if (!check_format(m.args, 0, s, e)) return error_expr(s);
-    return e;
+    return with_format_prelude(e);
   }
   if (name == "assert") {
     if (m.args.empty()) {
@@ -978,7 +1003,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     // Format pieces index args from 0 for the message; shift them past the condition.
     for (auto& p : e->format)
       if (p.arg >= 0) ++p.arg;
-    return e;
+    return with_format_prelude(e);
   }
   if (name == "assert_eq") {
     if (m.args.size() < 2) {
@@ -998,17 +1023,19 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     e->is_assert_eq = true;
     if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
     if (a->type.is_error() || b->type.is_error()) return error_expr(s);
+    if (a->type.is_tuple() && a->type == b->type) return assert_eq_tuples(e, a, b);
     if (!(a->type.is_scalar() || a->type.kind == TypeKind::String || a->type.is_array()) ||
         a->type != b->type) {
       error("E0200", s,
-            "`assert_eq!` compares two scalars, two `&str` or two arrays of one type, found `" +
+            "`assert_eq!` compares two scalars, two `&str`, two arrays or two tuples of one type, "
+            "found `" +
                 type_name(a->type) + "` and `" + type_name(b->type) + "`");
       return error_expr(s);
     }
     e->args.insert(e->args.begin(), {a, b});
     for (auto& p : e->format)
       if (p.arg >= 0) p.arg += 2;
-    return e;
+    return with_format_prelude(e);
   }
   auto& d = error("E0502", span(m.name), "unknown macro `" + name + "!`", "not a macro");
   d.helps.push_back("the macros are println!, print!, assert! and assert_eq!");

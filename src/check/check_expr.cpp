@@ -130,6 +130,7 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
     d.secondary.push_back({l->moved_at, "value moved here"});
     l->moved = false;  // report once
   }
+  if (l->type.is_tuple()) return tuple_var(*l, span);
   tir::Expr* e = make(tir::ExprKind::Var, l->type, span);
   e->slot = l->slot;
   e->text = name;
@@ -205,6 +206,11 @@ bool Checker::untyped_literal(const ast::Cast& c) const {
   if (auto* fl = boost::get<ast::FloatLit>(&p.base)) return suffix_free(fl->text, true);
   if (auto* par = boost::get<ast::Paren>(&p.base)) {
     const ast::Expr& inner = par->inner.get();
+    if (par->is_tuple()) {  // a tuple of unsuffixed literals only
+      for (const ast::Expr& e : par->rest)
+        if (!e.rest.empty() || !untyped_literal(e.first)) return false;
+      return inner.rest.empty() && untyped_literal(inner.first);
+    }
     if (!inner.rest.empty()) {
       for (const auto& r : inner.rest)
         if (!untyped_literal(r.operand)) return false;
@@ -264,6 +270,8 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
     if (castable) d.helps.push_back("convert one side with `as`");
     return error_expr(t.span);
   };
+  if (a->type.is_tuple() || b->type.is_tuple())  // check_tuple.cpp
+    return a->type != b->type ? mismatched(false) : tuple_compare(t, op, a, b);
   const bool strings = a->type.kind == TypeKind::String || b->type.kind == TypeKind::String;
   if (strings && is_comparison(op)) {
     if (a->type != b->type) return mismatched(false);
@@ -542,6 +550,9 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
         cur = check_index(cur, idx, s, false);
       }
       i = j;
+    } else if (const auto* f = boost::get<ast::FieldSuffix>(&p.suffixes[i])) {
+      cur = tuple_field(cur, *f, Span{whole.begin, span(p.suffixes[i]).end});
+      ++i;
     } else {
       const auto& m = boost::get<ast::MethodSuffix>(p.suffixes[i]);
       Span s{whole.begin, span(p.suffixes[i]).end};
@@ -847,7 +858,9 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
   }
   if (auto* a = boost::get<ast::ArrayLit>(&p)) return check_array_lit(*a, expected, s);
   if (boost::get<ast::UnitLit>(&p)) return make(tir::ExprKind::Unit, Type::unit(), s);
-  if (auto* par = boost::get<ast::Paren>(&p)) return check_expr(par->inner.get(), expected);
+  if (auto* par = boost::get<ast::Paren>(&p))
+    return par->is_tuple() ? check_tuple_lit(*par, expected, s)
+                           : check_expr(par->inner.get(), expected);
   if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {
     ++unsafe_depth_;
     Type t;
@@ -855,19 +868,19 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     --unsafe_depth_;
     tir::Expr* e = make(tir::ExprKind::BlockExpr, t.is_error() ? Type::unit() : t, s);
     e->block = b;
-    return e;
+    return as_flat(e);
   }
   if (auto* lp = boost::get<ast::LoopExpr>(&p)) return check_loop_expr(*lp, expected, s);
   if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p))
-    return check_if(ie->get(), expected, s);
+    return as_flat(check_if(ie->get(), expected, s));
   if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
-    return check_match(me->get(), expected, s);
+    return as_flat(check_match(me->get(), expected, s));
   const auto& blk = boost::get<ast::x3::forward_ast<ast::Block>>(p);
   Type t;
   tir::Block* b = check_block(blk.get(), expected, t);
   tir::Expr* e = make(tir::ExprKind::BlockExpr, t.is_error() ? Type::unit() : t, s);
   e->block = b;
-  return e;
+  return as_flat(e);
 }
 
 }  // namespace vx::check

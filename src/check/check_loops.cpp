@@ -55,7 +55,7 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
   loop->span = s;
   const MoveState before = save_moves();
   enter_loop("loop", loop_head(s, l.body.get()), loop, l.label);
-  if (expected) loop_flows_.back().value_type = *expected;
+  if (expected && !expected->is_tuple()) loop_flows_.back().value_type = *expected;
   Type r, unit;
   loop->body = check_block(l.body.get(), &unit, r);
   LoopFlow flow = leave_loop(before);
@@ -248,15 +248,28 @@ void Checker::check_break(const ast::BreakStmt& b, tir::Stmt* st, std::vector<ti
     assign->target->slot = loop_flows_[fi].value_slot;
     assign->target->text = kLoopValueName;
     const ast::Expr* deferred = nullptr;
-    if (loop_flows_[fi].value_type) {
+    const auto* paren = b.value->rest.empty() && b.value->first.types.empty() &&
+                                b.value->first.operand.ops.empty() &&
+                                b.value->first.operand.operand.suffixes.empty()
+                            ? boost::get<ast::Paren>(&b.value->first.operand.operand.base)
+                            : nullptr;
+    if (paren && paren->is_tuple()) {  // spec/types.md §8
+      error("E0200", span(*b.value), "a `loop` cannot give a tuple", "a tuple value");
+      assign->value = error_expr(span(*b.value));
+    } else if (loop_flows_[fi].value_type) {
       const Type want = *loop_flows_[fi].value_type;
       assign->value = check_expr(*b.value, &want);
     } else if (untyped_value(*b.value)) {
       deferred = &*b.value;  // literals only: checked once the loop's type is known
     } else {
       assign->value = check_expr(*b.value, nullptr);
-      loop_flows_[fi].value_type = assign->value->type;
     }
+    if (assign->value && assign->value->type.is_tuple()) {
+      error("E0200", span(*b.value), "a `loop` cannot give a tuple", "a tuple value");
+      assign->value = error_expr(span(*b.value));
+    }
+    if (assign->value && !deferred && !loop_flows_[fi].value_type)
+      loop_flows_[fi].value_type = assign->value->type;
     if (assign->value) mark_moved(assign->value, span(*b.value));
     out.push_back(assign);
     loop_flows_[fi].breaks.push_back({assign, deferred, st->span});

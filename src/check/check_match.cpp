@@ -340,9 +340,11 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
         error("E0200", scrut_span,
               "`match` takes an integer or a `bool`, not a value of type `" + type_name(t) + "`",
               "this has type `" + type_name(t) + "`");
-    d.helps.push_back(t.is_scalar() && is_float(t.scalar)
-                          ? "compare it with `<` and `>` in an `if … else if`"
-                          : "match an integer or a `bool` made of it");
+    d.helps.push_back(
+        t.is_scalar() && is_float(t.scalar) ? "compare it with `<` and `>` in an `if … else if`"
+        : t.is_tuple() ? "Vx does not match on tuples yet (spec/types.md §8): take it "
+                         "apart with `let (a, b) = …;` and match an element"
+                       : "match an integer or a `bool` made of it");
     return error_expr(s);
   }
   // The value the arms test: the scrutinee's own local when it is an immutable one (so that the
@@ -417,7 +419,7 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     restore_moves(before);
     scopes_.emplace_back();
     for (const std::string& name : a.alts.front().names)
-      scopes_.back().push_back(Local{name, slot, t, false, false, a.alts.front().span, {}});
+      scopes_.back().push_back(Local{name, slot, t, false, false, a.alts.front().span, {}, {}});
     if (const auto& g = m.arms[k].guard) {
       tir::Expr* guard = coerce(check_expr(*g, &boolean), boolean, span(*g), "the guard");
       tir::Expr* both = guard;

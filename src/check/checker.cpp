@@ -195,6 +195,7 @@ Type Checker::resolve_type(const ast::Type& t) {
       d.helps.push_back("a type with a similar name exists: `" + *near + "`");
     return Type::error();
   }
+  if (auto* tu = boost::get<ast::TupleType>(&t)) return resolve_tuple(*tu);
   if (auto* r = boost::get<ast::RefType>(&t)) {
     const auto* named = boost::get<ast::NamedType>(&r->inner.get());
     if (named && named->name == "str") return resolve_str(*r);
@@ -482,9 +483,22 @@ void Checker::check_function(int index) {
   scopes_.emplace_back();
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
   loop_flows_.clear();
-  for (size_t i = 0; i < sig.params.size(); ++i)
+  std::vector<tir::Stmt*> none;
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    if (sig.params[i].is_tuple()) {  // a local for each of its scalars (check_tuple.cpp)
+      std::vector<int> leaves;
+      declare_tuple(sig.param_names[i], sig.params[i], sig.item->params[i].is_mut,
+                    span(sig.item->params[i].name), nullptr, none, &leaves);
+      f.param_slots.insert(f.param_slots.end(), leaves.begin(), leaves.end());
+      continue;
+    }
     f.param_slots.push_back(declare(sig.param_names[i], sig.params[i], sig.item->params[i].is_mut,
                                     span(sig.item->params[i].name)));
+  }
+  if (sig.ret.is_tuple()) {
+    f.ret = Type::unit();
+    f.ret_slots = leaf_slots(sig.ret, "_ret", span(*sig.item->ret), false);
+  }
   Type result;
   f.body = check_block(sig.item->body, &sig.ret, result, false);
   if (!sig.ret.is_unit() && !sig.ret.is_error() && !f.body->tail && !never_ends(f.body, false)) {
@@ -497,6 +511,12 @@ void Checker::check_function(int index) {
   } else if (f.body->tail && !sig.ret.is_error()) {
     f.body->tail = coerce(f.body->tail, sig.ret, f.body->tail->span, "the function's value");
   }
+  if (sig.ret.is_tuple() && f.body->tail) {
+    tir::Expr* tail = f.body->tail;
+    f.body->tail = nullptr;
+    return_tuple(tail, tail->span, f.body->stmts, false);
+  }
+  if (!diags_.has_errors()) check_no_tuples(f);
   fn_ = nullptr;
 }
 
@@ -581,7 +601,7 @@ int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span d
   fn_->slot_names.push_back(name);
   fn_->slot_decls.push_back(decl);
   fn_->slot_mut.push_back(is_mut);
-  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}});
+  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}, {}});
   return slot;
 }
 
@@ -631,7 +651,6 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
   return blk;
 }
 
-namespace {
 tir::BinOp compound_op(const std::string& op) {
   static const std::map<std::string, tir::BinOp> ops = [] {  // parse/operators.def
     std::map<std::string, tir::BinOp> m;
@@ -643,7 +662,6 @@ tir::BinOp compound_op(const std::string& op) {
   }();
   return must_find(ops, op);
 }
-}  // namespace
 
 namespace {
 // Where the value of a block-like expression comes from, for a message: the tail of its first
@@ -687,6 +705,11 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
                 (let->is_mut ? "mut " : "") + let->name.name + shown + " = …;`");
       t = Type::error();
     }
+    if (t.is_tuple()) {
+      declare_tuple(let->name.name, t, let->is_mut, span(let->name),
+                    st->value && st->value->type.is_tuple() ? st->value : nullptr, out);
+      return;
+    }
     if (t.kind == TypeKind::Tensor && t.memory == Memory::Smem && spawn_depth_ == 0)
       error("E0402", st->span, "an SMEM tile can only be made in a `spawn on` region",
             "`" + let->name.name + "` is made in host code");
@@ -695,6 +718,8 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     out.push_back(st);
     return;
   }
+  if (const auto* lt = boost::get<ast::LetTupleStmt>(&s))
+    return check_let_tuple(*lt, st->span, out);
   if (const auto* ret = boost::get<ast::ReturnStmt>(&s)) {
     st->kind = tir::StmtKind::Return;
     // Inside a block loop, leaving the across loop is the kernel rules' E6032.
@@ -706,6 +731,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       st->value = check_expr(*ret->value, &sig_->ret);
       st->value = coerce(st->value, sig_->ret, span(*ret->value), "the returned value");
       mark_moved(st->value, span(*ret->value));
+      if (sig_->ret.is_tuple()) return return_tuple(st->value, st->span, out, true);
     } else if (!sig_->ret.is_unit() && !sig_->ret.is_error()) {
       error("E0200", st->span,
             "`return;` in a function that returns `" + type_name(sig_->ret) + "`",
@@ -830,6 +856,10 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
           "the block");
     }
     mark_moved(st->value, span(es.expr));
+    if (vt.is_tuple()) {  // its prelude, and the elements that have effects
+      out.insert(out.end(), st->value->block->stmts.begin(), st->value->block->stmts.end());
+      return drop_leaves(st->value->args, 0, st->value->args.size(), out);
+    }
     out.push_back(st);
     return;
   }
@@ -849,6 +879,25 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
                                         [](const ast::Suffix& x) {
                                           return boost::get<ast::IndexSuffix>(&x) != nullptr;
                                         });
+  const bool all_field =
+      place && !place->suffixes.empty() &&
+      std::all_of(place->suffixes.begin(), place->suffixes.end(),
+                  [](const ast::Suffix& x) { return boost::get<ast::FieldSuffix>(&x) != nullptr; });
+  if (simple_name && pe == boost::get<ast::PathExpr>(&place->base)) {
+    Local* l = lookup(pe->path.segments[0].name);
+    if (l && (l->type.is_tuple() || all_field)) {
+      if (all_field && !l->type.is_tuple()) {
+        error("E0211", tspan,
+              l->type.is_scalar() ? "`" + type_name(l->type) +
+                                        "` is a primitive type and therefore doesn't have fields"
+                                  : "no field on type `" + type_name(l->type) + "`",
+              "not a tuple");
+        check_expr(a.value, nullptr);
+        return;
+      }
+      return check_tuple_assign(*l, *place, a, tspan, out);
+    }
+  }
   if (!simple_name || !all_index) {
     error("E0200", tspan, "cannot assign to this expression",
           "expected a variable or a tensor element");

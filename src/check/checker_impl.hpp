@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct Local {
   bool moved = false;
   Span decl;
   Span moved_at;
+  std::vector<int> leaves;  // a tuple: the locals of its scalars, in order (slot is -1)
 };
 
 // A binary operator chain folded by precedence.
@@ -97,7 +99,7 @@ class Checker {
   tir::Expr* array_len(tir::Expr* recv, const ast::MethodSuffix& m, Span s);
   tir::Expr* array_compare(tir::Expr* a, tir::Expr* b, tir::BinOp op, Span op_span, Span whole);
   // An array printed under `spec`: Debug (`{:?}`) only, else E0221 (false: reported).
-  bool array_format(const tir::Expr* v, const fmt::Spec& spec, Span format);
+  bool debug_format(const tir::Expr* v, const fmt::Spec& spec, Span format);
 
   // ---- check_match.cpp: `match`
   tir::Expr* check_match(const ast::MatchExpr& m, const Type* expected, Span span);
@@ -120,6 +122,64 @@ class Checker {
   bool untyped_tail(const ast::Block& b) const;  // an `if` branch whose value is one
   void mark_moved(tir::Expr* e, Span at);
   bool compatible(const Type& param, const Type& arg) const;
+
+  // ---- check_tuple.cpp: tuples (spec/types.md §8). A tuple value is a "flat tuple": a
+  // BlockExpr of the tuple's type whose block holds what runs first and whose args are its
+  // scalars in order (nested tuples' inlined). Its consumers take it apart; none reaches the
+  // back ends.
+  tir::Expr* new_flat(const Type& t, Span s);
+  int hidden_slot(const Type& t, const std::string& name, Span decl, bool is_mut = false);
+  std::vector<int> leaf_slots(const Type& t, const std::string& name, Span decl, bool is_mut);
+  tir::Stmt* let_slot(int slot, tir::Expr* value, Span s);
+  tir::Stmt* assign_slot(int slot, tir::Expr* value, Span s);
+  tir::Expr* read_slot(int slot, Span s);
+  // Moves the scalars of a flat tuple into locals (those up to the last one with an effect, or
+  // all when `all`), so that what runs after cannot change them.
+  void materialize(tir::Expr* flat, bool all);
+  // Puts the preludes of `parts` (flat tuples and scalars) into `pre` in order, and makes each
+  // part's values safe to read after the parts that follow. Returns their scalars in order.
+  std::vector<tir::Expr*> sequence(std::vector<tir::Expr*>& parts, std::vector<tir::Stmt*>& pre);
+  // Statements that evaluate leaves[from, to) for their effects only (none for a plain read).
+  void drop_leaves(const std::vector<tir::Expr*>& leaves, size_t from, size_t to,
+                   std::vector<tir::Stmt*>& out);
+  // `value` after `pre` (a BlockExpr when `pre` is not empty).
+  tir::Expr* with_prelude(std::vector<tir::Stmt*> pre, tir::Expr* value);
+  // An `if`, `match` or block whose value is a tuple, as a flat tuple.
+  tir::Expr* as_flat(tir::Expr* e);
+  void route_into(tir::Expr* e, const std::vector<int>& slots, std::vector<tir::Stmt*>& out);
+  Type resolve_tuple(const ast::TupleType& t);
+  tir::Expr* check_tuple_lit(const ast::Paren& p, const Type* expected, Span s);
+  tir::Expr* tuple_var(const Local& l, Span s);
+  // `.N` of `base`; the element's type and the range of its scalars, or false (reported).
+  bool tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem, int& first);
+  tir::Expr* tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span s);
+  tir::Expr* tuple_compare(const OpTree& t, tir::BinOp op, tir::Expr* a, tir::Expr* b);
+  // `==` (all) or `!=` (any) of the first half of `leaves` with the second.
+  tir::Expr* compare_leaves(tir::BinOp op, const std::vector<tir::Expr*>& leaves, Span s);
+  // assert_eq! of two tuples (`e` holds its message): an assert! of their `==` whose message is
+  // assert_eq!'s, the tuples printed with `{:?}`.
+  tir::Expr* assert_eq_tuples(tir::Expr* e, tir::Expr* a, tir::Expr* b);
+  void declare_tuple(const std::string& name, const Type& t, bool is_mut, Span decl,
+                     tir::Expr* value, std::vector<tir::Stmt*>& out,
+                     std::vector<int>* slots = nullptr);
+  // The names of a pattern that was refused, as locals of no type (no further errors).
+  void declare_unchecked(const ast::TuplePat& p);
+  void check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<tir::Stmt*>& out);
+  void bind_pattern(const ast::LetPattern& p, const Type& t, const std::vector<tir::Expr*>& leaves,
+                    size_t first, std::set<std::string>& names, std::vector<tir::Stmt*>& out);
+  // `t = …`, `t.0 = …`, `t.1 += …` of a tuple local.
+  void check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,
+                          Span target, std::vector<tir::Stmt*>& out);
+  // `value` (flat) as what the function returns: its scalars into ret_slots, then `return`.
+  void return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out, bool with_return);
+  // A call: tuple arguments give their scalars, and a tuple result comes as a flat tuple.
+  tir::Expr* finish_call(tir::Expr* call, const FnSig& sig);
+  // println!'s tuple arguments, printed as Rust's `{:?}` does: their scalars become arguments.
+  void expand_tuple_args(tir::Expr* print);
+  // A print or assert whose tuple arguments left a prelude in its `block`: the prelude first.
+  tir::Expr* with_format_prelude(tir::Expr* e);
+  // What no consumer took apart: a tuple where Vx cannot use one.
+  void check_no_tuples(const tir::Function& f);
 
   // ---- check_builtins.cpp: literals, calls, built-ins, methods, macros
   tir::Expr* check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span span);
@@ -254,6 +314,8 @@ class Checker {
                            const std::string& label);
 };
 
+// The operator of a compound assignment (`+=`: Add).
+tir::BinOp compound_op(const std::string& op);
 // The variable at the root of a place: `x`, `x[i]`, `(*r)[i]`; null for anything else.
 const ast::PathExpr* place_root(const ast::Postfix& p);
 // The `loop` that is the whole of an expression (`loop { … }` as a statement or a tail); null

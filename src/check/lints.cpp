@@ -83,10 +83,29 @@ Span mut_span(const SourceFile& file, Span name) {
 void unused_locals(const tir::Function& f, const SourceFile& file, std::vector<Found>& out) {
   if (f.slot_decls.size() != f.slot_names.size() || f.slot_mut.size() != f.slot_names.size())
     return;  // a function the checker did not make (the .uir reader's)
-  const std::vector<SlotUse> uses = slot_uses(f);
+  std::vector<SlotUse> uses = slot_uses(f);
+  // A tuple's elements (`t.0`, `t.1.0`: check_tuple.cpp) are one variable, `t`: its first
+  // element's slot speaks for all of them.
+  std::vector<bool> element(static_cast<size_t>(f.slot_count()), false);
+  std::map<std::pair<uint32_t, std::string>, int> tuples;
   for (int slot = 0; slot < f.slot_count(); ++slot) {
     const std::string& name = f.slot_names[slot];
+    const size_t dot = name.find('.');
+    if (dot == std::string::npos) continue;
+    auto [it, first] =
+        tuples.emplace(std::make_pair(f.slot_decls[slot].begin, name.substr(0, dot)), slot);
+    if (first) continue;
+    element[static_cast<size_t>(slot)] = true;
+    SlotUse& u = uses[static_cast<size_t>(it->second)];
+    u.read = u.read || uses[slot].read;
+    u.assigned = u.assigned || uses[slot].assigned;
+    u.mutated = u.mutated || uses[slot].mutated;
+  }
+  for (int slot = 0; slot < f.slot_count(); ++slot) {
+    std::string name = f.slot_names[slot];
     if (name.empty() || name[0] == '_') continue;  // `_x`: unused on purpose
+    if (element[static_cast<size_t>(slot)]) continue;
+    name = name.substr(0, name.find('.'));
     const Span decl = f.slot_decls[slot];
     const SlotUse& u = uses[slot];
     if (!u.read && u.assigned)

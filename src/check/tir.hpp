@@ -92,7 +92,9 @@ enum class ExprKind : uint8_t {
   View,       // args[0][args[1]]… with fewer indices than the rank: a reference to the sub-tensor
               // (type Ref, rank reduced); only under `&` / `&mut` in the source
   Ref,        // `&x` / `&mut x` of a tensor-like args[0] (Var or View); type Ref
-  Call,       // user function `fn_index` with args (a tensor argument by value is moved)
+  Call,       // user function `fn_index` with args (a tensor argument by value is moved); a
+              // function that returns a tuple has type () and writes its `ret_slots` into the
+              // caller's `out_slots` when it returns
   Builtin,    // `builtin` with args; for methods args[0] is the receiver; orderings and fence
               // scopes are i32 literals (AtomicOrdering, FenceScope)
   TensorNew,  // `Tensor<…>::fill(args[0])` (builtin_fill = true) or `::uninit()`; type is Tensor;
@@ -125,11 +127,12 @@ struct Expr {
   BinOp bop = BinOp::Add;
   UnOp uop = UnOp::Neg;
   BuiltinId builtin = BuiltinId::LanesSum;
-  bool builtin_fill = false;  // TensorNew
-  bool newline = false;       // Print
-  bool is_assert_eq = false;  // Assert
-  bool from_match = false;    // BlockExpr: a `match`, made a block of `if`s by the checker
-  std::string text;           // String; for Var, the variable's name (for messages)
+  bool builtin_fill = false;   // TensorNew
+  bool newline = false;        // Print
+  bool is_assert_eq = false;   // Assert
+  bool from_match = false;     // BlockExpr: a `match`, made a block of `if`s by the checker
+  std::string text;            // String; for Var, the variable's name (for messages)
+  std::vector<int> out_slots;  // Call of a function with ret_slots: the locals it writes
   std::vector<Expr*> args;
   Block* block = nullptr;       // If (then), BlockExpr
   Block* else_block = nullptr;  // If
@@ -210,6 +213,9 @@ struct Function {
   Span span;
   std::vector<int> param_slots;  // slot of each parameter, in order
   Type ret;
+  // A function that returns a tuple (spec/types.md §8): its `ret` is () and its `return`
+  // leaves the tuple's elements in these locals, which the call copies to its `out_slots`.
+  std::vector<int> ret_slots;
   Block* body = nullptr;
   std::vector<Type> slot_types;  // the type of every local slot of this function's frame
   std::vector<std::string> slot_names;

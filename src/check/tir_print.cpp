@@ -186,10 +186,15 @@ class Printer {
       }
       case ExprKind::Ref:
         return typed(std::string(e.type.ref_mut ? "&mut " : "&") + expr(*e.args[0]), e.type);
-      case ExprKind::Call:
-        return typed(
-            program_.functions[static_cast<size_t>(e.fn_index)].name + "(" + args(e.args) + ")",
-            e.type);
+      case ExprKind::Call: {
+        std::string outs;  // a tuple's scalars, written into these locals
+        for (size_t k = 0; k < e.out_slots.size(); ++k)
+          outs += (k ? ", " : " -> (") + local(e.out_slots[k]) +
+                  (k + 1 == e.out_slots.size() ? ")" : "");
+        return typed(program_.functions[static_cast<size_t>(e.fn_index)].name + "(" + args(e.args) +
+                         ")" + outs,
+                     e.type);
+      }
       case ExprKind::Builtin: {
         const BuiltinKind k = builtin_kind(e.builtin);
         if ((k == BuiltinKind::Method || k == BuiltinKind::Query) && !e.args.empty())

@@ -44,6 +44,13 @@ int64_t Type::static_size() const {
   return n;
 }
 
+int Type::leaf_count() const {
+  if (kind != TypeKind::Tuple) return 1;
+  int n = 0;
+  for (const Type& e : elems) n += e.leaf_count();
+  return n;
+}
+
 bool operator==(const Type& a, const Type& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
@@ -56,6 +63,8 @@ bool operator==(const Type& a, const Type& b) {
       return a.scalar == b.scalar && a.memory == b.memory && a.dims == b.dims;
     case TypeKind::Array:
       return a.scalar == b.scalar && a.dims == b.dims;
+    case TypeKind::Tuple:
+      return a.elems == b.elems;
     default:
       return true;
   }
@@ -77,6 +86,11 @@ std::string type_name(const Type& t) {
       std::string s = scalar_info(t.scalar).name;
       for (size_t i = t.dims.size(); i-- > 0;) s = "[" + s + "; " + std::to_string(t.dims[i]) + "]";
       return s;
+    }
+    case TypeKind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + type_name(t.elems[i]);
+      return s + (t.elems.size() == 1 ? ",)" : ")");
     }
     case TypeKind::Tensor:
     case TypeKind::Ref: {

@@ -41,6 +41,8 @@ enum class TypeKind : uint8_t {
   Token,   // the value of `lanes::copy_async`
   String,  // `&str`: a string slice (every one a literal, so `'static`); host code only
   Array,   // `[T; N]`, `[[T; M]; N]`: `scalar`, `dims` (outermost first); a Copy value
+  Tuple,   // `(T1, T2, …)` of scalars and tuples: `elems`. The checker's only: it gives every
+           // element a local of its own (check_tuple.cpp), so no tuple reaches the back ends
   Error,   // the type of an expression that already failed to check (no further errors)
 };
 
@@ -52,6 +54,7 @@ struct Type {
   Memory memory = Memory::CpuDram;
   bool ref_mut = false;
   std::vector<int64_t> dims;
+  std::vector<Type> elems;  // Tuple
 
   static Type unit() { return {}; }
   static Type kind_only(TypeKind k) {
@@ -85,6 +88,9 @@ struct Type {
   bool is_tensor_like() const { return kind == TypeKind::Tensor || kind == TypeKind::Ref; }
   bool is_error() const { return kind == TypeKind::Error; }
   bool is_unit() const { return kind == TypeKind::Unit; }
+  bool is_tuple() const { return kind == TypeKind::Tuple; }
+  // The scalars a tuple holds, nested tuples' counted (1 for anything else).
+  int leaf_count() const;
   int rank() const { return static_cast<int>(dims.size()); }
   // Element count when every dimension is known, else -1.
   int64_t static_size() const;

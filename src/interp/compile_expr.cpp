@@ -131,6 +131,7 @@ struct CallNode final : Node {
   int fn_index;
   std::vector<const Node*> args;
   std::vector<bool> arg_is_tensor;
+  std::vector<int> out_slots;  // a function that returns a tuple: where its scalars go
   Span span;
 
   Frame* enter(Frame& f, CompiledFunction*& cf) const {
@@ -154,6 +155,8 @@ struct CallNode final : Node {
     }
     run_list(cf->body, *callee);
     --ctx->depth;
+    const std::vector<int>& rets = cf->fn->ret_slots;
+    for (size_t k = 0; k < out_slots.size(); ++k) f.s[out_slots[k]] = callee->s[rets[k]];
     return callee;
   }
   uint64_t eval_bits(Frame& f) const override {
@@ -310,6 +313,7 @@ const Node* Compiler::value(const tir::Expr& e) {
       auto* n = make<CallNode>();
       n->fn_index = e.fn_index;
       n->span = e.span;
+      n->out_slots = e.out_slots;
       for (const tir::Expr* a : e.args) {
         n->args.push_back(value(*a));
         n->arg_is_tensor.push_back(is_tensor_type(a->type));

@@ -337,6 +337,7 @@ std::string RegionEmitter::call(const Expr& e, std::string& pre) {
     for (size_t k = 0; k < pt.dims.size() && k < t.dims.size(); ++k)
       if (pt.dims[k] == kUnknownDim) r += t.dims[k] + ", ";
   }
+  for (int out : e.out_slots) r += name(out) + ", ";
   return r + "vx_err)";
 }
 

@@ -81,7 +81,13 @@ struct NamedType : position_tagged {
   std::string name;  // a scalar type, `void`, `Token`; `()` is spelt "()"
 };
 
-struct Type : position_tagged, x3::variant<NamedType, TensorType, RefType, ArrayType> {
+// `(T1, T2)`, `(T,)`; `(T)` (one element, no comma) is just `T`.
+struct TupleType : position_tagged {
+  std::vector<Type> elems;
+  bool trailing_comma = false;
+};
+
+struct Type : position_tagged, x3::variant<NamedType, TensorType, RefType, ArrayType, TupleType> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -111,8 +117,12 @@ struct ArrayLit : position_tagged {
   boost::optional<Dim> repeat;
 };
 
+// `(e)`, or a tuple: `(a, b)`, `(a,)` (`rest` holds the elements after the first).
 struct Paren : position_tagged {
   x3::forward_ast<Expr> inner;
+  std::vector<Expr> rest;
+  bool trailing_comma = false;
+  bool is_tuple() const { return !rest.empty() || trailing_comma; }
 };
 
 struct UnitLit : position_tagged {
@@ -145,7 +155,11 @@ struct MethodSuffix : position_tagged {
   Ident name;
   std::vector<Expr> args;
 };
-struct Suffix : position_tagged, x3::variant<IndexSuffix, MethodSuffix> {
+// `.0`: a tuple's element.
+struct FieldSuffix : position_tagged {
+  std::string name;
+};
+struct Suffix : position_tagged, x3::variant<IndexSuffix, MethodSuffix, FieldSuffix> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -242,6 +256,27 @@ struct LetStmt : position_tagged {
   boost::optional<Expr> init;
 };
 
+// The pattern of a `let` that takes a tuple apart: `(a, mut b, _, (c, d))`.
+struct LetPattern;
+struct TuplePat : position_tagged {
+  std::vector<LetPattern> elems;
+  char close = ')';
+};
+struct BindPat : position_tagged {
+  bool is_mut = false;
+  Ident name;  // `_` ignores the element
+};
+struct LetPattern : position_tagged, x3::variant<BindPat, x3::forward_ast<TuplePat>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+// `let (a, b) [: T] = e;`
+struct LetTupleStmt : position_tagged {
+  TuplePat pat;
+  boost::optional<Type> type;
+  boost::optional<Expr> init;
+};
+
 // An expression statement, or an assignment; `semicolon` is false for a block's tail value.
 struct ExprStmt : position_tagged {
   Expr expr;
@@ -297,8 +332,8 @@ struct SpawnStmt : position_tagged {
 };
 
 struct Stmt : position_tagged,
-              x3::variant<LetStmt, ReturnStmt, BreakStmt, ContinueStmt, WhileStmt, ForStmt,
-                          SpawnStmt, ExprStmt> {
+              x3::variant<LetStmt, LetTupleStmt, ReturnStmt, BreakStmt, ContinueStmt, WhileStmt,
+                          ForStmt, SpawnStmt, ExprStmt> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -373,6 +408,10 @@ BOOST_FUSION_ADAPT_STRUCT(vx::ast::ArmBody, expr, assign)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::MatchArm, alts, guard, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::MatchExpr, scrutinee, arms, close)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::LetStmt, is_mut, name, type, init)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::TupleType, elems, trailing_comma)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::TuplePat, elems, close)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::BindPat, is_mut, name)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::LetTupleStmt, pat, type, init)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::AssignTail, op, value)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::ExprStmt, expr, assign, semicolon)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::LoopExpr, label, body)

@@ -48,12 +48,30 @@ class Dumper {
       Indent in(*this);
       return type(a->elem.get());
     }
+    if (auto* tu = boost::get<ast::TupleType>(&t)) {
+      line(*tu, "TupleType");
+      Indent in(*this);
+      for (const ast::Type& e : tu->elems) type(e);
+      return;
+    }
     const auto& tt = boost::get<ast::TensorType>(t);
     std::string dims;
     for (size_t i = 0; i < tt.dims.size(); ++i) dims += (i ? ", " : "") + tt.dims[i].text;
     line(tt, "TensorType [" + dims + "]" + (tt.memory ? " " + path(*tt.memory) : ""));
     Indent in(*this);
     type(tt.elem.get());
+  }
+
+  static std::string pattern(const ast::TuplePat& t) {
+    std::string s = "(";
+    for (size_t i = 0; i < t.elems.size(); ++i) {
+      s += i ? ", " : "";
+      if (auto* b = boost::get<ast::BindPat>(&t.elems[i]))
+        s += (b->is_mut ? "mut " : "") + b->name.name;
+      else
+        s += pattern(boost::get<ast::x3::forward_ast<ast::TuplePat>>(t.elems[i]).get());
+    }
+    return s + (t.elems.size() == 1 ? ",)" : ")");
   }
 
   void exprs(const std::vector<ast::Expr>& es) {
@@ -98,6 +116,8 @@ class Dumper {
         line(*ix, "Index");
         Indent in2(*this);
         expr(ix->index.get());
+      } else if (auto* fs = boost::get<ast::FieldSuffix>(&s)) {
+        line(*fs, "Field ." + fs->name);
       } else {
         const auto& m = boost::get<ast::MethodSuffix>(s);
         line(m, "MethodCall ." + m.name.name);
@@ -143,9 +163,10 @@ class Dumper {
     }
     if (auto* u = boost::get<ast::UnitLit>(&p)) return line(*u, "Unit");
     if (auto* par = boost::get<ast::Paren>(&p)) {
-      line(*par, "Paren");
+      line(*par, par->is_tuple() ? "Tuple" : "Paren");
       Indent in(*this);
-      return expr(par->inner.get());
+      expr(par->inner.get());
+      return exprs(par->rest);
     }
     if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {
       line(*ub, "Unsafe");
@@ -223,6 +244,13 @@ class Dumper {
   void stmt(const ast::Stmt& s) {
     if (auto* l = boost::get<ast::LetStmt>(&s)) {
       line(*l, std::string("Let ") + (l->is_mut ? "mut " : "") + l->name.name);
+      Indent in(*this);
+      if (l->type) type(*l->type);
+      if (l->init) expr(*l->init);
+      return;
+    }
+    if (auto* l = boost::get<ast::LetTupleStmt>(&s)) {
+      line(*l, "LetTuple " + pattern(l->pat));
       Indent in(*this);
       if (l->type) type(*l->type);
       if (l->init) expr(*l->init);

@@ -286,7 +286,11 @@ struct array_type_class : Annotate {};
 x3::rule<array_type_class, ast::ArrayType> const array_type = "array type";
 auto const array_type_def = lit('[') > type > ';' > dim > ']';
 
-auto const type_def = depth_guard[ref_type | tensor_type | array_type | named_type];
+// tuple_type = "(" type { "," type } [ "," ] ")" (`()` is the named type, `(T)` is T)
+struct tuple_type_class : Annotate {};
+x3::rule<tuple_type_class, ast::TupleType> const tuple_type = "tuple type";
+auto const tuple_type_def = lit('(') >> (type % ',') >> matches[','] >> ')';
+auto const type_def = depth_guard[ref_type | tensor_type | array_type | tuple_type | named_type];
 
 // ---- Expressions ---------------------------------------------------------------------------
 
@@ -328,9 +332,16 @@ auto const unit_lit_def = lit('(') >> lit(')');
 
 struct paren_class : Annotate {};
 x3::rule<paren_class, ast::Paren> const paren = "parenthesized expression";
-auto const paren_def =
-    x3::eps[mark] >>
-    ('(' > expr > ')')[tagged([](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); })];
+// paren = "(" expr { "," expr } [ "," ] ")": a tuple when it has a comma
+auto const paren_def = x3::eps[mark] >>
+                       ('(' > (expr % ',') > matches[','] > ')')[tagged([](auto& ctx) {
+                         auto& elems = boost::fusion::at_c<0>(x3::_attr(ctx));
+                         auto& p = x3::_val(ctx);
+                         p.inner = std::move(elems[0]);
+                         p.rest.assign(std::make_move_iterator(elems.begin() + 1),
+                                       std::make_move_iterator(elems.end()));
+                         p.trailing_comma = boost::fusion::at_c<1>(x3::_attr(ctx));
+                       })];
 
 struct unsafe_block_class : Annotate {};
 x3::rule<unsafe_block_class, ast::UnsafeBlock> const unsafe_block = "`unsafe` block";
@@ -369,7 +380,16 @@ auto const method_suffix_def = '.' >> ident > '(' > args > ')';
 
 struct suffix_class : Annotate {};
 x3::rule<suffix_class, ast::Suffix> const suffix_rule = "suffix";
-auto const suffix_rule_def = index_suffix | method_suffix;
+// field_suffix = "." digits (a tuple's element)
+struct field_suffix_class : Annotate {};
+x3::rule<field_suffix_class, ast::FieldSuffix> const field_suffix = "field";
+x3::rule<class field_name_class, std::string> const field_name = "field";
+auto const field_name_def = lexeme[+digit];
+auto const field_suffix_def =
+    x3::eps[mark] >>
+    (lit('.') >>
+     field_name)[tagged([](auto& ctx) { x3::_val(ctx).name = std::move(x3::_attr(ctx)); })];
+auto const suffix_rule_def = index_suffix | field_suffix | method_suffix;
 
 // postfix = primary { suffix }: a chain of kMaxExprDepth suffixes is deeper than the limit
 // (parser.cpp's DepthCheck would refuse it at the last one), so the grammar stops there
@@ -518,6 +538,21 @@ x3::rule<let_class, ast::LetStmt> const let_stmt = "`let` statement";
 auto const let_stmt_def = kw("let") > matches[kw("mut")] > ident > -(':' > type) > -('=' > expr) >
                           ';';
 
+// let_tuple = "let" tuple_pat [ ":" type ] [ "=" expr ] ";"
+// tuple_pat = "(" [ let_pat { "," let_pat } ] [ "," ] ")"; let_pat = tuple_pat | [ "mut" ] ident
+struct tuple_pat_class : Annotate {};
+x3::rule<tuple_pat_class, ast::TuplePat> const tuple_pat = "tuple pattern";
+struct bind_pat_class : Annotate {};
+x3::rule<bind_pat_class, ast::BindPat> const bind_pat = "pattern";
+struct let_pat_class : Annotate {};
+x3::rule<let_pat_class, ast::LetPattern> const let_pat = "pattern";
+auto const bind_pat_def = matches[kw("mut")] >> ident;
+auto const let_pat_def = depth_guard[tuple_pat | bind_pat];
+auto const tuple_pat_def = lit('(') > -(let_pat % ',') > -lit(',') > x3::char_(')');
+struct let_tuple_class : Annotate {};
+x3::rule<let_tuple_class, ast::LetTupleStmt> const let_tuple_stmt = "`let` statement";
+auto const let_tuple_stmt_def = kw("let") >> &lit('(') > tuple_pat > -(':' > type) > -('=' > expr) >
+                                ';';
 struct return_class : Annotate {};
 x3::rule<return_class, ast::ReturnStmt> const return_stmt = "`return` statement";
 auto const return_stmt_def =
@@ -599,8 +634,8 @@ auto const block_stmt_def =
 // stmt = let | return | break | continue | while | for | spawn | block_stmt | expr_stmt
 struct stmt_class : Annotate {};
 x3::rule<stmt_class, ast::Stmt> const stmt = "statement";
-auto const stmt_def = let_stmt | return_stmt | break_stmt | continue_stmt | while_stmt | for_stmt |
-                      spawn_stmt | block_stmt | expr_stmt;
+auto const stmt_def = let_tuple_stmt | let_stmt | return_stmt | break_stmt | continue_stmt |
+                      while_stmt | for_stmt | spawn_stmt | block_stmt | expr_stmt;
 
 // block = "{" { stmt } "}"
 x3::rule<class close_brace_class, char> const close_brace = "`}` or a statement";
@@ -666,6 +701,8 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
 // (BOOST_SPIRIT_DEFINE takes at most 64 rules at once.)
 BOOST_SPIRIT_DEFINE(label_name, label, loop_label, char_lit)
 BOOST_SPIRIT_DEFINE(array_type)
+BOOST_SPIRIT_DEFINE(tuple_type, field_suffix, field_name, tuple_pat, bind_pat, let_pat,
+                    let_tuple_stmt)
 
 BOOST_SPIRIT_DEFINE(range_adapter, range_adapters, paren_range, plain_range, for_range)
 BOOST_SPIRIT_DEFINE(match_expr, pat_value, pat_atom, pat_range_end, pat_alt, pat_alts, block_expr,

@@ -276,6 +276,8 @@ class DepthCheck {
       if (failed_) break;
       if (auto* ix = boost::get<ast::IndexSuffix>(&s)) {
         d = at(std::max(d, expr(ix->index.get())) + 1, *ix, "this index");
+      } else if (auto* fs = boost::get<ast::FieldSuffix>(&s)) {
+        d = at(d + 1, *fs, "this field");
       } else {
         const auto& m = boost::get<ast::MethodSuffix>(s);
         d = at(std::max(d, exprs(m.args)) + 1, m, "this method call");
@@ -290,7 +292,7 @@ class DepthCheck {
       return pe->call_args ? at(exprs(*pe->call_args) + 1, *pe, "this call") : 1;
     if (auto* a = boost::get<ast::ArrayLit>(&p)) return at(exprs(a->elems) + 1, *a, "this array");
     if (auto* par = boost::get<ast::Paren>(&p))
-      return at(expr(par->inner.get()) + 1, *par, "this `(`");
+      return at(std::max(expr(par->inner.get()), exprs(par->rest)) + 1, *par, "this `(`");
     if (auto* ub = boost::get<ast::UnsafeBlock>(&p))
       return at(block(ub->body.get()) + 1, *ub, "this block");
     if (auto* lp = boost::get<ast::LoopExpr>(&p))
@@ -340,6 +342,7 @@ class DepthCheck {
   // A statement adds no level: its expressions and blocks count.
   int stmt(const ast::Stmt& s) {
     if (auto* l = boost::get<ast::LetStmt>(&s)) return l->init ? expr(*l->init) : 0;
+    if (auto* l = boost::get<ast::LetTupleStmt>(&s)) return l->init ? expr(*l->init) : 0;
     if (auto* r = boost::get<ast::ReturnStmt>(&s)) return r->value ? expr(*r->value) : 0;
     if (auto* w = boost::get<ast::WhileStmt>(&s))
       return std::max(expr(w->cond), block(w->body.get()));

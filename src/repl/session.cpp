@@ -487,6 +487,9 @@ struct Session::Impl {
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
       const tir::Stmt* s = stmts[i];
       if (s->kind != tir::StmtKind::Let || s->slot < 0 || (i >= decls && i < enter)) continue;
+      // A tuple's element (`t.0`, check_tuple.cpp) is no name an input can declare: tuple
+      // bindings are not kept between inputs.
+      if (s->var_name.find('.') != std::string::npos) continue;
       if (i < decls)
         scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
       else

@@ -14,6 +14,8 @@ float atomics) are printed as `~TOL value ...`: the comparison accepts |a - b| <
 
 import random
 
+from . import tuples
+
 INTS = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
 SIGNED = {"i8", "i16", "i32", "i64"}
 FLOATS = ["f16", "bf16", "f32", "f64"]
@@ -150,6 +152,8 @@ class Gen:
         if c < 0.21 and t in INTS:
             self.feat("cast_bool_to_int")
             return "(%s as %s)" % (self.expr("bool", env, d, reads), t)
+        if 0.26 <= c < 0.36 and getattr(self, "tuple_sigs", None):
+            return tuples.tuple_expr(self, t, env, d, reads)
         if c < 0.26 and self.helper_sigs:
             self.feat("device_helper_call")
             ht = self.pick(sorted(self.helper_sigs))
@@ -994,6 +998,7 @@ class Gen:
 
     def program(self):
         self.helper_fns()
+        tuples.tuple_helpers(self)
         w = W()
         w.ind = 1
         nsec = self.ri(1, 4)

@@ -1,0 +1,699 @@
+// Tuples (spec/types.md §8). The checker gives every scalar of a tuple a local of its own and
+// takes every tuple value apart where it is used, so the typed program holds scalars only and
+// every back end (the interpreter, the kernel rules, the CUDA emitter) runs tuples unchanged: a
+// tuple local is its scalars' locals, `(a, b) == t` is `a == t.0 && b == t.1`, a function that
+// returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots) that the
+// call copies into the caller's (tir::Expr::out_slots).
+#include <boost/variant/get.hpp>
+
+#include "check/checker_impl.hpp"
+#include "check/tir_walk.hpp"
+
+namespace vx::check {
+
+namespace {
+
+constexpr const char* kTupleTemp = "_tuple";  // `_`: never reported as unused
+
+// A scalar that reads the same whenever it is read: a literal or a local.
+bool plain(const tir::Expr* e) {
+  return e->kind == tir::ExprKind::Literal || e->kind == tir::ExprKind::Var;
+}
+
+bool is_flat(const tir::Expr* e) {
+  return e->type.is_tuple() && e->kind == tir::ExprKind::BlockExpr && e->block && !e->block->tail &&
+         static_cast<int>(e->args.size()) == e->type.leaf_count();
+}
+
+// Whether running `e` can have an effect or read what an effect changes: anything but a plain
+// scalar, or a flat tuple with a prelude or such a scalar.
+bool has_effect(const tir::Expr* e) {
+  if (!e->type.is_tuple()) return !plain(e);
+  if (!e->block->stmts.empty()) return true;
+  for (const tir::Expr* a : e->args)
+    if (!plain(a)) return true;
+  return false;
+}
+
+bool tuple_element_ok(const Type& t) { return t.is_scalar() || t.is_tuple() || t.is_error(); }
+
+void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
+                  std::vector<tir::FormatPiece>& out);
+
+}  // namespace
+
+tir::Expr* Checker::new_flat(const Type& t, Span s) {
+  tir::Expr* e = make(tir::ExprKind::BlockExpr, t, s);
+  e->block = prog_.new_block();
+  e->block->span = s;
+  return e;
+}
+
+int Checker::hidden_slot(const Type& t, const std::string& name, Span decl, bool is_mut) {
+  const int slot = fn_->slot_count();
+  fn_->slot_types.push_back(t);
+  fn_->slot_names.push_back(name);
+  fn_->slot_decls.push_back(decl);
+  fn_->slot_mut.push_back(is_mut);
+  return slot;
+}
+
+std::vector<int> Checker::leaf_slots(const Type& t, const std::string& name, Span decl,
+                                     bool is_mut) {
+  if (!t.is_tuple()) return {hidden_slot(t, name, decl, is_mut)};
+  std::vector<int> out;
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    std::vector<int> sub = leaf_slots(t.elems[i], name + "." + std::to_string(i), decl, is_mut);
+    out.insert(out.end(), sub.begin(), sub.end());
+  }
+  return out;
+}
+
+tir::Stmt* Checker::let_slot(int slot, tir::Expr* value, Span s) {
+  tir::Stmt* st = prog_.new_stmt();
+  st->kind = tir::StmtKind::Let;
+  st->span = s;
+  st->slot = slot;
+  st->value = value;
+  st->var_name = fn_->slot_names[static_cast<size_t>(slot)];
+  return st;
+}
+
+tir::Expr* Checker::read_slot(int slot, Span s) {
+  tir::Expr* e = make(tir::ExprKind::Var, fn_->slot_types[static_cast<size_t>(slot)], s);
+  e->slot = slot;
+  e->text = fn_->slot_names[static_cast<size_t>(slot)];
+  return e;
+}
+
+tir::Stmt* Checker::assign_slot(int slot, tir::Expr* value, Span s) {
+  tir::Stmt* st = prog_.new_stmt();
+  st->kind = tir::StmtKind::Assign;
+  st->span = s;
+  st->target = read_slot(slot, s);
+  st->value = value;
+  return st;
+}
+
+void Checker::materialize(tir::Expr* flat, bool all) {
+  int last = all ? static_cast<int>(flat->args.size()) - 1 : -1;
+  for (int k = 0; k < static_cast<int>(flat->args.size()) && !all; ++k)
+    if (!plain(flat->args[static_cast<size_t>(k)])) last = k;
+  for (int k = 0; k <= last; ++k) {
+    tir::Expr*& leaf = flat->args[static_cast<size_t>(k)];
+    if (leaf->kind == tir::ExprKind::Literal) continue;
+    const int slot = hidden_slot(leaf->type, kTupleTemp, leaf->span);
+    flat->block->stmts.push_back(let_slot(slot, leaf, leaf->span));
+    leaf = read_slot(slot, leaf->span);
+  }
+}
+
+std::vector<tir::Expr*> Checker::sequence(std::vector<tir::Expr*>& parts,
+                                          std::vector<tir::Stmt*>& pre) {
+  std::vector<tir::Expr*> leaves;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bool later = false;
+    for (size_t j = i + 1; j < parts.size(); ++j) later = later || has_effect(parts[j]);
+    tir::Expr* p = parts[i];
+    if (p->type.is_tuple()) {
+      materialize(p, later);
+      pre.insert(pre.end(), p->block->stmts.begin(), p->block->stmts.end());
+      p->block->stmts.clear();
+      leaves.insert(leaves.end(), p->args.begin(), p->args.end());
+      continue;
+    }
+    if (later && p->kind != tir::ExprKind::Literal && !p->type.is_tensor_like() &&
+        p->type.is_scalar()) {
+      const int slot = hidden_slot(p->type, kTupleTemp, p->span);
+      pre.push_back(let_slot(slot, p, p->span));
+      p = read_slot(slot, p->span);
+    }
+    leaves.push_back(p);
+  }
+  return leaves;
+}
+
+void Checker::drop_leaves(const std::vector<tir::Expr*>& leaves, size_t from, size_t to,
+                          std::vector<tir::Stmt*>& out) {
+  for (size_t k = from; k < to && k < leaves.size(); ++k) {
+    if (plain(leaves[k])) continue;
+    tir::Stmt* st = prog_.new_stmt();
+    st->kind = tir::StmtKind::Expr;
+    st->span = leaves[k]->span;
+    st->value = leaves[k];
+    out.push_back(st);
+  }
+}
+
+tir::Expr* Checker::with_prelude(std::vector<tir::Stmt*> pre, tir::Expr* value) {
+  if (pre.empty()) return value;
+  tir::Expr* e = make(tir::ExprKind::BlockExpr, value->type, value->span);
+  e->block = prog_.new_block();
+  e->block->span = value->span;
+  e->block->stmts = std::move(pre);
+  set_tail(e->block, value);
+  return e;
+}
+
+void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
+                         std::vector<tir::Stmt*>& out) {
+  if (is_flat(e)) {
+    out.insert(out.end(), e->block->stmts.begin(), e->block->stmts.end());
+    for (size_t k = 0; k < slots.size() && k < e->args.size(); ++k)
+      out.push_back(assign_slot(slots[k], e->args[k], e->args[k]->span));
+    return;
+  }
+  // An `if`, a `match` or a block: each branch's value goes into the slots.
+  for (tir::Block* b : {e->block, e->else_block}) {
+    if (!b || !b->tail) continue;
+    tir::Expr* tail = b->tail;
+    b->tail = nullptr;
+    if (tail->type.is_tuple())
+      route_into(tail, slots, b->stmts);
+    else
+      set_tail(b, tail);
+  }
+  e->type = Type::unit();
+  tir::Stmt* st = prog_.new_stmt();
+  st->kind = tir::StmtKind::Expr;
+  st->span = e->span;
+  st->value = e;
+  out.push_back(st);
+}
+
+tir::Expr* Checker::as_flat(tir::Expr* e) {
+  if (!e->type.is_tuple() || is_flat(e)) return e;
+  tir::Expr* flat = new_flat(e->type, e->span);
+  std::vector<int> slots = leaf_slots(e->type, kTupleTemp, e->span, false);
+  for (int slot : slots) {
+    tir::Expr* zero =
+        make(tir::ExprKind::Literal, fn_->slot_types[static_cast<size_t>(slot)], e->span);
+    flat->block->stmts.push_back(let_slot(slot, zero, e->span));
+  }
+  route_into(e, slots, flat->block->stmts);
+  for (int slot : slots) flat->args.push_back(read_slot(slot, e->span));
+  return flat;
+}
+
+Type Checker::resolve_tuple(const ast::TupleType& t) {
+  if (t.elems.size() == 1 && !t.trailing_comma) return resolve_type(t.elems[0]);  // `(T)`
+  Type r = Type::kind_only(TypeKind::Tuple);
+  for (const ast::Type& e : t.elems) {
+    Type et = resolve_type(e);
+    if (et.is_error()) return et;
+    if (!tuple_element_ok(et)) {
+      auto& d =
+          error("E0104", span(e), "a tuple holds scalars and tuples, not `" + type_name(et) + "`",
+                "cannot be an element of a tuple");
+      d.notes.push_back("spec/types.md §8: tuples of tensors, references and `&str` are not in Vx");
+      return Type::error();
+    }
+    r.elems.push_back(et);
+  }
+  return r;
+}
+
+tir::Expr* Checker::check_tuple_lit(const ast::Paren& p, const Type* expected, Span s) {
+  std::vector<const ast::Expr*> elems = {&p.inner.get()};
+  for (const ast::Expr& e : p.rest) elems.push_back(&e);
+  const bool typed = expected && expected->is_tuple() && expected->elems.size() == elems.size();
+  Type t = Type::kind_only(TypeKind::Tuple);
+  std::vector<tir::Expr*> parts;
+  bool bad = false;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    tir::Expr* v = check_expr(*elems[i], typed ? &expected->elems[i] : nullptr);
+    if (v->type.is_error()) {
+      bad = true;
+      continue;
+    }
+    if (!tuple_element_ok(v->type)) {
+      auto& d = error("E0104", span(*elems[i]),
+                      "a tuple holds scalars and tuples, not `" + type_name(v->type) + "`",
+                      "cannot be an element of a tuple");
+      d.notes.push_back("spec/types.md §8: tuples of tensors, references and `&str` are not in Vx");
+      bad = true;
+      continue;
+    }
+    t.elems.push_back(v->type);
+    parts.push_back(v);
+  }
+  if (bad) return error_expr(s);
+  tir::Expr* flat = new_flat(t, s);
+  flat->args = sequence(parts, flat->block->stmts);
+  return flat;
+}
+
+tir::Expr* Checker::tuple_var(const Local& l, Span s) {
+  tir::Expr* flat = new_flat(l.type, s);
+  for (int slot : l.leaves) {
+    tir::Expr* r = read_slot(slot, s);
+    flat->args.push_back(r);
+  }
+  return flat;
+}
+
+bool Checker::tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem,
+                          int& first) {
+  if (base.is_error()) return false;
+  if (!base.is_tuple()) {
+    if (base.is_scalar())
+      error("E0211", s,
+            "`" + type_name(base) + "` is a primitive type and therefore doesn't have fields",
+            "not a tuple");
+    else
+      error("E0211", s, "no field `" + f.name + "` on type `" + type_name(base) + "`",
+            "not a tuple");
+    return false;
+  }
+  const size_t n = base.elems.size();
+  size_t index = n;
+  if (f.name.size() <= 9 && (f.name == "0" || f.name[0] != '0')) index = std::stoul(f.name);
+  if (index >= n) {
+    auto& d = error("E0211", span(f), "no field `" + f.name + "` on type `" + type_name(base) + "`",
+                    "unknown field");
+    d.helps.push_back("the tuple's elements are `.0` to `." + std::to_string(n - 1) + "`");
+    return false;
+  }
+  first = 0;
+  for (size_t i = 0; i < index; ++i) first += base.elems[i].leaf_count();
+  elem = base.elems[index];
+  return true;
+}
+
+tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span s) {
+  Type elem;
+  int first = 0;
+  if (!tuple_index(base->type, f, s, elem, first)) return error_expr(s);
+  const int count = elem.leaf_count();
+  // The other elements are still evaluated (for their effects), before the field is read.
+  bool other_effects = false;
+  for (int k = 0; k < static_cast<int>(base->args.size()); ++k)
+    if ((k < first || k >= first + count) && !plain(base->args[static_cast<size_t>(k)]))
+      other_effects = true;
+  if (other_effects) materialize(base, true);
+  std::vector<tir::Stmt*> pre = base->block->stmts;
+  drop_leaves(base->args, 0, static_cast<size_t>(first), pre);
+  drop_leaves(base->args, static_cast<size_t>(first + count), base->args.size(), pre);
+  if (!elem.is_tuple()) return with_prelude(pre, base->args[static_cast<size_t>(first)]);
+  tir::Expr* flat = new_flat(elem, s);
+  flat->block->stmts = std::move(pre);
+  flat->args.assign(base->args.begin() + first, base->args.begin() + first + count);
+  return flat;
+}
+
+tir::Expr* Checker::tuple_compare(const OpTree& t, tir::BinOp op, tir::Expr* a, tir::Expr* b) {
+  if (op != tir::BinOp::Eq && op != tir::BinOp::Ne) {
+    auto& d = error("E0202", t.op_span,
+                    "cannot apply `" + t.op + "` to `" + type_name(a->type) + "` and `" +
+                        type_name(b->type) + "`",
+                    "tuples are compared with `==` and `!=` only");
+    d.notes.push_back("spec/types.md §8: Vx does not order tuples");
+    return error_expr(t.span);
+  }
+  std::vector<tir::Expr*> parts = {a, b};
+  std::vector<tir::Stmt*> pre;
+  std::vector<tir::Expr*> leaves = sequence(parts, pre);
+  return with_prelude(std::move(pre), compare_leaves(op, leaves, t.span));
+}
+
+tir::Expr* Checker::compare_leaves(tir::BinOp op, const std::vector<tir::Expr*>& leaves, Span s) {
+  const size_t n = leaves.size() / 2;
+  // As Rust's PartialEq for tuples: `==` is every element's `==`, `!=` any element's `!=`.
+  tir::Expr* result = nullptr;
+  const Span span = s;
+  for (size_t k = 0; k < n; ++k) {
+    tir::Expr* c = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), span);
+    c->bop = op;
+    c->args = {leaves[k], leaves[n + k]};
+    if (!result) {
+      result = c;
+      continue;
+    }
+    tir::Expr* j = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), span);
+    j->bop = op == tir::BinOp::Eq ? tir::BinOp::And : tir::BinOp::Or;
+    j->args = {result, c};
+    result = j;
+  }
+  return result;
+}
+
+tir::Expr* Checker::assert_eq_tuples(tir::Expr* e, tir::Expr* a, tir::Expr* b) {
+  // `assert!(a == b, "assertion `left == right` failed[: message]\n  left: {:?}\n right: {:?}")`,
+  // the message rustc's assert_eq! prints; every scalar read once, before the comparison.
+  std::vector<tir::Stmt*> pre;
+  if (e->block) pre = std::move(e->block->stmts);  // the message's own prelude
+  e->block = nullptr;
+  materialize(a, true);
+  materialize(b, true);
+  std::vector<tir::Expr*> parts = {a, b};
+  std::vector<tir::Expr*> leaves = sequence(parts, pre);
+  tir::Expr* cond = compare_leaves(tir::BinOp::Eq, leaves, e->span);
+  const int first = 1 + static_cast<int>(e->args.size());  // after the condition and the message's
+  std::vector<tir::FormatPiece> pieces;
+  std::string text = "assertion `left == right` failed";
+  if (!e->format.empty()) text += ": ";
+  for (tir::FormatPiece& p : e->format) {
+    p.literal = text + p.literal;
+    text.clear();
+    if (p.arg >= 0) ++p.arg;
+    if (p.arg >= 0 || !p.literal.empty()) pieces.push_back(std::move(p));
+  }
+  fmt::Spec debug;
+  debug.kind = '?';
+  int next = first;
+  text += "\n  left: ";
+  tuple_pieces(a->type, debug, next, 0, text, pieces);
+  text += "\n right: ";
+  tuple_pieces(b->type, debug, next, 0, text, pieces);
+  tir::FormatPiece last;
+  last.literal = std::move(text);
+  pieces.push_back(std::move(last));
+  e->is_assert_eq = false;
+  e->format = std::move(pieces);
+  e->args.insert(e->args.begin(), cond);
+  e->args.insert(e->args.end(), leaves.begin(), leaves.end());
+  return with_prelude(std::move(pre), e);
+}
+
+void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut, Span decl,
+                            tir::Expr* value, std::vector<tir::Stmt*>& out,
+                            std::vector<int>* slots) {
+  if (value && !is_flat(value)) {  // a tuple that a refused expression left
+    if (!diags_.has_errors()) error("E0200", value->span, "Vx cannot keep a tuple here");
+    value = nullptr;
+  }
+  Local l{name, -1, t, is_mut, false, decl, {}, {}};
+  l.leaves = leaf_slots(t, name, decl, is_mut);
+  if (slots) *slots = l.leaves;
+  if (value) {
+    out.insert(out.end(), value->block->stmts.begin(), value->block->stmts.end());
+    value->block->stmts.clear();
+  }
+  if (!slots || value)
+    for (size_t k = 0; k < l.leaves.size(); ++k)
+      out.push_back(let_slot(l.leaves[k], value ? value->args[k] : nullptr, decl));
+  scopes_.back().push_back(std::move(l));
+}
+
+void Checker::bind_pattern(const ast::LetPattern& p, const Type& t,
+                           const std::vector<tir::Expr*>& leaves, size_t first,
+                           std::set<std::string>& names, std::vector<tir::Stmt*>& out) {
+  const int count = t.leaf_count();
+  if (const auto* b = boost::get<ast::BindPat>(&p)) {
+    const std::string& name = b->name.name;
+    if (name == "_")  // the elements are still evaluated
+      return drop_leaves(leaves, first, first + static_cast<size_t>(count), out);
+    if (!names.insert(name).second)
+      error("E0102", span(b->name),
+            "identifier `" + name + "` is bound more than once in the same pattern",
+            "used in a pattern more than once");
+    if (!t.is_tuple()) {
+      tir::Stmt* st = prog_.new_stmt();
+      st->kind = tir::StmtKind::Let;
+      st->span = span(*b);
+      st->value = leaves[first];
+      st->var_name = name;
+      st->slot = declare(name, t, b->is_mut, span(b->name));
+      out.push_back(st);
+      return;
+    }
+    tir::Expr* sub = new_flat(t, span(*b));
+    sub->args.assign(leaves.begin() + static_cast<long>(first),
+                     leaves.begin() + static_cast<long>(first) + count);
+    declare_tuple(name, t, b->is_mut, span(b->name), sub, out);
+    return;
+  }
+  const ast::TuplePat& tp = boost::get<ast::x3::forward_ast<ast::TuplePat>>(p).get();
+  if (!t.is_tuple() || t.elems.size() != tp.elems.size()) {
+    auto& d = error(
+        "E0200", span(tp),
+        !t.is_tuple()
+            ? "mismatched types: expected `" + type_name(t) + "`, found a tuple"
+            : "mismatched types: expected a tuple with " + std::to_string(t.elems.size()) +
+                  " element" + (t.elems.size() == 1 ? "" : "s") + ", found one with " +
+                  std::to_string(tp.elems.size()) + " element" + (tp.elems.size() == 1 ? "" : "s"),
+        "expected `" + type_name(t) + "`");
+    (void)d;
+    declare_unchecked(tp);
+    return;
+  }
+  size_t at = first;
+  for (size_t i = 0; i < tp.elems.size(); ++i) {
+    bind_pattern(tp.elems[i], t.elems[i], leaves, at, names, out);
+    at += static_cast<size_t>(t.elems[i].leaf_count());
+  }
+}
+
+void Checker::declare_unchecked(const ast::TuplePat& p) {
+  for (const ast::LetPattern& e : p.elems) {
+    if (const auto* b = boost::get<ast::BindPat>(&e))
+      declare(b->name.name, Type::error(), b->is_mut, span(b->name));
+    else
+      declare_unchecked(boost::get<ast::x3::forward_ast<ast::TuplePat>>(e).get());
+  }
+}
+
+void Checker::check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<tir::Stmt*>& out) {
+  Type declared;
+  const bool has_type = l.type.has_value();
+  if (has_type) declared = resolve_type(*l.type);
+  if (!l.init) {
+    error("E0200", span(l.pat), "a `let` that takes a tuple apart needs a value",
+          "write `let (a, b) = …;`");
+    declare_unchecked(l.pat);
+    return;
+  }
+  tir::Expr* v = check_expr(*l.init, has_type ? &declared : nullptr);
+  if (has_type) v = coerce(v, declared, span(*l.init));
+  if (!v->type.is_tuple() && !v->type.is_error())
+    error("E0200", span(l.pat),
+          "mismatched types: expected `" + type_name(v->type) + "`, found a tuple",
+          "expected `" + type_name(v->type) + "`");
+  (void)s;
+  if (v->type.is_error() || !v->type.is_tuple()) {
+    declare_unchecked(l.pat);
+    return;
+  }
+  out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
+  v->block->stmts.clear();
+  std::set<std::string> names;
+  bind_pattern(ast::LetPattern(ast::x3::forward_ast<ast::TuplePat>(l.pat)), v->type, v->args, 0,
+               names, out);
+}
+
+void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,
+                                 Span target, std::vector<tir::Stmt*>& out) {
+  const std::string& name = local.name;
+  // The element assigned: its type and the range of the local's scalars that hold it.
+  Type t = local.type;
+  int first = 0;
+  std::string path = name;
+  bool ok = true;
+  for (const ast::Suffix& sfx : place.suffixes) {
+    const auto& f = boost::get<ast::FieldSuffix>(sfx);
+    Type elem;
+    int off = 0;
+    if (!tuple_index(t, f, target, elem, off)) {
+      ok = false;
+      break;
+    }
+    first += off;
+    t = elem;
+    path += "." + f.name;
+  }
+  if (ok && !local.is_mut) {
+    auto& d =
+        error("E0300", target,
+              place.suffixes.empty()
+                  ? "cannot assign twice to immutable variable `" + name + "`"
+                  : "cannot assign to `" + path + "`, as `" + name + "` is not declared as mutable",
+              "cannot assign");
+    d.secondary.push_back({local.decl, "declared here without `mut`"});
+    d.helps.push_back("declare it with `let mut " + name + "`");
+  }
+  const bool compound = a.op != "=";
+  tir::Expr* v = check_expr(a.value, ok ? &t : nullptr);
+  if (!ok || v->type.is_error()) return;
+  if (!t.is_tuple()) {
+    // One scalar: the assignment of a scalar local.
+    tir::Stmt* st = assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);
+    st->target->span = target;
+    st->span = span(place);
+    st->compound = compound;
+    if (compound) {
+      st->op = compound_op(a.op);
+      const bool bits = st->op == tir::BinOp::BitAnd || st->op == tir::BinOp::BitOr ||
+                        st->op == tir::BinOp::BitXor;
+      if (!is_number(t.scalar) && !(t.scalar == Scalar::Bool && bits))
+        error("E0202", target, "`" + a.op + "` cannot be applied to `" + type_name(t) + "`");
+    }
+    if (compound && (st->op == tir::BinOp::Shl || st->op == tir::BinOp::Shr)) {
+      if (!(v->type.is_scalar() && is_int(v->type.scalar)))
+        error("E0202", span(a.value), "a shift amount must be an integer");
+    } else {
+      v = coerce(v, t, span(a.value));
+    }
+    st->value = v;
+    out.push_back(st);
+    return;
+  }
+  if (compound) {
+    error("E0202", target,
+          "binary assignment operation `" + a.op + "` cannot be applied to type `" + type_name(t) +
+              "`",
+          "cannot use `" + a.op + "` on a tuple");
+    return;
+  }
+  v = coerce(v, t, span(a.value));
+  if (v->type.is_error()) return;
+  // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
+  materialize(v, true);
+  out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
+  for (size_t k = 0; k < v->args.size(); ++k)
+    out.push_back(
+        assign_slot(local.leaves[static_cast<size_t>(first) + k], v->args[k], span(place)));
+}
+
+void Checker::return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out,
+                           bool with_return) {
+  if (!value->type.is_error()) route_into(value, fn_->ret_slots, out);
+  if (!with_return) return;
+  tir::Stmt* st = prog_.new_stmt();
+  st->kind = tir::StmtKind::Return;
+  st->span = s;
+  out.push_back(st);
+}
+
+tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
+  bool tuples = sig.ret.is_tuple();
+  for (const tir::Expr* a : call->args) tuples = tuples || a->type.is_tuple();
+  if (!tuples) return call;
+  std::vector<tir::Stmt*> pre;
+  std::vector<tir::Expr*> parts = call->args;
+  call->args = sequence(parts, pre);
+  if (!sig.ret.is_tuple()) return with_prelude(std::move(pre), call);
+  tir::Expr* flat = new_flat(sig.ret, call->span);
+  call->type = Type::unit();
+  call->out_slots = leaf_slots(sig.ret, kTupleTemp, call->span, false);
+  for (int slot : call->out_slots) {
+    tir::Expr* zero =
+        make(tir::ExprKind::Literal, fn_->slot_types[static_cast<size_t>(slot)], call->span);
+    pre.push_back(let_slot(slot, zero, call->span));
+  }
+  tir::Stmt* st = prog_.new_stmt();
+  st->kind = tir::StmtKind::Expr;
+  st->span = call->span;
+  st->value = call;
+  pre.push_back(st);
+  flat->block->stmts = std::move(pre);
+  for (int slot : call->out_slots) flat->args.push_back(read_slot(slot, call->span));
+  return flat;
+}
+
+namespace {
+
+// The pieces that print a tuple of type `t` whose scalars are arguments from `next` on, as Rust's
+// `{:?}` (`(1, 2.5)`, `(7,)`) or `{:#?}` (one element a line, indented by four spaces) does.
+void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
+                  std::vector<tir::FormatPiece>& out) {
+  const bool pretty = spec.alternate;
+  text += "(";
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    if (pretty)
+      text += "\n" + std::string(static_cast<size_t>(indent + 4), ' ');
+    else if (i > 0)
+      text += ", ";
+    if (t.elems[i].is_tuple()) {
+      tuple_pieces(t.elems[i], spec, next, indent + 4, text, out);
+    } else {
+      tir::FormatPiece p;
+      p.literal = std::move(text);
+      text.clear();
+      p.arg = next++;
+      p.spec = spec;
+      p.spec.alternate = false;  // `{:#?}` of a scalar is its `{:?}`
+      out.push_back(std::move(p));
+    }
+    if (pretty) text += ",";
+  }
+  if (pretty)
+    text += "\n" + std::string(static_cast<size_t>(indent), ' ');
+  else if (t.elems.size() == 1)
+    text += ",";
+  text += ")";
+}
+
+}  // namespace
+
+void Checker::expand_tuple_args(tir::Expr* print) {
+  bool any = false;
+  for (const tir::Expr* a : print->args) any = any || a->type.is_tuple();
+  if (!any) return;
+  std::vector<tir::Expr*> parts = print->args;
+  // Where each argument's scalars start among the new arguments.
+  std::vector<int> start;
+  int n = 0;
+  for (const tir::Expr* a : parts) {
+    start.push_back(n);
+    n += a->type.is_tuple() ? static_cast<int>(a->args.size()) : 1;
+  }
+  std::vector<Type> types;
+  for (const tir::Expr* a : parts) types.push_back(a->type);
+  std::vector<tir::Stmt*> pre;
+  print->args = sequence(parts, pre);
+  std::vector<tir::FormatPiece> pieces;
+  std::string text;  // printed before the next piece
+  for (tir::FormatPiece& p : print->format) {
+    text += p.literal;
+    if (p.arg < 0) continue;
+    const size_t k = static_cast<size_t>(p.arg);
+    if (!types[k].is_tuple()) {
+      p.literal = std::move(text);
+      text.clear();
+      p.arg = start[k];
+      pieces.push_back(std::move(p));
+      continue;
+    }
+    int next = start[k];
+    tuple_pieces(types[k], p.spec, next, 0, text, pieces);
+  }
+  if (!text.empty()) {
+    tir::FormatPiece p;
+    p.literal = std::move(text);
+    pieces.push_back(std::move(p));
+  }
+  print->format = std::move(pieces);
+  if (!pre.empty()) {
+    print->block = prog_.new_block();
+    print->block->stmts = std::move(pre);
+  }
+}
+
+tir::Expr* Checker::with_format_prelude(tir::Expr* e) {
+  if (!e->block) return e;
+  std::vector<tir::Stmt*> pre = std::move(e->block->stmts);
+  e->block = nullptr;
+  return with_prelude(std::move(pre), e);
+}
+
+void Checker::check_no_tuples(const tir::Function& f) {
+  bool reported = false;
+  tir::walk_block(f.body, [&](const tir::Stmt* s, const tir::Expr* e) {
+    if (reported) return;
+    if (s && s->kind == tir::StmtKind::Let && s->slot >= 0 &&
+        fn_->slot_types[static_cast<size_t>(s->slot)].is_tuple()) {
+      error("E0200", s->span, "Vx cannot keep a tuple here", "a tuple value");
+      reported = true;
+    }
+    if (e && e->type.is_tuple()) {
+      auto& d = error("E0200", e->span, "a tuple `" + type_name(e->type) + "` cannot be used here",
+                      "a tuple");
+      d.notes.push_back(
+          "spec/types.md §8: a tuple can be stored, passed, returned, compared with `==` and "
+          "`!=`, printed with `{:?}` and taken apart");
+      reported = true;
+    }
+  });
+}
+
+}  // namespace vx::check
