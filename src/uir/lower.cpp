@@ -88,12 +88,16 @@ class Lowerer {
     last_def_at_ = body_.size() + 2 * depth_;
     line("%" + name + " = " + instr);
     last_ = "%" + name;
+    last_bound_ = false;
     return last_;
   }
   // Gives the value `v` the name of the Vx variable it is bound to, when it is the instruction
-  // just emitted (nothing refers to it yet): `%by = div %g 32` rather than `%1 = div %g 32`.
+  // just emitted and nothing refers to it yet: `%by = div %g 32` rather than `%1 = div %g 32`.
+  // A value already bound (a loop's range, whose `end` names it; another variable's value, as in
+  // `let c = b;`) keeps its name.
   std::string rename_last(const std::string& v, const std::string& var) {
-    if (v != last_ || body_.compare(last_def_at_, v.size() + 3, v + " = ") != 0) return v;
+    if (v != last_ || last_bound_ || body_.compare(last_def_at_, v.size() + 3, v + " = ") != 0)
+      return v;
     std::string name = "%" + fresh(var);
     body_.replace(last_def_at_, v.size(), name);
     return last_ = name;
@@ -227,6 +231,7 @@ class Lowerer {
     else
       v.text = rename_last(v.text, s.var_name);
     scalars_[s.slot] = v.text;
+    last_bound_ = true;
   }
 
   void tensor_let(const tir::Stmt& s) {
@@ -254,6 +259,7 @@ class Lowerer {
     std::string name = temp();
     line("%" + name + " = store " + buf + " " + offset + " " + v.text);
     last_ = "%" + name;
+    last_bound_ = false;
   }
 
   void assign(const tir::Stmt& s) {
@@ -380,6 +386,7 @@ class Lowerer {
     if (a != 0) v = def(temp(), "add " + v + " " + std::to_string(a));
     scalars_[s.slot] = v;
     last_ = range;
+    last_bound_ = true;
     block(s.body);
     std::string body_last = last_;
     --depth_;
@@ -504,6 +511,7 @@ class Lowerer {
   std::map<int, std::string> scalars_, cells_, buffers_;
   std::map<int, std::vector<int64_t>> dims_;  // the shapes of captured tensors
   std::string last_;
+  bool last_bound_ = false;  // `last_` is a variable's value already: rename_last leaves it
   int temps_ = 0;
   int depth_ = 0;
   int64_t threads_ = 1;  // the product of the local ranges open here
