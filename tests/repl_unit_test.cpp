@@ -147,6 +147,19 @@ TEST_CASE_FIXTURE(OffloadOffSession,
 }
 
 TEST_CASE_FIXTURE(OffloadOffSession,
+                  "a `let` without a value is E0001 in the REPL too; the session's own are not") {
+  // The wrapper declares the session's bindings without a value (session.cpp): only those.
+  CHECK(s.eval("let mut g = Tensor<f32, [4]>::fill(1.5); let n = 3;"));
+  CHECK_FALSE(s.eval("let x: i32;"));
+  CHECK(err.str().find("error[E0001]: Vx has no `let` without a value\n --> <repl>:1:1") !=
+        std::string::npos);
+  CHECK(s.eval("g[1] = 2.0;"));
+  CHECK(s.eval("g[1] + n as f32"));
+  CHECK(out.str() == "= 5 : f32\n");
+  CHECK(s.names() == std::vector<std::string>{"g", "n"});
+}
+
+TEST_CASE_FIXTURE(OffloadOffSession,
                   "`main()` is E0101 in the REPL, and nothing points into the wrapping") {
   CHECK_FALSE(s.eval("main()"));
   CHECK(err.str().find("error[E0101]: cannot find function `main`") != std::string::npos);

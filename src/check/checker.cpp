@@ -13,7 +13,7 @@ std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnos
                                             const CheckOptions& options) {
   auto program = std::make_unique<tir::Program>();
   program->file = diags.file_ptr();
-  check::Checker checker(parsed, diags, *program, options.session_bindings);
+  check::Checker checker(parsed, diags, *program, options.session_decls);
   checker.run(options.needs_main);
   if (diags.has_errors()) return nullptr;
   lint_program(*program, diags);
@@ -697,7 +697,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       else
         t = st->value->type;
       mark_moved(st->value, span(*let->init));
-    } else if (!(session_bindings_ && has_type)) {
+    } else if (!(has_type && session_decl(span(s)))) {
       // Vx has no deferred initialisation (spec/grammar.md §3): a binding always has a value.
       const std::string shown = has_type ? ": " + type_name(declared) : "";
       error("E0001", span(s), "Vx has no `let` without a value",

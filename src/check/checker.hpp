@@ -4,6 +4,7 @@
 // Needs a parsed program. A program with any error yields no typed program.
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "check/tir.hpp"
 #include "parse/parser.hpp"
@@ -16,8 +17,9 @@ struct CheckOptions {
   // (spec/cli.md §2.2).
   bool needs_main = true;
   // The REPL's wrapper declares the session's bindings as `let x: T;` and fills their slots
-  // itself (repl/session.cpp); only there is a `let` without a value accepted (E0001 elsewhere).
-  bool session_bindings = false;
+  // itself (repl/session.cpp): a `let` without a value is accepted only at these places, the
+  // wrapper's declarations (E0001 elsewhere, also in what the user typed).
+  std::vector<Span> session_decls;
 };
 std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnostics& diags,
                                             const CheckOptions& options = {});

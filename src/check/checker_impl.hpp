@@ -52,12 +52,12 @@ struct OpTree {
 class Checker {
  public:
   Checker(const ParsedProgram& parsed, Diagnostics& diags, tir::Program& program,
-          bool session_bindings = false)
+          std::vector<Span> session_decls = {})
       : parsed_(parsed),
         diags_(diags),
         file_(diags.file()),
         prog_(program),
-        session_bindings_(session_bindings) {}
+        session_decls_(std::move(session_decls)) {}
   void run(bool needs_main);
 
   // ---- checker.cpp: items, types, statements, scopes
@@ -205,7 +205,12 @@ class Checker {
   Diagnostics& diags_;
   const SourceFile& file_;
   tir::Program& prog_;
-  const bool session_bindings_;  // CheckOptions::session_bindings
+  const std::vector<Span> session_decls_;  // CheckOptions::session_decls
+  bool session_decl(Span s) const {
+    for (const Span& d : session_decls_)
+      if (s.begin >= d.begin && s.begin < d.end) return true;
+    return false;
+  }
 
   std::vector<FnSig> sigs_;
   std::map<std::string, int> fn_by_name_;

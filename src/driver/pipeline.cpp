@@ -87,7 +87,7 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
     return c;
   }
   if (options.through == Step::Parse) return c;
-  c.program = check_program(*c.parsed, *c.diags, {options.needs_main, options.session_bindings});
+  c.program = check_program(*c.parsed, *c.diags, {options.needs_main, options.session_decls});
   if (!c.program) {
     c.refused_at = Step::Check;
     return c;

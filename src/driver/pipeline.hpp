@@ -39,7 +39,7 @@ struct Options {
   bool maps = false;                 // with explain: and its map of who writes what
   bool deny_warnings = false;        // `-D warnings`: a warning refuses the program
   bool needs_main = true;            // false: a file of functions for `vx call`
-  bool session_bindings = false;     // the REPL's wrapper: CheckOptions::session_bindings
+  std::vector<Span> session_decls;   // the REPL's wrapper: CheckOptions::session_decls
 };
 
 // What the front end made of one source.

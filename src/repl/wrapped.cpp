@@ -15,7 +15,8 @@ Attempt run_pipeline(Composed composed, const Machine& machine, bool explain, bo
   options.machine = &machine;
   options.explain = explain;
   options.maps = maps;
-  options.session_bindings = true;
+  for (const Composed::Decl& d : a.composed.decls)
+    options.session_decls.push_back({d.begin, d.end});
   a.c = pipeline::compile(std::make_shared<SourceFile>("<session>", a.composed.text), options);
   return a;
 }
