@@ -14,13 +14,15 @@ std::vector<int64_t> run_time_dims(Frame& f, const std::vector<int64_t>& type_di
   for (size_t k = 0; k < sizes.size(); ++k) {
     const uint64_t bits = sizes[k].get(f);
     const bool negative = !sizes[k].is_unsigned && static_cast<int64_t>(bits) < 0;
-    const std::string which = "the size of dimension " + std::to_string(k) + " is " +
-                              int_operand_text(bits, sizes[k].is_unsigned);
+    // The message is made only when a size is refused: a tensor made in a loop pays nothing.
+    auto refuse = [&](const std::string& why) {
+      runtime_error(spans[k], "the size of dimension " + std::to_string(k) + " is " +
+                                  int_operand_text(bits, sizes[k].is_unsigned) + ", but " + why);
+    };
     if (negative || bits == 0 || bits > kMax)
-      runtime_error(spans[k], which + ", but a size is between 1 and 2^31 - 1 (2147483647)");
+      refuse("a size is between 1 and 2^31 - 1 (2147483647)");
     if (type_dims[k] != kUnknownDim && static_cast<int64_t>(bits) != type_dims[k])
-      runtime_error(spans[k],
-                    which + ", but the tensor's type fixes it at " + std::to_string(type_dims[k]));
+      refuse("the tensor's type fixes it at " + std::to_string(type_dims[k]));
     dims[k] = static_cast<int64_t>(bits);
   }
   uint64_t total = 1;  // stops past the limit: eight factors below 2^31 could pass 2^64
