@@ -1,8 +1,10 @@
-// `match` on integers and `bool` (spec/semantics.md §3, spec/types.md §2): the checker types the
-// patterns, proves the arms exhaustive over the scrutinee's type (E0208), finds the patterns no
-// value reaches (the `unreachable_patterns` lint), and makes the `match` what every back end
-// already runs: a block holding the scrutinee's value in a hidden local, then a chain of `if`s,
-// one per arm, whose final `else` is the arm that completes the cover of the type.
+// `match` on integers, `bool`s, `char`s and tuples of them (spec/semantics.md §3, spec/types.md
+// §2 and §8): the checker types the patterns, proves the arms exhaustive over the scrutinee's type
+// (E0208, with rustc's usefulness algorithm, match_usefulness.hpp), finds the patterns no value
+// reaches (the `unreachable_patterns` lint), and makes the `match` what every back end already
+// runs: a block holding the scrutinee's scalars in locals, then a chain of `if`s, one per arm,
+// whose final `else` is the arm that completes the cover of the type. A name in a pattern is the
+// local of the scalars it matches, so the arms read the scrutinee's own locals.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <map>
@@ -10,25 +12,15 @@
 
 #include "check/checker_impl.hpp"
 #include "check/lints.hpp"
+#include "check/match_usefulness.hpp"
 
 namespace vx::check {
 
 namespace {
 
 using Int = __int128;
-
-// An inclusive range of values of the scrutinee's type (a bool is 0 or 1).
-struct Interval {
-  Int lo = 0, hi = 0;
-};
-
-// The values of a scalar type: a bool's are 0 and 1.
-Interval type_range(Scalar t) {
-  if (t == Scalar::Bool) return {0, 1};
-  const ScalarInfo& info = scalar_info(t);
-  if (info.is_signed) return {-(Int{1} << (info.bits - 1)), (Int{1} << (info.bits - 1)) - 1};
-  return {0, (Int{1} << info.bits) - 1};
-}
+using patterns::Interval;
+using patterns::Pat;
 
 // A literal's value (stored sign- or zero-extended to 64 bits, tir.hpp) as a number.
 Int literal_value(const tir::Literal& l, Scalar t) {
@@ -36,96 +28,39 @@ Int literal_value(const tir::Literal& l, Scalar t) {
   return scalar_info(t).is_signed ? Int{l.i} : Int{static_cast<uint64_t>(l.i)};
 }
 
-std::string int_text(Int v) {
-  if (v == 0) return "0";
-  const bool negative = v < 0;
-  unsigned __int128 u = negative ? 0 - static_cast<unsigned __int128>(v) : v;
-  std::string digits;
-  for (; u; u /= 10) digits += static_cast<char>('0' + static_cast<int>(u % 10));
-  if (negative) digits += '-';
-  return {digits.rbegin(), digits.rend()};
-}
-
-// A value as rustc writes it in a pattern it reports: `5_i32`, `i32::MIN`, `u8::MAX`, `true`.
-std::string value_text(Int v, Scalar t) {
-  if (t == Scalar::Bool) return v ? "true" : "false";
-  const Interval r = type_range(t);
-  const std::string name = scalar_info(t).name;
-  if (scalar_info(t).is_signed && v == r.lo) return name + "::MIN";
-  if (v == r.hi) return name + "::MAX";
-  return int_text(v) + "_" + name;
-}
-
-// The values some patterns match: disjoint intervals, none adjacent to another, by their start.
-class Cover {
- public:
-  void add(Interval iv) {
-    auto it = parts_.upper_bound(iv.lo);
-    if (it != parts_.begin() && std::prev(it)->second + 1 >= iv.lo) {
-      --it;
-      iv.lo = it->first;
-      iv.hi = std::max(iv.hi, it->second);
-      it = parts_.erase(it);
-    }
-    while (it != parts_.end() && it->first <= iv.hi + 1) {
-      iv.hi = std::max(iv.hi, it->second);
-      it = parts_.erase(it);
-    }
-    parts_.emplace(iv.lo, iv.hi);
-  }
-  // The last value of the interval that holds `v`, if one does.
-  std::optional<Int> end_of(Int v) const {
-    auto it = parts_.upper_bound(v);
-    if (it == parts_.begin()) return std::nullopt;
-    --it;
-    if (it->second < v) return std::nullopt;
-    return it->second;
-  }
-  bool covers(Interval iv) const {
-    auto end = end_of(iv.lo);
-    return end && *end >= iv.hi;
-  }
-  // The values of `all` that no interval holds, in order.
-  std::vector<Interval> missing(Interval all) const {
-    std::vector<Interval> out;
-    Int next = all.lo;
-    for (const auto& [lo, hi] : parts_) {
-      if (lo > next) out.push_back({next, lo - 1});
-      next = std::max(next, hi + 1);
-    }
-    if (next <= all.hi) out.push_back({next, all.hi});
-    return out;
-  }
-
- private:
-  std::map<Int, Int> parts_;  // start -> last value
-};
-
-// Whether the values of `iv` are each in `a` or in `b`.
-bool covered(const Cover& a, const Cover& b, Interval iv) {
-  for (Int x = iv.lo; x <= iv.hi;) {
-    std::optional<Int> end = a.end_of(x);
-    if (!end) end = b.end_of(x);
-    if (!end) return false;
-    x = *end + 1;
-  }
-  return true;
-}
-
-// The `||` of the tests, as a balanced tree (as deep as the logarithm of their number, so that a
-// pattern of many alternatives stays within the depth limit, spec/grammar.md §1.5).
-tir::Expr* any_of_tests(tir::Program& prog, const std::vector<tir::Expr*>& tests, size_t from,
-                        size_t to, Span span) {
+// The `||` (or `&&`) of the tests, as a balanced tree (as deep as the logarithm of their number,
+// so that a pattern of many alternatives stays within the depth limit, spec/grammar.md §1.5);
+// parser.cpp's estimate of that depth follows this shape.
+tir::Expr* join_tests(tir::Program& prog, const std::vector<tir::Expr*>& tests, size_t from,
+                      size_t to, Span span, tir::BinOp op) {
   if (to - from == 1) return tests[from];
   const size_t mid = from + (to - from) / 2;
   tir::Expr* e = prog.new_expr();
   e->kind = tir::ExprKind::Binary;
   e->type = Type::of(Scalar::Bool);
   e->span = span;
-  e->bop = tir::BinOp::Or;
-  e->args = {any_of_tests(prog, tests, from, mid, span), any_of_tests(prog, tests, mid, to, span)};
+  e->bop = op;
+  e->args = {join_tests(prog, tests, from, mid, span, op),
+             join_tests(prog, tests, mid, to, span, op)};
   return e;
 }
+
+// The `||` of the tests, or null (every value) when one is null.
+tir::Expr* any_of(tir::Program& prog, const std::vector<tir::Expr*>& tests, Span span) {
+  if (tests.empty() || std::any_of(tests.begin(), tests.end(), [](tir::Expr* e) { return !e; }))
+    return nullptr;
+  return join_tests(prog, tests, 0, tests.size(), span, tir::BinOp::Or);
+}
+
+// The `&&` of the tests that are not null (null when none is).
+tir::Expr* all_of(tir::Program& prog, std::vector<tir::Expr*> tests, Span span) {
+  tests.erase(std::remove(tests.begin(), tests.end(), nullptr), tests.end());
+  if (tests.empty()) return nullptr;
+  return join_tests(prog, tests, 0, tests.size(), span, tir::BinOp::And);
+}
+
+// How much work the usefulness algorithm may do for one `match` (rustc has such a limit too).
+constexpr size_t kUsefulnessBudget = 2000000;
 
 // How many unreachable patterns get labels naming the earlier patterns that cover them (finding
 // those is a walk over the earlier patterns).
@@ -154,16 +89,39 @@ const ast::Block* bare_block(const ast::Expr& e) {
   return b ? &b->get() : nullptr;
 }
 
+// The names a pattern binds, with the nodes that name them (`consts`: a name that is a constant).
+template <class IsConst>
+void pattern_names(const ast::PatAlt& alt, const IsConst& is_const,
+                   std::vector<std::pair<std::string, const ast::position_tagged*>>& out) {
+  if (alt.binding && alt.binding->name != "_") out.push_back({alt.binding->name, &*alt.binding});
+  if (alt.tuple) {
+    for (const ast::PatElem& e : alt.tuple->get().elems)
+      for (const ast::PatAlt& a : e.alts) pattern_names(a, is_const, out);
+    return;
+  }
+  const auto* path = boost::get<ast::Path>(&alt.lo.atom);
+  if (!alt.range && !alt.lo.negative && path && path->segments.size() == 1 &&
+      path->segments[0].name != "_" && !is_const(path->segments[0].name))
+    out.push_back({path->segments[0].name, &alt.lo});
+}
+
 }  // namespace
 
-// One alternative of a pattern: the values it matches, the test of them (null: every value),
-// the names it binds.
+// A name that a pattern binds: the locals of the scalars it matches.
+struct PatName {
+  std::string name;
+  Type type;
+  std::vector<int> slots;
+  Span span;
+};
+
+// One alternative of a pattern (or a part of one): the values it matches, the test of them (null:
+// every value), the names it binds.
 struct Checker::PatAltInfo {
   bool ok = true;
-  Interval values;
-  bool everything = false;  // `_` or a name
+  Pat pat;
   tir::Expr* test = nullptr;
-  std::vector<std::string> names;
+  std::vector<PatName> names;
   Span span;
 };
 
@@ -178,28 +136,38 @@ struct Checker::MatchArmInfo {
 bool Checker::pattern_value(const ast::PatValue& v, const Type& t, Int& out) {
   const Span s = span(v);
   auto mismatch = [&](const std::string& found) {
+    const bool kind = found == "integer" || found == "tuple";
     error("E0200", s,
           "mismatched types: expected `" + type_name(t) + "`, found " +
-              (found == "integer" ? found : "`" + found + "`"),
-          "expected `" + type_name(t) + "`, found " +
-              (found == "integer" ? found : "`" + found + "`"));
+              (kind ? found : "`" + found + "`"),
+          "expected `" + type_name(t) + "`, found " + (kind ? found : "`" + found + "`"));
     return false;
   };
   if (const auto* il = boost::get<ast::IntLit>(&v.atom)) {
-    if (t.scalar == Scalar::Bool) return mismatch("integer");
+    if (!t.is_scalar() || t.scalar == Scalar::Bool || t.scalar == Scalar::Char)
+      return mismatch("integer");
     tir::Expr* e = check_int_lit(*il, &t, v.negative, s);
     if (e->type.is_error()) return false;
     if (e->type != t) return mismatch(type_name(e->type));
     out = literal_value(e->lit, t.scalar);
     return true;
   }
+  if (v.negative && !boost::get<ast::Path>(&v.atom)) {
+    const std::string what = boost::get<ast::BoolLit>(&v.atom) ? "bool" : "char";
+    error("E0202", s, "cannot apply unary operator `-` to type `" + what + "`",
+          "cannot be negated");
+    return false;
+  }
   if (const auto* bl = boost::get<ast::BoolLit>(&v.atom)) {
-    if (v.negative) {
-      error("E0202", s, "cannot apply unary operator `-` to type `bool`", "cannot be negated");
-      return false;
-    }
-    if (t.scalar != Scalar::Bool) return mismatch("bool");
+    if (t.scalar != Scalar::Bool || !t.is_scalar()) return mismatch("bool");
     out = bl->text == "true";
+    return true;
+  }
+  if (const auto* cl = boost::get<ast::CharLit>(&v.atom)) {
+    tir::Expr* e = check_char_lit(*cl, s);
+    if (e->type.is_error()) return false;
+    if (e->type != t) return mismatch("char");
+    out = literal_value(e->lit, t.scalar);
     return true;
   }
   const ast::Path& path = boost::get<ast::Path>(v.atom);
@@ -233,30 +201,52 @@ bool Checker::pattern_value(const ast::PatValue& v, const Type& t, Int& out) {
   return true;
 }
 
-Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t, int slot) {
+Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t,
+                                         const std::vector<int>& slots) {
   PatAltInfo info;
   info.span = span(alt);
-  const Interval all = type_range(t.scalar);
-  if (alt.binding && alt.binding->name != "_") info.names.push_back(alt.binding->name);
+  info.pat.span = info.span;
+  auto bind = [&](const std::string& name, Span at) {
+    for (const PatName& n : info.names)
+      if (n.name == name) {
+        error("E0102", at, "identifier `" + name + "` is bound more than once in the same pattern",
+              "used in a pattern more than once");
+        info.ok = false;
+        return;
+      }
+    info.names.push_back({name, t, slots, at});
+  };
+  if (alt.tuple) {
+    tuple_pattern(alt.tuple->get(), t, slots, info);
+    if (alt.binding && alt.binding->name != "_") bind(alt.binding->name, span(*alt.binding));
+    return info;
+  }
+  if (alt.binding && alt.binding->name != "_") bind(alt.binding->name, span(*alt.binding));
   const auto* path = boost::get<ast::Path>(&alt.lo.atom);
   if (!alt.range && !alt.lo.negative && path && path->segments.size() == 1 &&
       !consts_.count(path->segments[0].name)) {
     // `_`, or a name that binds the value (a `const`'s name is a constant pattern, as in Rust).
-    if (path->segments[0].name != "_") info.names.push_back(path->segments[0].name);
-    info.values = all;
-    info.everything = true;
+    if (path->segments[0].name != "_") bind(path->segments[0].name, span(alt.lo));
     return info;
   }
-  if (alt.range && t.scalar == Scalar::Bool) {
-    error("E0200", info.span, "only integers are allowed in range patterns",
+  if (t.is_scalar() && is_float(t.scalar)) {
+    auto& d = error("E0200", info.span,
+                    "a pattern of a float matches every value: `_` or a name, not a value",
+                    "this is a pattern of `" + type_name(t) + "`");
+    d.helps.push_back("bind the float to a name and compare it in a guard (`x if x < 0.5 => …`)");
+    info.ok = false;
+    return info;
+  }
+  if (alt.range && t.is_scalar() && t.scalar == Scalar::Bool) {
+    error("E0200", info.span, "only `char` and numeric types are allowed in range patterns",
           "this is a range of `bool`");
     info.ok = false;
     return info;
   }
   Int lo = 0, hi = 0;
-  info.ok = pattern_value(alt.lo, t, lo);
+  info.ok = pattern_value(alt.lo, t, lo) && info.ok;
   hi = lo;
-  if (alt.range) {
+  if (alt.range && info.ok) {
     if (!pattern_value(alt.range->hi, t, hi)) info.ok = false;
     if (!info.ok) return info;
     if (alt.range->op == "..") {
@@ -275,15 +265,18 @@ Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t, 
     }
   }
   if (!info.ok) return info;
-  info.values = {lo, hi};
-  info.everything = lo == all.lo && hi == all.hi;
-  if (info.everything) return info;
+  info.pat.kind = Pat::Kind::Range;
+  info.pat.values = {lo, hi};
+  const std::vector<Interval> all = patterns::type_values(t.scalar);
+  if (lo <= all.front().lo && hi >= all.back().hi) {
+    info.pat.kind = Pat::Kind::Wild;
+    return info;
+  }
   // The test of the value: `m == v`, `m >= lo`, `m <= hi` or both.
   const Type boolean = Type::of(Scalar::Bool);
+  const int slot = slots.front();
   auto compare = [&](tir::BinOp op, Int v) {
-    tir::Expr* var = make(tir::ExprKind::Var, t, info.span);
-    var->slot = slot;
-    var->text = fn_->slot_names[slot];
+    tir::Expr* var = read_slot(slot, info.span);
     tir::Expr* lit = make(tir::ExprKind::Literal, t, info.span);
     lit->lit.i = static_cast<int64_t>(static_cast<uint64_t>(v));
     tir::Expr* e = make(tir::ExprKind::Binary, boolean, info.span);
@@ -293,9 +286,9 @@ Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t, 
   };
   if (lo == hi) {
     info.test = compare(tir::BinOp::Eq, lo);
-  } else if (lo == all.lo) {
+  } else if (lo <= all.front().lo) {
     info.test = compare(tir::BinOp::Le, hi);
-  } else if (hi == all.hi) {
+  } else if (hi >= all.back().hi) {
     info.test = compare(tir::BinOp::Ge, lo);
   } else {
     info.test = make(tir::ExprKind::Binary, boolean, info.span);
@@ -303,6 +296,152 @@ Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t, 
     info.test->args = {compare(tir::BinOp::Ge, lo), compare(tir::BinOp::Le, hi)};
   }
   return info;
+}
+
+void Checker::tuple_pattern(const ast::PatTuple& p, const Type& t, const std::vector<int>& slots,
+                            PatAltInfo& info) {
+  const Span s = span(p);
+  if (p.elems.size() == 1 && !p.trailing_comma && !p.elems[0].rest) {  // `(p)` is `p`
+    PatAltInfo inner = pattern_alts(p.elems[0].alts, t, slots, s);
+    info.ok = inner.ok;
+    info.pat = std::move(inner.pat);
+    info.test = inner.test;
+    info.names = std::move(inner.names);
+    return;
+  }
+  const size_t rests = static_cast<size_t>(
+      std::count_if(p.elems.begin(), p.elems.end(), [](const ast::PatElem& e) { return e.rest; }));
+  const size_t named = p.elems.size() - rests;
+  if (!t.is_tuple()) {
+    std::string found = "(";
+    for (size_t i = 0; i < p.elems.size(); ++i) found += std::string(i ? ", " : "") + "_";
+    found += p.elems.size() == 1 && !p.elems[0].rest ? ",)" : ")";
+    error("E0200", s, "mismatched types: expected `" + type_name(t) + "`, found `" + found + "`",
+          "expected `" + type_name(t) + "`, found `" + found + "`");
+    info.ok = false;
+    return;
+  }
+  if (rests > 1) {
+    const auto second = std::find_if(
+        std::find_if(p.elems.begin(), p.elems.end(), [](const ast::PatElem& e) { return e.rest; }) +
+            1,
+        p.elems.end(), [](const ast::PatElem& e) { return e.rest; });
+    error("E0001", span(*second), "`..` can only be used once per tuple pattern",
+          "can only be used once per tuple pattern");
+    info.ok = false;
+    return;
+  }
+  const size_t n = t.elems.size();
+  if (rests ? named > n : named != n) {
+    auto plural = [](size_t k) { return std::to_string(k) + (k == 1 ? " element" : " elements"); };
+    error("E0200", s,
+          "mismatched types: expected a tuple with " + plural(n) + ", found one with " +
+              plural(named),
+          "expected a tuple with " + plural(n) + ", found one with " + plural(named));
+    info.ok = false;
+    return;
+  }
+  // Element `i` of the type: the pattern's element before the `..`, or counted from the end.
+  info.pat.kind = Pat::Kind::Tuple;
+  std::vector<tir::Expr*> tests;
+  size_t first = 0;  // its first scalar
+  size_t before = p.elems.size();
+  for (size_t k = 0; k < p.elems.size(); ++k)
+    if (p.elems[k].rest) before = k;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t count = static_cast<size_t>(t.elems[i].leaf_count());
+    const std::vector<int> sub(slots.begin() + static_cast<long>(first),
+                               slots.begin() + static_cast<long>(first + count));
+    first += count;
+    const ast::PatElem* e = nullptr;
+    if (i < before)
+      e = &p.elems[i];
+    else if (n - i <= p.elems.size() - before - 1)
+      e = &p.elems[p.elems.size() - (n - i)];
+    if (!e) {
+      info.pat.subs.emplace_back();
+      continue;
+    }
+    PatAltInfo part = pattern_alts(e->alts, t.elems[i], sub, span(*e));
+    info.ok = info.ok && part.ok;
+    info.pat.subs.push_back(std::move(part.pat));
+    tests.push_back(part.test);
+    for (PatName& name : part.names) {
+      const bool twice = std::any_of(info.names.begin(), info.names.end(),
+                                     [&](const PatName& x) { return x.name == name.name; });
+      if (twice) {
+        error("E0102", name.span,
+              "identifier `" + name.name + "` is bound more than once in the same pattern",
+              "used in a pattern more than once");
+        info.ok = false;
+        continue;
+      }
+      info.names.push_back(std::move(name));
+    }
+  }
+  info.test = all_of(prog_, std::move(tests), s);
+}
+
+Checker::PatAltInfo Checker::pattern_alts(const std::vector<ast::PatAlt>& alts, const Type& t,
+                                          const std::vector<int>& slots, Span s) {
+  if (alts.size() == 1) return pattern_alt(alts[0], t, slots);
+  PatAltInfo info;
+  info.span = s;
+  info.pat.span = s;
+  info.pat.kind = Pat::Kind::Or;
+  std::vector<PatAltInfo> parts;
+  std::vector<tir::Expr*> tests;
+  for (const ast::PatAlt& alt : alts) {
+    parts.push_back(pattern_alt(alt, t, slots));
+    info.ok = info.ok && parts.back().ok;
+    tests.push_back(parts.back().test);
+  }
+  if (info.ok && !same_names(parts)) info.ok = false;
+  info.names = parts.front().names;
+  for (PatAltInfo& part : parts) info.pat.subs.push_back(std::move(part.pat));
+  info.test = any_of(prog_, tests, s);
+  return info;
+}
+
+bool Checker::same_names(const std::vector<PatAltInfo>& alts) {
+  // Every alternative binds the same names (Rust's E0408).
+  auto sorted = [](const PatAltInfo& a) {
+    std::vector<std::string> names;
+    for (const PatName& n : a.names) names.push_back(n.name);
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::string> first = sorted(alts.front());
+  for (const PatAltInfo& alt : alts) {
+    std::vector<std::string> names = sorted(alt);
+    if (names != first) {
+      std::vector<std::string> odd;
+      std::set_symmetric_difference(first.begin(), first.end(), names.begin(), names.end(),
+                                    std::back_inserter(odd));
+      const std::string& name = odd.front();
+      const bool lacks = !std::binary_search(names.begin(), names.end(), name);
+      error("E0100", alt.span, "variable `" + name + "` is not bound in all patterns",
+            lacks ? "pattern doesn't bind `" + name + "`" : "variable not in all patterns");
+      return false;
+    }
+    // A name is the local of what it matches: the same part of the value in every alternative.
+    for (const PatName& n : alt.names)
+      for (const PatName& f : alts.front().names)
+        if (n.name == f.name && n.slots != f.slots) {
+          auto& d = error("E0100", n.span,
+                          "variable `" + n.name +
+                              "` is bound to another part of the value than in the first "
+                              "alternative",
+                          "bound to another part of the value");
+          d.secondary.push_back({f.span, "first bound here"});
+          d.notes.push_back(
+              "spec/semantics.md §3: in Vx a name that several alternatives bind "
+              "stands for the same element of the value in each");
+          d.helps.push_back("write an arm for each alternative");
+          return false;
+        }
+  }
+  return true;
 }
 
 tir::Block* Checker::check_arm_body(const ast::ArmBody& body, const Type* expected, Type& result) {
@@ -335,37 +474,36 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   tir::Expr* scrut = check_expr(m.scrutinee, nullptr);
   const Type t = scrut->type;
   if (t.is_error()) return error_expr(s);
-  if (!t.is_scalar() || is_float(t.scalar)) {
-    auto& d =
-        error("E0200", scrut_span,
-              "`match` takes an integer or a `bool`, not a value of type `" + type_name(t) + "`",
-              "this has type `" + type_name(t) + "`");
-    d.helps.push_back(
-        t.is_scalar() && is_float(t.scalar) ? "compare it with `<` and `>` in an `if … else if`"
-        : t.is_tuple() ? "Vx does not match on tuples yet (spec/types.md §8): take it "
-                         "apart with `let (a, b) = …;` and match an element"
-                       : "match an integer or a `bool` made of it");
+  if (!t.is_tuple() && (!t.is_scalar() || is_float(t.scalar))) {
+    auto& d = error("E0200", scrut_span,
+                    "`match` takes an integer or a `bool`, a `char` or a tuple of them, not a "
+                    "value of type `" +
+                        type_name(t) + "`",
+                    "this has type `" + type_name(t) + "`");
+    d.helps.push_back(t.is_scalar() && is_float(t.scalar)
+                          ? "compare it with `<` and `>` in an `if … else if`"
+                          : "match an integer or a `bool` made of it");
     return error_expr(s);
   }
-  // The value the arms test: the scrutinee's own local when it is an immutable one (so that the
-  // kernel rules see a lane's index as itself), else a hidden local.
+  // The values the arms test: the scrutinee's own locals where they are immutable ones (so that
+  // the kernel rules see a lane's index as itself), else hidden locals.
   tir::Block* outer = prog_.new_block();
   outer->span = s;
-  int slot = scrut->kind == tir::ExprKind::Var ? scrut->slot : -1;
-  if (slot >= 0 && fn_->slot_mut[slot]) slot = -1;
-  if (slot < 0) {
-    slot = fn_->slot_count();
-    fn_->slot_types.push_back(t);
-    fn_->slot_names.push_back(kMatchValueName);
-    fn_->slot_decls.push_back(scrut_span);
-    fn_->slot_mut.push_back(false);
-    tir::Stmt* let = prog_.new_stmt();
-    let->kind = tir::StmtKind::Let;
-    let->span = scrut_span;
-    let->slot = slot;
-    let->var_name = kMatchValueName;
-    let->value = scrut;
-    outer->stmts.push_back(let);
+  std::vector<tir::Expr*> leaves = {scrut};
+  if (t.is_tuple()) {
+    scrut = as_flat(scrut);
+    outer->stmts.insert(outer->stmts.end(), scrut->block->stmts.begin(), scrut->block->stmts.end());
+    leaves = scrut->args;
+  }
+  std::vector<int> slots;
+  for (tir::Expr* leaf : leaves) {
+    int slot = leaf->kind == tir::ExprKind::Var ? leaf->slot : -1;
+    if (slot >= 0 && fn_->slot_mut[static_cast<size_t>(slot)]) slot = -1;
+    if (slot < 0) {
+      slot = hidden_slot(leaf->type, kMatchValueName, scrut_span);
+      outer->stmts.push_back(let_slot(slot, leaf, scrut_span));
+    }
+    slots.push_back(slot);
   }
 
   // The patterns, in order; then the arms' guards and bodies.
@@ -376,31 +514,14 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   for (size_t k = 0; k < n; ++k) {
     MatchArmInfo& a = arms[k];
     for (const ast::PatAlt& alt : m.arms[k].alts) {
-      a.alts.push_back(pattern_alt(alt, t, slot));
+      a.alts.push_back(pattern_alt(alt, t, slots));
       patterns_ok = patterns_ok && a.alts.back().ok;
     }
-    // Every alternative binds the same names (Rust's E0408).
-    std::vector<std::string> first = a.alts.front().names;
-    std::sort(first.begin(), first.end());
-    for (const PatAltInfo& alt : a.alts) {
-      std::vector<std::string> names = alt.names;
-      std::sort(names.begin(), names.end());
-      if (names == first) continue;
-      std::vector<std::string> odd;
-      std::set_symmetric_difference(first.begin(), first.end(), names.begin(), names.end(),
-                                    std::back_inserter(odd));
-      const std::string& name = odd.front();
-      const bool lacks = !std::count(alt.names.begin(), alt.names.end(), name);
-      error("E0100", alt.span, "variable `" + name + "` is not bound in all patterns",
-            lacks ? "pattern doesn't bind `" + name + "`" : "variable not in all patterns");
-      patterns_ok = false;
-      break;
-    }
+    if (patterns_ok && !same_names(a.alts)) patterns_ok = false;
     // The arm's test: any alternative's, then the guard.
     std::vector<tir::Expr*> tests;
     for (const PatAltInfo& alt : a.alts) tests.push_back(alt.test);
-    if (std::all_of(tests.begin(), tests.end(), [](const tir::Expr* e) { return e; }))
-      a.cond = any_of_tests(prog_, tests, 0, tests.size(), span(m.arms[k]));
+    a.cond = any_of(prog_, tests, span(m.arms[k]));
   }
 
   // The arms' bodies, as the branches of an `if` (check_if): each expects what the `match`
@@ -418,8 +539,21 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     MatchArmInfo& a = arms[k];
     restore_moves(before);
     scopes_.emplace_back();
-    for (const std::string& name : a.alts.front().names)
-      scopes_.back().push_back(Local{name, slot, t, false, false, a.alts.front().span, {}, {}});
+    if (!a.alts.front().ok) {  // its names, as locals of no type (no further errors)
+      std::vector<std::pair<std::string, const ast::position_tagged*>> names;
+      pattern_names(
+          m.arms[k].alts.front(), [&](const std::string& name) { return consts_.count(name) > 0; },
+          names);
+      for (const auto& [name, at] : names) declare(name, Type::error(), false, span(*at));
+    }
+    for (const PatName& name : a.alts.front().names) {
+      Local l{name.name, -1, name.type, false, false, name.span, {}, {}};
+      if (name.type.is_tuple())
+        l.leaves = name.slots;
+      else
+        l.slot = name.slots.front();
+      scopes_.back().push_back(std::move(l));
+    }
     if (const auto& g = m.arms[k].guard) {
       tir::Expr* guard = coerce(check_expr(*g, &boolean), boolean, span(*g), "the guard");
       tir::Expr* both = guard;
@@ -469,49 +603,47 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   }
   if (!patterns_ok) return error_expr(s);
 
-  // Exhaustiveness and reachability: a guarded arm covers nothing.
-  const Interval all = type_range(t.scalar);
-  Cover cover;
-  size_t last = n;                                 // the arm that completes the cover
-  std::vector<std::pair<Interval, Span>> earlier;  // the unguarded alternatives so far
+  // Reachability: an alternative that the unguarded arms above it, and the alternatives before it
+  // in its arm, already cover. A guarded arm covers nothing.
+  patterns::Usefulness usefulness(kUsefulnessBudget);
+  std::vector<const Pat*> rows;  // the unguarded alternatives so far
   for (size_t k = 0; k < n; ++k) {
-    Cover mine;
-    std::vector<std::pair<Interval, Span>> own;
+    std::vector<const Pat*> own;
     for (const PatAltInfo& alt : arms[k].alts) {
-      if (covered(cover, mine, alt.values)) {
-        tir::UnreachablePattern u{alt.span, {}};
-        if (prog_.unreachable_patterns.size() < kLabelledUnreachable) {
-          // The earlier pattern that covers it, else those that do together (up to three).
-          std::vector<std::pair<Span, std::string>> some;
-          for (const auto* list : {&earlier, &own})
-            for (const auto& [iv, at] : *list) {
-              if (iv.lo <= alt.values.lo && alt.values.hi <= iv.hi && u.because.empty())
-                u.because = {{at, iv.lo == all.lo && iv.hi == all.hi
-                                      ? "matches any value"
-                                      : "matches all the relevant values"}};
-              else if (iv.hi >= alt.values.lo && iv.lo <= alt.values.hi && some.size() < 3)
-                some.push_back({at, "matches some of the same values"});
-            }
-          if (u.because.empty()) u.because = std::move(some);
+      std::vector<const Pat*> above = rows;
+      above.insert(above.end(), own.begin(), own.end());
+      own.push_back(&alt.pat);
+      if (usefulness.useful(above, alt.pat, t)) continue;
+      tir::UnreachablePattern u{alt.span, {}};
+      if (prog_.unreachable_patterns.size() < kLabelledUnreachable) {
+        // The earlier pattern that covers it, else those that match some of its values (three).
+        std::vector<std::pair<Span, std::string>> some;
+        for (const Pat* p : above) {
+          if (patterns::contains(*p, alt.pat, t) && u.because.empty())
+            u.because = {{p->span, patterns::everything(*p, t)
+                                       ? "matches any value"
+                                       : "matches all the relevant values"}};
+          else if (patterns::overlaps(*p, alt.pat) && some.size() < 3)
+            some.push_back({p->span, "matches some of the same values"});
         }
-        prog_.unreachable_patterns.push_back(std::move(u));
+        if (u.because.empty()) u.because = std::move(some);
       }
-      mine.add(alt.values);
-      own.push_back({alt.values, alt.span});
+      prog_.unreachable_patterns.push_back(std::move(u));
     }
-    if (m.arms[k].guard) continue;
-    for (const auto& [iv, at] : own) cover.add(iv);
-    earlier.insert(earlier.end(), own.begin(), own.end());
-    if (last == n && cover.covers(all)) last = k;
+    if (!m.arms[k].guard) rows.insert(rows.end(), own.begin(), own.end());
   }
-  if (last == n) {
-    std::vector<std::string> witnesses;
-    for (const Interval& iv : cover.missing(all))
-      if (t.scalar == Scalar::Bool || iv.lo == iv.hi) {
-        for (Int v = iv.lo; v <= iv.hi; ++v) witnesses.push_back(value_text(v, t.scalar));
-      } else {
-        witnesses.push_back(value_text(iv.lo, t.scalar) + "..=" + value_text(iv.hi, t.scalar));
-      }
+
+  // Exhaustiveness: the values no unguarded arm covers, as rustc names them.
+  const bool scalar = !t.is_tuple();
+  const std::vector<std::string> witnesses = usefulness.missing(rows, t, scalar);
+  if (usefulness.exhausted()) {
+    auto& d = error("E0208", scrut_span,
+                    "reached pattern complexity limit: Vx cannot prove this `match` exhaustive",
+                    "too many patterns to check");
+    d.helps.push_back("split the `match` into nested ones, each on a part of the value");
+    return error_expr(s);
+  }
+  if (!witnesses.empty()) {
     const std::string list = joined(witnesses);
     const bool one = witnesses.size() == 1;
     auto& d = n == 0
@@ -530,6 +662,25 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     if (std::any_of(m.arms.begin(), m.arms.end(), [](const ast::MatchArm& a) { return a.guard; }))
       d.notes.push_back("match arms with guards don't count towards exhaustivity");
     return error_expr(s);
+  }
+  // The arm that completes the cover: the first whose rows, with those above, leave no value.
+  size_t last = n - 1;
+  {
+    size_t lo = 0, hi = n - 1;  // the first such arm is in [lo, hi]
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      std::vector<const Pat*> upto;
+      for (size_t k = 0; k <= mid; ++k)
+        if (!m.arms[k].guard)
+          for (const PatAltInfo& alt : arms[k].alts) upto.push_back(&alt.pat);
+      patterns::Usefulness prefix(kUsefulnessBudget);
+      static const Pat kAny{};
+      if (prefix.useful(upto, kAny, t))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    last = lo;
   }
 
   // The chain of `if`s, from the last arm that can be taken: its body is the final `else`.

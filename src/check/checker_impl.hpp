@@ -108,7 +108,15 @@ class Checker {
   // A bound of a pattern as a value of the scrutinee's type `t` (bool as 0 and 1); false when
   // it is not one (reported).
   bool pattern_value(const ast::PatValue& v, const Type& t, __int128& out);
-  PatAltInfo pattern_alt(const ast::PatAlt& alt, const Type& t, int slot);
+  // A pattern of a value of type `t` whose scalars are in the locals `slots`; its alternatives,
+  // a tuple pattern's elements.
+  PatAltInfo pattern_alt(const ast::PatAlt& alt, const Type& t, const std::vector<int>& slots);
+  PatAltInfo pattern_alts(const std::vector<ast::PatAlt>& alts, const Type& t,
+                          const std::vector<int>& slots, Span span);
+  void tuple_pattern(const ast::PatTuple& p, const Type& t, const std::vector<int>& slots,
+                     PatAltInfo& info);
+  // Whether every alternative binds the same names, to the same locals (reported if not).
+  bool same_names(const std::vector<PatAltInfo>& alts);
   tir::Block* check_arm_body(const ast::ArmBody& body, const Type* expected, Type& result);
   tir::Expr* use_var(const std::string& name, Span span, bool as_move);
   tir::Expr* check_index(tir::Expr* base, const std::vector<const ast::IndexSuffix*>& idx,

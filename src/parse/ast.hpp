@@ -205,9 +205,9 @@ struct IfExpr : position_tagged {
 };
 
 // One end of a pattern of a `match` arm: an integer literal (with a `-` before it), `true` or
-// `false`, or a path (a `const`, `i32::MAX`; a one-segment path that names no `const` is a
-// binding, and `_` the wildcard).
-struct PatAtom : x3::variant<IntLit, BoolLit, Path> {
+// `false`, a character literal, or a path (a `const`, `i32::MAX`; a one-segment path that names no
+// `const` is a binding, and `_` the wildcard).
+struct PatAtom : x3::variant<IntLit, BoolLit, CharLit, Path> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -220,11 +220,24 @@ struct PatRangeEnd : position_tagged {
   std::string op;  // "..=" or ".."
   PatValue hi;
 };
-// One alternative of a pattern (the parts between `|`): `[x @] value [..= value]`.
+// One alternative of a pattern (the parts between `|`): `[x @] value [..= value]`, or
+// `[x @] (p, q, …)`, a tuple pattern.
+struct PatTuple;
 struct PatAlt : position_tagged {
-  boost::optional<Ident> binding;  // `x @ …`
+  boost::optional<Ident> binding;                    // `x @ …`
+  boost::optional<x3::forward_ast<PatTuple>> tuple;  // set: a tuple pattern (`lo` is unused)
   PatValue lo;
   boost::optional<PatRangeEnd> range;
+};
+// An element of a tuple pattern: a pattern (its alternatives), or `..` (`rest`, no alternatives).
+struct PatElem : position_tagged {
+  bool rest = false;
+  std::vector<PatAlt> alts;
+};
+// `(p, q, …)`; `(p)` without a comma is `p` itself, as in Rust.
+struct PatTuple : position_tagged {
+  std::vector<PatElem> elems;
+  bool trailing_comma = false;
 };
 
 struct AssignTail : position_tagged {
@@ -403,7 +416,9 @@ BOOST_FUSION_ADAPT_STRUCT(vx::ast::ElseIf, cond, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::IfExpr, cond, then_block, else_ifs, else_block)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatValue, negative, atom)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatRangeEnd, op, hi)
-BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatAlt, binding, lo, range)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatAlt, binding, tuple, lo, range)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatElem, rest, alts)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::PatTuple, elems, trailing_comma)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::ArmBody, expr, assign)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::MatchArm, alts, guard, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::MatchExpr, scrutinee, arms, close)

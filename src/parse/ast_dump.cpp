@@ -209,12 +209,7 @@ class Dumper {
     for (const auto& a : e.arms) {
       line(a, "Arm");
       Indent in2(*this);
-      for (const auto& alt : a.alts) {
-        std::string text = alt.binding ? alt.binding->name + " @ " : std::string();
-        text += pat_value(alt.lo);
-        if (alt.range) text += " " + alt.range->op + " " + pat_value(alt.range->hi);
-        line(alt, "Pattern " + text);
-      }
+      for (const auto& alt : a.alts) line(alt, "Pattern " + pat_alt(alt));
       if (a.guard) {
         out_ << std::string(depth_ * 2, ' ') << "Guard\n";
         Indent in3(*this);
@@ -228,10 +223,29 @@ class Dumper {
       }
     }
   }
+  std::string pat_alt(const ast::PatAlt& alt) {
+    std::string text = alt.binding ? alt.binding->name + " @ " : std::string();
+    if (alt.tuple) {
+      const ast::PatTuple& t = alt.tuple->get();
+      text += "(";
+      for (size_t i = 0; i < t.elems.size(); ++i) {
+        if (i) text += ", ";
+        if (t.elems[i].rest) text += "..";
+        for (size_t k = 0; k < t.elems[i].alts.size(); ++k)
+          text += (k ? " | " : "") + pat_alt(t.elems[i].alts[k]);
+      }
+      return text + (t.trailing_comma ? ",)" : ")");
+    }
+    text += pat_value(alt.lo);
+    if (alt.range) text += " " + alt.range->op + " " + pat_value(alt.range->hi);
+    return text;
+  }
   std::string pat_value(const ast::PatValue& v) {
     std::string text = v.negative ? "-" : "";
     if (auto* i = boost::get<ast::IntLit>(&v.atom)) return text + i->text;
     if (auto* b = boost::get<ast::BoolLit>(&v.atom)) return text + b->text;
+    if (auto* c = boost::get<ast::CharLit>(&v.atom))
+      return text + "'" + (c->value == "\n" ? std::string("\\n") : c->value) + "'";
     return text + path(boost::get<ast::Path>(v.atom));
   }
 

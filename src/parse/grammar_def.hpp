@@ -465,11 +465,11 @@ auto const assign_tail_def = assign_ops > expr;
 
 // ---- `match` ---------------------------------------------------------------------------------
 
-// pat_value = [ "-" ] ( int_literal | bool_literal | path )
+// pat_value = [ "-" ] ( int_literal | bool_literal | char_literal | path )
 struct pat_value_class : Annotate {};
 x3::rule<pat_value_class, ast::PatValue> const pat_value = "pattern";
 x3::rule<class pat_atom_class, ast::PatAtom> const pat_atom = "pattern";
-auto const pat_atom_def = int_lit | bool_lit | path;
+auto const pat_atom_def = int_lit | bool_lit | char_lit | path;
 auto const pat_value_def = matches[lit('-')] >> pat_atom;
 
 // pat_range_end = ( "..=" | ".." ) pat_value
@@ -479,13 +479,34 @@ struct pat_range_end_class : Annotate {};
 x3::rule<pat_range_end_class, ast::PatRangeEnd> const pat_range_end = "range pattern";
 auto const pat_range_end_def = range_op > pat_value;
 
-// pat_alt = [ identifier "@" ] pat_value [ pat_range_end ]. The look-ahead keeps a name without
-// `@` (a binding, or a constant) out of the binding: an optional sequence that fails after its
-// name would leave the name in the attribute.
+// pat_alt = [ identifier "@" ] ( pat_tuple | pat_value [ pat_range_end ] ). The look-ahead
+// keeps a name without `@` (a binding, or a constant) out of the binding: an optional sequence
+// that fails after its name would leave the name in the attribute. The actions fill the fields
+// (the two forms set different ones); `mark` and `tag_only` give the node its position.
 struct pat_alt_class : Annotate {};
 x3::rule<pat_alt_class, ast::PatAlt> const pat_alt = "pattern";
-auto const pat_alt_def = -(&(raw_ident >> '@') >> ident >> '@') >> pat_value >> -pat_range_end;
 x3::rule<class pat_alts_class, std::vector<ast::PatAlt>> const pat_alts = "pattern";
+// pat_tuple = "(" [ pat_elem { "," pat_elem } ] [ "," ] ")"; pat_elem = ".." | pat_alts
+struct pat_tuple_class : Annotate {};
+x3::rule<pat_tuple_class, ast::PatTuple> const pat_tuple = "tuple pattern";
+struct pat_elem_class : Annotate {};
+x3::rule<pat_elem_class, ast::PatElem> const pat_elem = "pattern";
+auto const pat_elem_def =
+    depth_guard[x3::eps[mark] >>
+                x3::omit[(lit("..") >> !lit('='))[([](auto& ctx) { x3::_val(ctx).rest = true; })] |
+                         pat_alts[([](auto& ctx) {
+                           x3::_val(ctx).alts = std::move(x3::_attr(ctx));
+                         })]][tag_only]];
+auto const pat_tuple_def = lit('(') > -(pat_elem % ',') > matches[lit(',')] > lit(')');
+auto const pat_alt_def =
+    x3::eps[mark] >> x3::omit[-(&(raw_ident >> '@') >> ident >> '@')[([](auto& ctx) {
+      x3::_val(ctx).binding = x3::_attr(ctx);
+    })] >> (pat_tuple[([](auto& ctx) {
+              x3::_val(ctx).tuple = x3::forward_ast<ast::PatTuple>(std::move(x3::_attr(ctx)));
+            })] |
+            (pat_value[([](auto& ctx) { x3::_val(ctx).lo = std::move(x3::_attr(ctx)); })] >>
+             -pat_range_end[([](auto& ctx) { x3::_val(ctx).range = std::move(x3::_attr(ctx)); })]))]
+                             [tag_only];
 auto const pat_alts_def = -lit('|') >> (pat_alt % '|');
 
 // A block-like expression (`if`, `match`, `loop`, `{ }`, `unsafe { }`) as a whole expression: a
@@ -708,6 +729,7 @@ BOOST_SPIRIT_DEFINE(range_adapter, range_adapters, paren_range, plain_range, for
 BOOST_SPIRIT_DEFINE(match_expr, pat_value, pat_atom, pat_range_end, pat_alt, pat_alts, block_expr,
                     arm_end, arm_block_body, arm_expr_body, arm_body, match_arm, match_arms,
                     match_close)
+BOOST_SPIRIT_DEFINE(pat_tuple, pat_elem)
 
 BOOST_SPIRIT_DEFINE(too_long, too_many_prefix, too_many_casts, too_many_suffixes, suffixes,
                     prefix_ops, cast_types, dims)

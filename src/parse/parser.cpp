@@ -310,15 +310,30 @@ class DepthCheck {
     int d = 0;
     for (size_t k = e.arms.size(); k-- > 0 && !failed_;) {
       const ast::MatchArm& a = e.arms[k];
-      // Its test: the alternatives' `||`, a balanced tree of comparisons (check_match.cpp).
-      int tests = 3;
-      for (size_t alts = a.alts.size(); alts > 1; alts = (alts + 1) / 2) ++tests;
+      const int tests = pattern_test(a.alts);
       d = at(std::max({d, tests, a.guard ? std::max(expr(*a.guard), tests) + 1 : 0,
                        expr(a.body.expr) + 1, a.body.assign ? expr(a.body.assign->value) + 1 : 0}) +
                  2,
              a, "this `match` arm");
     }
     return at(std::max(d, expr(e.scrutinee)) + 1, e, "this `match`");
+  }
+  // The depth of a pattern's test (check_match.cpp): a comparison of a local is 3 deep; the
+  // alternatives' tests are joined by `||` and a tuple's elements' by `&&`, each a balanced tree.
+  static int balanced(int deepest, size_t parts) {
+    for (; parts > 1; parts = (parts + 1) / 2) ++deepest;
+    return deepest;
+  }
+  static int pattern_test(const std::vector<ast::PatAlt>& alts) {
+    int d = 3;
+    for (const ast::PatAlt& alt : alts) {
+      if (!alt.tuple) continue;
+      int elems = 3;
+      for (const ast::PatElem& e : alt.tuple->get().elems)
+        elems = std::max(elems, pattern_test(e.alts));
+      d = std::max(d, balanced(elems, alt.tuple->get().elems.size()));
+    }
+    return balanced(d, alts.size());
   }
   int if_expr(const ast::IfExpr& e) {
     // The checker nests the arms from the last: `else` inside the last `else if`, and so on.

@@ -1,0 +1,336 @@
+// rustc's usefulness algorithm (compiler/rustc_pattern_analysis), for Vx's patterns: a matrix of
+// rows of patterns, one column per part of the value not yet taken apart. An or-pattern at the
+// head of a row becomes one row per alternative; a tuple column becomes a column per element; a
+// scalar column is split into pieces that every pattern in it holds whole or not at all, and
+// each piece keeps the rows whose head holds it.
+#include "check/match_usefulness.hpp"
+
+#include <algorithm>
+
+namespace vx::check::patterns {
+
+namespace {
+
+using Kind = Pat::Kind;
+
+const Pat kWild{};
+
+// Enough witnesses to name three and count the rest; more are not looked for.
+constexpr size_t kMaxWitnesses = 1000;
+
+std::string int_text(Int v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  unsigned __int128 u = negative ? 0 - static_cast<unsigned __int128>(v) : v;
+  std::string digits;
+  for (; u; u /= 10) digits += static_cast<char>('0' + static_cast<int>(u % 10));
+  if (negative) digits += '-';
+  return {digits.rbegin(), digits.rend()};
+}
+
+// A char as Rust's `{:?}` writes it: printable ASCII itself, the common escapes, else `\u{…}`
+// (rustc keeps other printable characters as they are; Vx escapes every one past ASCII).
+std::string char_text(Int v) {
+  const auto c = static_cast<uint32_t>(v);
+  switch (c) {
+    case 0:
+      return "'\\0'";
+    case '\t':
+      return "'\\t'";
+    case '\n':
+      return "'\\n'";
+    case '\r':
+      return "'\\r'";
+    case '\'':
+      return "'\\''";
+    case '\\':
+      return "'\\\\'";
+    default:
+      break;
+  }
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  static const char* const kHex = "0123456789abcdef";
+  std::string hex;
+  for (uint32_t u = c; u; u /= 16) hex.insert(hex.begin(), kHex[u % 16]);
+  return "'\\u{" + (hex.empty() ? std::string("0") : hex) + "}'";
+}
+
+bool inside(Interval piece, Interval iv) { return iv.lo <= piece.lo && piece.hi <= iv.hi; }
+
+// The row with its head replaced by `front`.
+std::vector<const Pat*> with_head(const std::vector<const Pat*>& row,
+                                  std::vector<const Pat*> front) {
+  front.insert(front.end(), row.begin() + 1, row.end());
+  return front;
+}
+
+// The rows, each or-pattern at a head made one row per alternative.
+void expand_or(const std::vector<const Pat*>& row, std::vector<std::vector<const Pat*>>& out) {
+  if (row.empty() || row[0]->kind != Kind::Or) {
+    out.push_back(row);
+    return;
+  }
+  for (const Pat& alt : row[0]->subs) expand_or(with_head(row, {&alt}), out);
+}
+
+// A tuple column's head as the heads of its element columns.
+std::vector<const Pat*> spread(const std::vector<const Pat*>& row, size_t arity) {
+  std::vector<const Pat*> front;
+  if (row[0]->kind == Kind::Tuple)
+    for (const Pat& sub : row[0]->subs) front.push_back(&sub);
+  else
+    front.assign(arity, &kWild);
+  return with_head(row, std::move(front));
+}
+
+// The pieces of `domain` that no head range of `rows` (or `extra`) cuts: each head holds a piece
+// whole or not at all. A bool's pieces are its two values.
+std::vector<Interval> split(Scalar t, const std::vector<Interval>& domain,
+                            const std::vector<std::vector<const Pat*>>& rows, const Pat* extra) {
+  std::vector<Int> cuts;  // the first value of a piece
+  auto cut_at = [&](const Pat* p) {
+    if (p->kind != Kind::Range) return;
+    cuts.push_back(p->values.lo);
+    cuts.push_back(p->values.hi + 1);
+  };
+  for (const auto& r : rows) cut_at(r[0]);
+  if (extra) cut_at(extra);
+  if (t == Scalar::Bool) cuts.push_back(1);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<Interval> out;
+  for (const Interval& d : domain) {
+    Int lo = d.lo;
+    for (auto it = std::upper_bound(cuts.begin(), cuts.end(), d.lo);
+         it != cuts.end() && *it <= d.hi; ++it) {
+      out.push_back({lo, *it - 1});
+      lo = *it;
+    }
+    out.push_back({lo, d.hi});
+  }
+  return out;
+}
+
+std::vector<Type> column_types(const std::vector<Type>& front, const std::vector<Type>& types) {
+  std::vector<Type> out = front;
+  out.insert(out.end(), types.begin() + 1, types.end());
+  return out;
+}
+
+}  // namespace
+
+std::vector<Interval> type_values(Scalar t) {
+  if (t == Scalar::Bool) return {{0, 1}};
+  if (t == Scalar::Char) return {{0, 0xD7FF}, {0xE000, 0x10FFFF}};
+  const ScalarInfo& info = scalar_info(t);
+  if (info.is_float) return {{0, 0}};  // one piece that no pattern names
+  if (info.is_signed) return {{-(Int{1} << (info.bits - 1)), (Int{1} << (info.bits - 1)) - 1}};
+  return {{0, (Int{1} << info.bits) - 1}};
+}
+
+std::string value_text(Int v, Scalar t) {
+  if (t == Scalar::Bool) return v ? "true" : "false";
+  if (t == Scalar::Char) return char_text(v);
+  const Interval r = type_values(t).front();
+  const std::string name = scalar_info(t).name;
+  if (scalar_info(t).is_signed && v == r.lo) return name + "::MIN";
+  if (v == r.hi) return name + "::MAX";
+  return int_text(v) + "_" + name;
+}
+
+bool everything(const Pat& p, const Type& t) {
+  switch (p.kind) {
+    case Kind::Wild:
+      return true;
+    case Kind::Range: {
+      const std::vector<Interval> all = type_values(t.scalar);
+      return p.values.lo <= all.front().lo && p.values.hi >= all.back().hi;
+    }
+    case Kind::Tuple:
+      for (size_t i = 0; i < p.subs.size(); ++i)
+        if (!everything(p.subs[i], t.elems[i])) return false;
+      return true;
+    case Kind::Or:
+      return std::any_of(p.subs.begin(), p.subs.end(),
+                         [&](const Pat& alt) { return everything(alt, t); });
+  }
+  return false;
+}
+
+bool contains(const Pat& a, const Pat& b, const Type& t) {
+  if (a.kind == Kind::Wild) return true;
+  if (b.kind == Kind::Or)
+    return std::all_of(b.subs.begin(), b.subs.end(),
+                       [&](const Pat& alt) { return contains(a, alt, t); });
+  if (a.kind == Kind::Or)
+    return std::any_of(a.subs.begin(), a.subs.end(),
+                       [&](const Pat& alt) { return contains(alt, b, t); });
+  if (b.kind == Kind::Wild) return everything(a, t);
+  if (a.kind == Kind::Range) return inside(b.values, a.values);
+  for (size_t i = 0; i < a.subs.size(); ++i)
+    if (!contains(a.subs[i], b.subs[i], t.elems[i])) return false;
+  return true;
+}
+
+bool overlaps(const Pat& a, const Pat& b) {
+  if (a.kind == Kind::Wild || b.kind == Kind::Wild) return true;
+  if (a.kind == Kind::Or)
+    return std::any_of(a.subs.begin(), a.subs.end(),
+                       [&](const Pat& alt) { return overlaps(alt, b); });
+  if (b.kind == Kind::Or)
+    return std::any_of(b.subs.begin(), b.subs.end(),
+                       [&](const Pat& alt) { return overlaps(a, alt); });
+  if (a.kind == Kind::Range) return a.values.lo <= b.values.hi && b.values.lo <= a.values.hi;
+  for (size_t i = 0; i < a.subs.size(); ++i)
+    if (!overlaps(a.subs[i], b.subs[i])) return false;
+  return true;
+}
+
+bool Usefulness::step() {
+  if (++steps_ <= budget_) return true;
+  exhausted_ = true;
+  return false;
+}
+
+bool Usefulness::useful(const std::vector<const Pat*>& rows, const Pat& v, const Type& t) {
+  std::vector<Row> matrix;
+  for (const Pat* r : rows) matrix.push_back({r});
+  return useful_rows(matrix, {&v}, {t});
+}
+
+bool Usefulness::useful_rows(const std::vector<Row>& rows, const Row& v,
+                             const std::vector<Type>& types) {
+  if (!step()) return true;  // not proved useless: no warning is given
+  if (v.empty()) return rows.empty();
+  const Pat* head = v[0];
+  if (head->kind == Kind::Or) {
+    for (const Pat& alt : head->subs)
+      if (useful_rows(rows, with_head(v, {&alt}), types)) return true;
+    return false;
+  }
+  std::vector<Row> matrix;
+  for (const Row& r : rows) expand_or(r, matrix);
+  const Type& t = types[0];
+  if (t.is_tuple()) {
+    std::vector<Row> spec;
+    for (const Row& r : matrix) spec.push_back(spread(r, t.elems.size()));
+    return useful_rows(spec, spread(v, t.elems.size()), column_types(t.elems, types));
+  }
+  const std::vector<Type> rest(types.begin() + 1, types.end());
+  const Row tail(v.begin() + 1, v.end());
+  const std::vector<Interval> domain =
+      head->kind == Kind::Range ? std::vector<Interval>{head->values} : type_values(t.scalar);
+  bool default_done = false;  // the pieces no head holds all keep the same rows
+  for (const Interval& piece : split(t.scalar, domain, matrix, nullptr)) {
+    std::vector<Row> spec;
+    bool named = false;
+    for (const Row& r : matrix) {
+      const bool holds = r[0]->kind == Kind::Wild || inside(piece, r[0]->values);
+      named = named || (holds && r[0]->kind != Kind::Wild);
+      if (holds) spec.emplace_back(r.begin() + 1, r.end());
+    }
+    if (!named) {
+      if (default_done) continue;
+      default_done = true;
+    }
+    if (useful_rows(spec, tail, rest)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> Usefulness::missing(const std::vector<const Pat*>& rows, const Type& t,
+                                             bool scrutinee_scalar) {
+  std::vector<Row> matrix;
+  for (const Pat* r : rows) matrix.push_back({r});
+  std::vector<std::string> out;
+  for (Witness& w : witnesses(matrix, {t}, scrutinee_scalar)) out.push_back(std::move(w[0]));
+  return out;
+}
+
+std::vector<Usefulness::Witness> Usefulness::witnesses(const std::vector<Row>& rows,
+                                                       const std::vector<Type>& types,
+                                                       bool scrutinee) {
+  if (!step()) return {};
+  if (types.empty()) return rows.empty() ? std::vector<Witness>{Witness{}} : std::vector<Witness>{};
+  std::vector<Row> matrix;
+  for (const Row& r : rows) expand_or(r, matrix);
+  const Type& t = types[0];
+  const std::vector<Type> rest(types.begin() + 1, types.end());
+  const bool named = std::any_of(matrix.begin(), matrix.end(),
+                                 [](const Row& r) { return r[0]->kind != Kind::Wild; });
+  std::vector<Witness> out;
+  // The witnesses of the rows `spec` after each of `fronts`, one front after the other.
+  auto extend = [&](const std::vector<Row>& spec, const std::vector<Type>& types_left,
+                    const std::vector<std::string>& fronts) {
+    const std::vector<Witness> found = witnesses(spec, types_left, false);
+    for (const std::string& front : fronts)
+      for (const Witness& w : found) {
+        if (out.size() >= kMaxWitnesses) return;
+        Witness x{front};
+        x.insert(x.end(), w.begin(), w.end());
+        out.push_back(std::move(x));
+      }
+  };
+  auto rows_with_wild_head = [&] {
+    std::vector<Row> spec;
+    for (const Row& r : matrix)
+      if (r[0]->kind == Kind::Wild) spec.emplace_back(r.begin() + 1, r.end());
+    return spec;
+  };
+  if (t.is_tuple()) {
+    if (!named) {
+      extend(rows_with_wild_head(), rest, {"_"});
+      return out;
+    }
+    const size_t n = t.elems.size();
+    std::vector<Row> spec;
+    for (const Row& r : matrix) spec.push_back(spread(r, n));
+    for (Witness& w : witnesses(spec, column_types(t.elems, types), false)) {
+      std::string text = "(";
+      for (size_t i = 0; i < n; ++i) text += (i ? ", " : "") + w[i];
+      text += n == 1 ? ",)" : ")";
+      w.erase(w.begin(), w.begin() + static_cast<long>(n));
+      w.insert(w.begin(), std::move(text));
+      out.push_back(std::move(w));
+    }
+    return out;
+  }
+  const std::vector<Interval> all = type_values(t.scalar);
+  auto range_text = [&](Interval iv) {
+    if (iv.lo == iv.hi) return value_text(iv.lo, t.scalar);
+    if (!scrutinee && all.size() == 1 && iv.lo == all[0].lo && iv.hi == all[0].hi)
+      return std::string("_");
+    return value_text(iv.lo, t.scalar) + "..=" + value_text(iv.hi, t.scalar);
+  };
+  std::vector<Interval> gaps;  // the values no head names, as maximal ranges (a bool's one by one)
+  for (const Interval& piece : split(t.scalar, all, matrix, nullptr)) {
+    std::vector<Row> spec;
+    bool held = false;
+    for (const Row& r : matrix) {
+      if (r[0]->kind == Kind::Wild) {
+        spec.emplace_back(r.begin() + 1, r.end());
+      } else if (inside(piece, r[0]->values)) {
+        spec.emplace_back(r.begin() + 1, r.end());
+        held = true;
+      }
+    }
+    if (held) {
+      extend(spec, rest, {range_text(piece)});
+    } else if (!gaps.empty() && gaps.back().hi + 1 == piece.lo && t.scalar != Scalar::Bool) {
+      gaps.back().hi = piece.hi;
+    } else {
+      gaps.push_back(piece);
+    }
+  }
+  if (gaps.empty()) return out;
+  if (!named && !scrutinee) {
+    extend(rows_with_wild_head(), rest, {"_"});
+    return out;
+  }
+  std::vector<std::string> fronts;
+  for (const Interval& g : gaps) fronts.push_back(range_text(g));
+  extend(rows_with_wild_head(), rest, fronts);
+  return out;
+}
+
+}  // namespace vx::check::patterns

@@ -1,0 +1,69 @@
+// The usefulness of `match` patterns (spec/semantics.md §3), as rustc's exhaustiveness checker
+// decides it: a pattern is useful after some rows when a value matches it and none of the rows.
+// Tuples are taken apart by specialisation (a tuple has one constructor); the values of a scalar
+// column are split at the boundaries its patterns use. Needs checked patterns (check_match.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check/types.hpp"
+#include "support/source.hpp"
+
+namespace vx::check::patterns {
+
+using Int = __int128;
+
+// An inclusive range of values of a scalar type (a bool is 0 or 1, a char its code point).
+struct Interval {
+  Int lo = 0, hi = 0;
+};
+
+// A checked pattern of a value of some type.
+struct Pat {
+  enum class Kind { Wild, Range, Tuple, Or } kind = Kind::Wild;
+  Interval values;        // Range
+  std::vector<Pat> subs;  // Tuple: one per element; Or: the alternatives
+  Span span;
+};
+
+// The values of a scalar type, in order: a char's leave out the surrogates, as Rust's do. A float
+// has no values that a pattern names (only `_` and names match it).
+std::vector<Interval> type_values(Scalar t);
+
+// A value as rustc writes it in a pattern it reports: `5_i32`, `i32::MIN`, `u8::MAX`, `true`,
+// `'a'`, `'\u{10ffff}'`.
+std::string value_text(Int v, Scalar t);
+
+// Whether `p` matches every value of `t`.
+bool everything(const Pat& p, const Type& t);
+// Whether every value that `b` matches, `a` matches too; whether some value matches both.
+bool contains(const Pat& a, const Pat& b, const Type& t);
+bool overlaps(const Pat& a, const Pat& b);
+
+class Usefulness {
+ public:
+  explicit Usefulness(size_t budget) : budget_(budget) {}
+  // Whether some value of type `t` matches `v` and none of `rows`.
+  bool useful(const std::vector<const Pat*>& rows, const Pat& v, const Type& t);
+  // The patterns, as rustc writes them, of the values of type `t` that no row matches (none when
+  // the rows are exhaustive). `scrutinee_scalar`: `t` is the scrutinee's own scalar type, whose
+  // missing ranges rustc names one by one even when no row names a value.
+  std::vector<std::string> missing(const std::vector<const Pat*>& rows, const Type& t,
+                                   bool scrutinee_scalar);
+  // The work allowed ran out: the answers are not to be trusted (rustc's pattern complexity limit).
+  bool exhausted() const { return exhausted_; }
+
+ private:
+  using Row = std::vector<const Pat*>;
+  using Witness = std::vector<std::string>;
+  bool useful_rows(const std::vector<Row>& rows, const Row& v, const std::vector<Type>& types);
+  std::vector<Witness> witnesses(const std::vector<Row>& rows, const std::vector<Type>& types,
+                                 bool scrutinee);
+  bool step();
+  size_t budget_;
+  size_t steps_ = 0;
+  bool exhausted_ = false;
+};
+
+}  // namespace vx::check::patterns
