@@ -1,7 +1,7 @@
 """Tuples in generated programs (spec/types.md §8, spec/smith.md §2): device helpers that take a
 scalar and return a tuple, and expressions that use them: a block that takes the result apart
-with `let (a, b) = …;`, a read of one element (`.1`), and a comparison of two tuples (`==`,
-`!=`). The helpers are chosen by an RNG of their own, so a program without them is the one the
+with `let (a, b) = …;`, a read of one element (`.1`), a comparison of two tuples (`==`, `!=`),
+and a `match` on the result. The helpers are chosen by an RNG of their own, so a program without them is the one the
 seed gave before tuples existed."""
 
 import random
@@ -33,6 +33,8 @@ def tuple_expr(g, t, env, d, reads):
     name, pt, elems = g.pick(g.tuple_sigs)
     call = "%s(%s)" % (name, g.expr(pt, env, d, reads))
     k = g.r.random()
+    if 0.6 <= k < 0.8:
+        return tuple_match(g, t, env, d, reads, call, elems)
     if k < 0.3:
         # a tuple compared with one made of its own elements, some changed
         g.feat("tuple_eq")
@@ -65,3 +67,49 @@ def tuple_expr(g, t, env, d, reads):
     if t == "bool":
         return "(%s.%d > %s)" % (call, i, g.lit(e))
     return "(%s.%d as %s)" % (call, i, t)
+
+
+def element_pattern(g, e):
+    """A pattern of a tuple element of type e: `_`, a literal, a range or two literals joined by
+    `|` (integers), `true` or `false`; a float's is `_` (only names and `_` match floats)."""
+    if e == "bool":
+        return g.pick(["true", "false", "_"])
+    if e in ("f32", "f64"):
+        return "_"
+    k = g.r.random()
+    if k < 0.3:
+        return "_"
+    if k < 0.6:
+        return g.lit(e, g.ri(0, 20))
+    if k < 0.8:
+        a = g.ri(0, 20)
+        return "%s..=%s" % (g.lit(e, a), g.lit(e, a + g.ri(0, 10)))
+    return "%s | %s" % (g.lit(e, g.ri(0, 9)), g.lit(e, g.ri(10, 19)))
+
+
+def tuple_match(g, t, env, d, reads, call, elems):
+    """`match tupN(x) { (p, q) => …, … _ => … }`: element patterns, names bound to elements and
+    used in the arm, sometimes a `..` after the first element, sometimes a guard; the last arm is
+    `_` (always exhaustive; an arm that an earlier one covers is only a warning)."""
+    g.feat("tuple_match")
+    arms = []
+    for _ in range(g.ri(1, 3)):
+        pats, names = [], []
+        for e in elems:
+            if g.chance(0.25):
+                n = g.fresh("tm")
+                pats.append(n)
+                names.append((n, e))
+            else:
+                pats.append(element_pattern(g, e))
+        if g.chance(0.2):
+            g.feat("tuple_match_rest")
+            pats = [pats[0], ".."]
+            names = [(n, e) for (n, e) in names if n == pats[0]]
+        pat = "(%s)" % ", ".join(pats)
+        if g.chance(0.2):
+            g.feat("tuple_match_guard")
+            pat += " if %s" % g.expr("bool", env + names, d, reads)
+        arms.append("%s => %s" % (pat, g.expr(t, env + names, d, reads)))
+    arms.append("_ => %s" % g.expr(t, env, d, reads))
+    return "(match %s { %s })" % (call, ", ".join(arms))
