@@ -187,6 +187,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "lanes_sum_whole_let.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "loop_labels_on_device.vx: the loop `p` has a bound that is not known before the region "
       "runs",
+      "loop_tuple_on_device.vx: it uses `loop`, and .uir has no control flow but ranges",
       "loop_value_on_device.vx: it uses `loop`, and .uir has no control flow but ranges",
       "match_on_device.vx: it uses `match`, and .uir has no control flow but ranges",
       "mut_parameters.vx: it calls the function `clamp_to`",

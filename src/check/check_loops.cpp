@@ -1,8 +1,8 @@
 // `loop` as an expression, and the `break`s that give it its value (spec/grammar.md §3,
 // spec/semantics.md §3, spec/types.md §2 context 9). A `loop` is checked into what every back end
 // already runs: a hidden local for its value, declared without one before the loop, the Loop
-// statement, and a read of the local after it; `break v;` is `local = v; break;`. A `loop` whose
-// `break`s carry no value is the Loop statement alone.
+// statement, and a read of the local after it; `break v;` is `local = v; break;` (a tuple: a
+// local per scalar). A `loop` whose `break`s carry no value is the Loop statement alone.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <cctype>
@@ -55,7 +55,7 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
   loop->span = s;
   const MoveState before = save_moves();
   enter_loop("loop", loop_head(s, l.body.get()), loop, l.label);
-  if (expected && !expected->is_tuple()) loop_flows_.back().value_type = *expected;
+  if (expected) loop_flows_.back().value_type = *expected;
   Type r, unit;
   loop->body = check_block(l.body.get(), &unit, r);
   LoopFlow flow = leave_loop(before);
@@ -93,10 +93,34 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
       b.assign->value = coerce(b.assign->value, t, b.assign->value->span, "the `break` value");
       b.assign->target->type = t;
     }
-  } else if (flow.breaks.empty() && as_value && expected && expected->is_scalar()) {
+  } else if (flow.breaks.empty() && as_value && expected &&
+             (expected->is_scalar() || expected->is_tuple())) {
     // A loop that never ends fits any type: its value, where one is needed, is never read.
     t = *expected;
     flow.value_slot = new_loop_slot(*fn_, t, s);
+  }
+  if (t.is_tuple()) {
+    // A tuple (spec/types.md §8): a hidden local per scalar; `break v;` routes v's scalars into
+    // them, and the loop's value is a flat tuple of them.
+    if (flow.value_slot >= 0) fn_->slot_types[flow.value_slot] = Type::of(Scalar::I32);  // unread
+    const std::vector<int> slots = leaf_slots(t, kLoopValueName, s, false);
+    for (int slot : slots)
+      parts.stmts.push_back(let_slot(
+          slot, make(tir::ExprKind::Literal, fn_->slot_types[static_cast<size_t>(slot)], s), s));
+    for (LoopBreak& b : flow.breaks) {
+      if (!b.assign || !b.assign->value || !b.assign->value->type.is_tuple()) continue;
+      tir::Expr* routed = make(tir::ExprKind::BlockExpr, Type::unit(), b.assign->span);
+      routed->block = prog_.new_block();
+      routed->block->span = b.assign->span;
+      route_into(as_flat(b.assign->value), slots, routed->block->stmts);
+      b.assign->kind = tir::StmtKind::Expr;
+      b.assign->target = nullptr;
+      b.assign->value = routed;
+    }
+    parts.stmts.push_back(loop);
+    parts.value = new_flat(t, s);
+    for (int slot : slots) parts.value->args.push_back(read_slot(slot, s));
+    return parts;
   }
   if (flow.value_slot >= 0 && !t.is_unit()) {
     fn_->slot_types[flow.value_slot] = t;
@@ -116,6 +140,10 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
 
 tir::Expr* Checker::check_loop_expr(const ast::LoopExpr& l, const Type* expected, Span s) {
   LoopParts parts = check_loop(l, expected, s, true);
+  if (parts.value && parts.value->type.is_tuple()) {  // a flat tuple: the loop is its prelude
+    parts.value->block->stmts = std::move(parts.stmts);
+    return parts.value;
+  }
   tir::Block* b = prog_.new_block();
   b->span = s;
   b->stmts = std::move(parts.stmts);
@@ -253,20 +281,13 @@ void Checker::check_break(const ast::BreakStmt& b, tir::Stmt* st, std::vector<ti
                                 b.value->first.operand.operand.suffixes.empty()
                             ? boost::get<ast::Paren>(&b.value->first.operand.operand.base)
                             : nullptr;
-    if (paren && paren->is_tuple()) {  // spec/types.md §8
-      error("E0200", span(*b.value), "a `loop` cannot give a tuple", "a tuple value");
-      assign->value = error_expr(span(*b.value));
-    } else if (loop_flows_[fi].value_type) {
+    if (loop_flows_[fi].value_type) {
       const Type want = *loop_flows_[fi].value_type;
       assign->value = check_expr(*b.value, &want);
-    } else if (untyped_value(*b.value)) {
+    } else if (untyped_value(*b.value) && !(paren && paren->is_tuple())) {
       deferred = &*b.value;  // literals only: checked once the loop's type is known
     } else {
       assign->value = check_expr(*b.value, nullptr);
-    }
-    if (assign->value && assign->value->type.is_tuple()) {
-      error("E0200", span(*b.value), "a `loop` cannot give a tuple", "a tuple value");
-      assign->value = error_expr(span(*b.value));
     }
     if (assign->value && !deferred && !loop_flows_[fi].value_type)
       loop_flows_[fi].value_type = assign->value->type;
