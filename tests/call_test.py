@@ -167,6 +167,15 @@ pub fn halves(h : &mut Tensor<f16, [2]>, b : &mut Tensor<bf16, [2]>, d : &mut Te
 pub fn divide(a : i32, b : i32) -> i32 {
     return a / b;
 }
+pub fn swap_scale(t: (i32, (f32, bool)), k: i32) -> ((bool, f32), i32) {
+    ((!t.1.1, t.1.0 * 2.0), t.0 * k)
+}
+pub fn single(t: (u8,)) -> (u8,) {
+    (t.0 + 1,)
+}
+pub fn row() -> [i32; 2] {
+    [1, 2]
+}
 fn hidden() -> i32 {
     return 1;
 }
@@ -242,6 +251,14 @@ r = vx("call", K, "divide", "--arg", "a=7", "--arg", "b=-2")
 if expect(r, 0, "divide: scalars from the command line") and r.stdout != "-3\n":
     fail(f"7 / -2 printed {r.stdout!r}, expected -3 (truncating)")
 
+# spec/cli.md §2.2: tuples as arguments (`(…)`, as Vx writes one) and as the printed result
+r = vx("call", K, "swap_scale", "--arg", "t=(3, (2.5, true))", "--arg", "k=-2")
+if expect(r, 0, "swap_scale: a nested tuple argument and result") and r.stdout != "((false, 5.0), -6)\n":
+    fail(f"swap_scale printed {r.stdout!r}, expected ((false, 5.0), -6) (`{{:?}}` of the result)")
+r = vx("call", K, "single", "--arg", "t=(254,)")
+if expect(r, 0, "single: a tuple of one element") and r.stdout != "(255,)\n":
+    fail(f"single printed {r.stdout!r}, expected (255,)")
+
 # ---- mistakes: usage errors that name them --------------------------------------------------------
 
 np.save(path("f64.npy"), np.zeros((2, 3), np.float64))
@@ -273,6 +290,11 @@ bad = [
     (["divide", "--arg", "a=1", "--arg", "b=1", "--out", "return=" + path("x.npy")],
      "returns `i32`, not a tensor"),
     (["hidden"], "`hidden` is not `pub`"),
+    (["swap_scale", "--arg", "t=(3, 2.5, true)", "--arg", "k=1"],
+     "takes a tuple of type `(i32, (f32, bool))`"),
+    (["swap_scale", "--arg", "t=(3, (2.5, yes))", "--arg", "k=1"], "whose `yes` is not"),
+    (["single", "--arg", "t=(1)"], "takes a tuple of type `(u8,)`"),
+    (["row"], "which `vx call` cannot print"),
     (["scal", "--arg", "k=1"], "did you mean `scale`?"),
 ]
 for args, text in bad:

@@ -99,6 +99,58 @@ bool split_pair(const std::string& word, std::string& name, std::string& value) 
   return true;
 }
 
+// A tuple's type, rebuilt from the names of its scalars' locals (`t.0`, `t.1.0`: the checker
+// gives a tuple parameter or result a local per scalar, check_tuple.cpp), in order.
+void add_leaf(Type& t, std::string_view path, const Type& leaf) {
+  const size_t dot = path.find('.');
+  const size_t index = std::stoul(std::string(path.substr(0, dot)));
+  if (t.elems.size() <= index)
+    t.elems.push_back(dot == std::string_view::npos ? leaf : Type::kind_only(TypeKind::Tuple));
+  if (dot != std::string_view::npos) add_leaf(t.elems[index], path.substr(dot + 1), leaf);
+}
+
+// The words of a tuple's scalars in `text` (`(1, 2.5)`, `(true, (3, 'x'))`), in order; false
+// when it has not the shape of `t`.
+bool tuple_words(const Type& t, std::string_view text, size_t& at, std::vector<std::string>& out) {
+  auto skip = [&] {
+    while (at < text.size() && text[at] == ' ') ++at;
+  };
+  skip();
+  if (!t.is_tuple()) {
+    const size_t begin = at;
+    while (at < text.size() && text[at] != ',' && text[at] != ')') ++at;
+    size_t end = at;
+    while (end > begin && text[end - 1] == ' ') --end;
+    out.emplace_back(text.substr(begin, end - begin));
+    return end > begin;
+  }
+  if (at >= text.size() || text[at] != '(') return false;
+  ++at;
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    if (!tuple_words(t.elems[i], text, at, out)) return false;
+    skip();
+    const bool last = i + 1 == t.elems.size();
+    if (at < text.size() && text[at] == ',') {
+      ++at;
+      skip();
+    } else if (!last || t.elems.size() == 1) {
+      return false;  // `(x,)` needs its comma
+    }
+  }
+  if (at >= text.size() || text[at] != ')') return false;
+  ++at;
+  return true;
+}
+
+// A tuple as `{:?}` prints it, from the bits of its scalars from `next` on.
+std::string tuple_debug(const Type& t, const std::vector<uint64_t>& bits, size_t& next) {
+  if (!t.is_tuple()) return interp::scalar_debug(t.scalar, bits[next++]);
+  std::string s = "(";
+  for (size_t i = 0; i < t.elems.size(); ++i)
+    s += (i ? ", " : "") + tuple_debug(t.elems[i], bits, next);
+  return s + (t.elems.size() == 1 ? ",)" : ")");
+}
+
 // One tensor parameter, read from its file before the run.
 struct TensorArg {
   int slot = 0;
@@ -137,11 +189,25 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   }
   const tir::Function& fn = *plan.fn;
   if (!fn.is_pub) return "`" + r.fn + "` is not `pub`: `vx call` calls a `pub fn` (" + listed + ")";
-  std::map<std::string, int> param_of;  // name → index in param_slots
+  // The parameters: a tuple's scalars (locals named `t.0`, `t.1`, …) are one parameter.
+  std::map<std::string, int> param_of;  // name → index in `names`
   std::vector<std::string> names;
-  for (size_t i = 0; i < fn.param_slots.size(); ++i) {
-    names.push_back(fn.slot_names[fn.param_slots[i]]);
-    param_of[names.back()] = static_cast<int>(i);
+  std::vector<Type> types;
+  std::vector<std::vector<int>> slots_of;  // a parameter's slots
+  for (int slot : fn.param_slots) {
+    const std::string& local = fn.slot_names[static_cast<size_t>(slot)];
+    const size_t dot = local.find('.');
+    const std::string name = local.substr(0, dot);
+    const Type& t = fn.slot_types[static_cast<size_t>(slot)];
+    if (names.empty() || names.back() != name || dot == std::string::npos) {
+      names.push_back(name);
+      types.push_back(dot == std::string::npos ? t : Type::kind_only(TypeKind::Tuple));
+      slots_of.emplace_back();
+      param_of[name] = static_cast<int>(names.size() - 1);
+    }
+    if (dot != std::string::npos)
+      add_leaf(types.back(), std::string_view(local).substr(dot + 1), t);
+    slots_of.back().push_back(slot);
   }
   auto unknown = [&](const std::string& name, const char* option) {
     std::string msg =
@@ -149,7 +215,7 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
     if (auto near = closest_name(name, names)) msg += "; did you mean `" + *near + "`?";
     return msg;
   };
-  std::vector<std::string> given(fn.param_slots.size());
+  std::vector<std::string> given(names.size());
   for (const std::string& word : r.args) {
     std::string name, value;
     if (!split_pair(word, name, value)) return "--arg takes NAME=VALUE, not `" + word + "`";
@@ -174,7 +240,7 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
     } else {
       auto it = param_of.find(name);
       if (it == param_of.end()) return unknown(name, "--out");
-      const Type& t = fn.slot_types[fn.param_slots[it->second]];
+      const Type& t = types[static_cast<size_t>(it->second)];
       if (t.kind != TypeKind::Ref || !t.ref_mut)
         return "--out " + name + "=…: `" + name + "` is `" + type_name(t) +
                "`; only a `&mut` tensor is written after the call";
@@ -183,9 +249,12 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   }
   if (fn.ret.kind == TypeKind::Tensor && plan.return_path.empty())
     return "`" + r.fn + "` returns `" + type_name(fn.ret) + "`: give --out return=PATH.npy for it";
-  for (size_t i = 0; i < fn.param_slots.size(); ++i) {
-    const int slot = fn.param_slots[i];
-    const Type& t = fn.slot_types[slot];
+  if (fn.ret.kind == TypeKind::Array)
+    return "`" + r.fn + "` returns `" + type_name(fn.ret) +
+           "`, which `vx call` cannot print (spec/cli.md §2.2)";
+  for (size_t i = 0; i < names.size(); ++i) {
+    const int slot = slots_of[i].front();
+    const Type& t = types[i];
     const std::string& name = names[i];
     if (given[i].empty())
       return "`" + name + "` (`" + type_name(t) + "`) has no value: give --arg " + name +
@@ -195,6 +264,23 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
       const std::string why = scalar_value(t.scalar, given[i], bits);
       if (!why.empty()) return "--arg " + name + "=" + given[i] + ": `" + name + "` takes " + why;
       plan.scalars[slot] = bits;
+      continue;
+    }
+    if (t.is_tuple()) {  // `(1, 2.5)`: a word per scalar
+      std::vector<std::string> words;
+      size_t at = 0;
+      const std::string head = "--arg " + name + "=" + given[i] + ": `" + name + "` takes ";
+      if (!tuple_words(t, given[i], at, words) || at != given[i].size())
+        return head + "a tuple of type `" + type_name(t) + "`, written as Vx writes one";
+      for (size_t k = 0; k < words.size(); ++k) {
+        const int leaf = slots_of[i][k];
+        uint64_t bits = 0;
+        const std::string why =
+            scalar_value(fn.slot_types[static_cast<size_t>(leaf)].scalar, words[k], bits);
+        if (!why.empty())
+          return head + "`" + type_name(t) + "`, whose `" + words[k] + "` is not " + why;
+        plan.scalars[leaf] = bits;
+      }
       continue;
     }
     if (!t.is_tensor_like())
@@ -259,6 +345,18 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     if (!plan.return_path.empty() && write_error.empty())
       write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
     if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
+    if (!fn.ret_slots.empty()) {  // a tuple, as `{:?}` prints it
+      Type t = Type::kind_only(TypeKind::Tuple);
+      std::vector<uint64_t> bits;
+      for (int slot : fn.ret_slots) {
+        const std::string& local = fn.slot_names[static_cast<size_t>(slot)];
+        add_leaf(t, std::string_view(local).substr(local.find('.') + 1),
+                 fn.slot_types[static_cast<size_t>(slot)]);
+        bits.push_back(frame.s[static_cast<size_t>(slot)]);
+      }
+      size_t next = 0;
+      out << tuple_debug(t, bits, next) << "\n";
+    }
     if (fn.ret.kind == TypeKind::String) out << interp::string_of(frame.ret_bits) << "\n";
   };
   const int status = pipeline::run(c, run, out, err);
