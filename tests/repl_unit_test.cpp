@@ -160,6 +160,17 @@ TEST_CASE_FIXTURE(OffloadOffSession,
 }
 
 TEST_CASE_FIXTURE(OffloadOffSession,
+                  "a tuple binding is not kept between inputs, and a note says so") {
+  CHECK(s.eval("let t = (1, 2.5); let (a, b) = t;"));
+  CHECK(err.str() ==
+        "note: `t` is a tuple: the REPL keeps no tuple binding for the next input (take it apart "
+        "with `let (a, b) = …;`)\n");
+  CHECK(s.eval("b + 1.0"));
+  CHECK(out.str() == "= 3.5 : f64\n");
+  CHECK(s.names() == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE_FIXTURE(OffloadOffSession,
                   "`main()` is E0101 in the REPL, and nothing points into the wrapping") {
   CHECK_FALSE(s.eval("main()"));
   CHECK(err.str().find("error[E0101]: cannot find function `main`") != std::string::npos);

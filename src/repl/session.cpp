@@ -603,6 +603,18 @@ struct Session::Impl {
       }
     };
     if (!run(a, runner, input)) return false;
+    // A tuple binding of the input (its scalars' locals are `t.0`, `t.1`, …) is not kept: say so
+    // once per name, rather than let the next input find no `t` (spec/cli.md §7).
+    std::set<std::string> tuples;
+    for (size_t i = enter; i + 1 < stmts.size(); ++i) {
+      const tir::Stmt* s = stmts[i];
+      const size_t dot = s->var_name.find('.');
+      if (s->kind == tir::StmtKind::Let && dot != std::string::npos && dot > 0 &&
+          s->var_name[0] != '_' && tuples.insert(s->var_name.substr(0, dot)).second)
+        err << "note: `" << s->var_name.substr(0, dot)
+            << "` is a tuple: the REPL keeps no tuple binding for the next input (take it apart "
+               "with `let (a, b) = …;`)\n";
+    }
     if (!left) {
       err << "note: `return` ended the input early: its bindings are not kept\n";
       err.flush();
