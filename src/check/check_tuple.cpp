@@ -549,9 +549,11 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
   materialize(v, true);
   out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
-  for (size_t k = 0; k < v->args.size(); ++k)
+  for (size_t k = 0; k < v->args.size(); ++k) {
     out.push_back(
         assign_slot(local.leaves[static_cast<size_t>(first) + k], v->args[k], span(place)));
+    out.back()->target->text = path;  // what a diagnostic names: the tuple assigned (`p`, `t.1`)
+  }
 }
 
 void Checker::return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out,
