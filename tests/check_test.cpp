@@ -115,9 +115,11 @@ TEST_CASE("a Rust form Vx leaves out is named, at the form") {
     return d.message + " @" + std::to_string(at.line) + ":" + std::to_string(at.col) + "+" +
            std::to_string(d.span.end - d.span.begin);
   };
-  CHECK(absent("struct P { x: i32 }\nfn main() {}") == "Vx has no structs @1:1+6");
+  CHECK(absent("struct P(i32);\nfn main() {}") == "Vx has no tuple structs @1:9+1");
+  CHECK(absent("pub struct P;\nfn main() {}") == "Vx has no unit structs @1:13+1");
+  CHECK(absent("struct P<T> { x: T }\nfn main() {}") == "Vx has no generic structs @1:9+1");
   CHECK(absent("pub enum E { A }\nfn main() {}") == "Vx has no enums @1:5+4");
-  CHECK(absent("fn main() {}\nimpl P {}") == "Vx has no `impl` blocks @2:1+4");
+  CHECK(absent("fn main() {}\nimpl P {}") == "Vx has no `impl` blocks or methods @2:1+4");
   CHECK(absent("fn main() {\n  trait T {}\n}") == "Vx has no traits @2:3+5");
   CHECK(absent("fn main() {\n  let f = |a, b| a + b;\n}") == "Vx has no closures @2:11+6");
   CHECK(absent("fn main() {\n  let f = || 1;\n}") == "Vx has no closures @2:11+2");

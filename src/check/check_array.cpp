@@ -9,6 +9,14 @@ namespace vx::check {
 
 namespace {
 
+// An array, or a tuple or struct with one among its elements: Vx has no `{:#?}` for arrays.
+bool holds_array(const Type& t) {
+  if (t.is_array()) return true;
+  for (const Type& e : t.elems)
+    if (holds_array(e)) return true;
+  return false;
+}
+
 // An array's elements, all dimensions together: small enough for a frame, a GPU lane's registers
 // and local memory (spec/types.md §7).
 constexpr int64_t kMaxArrayElems = 4096;
@@ -262,11 +270,12 @@ bool Checker::debug_format(const tir::Expr* v, const fmt::Spec& spec, Span forma
                     spec.kind == 0 ? "`" + t + "` cannot be formatted with the default formatter"
                                    : "`" + t + "` cannot be formatted this way");
     d.secondary.push_back({format, "in this format string"});
-    d.helps.push_back(v->type.is_tuple() ? "print it with `{:?}`, which shows `(1, 2.5)`"
-                                         : "print it with `{:?}`, which shows `[1, 2, 3]`");
+    d.helps.push_back(v->type.is_struct()  ? "print it with `{:?}`, which shows `" + t + " { … }`"
+                      : v->type.is_tuple() ? "print it with `{:?}`, which shows `(1, 2.5)`"
+                                           : "print it with `{:?}`, which shows `[1, 2, 3]`");
     return false;
   }
-  if (spec.alternate && v->type.is_array()) {
+  if (spec.alternate && holds_array(v->type)) {
     error("E0501", format, "Vx prints an array with `{:?}` only, not `{:#?}`",
           "in this format string");
     return false;

@@ -701,7 +701,10 @@ tir::Expr* Checker::check_method(tir::Expr* recv, const ast::MethodSuffix& m, Sp
     return error_expr(s);
   }
   if (!rt.is_scalar() || !is_number(rt.scalar)) {
-    error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`");
+    auto& d = error("E0105", span(m.name), "`" + type_name(rt) + "` has no method `" + name + "`");
+    if (rt.is_struct())
+      d.helps.push_back("Vx has no methods or `impl` blocks (spec/types.md §9): write `fn " + name +
+                        "(p: " + rt.name + ", …)` and call `" + name + "(p, …)`");
     return error_expr(s);
   }
   Scalar sc = rt.scalar;
@@ -855,8 +858,9 @@ std::optional<fmt::ArgClass> arg_class(const Type& t) {
 std::string tuple_spec_error(const Type& t, fmt::Spec spec) {
   spec.alternate = false;
   for (const Type& e : t.elems) {
-    std::string bad =
-        e.is_tuple() ? tuple_spec_error(e, spec) : fmt::check_spec(spec, *arg_class(e));
+    std::string bad = e.is_tuple()   ? tuple_spec_error(e, spec)
+                      : e.is_array() ? fmt::check_spec(spec, *arg_class(Type::of(e.scalar)))
+                                     : fmt::check_spec(spec, *arg_class(e));
     if (!bad.empty()) return bad;
   }
   return "";
@@ -1023,6 +1027,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     e->is_assert_eq = true;
     if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
     if (a->type.is_error() || b->type.is_error()) return error_expr(s);
+    if (a->type.is_struct() && a->type == b->type) return struct_compare_error(a->type, "==", s, s);
     if (a->type.is_tuple() && a->type == b->type) return assert_eq_tuples(e, a, b);
     if (!(a->type.is_scalar() || a->type.kind == TypeKind::String || a->type.is_array()) ||
         a->type != b->type) {

@@ -271,7 +271,9 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
     return error_expr(t.span);
   };
   if (a->type.is_tuple() || b->type.is_tuple())  // check_tuple.cpp
-    return a->type != b->type ? mismatched(false) : tuple_compare(t, op, a, b);
+    return a->type != b->type    ? mismatched(false)
+           : a->type.is_struct() ? struct_compare_error(a->type, t.op, t.op_span, t.span)
+                                 : tuple_compare(t, op, a, b);
   const bool strings = a->type.kind == TypeKind::String || b->type.kind == TypeKind::String;
   if (strings && is_comparison(op)) {
     if (a->type != b->type) return mismatched(false);
@@ -857,6 +859,7 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     return check_assoc_path(pe->path, s);
   }
   if (auto* a = boost::get<ast::ArrayLit>(&p)) return check_array_lit(*a, expected, s);
+  if (auto* sl = boost::get<ast::StructLit>(&p)) return check_struct_lit(*sl, s);
   if (boost::get<ast::UnitLit>(&p)) return make(tir::ExprKind::Unit, Type::unit(), s);
   if (auto* par = boost::get<ast::Paren>(&p))
     return par->is_tuple() ? check_tuple_lit(*par, expected, s)

@@ -63,7 +63,8 @@ std::vector<int> Checker::leaf_slots(const Type& t, const std::string& name, Spa
   if (!t.is_tuple()) return {hidden_slot(t, name, decl, is_mut)};
   std::vector<int> out;
   for (size_t i = 0; i < t.elems.size(); ++i) {
-    std::vector<int> sub = leaf_slots(t.elems[i], name + "." + std::to_string(i), decl, is_mut);
+    const std::string field = t.is_struct() ? t.fields[i] : std::to_string(i);
+    std::vector<int> sub = leaf_slots(t.elems[i], name + "." + field, decl, is_mut);
     out.insert(out.end(), sub.begin(), sub.end());
   }
   return out;
@@ -181,14 +182,24 @@ void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
   out.push_back(st);
 }
 
+tir::Expr* Checker::zero_of(const Type& t, Span s) {
+  if (!t.is_array()) return make(tir::ExprKind::Literal, t, s);
+  // An array field of a struct: `[0; N]`, an array of arrays `[[0; M]; N]`.
+  tir::Expr* e = make(tir::ExprKind::ArrayLit, t, s);
+  Type inner = t;
+  inner.dims.erase(inner.dims.begin());
+  if (inner.dims.empty()) inner = Type::of(t.scalar);
+  e->args = {zero_of(inner, s)};
+  return e;
+}
+
 tir::Expr* Checker::as_flat(tir::Expr* e) {
   if (!e->type.is_tuple() || is_flat(e)) return e;
   tir::Expr* flat = new_flat(e->type, e->span);
   std::vector<int> slots = leaf_slots(e->type, kTupleTemp, e->span, false);
   for (int slot : slots) {
-    tir::Expr* zero =
-        make(tir::ExprKind::Literal, fn_->slot_types[static_cast<size_t>(slot)], e->span);
-    flat->block->stmts.push_back(let_slot(slot, zero, e->span));
+    flat->block->stmts.push_back(
+        let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], e->span), e->span));
   }
   route_into(e, slots, flat->block->stmts);
   for (int slot : slots) flat->args.push_back(read_slot(slot, e->span));
@@ -255,6 +266,14 @@ tir::Expr* Checker::tuple_var(const Local& l, Span s) {
 bool Checker::tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem,
                           int& first) {
   if (base.is_error()) return false;
+  if (base.is_struct()) {  // check_struct.cpp
+    const int k = struct_field(base, f, s);
+    if (k < 0) return false;
+    first = 0;
+    for (int i = 0; i < k; ++i) first += base.elems[static_cast<size_t>(i)].leaf_count();
+    elem = base.elems[static_cast<size_t>(k)];
+    return true;
+  }
   if (!base.is_tuple()) {
     if (base.is_scalar())
       error("E0211", s,
@@ -489,7 +508,17 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   int first = 0;
   std::string path = name;
   bool ok = true;
+  std::vector<const ast::IndexSuffix*> idx;  // `s.a[i] = …`: an element of an array field
   for (const ast::Suffix& sfx : place.suffixes) {
+    if (const auto* ix = boost::get<ast::IndexSuffix>(&sfx)) {
+      idx.push_back(ix);
+      continue;
+    }
+    if (!idx.empty()) {  // `s.a[i].x`: an array holds scalars only
+      error("E0200", target, "cannot assign to this expression",
+            "expected a variable, a field or an element");
+      return;
+    }
     const auto& f = boost::get<ast::FieldSuffix>(sfx);
     Type elem;
     int off = 0;
@@ -512,6 +541,20 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     d.helps.push_back("declare it with `let mut " + name + "`");
   }
   const bool compound = a.op != "=";
+  if (!idx.empty()) {
+    if (!ok) return (void)check_expr(a.value, nullptr);
+    tir::Stmt* st = prog_.new_stmt();
+    st->kind = tir::StmtKind::Assign;
+    st->span = span(place);
+    st->compound = compound;
+    if (compound) st->op = compound_op(a.op);
+    tir::Expr* base = t.is_tuple() ? error_expr(target)
+                                   : read_slot(local.leaves[static_cast<size_t>(first)], target);
+    if (t.is_tuple())
+      error("E0204", target, "`" + path + "` is a `" + type_name(t) + "`, not an array",
+            "cannot be indexed");
+    return assign_element(st, base, idx, a, target, out);
+  }
   tir::Expr* v = check_expr(a.value, ok ? &t : nullptr);
   if (!ok || v->type.is_error()) return;
   if (!t.is_tuple()) {
@@ -541,7 +584,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     error("E0202", target,
           "binary assignment operation `" + a.op + "` cannot be applied to type `" + type_name(t) +
               "`",
-          "cannot use `" + a.op + "` on a tuple");
+          std::string("cannot use `") + a.op + "` on a " + (t.is_struct() ? "struct" : "tuple"));
     return;
   }
   v = coerce(v, t, span(a.value));
@@ -578,9 +621,8 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   call->type = Type::unit();
   call->out_slots = leaf_slots(sig.ret, kTupleTemp, call->span, false);
   for (int slot : call->out_slots) {
-    tir::Expr* zero =
-        make(tir::ExprKind::Literal, fn_->slot_types[static_cast<size_t>(slot)], call->span);
-    pre.push_back(let_slot(slot, zero, call->span));
+    pre.push_back(let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], call->span),
+                           call->span));
   }
   tir::Stmt* st = prog_.new_stmt();
   st->kind = tir::StmtKind::Expr;
@@ -599,12 +641,14 @@ namespace {
 void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
                   std::vector<tir::FormatPiece>& out) {
   const bool pretty = spec.alternate;
-  text += "(";
+  // A struct as `#[derive(Debug)]` prints it: `P { x: 1.0, n: 2 }`, or `P {` and a field a line.
+  text += t.is_struct() ? t.name + (pretty ? " {" : " { ") : "(";
   for (size_t i = 0; i < t.elems.size(); ++i) {
     if (pretty)
       text += "\n" + std::string(static_cast<size_t>(indent + 4), ' ');
     else if (i > 0)
       text += ", ";
+    if (t.is_struct()) text += t.fields[i] + ": ";
     if (t.elems[i].is_tuple()) {
       tuple_pieces(t.elems[i], spec, next, indent + 4, text, out);
     } else {
@@ -620,9 +664,9 @@ void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, s
   }
   if (pretty)
     text += "\n" + std::string(static_cast<size_t>(indent), ' ');
-  else if (t.elems.size() == 1)
+  else if (t.elems.size() == 1 && !t.is_struct())
     text += ",";
-  text += ")";
+  text += t.is_struct() ? (pretty ? "}" : " }") : ")";
 }
 
 }  // namespace

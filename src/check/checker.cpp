@@ -55,6 +55,7 @@ void Checker::run(bool needs_main) {
       consts_[c->name.name].item = c;
     }
   }
+  collect_structs();
   // Signatures (after every const is known, so that dimensions can name consts).
   for (auto& sig : sigs_) {
     std::map<std::string, Span> seen;
@@ -185,8 +186,10 @@ Type Checker::resolve_type(const ast::Type& t) {
       d.helps.push_back("write `&str`");
       return Type::error();
     }
+    if (has_struct(n->name)) return struct_type(n->name, span(*n));
     auto& d = error("E0104", span(*n), "unknown type `" + n->name + "`", "not a type");
     std::vector<std::string> types = {"Token"};
+    for (const auto& [name, info] : structs_) types.push_back(name);
 #define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
   types.push_back(name);
 #include "check/scalar_types.def"
@@ -981,6 +984,12 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
   }
   std::vector<const ast::IndexSuffix*> idx;
   for (const auto& sfx : place->suffixes) idx.push_back(&boost::get<ast::IndexSuffix>(sfx));
+  assign_element(st, base, idx, a, tspan, out);
+}
+
+void Checker::assign_element(tir::Stmt* st, tir::Expr* base,
+                             const std::vector<const ast::IndexSuffix*>& idx,
+                             const ast::AssignTail& a, Span tspan, std::vector<tir::Stmt*>& out) {
   st->target = check_index(base, idx, tspan, false);
   Type et = st->target->type;
   st->value = check_expr(a.value, et.is_error() ? nullptr : &et);

@@ -20,6 +20,12 @@ struct FnSig {
   const ast::FnItem* item = nullptr;
 };
 
+struct StructInfo {
+  const ast::StructItem* item = nullptr;
+  Type type;  // a Tuple with the struct's name and field names (check_struct.cpp)
+  enum State { Pending, InProgress, Done, Failed } state = Pending;
+};
+
 struct ConstInfo {
   const ast::ConstItem* item = nullptr;
   Type type;
@@ -71,6 +77,10 @@ class Checker {
   tir::Block* check_block(const ast::Block& b, const Type* expected, Type& result,
                           bool new_scope = true);
   void check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out);
+  // `st` (an Assign, its operator set) of the element `base[idx…]`: the target, the value, out.
+  void assign_element(tir::Stmt* st, tir::Expr* base,
+                      const std::vector<const ast::IndexSuffix*>& idx, const ast::AssignTail& a,
+                      Span tspan, std::vector<tir::Stmt*>& out);
   // Makes `e` the block's value, or its last statement when `e` is of type `()` (and not `()`).
   void set_tail(tir::Block* blk, tir::Expr* e);
   Local* lookup(const std::string& name);
@@ -154,6 +164,8 @@ class Checker {
   tir::Expr* with_prelude(std::vector<tir::Stmt*> pre, tir::Expr* value);
   // An `if`, `match` or block whose value is a tuple, as a flat tuple.
   tir::Expr* as_flat(tir::Expr* e);
+  // The first value of a hidden local of type `t` (a scalar, or an array field of a struct).
+  tir::Expr* zero_of(const Type& t, Span s);
   void route_into(tir::Expr* e, const std::vector<int>& slots, std::vector<tir::Stmt*>& out);
   Type resolve_tuple(const ast::TupleType& t);
   tir::Expr* check_tuple_lit(const ast::Paren& p, const Type* expected, Span s);
@@ -189,6 +201,18 @@ class Checker {
   // What no consumer took apart: a tuple where Vx cannot use one.
   void check_no_tuples(const tir::Function& f);
 
+  // ---- check_struct.cpp: structs (spec/types.md §9), tuples with a name and named fields
+  void collect_structs();
+  // The type of struct `name`, resolving its fields on first use; E0213 for a struct that holds
+  // itself. Error when `name` names no struct.
+  Type struct_type(const std::string& name, Span use);
+  bool has_struct(const std::string& name) const { return structs_.count(name) > 0; }
+  tir::Expr* check_struct_lit(const ast::StructLit& l, Span s);
+  // A struct's field `f` (by name): its index, or -1 (reported at `s`).
+  int struct_field(const Type& base, const ast::FieldSuffix& f, Span s);
+  // `==` of two structs, or a struct in assert_eq!: E0202 (Vx derives nothing).
+  tir::Expr* struct_compare_error(const Type& t, const std::string& op, Span op_span, Span whole);
+
   // ---- check_builtins.cpp: literals, calls, built-ins, methods, macros
   tir::Expr* check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span span);
   tir::Expr* check_float_lit(const ast::FloatLit& l, const Type* expected, bool negate, Span span);
@@ -223,6 +247,7 @@ class Checker {
   std::vector<FnSig> sigs_;
   std::map<std::string, int> fn_by_name_;
   std::map<std::string, ConstInfo> consts_;
+  std::map<std::string, StructInfo> structs_;
 
   // Per function.
   tir::Function* fn_ = nullptr;

@@ -64,7 +64,7 @@ bool operator==(const Type& a, const Type& b) {
     case TypeKind::Array:
       return a.scalar == b.scalar && a.dims == b.dims;
     case TypeKind::Tuple:
-      return a.elems == b.elems;
+      return a.name == b.name && a.elems == b.elems;
     default:
       return true;
   }
@@ -88,6 +88,7 @@ std::string type_name(const Type& t) {
       return s;
     }
     case TypeKind::Tuple: {
+      if (!t.name.empty()) return t.name;
       std::string s = "(";
       for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + type_name(t.elems[i]);
       return s + (t.elems.size() == 1 ? ",)" : ")");

@@ -42,7 +42,8 @@ enum class TypeKind : uint8_t {
   String,  // `&str`: a string slice (every one a literal, so `'static`); host code only
   Array,   // `[T; N]`, `[[T; M]; N]`: `scalar`, `dims` (outermost first); a Copy value
   Tuple,   // `(T1, T2, …)` of scalars and tuples: `elems`. The checker's only: it gives every
-           // element a local of its own (check_tuple.cpp), so no tuple reaches the back ends
+           // element a local of its own (check_tuple.cpp), so no tuple reaches the back ends.
+           // A struct is a tuple with a `name` and `fields` (check_struct.cpp)
   Error,   // the type of an expression that already failed to check (no further errors)
 };
 
@@ -54,7 +55,9 @@ struct Type {
   Memory memory = Memory::CpuDram;
   bool ref_mut = false;
   std::vector<int64_t> dims;
-  std::vector<Type> elems;  // Tuple
+  std::vector<Type> elems;          // Tuple
+  std::string name;                 // a struct's name (a Tuple): "" for a tuple
+  std::vector<std::string> fields;  // a struct's field names, one per element
 
   static Type unit() { return {}; }
   static Type kind_only(TypeKind k) {
@@ -89,6 +92,7 @@ struct Type {
   bool is_error() const { return kind == TypeKind::Error; }
   bool is_unit() const { return kind == TypeKind::Unit; }
   bool is_tuple() const { return kind == TypeKind::Tuple; }
+  bool is_struct() const { return kind == TypeKind::Tuple && !name.empty(); }
   // The scalars a tuple holds, nested tuples' counted (1 for anything else).
   int leaf_count() const;
   int rank() const { return static_cast<int>(dims.size()); }

@@ -156,7 +156,13 @@ struct CallNode final : Node {
     run_list(cf->body, *callee);
     --ctx->depth;
     const std::vector<int>& rets = cf->fn->ret_slots;
-    for (size_t k = 0; k < out_slots.size(); ++k) f.s[out_slots[k]] = callee->s[rets[k]];
+    for (size_t k = 0; k < out_slots.size(); ++k) {
+      const size_t r = static_cast<size_t>(rets[k]);
+      if (in_tensor_slot(cf->fn->slot_types[r]))  // an array field of a returned struct
+        f.t[out_slots[k]] = std::move(callee->t[r]);
+      else
+        f.s[out_slots[k]] = callee->s[r];
+    }
     return callee;
   }
   uint64_t eval_bits(Frame& f) const override {

@@ -72,8 +72,7 @@ void RegionEmitter::device_function(int index) {
   }
   // A tuple's scalars (tir::Function::ret_slots): written through references to the caller's
   // locals, which a `return` writes last (check_tuple.cpp).
-  for (int r : f.ret_slots)
-    sig += std::string(ctype(slot_scalar(r))) + "& v" + std::to_string(r) + ", ";
+  for (int r : f.ret_slots) sig += value_type(slot_type(r)) + "& v" + std::to_string(r) + ", ";
   sig += "int* vx_err)";
   std::string body;
   for (auto* st : f.body->stmts) stmt(*st, body, false);

@@ -125,6 +125,17 @@ struct Paren : position_tagged {
   bool is_tuple() const { return !rest.empty() || trailing_comma; }
 };
 
+// `name: value` in a struct literal, or `name` alone (the field init shorthand, `P { x, n }`).
+struct FieldInit : position_tagged {
+  Ident name;
+  boost::optional<x3::forward_ast<Expr>> value;
+};
+// `P { x: 1.0, n: 2 }`
+struct StructLit : position_tagged {
+  Path name;
+  std::vector<FieldInit> fields;
+};
+
 struct UnitLit : position_tagged {
   char unused = 0;
 };
@@ -142,8 +153,8 @@ struct LoopExpr : position_tagged {
 struct Primary
     : position_tagged,
       x3::variant<FloatLit, IntLit, BoolLit, StringLit, CharLit, TensorCtor, MacroCall, PathExpr,
-                  ArrayLit, UnitLit, Paren, UnsafeBlock, LoopExpr, x3::forward_ast<IfExpr>,
-                  x3::forward_ast<MatchExpr>, x3::forward_ast<Block>> {
+                  ArrayLit, StructLit, UnitLit, Paren, UnsafeBlock, LoopExpr,
+                  x3::forward_ast<IfExpr>, x3::forward_ast<MatchExpr>, x3::forward_ast<Block>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -155,7 +166,7 @@ struct MethodSuffix : position_tagged {
   Ident name;
   std::vector<Expr> args;
 };
-// `.0`: a tuple's element.
+// `.0`: a tuple's element; `.x`: a struct's field.
 struct FieldSuffix : position_tagged {
   std::string name;
 };
@@ -382,11 +393,24 @@ struct ConstItem : position_tagged {
   Expr value;
 };
 
+// `[pub] x: T` in a struct item.
+struct FieldDecl : position_tagged {
+  bool is_pub = false;
+  Ident name;
+  Type type;
+};
+// `[pub] struct P { x: f32, n: i32 }`
+struct StructItem : position_tagged {
+  bool is_pub = false;
+  Ident name;
+  std::vector<FieldDecl> fields;
+};
+
 struct ImportItem : position_tagged {
   Path path;
 };
 
-struct Item : position_tagged, x3::variant<Attribute, ImportItem, FnItem, ConstItem> {
+struct Item : position_tagged, x3::variant<Attribute, ImportItem, FnItem, ConstItem, StructItem> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -441,3 +465,7 @@ BOOST_FUSION_ADAPT_STRUCT(vx::ast::Attribute, inner, text)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::Param, is_mut, name, type)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::FnItem, is_pub, name, params, ret, body)
 BOOST_FUSION_ADAPT_STRUCT(vx::ast::ConstItem, is_pub, name, type, value)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::FieldInit, name, value)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::StructLit, name, fields)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::FieldDecl, is_pub, name, type)
+BOOST_FUSION_ADAPT_STRUCT(vx::ast::StructItem, is_pub, name, fields)

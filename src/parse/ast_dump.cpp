@@ -161,6 +161,16 @@ class Dumper {
       Indent in(*this);
       return exprs(a->elems);
     }
+    if (auto* sl = boost::get<ast::StructLit>(&p)) {
+      line(*sl, "StructLit " + path(sl->name));
+      Indent in(*this);
+      for (const auto& f : sl->fields) {
+        line(f, "FieldInit " + f.name.name);
+        Indent in2(*this);
+        if (f.value) expr(f.value->get());
+      }
+      return;
+    }
     if (auto* u = boost::get<ast::UnitLit>(&p)) return line(*u, "Unit");
     if (auto* par = boost::get<ast::Paren>(&p)) {
       line(*par, par->is_tuple() ? "Tuple" : "Paren");
@@ -347,6 +357,14 @@ class Dumper {
           type(*f->ret);
         }
         block(f->body);
+      } else if (auto* st = boost::get<ast::StructItem>(&item)) {
+        line(*st, std::string(st->is_pub ? "PubStruct " : "Struct ") + st->name.name);
+        Indent in2(*this);
+        for (const auto& fd : st->fields) {
+          line(fd, std::string(fd.is_pub ? "PubField " : "Field ") + fd.name.name);
+          Indent in3(*this);
+          type(fd.type);
+        }
       } else {
         const auto& c = boost::get<ast::ConstItem>(item);
         line(c, std::string(c.is_pub ? "PubConst " : "Const ") + c.name.name);

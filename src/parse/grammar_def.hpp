@@ -82,6 +82,48 @@ struct DepthGuardGen {
 };
 inline constexpr DepthGuardGen depth_guard{};
 
+// A struct literal may not stand where a block follows the expression (the condition of `if`
+// and `while`, a `match` scrutinee, a `for` range), as in Rust: `if x { y }` is a condition and
+// a block. `no_struct[…]` parses its subject so; `struct_ok[…]` (inside parentheses, brackets,
+// arguments and blocks) allows them again. The flag lives in the parse, as the depth does.
+inline thread_local bool g_no_struct_lit = false;
+template <class Subject, bool Allowed>
+struct StructLitScope : x3::unary_parser<Subject, StructLitScope<Subject, Allowed>> {
+  using base_type = x3::unary_parser<Subject, StructLitScope<Subject, Allowed>>;
+  static bool const is_pass_through_unary = true;
+  constexpr StructLitScope(Subject const& subject) : base_type(subject) {}
+  template <class It, class Ctx, class RCtx, class Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    struct Scope {
+      bool saved = g_no_struct_lit;
+      Scope() { g_no_struct_lit = !Allowed; }
+      ~Scope() { g_no_struct_lit = saved; }
+    } scope;
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+};
+template <bool Allowed>
+struct StructLitScopeGen {
+  template <class Subject>
+  constexpr StructLitScope<typename x3::extension::as_parser<Subject>::value_type, Allowed>
+  operator[](Subject const& subject) const {
+    return {x3::as_parser(subject)};
+  }
+};
+inline constexpr StructLitScopeGen<false> no_struct{};
+inline constexpr StructLitScopeGen<true> struct_ok{};
+// Matches nothing, where a struct literal may stand. A parser of its own, not `eps[action]`: a
+// semantic action would keep X3 from filling the struct literal's attribute.
+struct StructLitAllowed : x3::parser<StructLitAllowed> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <class It, class Ctx, class RCtx, class Attr>
+  bool parse(It&, It const&, Ctx const&, RCtx&, Attr&) const {
+    return !g_no_struct_lit;
+  }
+};
+inline constexpr StructLitAllowed struct_lit_allowed{};
+
 // ---- Lexical pieces ------------------------------------------------------------------------
 
 auto const word_end = !(alnum | '_');
@@ -304,7 +346,7 @@ struct match_class : Annotate {};
 x3::rule<match_class, ast::MatchExpr> const match_expr = "`match` expression";
 
 x3::rule<class args_class, std::vector<ast::Expr>> const args = "arguments";
-auto const args_def = -(expr % ',') >> -lit(',');
+auto const args_def = struct_ok[-(expr % ',') >> -lit(',')];
 
 // tensor_ctor = tensor_type "::" identifier "(" arguments ")"
 struct tensor_ctor_class : Annotate {};
@@ -326,6 +368,24 @@ struct array_lit_class : Annotate {};
 x3::rule<array_lit_class, ast::ArrayLit> const array_lit = "array";
 auto const array_lit_def = lit('[') > args > -(';' > dim) > ']';
 
+// struct_lit = path "{" [ field_init { "," field_init } [ "," ] ] "}"
+// field_init = identifier [ ":" expr ]
+// Only where a struct literal may stand (no_struct), and only when what follows the `{` reads as
+// fields (`}`, or a name and `:`, `,` or `}`): anything else is a path followed by a block.
+struct field_init_class : Annotate {};
+x3::rule<field_init_class, ast::FieldInit> const field_init = "field";
+auto const field_init_def = ident >> -(':' > expr);
+x3::rule<class field_inits_class, std::vector<ast::FieldInit>> const field_inits = "field";
+auto const field_inits_def = struct_ok[-(field_init % ',') >> -lit(',')];
+// (named: `..base`, Rust's struct update syntax, is refused by name in syntax_errors.cpp)
+x3::rule<class struct_lit_close_class> const struct_lit_close = "struct_lit_close";
+auto const struct_lit_close_def = lit('}');
+struct struct_lit_class : Annotate {};
+x3::rule<struct_lit_class, ast::StructLit> const struct_lit = "struct literal";
+auto const struct_lit_def = path >> struct_lit_allowed >> '{' >>
+                            &(lit('}') | (raw_ident >> (lit(':') | ',' | '}'))) > field_inits
+                            > struct_lit_close;
+
 struct unit_lit_class : Annotate {};
 x3::rule<unit_lit_class, ast::UnitLit> const unit_lit = "()";
 auto const unit_lit_def = lit('(') >> lit(')');
@@ -334,7 +394,7 @@ struct paren_class : Annotate {};
 x3::rule<paren_class, ast::Paren> const paren = "parenthesized expression";
 // paren = "(" expr { "," expr } [ "," ] ")": a tuple when it has a comma
 auto const paren_def = x3::eps[mark] >>
-                       ('(' > (expr % ',') > matches[','] > ')')[tagged([](auto& ctx) {
+                       ('(' > struct_ok[expr % ','] > matches[','] > ')')[tagged([](auto& ctx) {
                          auto& elems = boost::fusion::at_c<0>(x3::_attr(ctx));
                          auto& p = x3::_val(ctx);
                          p.inner = std::move(elems[0]);
@@ -364,15 +424,16 @@ auto const loop_expr_def = -loop_label >> kw("loop") > block;
 struct primary_class : Annotate {};
 x3::rule<primary_class, ast::Primary> const primary = "expression";
 auto const primary_def = float_lit | int_lit | bool_lit | string_lit | char_lit | tensor_ctor |
-                         macro_call | match_expr | path_expr | array_lit | unit_lit | paren |
-                         unsafe_block | loop_expr | if_expr | block;
+                         macro_call | match_expr | struct_lit | path_expr | array_lit | unit_lit |
+                         paren | unsafe_block | loop_expr | if_expr | block;
 
 // suffix = "[" expr "]" | "." identifier "(" arguments ")"
 struct index_suffix_class : Annotate {};
 x3::rule<index_suffix_class, ast::IndexSuffix> const index_suffix = "index";
 auto const index_suffix_def =
     x3::eps[mark] >>
-    ('[' > expr > ']')[tagged([](auto& ctx) { x3::_val(ctx).index = std::move(x3::_attr(ctx)); })];
+    ('[' > struct_ok[expr] >
+     ']')[tagged([](auto& ctx) { x3::_val(ctx).index = std::move(x3::_attr(ctx)); })];
 
 struct method_suffix_class : Annotate {};
 x3::rule<method_suffix_class, ast::MethodSuffix> const method_suffix = "method call";
@@ -380,11 +441,12 @@ auto const method_suffix_def = '.' >> ident > '(' > args > ')';
 
 struct suffix_class : Annotate {};
 x3::rule<suffix_class, ast::Suffix> const suffix_rule = "suffix";
-// field_suffix = "." digits (a tuple's element)
+// field_suffix = "." ( digits | identifier ) (a tuple's element, a struct's field; a name
+// followed by `(` is a method call)
 struct field_suffix_class : Annotate {};
 x3::rule<field_suffix_class, ast::FieldSuffix> const field_suffix = "field";
 x3::rule<class field_name_class, std::string> const field_name = "field";
-auto const field_name_def = lexeme[+digit];
+auto const field_name_def = lexeme[+digit] | (raw_ident >> !lit('('));
 auto const field_suffix_def =
     x3::eps[mark] >>
     (lit('.') >>
@@ -445,10 +507,10 @@ auto const expr_def = depth_guard[cast >> x3::repeat(0, kMaxOperators)[binary_re
 // if_expr = "if" expr block { "else" "if" expr block } [ "else" block ]
 struct else_if_class : Annotate {};
 x3::rule<else_if_class, ast::ElseIf> const else_if = "`else if`";
-auto const else_if_def = kw("else") >> kw("if") > expr > block;
+auto const else_if_def = kw("else") >> kw("if") > no_struct[expr] > block;
 x3::rule<class else_block_class, ast::Block> const else_block = "`else` block";
 auto const else_block_def = kw("else") > block;
-auto const if_expr_def = kw("if") > expr > block > *else_if > -else_block;
+auto const if_expr_def = kw("if") > no_struct[expr] > block > *else_if > -else_block;
 
 // assign = ( "=" | "+=" | … ) expr: `=` and operators.def's compound spellings.
 x3::symbols<std::string> const assign_ops = [] {
@@ -549,7 +611,7 @@ x3::rule<class match_arms_class, std::vector<ast::MatchArm>> const match_arms = 
 auto const match_arms_def = *match_arm;
 x3::rule<class match_close_class, char> const match_close = "`}` or a `match` arm";
 auto const match_close_def = x3::char_('}');
-auto const match_expr_def = kw("match") >> expr >> '{' > match_arms > match_close;
+auto const match_expr_def = kw("match") >> no_struct[expr] >> '{' > match_arms > match_close;
 
 // ---- Statements ----------------------------------------------------------------------------
 
@@ -597,7 +659,7 @@ auto const continue_stmt_def =
 // while = [ loop_label ] "while" expr block
 struct while_class : Annotate {};
 x3::rule<while_class, ast::WhileStmt> const while_stmt = "`while` loop";
-auto const while_stmt_def = -loop_label >> kw("while") > expr > block;
+auto const while_stmt_def = -loop_label >> kw("while") > no_struct[expr] > block;
 
 // across = "across" ( "blocks" | "lanes" [ "(" integer ")" ] )
 struct across_class : Annotate {};
@@ -627,7 +689,8 @@ x3::rule<for_range_class, ast::ForRange> const for_range = "range";
 auto const for_range_def = (&(lit('(') >> expr >> range_op) >> paren_range) | plain_range;
 struct for_class : Annotate {};
 x3::rule<for_class, ast::ForStmt> const for_stmt = "`for` loop";
-auto const for_stmt_def = -loop_label >> kw("for") > ident > kw("in") > for_range > -across > block;
+auto const for_stmt_def = -loop_label >> kw("for") > ident > kw("in") > no_struct[for_range] >
+                          -across > block;
 
 // spawn = "spawn" "on" "(" path ")" block
 struct spawn_class : Annotate {};
@@ -662,7 +725,7 @@ auto const stmt_def = let_tuple_stmt | let_stmt | return_stmt | break_stmt | con
 x3::rule<class close_brace_class, char> const close_brace = "`}` or a statement";
 auto const close_brace_def = x3::char_('}');
 // Stray `;` between statements are empty statements.
-auto const block_def = '{' > *(*lit(';') >> stmt) > *lit(';') > close_brace;
+auto const block_def = '{' > struct_ok[*(*lit(';') >> stmt) > *lit(';')] > close_brace;
 
 // ---- Items ---------------------------------------------------------------------------------
 
@@ -690,6 +753,24 @@ x3::rule<const_class, ast::ConstItem> const const_item = "const item";
 auto const const_item_def = matches[kw("pub")] >> kw("const") > ident > ':' > type > '=' > expr >
                             ';';
 
+// struct = [ "pub" ] "struct" identifier "{" [ field { "," field } [ "," ] ] "}"
+// field = [ "pub" ] identifier ":" type
+// A `(`, `;` or `<` where the `{` is due is a tuple struct, a unit struct or a generic struct,
+// which Vx leaves out (`struct_body`, syntax_errors.cpp).
+struct field_decl_class : Annotate {};
+x3::rule<field_decl_class, ast::FieldDecl> const field_decl = "field";
+auto const field_decl_def = matches[kw("pub")] >> ident > ':' > type;
+x3::rule<class struct_body_class> const struct_body = "struct_body";
+auto const struct_body_def = lit('{');
+x3::rule<class field_decls_class, std::vector<ast::FieldDecl>> const field_decls = "field";
+auto const field_decls_def = -(field_decl % ',') >> -lit(',');
+x3::rule<class struct_close_class> const struct_close = "`}` or a field";
+auto const struct_close_def = lit('}');
+struct struct_item_class : Annotate {};
+x3::rule<struct_item_class, ast::StructItem> const struct_item = "struct";
+auto const struct_item_def = matches[kw("pub")] >> kw("struct") > ident > struct_body > field_decls
+                             > struct_close;
+
 // import = "import" path ";"
 struct import_class : Annotate {};
 x3::rule<import_class, ast::ImportItem> const import_item = "import";
@@ -700,7 +781,7 @@ auto const import_item_def =
 
 struct item_class : Annotate {};
 x3::rule<item_class, ast::Item> const item = "item";
-auto const item_def = attribute | import_item | fn_item | const_item;
+auto const item_def = attribute | import_item | fn_item | const_item | struct_item;
 
 // program = { item }
 struct program_class : Annotate {};
@@ -722,6 +803,8 @@ BOOST_SPIRIT_DEFINE(raw_ident, ident, path, float_lit, int_lit, bool_lit, valid_
 // (BOOST_SPIRIT_DEFINE takes at most 64 rules at once.)
 BOOST_SPIRIT_DEFINE(label_name, label, loop_label, char_lit)
 BOOST_SPIRIT_DEFINE(array_type)
+BOOST_SPIRIT_DEFINE(field_init, field_inits, struct_lit_close, struct_lit, field_decl, struct_body,
+                    field_decls, struct_close, struct_item)
 BOOST_SPIRIT_DEFINE(tuple_type, field_suffix, field_name, tuple_pat, bind_pat, let_pat,
                     let_tuple_stmt)
 

@@ -291,6 +291,12 @@ class DepthCheck {
     if (auto* pe = boost::get<ast::PathExpr>(&p))
       return pe->call_args ? at(exprs(*pe->call_args) + 1, *pe, "this call") : 1;
     if (auto* a = boost::get<ast::ArrayLit>(&p)) return at(exprs(a->elems) + 1, *a, "this array");
+    if (auto* sl = boost::get<ast::StructLit>(&p)) {
+      int d = 0;
+      for (const auto& f : sl->fields)
+        if (f.value) d = std::max(d, expr(f.value->get()));
+      return at(d + 1, *sl, "this struct literal");
+    }
     if (auto* par = boost::get<ast::Paren>(&p))
       return at(std::max(expr(par->inner.get()), exprs(par->rest)) + 1, *par, "this `(`");
     if (auto* ub = boost::get<ast::UnsafeBlock>(&p))

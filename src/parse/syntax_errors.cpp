@@ -180,10 +180,11 @@ bool report_absent_form(const std::string& text, uint32_t at, const std::string&
 
 void report_not_an_item(const std::string& text, uint32_t at, Diagnostics& diags) {
   if (report_absent_form(text, at, "item", diags)) return;
-  auto& d = diags.error("E0001", {at, at + 1},
-                        "expected an item (`fn`, `const`, `import` or an attribute), found " +
-                            describe_found(text, at),
-                        "expected an item");
+  auto& d =
+      diags.error("E0001", {at, at + 1},
+                  "expected an item (`fn`, `const`, `struct`, `import` or an attribute), found " +
+                      describe_found(text, at),
+                  "expected an item");
   d.notes.push_back("a Vx file is a list of items; statements go inside a `fn`");
 }
 
@@ -196,6 +197,39 @@ void report_expectation_failure(const std::string& text, uint32_t at, std::strin
         "the operator past the limit");
     d.helps.push_back("split it into several `let` statements");
     return;
+  }
+  if (which == "struct_body") {  // `struct P(…)`, `struct P;`, `struct P<T>` (spec/types.md §9)
+    const char c = at < text.size() ? text[at] : '\0';
+    const AbsentId id = c == '('   ? AbsentId::TupleStruct
+                        : c == '<' ? AbsentId::GenericStruct
+                                   : AbsentId::UnitStruct;
+    if (c == '(' || c == ';' || c == '<') {
+      report_absent(absent(id), {at, at + 1}, "a struct's fields are named, in `{ … }`", diags);
+      return;
+    }
+    which = "`{`";
+  }
+  if (which == "struct_lit_close") {  // `P { x: 1, ..q }` (spec/types.md §9)
+    if (text.compare(at, 2, "..") == 0) {
+      report_absent(absent(AbsentId::StructUpdate), {at, at + 2},
+                    "the rest of the fields from another value", diags);
+      return;
+    }
+    which = "`}` or a field";
+  }
+  // `let P { x, y } = p;`: a struct pattern (spec/types.md §9).
+  if ((which == "';'" || which == "`;`") && at < text.size() && text[at] == '{') {
+    const size_t name_end = previous_token_end(text, at);
+    const std::string_view name = word_before(text, name_end);
+    const size_t before = previous_token_end(text, name_end - name.size());
+    const std::string_view kw = word_before(text, before);
+    if (!name.empty() && std::isupper(static_cast<unsigned char>(name[0])) &&
+        (kw == "let" || kw == "mut")) {
+      report_absent(absent(AbsentId::StructPattern),
+                    {static_cast<uint32_t>(name_end - name.size()), at + 1}, "a struct taken apart",
+                    diags);
+      return;
+    }
   }
   if (which == "too_deep") {
     auto& d =

@@ -691,6 +691,8 @@ struct Session::Impl {
         item.name = f->name.name, item.kind = "fn";
       else if (const auto* c = boost::get<ast::ConstItem>(&it))
         item.name = c->name.name, item.kind = "const";
+      else if (const auto* st = boost::get<ast::StructItem>(&it))
+        item.name = st->name.name, item.kind = "struct";
       item.text = in.text.substr(s.begin, s.end - s.begin);
       item.origin = input;
       item.from = s.begin;

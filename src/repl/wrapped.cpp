@@ -100,7 +100,7 @@ std::string location(const SourceFile& file, Span s) {
 
 bool is_items_input(const std::string& text) {
   const std::string w = first_word(text);
-  return w == "fn" || w == "const" || w == "pub" || w == "import" || w == "#";
+  return w == "fn" || w == "const" || w == "struct" || w == "pub" || w == "import" || w == "#";
 }
 
 }  // namespace vx::repl

@@ -93,7 +93,8 @@ for s in range(40):
 feats = {}
 for s in range(200):
     gen.generate(s, feats)
-for k in ("run_time_size_host_loop", "run_time_size_fn_arg", "run_time_size_len_bound"):
+for k in ("run_time_size_host_loop", "run_time_size_fn_arg", "run_time_size_len_bound",
+          "struct_item", "struct_local", "struct_pass", "struct_field_read"):
     check(feats.get(k, 0) > 0, "feature %s in seeds 0-199" % k)
 text = gen.generate(77)
 check("[?, 31, 4], Memory::HBM>::fill_dims(" in text and ".len() across blocks" in text,

@@ -14,6 +14,7 @@ float atomics) are printed as `~TOL value ...`: the comparison accepts |a - b| <
 
 import random
 
+from . import structs
 from . import tuples
 
 INTS = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
@@ -152,6 +153,9 @@ class Gen:
         if c < 0.21 and t in INTS:
             self.feat("cast_bool_to_int")
             return "(%s as %s)" % (self.expr("bool", env, d, reads), t)
+        if 0.26 <= c < 0.36 and getattr(self, "struct_sigs", None) and (
+                not getattr(self, "tuple_sigs", None) or self.struct_r.random() < 0.5):
+            return structs.struct_expr(self, t, env, d, reads)
         if 0.26 <= c < 0.36 and getattr(self, "tuple_sigs", None):
             return tuples.tuple_expr(self, t, env, d, reads)
         if c < 0.26 and self.helper_sigs:
@@ -999,6 +1003,7 @@ class Gen:
     def program(self):
         self.helper_fns()
         tuples.tuple_helpers(self)
+        structs.struct_helpers(self)
         w = W()
         w.ind = 1
         nsec = self.ri(1, 4)
