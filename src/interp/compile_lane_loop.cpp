@@ -107,7 +107,19 @@ template <class T>
 struct LaneExpr : Node {
   int buf = -1;
   virtual const T* lanes(const LaneRun& r) const = 0;
+  // The values, computed straight into `out` (a store's elements for the chunk) where the node
+  // computes them and no operand overlaps out; else as lanes() gives them (the store copies).
+  virtual const T* lanes_into(const LaneRun& r, T* out) const { return lanes(r); }
 };
+
+// Whether the chunk's n values at `a` overlap those at `out` (as integers: they may lie in
+// different storages).
+template <class T, class U>
+bool overlaps(const T* a, const U* out, int n) {
+  const uintptr_t a0 = reinterpret_cast<uintptr_t>(a), o0 = reinterpret_cast<uintptr_t>(out);
+  return a0 < o0 + static_cast<size_t>(n) * sizeof(U) &&
+         o0 < a0 + static_cast<size_t>(n) * sizeof(T);
+}
 
 // A value that is the same in every pass: its buffer is filled once per run, after the proofs,
 // kChunk wide (a constant count, which the compiler vectorises; a run's chunks are never wider).
@@ -187,6 +199,12 @@ struct LaneMap final : LaneExpr<To> {
     lanes_of(r.n, out, Fn{}, arg->lanes(r));
     return out;
   }
+  const To* lanes_into(const LaneRun& r, To* out) const override {
+    const From* a = arg->lanes(r);
+    if (overlaps(a, out, r.n)) out = r.buffer<To>(this->buf);
+    lanes_of(r.n, out, Fn{}, a);
+    return out;
+  }
 };
 
 // fn(a[j], b[j]) for the passes of a chunk: binary operators, two-operand methods.
@@ -198,6 +216,13 @@ struct LaneZip final : LaneExpr<T> {
     const T* a = lhs->lanes(r);
     T* out = r.buffer<T>(this->buf);
     lanes_of(r.n, out, Fn{}, a, rhs->lanes(r));
+    return out;
+  }
+  const T* lanes_into(const LaneRun& r, T* out) const override {
+    const T* a = lhs->lanes(r);
+    const T* b = rhs->lanes(r);
+    if (overlaps(a, out, r.n) || overlaps(b, out, r.n)) out = r.buffer<T>(this->buf);
+    lanes_of(r.n, out, Fn{}, a, b);
     return out;
   }
 };
@@ -256,11 +281,12 @@ struct LaneStoreStep final : LaneStep {
   const LaneExpr<T>* value;
   int access;
   void step(LaneRun& r) const override {
-    const T* v = value->lanes(r);
     const Proved& p = r.proved[access];
     T* out = reinterpret_cast<T*>(p.at) + r.k0;
-    // The value may be the stored tensor's own elements at or after these (proved): memmove
-    // reads them as they were, as the passes one at a time do.
+    // The value's last operation writes the elements itself unless an operand overlaps them;
+    // a value that is the stored tensor's own elements at or after these (proved), read in place,
+    // is copied with memmove, which reads them as they were, as the passes one at a time do.
+    const T* v = value->lanes_into(r, out);
     if (v != out) std::memmove(out, v, static_cast<size_t>(r.n) * sizeof(T));
     if (p.init) std::memset(p.init + r.k0, 1, static_cast<size_t>(r.n));
   }
