@@ -4,6 +4,7 @@
 // the math methods through vx_math.h, and the tensor queries len() and dim(k).
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 #include "interp/atomic.hpp"
 #include "interp/compiler.hpp"
@@ -41,8 +42,8 @@ struct TileArgs {
     }
     const int64_t count = static_cast<int64_t>(nb);
     if (reads && v.init) {
-      for (int64_t i = 0; i < count; ++i)
-        if (!v.init[i]) uninit_error(span, name, v, i);
+      if (const void* at = std::memchr(v.init, 0, static_cast<size_t>(count)))
+        uninit_error(span, name, v, static_cast<const uint8_t*>(at) - v.init);
     }
     return count;
   }
@@ -62,6 +63,17 @@ struct MaxStep {
   }
 };
 
+// One level of the tree: lo[i] = lo[i] op hi[i] for i < m, where lo and hi are the two halves of
+// the level (disjoint). Eight at a time, a constant count that GCC's -O2 vectorises (each
+// element's result is the same as one at a time: no element depends on another).
+template <class Step, class T>
+void combine_level(T* __restrict lo, const T* __restrict hi, int64_t m) {
+  int64_t i = 0;
+  for (; i + 8 <= m; i += 8)
+    for (int k = 0; k < 8; ++k) lo[i + k] = Step::apply(lo[i + k], hi[i + k]);
+  for (; i < m; ++i) lo[i] = Step::apply(lo[i], hi[i]);
+}
+
 template <class T, class Step>
 struct LanesReduce final : ExprImpl<LanesReduce<T, Step>, T> {
   TileArgs a;
@@ -73,9 +85,8 @@ struct LanesReduce final : ExprImpl<LanesReduce<T, Step>, T> {
     std::memcpy(s, v.data, static_cast<size_t>(n) * sizeof(T));
     int64_t p = 1;
     while (p < n) p *= 2;
-    for (int64_t h = p / 2; h >= 1; h /= 2) {
-      for (int64_t i = 0; i < h && i + h < n; ++i) s[i] = Step::apply(s[i], s[i + h]);
-    }
+    // s[i] = s[i] op s[i + h] for i < h with i + h < n.
+    for (int64_t h = p / 2; h >= 1; h /= 2) combine_level<Step>(s, s + h, std::min(h, n - h));
     return s[0];
   }
 };

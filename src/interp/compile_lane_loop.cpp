@@ -85,14 +85,17 @@ std::byte* lane_scratch(int buffers) {
   return scratch.get();
 }
 
-// Runs fn(j) for the passes of a chunk; a full chunk has a constant count, which the compiler
-// vectorises.
-template <class F>
-VX_FORCE_INLINE void each_lane(int n, F fn) {
+// out[j] = fn(a[j]…) for the passes of a chunk. A full chunk has a constant count, which GCC's
+// -O2 vectorises (its "very cheap" model: no run-time alias checks) only where it sees that out
+// overlaps no operand: hence the arrays as __restrict parameters (an array captured by a lambda
+// loses the qualifier; the loops ran one element at a time). Each node's out is its own buffer,
+// which no operand is.
+template <class To, class F, class... From>
+VX_FORCE_INLINE void lanes_of(int n, To* __restrict out, F fn, const From* __restrict... a) {
   if (n == kChunk) {
-    for (int j = 0; j < kChunk; ++j) fn(j);
+    for (int j = 0; j < kChunk; ++j) out[j] = fn(a[j]...);
   } else {
-    for (int j = 0; j < n; ++j) fn(j);
+    for (int j = 0; j < n; ++j) out[j] = fn(a[j]...);
   }
 }
 
@@ -104,15 +107,31 @@ template <class T>
 struct LaneExpr : Node {
   int buf = -1;
   virtual const T* lanes(const LaneRun& r) const = 0;
+  // The values, computed straight into `out` (a store's elements for the chunk) where the node
+  // computes them and no operand overlaps out; else as lanes() gives them (the store copies).
+  virtual const T* lanes_into(const LaneRun& r, T* out) const { return lanes(r); }
 };
 
+// Whether the chunk's n values at `a` overlap those at `out` (as integers: they may lie in
+// different storages).
+template <class T, class U>
+bool overlaps(const T* a, const U* out, int n) {
+  const uintptr_t a0 = reinterpret_cast<uintptr_t>(a), o0 = reinterpret_cast<uintptr_t>(out);
+  return a0 < o0 + static_cast<size_t>(n) * sizeof(U) &&
+         o0 < a0 + static_cast<size_t>(n) * sizeof(T);
+}
+
 // A value that is the same in every pass: its buffer is filled once per run, after the proofs,
-// as wide as the widest chunk (r.n then).
+// kChunk wide (a constant count, which the compiler vectorises; a run's chunks are never wider).
 struct LaneUniform {
   virtual void fill(const LaneRun& r) const = 0;
 
  protected:
   ~LaneUniform() = default;
+  template <class T>
+  static void fill_chunk(T* __restrict out, T v) {
+    for (int j = 0; j < kChunk; ++j) out[j] = v;
+  }
 };
 
 // A constant, or a local that the body does not assign.
@@ -122,7 +141,7 @@ struct LaneValue final : LaneExpr<T>, LaneUniform {
   T lit{};
   const T* lanes(const LaneRun& r) const override { return r.buffer<T>(this->buf); }
   void fill(const LaneRun& r) const override {
-    std::fill_n(r.buffer<T>(this->buf), r.n, slot >= 0 ? from_bits<T>(r.f->s[slot]) : lit);
+    fill_chunk(r.buffer<T>(this->buf), slot >= 0 ? from_bits<T>(r.f->s[slot]) : lit);
   }
 };
 
@@ -132,7 +151,11 @@ struct LaneIndexVar final : LaneExpr<I> {
   const I* lanes(const LaneRun& r) const override {
     I* __restrict out = r.buffer<I>(this->buf);
     const uint64_t b = r.first + static_cast<uint64_t>(r.k0);
-    each_lane(r.n, [&](int j) { out[j] = from_bits<I>(b + static_cast<uint64_t>(j)); });
+    if (r.n == kChunk) {
+      for (int j = 0; j < kChunk; ++j) out[j] = from_bits<I>(b + static_cast<uint64_t>(j));
+    } else {
+      for (int j = 0; j < r.n; ++j) out[j] = from_bits<I>(b + static_cast<uint64_t>(j));
+    }
     return out;
   }
 };
@@ -154,8 +177,17 @@ struct LaneLoad final : LaneExpr<T>, LaneUniform {
     return r.buffer<T>(this->buf);
   }
   void fill(const LaneRun& r) const override {
-    std::fill_n(r.buffer<T>(this->buf), r.n, *reinterpret_cast<const T*>(r.proved[access].at));
+    fill_chunk(r.buffer<T>(this->buf), *reinterpret_cast<const T*>(r.proved[access].at));
   }
+};
+
+// A map or zip whose operands are the same in every pass (`y as f32` in a lane loop over x):
+// computed once per run, into the node's own buffer, instead of once a chunk.
+template <class T>
+struct LaneHoisted final : LaneExpr<T>, LaneUniform {
+  const LaneExpr<T>* value = nullptr;  // a LaneMap or LaneZip: its values are its buffer
+  const T* lanes(const LaneRun& r) const override { return r.buffer<T>(value->buf); }
+  void fill(const LaneRun& r) const override { value->lanes(r); }
 };
 
 // fn(a[j]) for the passes of a chunk: negation, `!`, casts, one-operand methods.
@@ -163,9 +195,14 @@ template <class To, class From, class Fn>
 struct LaneMap final : LaneExpr<To> {
   const LaneExpr<From>* arg;
   const To* lanes(const LaneRun& r) const override {
+    To* out = r.buffer<To>(this->buf);
+    lanes_of(r.n, out, Fn{}, arg->lanes(r));
+    return out;
+  }
+  const To* lanes_into(const LaneRun& r, To* out) const override {
     const From* a = arg->lanes(r);
-    To* __restrict out = r.buffer<To>(this->buf);
-    each_lane(r.n, [&](int j) { out[j] = Fn{}(a[j]); });
+    if (overlaps(a, out, r.n)) out = r.buffer<To>(this->buf);
+    lanes_of(r.n, out, Fn{}, a);
     return out;
   }
 };
@@ -177,9 +214,15 @@ struct LaneZip final : LaneExpr<T> {
   const LaneExpr<T>* rhs;
   const T* lanes(const LaneRun& r) const override {
     const T* a = lhs->lanes(r);
+    T* out = r.buffer<T>(this->buf);
+    lanes_of(r.n, out, Fn{}, a, rhs->lanes(r));
+    return out;
+  }
+  const T* lanes_into(const LaneRun& r, T* out) const override {
+    const T* a = lhs->lanes(r);
     const T* b = rhs->lanes(r);
-    T* __restrict out = r.buffer<T>(this->buf);
-    each_lane(r.n, [&](int j) { out[j] = Fn{}(a[j], b[j]); });
+    if (overlaps(a, out, r.n) || overlaps(b, out, r.n)) out = r.buffer<T>(this->buf);
+    lanes_of(r.n, out, Fn{}, a, b);
     return out;
   }
 };
@@ -238,11 +281,12 @@ struct LaneStoreStep final : LaneStep {
   const LaneExpr<T>* value;
   int access;
   void step(LaneRun& r) const override {
-    const T* v = value->lanes(r);
     const Proved& p = r.proved[access];
     T* out = reinterpret_cast<T*>(p.at) + r.k0;
-    // The value may be the stored tensor's own elements at or after these (proved): memmove
-    // reads them as they were, as the passes one at a time do.
+    // The value's last operation writes the elements itself unless an operand overlaps them;
+    // a value that is the stored tensor's own elements at or after these (proved), read in place,
+    // is copied with memmove, which reads them as they were, as the passes one at a time do.
+    const T* v = value->lanes_into(r, out);
     if (v != out) std::memmove(out, v, static_cast<size_t>(r.n) * sizeof(T));
     if (p.init) std::memset(p.init + r.k0, 1, static_cast<size_t>(r.n));
   }
@@ -292,6 +336,30 @@ struct LaneAtomicStep final : LaneStep {
   const LaneExpr<T>* v1 = nullptr;  // null when the built-in has fewer value operands
   const LaneExpr<T>* v2 = nullptr;
   explicit LaneAtomicStep(const tir::Expr& call) : atomic(call) {}
+  // data[idx[j]] += a[j] (fetch_sub: -=) for the passes of a chunk, wrapping in E (T's unsigned
+  // type, or the 64 bits of a private sum), each index checked in its pass: the unlocked and
+  // private-sum updates. The operation is chosen once a chunk, not once a pass (two loops).
+  template <class E>
+  void add_each(const TensorView& v, E* __restrict data, const uint64_t* __restrict idx,
+                const T* __restrict a, int n) const {
+    if (atomic.op == tir::BuiltinId::AtomicFetchSub)
+      add_each<E, true>(v, data, idx, a, n);
+    else
+      add_each<E, false>(v, data, idx, a, n);
+  }
+  template <class E, bool Sub>
+  void add_each(const TensorView& v, E* __restrict data, const uint64_t* __restrict idx,
+                const T* __restrict a, int n) const {
+    using U = std::make_unsigned_t<T>;
+    const uint64_t size = static_cast<uint64_t>(v.size);
+    for (int j = 0; j < n; ++j) {
+      const uint64_t i = idx[j];
+      if (i >= size) [[unlikely]]
+        atomic.check(v, i, index_unsigned);
+      const E d = static_cast<E>(static_cast<U>(a[j]));
+      data[i] = static_cast<E>(Sub ? data[i] - d : data[i] + d);
+    }
+  }
   void step(LaneRun& r) const override {
     try {
       update(r);
@@ -311,21 +379,12 @@ struct LaneAtomicStep final : LaneStep {
     const T* b = v2 ? v2->lanes(r) : nullptr;
     if constexpr (kIsInt<T>) {
       if (atomic.unlocked(f) && !v.init) {  // the histogram's shape
-        T* data = reinterpret_cast<T*>(v.data);
-        for (int j = 0; j < r.n; ++j) {
-          atomic.check(v, idx[j], index_unsigned);
-          atomic.add_unlocked(data + idx[j], a[j]);
-        }
+        add_each(v, reinterpret_cast<std::make_unsigned_t<T>*>(v.data), idx, a, r.n);
         return;
       }
       if (PrivateSums* ps = f.ctx->private_sums) {  // a tensor this block task sums by itself
         if (uint64_t* sums = ps->find(v.data)) {
-          const bool add = atomic.op == tir::BuiltinId::AtomicFetchAdd;
-          for (int j = 0; j < r.n; ++j) {
-            atomic.check(v, idx[j], index_unsigned);
-            const uint64_t d = static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(a[j]));
-            sums[idx[j]] += add ? d : uint64_t{0} - d;
-          }
+          add_each(v, sums, idx, a, r.n);
           return;
         }
       }
@@ -509,6 +568,7 @@ class LaneBuilder {
   int loop_slot_;
   std::vector<int> body_lets_;                // every slot a let of the body declares
   std::vector<std::pair<int, int>> defined_;  // (slot, let number) of the lets compiled so far
+  std::vector<const Node*> uniform_nodes_;    // the expressions among `uniforms`
 
   bool is_let(int slot) const {
     return std::find(body_lets_.begin(), body_lets_.end(), slot) != body_lets_.end();
@@ -517,6 +577,23 @@ class LaneBuilder {
   N* with_buffer(N* n) {
     n->buf = buffers++;
     return n;
+  }
+  // A value the same in every pass, filled once per run (after its operands: they are made, and
+  // listed, first).
+  template <class N>
+  N* uniform(N* n) {
+    uniforms.push_back(n);
+    uniform_nodes_.push_back(n);
+    return n;
+  }
+  bool is_uniform(const Node* n) const {
+    return std::find(uniform_nodes_.begin(), uniform_nodes_.end(), n) != uniform_nodes_.end();
+  }
+  template <class T>
+  const LaneExpr<T>* hoisted(const LaneExpr<T>* value) {
+    auto* n = c_.make<LaneHoisted<T>>();
+    n->value = value;
+    return uniform(n);
   }
 
   bool let(const tir::Stmt& s) {
@@ -561,7 +638,7 @@ class LaneBuilder {
   const LaneExpr<To>* map(const LaneExpr<From>* a) {
     auto* n = with_buffer(c_.make<LaneMap<To, From, Fn>>());
     n->arg = a;
-    return n;
+    return is_uniform(a) ? hoisted<To>(n) : n;
   }
   // `a` as To (null stays null). Defined before atomic(), whose nested generic lambdas call it:
   // clang 14 does not instantiate a member template defined after such a use (undefined symbol).
@@ -651,7 +728,7 @@ class LaneBuilder {
     auto* n = c_.make<LaneLoad<T>>();
     n->access = id;
     n->lane = accesses[id].lane;
-    if (!n->lane) uniforms.push_back(with_buffer(n));
+    if (!n->lane) uniform(with_buffer(n));
     return n;
   }
 
@@ -662,7 +739,7 @@ class LaneBuilder {
       case ExprKind::Literal: {
         auto* n = with_buffer(c_.make<LaneValue<T>>());
         n->lit = literal_value<T>(e.lit);
-        uniforms.push_back(n);
+        uniform(n);
         return n;
       }
       case ExprKind::Var:
@@ -720,7 +797,7 @@ class LaneBuilder {
     if (is_let(slot)) return nullptr;  // declared later in the body
     auto* n = with_buffer(c_.make<LaneValue<T>>());
     n->slot = slot;
-    uniforms.push_back(n);
+    uniform(n);
     return n;
   }
 
@@ -763,7 +840,7 @@ class LaneBuilder {
     auto* n = with_buffer(c_.make<LaneZip<T, Fn>>());
     n->lhs = a;
     n->rhs = b;
-    return n;
+    return is_uniform(a) && is_uniform(b) ? hoisted<T>(n) : n;
   }
 
   template <class T>
