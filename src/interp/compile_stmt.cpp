@@ -519,7 +519,13 @@ const StmtNode* Compiler::stmt(const tir::Stmt& s) {
   return n;
 }
 
-const StmtNode* Compiler::let_or_assign_tensor(int slot, const tir::Expr& v) {
+const StmtNode* Compiler::let_or_assign_tensor(int slot, const tir::Expr& value_expr) {
+  // `unsafe { Tensor<…>::uninit() }` (how a tile is made) is the new tensor itself.
+  const tir::Expr* peeled = &value_expr;
+  while (peeled->kind == tir::ExprKind::BlockExpr && peeled->block->stmts.empty() &&
+         peeled->block->tail)
+    peeled = peeled->block->tail;
+  const tir::Expr& v = *peeled;
   if (v.kind == tir::ExprKind::TensorNew) {
     return with_scalar(v.type.scalar, [&](auto tag) -> const StmtNode* {
       using T = decltype(tag);
