@@ -151,7 +151,8 @@ def main():
             t = r["times"].get(c)
             cells.append("%12.2f" % statistics.median(t) if t else "%12s" % "-")
         print("%-10s" % name + "".join(cells))
-    print("\nratios (median of per-run ratios; > 1 means vx-1 is faster; the thread columns are the speed-up"
+    print("\nratios (median of per-run ratios; lua/vx-1, luajit/vx-1, sim/vx-1: > 1 means vx-1 is faster;"
+          " vx-1/C: vx-1's time over C's, so <= 2 is within 2x of C; the thread columns are the speed-up"
           " of vx-2 and vx-all over vx-1, wall time)")
     head = ["lua/vx-1", "luajit/vx-1", "vx-1/C", "vx-1/vx-2", "vx-1/vx-all", "sim/vx-1", "peak MiB"]
     print("%-10s" % "workload" + "".join("%13s" % h for h in head))
