@@ -160,14 +160,40 @@ TEST_CASE_FIXTURE(OffloadOffSession,
 }
 
 TEST_CASE_FIXTURE(OffloadOffSession,
-                  "a tuple binding is not kept between inputs, and a note says so") {
+                  "tuple and struct bindings are kept between inputs and show as `{:?}` does") {
   CHECK(s.eval("let t = (1, 2.5); let (a, b) = t;"));
+  CHECK(err.str().empty());
+  CHECK(s.eval("t"));
+  CHECK(s.eval("b + t.1"));
+  CHECK(s.eval("(7u8,)"));
+  CHECK(out.str() == "= (1, 2.5) : (i32, f64)\n= 5 : f64\n= (7,) : (u8,)\n");
+  out.str("");
+  CHECK(s.eval("struct P { x: f32, n: i32, a: [i32; 2] }"));
+  CHECK(s.eval("let mut p = P { x: 1.5, n: 2, a: [3, 4] }; let q = (p, 'c', (true,));"));
+  CHECK(s.eval("p.n += 40; p.a[0] = 9;"));                    // a write to the binding stays
+  CHECK_FALSE(s.eval("p.n = 0; p.a[1] = 1 / (p.n - p.n);"));  // runtime error: p is as it was
+  CHECK(s.eval("p"));
+  CHECK(s.eval("q"));  // a copy, made before the writes
+  CHECK(out.str() ==
+        "defined struct P\n= P { x: 1.5, n: 42, a: [9, 4] } : P\n"
+        "= (P { x: 1.5, n: 2, a: [3, 4] }, 'c', (true,)) : (P, char, (bool,))\n");
+  out.str("");
+  CHECK(s.show("q"));
+  CHECK(out.str() == "= (P { x: 1.5, n: 2, a: [3, 4] }, 'c', (true,)) : (P, char, (bool,))\n");
+  CHECK(s.names() == std::vector<std::string>{"a", "b", "t", "p", "q", "P"});
+  out.str("");
+  err.str("");
+  CHECK(s.eval("let t = 3;"));  // shadowed by a scalar: the tuple goes
+  // A struct entered again may have other fields: the bindings that hold the old one go.
+  CHECK(s.eval("struct P { y: f64 }"));
+  CHECK(out.str() == "redefined struct P\n");
   CHECK(err.str() ==
-        "note: `t` is a tuple: the REPL keeps no tuple binding for the next input (take it apart "
-        "with `let (a, b) = …;`)\n");
-  CHECK(s.eval("b + 1.0"));
-  CHECK(out.str() == "= 3.5 : f64\n");
-  CHECK(s.names() == std::vector<std::string>{"a", "b"});
+        "note: `p` held a `P` as it was before this input: the binding is gone\n"
+        "note: `q` held a `P` as it was before this input: the binding is gone\n");
+  CHECK(s.names() == std::vector<std::string>{"a", "b", "t", "P"});
+  out.str("");
+  CHECK(s.eval("t + a"));
+  CHECK(out.str() == "= 4 : i32\n");
 }
 
 TEST_CASE_FIXTURE(OffloadOffSession,

@@ -5,6 +5,7 @@
 // literals, and unsuffixed literals have their inferred types. Nodes live in the Program's arena.
 #pragma once
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -221,6 +222,14 @@ struct Function {
   std::vector<std::string> slot_names;
   std::vector<Span> slot_decls;  // where each local's name is declared (for the lints)
   std::vector<bool> slot_mut;    // declared `let mut`
+  // Each tuple or struct local (spec/types.md §8, §9), by the slot of its first leaf: its type and
+  // its leaves' locals in order. The back ends see only the leaves; the REPL keeps such a binding
+  // between inputs and shows its value.
+  struct Aggregate {
+    Type type;
+    std::vector<int> leaves;
+  };
+  std::map<int, Aggregate> aggregates;
   int slot_count() const { return static_cast<int>(slot_types.size()); }
 };
 

@@ -115,7 +115,41 @@ struct Binding {
   uint64_t bits = 0;                              // a scalar's value (interp::to_bits)
   std::unique_ptr<interp::TensorStorage> tensor;  // a tensor's elements
   bool moved = false;  // a tensor moved away: kept so that a use is E0301, as in a file
+  // A tuple or struct: its leaves' values in order (bits or tensor; their name and type unused).
+  // It is declared as one `let`, which the checker makes one local per leaf (spec/types.md §8).
+  std::vector<Binding> leaves;
+  size_t locals() const { return type.is_tuple() ? leaves.size() : 1; }
 };
+
+// A tuple's or struct's value as `{:?}` prints it, from its leaves (`k` is the next leaf).
+std::string aggregate_text(const Type& t, const std::vector<Binding>& leaves, size_t& k) {
+  fmt::Spec debug;
+  debug.kind = '?';
+  if (!t.is_tuple()) {
+    const Binding& leaf = leaves[k++];
+    if (leaf.tensor) return interp::format_array(t.scalar, interp::whole_view(*leaf.tensor), debug);
+    if (t.kind == TypeKind::String) return fmt::format_str(interp::string_of(leaf.bits), debug);
+    return interp::format_scalar(t.scalar, leaf.bits, debug);
+  }
+  std::string text = t.is_struct() ? t.name + " { " : "(";
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    if (i) text += ", ";
+    if (t.is_struct()) text += t.fields[i] + ": ";
+    text += aggregate_text(t.elems[i], leaves, k);
+  }
+  return text + (t.is_struct() ? " }" : t.elems.size() == 1 ? ",)" : ")");
+}
+std::string aggregate_text(const Binding& b) {
+  size_t k = 0;
+  return aggregate_text(b.type, b.leaves, k);
+}
+
+// Whether the type is the struct `name` or holds it.
+bool mentions_struct(const Type& t, const std::string& name) {
+  if (t.is_struct() && t.name == name) return true;
+  return std::any_of(t.elems.begin(), t.elems.end(),
+                     [&](const Type& e) { return mentions_struct(e, name); });
+}
 
 std::unique_ptr<interp::TensorStorage> copy_storage(const interp::TensorStorage& s) {
   auto c = std::make_unique<interp::TensorStorage>(s.elem, s.memory, s.dims, s.init != nullptr);
@@ -473,7 +507,15 @@ struct Session::Impl {
     int slot;
     int binding;  // index into `bindings` for the session's own, else -1
     bool is_mut;
+    const tir::Function::Aggregate* aggregate;  // a tuple or struct (slot: its first leaf)
   };
+  // The binding that each of the session's declarations (main's first statements) declares.
+  std::vector<int> binding_of_decl() const {
+    std::vector<int> of;
+    for (size_t b = 0; b < bindings.size(); ++b)
+      of.insert(of.end(), bindings[b].locals(), static_cast<int>(b));
+    return of;
+  }
   std::map<std::string, InScope> lets_in_scope(const Attempt& a, const tir::Function& main_fn,
                                                size_t decls, size_t enter) const {
     std::map<uint32_t, bool> let_mut;  // the input's `let`s (the TIR does not keep `mut`)
@@ -483,19 +525,50 @@ struct Session::Impl {
           if (const auto* l = boost::get<ast::LetStmt>(&s))
             let_mut[a.parsed()->span(s).begin] = l->is_mut;
     std::map<std::string, InScope> scope;
+    const std::vector<int> of = binding_of_decl();
     const auto& stmts = main_fn.body->stmts;
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
       const tir::Stmt* s = stmts[i];
       if (s->kind != tir::StmtKind::Let || s->slot < 0 || (i >= decls && i < enter)) continue;
-      // A tuple's element (`t.0`, check_tuple.cpp) is no name an input can declare: tuple
-      // bindings are not kept between inputs.
-      if (s->var_name.find('.') != std::string::npos) continue;
+      // A tuple or struct is the `let` of its first leaf (`t.0`, `p.x`: check_tuple.cpp); the
+      // other leaves, and the checker's temporaries, are no names of their own.
+      const auto found = main_fn.aggregates.find(s->slot);
+      const tir::Function::Aggregate* aggregate =
+          found != main_fn.aggregates.end() ? &found->second : nullptr;
+      const size_t dot = s->var_name.find('.');
+      if (dot != std::string::npos && !aggregate) continue;
+      const std::string name = s->var_name.substr(0, dot);
       if (i < decls)
-        scope[s->var_name] = {s->slot, static_cast<int>(i), bindings[i].is_mut};
+        scope[name] = {s->slot, of[i], bindings[static_cast<size_t>(of[i])].is_mut, aggregate};
       else
-        scope[s->var_name] = {s->slot, -1, let_mut[s->span.begin]};
+        scope[name] = {s->slot, -1,
+                       aggregate ? static_cast<bool>(main_fn.slot_mut[static_cast<size_t>(s->slot)])
+                                 : let_mut[s->span.begin],
+                       aggregate};
     }
     return scope;
+  }
+
+  // A tuple's or struct's value at "leave"; none when a leaf cannot be kept (a tensor that is no
+  // array, a reference).
+  static std::optional<Binding> take_aggregate(interp::Frame& f, const std::string& name,
+                                               const tir::Function::Aggregate& aggregate,
+                                               bool is_mut, const tir::Function& fn) {
+    Binding b{name, aggregate.type, is_mut, 0, nullptr, false, {}};
+    for (int slot : aggregate.leaves) {
+      const Type& t = fn.slot_types[static_cast<size_t>(slot)];
+      Binding leaf{"", t, false, 0, nullptr, false, {}};
+      if (t.is_scalar() || t.kind == TypeKind::String) {
+        leaf.bits = f.s[slot];
+      } else if (t.is_array() && f.t[slot].owned) {
+        leaf.tensor = std::move(f.t[slot].owned);
+        f.t[slot].clear();
+      } else {
+        return std::nullopt;
+      }
+      b.leaves.push_back(std::move(leaf));
+    }
+    return b;
   }
 
   bool eval_statements(const Input& in, bool type_only) {
@@ -542,7 +615,8 @@ struct Session::Impl {
     remember_region(a, input);
 
     const auto& stmts = main_fn->body->stmts;
-    const size_t decls = bindings.size();
+    const std::vector<int> of = binding_of_decl();
+    const size_t decls = of.size();
     const size_t enter = decls + std::count_if(bindings.begin(), bindings.end(),
                                                [](const Binding& b) { return b.moved; });
     const std::map<std::string, InScope> scope = lets_in_scope(a, *main_fn, decls, enter);
@@ -555,14 +629,18 @@ struct Session::Impl {
     runner.enter = stmts[enter];
     runner.leave = stmts.back();
     runner.on_enter = [&](interp::Frame& f) {
-      for (size_t i = 0; i < decls; ++i) {
-        const int slot = stmts[i]->slot;
-        if (bindings[i].moved) continue;
-        if (bindings[i].tensor) {
-          if (touched.count(slot)) f.t[slot].own(copy_storage(*bindings[i].tensor));
-        } else {
-          f.s[slot] = bindings[i].bits;
-        }
+      size_t i = 0;  // main's statement that declares the next local
+      auto fill = [&](const Binding& b, bool always) {
+        const int slot = stmts[i++]->slot;
+        if (b.moved) return;
+        if (!b.tensor)
+          f.s[slot] = b.bits;
+        else if (always || touched.count(slot))
+          f.t[slot].own(copy_storage(*b.tensor));
+      };
+      for (const Binding& b : bindings) {
+        if (!b.type.is_tuple()) fill(b, false);
+        for (const Binding& leaf : b.leaves) fill(leaf, true);  // a tuple's or struct's
       }
     };
     bool left = false;
@@ -572,6 +650,16 @@ struct Session::Impl {
     runner.on_leave = [&](interp::Frame& f) {
       left = true;
       for (auto& [name, sc] : scope) {
+        if (sc.aggregate) {
+          std::optional<Binding> b = take_aggregate(f, name, *sc.aggregate, sc.is_mut, *main_fn);
+          if (name == kIt && b)
+            value = {aggregate_text(*b), type_name(b->type)};
+          else if (!b)
+            gone.insert(name);
+          else
+            taken.push_back(std::move(*b));
+          continue;
+        }
         const Type& t = main_fn->slot_types[sc.slot];
         if (name == kIt) {
           if (t.is_scalar() || t.kind == TypeKind::String)
@@ -587,7 +675,7 @@ struct Session::Impl {
                                       (t.kind == TypeKind::Tensor || t.is_array()) &&
                                       (!touched.count(sc.slot) || bindings[sc.binding].moved);
         if (untouched_tensor) continue;
-        Binding b{name, t, sc.is_mut, 0, nullptr};
+        Binding b{name, t, sc.is_mut, 0, nullptr, false, {}};
         if (t.is_scalar() || t.kind == TypeKind::String) {  // a `&str` is its interned text
           b.bits = f.s[sc.slot];
         } else if ((t.kind == TypeKind::Tensor || t.is_array()) && f.t[sc.slot].owned) {
@@ -603,18 +691,6 @@ struct Session::Impl {
       }
     };
     if (!run(a, runner, input)) return false;
-    // A tuple binding of the input (its scalars' locals are `t.0`, `t.1`, …) is not kept: say so
-    // once per name, rather than let the next input find no `t` (spec/cli.md §7).
-    std::set<std::string> tuples;
-    for (size_t i = enter; i + 1 < stmts.size(); ++i) {
-      const tir::Stmt* s = stmts[i];
-      const size_t dot = s->var_name.find('.');
-      if (s->kind == tir::StmtKind::Let && dot != std::string::npos && dot > 0 &&
-          s->var_name[0] != '_' && tuples.insert(s->var_name.substr(0, dot)).second)
-        err << "note: `" << s->var_name.substr(0, dot)
-            << "` is a tuple: the REPL keeps no tuple binding for the next input (take it apart "
-               "with `let (a, b) = …;`)\n";
-    }
     if (!left) {
       err << "note: `return` ended the input early: its bindings are not kept\n";
       err.flush();
@@ -751,6 +827,7 @@ struct Session::Impl {
             << "\n";
       item.defined_at = saved_statements.size();
       item.redefined = same != items.end();
+      if (item.redefined && item.kind == "struct") forget_bindings_of_struct(item.name);
       if (same != items.end())
         *same = std::move(item);
       else
@@ -891,6 +968,17 @@ struct Session::Impl {
     out.flush();
   }
 
+  // A struct item entered again may have other fields: a binding of the old struct could not be
+  // declared as the new one, so it goes, with a note.
+  void forget_bindings_of_struct(const std::string& name) {
+    std::erase_if(bindings, [&](const Binding& b) {
+      if (!mentions_struct(b.type, name)) return false;
+      err << "note: `" << b.name << "` held a `" << name
+          << "` as it was before this input: the binding is gone\n";
+      return true;
+    });
+  }
+
   // -- :show, :vars, and :type of a function
 
   const Binding* binding(const std::string& name) const {
@@ -923,6 +1011,11 @@ struct Session::Impl {
       err << "error: " << why << "\n";
       err.flush();
       return false;
+    }
+    if (b->type.is_tuple()) {
+      out << value_line(aggregate_text(*b), type_name(b->type));
+      out.flush();
+      return true;
     }
     if (!b->tensor) {
       out << value_line(value_text(b->type, b->bits), type_name(b->type));
