@@ -173,6 +173,20 @@ pub fn swap_scale(t: (i32, (f32, bool)), k: i32) -> ((bool, f32), i32) {
 pub fn single(t: (u8,)) -> (u8,) {
     (t.0 + 1,)
 }
+struct P { x: f32, n: i32 }
+struct Q { p: P, a: [i32; 2] }
+pub fn shift(p: P, t: (P, bool)) -> (P, i32) {
+    (P { x: p.x + t.0.x, n: p.n * 2 }, if t.1 { t.0.n } else { 0 })
+}
+pub fn make(n: i32) -> P {
+    P { x: 0.5, n }
+}
+pub fn first(q: Q) -> i32 {
+    q.a[0]
+}
+pub fn made() -> Q {
+    Q { p: P { x: 1.0, n: 1 }, a: [1, 2] }
+}
 pub fn row() -> [i32; 2] {
     [1, 2]
 }
@@ -255,6 +269,14 @@ if expect(r, 0, "divide: scalars from the command line") and r.stdout != "-3\n":
 r = vx("call", K, "swap_scale", "--arg", "t=(3, (2.5, true))", "--arg", "k=-2")
 if expect(r, 0, "swap_scale: a nested tuple argument and result") and r.stdout != "((false, 5.0), -6)\n":
     fail(f"swap_scale printed {r.stdout!r}, expected ((false, 5.0), -6) (`{{:?}}` of the result)")
+# Structs as `{:?}` writes them, fields in order: 1.5 + 0.25 = 1.75, 3 * 2 = 6, and t.0.n = 7.
+r = vx("call", K, "shift", "--arg", "p=P { x: 1.5, n: 3 }", "--arg", "t=(P {x:0.25,n:7}, true)")
+if expect(r, 0, "shift: struct arguments and a struct in a tuple result") and \
+        r.stdout != "(P { x: 1.75, n: 6 }, 7)\n":
+    fail(f"shift printed {r.stdout!r}, expected (P {{ x: 1.75, n: 6 }}, 7)")
+r = vx("call", K, "make", "--arg", "n=-4")
+if expect(r, 0, "make: a struct result") and r.stdout != "P { x: 0.5, n: -4 }\n":
+    fail(f"make printed {r.stdout!r}, expected P {{ x: 0.5, n: -4 }}")
 r = vx("call", K, "single", "--arg", "t=(254,)")
 if expect(r, 0, "single: a tuple of one element") and r.stdout != "(255,)\n":
     fail(f"single printed {r.stdout!r}, expected (255,)")
@@ -295,6 +317,14 @@ bad = [
     (["swap_scale", "--arg", "t=(3, (2.5, yes))", "--arg", "k=1"], "whose `yes` is not"),
     (["single", "--arg", "t=(1)"], "takes a tuple of type `(u8,)`"),
     (["row"], "which `vx call` cannot print"),
+    (["shift", "--arg", "p=P { n: 3, x: 1.5 }", "--arg", "t=(P { x: 0.5, n: 1 }, true)"],
+     "`p` takes a struct `P`, written as `{:?}` prints one, its fields in order: "
+     "`P { x: …, n: … }`"),
+    (["shift", "--arg", "p=(1.5, 3)", "--arg", "t=(P { x: 0.5, n: 1 }, true)"],
+     "`p` takes a struct `P`"),
+    (["make", "--arg", "n=P { x: 1.0, n: 2 }"], "takes a value of type `i32`"),
+    (["first", "--arg", "q=Q"], "`q` is `Q`, which holds an array: `vx call` cannot pass it"),
+    (["made"], "`made` returns `Q`, which holds an array: `vx call` cannot print it"),
     (["scal", "--arg", "k=1"], "did you mean `scale`?"),
 ]
 for args, text in bad:

@@ -501,6 +501,7 @@ void Checker::check_function(int index) {
   if (sig.ret.is_tuple()) {
     f.ret = Type::unit();
     f.ret_slots = leaf_slots(sig.ret, "_ret", span(*sig.item->ret), false);
+    f.aggregates[f.ret_slots.front()] = {sig.ret, f.ret_slots};
   }
   Type result;
   f.body = check_block(sig.item->body, &sig.ret, result, false);

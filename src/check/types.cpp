@@ -70,6 +70,17 @@ bool operator==(const Type& a, const Type& b) {
   }
 }
 
+std::string aggregate_debug(const Type& t, const std::function<std::string(const Type&)>& leaf) {
+  if (!t.is_tuple()) return leaf(t);
+  std::string s = t.is_struct() ? t.name + " { " : "(";
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    if (i) s += ", ";
+    if (t.is_struct()) s += t.fields[i] + ": ";
+    s += aggregate_debug(t.elems[i], leaf);
+  }
+  return s + (t.is_struct() ? " }" : t.elems.size() == 1 ? ",)" : ")");
+}
+
 std::string type_name(const Type& t) {
   switch (t.kind) {
     case TypeKind::Unit:

@@ -2,6 +2,7 @@
 // references to tensors, copy tokens and unit.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -104,5 +105,8 @@ bool operator==(const Type& a, const Type& b);
 inline bool operator!=(const Type& a, const Type& b) { return !(a == b); }
 // How the type is written in Vx: `Tensor<f32, [64, 300], Memory::HBM>`, `&mut Tensor<…>`.
 std::string type_name(const Type& t);
+// A tuple's or struct's value as `{:?}` prints it, `(1, P { x: 2.5 })`, with the text of each leaf
+// (a scalar or an array, in order) from `leaf`.
+std::string aggregate_debug(const Type& t, const std::function<std::string(const Type&)>& leaf);
 
 }  // namespace vx

@@ -3,6 +3,7 @@
 // pipeline::run with the function as its entry.
 #include "driver/call.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <map>
@@ -99,56 +100,52 @@ bool split_pair(const std::string& word, std::string& name, std::string& value) 
   return true;
 }
 
-// A tuple's type, rebuilt from the names of its scalars' locals (`t.0`, `t.1.0`: the checker
-// gives a tuple parameter or result a local per scalar, check_tuple.cpp), in order.
-void add_leaf(Type& t, std::string_view path, const Type& leaf) {
-  const size_t dot = path.find('.');
-  const size_t index = std::stoul(std::string(path.substr(0, dot)));
-  if (t.elems.size() <= index)
-    t.elems.push_back(dot == std::string_view::npos ? leaf : Type::kind_only(TypeKind::Tuple));
-  if (dot != std::string_view::npos) add_leaf(t.elems[index], path.substr(dot + 1), leaf);
+// Whether a tuple or struct holds only scalars (an array in a struct: `vx call` has no text for
+// it).
+bool scalars_only(const Type& t) {
+  if (!t.is_tuple()) return t.is_scalar();
+  return std::all_of(t.elems.begin(), t.elems.end(), scalars_only);
 }
 
-// The words of a tuple's scalars in `text` (`(1, 2.5)`, `(true, (3, 'x'))`), in order; false
+// The words of a tuple's or struct's scalars in `text`, written as `{:?}` prints the value
+// (`(1, 2.5)`, `(true, (3, 'x'))`, `P { x: 1.5, n: 2 }`, its fields in order), in order; false
 // when it has not the shape of `t`.
-bool tuple_words(const Type& t, std::string_view text, size_t& at, std::vector<std::string>& out) {
+bool aggregate_words(const Type& t, std::string_view text, size_t& at,
+                     std::vector<std::string>& out) {
   auto skip = [&] {
     while (at < text.size() && text[at] == ' ') ++at;
+  };
+  auto take = [&](std::string_view word) {
+    skip();
+    if (text.substr(at, word.size()) != word) return false;
+    at += word.size();
+    skip();
+    return true;
   };
   skip();
   if (!t.is_tuple()) {
     const size_t begin = at;
-    while (at < text.size() && text[at] != ',' && text[at] != ')') ++at;
+    while (at < text.size() && text[at] != ',' && text[at] != ')' && text[at] != '}') ++at;
     size_t end = at;
     while (end > begin && text[end - 1] == ' ') --end;
     out.emplace_back(text.substr(begin, end - begin));
     return end > begin;
   }
-  if (at >= text.size() || text[at] != '(') return false;
-  ++at;
+  const bool is_struct = t.is_struct();
+  if (is_struct ? !take(t.name) || !take("{") : !take("(")) return false;
   for (size_t i = 0; i < t.elems.size(); ++i) {
-    if (!tuple_words(t.elems[i], text, at, out)) return false;
+    if (is_struct && (!take(t.fields[i]) || !take(":"))) return false;
+    if (!aggregate_words(t.elems[i], text, at, out)) return false;
     skip();
     const bool last = i + 1 == t.elems.size();
     if (at < text.size() && text[at] == ',') {
       ++at;
       skip();
-    } else if (!last || t.elems.size() == 1) {
+    } else if (!last || (!is_struct && t.elems.size() == 1)) {
       return false;  // `(x,)` needs its comma
     }
   }
-  if (at >= text.size() || text[at] != ')') return false;
-  ++at;
-  return true;
-}
-
-// A tuple as `{:?}` prints it, from the bits of its scalars from `next` on.
-std::string tuple_debug(const Type& t, const std::vector<uint64_t>& bits, size_t& next) {
-  if (!t.is_tuple()) return interp::scalar_debug(t.scalar, bits[next++]);
-  std::string s = "(";
-  for (size_t i = 0; i < t.elems.size(); ++i)
-    s += (i ? ", " : "") + tuple_debug(t.elems[i], bits, next);
-  return s + (t.elems.size() == 1 ? ",)" : ")");
+  return take(is_struct ? "}" : ")");
 }
 
 // One tensor parameter, read from its file before the run.
@@ -189,25 +186,25 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   }
   const tir::Function& fn = *plan.fn;
   if (!fn.is_pub) return "`" + r.fn + "` is not `pub`: `vx call` calls a `pub fn` (" + listed + ")";
-  // The parameters: a tuple's scalars (locals named `t.0`, `t.1`, …) are one parameter.
+  // The parameters: a tuple's or struct's leaves (locals named `t.0`, `p.x`, …) are one.
   std::map<std::string, int> param_of;  // name → index in `names`
   std::vector<std::string> names;
   std::vector<Type> types;
   std::vector<std::vector<int>> slots_of;  // a parameter's slots
-  for (int slot : fn.param_slots) {
+  for (size_t k = 0; k < fn.param_slots.size();) {
+    const int slot = fn.param_slots[k];
     const std::string& local = fn.slot_names[static_cast<size_t>(slot)];
-    const size_t dot = local.find('.');
-    const std::string name = local.substr(0, dot);
-    const Type& t = fn.slot_types[static_cast<size_t>(slot)];
-    if (names.empty() || names.back() != name || dot == std::string::npos) {
-      names.push_back(name);
-      types.push_back(dot == std::string::npos ? t : Type::kind_only(TypeKind::Tuple));
-      slots_of.emplace_back();
-      param_of[name] = static_cast<int>(names.size() - 1);
+    names.push_back(local.substr(0, local.find('.')));
+    param_of[names.back()] = static_cast<int>(names.size() - 1);
+    if (auto aggregate = fn.aggregates.find(slot); aggregate != fn.aggregates.end()) {
+      types.push_back(aggregate->second.type);
+      slots_of.push_back(aggregate->second.leaves);
+      k += aggregate->second.leaves.size();
+    } else {
+      types.push_back(fn.slot_types[static_cast<size_t>(slot)]);
+      slots_of.push_back({slot});
+      ++k;
     }
-    if (dot != std::string::npos)
-      add_leaf(types.back(), std::string_view(local).substr(dot + 1), t);
-    slots_of.back().push_back(slot);
   }
   auto unknown = [&](const std::string& name, const char* option) {
     std::string msg =
@@ -249,9 +246,14 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   }
   if (fn.ret.kind == TypeKind::Tensor && plan.return_path.empty())
     return "`" + r.fn + "` returns `" + type_name(fn.ret) + "`: give --out return=PATH.npy for it";
-  if (fn.ret.kind == TypeKind::Array)
-    return "`" + r.fn + "` returns `" + type_name(fn.ret) +
+  const Type* ret = &fn.ret;  // a tuple's or struct's: its leaves are fn.ret_slots
+  if (!fn.ret_slots.empty()) ret = &fn.aggregates.at(fn.ret_slots.front()).type;
+  if (ret->kind == TypeKind::Array)
+    return "`" + r.fn + "` returns `" + type_name(*ret) +
            "`, which `vx call` cannot print (spec/cli.md §2.2)";
+  if (ret->is_tuple() && !scalars_only(*ret))
+    return "`" + r.fn + "` returns `" + type_name(*ret) +
+           "`, which holds an array: `vx call` cannot print it (spec/cli.md §2.2)";
   for (size_t i = 0; i < names.size(); ++i) {
     const int slot = slots_of[i].front();
     const Type& t = types[i];
@@ -266,12 +268,19 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
       plan.scalars[slot] = bits;
       continue;
     }
-    if (t.is_tuple()) {  // `(1, 2.5)`: a word per scalar
+    if (t.is_tuple()) {  // `(1, 2.5)`, `P { x: 1.5 }`: a word per scalar
+      if (!scalars_only(t))
+        return "`" + name + "` is `" + type_name(t) +
+               "`, which holds an array: `vx call` cannot pass it";
       std::vector<std::string> words;
       size_t at = 0;
       const std::string head = "--arg " + name + "=" + given[i] + ": `" + name + "` takes ";
-      if (!tuple_words(t, given[i], at, words) || at != given[i].size())
-        return head + "a tuple of type `" + type_name(t) + "`, written as Vx writes one";
+      if (!aggregate_words(t, given[i], at, words) || at != given[i].size())
+        return head + (t.is_struct()
+                           ? "a struct `" + type_name(t) +
+                                 "`, written as `{:?}` prints one, its fields in order: `" +
+                                 aggregate_debug(t, [](const Type&) { return "…"; }) + "`"
+                           : "a tuple of type `" + type_name(t) + "`, written as Vx writes one");
       for (size_t k = 0; k < words.size(); ++k) {
         const int leaf = slots_of[i][k];
         uint64_t bits = 0;
@@ -345,17 +354,12 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     if (!plan.return_path.empty() && write_error.empty())
       write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
     if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
-    if (!fn.ret_slots.empty()) {  // a tuple, as `{:?}` prints it
-      Type t = Type::kind_only(TypeKind::Tuple);
-      std::vector<uint64_t> bits;
-      for (int slot : fn.ret_slots) {
-        const std::string& local = fn.slot_names[static_cast<size_t>(slot)];
-        add_leaf(t, std::string_view(local).substr(local.find('.') + 1),
-                 fn.slot_types[static_cast<size_t>(slot)]);
-        bits.push_back(frame.s[static_cast<size_t>(slot)]);
-      }
+    if (!fn.ret_slots.empty()) {  // a tuple or struct, as `{:?}` prints it
       size_t next = 0;
-      out << tuple_debug(t, bits, next) << "\n";
+      out << aggregate_debug(fn.aggregates.at(fn.ret_slots.front()).type, [&](const Type& leaf) {
+        const int slot = fn.ret_slots[next++];
+        return interp::scalar_debug(leaf.scalar, frame.s[static_cast<size_t>(slot)]);
+      }) << "\n";
     }
     if (fn.ret.kind == TypeKind::String) out << interp::string_of(frame.ret_bits) << "\n";
   };

@@ -121,27 +121,17 @@ struct Binding {
   size_t locals() const { return type.is_tuple() ? leaves.size() : 1; }
 };
 
-// A tuple's or struct's value as `{:?}` prints it, from its leaves (`k` is the next leaf).
-std::string aggregate_text(const Type& t, const std::vector<Binding>& leaves, size_t& k) {
-  fmt::Spec debug;
-  debug.kind = '?';
-  if (!t.is_tuple()) {
-    const Binding& leaf = leaves[k++];
+// A tuple's or struct's value as `{:?}` prints it.
+std::string aggregate_text(const Binding& b) {
+  size_t k = 0;
+  return aggregate_debug(b.type, [&](const Type& t) {
+    fmt::Spec debug;
+    debug.kind = '?';
+    const Binding& leaf = b.leaves[k++];
     if (leaf.tensor) return interp::format_array(t.scalar, interp::whole_view(*leaf.tensor), debug);
     if (t.kind == TypeKind::String) return fmt::format_str(interp::string_of(leaf.bits), debug);
     return interp::format_scalar(t.scalar, leaf.bits, debug);
-  }
-  std::string text = t.is_struct() ? t.name + " { " : "(";
-  for (size_t i = 0; i < t.elems.size(); ++i) {
-    if (i) text += ", ";
-    if (t.is_struct()) text += t.fields[i] + ": ";
-    text += aggregate_text(t.elems[i], leaves, k);
-  }
-  return text + (t.is_struct() ? " }" : t.elems.size() == 1 ? ",)" : ")");
-}
-std::string aggregate_text(const Binding& b) {
-  size_t k = 0;
-  return aggregate_text(b.type, b.leaves, k);
+  });
 }
 
 // Whether the type is the struct `name` or holds it.
