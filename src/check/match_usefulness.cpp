@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "support/format.hpp"
+
 namespace vx::check::patterns {
 
 namespace {
@@ -28,31 +30,12 @@ std::string int_text(Int v) {
   return {digits.rbegin(), digits.rend()};
 }
 
-// A char as Rust's `{:?}` writes it: printable ASCII itself, the common escapes, else `\u{…}`
-// (rustc keeps other printable characters as they are; Vx escapes every one past ASCII).
+// A char as `{:?}` prints it (support/format.cpp, as Rust's escape_debug): `'å'`, `'\n'`,
+// `'\u{e000}'`.
 std::string char_text(Int v) {
-  const auto c = static_cast<uint32_t>(v);
-  switch (c) {
-    case 0:
-      return "'\\0'";
-    case '\t':
-      return "'\\t'";
-    case '\n':
-      return "'\\n'";
-    case '\r':
-      return "'\\r'";
-    case '\'':
-      return "'\\''";
-    case '\\':
-      return "'\\\\'";
-    default:
-      break;
-  }
-  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
-  static const char* const kHex = "0123456789abcdef";
-  std::string hex;
-  for (uint32_t u = c; u; u /= 16) hex.insert(hex.begin(), kHex[u % 16]);
-  return "'\\u{" + (hex.empty() ? std::string("0") : hex) + "}'";
+  fmt::Spec debug;
+  debug.kind = '?';
+  return fmt::format_char(static_cast<uint32_t>(v), debug);
 }
 
 bool inside(Interval piece, Interval iv) { return iv.lo <= piece.lo && piece.hi <= iv.hi; }

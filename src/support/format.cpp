@@ -349,7 +349,7 @@ bool is_printable(uint32_t c) {
   if (c >= 0x2000 && c <= 0x200f) return false;
   if (c >= 0x2028 && c <= 0x202e) return false;
   if (c >= 0x2060 && c <= 0x206f) return false;
-  if (c >= 0xd800 && c <= 0xf8ff) return false;  // surrogates, private use
+  if (c >= 0xd7fc && c <= 0xf8ff) return false;  // unassigned, surrogates, private use
   if (c >= 0xfff0 && c <= 0xfffb) return false;
   if ((c & 0xfffe) == 0xfffe) return false;  // noncharacters
   if (c >= 0xe0000 && c <= 0xe0fff) return false;
