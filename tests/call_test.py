@@ -340,6 +340,83 @@ expect(r, 101, "a call stopped by --max-steps")
 if open(path("t.npy"), "rb").read() != before:
     fail("a call that ended in a runtime error wrote its &mut tensor")
 
+# Round trips of random tuple and struct types (fixed seeds): `pub fn id_k(x: T) -> T { x }` called
+# with a value written as Vx writes it must print the value as Rust's `{:?}` does, both made here.
+# Before, a struct result threw std::invalid_argument out of vx call and a struct parameter ended
+# it with status 70 and no message.
+SCALARS = {
+    "i32": lambda g: g.choice([-2**31, -7, 0, 42, 2**31 - 1]),
+    "i64": lambda g: g.choice([-2**63, -1, 5, 2**63 - 1]),
+    "u8": lambda g: g.choice([0, 7, 255]),
+    "u16": lambda g: g.choice([0, 300, 65535]),
+    "f32": lambda g: g.randint(-40, 40) / 4,  # exact, and Python's repr is Rust's {:?} for them
+    "f64": lambda g: g.randint(-400, 400) / 8,
+    "bool": lambda g: g.choice([True, False]),
+    "char": lambda g: g.choice("aZq7"),
+}
+structs = []  # (name, [(field, type)])
+
+
+def random_type(g, depth):
+    if depth >= 3 or g.random() < 0.4:
+        return g.choice(sorted(SCALARS))
+    if g.random() < 0.5:
+        return ("tuple", [random_type(g, depth + 1) for _ in range(g.randint(1, 3))])
+    fields = [("f%d" % k, random_type(g, depth + 1)) for k in range(g.randint(1, 3))]
+    structs.append(("S%d" % len(structs), fields))
+    return ("struct", structs[-1][0], fields)
+
+
+def type_text(t):
+    if isinstance(t, str):
+        return t
+    if t[0] == "struct":
+        return t[1]
+    inner = ", ".join(type_text(e) for e in t[1])
+    return "(" + inner + ("," if len(t[1]) == 1 else "") + ")"
+
+
+def value(g, t):
+    """(what --arg takes, what {:?} prints) for a random value of t."""
+    if isinstance(t, str):
+        v = SCALARS[t](g)
+        if t == "bool":
+            return ("true", "true") if v else ("false", "false")
+        if t == "char":
+            return v, "'%s'" % v
+        return (repr(v), repr(v)) if isinstance(v, float) else (str(v), str(v))
+    if t[0] == "struct":
+        parts = [(f, value(g, ft)) for f, ft in t[2]]
+        given = t[1] + " { " + ", ".join("%s: %s" % (f, v[0]) for f, v in parts) + " }"
+        shown = t[1] + " { " + ", ".join("%s: %s" % (f, v[1]) for f, v in parts) + " }"
+        return given, shown
+    parts = [value(g, e) for e in t[1]]
+    comma = "," if len(parts) == 1 else ""
+    return ("(" + ", ".join(v[0] for v in parts) + comma + ")",
+            "(" + ", ".join(v[1] for v in parts) + comma + ")")
+
+
+import random  # noqa: E402
+
+cases = []
+for seed in range(24):
+    g = random.Random(seed)
+    t = random_type(g, 0)
+    while isinstance(t, str):
+        t = random_type(g, 0)
+    cases.append((t, value(g, t)))
+program = "".join("struct %s { %s }\n" % (n, ", ".join("%s: %s" % (f, type_text(ft)) for f, ft in fs))
+                  for n, fs in structs)
+program += "".join("pub fn id_%d(x: %s) -> %s {\n    x\n}\n" % (k, type_text(t), type_text(t))
+                   for k, (t, _) in enumerate(cases))
+program += "fn main() {}\n"
+with open(path("roundtrip.vx"), "w") as f:
+    f.write(program)
+for k, (t, (given, shown)) in enumerate(cases):
+    r = vx("call", path("roundtrip.vx"), "id_%d" % k, "--arg", "x=" + given)
+    if expect(r, 0, "id_%d of %s" % (k, type_text(t))) and r.stdout != shown + "\n":
+        fail("id_%d(%s) printed %r, expected %r" % (k, given, r.stdout, shown))
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
