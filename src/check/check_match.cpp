@@ -7,6 +7,7 @@
 // local of the scalars it matches, so the arms read the scrutinee's own locals.
 #include <algorithm>
 #include <boost/variant/get.hpp>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -67,6 +68,69 @@ constexpr size_t kUsefulnessBudget = 2000000;
 constexpr size_t kLabelledUnreachable = 64;
 
 constexpr const char* kMatchValueName = "_match";  // `_`: never reported as unused
+
+// `p` with the pattern at `path` (indices into tuple patterns' elements) replaced by `with`.
+Pat replaced(const Pat& p, const std::vector<size_t>& path, size_t depth, const Pat& with) {
+  if (depth == path.size()) return with;
+  Pat out = p;
+  out.subs[path[depth]] = replaced(p.subs[path[depth]], path, depth + 1, with);
+  return out;
+}
+
+// The paths to the or-patterns of `p` that lie inside its tuple patterns (not inside another
+// or-pattern), below `path`.
+void or_paths(const Pat& p, std::vector<size_t>& path, std::vector<std::vector<size_t>>& out) {
+  if (p.kind == Pat::Kind::Or) {
+    out.push_back(path);
+    return;
+  }
+  if (p.kind != Pat::Kind::Tuple) return;
+  for (size_t i = 0; i < p.subs.size(); ++i) {
+    path.push_back(i);
+    or_paths(p.subs[i], path, out);
+    path.pop_back();
+  }
+}
+
+// rustc's unreachable_patterns inside a pattern `whole` that some value reaches past `above`: an
+// alternative of an or-pattern nested in its tuples (`(0 | 0, _)`) that no value reaches past
+// `above` and the alternatives before it, the rest of `whole` as it is. `report` gets the
+// alternative's span, the pattern it stands for and the rows it was checked against. Only the
+// or-patterns at `prefix` or below it are looked at (those of an alternative already taken).
+void nested_unreachable(
+    patterns::Usefulness& usefulness, const std::vector<const Pat*>& above, const Pat& whole,
+    const Type& t, std::vector<size_t> prefix,
+    const std::function<void(Span, const Pat&, const std::vector<const Pat*>&)>& report) {
+  std::vector<std::vector<size_t>> paths;
+  Pat start = whole;
+  for (size_t i : prefix) start = Pat(start.subs[i]);
+  if (start.kind == Pat::Kind::Or) return;  // an alternative that is an or-pattern: taken whole
+  or_paths(start, prefix, paths);
+  for (const std::vector<size_t>& path : paths) {
+    const Pat* node = &whole;
+    for (size_t i : path) node = &node->subs[i];
+    Pat earlier;
+    earlier.kind = Pat::Kind::Or;
+    for (size_t i = 0; i < node->subs.size(); ++i) {
+      const Pat alone = replaced(whole, path, 0, node->subs[i]);
+      std::vector<const Pat*> rows = above;
+      Pat prior;
+      if (i > 0) {
+        earlier.subs.assign(node->subs.begin(), node->subs.begin() + static_cast<long>(i));
+        prior = replaced(whole, path, 0, earlier);
+        // A label on it points at the alternatives before this one.
+        prior.span = {node->subs.front().span.begin, node->subs[i - 1].span.end};
+        rows.push_back(&prior);
+      }
+      const bool useful = usefulness.useful(rows, alone, t);
+      if (usefulness.exhausted()) return;
+      if (!useful)
+        report(node->subs[i].span, alone, rows);
+      else
+        nested_unreachable(usefulness, rows, alone, t, path, report);
+    }
+  }
+}
 
 // `a`, `a` and `b`, `a`, `b` and `c`, `a`, `b`, `c` and N more (rustc's list of patterns).
 std::string joined(const std::vector<std::string>& items) {
@@ -606,6 +670,22 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   // Reachability: an alternative that the unguarded arms above it, and the alternatives before it
   // in its arm, already cover. A guarded arm covers nothing.
   patterns::Usefulness usefulness(kUsefulnessBudget);
+  auto report = [&](Span at, const Pat& pat, const std::vector<const Pat*>& above) {
+    tir::UnreachablePattern u{at, {}};
+    if (prog_.unreachable_patterns.size() < kLabelledUnreachable) {
+      // The earlier pattern that covers it, else those that match some of its values (three).
+      std::vector<std::pair<Span, std::string>> some;
+      for (const Pat* p : above) {
+        if (patterns::contains(*p, pat, t) && u.because.empty())
+          u.because = {{p->span, patterns::everything(*p, t) ? "matches any value"
+                                                             : "matches all the relevant values"}};
+        else if (patterns::overlaps(*p, pat) && some.size() < 3)
+          some.push_back({p->span, "matches some of the same values"});
+      }
+      if (u.because.empty()) u.because = std::move(some);
+    }
+    prog_.unreachable_patterns.push_back(std::move(u));
+  };
   std::vector<const Pat*> rows;  // the unguarded alternatives so far
   for (size_t k = 0; k < n; ++k) {
     std::vector<const Pat*> own;
@@ -613,22 +693,10 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
       std::vector<const Pat*> above = rows;
       above.insert(above.end(), own.begin(), own.end());
       own.push_back(&alt.pat);
-      if (usefulness.useful(above, alt.pat, t)) continue;
-      tir::UnreachablePattern u{alt.span, {}};
-      if (prog_.unreachable_patterns.size() < kLabelledUnreachable) {
-        // The earlier pattern that covers it, else those that match some of its values (three).
-        std::vector<std::pair<Span, std::string>> some;
-        for (const Pat* p : above) {
-          if (patterns::contains(*p, alt.pat, t) && u.because.empty())
-            u.because = {{p->span, patterns::everything(*p, t)
-                                       ? "matches any value"
-                                       : "matches all the relevant values"}};
-          else if (patterns::overlaps(*p, alt.pat) && some.size() < 3)
-            some.push_back({p->span, "matches some of the same values"});
-        }
-        if (u.because.empty()) u.because = std::move(some);
-      }
-      prog_.unreachable_patterns.push_back(std::move(u));
+      if (usefulness.useful(above, alt.pat, t))
+        nested_unreachable(usefulness, above, alt.pat, t, {}, report);
+      else
+        report(alt.span, alt.pat, above);
     }
     if (!m.arms[k].guard) rows.insert(rows.end(), own.begin(), own.end());
   }
