@@ -68,6 +68,17 @@ constexpr size_t kUsefulnessBudget = 2000000;
 constexpr size_t kLabelledUnreachable = 64;
 
 constexpr const char* kMatchValueName = "_match";  // `_`: never reported as unused
+// The nested alternatives of one `match` whose reachability is looked at, and the size of a
+// pattern that has them looked at (each look copies the pattern): a lint, bounded so that a huge
+// pattern costs no more than rustc's own limit allows.
+constexpr size_t kNestedAlternatives = 1024;
+constexpr size_t kNestedPatternNodes = 4096;
+
+size_t node_count(const Pat& p) {
+  size_t n = 1;
+  for (const Pat& sub : p.subs) n += node_count(sub);
+  return n;
+}
 
 // `p` with the pattern at `path` (indices into tuple patterns' elements) replaced by `with`.
 Pat replaced(const Pat& p, const std::vector<size_t>& path, size_t depth, const Pat& with) {
@@ -100,7 +111,9 @@ void or_paths(const Pat& p, std::vector<size_t>& path, std::vector<std::vector<s
 void nested_unreachable(
     patterns::Usefulness& usefulness, const std::vector<const Pat*>& above, const Pat& whole,
     const Type& t, std::vector<size_t> prefix,
-    const std::function<void(Span, const Pat&, const std::vector<const Pat*>&)>& report) {
+    const std::function<void(Span, const Pat&, const std::vector<const Pat*>&)>& report,
+    size_t& looked_at) {
+  if (prefix.empty() && node_count(whole) > kNestedPatternNodes) return;
   std::vector<std::vector<size_t>> paths;
   Pat start = whole;
   for (size_t i : prefix) start = Pat(start.subs[i]);
@@ -112,6 +125,7 @@ void nested_unreachable(
     Pat earlier;
     earlier.kind = Pat::Kind::Or;
     for (size_t i = 0; i < node->subs.size(); ++i) {
+      if (++looked_at > kNestedAlternatives) return;
       const Pat alone = replaced(whole, path, 0, node->subs[i]);
       std::vector<const Pat*> rows = above;
       Pat prior;
@@ -127,7 +141,7 @@ void nested_unreachable(
       if (!useful)
         report(node->subs[i].span, alone, rows);
       else
-        nested_unreachable(usefulness, rows, alone, t, path, report);
+        nested_unreachable(usefulness, rows, alone, t, path, report, looked_at);
     }
   }
 }
@@ -686,6 +700,8 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     }
     prog_.unreachable_patterns.push_back(std::move(u));
   };
+  patterns::Usefulness nested(kUsefulnessBudget);  // its own: the lint leaves E0208's budget whole
+  size_t nested_looked_at = 0;
   std::vector<const Pat*> rows;  // the unguarded alternatives so far
   for (size_t k = 0; k < n; ++k) {
     std::vector<const Pat*> own;
@@ -694,7 +710,7 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
       above.insert(above.end(), own.begin(), own.end());
       own.push_back(&alt.pat);
       if (usefulness.useful(above, alt.pat, t))
-        nested_unreachable(usefulness, above, alt.pat, t, {}, report);
+        nested_unreachable(nested, above, alt.pat, t, {}, report, nested_looked_at);
       else
         report(alt.span, alt.pat, above);
     }
