@@ -3,6 +3,7 @@
 // pipeline::run with the function as its entry.
 #include "driver/call.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <map>
@@ -189,6 +190,23 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   }
   const tir::Function& fn = *plan.fn;
   if (!fn.is_pub) return "`" + r.fn + "` is not `pub`: `vx call` calls a `pub fn` (" + listed + ")";
+  // A struct's scalars are locals named by its fields (`p.x`), a tuple's by numbers (`t.0`):
+  // `vx call` takes and gives scalars, tuples and tensors only (spec/types.md §9).
+  auto of_struct = [&](int slot) {
+    const std::string& local = fn.slot_names[static_cast<size_t>(slot)];
+    for (size_t dot = local.find('.'); dot != std::string::npos; dot = local.find('.', dot + 1))
+      if (dot + 1 >= local.size() || !std::isdigit(static_cast<unsigned char>(local[dot + 1])))
+        return true;
+    return false;
+  };
+  for (int slot : fn.param_slots)
+    if (of_struct(slot))
+      return "`" + r.fn + "` takes a struct (`" + fn.slot_names[static_cast<size_t>(slot)] +
+             "`): `vx call` passes scalars, tuples and tensors only";
+  for (int slot : fn.ret_slots)
+    if (of_struct(slot))
+      return "`" + r.fn +
+             "` returns a struct: `vx call` gives back scalars, tuples and tensors only";
   // The parameters: a tuple's scalars (locals named `t.0`, `t.1`, …) are one parameter.
   std::map<std::string, int> param_of;  // name → index in `names`
   std::vector<std::string> names;
