@@ -510,12 +510,13 @@ void Checker::check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<ti
 }
 
 void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,
-                                 Span target, std::vector<tir::Stmt*>& out) {
+                                 Span target, std::vector<tir::Stmt*>& out, bool through_deref) {
   const std::string& name = local.name;
   // The element assigned: its type and the range of the local's scalars that hold it.
   Type t = local.type;
+  t.struct_ref = t.ref_mut = false;  // `r.x`, `*r`: the fields of the struct it refers to
   int first = 0;
-  std::string path = name;
+  std::string path = through_deref ? "*" + name : name;
   bool ok = true;
   std::vector<const ast::IndexSuffix*> idx;  // `s.a[i] = …`: an element of an array field
   for (const ast::Suffix& sfx : place.suffixes) {
@@ -539,7 +540,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     t = elem;
     path += "." + f.name;
   }
-  if (local.type.struct_ref && place.suffixes.empty()) {  // check_struct_ref.cpp
+  if (local.type.struct_ref && place.suffixes.empty() && !through_deref) {  // check_struct_ref.cpp
     error("E0300", target, "cannot assign to reference `" + name + "`",
           "assign to its fields instead");
     check_expr(a.value, nullptr);

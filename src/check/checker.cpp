@@ -921,6 +921,16 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       return check_tuple_assign(*l, *place, a, tspan, out);
     }
   }
+  // `*r = value;` of a `&mut` reference to a struct writes every field (check_struct_ref.cpp).
+  if (!place && target.rest.empty() && target.first.types.empty() &&
+      target.first.operand.ops.size() == 1 && target.first.operand.ops[0] == "*") {
+    const ast::Postfix& inner = target.first.operand.operand;
+    const auto* ipe = boost::get<ast::PathExpr>(&inner.base);
+    Local* l = ipe && !ipe->call_args && ipe->path.segments.size() == 1 && inner.suffixes.empty()
+                   ? lookup(ipe->path.segments[0].name)
+                   : nullptr;
+    if (l && l->type.is_struct_ref()) return check_tuple_assign(*l, inner, a, tspan, out, true);
+  }
   if (!simple_name || !all_index) {
     error("E0200", tspan, "cannot assign to this expression",
           "expected a variable or a tensor element");

@@ -187,9 +187,10 @@ class Checker {
   void check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<tir::Stmt*>& out);
   void bind_pattern(const ast::LetPattern& p, const Type& t, const std::vector<tir::Expr*>& leaves,
                     size_t first, std::set<std::string>& names, std::vector<tir::Stmt*>& out);
-  // `t = …`, `t.0 = …`, `t.1 += …` of a tuple local.
+  // `t = …`, `t.0 = …`, `t.1 += …` of a tuple local; `*r = …` of a reference to a struct
+  // (`through_deref`).
   void check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,
-                          Span target, std::vector<tir::Stmt*>& out);
+                          Span target, std::vector<tir::Stmt*>& out, bool through_deref = false);
   // `value` (flat) as what the function returns: its scalars into ret_slots, then `return`.
   void return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out, bool with_return);
   // A call: tuple arguments give their scalars, and a tuple result comes as a flat tuple.
