@@ -181,6 +181,10 @@ pub fn shift(p: P, t: (P, bool)) -> (P, i32) {
 pub fn make(n: i32) -> P {
     P { x: 0.5, n }
 }
+pub fn bumped(p: &mut P, k: i32) -> i32 {
+    p.n += k;
+    p.n
+}
 pub fn first(q: Q) -> i32 {
     q.a[0]
 }
@@ -325,6 +329,8 @@ bad = [
     (["make", "--arg", "n=P { x: 1.0, n: 2 }"], "takes a value of type `i32`"),
     (["first", "--arg", "q=Q"], "`q` is `Q`, which holds an array: `vx call` cannot pass it"),
     (["made"], "`made` returns `Q`, which holds an array: `vx call` cannot print it"),
+    (["bumped", "--arg", "p=P { x: 1.0, n: 2 }", "--arg", "k=1"],
+     "`p` is `&mut P`: `vx call` cannot pass a reference to a struct"),
     (["scal", "--arg", "k=1"], "did you mean `scale`?"),
 ]
 for args, text in bad:

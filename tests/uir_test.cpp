@@ -198,6 +198,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "run_time_size_proved.vx: it uses `if`, and .uir has no control flow but ranges",
       "run_time_sizes_device.vx: it uses `if`, and .uir has no control flow but ranges",
       "smem_fill.vx: it calls `lanes::sum`, which .uir has no instruction for",
+      "struct_refs_on_device.vx: it declares the array `p.w`, and .uir has no arrays",
       "structs_on_device.vx: the variable `_tuple.odd` has the type `bool`, which .uir does not "
       "have",
       "structure_break_inner_loop.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -281,6 +282,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
        "the loop `b` has a bound that is not known before the region runs"},
       {"run_time_size_racy.vx",
        "the loop `b` has a bound that is not known before the region runs"},
+      {"struct_ref_shared_write.vx", "it calls the function `note`"},
       {"struct_shared_field_write.vx", "refused"},  // its fields are locals (types.md §9)
       {"structure_across_rev.vx",
        "the loop `x` runs over a range with `.rev()`, and a .uir range counts up by one"},

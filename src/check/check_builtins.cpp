@@ -611,6 +611,9 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
         d.helps.push_back(std::string("pass a reference: `") +
                           (sig.params[i].ref_mut ? "&mut " : "&") +
                           (a->text.empty() ? "x" : a->text) + "`");
+      if (sig.params[i].is_struct_ref() && a->type.is_struct() && !a->type.struct_ref)
+        d.helps.push_back(std::string("pass a reference: `") +
+                          (sig.params[i].ref_mut ? "&mut " : "&") + "…`");
       run_time_size_help(d, sig.params[i], a->type);
       bad = true;
     }

@@ -54,6 +54,11 @@ tir::Expr* Checker::error_expr(Span s) { return make(tir::ExprKind::Unit, Type::
 
 bool Checker::compatible(const Type& param, const Type& arg) const {
   if (param.is_error() || arg.is_error()) return true;
+  if (param.is_struct_ref() && arg.is_struct_ref() && arg.ref_mut && !param.ref_mut) {
+    Type shared = arg;  // `&mut P` where `&P` is expected
+    shared.ref_mut = false;
+    return param == shared;
+  }
   if (param.kind == TypeKind::Ref && arg.kind == TypeKind::Ref) {
     if (param.ref_mut && !arg.ref_mut) return false;
   } else if (param.kind != arg.kind) {
@@ -130,7 +135,8 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
     d.secondary.push_back({l->moved_at, "value moved here"});
     l->moved = false;  // report once
   }
-  if (l->type.is_tuple()) return tuple_var(*l, span);
+  if (l->type.is_tuple())
+    return l->type.struct_ref ? struct_ref_var(*l, span) : tuple_var(*l, span);
   tir::Expr* e = make(tir::ExprKind::Var, l->type, span);
   e->slot = l->slot;
   e->text = name;
@@ -379,6 +385,7 @@ tir::Expr* Checker::check_unary(const ast::Unary& u, size_t first_op, const Type
     // `*r` of a tensor reference is the tensor it refers to: the same place as `r`.
     tir::Expr* a = check_unary(u, first_op + 1, nullptr, whole);
     if (a->type.is_error()) return a;
+    if (a->type.is_struct_ref()) return deref_struct(a);
     if (a->type.kind != TypeKind::Ref) {
       error("E0202", s, "cannot dereference a value of type `" + type_name(a->type) + "`",
             "`*` applies to tensor references");
@@ -477,6 +484,7 @@ tir::Expr* Checker::check_index(tir::Expr* base, const std::vector<const ast::In
 }
 
 tir::Expr* Checker::check_place_ref(const ast::Postfix& p, bool is_mut, Span s) {
+  if (tir::Expr* r = struct_place_ref(p, is_mut, s)) return r;  // check_struct_ref.cpp
   const ast::PathExpr* pe = boost::get<ast::PathExpr>(&p.base);
   bool all_index = std::all_of(p.suffixes.begin(), p.suffixes.end(), [](const ast::Suffix& x) {
     return boost::get<ast::IndexSuffix>(&x) != nullptr;
@@ -493,7 +501,7 @@ tir::Expr* Checker::check_place_ref(const ast::Postfix& p, bool is_mut, Span s) 
     auto& d =
         error("E0202", s,
               "cannot take a reference to `" + name + "` of type `" + type_name(base->type) + "`",
-              "references are to tensors only");
+              "references are to tensors and structs only");
     d.helps.push_back("pass the value itself");
     return error_expr(s);
   }

@@ -12,7 +12,9 @@ namespace vx::check {
 
 namespace {
 
-bool field_type_ok(const Type& t) { return t.is_scalar() || t.is_tuple() || t.is_array(); }
+bool field_type_ok(const Type& t) {
+  return t.is_scalar() || (t.is_tuple() && !t.struct_ref) || t.is_array();
+}
 
 int field_index(const Type& t, const std::string& name) {
   for (size_t k = 0; k < t.fields.size(); ++k)

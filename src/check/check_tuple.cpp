@@ -35,7 +35,9 @@ bool has_effect(const tir::Expr* e) {
   return false;
 }
 
-bool tuple_element_ok(const Type& t) { return t.is_scalar() || t.is_tuple() || t.is_error(); }
+bool tuple_element_ok(const Type& t) {
+  return t.is_scalar() || (t.is_tuple() && !t.struct_ref) || t.is_error();
+}
 
 void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
                   std::vector<tir::FormatPiece>& out);
@@ -195,6 +197,13 @@ tir::Expr* Checker::zero_of(const Type& t, Span s) {
 
 tir::Expr* Checker::as_flat(tir::Expr* e) {
   if (!e->type.is_tuple() || is_flat(e)) return e;
+  if (e->type.struct_ref) {  // it would be a copy, not the struct (check_struct_ref.cpp)
+    auto& d = error("E0202", e->span,
+                    "a reference to a struct cannot be the value of an `if`, a `match` or a block",
+                    "`" + type_name(e->type) + "` chosen here");
+    d.helps.push_back("borrow in each branch where it is used, or copy the struct: `*r`");
+    return error_expr(e->span);
+  }
   tir::Expr* flat = new_flat(e->type, e->span);
   std::vector<int> slots = leaf_slots(e->type, kTupleTemp, e->span, false);
   for (int slot : slots) {
@@ -502,12 +511,13 @@ void Checker::check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<ti
 }
 
 void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,
-                                 Span target, std::vector<tir::Stmt*>& out) {
+                                 Span target, std::vector<tir::Stmt*>& out, bool through_deref) {
   const std::string& name = local.name;
   // The element assigned: its type and the range of the local's scalars that hold it.
   Type t = local.type;
+  t.struct_ref = t.ref_mut = false;  // `r.x`, `*r`: the fields of the struct it refers to
   int first = 0;
-  std::string path = name;
+  std::string path = through_deref ? "*" + name : name;
   bool ok = true;
   std::vector<const ast::IndexSuffix*> idx;  // `s.a[i] = …`: an element of an array field
   for (const ast::Suffix& sfx : place.suffixes) {
@@ -531,7 +541,13 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     t = elem;
     path += "." + f.name;
   }
-  if (ok && !local.is_mut) {
+  if (local.type.struct_ref && place.suffixes.empty() && !through_deref) {  // check_struct_ref.cpp
+    error("E0300", target, "cannot assign to reference `" + name + "`",
+          "assign to its fields instead");
+    check_expr(a.value, nullptr);
+    return;
+  }
+  if (ok && !local.is_mut && !write_through_shared(local, path, target)) {
     auto& d =
         error("E0300", target,
               place.suffixes.empty()
@@ -614,24 +630,48 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   bool tuples = sig.ret.is_tuple();
   for (const tir::Expr* a : call->args) tuples = tuples || a->type.is_tuple();
   if (!tuples) return call;
+  // `&mut` struct arguments (check_struct_ref.cpp): the callee's fields come back after the call.
+  const std::vector<StructBorrow> backs = call_borrows(call, sig);
   std::vector<tir::Stmt*> pre;
   std::vector<tir::Expr*> parts = call->args;
   call->args = sequence(parts, pre);
-  if (!sig.ret.is_tuple()) return with_prelude(std::move(pre), call);
-  tir::Expr* flat = new_flat(sig.ret, call->span);
-  call->type = Type::unit();
-  call->out_slots = leaf_slots(sig.ret, kTupleTemp, call->span, false);
+  if (!sig.ret.is_tuple() && backs.empty()) return with_prelude(std::move(pre), call);
+  if (sig.ret.is_tuple()) {
+    call->type = Type::unit();
+    call->out_slots = leaf_slots(sig.ret, kTupleTemp, call->span, false);
+  }
+  const size_t first_back = call->out_slots.size();
+  for (const StructBorrow& b : backs)
+    for (int leaf : b.leaves)
+      call->out_slots.push_back(
+          hidden_slot(fn_->slot_types[static_cast<size_t>(leaf)], kTupleTemp, call->span));
   for (int slot : call->out_slots) {
     pre.push_back(let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], call->span),
                            call->span));
   }
+  int result = -1;  // a scalar or tensor result, kept while the fields are copied back
   tir::Stmt* st = prog_.new_stmt();
   st->kind = tir::StmtKind::Expr;
   st->span = call->span;
   st->value = call;
+  if (!call->type.is_unit()) {
+    result = hidden_slot(call->type, kTupleTemp, call->span);
+    st = let_slot(result, call, call->span);
+  }
   pre.push_back(st);
+  copy_back(backs, call->out_slots, first_back, call->span, pre);
+  if (result >= 0) return with_prelude(std::move(pre), read_slot(result, call->span));
+  if (!sig.ret.is_tuple()) {
+    tir::Expr* e = make(tir::ExprKind::BlockExpr, Type::unit(), call->span);
+    e->block = prog_.new_block();
+    e->block->span = call->span;
+    e->block->stmts = std::move(pre);
+    return e;
+  }
+  tir::Expr* flat = new_flat(sig.ret, call->span);
   flat->block->stmts = std::move(pre);
-  for (int slot : call->out_slots) flat->args.push_back(read_slot(slot, call->span));
+  for (size_t k = 0; k < first_back; ++k)
+    flat->args.push_back(read_slot(call->out_slots[k], call->span));
   return flat;
 }
 

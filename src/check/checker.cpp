@@ -74,9 +74,13 @@ void Checker::run(bool needs_main) {
     }
     sig.ret = sig.item->ret ? resolve_type(*sig.item->ret) : Type::unit();
     if (sig.ret.kind == TypeKind::String) check_elided_lifetime(sig);
-    if (sig.ret.kind == TypeKind::Ref || sig.ret.kind == TypeKind::Token)
+    if (sig.ret.kind == TypeKind::Ref || sig.ret.kind == TypeKind::Token ||
+        sig.ret.is_struct_ref()) {
       error("E0104", span(*sig.item->ret), "a function cannot return `" + type_name(sig.ret) + "`",
-            "return a tensor by value instead");
+            sig.ret.is_struct_ref() ? "return the struct by value instead"
+                                    : "return a tensor by value instead");
+      sig.ret = Type::error();
+    }
   }
   for (auto& [name, info] : consts_) {
     Type t;
@@ -210,8 +214,14 @@ Type Checker::resolve_type(const ast::Type& t) {
     }
     Type inner = resolve_type(r->inner.get());
     if (inner.is_error()) return inner;
+    if (inner.is_struct()) {  // check_struct_ref.cpp
+      inner.struct_ref = true;
+      inner.ref_mut = r->is_mut;
+      return inner;
+    }
     if (inner.kind != TypeKind::Tensor) {
-      error("E0104", span(*r), "references are to tensors only, not to `" + type_name(inner) + "`",
+      error("E0104", span(*r),
+            "references are to tensors and structs only, not to `" + type_name(inner) + "`",
             "unsupported reference");
       return Type::error();
     }
@@ -490,8 +500,12 @@ void Checker::check_function(int index) {
   for (size_t i = 0; i < sig.params.size(); ++i) {
     if (sig.params[i].is_tuple()) {  // a local for each of its scalars (check_tuple.cpp)
       std::vector<int> leaves;
-      declare_tuple(sig.param_names[i], sig.params[i], sig.item->params[i].is_mut,
+      const bool by_ref = sig.params[i].struct_ref;
+      declare_tuple(sig.param_names[i], sig.params[i], !by_ref && sig.item->params[i].is_mut,
                     span(sig.item->params[i].name), nullptr, none, &leaves);
+      // `p: &mut P` writes the caller's struct, `p: &P` none (check_struct_ref.cpp); neither
+      // is a `mut` binding for the unused_mut lint.
+      if (by_ref) scopes_.back().back().is_mut = sig.params[i].ref_mut;
       f.param_slots.insert(f.param_slots.end(), leaves.begin(), leaves.end());
       continue;
     }
@@ -503,6 +517,7 @@ void Checker::check_function(int index) {
     f.ret_slots = leaf_slots(sig.ret, "_ret", span(*sig.item->ret), false);
     f.aggregates[f.ret_slots.front()] = {sig.ret, f.ret_slots};
   }
+  declare_write_backs(f);
   Type result;
   f.body = check_block(sig.item->body, &sig.ret, result, false);
   if (!sig.ret.is_unit() && !sig.ret.is_error() && !f.body->tail && !never_ends(f.body, false)) {
@@ -520,6 +535,7 @@ void Checker::check_function(int index) {
     f.body->tail = nullptr;
     return_tuple(tail, tail->span, f.body->stmts, false);
   }
+  end_with_write_back(f.body);
   if (!diags_.has_errors()) check_no_tuples(f);
   fn_ = nullptr;
 }
@@ -709,6 +725,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
                 (let->is_mut ? "mut " : "") + let->name.name + shown + " = …;`");
       t = Type::error();
     }
+    if (t.is_struct_ref()) return declare_struct_ref(let->name.name, t, st->value, span(let->name));
     if (t.is_tuple()) {
       declare_tuple(let->name.name, t, let->is_mut, span(let->name),
                     st->value && st->value->type.is_tuple() ? st->value : nullptr, out);
@@ -735,14 +752,17 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       st->value = check_expr(*ret->value, &sig_->ret);
       st->value = coerce(st->value, sig_->ret, span(*ret->value), "the returned value");
       mark_moved(st->value, span(*ret->value));
-      if (sig_->ret.is_tuple()) return return_tuple(st->value, st->span, out, true);
+      if (sig_->ret.is_tuple()) {
+        if (write_back_params_.empty()) return return_tuple(st->value, st->span, out, true);
+        return_tuple(st->value, st->span, out, false);
+        st->value = nullptr;
+      }
     } else if (!sig_->ret.is_unit() && !sig_->ret.is_error()) {
       error("E0200", st->span,
             "`return;` in a function that returns `" + type_name(sig_->ret) + "`",
             "expected a value");
     }
-    out.push_back(st);
-    return;
+    return return_with_write_back(st, out);
   }
   if (const auto* b = boost::get<ast::BreakStmt>(&s)) return check_break(*b, st, out);
   if (const auto* c = boost::get<ast::ContinueStmt>(&s)) return check_continue(*c, st, out);
@@ -887,6 +907,13 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       place && !place->suffixes.empty() &&
       std::all_of(place->suffixes.begin(), place->suffixes.end(),
                   [](const ast::Suffix& x) { return boost::get<ast::FieldSuffix>(&x) != nullptr; });
+  if (simple_name && pe == boost::get<ast::PathExpr>(&place->base) && !all_index &&
+      !lookup(pe->path.segments[0].name)) {
+    // `q.n += 1;` of no `q`: E0100, as a read of `q.n` says it (with a name that is near).
+    check_expr(target, nullptr);
+    check_expr(a.value, nullptr);
+    return;
+  }
   if (simple_name && pe == boost::get<ast::PathExpr>(&place->base)) {
     Local* l = lookup(pe->path.segments[0].name);
     if (l && (l->type.is_tuple() || all_field)) {
@@ -901,6 +928,16 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
       }
       return check_tuple_assign(*l, *place, a, tspan, out);
     }
+  }
+  // `*r = value;` of a `&mut` reference to a struct writes every field (check_struct_ref.cpp).
+  if (!place && target.rest.empty() && target.first.types.empty() &&
+      target.first.operand.ops.size() == 1 && target.first.operand.ops[0] == "*") {
+    const ast::Postfix& inner = target.first.operand.operand;
+    const auto* ipe = boost::get<ast::PathExpr>(&inner.base);
+    Local* l = ipe && !ipe->call_args && ipe->path.segments.size() == 1 && inner.suffixes.empty()
+                   ? lookup(ipe->path.segments[0].name)
+                   : nullptr;
+    if (l && l->type.is_struct_ref()) return check_tuple_assign(*l, inner, a, tspan, out, true);
   }
   if (!simple_name || !all_index) {
     error("E0200", tspan, "cannot assign to this expression",

@@ -187,9 +187,10 @@ class Checker {
   void check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<tir::Stmt*>& out);
   void bind_pattern(const ast::LetPattern& p, const Type& t, const std::vector<tir::Expr*>& leaves,
                     size_t first, std::set<std::string>& names, std::vector<tir::Stmt*>& out);
-  // `t = …`, `t.0 = …`, `t.1 += …` of a tuple local.
+  // `t = …`, `t.0 = …`, `t.1 += …` of a tuple local; `*r = …` of a reference to a struct
+  // (`through_deref`).
   void check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,
-                          Span target, std::vector<tir::Stmt*>& out);
+                          Span target, std::vector<tir::Stmt*>& out, bool through_deref = false);
   // `value` (flat) as what the function returns: its scalars into ret_slots, then `return`.
   void return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out, bool with_return);
   // A call: tuple arguments give their scalars, and a tuple result comes as a flat tuple.
@@ -212,6 +213,44 @@ class Checker {
   int struct_field(const Type& base, const ast::FieldSuffix& f, Span s);
   // `==` of two structs, or a struct in assert_eq!: E0202 (Vx derives nothing).
   tir::Expr* struct_compare_error(const Type& t, const std::string& op, Span op_span, Span whole);
+
+  // ---- check_struct_ref.cpp: references to structs `&P`, `&mut P` (spec/types.md §9). A
+  // reference is the struct itself: its value is the flat tuple of the struct's scalars, typed
+  // `&P`; a call copies them in and, for `&mut`, copies the callee's back out when it returns;
+  // `let r = &mut p;` makes `r` another name of `p`'s locals.
+  struct StructBorrow {
+    std::vector<int> leaves;  // the locals of the struct borrowed
+    std::string name;         // as a message names it: `p`, `p.inner`
+    bool is_mut = false;
+  };
+  // The reference values made so far (each a flat tuple), by the expression that holds them.
+  std::map<const tir::Expr*, StructBorrow> struct_borrows_;
+  // `&p`, `&mut p`, `&p.inner` when `p` is a struct local or a reference to one; null when it
+  // is not (the caller goes on as for tensors).
+  tir::Expr* struct_place_ref(const ast::Postfix& p, bool is_mut, Span s);
+  // A struct-reference local read as a value (`g(r)`): the reference again.
+  tir::Expr* struct_ref_var(const Local& l, Span s);
+  // `let r = &p;`: `r` names `p`'s locals. False when `value` is no reference (reported).
+  void declare_struct_ref(const std::string& name, const Type& t, tir::Expr* value, Span decl);
+  // `*r`: a copy of the struct.
+  tir::Expr* deref_struct(tir::Expr* e);
+  // `p.x = …` through a `&` reference: E0302 (false: no such write).
+  bool write_through_shared(const Local& l, const std::string& path, Span target);
+  // Per function: the locals of each `&mut` struct parameter and the return slots that take
+  // them back to the caller (tir::Function::write_backs).
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> write_back_params_;
+  void declare_write_backs(tir::Function& f);
+  void write_back(std::vector<tir::Stmt*>& out, Span s);
+  // A `return` (value checked, or null) and the end of the body copy the `&mut` parameters out.
+  void return_with_write_back(tir::Stmt* ret, std::vector<tir::Stmt*>& out);
+  void end_with_write_back(tir::Block* body);
+  // The `&mut` struct arguments of a call whose result is `ret`, in parameter order; E0305 for
+  // an argument after a borrow that touches the struct borrowed.
+  std::vector<StructBorrow> call_borrows(const tir::Expr* call, const FnSig& sig);
+  // After the call statement: the callee's write-back slots (`out` from `first`) into the
+  // structs borrowed.
+  void copy_back(const std::vector<StructBorrow>& backs, const std::vector<int>& out, size_t first,
+                 Span s, std::vector<tir::Stmt*>& stmts);
 
   // ---- check_builtins.cpp: literals, calls, built-ins, methods, macros
   tir::Expr* check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span span);

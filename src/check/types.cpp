@@ -64,7 +64,8 @@ bool operator==(const Type& a, const Type& b) {
     case TypeKind::Array:
       return a.scalar == b.scalar && a.dims == b.dims;
     case TypeKind::Tuple:
-      return a.name == b.name && a.elems == b.elems;
+      return a.name == b.name && a.elems == b.elems && a.struct_ref == b.struct_ref &&
+             (!a.struct_ref || a.ref_mut == b.ref_mut);
     default:
       return true;
   }
@@ -99,6 +100,7 @@ std::string type_name(const Type& t) {
       return s;
     }
     case TypeKind::Tuple: {
+      if (t.struct_ref) return (t.ref_mut ? "&mut " : "&") + t.name;
       if (!t.name.empty()) return t.name;
       std::string s = "(";
       for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + type_name(t.elems[i]);

@@ -1,5 +1,5 @@
 // Vx's types (spec/types.md): scalars from scalar_types.def, tensors in one of three memories,
-// references to tensors, copy tokens and unit.
+// references to tensors and structs, copy tokens and unit.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -44,7 +44,8 @@ enum class TypeKind : uint8_t {
   Array,   // `[T; N]`, `[[T; M]; N]`: `scalar`, `dims` (outermost first); a Copy value
   Tuple,   // `(T1, T2, …)` of scalars and tuples: `elems`. The checker's only: it gives every
            // element a local of its own (check_tuple.cpp), so no tuple reaches the back ends.
-           // A struct is a tuple with a `name` and `fields` (check_struct.cpp)
+           // A struct is a tuple with a `name` and `fields` (check_struct.cpp); a reference to
+           // one is that tuple with `struct_ref` set (check_struct_ref.cpp)
   Error,   // the type of an expression that already failed to check (no further errors)
 };
 
@@ -54,7 +55,8 @@ struct Type {
   TypeKind kind = TypeKind::Unit;
   Scalar scalar = Scalar::I32;
   Memory memory = Memory::CpuDram;
-  bool ref_mut = false;
+  bool ref_mut = false;     // Ref, or a struct reference: `&mut`
+  bool struct_ref = false;  // a Tuple with a `name`: `&P` or `&mut P` (check_struct_ref.cpp)
   std::vector<int64_t> dims;
   std::vector<Type> elems;          // Tuple
   std::string name;                 // a struct's name (a Tuple): "" for a tuple
@@ -94,6 +96,7 @@ struct Type {
   bool is_unit() const { return kind == TypeKind::Unit; }
   bool is_tuple() const { return kind == TypeKind::Tuple; }
   bool is_struct() const { return kind == TypeKind::Tuple && !name.empty(); }
+  bool is_struct_ref() const { return is_struct() && struct_ref; }
   // The scalars a tuple holds, nested tuples' counted (1 for anything else).
   int leaf_count() const;
   int rank() const { return static_cast<int>(dims.size()); }

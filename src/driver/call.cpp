@@ -246,8 +246,15 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   }
   if (fn.ret.kind == TypeKind::Tensor && plan.return_path.empty())
     return "`" + r.fn + "` returns `" + type_name(fn.ret) + "`: give --out return=PATH.npy for it";
+  // A reference to a struct is its fields, copied in and (`&mut`) back (spec/types.md §9):
+  // `vx call` has no place to write them back to.
+  for (size_t i = 0; i < names.size(); ++i)
+    if (types[i].is_struct_ref())
+      return "`" + names[i] + "` is `" + type_name(types[i]) +
+             "`: `vx call` cannot pass a reference to a struct (pass the struct by value)";
   const Type* ret = &fn.ret;  // a tuple's or struct's: its leaves are fn.ret_slots
-  if (!fn.ret_slots.empty()) ret = &fn.aggregates.at(fn.ret_slots.front()).type;
+  if (fn.ret_slots.size() > static_cast<size_t>(fn.write_backs))
+    ret = &fn.aggregates.at(fn.ret_slots.front()).type;
   if (ret->kind == TypeKind::Array)
     return "`" + r.fn + "` returns `" + type_name(*ret) +
            "`, which `vx call` cannot print (spec/cli.md §2.2)";
@@ -354,7 +361,7 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     if (!plan.return_path.empty() && write_error.empty())
       write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
     if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
-    if (!fn.ret_slots.empty()) {  // a tuple or struct, as `{:?}` prints it
+    if (fn.ret_slots.size() > static_cast<size_t>(fn.write_backs)) {  // a tuple or struct
       size_t next = 0;
       out << aggregate_debug(fn.aggregates.at(fn.ret_slots.front()).type, [&](const Type& leaf) {
         const int slot = fn.ret_slots[next++];

@@ -477,9 +477,14 @@ class Lowerer {
       case tir::ExprKind::BlockExpr:
         if (e.from_match) fail(kNoMatch);
         if (e.block->tail && e.block->stmts.empty()) return expr(*e.block->tail);
-        for (const tir::Stmt* s : e.block->stmts)  // a `loop` with a value (check/check_loops.cpp)
+        for (const tir::Stmt* s :
+             e.block->stmts) {  // a `loop` with a value (check/check_loops.cpp)
           if (s->kind == tir::StmtKind::Loop)
             fail("it uses `loop`, and .uir has no control flow but ranges");
+          // a call that copies a `&mut` struct back (check/check_struct_ref.cpp)
+          if (s->value && s->value->kind == tir::ExprKind::Call)
+            fail("it calls the function `" + p_.functions[s->value->fn_index].name + "`");
+        }
         fail("it uses a block as a value");
       case tir::ExprKind::Builtin:
         fail(std::string("it calls `") + tir::builtin_spelling(e.builtin) +

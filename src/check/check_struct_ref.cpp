@@ -1,0 +1,257 @@
+// References to structs, `&P` and `&mut P` (spec/types.md §9). Vx observes no address, so a
+// reference to a struct means the struct itself, and the checker, which gives every scalar of a
+// struct a local of its own (check_tuple.cpp), passes one by copying: the callee gets the fields
+// as its own locals, and when it returns, the fields of each `&mut` parameter go back through
+// return slots (tir::Function::write_backs) into the struct that the caller borrowed. That is
+// Rust's meaning because no other argument of the call may use a struct borrowed `&mut` (E0305)
+// and Vx has no other way to reach it during the call. `let r = &mut p;` makes `r` a second name
+// of `p`'s locals. The back ends see scalars, calls and assignments only.
+#include <boost/variant/get.hpp>
+
+#include "check/checker_impl.hpp"
+#include "check/lints.hpp"
+#include "check/tir_walk.hpp"
+
+namespace vx::check {
+
+namespace {
+
+constexpr const char* kTemp = "_tuple";  // `_`: never reported as unused
+
+// The locals that `e` reads and those it assigns.
+void touched(const tir::Expr* e, std::set<int>& reads, std::set<int>& writes) {
+  tir::walk_expr(e, [&](const tir::Stmt* s, const tir::Expr* x) {
+    if (s && s->kind == tir::StmtKind::Assign && s->target && s->target->kind == tir::ExprKind::Var)
+      writes.insert(s->target->slot);
+    if (x && x->kind == tir::ExprKind::Var) reads.insert(x->slot);
+  });
+}
+
+bool meets(const std::vector<int>& leaves, const std::set<int>& slots) {
+  for (int l : leaves)
+    if (slots.count(l)) return true;
+  return false;
+}
+
+}  // namespace
+
+tir::Expr* Checker::struct_place_ref(const ast::Postfix& p, bool is_mut, Span s) {
+  const ast::PathExpr* pe = boost::get<ast::PathExpr>(&p.base);
+  if (!pe || pe->call_args || pe->path.segments.size() != 1) return nullptr;
+  const std::string& name = pe->path.segments[0].name;
+  Local* l = lookup(name);
+  if (!l || !l->type.is_struct()) return nullptr;
+  // The struct borrowed: `p`, or a struct field of it, `p.inner`.
+  Type t = l->type;
+  int first = 0;
+  std::string path = name;
+  for (const ast::Suffix& sfx : p.suffixes) {
+    const auto* f = boost::get<ast::FieldSuffix>(&sfx);
+    if (!f || !t.is_tuple()) {
+      auto& d = error("E0202", s, "a reference must name a tensor, a struct or a struct field",
+                      "cannot take a reference to this");
+      d.helps.push_back("pass the value itself");
+      return error_expr(s);
+    }
+    Type elem;
+    int off = 0;
+    if (!tuple_index(t, *f, s, elem, off)) return error_expr(s);
+    first += off;
+    t = elem;
+    path += "." + f->name;
+  }
+  if (!t.is_struct()) {
+    auto& d = error("E0202", s,
+                    "cannot take a reference to `" + path + "` of type `" + type_name(t) + "`",
+                    "references are to tensors and structs only");
+    d.helps.push_back("pass the value itself");
+    return error_expr(s);
+  }
+  if (is_mut && !l->is_mut) {
+    if (l->type.struct_ref) {
+      auto& d = error("E0302", s,
+                      "cannot borrow `" + (path == name ? "*" + name : path) +
+                          "` as mutable, as it is behind a `&` reference",
+                      "`" + name +
+                          "` is a `&` reference, so the data it refers to cannot be "
+                          "borrowed as mutable");
+      d.secondary.push_back({l->decl, "declared here as `" + type_name(l->type) + "`"});
+    } else {
+      auto& d = error(
+          "E0302", s,
+          "cannot borrow `" + path + "` as mutable, as `" + name + "` is not declared as mutable",
+          "cannot borrow as mutable");
+      d.secondary.push_back({l->decl, "declared here without `mut`"});
+      d.helps.push_back("declare it with `let mut " + name + "`");
+    }
+    return error_expr(s);
+  }
+  StructBorrow b;
+  b.leaves.assign(l->leaves.begin() + first, l->leaves.begin() + first + t.leaf_count());
+  b.name = path;
+  b.is_mut = is_mut;
+  t.struct_ref = true;
+  t.ref_mut = is_mut;
+  tir::Expr* flat = new_flat(t, s);
+  for (int slot : b.leaves) flat->args.push_back(read_slot(slot, s));
+  struct_borrows_[flat] = std::move(b);
+  return flat;
+}
+
+tir::Expr* Checker::struct_ref_var(const Local& l, Span s) {
+  tir::Expr* flat = tuple_var(l, s);
+  StructBorrow b;
+  b.leaves = l.leaves;
+  b.name = l.name;
+  b.is_mut = l.type.ref_mut;
+  struct_borrows_[flat] = std::move(b);
+  return flat;
+}
+
+void Checker::declare_struct_ref(const std::string& name, const Type& t, tir::Expr* value,
+                                 Span decl) {
+  Local l{name, -1, t, t.ref_mut, false, decl, {}, {}};
+  auto it = value ? struct_borrows_.find(value) : struct_borrows_.end();
+  if (it == struct_borrows_.end()) {
+    if (!value || !value->type.is_error()) {
+      auto& d = error("E0200", value ? value->span : decl,
+                      "a reference to a struct is bound to a struct variable or a field of one",
+                      "not a borrow of a variable");
+      d.helps.push_back("write `let " + name + " = &p;`");
+    }
+    l.type = Type::error();
+  } else {
+    l.leaves = it->second.leaves;
+  }
+  scopes_.back().push_back(std::move(l));
+}
+
+tir::Expr* Checker::deref_struct(tir::Expr* e) {
+  // The flat tuple reads the struct's locals where it is used: a copy of the struct.
+  e->type.struct_ref = false;
+  e->type.ref_mut = false;
+  return e;
+}
+
+bool Checker::write_through_shared(const Local& l, const std::string& path, Span target) {
+  if (!l.type.struct_ref || l.type.ref_mut) return false;
+  auto& d =
+      error("E0302", target, "cannot assign to `" + path + "`, which is behind a `&` reference",
+            "`" + l.name +
+                "` is a `&` reference, so the data it refers to cannot be "
+                "written");
+  d.secondary.push_back({l.decl, "declared here as `" + type_name(l.type) + "`"});
+  Type m = l.type;
+  m.ref_mut = true;
+  d.helps.push_back("take a mutable reference: `" + type_name(m) + "`");
+  return true;
+}
+
+void Checker::declare_write_backs(tir::Function& f) {
+  write_back_params_.clear();
+  for (size_t i = 0; i < sig_->params.size(); ++i) {
+    const Type& t = sig_->params[i];
+    if (!t.is_struct_ref() || !t.ref_mut) continue;
+    const Local* l = lookup(sig_->param_names[i]);
+    if (!l) continue;
+    std::vector<int> back = leaf_slots(t, "_back", l->decl, false);
+    f.ret_slots.insert(f.ret_slots.end(), back.begin(), back.end());
+    f.write_backs += static_cast<int>(back.size());
+    write_back_params_.push_back({l->leaves, std::move(back)});
+  }
+}
+
+void Checker::write_back(std::vector<tir::Stmt*>& out, Span s) {
+  for (const auto& [leaves, back] : write_back_params_)
+    for (size_t k = 0; k < leaves.size(); ++k)
+      out.push_back(assign_slot(back[k], read_slot(leaves[k], s), s));
+}
+
+void Checker::return_with_write_back(tir::Stmt* ret, std::vector<tir::Stmt*>& out) {
+  if (!write_back_params_.empty()) {
+    // The value first: it may still change the parameters (`return g(p);`).
+    if (ret->value && !ret->value->type.is_unit() && !ret->value->type.is_error()) {
+      const int slot = hidden_slot(ret->value->type, kTemp, ret->value->span);
+      out.push_back(let_slot(slot, ret->value, ret->value->span));
+      ret->value = read_slot(slot, ret->value->span);
+    }
+    write_back(out, ret->span);
+  }
+  out.push_back(ret);
+}
+
+void Checker::end_with_write_back(tir::Block* body) {
+  if (write_back_params_.empty()) return;
+  if (tir::Expr* tail = body->tail) {
+    const int slot = hidden_slot(tail->type, kTemp, tail->span);
+    body->stmts.push_back(let_slot(slot, tail, tail->span));
+    write_back(body->stmts, tail->span);
+    body->tail = read_slot(slot, tail->span);
+    return;
+  }
+  if (!never_ends(body, false)) write_back(body->stmts, Span{body->span.end, body->span.end});
+}
+
+std::vector<Checker::StructBorrow> Checker::call_borrows(const tir::Expr* call, const FnSig& sig) {
+  std::vector<StructBorrow> backs;
+  bool reported = false;
+  for (size_t i = 0; i < call->args.size() && i < sig.params.size(); ++i) {
+    const tir::Expr* a = call->args[i];
+    if (!a->type.is_struct_ref()) continue;
+    auto it = struct_borrows_.find(a);
+    if (it == struct_borrows_.end()) {
+      error("E0200", a->span, "a reference to a struct is passed as `&p` or `&mut p`",
+            "not a borrow of a variable");
+      continue;
+    }
+    const StructBorrow& b = it->second;
+    if (sig.params[i].ref_mut) backs.push_back(b);
+    // Rust's borrow rules within the call: the arguments after a borrow may not touch what it
+    // borrows `&mut`, nor write what it borrows `&` (rustc's E0499, E0502, E0503, E0506).
+    for (size_t j = i + 1; j < call->args.size() && !reported; ++j) {
+      const tir::Expr* later = call->args[j];
+      std::set<int> reads, writes;
+      touched(later, reads, writes);
+      const bool reads_it = meets(b.leaves, reads), writes_it = meets(b.leaves, writes);
+      auto other = struct_borrows_.find(later);
+      const bool later_borrow = other != struct_borrows_.end() && reads_it;
+      const bool later_mut = later_borrow && other->second.is_mut;
+      std::string msg, label;
+      if (b.is_mut && later_borrow) {
+        msg = later_mut ? "cannot borrow `" + b.name + "` as mutable more than once at a time"
+                        : "cannot borrow `" + b.name +
+                              "` as immutable because it is also borrowed as mutable";
+        label = later_mut ? "second mutable borrow occurs here" : "immutable borrow occurs here";
+      } else if (b.is_mut && (reads_it || writes_it)) {
+        msg = "cannot use `" + b.name + "` because it was mutably borrowed";
+        label = "use of borrowed `" + b.name + "`";
+      } else if (!b.is_mut && later_mut) {
+        msg = "cannot borrow `" + b.name + "` as mutable because it is also borrowed as immutable";
+        label = "mutable borrow occurs here";
+      } else if (!b.is_mut && writes_it) {
+        msg = "cannot assign to `" + b.name + "` because it is borrowed";
+        label = "`" + b.name + "` is assigned to here but it was already borrowed";
+      } else {
+        continue;
+      }
+      auto& d = error("E0305", later->span, msg, label);
+      d.secondary.push_back(
+          {a->span, std::string(b.is_mut ? "mutable" : "immutable") + " borrow occurs here"});
+      d.notes.push_back(
+          "spec/types.md §9: a struct passed by reference is the struct itself for the whole "
+          "call; the arguments after it cannot use it while it is borrowed `&mut`, nor change "
+          "it while it is borrowed `&`");
+      reported = true;
+    }
+  }
+  return backs;
+}
+
+void Checker::copy_back(const std::vector<StructBorrow>& backs, const std::vector<int>& out,
+                        size_t first, Span s, std::vector<tir::Stmt*>& stmts) {
+  size_t k = first;
+  for (const StructBorrow& b : backs)
+    for (int leaf : b.leaves) stmts.push_back(assign_slot(leaf, read_slot(out[k++], s), s));
+}
+
+}  // namespace vx::check
