@@ -101,8 +101,22 @@ screen = Screen()
 PROMPT = r"^vx> "
 
 
+def wait_ready(what, timeout=30):
+    """Waits until the REPL waits for a line: the pane's last line is a bare prompt. A line typed
+    while the REPL is still busy is echoed by the terminal and again by the line editor, which
+    the patterns do not expect (it failed so, now and then, on a loaded machine)."""
+    end = time.time() + timeout
+    while not re.search(r"^(vx>|uir>|\.\.\.)\s*$", screen.text().rstrip("\n").split("\n")[-1]):
+        if time.time() > end:
+            fail(f"{what}: no prompt to type the next line at")
+            return
+        time.sleep(0.05)
+
+
 def step(lines, pattern, what, timeout=30):
-    for line in lines:
+    for k, line in enumerate(lines):
+        if k:
+            wait_ready(what, timeout)
         screen.type(line)
     return screen.expect(pattern, what, timeout)
 
