@@ -115,10 +115,10 @@ void nested_unreachable(
     size_t& looked_at) {
   if (prefix.empty() && node_count(whole) > kNestedPatternNodes) return;
   std::vector<std::vector<size_t>> paths;
-  Pat start = whole;
-  for (size_t i : prefix) start = Pat(start.subs[i]);
-  if (start.kind == Pat::Kind::Or) return;  // an alternative that is an or-pattern: taken whole
-  or_paths(start, prefix, paths);
+  const Pat* start = &whole;
+  for (size_t i : prefix) start = &start->subs[i];
+  if (start->kind == Pat::Kind::Or) return;  // an alternative that is an or-pattern: taken whole
+  or_paths(*start, prefix, paths);
   for (const std::vector<size_t>& path : paths) {
     const Pat* node = &whole;
     for (size_t i : path) node = &node->subs[i];

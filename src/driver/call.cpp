@@ -148,6 +148,13 @@ bool aggregate_words(const Type& t, std::string_view text, size_t& at,
   return take(is_struct ? "}" : ")");
 }
 
+// The tuple or struct a function returns (its leaves are the first of fn.ret_slots; the
+// write-back slots of `&mut` struct parameters follow them), or null.
+const Type* returned_aggregate(const tir::Function& fn) {
+  if (fn.ret_slots.size() <= static_cast<size_t>(fn.write_backs)) return nullptr;
+  return &fn.aggregates.at(fn.ret_slots.front()).type;
+}
+
 // One tensor parameter, read from its file before the run.
 struct TensorArg {
   int slot = 0;
@@ -252,9 +259,8 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
     if (types[i].is_struct_ref())
       return "`" + names[i] + "` is `" + type_name(types[i]) +
              "`: `vx call` cannot pass a reference to a struct (pass the struct by value)";
-  const Type* ret = &fn.ret;  // a tuple's or struct's: its leaves are fn.ret_slots
-  if (fn.ret_slots.size() > static_cast<size_t>(fn.write_backs))
-    ret = &fn.aggregates.at(fn.ret_slots.front()).type;
+  const Type* ret = returned_aggregate(fn);
+  if (!ret) ret = &fn.ret;
   if (ret->kind == TypeKind::Array)
     return "`" + r.fn + "` returns `" + type_name(*ret) +
            "`, which `vx call` cannot print (spec/cli.md §2.2)";
@@ -361,9 +367,9 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     if (!plan.return_path.empty() && write_error.empty())
       write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
     if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
-    if (fn.ret_slots.size() > static_cast<size_t>(fn.write_backs)) {  // a tuple or struct
+    if (const Type* aggregate = returned_aggregate(fn)) {  // as `{:?}` prints it
       size_t next = 0;
-      out << aggregate_debug(fn.aggregates.at(fn.ret_slots.front()).type, [&](const Type& leaf) {
+      out << aggregate_debug(*aggregate, [&](const Type& leaf) {
         const int slot = fn.ret_slots[next++];
         return interp::scalar_debug(leaf.scalar, frame.s[static_cast<size_t>(slot)]);
       }) << "\n";

@@ -506,8 +506,9 @@ struct Session::Impl {
       of.insert(of.end(), bindings[b].locals(), static_cast<int>(b));
     return of;
   }
+  // `of`: binding_of_decl(); `enter`: main's statement after the session's declarations.
   std::map<std::string, InScope> lets_in_scope(const Attempt& a, const tir::Function& main_fn,
-                                               size_t decls, size_t enter) const {
+                                               const std::vector<int>& of, size_t enter) const {
     std::map<uint32_t, bool> let_mut;  // the input's `let`s (the TIR does not keep `mut`)
     for (const ast::Item& item : a.parsed()->program.items)
       if (const auto* f = boost::get<ast::FnItem>(&item); f && f->name.name == "main")
@@ -515,7 +516,7 @@ struct Session::Impl {
           if (const auto* l = boost::get<ast::LetStmt>(&s))
             let_mut[a.parsed()->span(s).begin] = l->is_mut;
     std::map<std::string, InScope> scope;
-    const std::vector<int> of = binding_of_decl();
+    const size_t decls = of.size();
     const auto& stmts = main_fn.body->stmts;
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
       const tir::Stmt* s = stmts[i];
@@ -609,7 +610,7 @@ struct Session::Impl {
     const size_t decls = of.size();
     const size_t enter = decls + std::count_if(bindings.begin(), bindings.end(),
                                                [](const Binding& b) { return b.moved; });
-    const std::map<std::string, InScope> scope = lets_in_scope(a, *main_fn, decls, enter);
+    const std::map<std::string, InScope> scope = lets_in_scope(a, *main_fn, of, enter);
     std::set<int> touched;
     visit_exprs(main_fn->body, [&](const tir::Expr* e) {
       if (e->kind == tir::ExprKind::Var) touched.insert(e->slot);
