@@ -23,3 +23,10 @@ endif()
 if(TEST offload_test)
   set_property(TEST offload_test APPEND PROPERTY ENVIRONMENT "VX_OFFLOAD_TEST_ARCHS=sm_90")
 endif()
+# host_threads_corpus and cuda_host_test's runs through the stand-in driver take every second
+# program under ASan (the release build runs them all; CI in 30 minutes).
+foreach(test host_threads_corpus cuda_host_test)
+  if(TEST ${test})
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "VX_CORPUS_EVERY=2")
+  endif()
+endforeach()
