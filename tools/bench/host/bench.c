@@ -1,9 +1,10 @@
-// The workloads of tools/bench/host in C (gcc -O2, one thread): the same loops as the Vx
+// The workloads of tools/bench/host in C (gcc -O2, one thread; the row sums also on two): the same loops as the Vx
 // programs in vx/, on the same sizes (the reductions in the tree order of DESIGN §3.7). Prints the kernel's CPU seconds (the process's CPU
 // time, as Lua's os.clock gives, so that other load on the machine counts less) and a check value.
-// usage: bench scale ROWS COLS | gelu N | rowsums ROWS | histogram N | layernorm ROWS |
+// usage: bench scale ROWS COLS | gelu N | rowsums ROWS [2] | histogram N | layernorm ROWS |
 //        softmax ROWS
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,28 @@ static float tree_max(float* x, long n) {
   for (long h = n / 2; h >= 1; h /= 2)
     for (long i = 0; i < h; ++i) x[i] = x[i + h] > x[i] ? x[i + h] : x[i];
   return x[0];
+}
+
+// Seed 000's row sums (book_gpu_row_sums_in_shared_memory) of rows begin..end of 1024 floats.
+struct rows {
+  float* m;
+  float* sums;
+  long begin, end;
+};
+static void* row_sums(void* arg) {
+  const struct rows* r = arg;
+  float part[1024];
+  for (long i = r->begin; i < r->end; ++i) {
+    for (long t = 0; t < 1024; ++t) part[t] = r->m[i * 1024 + t];
+    r->sums[i] = tree_sum(part, 1024);
+  }
+  return NULL;
+}
+
+static double wall(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static double now(void) {
@@ -55,21 +78,26 @@ int main(int argc, char** argv) {
     t1 = now();
     printf("%.9f %g %g\n", t1 - t0, out[0], out[a - 1]);
   } else if (!strcmp(w, "rowsums")) {
-    const long n = 1024;
-    float* m = malloc(sizeof(float) * a * n);
-    float* sums = malloc(sizeof(float) * a);
-    float part[1024];
-    for (long i = 0; i < a * n; ++i) m[i] = 0.5f;
-    for (long c = 0; c < n; ++c) m[c] = (float)c;
-    t0 = now();
-    for (long r = 0; r < a; ++r) {
-      for (long t = 0; t < n; ++t) part[t] = m[r * n + t];
-      for (long h = n / 2; h >= 1; h /= 2)  // the tree order of DESIGN §3.7
-        for (long i = 0; i < h; ++i) part[i] = part[i] + part[i + h];
-      sums[r] = part[0];
+    // b = 2: the rows in two halves on two threads, timed by the wall clock (the machine's own
+    // two-thread speed-up on this memory-bound loop, beside vx-2's).
+    struct rows r = {malloc(sizeof(float) * a * 1024), malloc(sizeof(float) * a), 0, a};
+    for (long i = 0; i < a * 1024; ++i) r.m[i] = 0.5f;
+    for (long c = 0; c < 1024; ++c) r.m[c] = (float)c;
+    if (b == 2) {
+      struct rows half = r;
+      half.end = r.begin = a / 2;
+      pthread_t other;
+      t0 = wall();
+      pthread_create(&other, NULL, row_sums, &half);
+      row_sums(&r);
+      pthread_join(other, NULL);
+      t1 = wall();
+    } else {
+      t0 = now();
+      row_sums(&r);
+      t1 = now();
     }
-    t1 = now();
-    printf("%.9f %g %g\n", t1 - t0, sums[0], sums[a - 1]);
+    printf("%.9f %g %g\n", t1 - t0, r.sums[0], r.sums[a - 1]);
   } else if (!strcmp(w, "histogram")) {
     int32_t* v = malloc(sizeof(int32_t) * a);
     uint32_t bins[8] = {0};

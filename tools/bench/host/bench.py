@@ -6,7 +6,8 @@ Every implementation times only its kernel (vx: VX_TIME_KERNEL=1, the region's t
 set-up is left out of the per-element figures; vx's peak memory is that of the whole `vx run`.
 The one-thread columns (vx-1, C, Lua, LuaJIT, CPython) are CPU time of the process, so that
 other load on a shared machine counts less; the thread ratios compare wall times (vx-1 wall
-against vx-2 / vx-all wall); the numba simulator (Python threads) is wall time.
+against vx-2 / vx-all wall); the numba simulator (Python threads) and C-2 (the row sums in C on
+two threads: what a second core gives that memory-bound loop on this machine) are wall time.
 usage: bench.py VX RESULTS-DIR [--reps N] [--quick]"""
 import argparse
 import datetime
@@ -84,7 +85,7 @@ def main():
     cores = os.cpu_count() or 1
     tmp = tempfile.mkdtemp(prefix="vx-bench-")
     cbin = os.path.join(tmp, "bench_c")
-    subprocess.check_call(["gcc", "-O2", "-o", cbin, os.path.join(HERE, "bench.c"), "-lm"])
+    subprocess.check_call(["gcc", "-O2", "-pthread", "-o", cbin, os.path.join(HERE, "bench.c"), "-lm"])
     lua = shutil.which("lua5.4")
     luajit = shutil.which("luajit")
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
@@ -100,6 +101,8 @@ def main():
         }
         if cores >= 2:
             impls["vx-2"] = lambda: time_vx(args.vx, program, 2)
+            if name == "rowsums":  # memory-bound: how much a second thread gives C on this machine
+                impls["C-2"] = lambda: time_other([cbin, name] + list(map(str, cargs)) + ["2"])
         if lua and name not in C_ONLY:
             impls["lua5.4"] = lambda: time_other([lua, os.path.join(HERE, "bench.lua"), name] + list(map(str, cargs)))
         if luajit and name not in C_ONLY:
@@ -140,10 +143,10 @@ def main():
         n = max(len(a), len(b))
         return statistics.median(a[i % len(a)] / b[i % len(b)] for i in range(n))
 
-    cols = ["vx-1", "vx-2", "vx-all", "C", "lua5.4", "luajit", "cpython", "numba-sim"]
+    cols = ["vx-1", "vx-2", "vx-all", "C", "C-2", "lua5.4", "luajit", "cpython", "numba-sim"]
     cols = [c for c in cols if any(c in r["times"] for r in results.values())]
     print("\nns per element (median of %d runs; vx-all = %d threads; one-thread columns CPU time, vx-2,"
-          " vx-all and numba-sim wall time; numba-sim on a smaller size)" % (args.reps, cores))
+          " vx-all, C-2 and numba-sim wall time; numba-sim on a smaller size)" % (args.reps, cores))
     print("%-10s" % "workload" + "".join("%12s" % c for c in cols))
     for name, r in results.items():
         cells = []
@@ -153,8 +156,9 @@ def main():
         print("%-10s" % name + "".join(cells))
     print("\nratios (median of per-run ratios; lua/vx-1, luajit/vx-1, sim/vx-1: > 1 means vx-1 is faster;"
           " vx-1/C: vx-1's time over C's, so <= 2 is within 2x of C; the thread columns are the speed-up"
-          " of vx-2 and vx-all over vx-1, wall time)")
-    head = ["lua/vx-1", "luajit/vx-1", "vx-1/C", "vx-1/vx-2", "vx-1/vx-all", "sim/vx-1", "peak MiB"]
+          " of vx-2 and vx-all over vx-1, wall time, and C/C-2 C's own speed-up on two threads)")
+    head = ["lua/vx-1", "luajit/vx-1", "vx-1/C", "vx-1/vx-2", "vx-1/vx-all", "C/C-2", "sim/vx-1",
+            "peak MiB"]
     print("%-10s" % "workload" + "".join("%13s" % h for h in head))
     for name, r in results.items():
         rs = {
@@ -163,6 +167,7 @@ def main():
             "vx1_over_c": ratio(r, "vx-1", "C"),
             "vx1_over_vx2": ratio(r, "vx-1", "vx-2", "wall"),
             "vx1_over_vxall": ratio(r, "vx-1", "vx-all", "wall"),
+            "c_over_c2": ratio(r, "C", "C-2"),
             "numba_sim_over_vx1": ratio(r, "numba-sim", "vx-1"),
         }
         r["ratios"] = rs
