@@ -60,8 +60,10 @@ tir::Expr* all_of(tir::Program& prog, std::vector<tir::Expr*> tests, Span span) 
   return join_tests(prog, tests, 0, tests.size(), span, tir::BinOp::And);
 }
 
-// How much work the usefulness algorithm may do for one `match` (rustc has such a limit too).
-constexpr size_t kUsefulnessBudget = 2000000;
+// How much work the usefulness algorithm may do for one `match` (rustc has such a limit too): two
+// million calls, or a hundred million rows of the pattern matrix looked at (a few tenths of a
+// second; patterns::Usefulness::step).
+constexpr size_t kUsefulnessBudget = 100000000;
 
 // How many unreachable patterns get labels naming the earlier patterns that cover them (finding
 // those is a walk over the earlier patterns).

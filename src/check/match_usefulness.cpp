@@ -169,8 +169,9 @@ bool overlaps(const Pat& a, const Pat& b) {
   return true;
 }
 
-bool Usefulness::step() {
-  if (++steps_ <= budget_) return true;
+bool Usefulness::step(size_t work) {
+  steps_ += work;
+  if (steps_ <= budget_) return true;
   exhausted_ = true;
   return false;
 }
@@ -203,8 +204,10 @@ bool Usefulness::useful_rows(const std::vector<Row>& rows, const Row& v,
   const Row tail(v.begin() + 1, v.end());
   const std::vector<Interval> domain =
       head->kind == Kind::Range ? std::vector<Interval>{head->values} : type_values(t.scalar);
+  const std::vector<Interval> pieces = split(t.scalar, domain, matrix, nullptr);
+  if (!step(pieces.size() * matrix.size())) return true;
   bool default_done = false;  // the pieces no head holds all keep the same rows
-  for (const Interval& piece : split(t.scalar, domain, matrix, nullptr)) {
+  for (const Interval& piece : pieces) {
     std::vector<Row> spec;
     bool named = false;
     for (const Row& r : matrix) {
@@ -286,7 +289,9 @@ std::vector<Usefulness::Witness> Usefulness::witnesses(const std::vector<Row>& r
     return value_text(iv.lo, t.scalar) + "..=" + value_text(iv.hi, t.scalar);
   };
   std::vector<Interval> gaps;  // the values no head names, as maximal ranges (a bool's one by one)
-  for (const Interval& piece : split(t.scalar, all, matrix, nullptr)) {
+  const std::vector<Interval> pieces = split(t.scalar, all, matrix, nullptr);
+  if (!step(pieces.size() * matrix.size())) return out;
+  for (const Interval& piece : pieces) {
     std::vector<Row> spec;
     bool held = false;
     for (const Row& r : matrix) {

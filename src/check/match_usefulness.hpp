@@ -60,7 +60,10 @@ class Usefulness {
   bool useful_rows(const std::vector<Row>& rows, const Row& v, const std::vector<Type>& types);
   std::vector<Witness> witnesses(const std::vector<Row>& rows, const std::vector<Type>& types,
                                  bool scrutinee);
-  bool step();
+  // Counts `work` against the budget: a call is kCallWork, and a call also counts the rows times
+  // the pieces of its column it goes through (one row a piece: the time of a call grows with both).
+  static constexpr size_t kCallWork = 50;
+  bool step(size_t work = kCallWork);
   size_t budget_;
   size_t steps_ = 0;
   bool exhausted_ = false;
