@@ -16,8 +16,6 @@ namespace vx::check {
 
 namespace {
 
-constexpr const char* kTemp = "_tuple";  // `_`: never reported as unused
-
 // The locals that `e` reads and those it assigns.
 void touched(const tir::Expr* e, std::set<int>& reads, std::set<int>& writes) {
   tir::walk_expr(e, [&](const tir::Stmt* s, const tir::Expr* x) {
@@ -171,7 +169,7 @@ void Checker::return_with_write_back(tir::Stmt* ret, std::vector<tir::Stmt*>& ou
   if (!write_back_params_.empty()) {
     // The value first: it may still change the parameters (`return g(p);`).
     if (ret->value && !ret->value->type.is_unit() && !ret->value->type.is_error()) {
-      const int slot = hidden_slot(ret->value->type, kTemp, ret->value->span);
+      const int slot = hidden_slot(ret->value->type, tir::kTupleTemp, ret->value->span);
       out.push_back(let_slot(slot, ret->value, ret->value->span));
       ret->value = read_slot(slot, ret->value->span);
     }
@@ -183,7 +181,7 @@ void Checker::return_with_write_back(tir::Stmt* ret, std::vector<tir::Stmt*>& ou
 void Checker::end_with_write_back(tir::Block* body) {
   if (write_back_params_.empty()) return;
   if (tir::Expr* tail = body->tail) {
-    const int slot = hidden_slot(tail->type, kTemp, tail->span);
+    const int slot = hidden_slot(tail->type, tir::kTupleTemp, tail->span);
     body->stmts.push_back(let_slot(slot, tail, tail->span));
     write_back(body->stmts, tail->span);
     body->tail = read_slot(slot, tail->span);

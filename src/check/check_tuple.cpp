@@ -13,8 +13,6 @@ namespace vx::check {
 
 namespace {
 
-constexpr const char* kTupleTemp = "_tuple";  // `_`: never reported as unused
-
 // A scalar that reads the same whenever it is read: a literal or a local.
 bool plain(const tir::Expr* e) {
   return e->kind == tir::ExprKind::Literal || e->kind == tir::ExprKind::Var;
@@ -105,7 +103,7 @@ void Checker::materialize(tir::Expr* flat, bool all) {
   for (int k = 0; k <= last; ++k) {
     tir::Expr*& leaf = flat->args[static_cast<size_t>(k)];
     if (leaf->kind == tir::ExprKind::Literal) continue;
-    const int slot = hidden_slot(leaf->type, kTupleTemp, leaf->span);
+    const int slot = hidden_slot(leaf->type, tir::kTupleTemp, leaf->span);
     flat->block->stmts.push_back(let_slot(slot, leaf, leaf->span));
     leaf = read_slot(slot, leaf->span);
   }
@@ -127,7 +125,7 @@ std::vector<tir::Expr*> Checker::sequence(std::vector<tir::Expr*>& parts,
     }
     if (later && p->kind != tir::ExprKind::Literal && !p->type.is_tensor_like() &&
         p->type.is_scalar()) {
-      const int slot = hidden_slot(p->type, kTupleTemp, p->span);
+      const int slot = hidden_slot(p->type, tir::kTupleTemp, p->span);
       pre.push_back(let_slot(slot, p, p->span));
       p = read_slot(slot, p->span);
     }
@@ -205,7 +203,7 @@ tir::Expr* Checker::as_flat(tir::Expr* e) {
     return error_expr(e->span);
   }
   tir::Expr* flat = new_flat(e->type, e->span);
-  std::vector<int> slots = leaf_slots(e->type, kTupleTemp, e->span, false);
+  std::vector<int> slots = leaf_slots(e->type, tir::kTupleTemp, e->span, false);
   for (int slot : slots) {
     flat->block->stmts.push_back(
         let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], e->span), e->span));
@@ -638,13 +636,13 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   if (!sig.ret.is_tuple() && backs.empty()) return with_prelude(std::move(pre), call);
   if (sig.ret.is_tuple()) {
     call->type = Type::unit();
-    call->out_slots = leaf_slots(sig.ret, kTupleTemp, call->span, false);
+    call->out_slots = leaf_slots(sig.ret, tir::kTupleTemp, call->span, false);
   }
   const size_t first_back = call->out_slots.size();
   for (const StructBorrow& b : backs)
     for (int leaf : b.leaves)
       call->out_slots.push_back(
-          hidden_slot(fn_->slot_types[static_cast<size_t>(leaf)], kTupleTemp, call->span));
+          hidden_slot(fn_->slot_types[static_cast<size_t>(leaf)], tir::kTupleTemp, call->span));
   for (int slot : call->out_slots) {
     pre.push_back(let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], call->span),
                            call->span));
@@ -655,7 +653,7 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   st->span = call->span;
   st->value = call;
   if (!call->type.is_unit()) {
-    result = hidden_slot(call->type, kTupleTemp, call->span);
+    result = hidden_slot(call->type, tir::kTupleTemp, call->span);
     st = let_slot(result, call, call->span);
   }
   pre.push_back(st);

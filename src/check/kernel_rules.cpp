@@ -440,7 +440,13 @@ class RuleWalker {
       case tir::StmtKind::Assign: {
         const tir::Expr* t = s->target;
         if (t->kind == tir::ExprKind::Var) {
-          check_outer_write(t->slot, s->span, t->text);
+          // The fields of a struct (or the elements of a tuple) given at once by a call, a
+          // `&mut p` write-back or a whole-value assignment: one error, naming the struct.
+          std::string name = t->text;
+          if (s->value && s->value->kind == tir::ExprKind::Var && s->value->text == tir::kTupleTemp)
+            name = name.substr(0, name.find('.'));
+          if (reported_outer_.insert({s->span.begin, name}).second)
+            check_outer_write(t->slot, s->span, name);
         } else if (t->kind == tir::ExprKind::Index && t->args[0]->type.is_array()) {
           // An array is a value of its pass: an element written is the variable written.
           check_outer_write(root_slot(t), s->span, t->text);
@@ -1016,6 +1022,7 @@ class RuleWalker {
   std::map<int, const tir::Stmt*> loop_of_slot_;
   std::map<const tir::Stmt*, int64_t> smem_bytes_;
   std::set<uint32_t> reported_borrow_;
+  std::set<std::pair<uint32_t, std::string>> reported_outer_;  // a span and the name written
 
   int spawn_ = 0;
   int blocks_ = 0, lanes_ = 0;

@@ -16,6 +16,11 @@
 
 namespace vx::tir {
 
+// The name of the hidden locals that carry a tuple's or a struct's elements between a call's
+// results (or a `&mut` struct's write-back) and the locals of its fields; `_`: never reported as
+// unused.
+inline constexpr const char* kTupleTemp = "_tuple";
+
 enum class BuiltinId : uint8_t {
 #define VX_BUILTIN(E, spelling, ...) E,
 #include "check/builtins.def"
