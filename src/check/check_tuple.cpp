@@ -36,7 +36,7 @@ bool has_effect(const tir::Expr* e) {
 }
 
 bool tuple_element_ok(const Type& t) {
-  return t.is_scalar() || (t.is_tuple() && !t.struct_ref) || t.is_error();
+  return t.is_scalar() || (t.is_tuple() && !t.struct_ref && !holds_tensor(t)) || t.is_error();
 }
 
 void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
@@ -185,6 +185,7 @@ void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
 }
 
 tir::Expr* Checker::zero_of(const Type& t, Span s) {
+  if (t.kind == TypeKind::Tensor) return nullptr;  // a tensor field: no value until it is given one
   if (!t.is_array()) return make(tir::ExprKind::Literal, t, s);
   // An array field of a struct: `[0; N]`, an array of arrays `[[0; M]; N]`.
   tir::Expr* e = make(tir::ExprKind::ArrayLit, t, s);
@@ -202,6 +203,14 @@ tir::Expr* Checker::as_flat(tir::Expr* e) {
                     "a reference to a struct cannot be the value of an `if`, a `match` or a block",
                     "`" + type_name(e->type) + "` chosen here");
     d.helps.push_back("borrow in each branch where it is used, or copy the struct: `*r`");
+    return error_expr(e->span);
+  }
+  if (holds_tensor(e->type)) {  // its branches would move without a trace (types.md §9)
+    auto& d = error("E0202", e->span,
+                    "a struct holding a tensor cannot be the value of an `if`, a `match` or a "
+                    "block",
+                    "`" + type_name(e->type) + "` chosen here");
+    d.helps.push_back("assign the struct in each branch: `m = …;`");
     return error_expr(e->span);
   }
   tir::Expr* flat = new_flat(e->type, e->span);
@@ -326,6 +335,7 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
   tir::Expr* flat = new_flat(elem, s);
   flat->block->stmts = std::move(pre);
   flat->args.assign(base->args.begin() + first, base->args.begin() + first + count);
+  note_struct_part(base, flat, f.name);  // check_struct_tensor.cpp
   return flat;
 }
 
@@ -558,6 +568,12 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     d.helps.push_back("declare it with `let mut " + name + "`");
   }
   const bool compound = a.op != "=";
+  // A struct holding a tensor (check_struct_tensor.cpp): host code only, moved whole, its
+  // tensors not replaced through a reference.
+  const bool whole = place.suffixes.empty() && !through_deref;
+  if (ok && !struct_tensor_assign(local, t, path, whole, local.type.struct_ref || through_deref,
+                                  !idx.empty(), target))
+    return (void)check_expr(a.value, nullptr);
   if (!idx.empty()) {
     if (!ok) return (void)check_expr(a.value, nullptr);
     tir::Stmt* st = prog_.new_stmt();
@@ -574,6 +590,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   }
   tir::Expr* v = check_expr(a.value, ok ? &t : nullptr);
   if (!ok || v->type.is_error()) return;
+  if (!compound) mark_moved(v, span(a.value));  // `m.w = t;`, `m = other;` move the value in
   if (!t.is_tuple()) {
     // One scalar: the assignment of a scalar local.
     tir::Stmt* st = assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);
@@ -584,7 +601,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
       st->op = compound_op(a.op);
       const bool bits = st->op == tir::BinOp::BitAnd || st->op == tir::BinOp::BitOr ||
                         st->op == tir::BinOp::BitXor;
-      if (!is_number(t.scalar) && !(t.scalar == Scalar::Bool && bits))
+      if (!t.is_scalar() || (!is_number(t.scalar) && !(t.scalar == Scalar::Bool && bits)))
         error("E0202", target, "`" + a.op + "` cannot be applied to `" + type_name(t) + "`");
     }
     if (compound && (st->op == tir::BinOp::Shl || st->op == tir::BinOp::Shr)) {
@@ -608,6 +625,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   if (v->type.is_error()) return;
   // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
   materialize(v, true);
+  if (whole) local.moved = false;  // a new value
   out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
   for (size_t k = 0; k < v->args.size(); ++k) {
     out.push_back(
@@ -628,10 +646,12 @@ void Checker::return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& ou
 
 tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   bool tuples = sig.ret.is_tuple();
-  for (const tir::Expr* a : call->args) tuples = tuples || a->type.is_tuple();
+  for (const tir::Expr* a : call->args)
+    tuples = tuples || a->type.is_tuple() || struct_borrows_.count(a);  // `&mut m.w` too
   if (!tuples) return call;
   // `&mut` struct arguments (check_struct_ref.cpp): the callee's fields come back after the call.
   const std::vector<StructBorrow> backs = call_borrows(call, sig);
+  pass_tensor_leaves_by_view(call);  // check_struct_tensor.cpp
   std::vector<tir::Stmt*> pre;
   std::vector<tir::Expr*> parts = call->args;
   call->args = sequence(parts, pre);

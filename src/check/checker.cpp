@@ -480,6 +480,7 @@ void Checker::check_helper_memories() {
       d.secondary.push_back({*device[u.fn], "`" + fn + "` runs as device code for this call"});
     }
   }
+  check_helper_tensor_structs(device);  // check_struct_tensor.cpp
 }
 
 void Checker::check_function(int index) {
@@ -529,6 +530,7 @@ void Checker::check_function(int index) {
     d.secondary.push_back({span(*sig.item->ret), "the function returns this type"});
   } else if (f.body->tail && !sig.ret.is_error()) {
     f.body->tail = coerce(f.body->tail, sig.ret, f.body->tail->span, "the function's value");
+    mark_moved(f.body->tail, f.body->tail->span);  // `*r` of a struct holding a tensor: E0306
   }
   if (sig.ret.is_tuple() && f.body->tail) {
     tir::Expr* tail = f.body->tail;
