@@ -99,7 +99,8 @@ void Checker::mark_moved(tir::Expr* e, Span at) {
   }
   // A tensor local used by value (not through a reference) is moved.
   if (e->kind == tir::ExprKind::Var && e->type.kind == TypeKind::Tensor) {
-    if (Local* l = lookup(e->text)) {
+    Local* l = lookup(e->text);
+    if (l && l->slot == e->slot) {  // not a local of a block that has ended, shadowing it
       l->moved = true;
       l->moved_at = at;
     }
@@ -148,7 +149,8 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
   if (l->type.is_tuple()) {
     if (l->type.struct_ref) return struct_ref_var(*l, span);
     tir::Expr* flat = tuple_var(*l, span);
-    if (holds_tensor(l->type)) struct_values_[flat] = {name, true, false};  // what a move moves
+    if (holds_tensor(l->type))  // what a move of it moves
+      struct_values_[flat] = {name, true, false, l->leaves.empty() ? -1 : l->leaves.front()};
     return flat;
   }
   tir::Expr* e = make(tir::ExprKind::Var, l->type, span);

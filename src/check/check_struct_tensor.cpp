@@ -140,8 +140,11 @@ bool Checker::move_struct_tensor(tir::Expr* e, Span at) {
     auto it = struct_values_.find(e);
     if (it == struct_values_.end()) return false;  // a literal, a call's result: a temporary
     what = it->second;
-    Local* l = what.whole ? lookup(what.path) : nullptr;
-    if (l && !l->type.struct_ref) {  // the whole struct: it moves, and its other names
+    if (what.whole) {
+      Local* l = lookup(what.path);
+      // A block's value that is its own local (`{ let e = c; e }`): the local is gone with the
+      // block, nothing to mark.
+      if (!l || l->leaves.empty() || l->leaves.front() != what.first_leaf) return true;
       const std::set<int> leaves(l->leaves.begin(), l->leaves.end());  // (`let r = &mut m;`)
       for (auto& scope : scopes_)
         for (Local& other : scope)
@@ -167,6 +170,19 @@ bool Checker::move_struct_tensor(tir::Expr* e, Span at) {
     d.helps.push_back("borrow it instead (`&" + path + "`, `&mut " + path +
                       "`), or move the whole struct");
   return true;
+}
+
+void Checker::move_branch_values(tir::Expr* e) {
+  for (tir::Block* b : {e->block, e->else_block}) {
+    if (!b || !b->tail) continue;
+    tir::Expr* t = b->tail;
+    const bool branches =
+        t->kind == tir::ExprKind::If || (t->kind == tir::ExprKind::BlockExpr && t->block->tail);
+    if (branches)
+      move_branch_values(t);
+    else
+      mark_moved(t, t->span);
+  }
 }
 
 bool Checker::struct_tensor_assign(Local& local, const Type& elem, const std::string& path,

@@ -205,14 +205,7 @@ tir::Expr* Checker::as_flat(tir::Expr* e) {
     d.helps.push_back("borrow in each branch where it is used, or copy the struct: `*r`");
     return error_expr(e->span);
   }
-  if (holds_tensor(e->type)) {  // its branches would move without a trace (types.md §9)
-    auto& d = error("E0202", e->span,
-                    "a struct holding a tensor cannot be the value of an `if`, a `match` or a "
-                    "block",
-                    "`" + type_name(e->type) + "` chosen here");
-    d.helps.push_back("assign the struct in each branch: `m = …;`");
-    return error_expr(e->span);
-  }
+  if (holds_tensor(e->type)) move_branch_values(e);  // check_struct_tensor.cpp
   tir::Expr* flat = new_flat(e->type, e->span);
   std::vector<int> slots = leaf_slots(e->type, kTupleTemp, e->span, false);
   for (int slot : slots) {

@@ -284,6 +284,7 @@ class Checker {
     std::string path;         // as a message names it: `m`, `m.inner`, `*r`
     bool whole = false;       // a struct local itself: a move moves the local
     bool behind_ref = false;  // reached through a reference
+    int first_leaf = -1;      // whole: the local's first leaf (which local, if still in scope)
   };
   std::map<const tir::Expr*, StructValue> struct_values_;
   // `part`, the field `field` of the struct value `base`: a part of whatever `base` is.
@@ -295,6 +296,9 @@ class Checker {
   // when refused.
   bool struct_tensor_assign(Local& local, const Type& elem, const std::string& path, bool whole,
                             bool through_ref, bool element, Span target);
+  // The value of an `if`, a `match` or a block of such a struct: what each branch's value moves
+  // is moved after it (spec/memory.md §2), before as_flat routes the values into its slots.
+  void move_branch_values(tir::Expr* e);
   // `&m.w`, `&mut m.w[i]`: a reference to the tensor field held in `leaf`.
   tir::Expr* tensor_field_ref(const std::string& path, int leaf,
                               const std::vector<const ast::IndexSuffix*>& idx, bool is_mut, Span s);
