@@ -62,8 +62,10 @@ bool Checker::struct_tensor_allowed(const Type& t, const std::string& what, Span
     d.notes.push_back(
         "spec/types.md §9: a struct with a tensor field is host code's only, as its CPU_DRAM "
         "tensors are");
-    d.helps.push_back("name the tensor itself in the region: keep it in a local of its own (`let " +
-                      std::string("w = transfer(…, Memory::HBM);`), not in `") + what + "`");
+    d.helps.push_back(
+        "name the tensor itself in the region, kept in a local of its own (`let w = "
+        "transfer(…, Memory::HBM);`), not in `" +
+        what + "`; read a scalar field before the region");
     device_tensor_struct_errors_.push_back(s);
     return false;
   }
