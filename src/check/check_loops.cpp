@@ -58,7 +58,7 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
   if (expected) loop_flows_.back().value_type = *expected;
   Type r, unit;
   loop->body = check_block(l.body.get(), &unit, r);
-  LoopFlow flow = leave_loop(before);
+  LoopFlow flow = leave_loop(before, loop->body);
 
   LoopParts parts;
   bool any_value = false;

@@ -590,10 +590,12 @@ void Checker::enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
   if (label) flow.label = label->name;
 }
 
-Checker::LoopFlow Checker::leave_loop(const MoveState& before) {
+Checker::LoopFlow Checker::leave_loop(const MoveState& before, const tir::Block* body) {
   LoopFlow flow = std::move(loop_flows_.back());
   loop_flows_.pop_back();
-  MoveState end = save_moves();  // the end of a pass
+  // The end of a pass, when the body can reach it: a body that ends in `break` (`loop { break
+  // t; }`) or `continue` moves nothing into the next pass there.
+  MoveState end = never_ends(body, true) ? before : save_moves();
   if (flow.at_continue) merge_moves(end, *flow.at_continue);
   size_t i = 0;
   for (auto& scope : scopes_)
@@ -777,7 +779,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     Type r;
     Type unit;
     st->body = check_block(w->body.get(), &unit, r);
-    leave_loop(before);
+    leave_loop(before, st->body);
     out.push_back(st);
     return;
   }
@@ -828,7 +830,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     Type r, unit;
     st->body = check_block(f->body.get(), &unit, r);
     if (st->across == tir::Across::Blocks) --block_loop_depth_;
-    leave_loop(before);
+    leave_loop(before, st->body);
     scopes_.pop_back();
     out.push_back(st);
     return;

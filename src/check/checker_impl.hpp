@@ -415,7 +415,7 @@ class Checker {
   // A local declared before the loop and moved at the end of a pass (not re-assigned since the
   // move) would be used moved by the next pass: E0301 at the move. After the loop, a local is
   // moved when it was before it, at the end of a pass, or where a `break` left.
-  LoopFlow leave_loop(const MoveState& before);
+  LoopFlow leave_loop(const MoveState& before, const tir::Block* body);
   int spawn_depth_ = 0;
   int unsafe_depth_ = 0;
   int block_loop_depth_ = 0;  // across blocks loops around the current code
