@@ -121,7 +121,8 @@ tir::Expr* Checker::struct_ref_var(const Local& l, Span s) {
   b.name = l.name;
   b.is_mut = l.type.ref_mut;
   struct_borrows_[flat] = std::move(b);
-  if (holds_tensor(l.type)) struct_values_[flat] = {l.name, false, true};  // `r.inner` is a part
+  if (holds_tensor(l.type))  // `r.inner` is a part of it
+    struct_values_[flat] = {l.name, false, true, -1, l.type.ref_mut};
   return flat;
 }
 
@@ -148,7 +149,7 @@ tir::Expr* Checker::deref_struct(tir::Expr* e) {
   // holding a tensor, not movable: check_struct_tensor.cpp).
   auto b = struct_borrows_.find(e);
   if (b != struct_borrows_.end() && holds_tensor(e->type))
-    struct_values_[e] = {"*" + b->second.name, false, true};
+    struct_values_[e] = {"*" + b->second.name, false, true, -1, b->second.is_mut};
   e->type.struct_ref = false;
   e->type.ref_mut = false;
   return e;

@@ -137,6 +137,7 @@ bool Checker::move_struct_tensor(tir::Expr* e, Span at) {
     what.path = e->text;  // `m.w`, `r.w`: the leaf's name, from the local that declared it
     const Local* root = lookup(e->text.substr(0, e->text.find('.')));
     what.behind_ref = root && root->type.struct_ref;
+    what.ref_mut = what.behind_ref && root->type.ref_mut;
   } else {
     if (!e->type.is_tuple() || e->type.struct_ref || !holds_tensor(e->type)) return false;
     auto it = struct_values_.find(e);
@@ -159,7 +160,8 @@ bool Checker::move_struct_tensor(tir::Expr* e, Span at) {
   }
   const std::string& path = what.path;
   auto& d = error("E0306", at,
-                  what.behind_ref ? "cannot move out of `" + path + "` which is behind a reference"
+                  what.behind_ref ? "cannot move out of `" + path + "` which is behind a " +
+                                        (what.ref_mut ? "mutable" : "shared") + " reference"
                                   : "cannot move out of `" + path + "`, a field of a struct",
                   "move occurs because `" + path + "` has type `" + type_name(e->type) +
                       "`, which does not implement the `Copy` trait");

@@ -285,6 +285,7 @@ class Checker {
     bool whole = false;       // a struct local itself: a move moves the local
     bool behind_ref = false;  // reached through a reference
     int first_leaf = -1;      // whole: the local's first leaf (which local, if still in scope)
+    bool ref_mut = false;     // behind_ref: a `&mut` one
   };
   std::map<const tir::Expr*, StructValue> struct_values_;
   // `part`, the field `field` of the struct value `base`: a part of whatever `base` is.
