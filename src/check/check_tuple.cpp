@@ -456,10 +456,11 @@ void Checker::bind_pattern(const ast::LetPattern& p, const Type& t,
     return;
   }
   const ast::TuplePat& tp = boost::get<ast::x3::forward_ast<ast::TuplePat>>(p).get();
-  if (!t.is_tuple() || t.elems.size() != tp.elems.size()) {
+  // A struct is not taken apart by a tuple pattern (`let (x, n) = p;`), as in Rust (E0308).
+  if (!t.is_tuple() || t.is_struct() || t.elems.size() != tp.elems.size()) {
     auto& d = error(
         "E0200", span(tp),
-        !t.is_tuple()
+        !t.is_tuple() || t.is_struct()
             ? "mismatched types: expected `" + type_name(t) + "`, found a tuple"
             : "mismatched types: expected a tuple with " + std::to_string(t.elems.size()) +
                   " element" + (t.elems.size() == 1 ? "" : "s") + ", found one with " +
@@ -497,12 +498,13 @@ void Checker::check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<ti
   }
   tir::Expr* v = check_expr(*l.init, has_type ? &declared : nullptr);
   if (has_type) v = coerce(v, declared, span(*l.init));
-  if (!v->type.is_tuple() && !v->type.is_error())
+  const bool tuple = v->type.is_tuple() && !v->type.is_struct();  // a struct is no tuple
+  if (!tuple && !v->type.is_error())
     error("E0200", span(l.pat),
           "mismatched types: expected `" + type_name(v->type) + "`, found a tuple",
           "expected `" + type_name(v->type) + "`");
   (void)s;
-  if (v->type.is_error() || !v->type.is_tuple()) {
+  if (!tuple) {
     declare_unchecked(l.pat);
     return;
   }
