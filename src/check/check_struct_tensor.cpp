@@ -110,14 +110,6 @@ void Checker::check_helper_tensor_structs(const std::vector<std::optional<Span>>
   }
 }
 
-const Local* Checker::leaf_owner(int slot) const {
-  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
-    for (auto l = scope->rbegin(); l != scope->rend(); ++l)
-      for (int leaf : l->leaves)
-        if (leaf == slot) return &*l;
-  return nullptr;
-}
-
 void Checker::note_struct_part(const tir::Expr* base, const tir::Expr* part,
                                const std::string& field) {
   auto it = struct_values_.find(base);
@@ -132,8 +124,8 @@ bool Checker::move_struct_tensor(tir::Expr* e, Span at) {
   StructValue what;
   if (e->kind == tir::ExprKind::Var && e->type.kind == TypeKind::Tensor) {
     const Local* l = lookup(e->text);
-    if (l && l->slot == e->slot) return false;  // a tensor local: moved as usual
-    if (!leaf_owner(e->slot)) return false;     // a call's result, a temporary: its own
+    if (l && l->slot == e->slot) return false;             // a tensor local: moved as usual
+    if (!struct_leaf_slots_.count(e->slot)) return false;  // a call's result: a temporary's
     what.path = e->text;  // `m.w`, `r.w`: the leaf's name, from the local that declared it
     const Local* root = lookup(e->text.substr(0, e->text.find('.')));
     what.behind_ref = root && root->type.struct_ref;

@@ -416,6 +416,7 @@ void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut,
   Local l{name, -1, t, is_mut, false, decl, {}, {}};
   l.leaves = leaf_slots(t, name, decl, is_mut);
   if (!l.leaves.empty()) fn_->aggregates[l.leaves.front()] = {t, l.leaves};
+  if (holds_tensor(t)) struct_leaf_slots_.insert(l.leaves.begin(), l.leaves.end());
   if (slots) *slots = l.leaves;
   if (value) {
     out.insert(out.end(), value->block->stmts.begin(), value->block->stmts.end());

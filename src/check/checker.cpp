@@ -494,6 +494,7 @@ void Checker::check_function(int index) {
   sig_ = &sig;
   fn_index_ = index;
   scopes_.clear();
+  struct_leaf_slots_.clear();
   scopes_.emplace_back();
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
   loop_flows_.clear();

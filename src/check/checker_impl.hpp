@@ -275,8 +275,9 @@ class Checker {
   // E0406 for the functions that run as device code (`device`, by check_helper_memories) and
   // take, return or use a struct holding a tensor.
   void check_helper_tensor_structs(const std::vector<std::optional<Span>>& device);
-  // The local (innermost first) whose struct has `slot` among its leaves, or null.
-  const Local* leaf_owner(int slot) const;
+  // The leaves of this function's struct locals and parameters that hold a tensor (in scope or
+  // not): a tensor read from one of them is a field, never moved out (E0306).
+  std::set<int> struct_leaf_slots_;
   // The struct values read from a local (use_var), through a reference (`r`, `*r`) or as a part of
   // either (`m.inner`, tuple_field), by the flat tuple that holds them: what a move of the value
   // moves. A flat tuple not here is a temporary (a literal, a call's result) and moves freely.
