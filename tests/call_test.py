@@ -191,6 +191,13 @@ pub fn first(q: Q) -> i32 {
 pub fn made() -> Q {
     Q { p: P { x: 1.0, n: 1 }, a: [1, 2] }
 }
+struct Model { w: Tensor<f32, [2]>, scale: f32 }
+pub fn model_scale(m: Model) -> f32 {
+    m.scale
+}
+pub fn new_model(k: f32) -> Model {
+    Model { w: Tensor<f32, [2]>::fill(k), scale: k }
+}
 pub fn row() -> [i32; 2] {
     [1, 2]
 }
@@ -329,6 +336,10 @@ bad = [
     (["make", "--arg", "n=P { x: 1.0, n: 2 }"], "takes a value of type `i32`"),
     (["first", "--arg", "q=Q"], "`q` is `Q`, which holds an array: `vx call` cannot pass it"),
     (["made"], "`made` returns `Q`, which holds an array: `vx call` cannot print it"),
+    (["model_scale", "--arg", "m=Model { w: 1, scale: 2.0 }"],
+     "`m` is `Model`, which holds a tensor: `vx call` cannot pass a struct holding a tensor"),
+    (["new_model", "--arg", "k=1.0"],
+     "`new_model` returns `Model`, which holds a tensor: `vx call` cannot print it"),
     (["bumped", "--arg", "p=P { x: 1.0, n: 2 }", "--arg", "k=1"],
      "`p` is `&mut P`: `vx call` cannot pass a reference to a struct"),
     (["scal", "--arg", "k=1"], "did you mean `scale`?"),

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "check/checker.hpp"
+#include "check/tir_walk.hpp"
 #include "driver/pipeline.hpp"
 #include "parse/parser.hpp"
 #include "support/suggest.hpp"
@@ -318,4 +319,35 @@ TEST_CASE("an unknown lanes:: routine lists the table's routines and the closest
   CHECK(d.label ==
         "the `lanes::` routines are sum, max, argmax, sum_unordered, sort and copy_async");
   CHECK(d.helps == std::vector<std::string>{"a routine with a similar name exists: `lanes::max`"});
+}
+
+TEST_CASE("a struct's tensor field is lent to a `&mut` call, not copied back, and not zeroed") {
+  // spec/types.md §9, "Tensor fields": the callee gets the caller's tensor as a view; only the
+  // other fields come back through the write-back slots.
+  auto c = check(
+      "struct M { w: Tensor<f32, [4]>, n: i32 }\n"
+      "fn bump(m: &mut M) { m.w[0] = 1.0; m.n += 1; }\n"
+      "fn make() -> M { M { w: Tensor<f32, [4]>::fill(0.0), n: 0 } }\n"
+      "fn main() { let mut m = make(); bump(&mut m); println!(\"{}\", m.w[0]); }");
+  REQUIRE(c.program);
+  REQUIRE_FALSE(c.diags->has_errors());
+  const vx::tir::Function* bump = nullptr;
+  for (const auto& f : c.program->functions)
+    if (f.name == "bump") bump = &f;
+  REQUIRE(bump);
+  CHECK(bump->write_backs == 1);  // `n`, not `w`
+  const auto& main_fn = c.program->functions[c.program->main_index];
+  int views = 0, tensor_lets = 0;
+  vx::tir::walk_block(main_fn.body, [&](const vx::tir::Stmt* s, const vx::tir::Expr* e) {
+    if (s && s->kind == vx::tir::StmtKind::Let &&
+        main_fn.slot_types[static_cast<size_t>(s->slot)].kind == vx::TypeKind::Tensor) {
+      ++tensor_lets;
+      // The call's result slot for `w` waits for the call: no literal stands for a tensor.
+      CHECK((!s->value || s->value->kind != vx::tir::ExprKind::Literal));
+    }
+    // The call's argument (through a temporary, as every argument that is not a plain read).
+    if (e && e->kind == vx::tir::ExprKind::Ref && e->args[0]->text == "m.w") ++views;
+  });
+  CHECK(tensor_lets >= 2);  // make()'s result slot and `m.w`
+  CHECK(views == 1);        // `m.w` passed as a view of the caller's tensor
 }

@@ -197,6 +197,25 @@ TEST_CASE_FIXTURE(OffloadOffSession,
 }
 
 TEST_CASE_FIXTURE(OffloadOffSession,
+                  "a struct holding a tensor lasts for its input only, with a note") {
+  // spec/cli.md §7: its tensor is not kept as a session's copy of a struct would be.
+  CHECK(s.eval("struct M { w: Tensor<f32, [2]>, k: f32 }"));
+  CHECK(
+      s.eval("let mut m = M { w: Tensor<f32, [2]>::fill(1.5), k: 2.0 }; m.w[1] += m.k; "
+             "m.w[1]"));
+  CHECK(out.str() == "defined struct M\n= 3.5 : f32\n");
+  CHECK(err.str() ==
+        "note: `m` is a `M`, a struct holding a tensor: the session does not keep it after "
+        "this input\n");
+  CHECK(s.names() == std::vector<std::string>{"M"});
+  err.str("");
+  CHECK_FALSE(s.eval("m.k"));  // gone: E0100, no crash
+  CHECK(err.str().find("error[E0100]") != std::string::npos);
+  CHECK_FALSE(s.eval("println!(\"{:?}\", M { w: Tensor<f32, [2]>::fill(0.0), k: 1.0 });"));
+  CHECK(err.str().find("error[E0501]") != std::string::npos);
+}
+
+TEST_CASE_FIXTURE(OffloadOffSession,
                   "`main()` is E0101 in the REPL, and nothing points into the wrapping") {
   CHECK_FALSE(s.eval("main()"));
   CHECK(err.str().find("error[E0101]: cannot find function `main`") != std::string::npos);

@@ -936,7 +936,7 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
         bad = fmt::check_spec(p.spec, *arg_class(Type::of(v->type.scalar)));
       } else if (v->type.is_tuple()) {
         // As rustc's E0277: a tuple has `{:?}` only; each scalar takes the spec.
-        if (!debug_format(v, p.spec, span(fa))) {
+        if (!struct_tensor_format(v) || !debug_format(v, p.spec, span(fa))) {
           ok = false;
           continue;
         }

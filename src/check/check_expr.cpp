@@ -88,9 +88,19 @@ tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const
 }
 
 void Checker::mark_moved(tir::Expr* e, Span at) {
+  if (move_struct_tensor(e, at)) return;  // check_struct_tensor.cpp
+  // The value of an `if`, a `match` or a block moves what its branches' values move (each
+  // branch's tail; a binding moved on one path is moved after them, spec/memory.md §2).
+  if ((e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr) &&
+      !e->type.is_tuple()) {
+    for (tir::Block* b : {e->block, e->else_block})
+      if (b && b->tail) mark_moved(b->tail, at);
+    return;
+  }
   // A tensor local used by value (not through a reference) is moved.
   if (e->kind == tir::ExprKind::Var && e->type.kind == TypeKind::Tensor) {
-    if (Local* l = lookup(e->text)) {
+    Local* l = lookup(e->text);
+    if (l && l->slot == e->slot) {  // not a local of a block that has ended, shadowing it
       l->moved = true;
       l->moved_at = at;
     }
@@ -135,8 +145,14 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
     d.secondary.push_back({l->moved_at, "value moved here"});
     l->moved = false;  // report once
   }
-  if (l->type.is_tuple())
-    return l->type.struct_ref ? struct_ref_var(*l, span) : tuple_var(*l, span);
+  if (holds_tensor(l->type) && !struct_tensor_allowed(l->type, name, span)) return error_expr(span);
+  if (l->type.is_tuple()) {
+    if (l->type.struct_ref) return struct_ref_var(*l, span);
+    tir::Expr* flat = tuple_var(*l, span);
+    if (holds_tensor(l->type))  // what a move of it moves
+      struct_values_[flat] = {name, true, false, l->leaves.empty() ? -1 : l->leaves.front()};
+    return flat;
+  }
   tir::Expr* e = make(tir::ExprKind::Var, l->type, span);
   e->slot = l->slot;
   e->text = name;
@@ -520,10 +536,15 @@ tir::Expr* Checker::check_place_ref(const ast::Postfix& p, bool is_mut, Span s) 
       return error_expr(s);
     }
   }
+  std::vector<const ast::IndexSuffix*> idx;
+  for (const auto& sfx : p.suffixes) idx.push_back(&boost::get<ast::IndexSuffix>(sfx));
+  return tensor_ref(base, idx, is_mut, name, s);
+}
+
+tir::Expr* Checker::tensor_ref(tir::Expr* base, const std::vector<const ast::IndexSuffix*>& idx,
+                               bool is_mut, const std::string& name, Span s) {
   tir::Expr* target = base;
-  if (!p.suffixes.empty()) {
-    std::vector<const ast::IndexSuffix*> idx;
-    for (const auto& sfx : p.suffixes) idx.push_back(&boost::get<ast::IndexSuffix>(sfx));
+  if (!idx.empty()) {
     target = check_index(base, idx, s, true);
     if (target->type.is_error()) return target;
     if (target->kind != tir::ExprKind::View) {

@@ -58,7 +58,7 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
   if (expected) loop_flows_.back().value_type = *expected;
   Type r, unit;
   loop->body = check_block(l.body.get(), &unit, r);
-  LoopFlow flow = leave_loop(before);
+  LoopFlow flow = leave_loop(before, loop->body);
 
   LoopParts parts;
   bool any_value = false;
@@ -104,9 +104,9 @@ Checker::LoopParts Checker::check_loop(const ast::LoopExpr& l, const Type* expec
     // them, and the loop's value is a flat tuple of them.
     if (flow.value_slot >= 0) fn_->slot_types[flow.value_slot] = Type::of(Scalar::I32);  // unread
     const std::vector<int> slots = leaf_slots(t, kLoopValueName, s, false);
-    for (int slot : slots)
-      parts.stmts.push_back(let_slot(
-          slot, make(tir::ExprKind::Literal, fn_->slot_types[static_cast<size_t>(slot)], s), s));
+    for (int slot : slots)  // no value for a tensor field yet (zero_of): the break gives it
+      parts.stmts.push_back(
+          let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], s), s));
     for (LoopBreak& b : flow.breaks) {
       if (!b.assign || !b.assign->value || !b.assign->value->type.is_tuple()) continue;
       tir::Expr* routed = make(tir::ExprKind::BlockExpr, Type::unit(), b.assign->span);

@@ -392,7 +392,7 @@ void Checker::tuple_pattern(const ast::PatTuple& p, const Type& t, const std::ve
   const size_t rests = static_cast<size_t>(
       std::count_if(p.elems.begin(), p.elems.end(), [](const ast::PatElem& e) { return e.rest; }));
   const size_t named = p.elems.size() - rests;
-  if (!t.is_tuple()) {
+  if (!t.is_tuple() || t.is_struct()) {  // a struct is no tuple, as in Rust (E0308)
     std::string found = "(";
     for (size_t i = 0; i < p.elems.size(); ++i) found += std::string(i ? ", " : "") + "_";
     found += p.elems.size() == 1 && !p.elems[0].rest ? ",)" : ")";

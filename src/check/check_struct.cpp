@@ -13,7 +13,8 @@ namespace vx::check {
 namespace {
 
 bool field_type_ok(const Type& t) {
-  return t.is_scalar() || (t.is_tuple() && !t.struct_ref) || t.is_array();
+  return t.is_scalar() || (t.is_tuple() && !t.struct_ref) || t.is_array() ||
+         t.kind == TypeKind::Tensor;
 }
 
 int field_index(const Type& t, const std::string& name) {
@@ -108,14 +109,17 @@ Type Checker::struct_type(const std::string& name, Span use) {
     Type ft = resolve_type(f.type);
     if (ft.is_error()) {
       bad = true;
+    } else if (ft.kind == TypeKind::Tensor && ft.memory != Memory::CpuDram) {
+      tensor_field_memory_error(ft, span(f.type));  // check_struct_tensor.cpp
+      bad = true;
     } else if (!field_type_ok(ft)) {
-      auto& d =
-          error("E0104", span(f.type),
-                "a struct holds scalars, arrays, tuples and structs, not `" + type_name(ft) + "`",
-                "cannot be a field of a struct");
+      auto& d = error("E0104", span(f.type),
+                      "a struct holds scalars, arrays, tuples, structs and tensors, not `" +
+                          type_name(ft) + "`",
+                      "cannot be a field of a struct");
       d.notes.push_back(
-          "spec/types.md §9: a struct's fields are values; a tensor, a reference, a `&str` or "
-          "`()` is not one");
+          "spec/types.md §9: a struct's fields are values; a reference, a `&str` or `()` is "
+          "not one");
       bad = true;
     }
     t.elems.push_back(ft);
@@ -182,6 +186,7 @@ tir::Expr* Checker::check_struct_lit(const ast::StructLit& l, Span s) {
     tir::Expr* v = f.value ? check_expr(f.value->get(), &t.elems[uk])
                            : use_var(f.name.name, span(f.name), true);  // `P { x }`
     v = coerce(v, t.elems[uk], f.value ? span(f.value->get()) : span(f.name));
+    mark_moved(v, f.value ? span(f.value->get()) : span(f.name));  // a tensor is moved in
     if (v->type.is_error()) {
       bad = true;
       continue;
@@ -201,6 +206,7 @@ tir::Expr* Checker::check_struct_lit(const ast::StructLit& l, Span s) {
     bad = true;
   }
   if (bad) return error_expr(s);
+  if (holds_tensor(t) && !struct_tensor_allowed(t, name, name_span)) return error_expr(s);
   tir::Expr* flat = new_flat(t, s);
   std::vector<tir::Expr*> leaves = sequence(parts, flat->block->stmts);
   // The scalars of each field, taken from the order written into the order declared.

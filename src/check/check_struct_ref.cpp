@@ -43,9 +43,15 @@ tir::Expr* Checker::struct_place_ref(const ast::Postfix& p, bool is_mut, Span s)
   Type t = l->type;
   int first = 0;
   std::string path = name;
+  std::vector<const ast::IndexSuffix*> idx;  // `&m.w[i]`: a sub-tensor of a tensor field
   for (const ast::Suffix& sfx : p.suffixes) {
     const auto* f = boost::get<ast::FieldSuffix>(&sfx);
-    if (!f || !t.is_tuple()) {
+    const auto* ix = boost::get<ast::IndexSuffix>(&sfx);
+    if (ix && t.kind == TypeKind::Tensor) {
+      idx.push_back(ix);
+      continue;
+    }
+    if (!f || !t.is_tuple() || !idx.empty()) {
       auto& d = error("E0202", s, "a reference must name a tensor, a struct or a struct field",
                       "cannot take a reference to this");
       d.helps.push_back("pass the value itself");
@@ -58,13 +64,21 @@ tir::Expr* Checker::struct_place_ref(const ast::Postfix& p, bool is_mut, Span s)
     t = elem;
     path += "." + f->name;
   }
-  if (!t.is_struct()) {
+  if (!t.is_struct() && t.kind != TypeKind::Tensor) {
     auto& d = error("E0202", s,
                     "cannot take a reference to `" + path + "` of type `" + type_name(t) + "`",
                     "references are to tensors and structs only");
     d.helps.push_back("pass the value itself");
     return error_expr(s);
   }
+  if (l->moved) {  // only a struct holding a tensor moves (check_struct_tensor.cpp)
+    auto& d =
+        error("E0301", s, "borrow of moved value `" + name + "`", "value borrowed after move");
+    d.secondary.push_back({l->moved_at, "value moved here"});
+    l->moved = false;  // report once
+    return error_expr(s);
+  }
+  if (holds_tensor(l->type) && !struct_tensor_allowed(l->type, name, s)) return error_expr(s);
   if (is_mut && !l->is_mut) {
     if (l->type.struct_ref) {
       auto& d = error("E0302", s,
@@ -84,6 +98,8 @@ tir::Expr* Checker::struct_place_ref(const ast::Postfix& p, bool is_mut, Span s)
     }
     return error_expr(s);
   }
+  if (t.kind == TypeKind::Tensor)
+    return tensor_field_ref(path, l->leaves[static_cast<size_t>(first)], idx, is_mut, s);
   StructBorrow b;
   b.leaves.assign(l->leaves.begin() + first, l->leaves.begin() + first + t.leaf_count());
   b.name = path;
@@ -103,6 +119,8 @@ tir::Expr* Checker::struct_ref_var(const Local& l, Span s) {
   b.name = l.name;
   b.is_mut = l.type.ref_mut;
   struct_borrows_[flat] = std::move(b);
+  if (holds_tensor(l.type))  // `r.inner` is a part of it
+    struct_values_[flat] = {l.name, false, true, -1, l.type.ref_mut};
   return flat;
 }
 
@@ -125,7 +143,11 @@ void Checker::declare_struct_ref(const std::string& name, const Type& t, tir::Ex
 }
 
 tir::Expr* Checker::deref_struct(tir::Expr* e) {
-  // The flat tuple reads the struct's locals where it is used: a copy of the struct.
+  // The flat tuple reads the struct's locals where it is used: a copy of the struct (of one
+  // holding a tensor, not movable: check_struct_tensor.cpp).
+  auto b = struct_borrows_.find(e);
+  if (b != struct_borrows_.end() && holds_tensor(e->type))
+    struct_values_[e] = {"*" + b->second.name, false, true, -1, b->second.is_mut};
   e->type.struct_ref = false;
   e->type.ref_mut = false;
   return e;
@@ -152,10 +174,17 @@ void Checker::declare_write_backs(tir::Function& f) {
     if (!t.is_struct_ref() || !t.ref_mut) continue;
     const Local* l = lookup(sig_->param_names[i]);
     if (!l) continue;
-    std::vector<int> back = leaf_slots(t, "_back", l->decl, false);
+    // A tensor field came as a view of the caller's tensor: its writes are already there.
+    const std::vector<int> all = leaf_slots(t, "_back", l->decl, false);
+    std::vector<int> leaves, back;
+    for (size_t k = 0; k < l->leaves.size() && k < all.size(); ++k) {
+      if (!copied_back(l->leaves[k])) continue;
+      leaves.push_back(l->leaves[k]);
+      back.push_back(all[k]);
+    }
     f.ret_slots.insert(f.ret_slots.end(), back.begin(), back.end());
     f.write_backs += static_cast<int>(back.size());
-    write_back_params_.push_back({l->leaves, std::move(back)});
+    write_back_params_.push_back({std::move(leaves), std::move(back)});
   }
 }
 
@@ -195,15 +224,23 @@ std::vector<Checker::StructBorrow> Checker::call_borrows(const tir::Expr* call, 
   bool reported = false;
   for (size_t i = 0; i < call->args.size() && i < sig.params.size(); ++i) {
     const tir::Expr* a = call->args[i];
-    if (!a->type.is_struct_ref()) continue;
+    // A struct, or a tensor field of one (`&mut m.w`, check_struct_tensor.cpp).
+    if (!a->type.is_struct_ref() && a->type.kind != TypeKind::Ref) continue;
     auto it = struct_borrows_.find(a);
     if (it == struct_borrows_.end()) {
-      error("E0200", a->span, "a reference to a struct is passed as `&p` or `&mut p`",
-            "not a borrow of a variable");
+      if (a->type.is_struct_ref())
+        error("E0200", a->span, "a reference to a struct is passed as `&p` or `&mut p`",
+              "not a borrow of a variable");
       continue;
     }
     const StructBorrow& b = it->second;
-    if (sig.params[i].ref_mut) backs.push_back(b);
+    if (sig.params[i].ref_mut && a->type.is_struct_ref()) {
+      StructBorrow back = b;  // its tensors were lent as views: not copied back
+      back.leaves.clear();
+      for (int leaf : b.leaves)
+        if (copied_back(leaf)) back.leaves.push_back(leaf);
+      backs.push_back(std::move(back));
+    }
     // Rust's borrow rules within the call: the arguments after a borrow may not touch what it
     // borrows `&mut`, nor write what it borrows `&` (rustc's E0499, E0502, E0503, E0506).
     for (size_t j = i + 1; j < call->args.size() && !reported; ++j) {

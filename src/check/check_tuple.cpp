@@ -34,7 +34,7 @@ bool has_effect(const tir::Expr* e) {
 }
 
 bool tuple_element_ok(const Type& t) {
-  return t.is_scalar() || (t.is_tuple() && !t.struct_ref) || t.is_error();
+  return t.is_scalar() || (t.is_tuple() && !t.struct_ref && !holds_tensor(t)) || t.is_error();
 }
 
 void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
@@ -183,6 +183,7 @@ void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
 }
 
 tir::Expr* Checker::zero_of(const Type& t, Span s) {
+  if (t.kind == TypeKind::Tensor) return nullptr;  // a tensor field: no value until it is given one
   if (!t.is_array()) return make(tir::ExprKind::Literal, t, s);
   // An array field of a struct: `[0; N]`, an array of arrays `[[0; M]; N]`.
   tir::Expr* e = make(tir::ExprKind::ArrayLit, t, s);
@@ -202,6 +203,7 @@ tir::Expr* Checker::as_flat(tir::Expr* e) {
     d.helps.push_back("borrow in each branch where it is used, or copy the struct: `*r`");
     return error_expr(e->span);
   }
+  if (holds_tensor(e->type)) move_branch_values(e);  // check_struct_tensor.cpp
   tir::Expr* flat = new_flat(e->type, e->span);
   std::vector<int> slots = leaf_slots(e->type, tir::kTupleTemp, e->span, false);
   for (int slot : slots) {
@@ -324,6 +326,7 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
   tir::Expr* flat = new_flat(elem, s);
   flat->block->stmts = std::move(pre);
   flat->args.assign(base->args.begin() + first, base->args.begin() + first + count);
+  note_struct_part(base, flat, f.name);  // check_struct_tensor.cpp
   return flat;
 }
 
@@ -411,6 +414,7 @@ void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut,
   Local l{name, -1, t, is_mut, false, decl, {}, {}};
   l.leaves = leaf_slots(t, name, decl, is_mut);
   if (!l.leaves.empty()) fn_->aggregates[l.leaves.front()] = {t, l.leaves};
+  if (holds_tensor(t)) struct_leaf_slots_.insert(l.leaves.begin(), l.leaves.end());
   if (slots) *slots = l.leaves;
   if (value) {
     out.insert(out.end(), value->block->stmts.begin(), value->block->stmts.end());
@@ -451,10 +455,11 @@ void Checker::bind_pattern(const ast::LetPattern& p, const Type& t,
     return;
   }
   const ast::TuplePat& tp = boost::get<ast::x3::forward_ast<ast::TuplePat>>(p).get();
-  if (!t.is_tuple() || t.elems.size() != tp.elems.size()) {
+  // A struct is not taken apart by a tuple pattern (`let (x, n) = p;`), as in Rust (E0308).
+  if (!t.is_tuple() || t.is_struct() || t.elems.size() != tp.elems.size()) {
     auto& d = error(
         "E0200", span(tp),
-        !t.is_tuple()
+        !t.is_tuple() || t.is_struct()
             ? "mismatched types: expected `" + type_name(t) + "`, found a tuple"
             : "mismatched types: expected a tuple with " + std::to_string(t.elems.size()) +
                   " element" + (t.elems.size() == 1 ? "" : "s") + ", found one with " +
@@ -492,12 +497,13 @@ void Checker::check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<ti
   }
   tir::Expr* v = check_expr(*l.init, has_type ? &declared : nullptr);
   if (has_type) v = coerce(v, declared, span(*l.init));
-  if (!v->type.is_tuple() && !v->type.is_error())
+  const bool tuple = v->type.is_tuple() && !v->type.is_struct();  // a struct is no tuple
+  if (!tuple && !v->type.is_error())
     error("E0200", span(l.pat),
           "mismatched types: expected `" + type_name(v->type) + "`, found a tuple",
           "expected `" + type_name(v->type) + "`");
   (void)s;
-  if (v->type.is_error() || !v->type.is_tuple()) {
+  if (!tuple) {
     declare_unchecked(l.pat);
     return;
   }
@@ -556,6 +562,12 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     d.helps.push_back("declare it with `let mut " + name + "`");
   }
   const bool compound = a.op != "=";
+  // A struct holding a tensor (check_struct_tensor.cpp): host code only, moved whole, its
+  // tensors not replaced through a reference.
+  const bool whole = place.suffixes.empty() && !through_deref;
+  if (ok && !struct_tensor_assign(local, t, path, whole, local.type.struct_ref || through_deref,
+                                  !idx.empty(), target))
+    return (void)check_expr(a.value, nullptr);
   if (!idx.empty()) {
     if (!ok) return (void)check_expr(a.value, nullptr);
     tir::Stmt* st = prog_.new_stmt();
@@ -572,6 +584,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   }
   tir::Expr* v = check_expr(a.value, ok ? &t : nullptr);
   if (!ok || v->type.is_error()) return;
+  if (!compound) mark_moved(v, span(a.value));  // `m.w = t;`, `m = other;` move the value in
   if (!t.is_tuple()) {
     // One scalar: the assignment of a scalar local.
     tir::Stmt* st = assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);
@@ -582,7 +595,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
       st->op = compound_op(a.op);
       const bool bits = st->op == tir::BinOp::BitAnd || st->op == tir::BinOp::BitOr ||
                         st->op == tir::BinOp::BitXor;
-      if (!is_number(t.scalar) && !(t.scalar == Scalar::Bool && bits))
+      if (!t.is_scalar() || (!is_number(t.scalar) && !(t.scalar == Scalar::Bool && bits)))
         error("E0202", target, "`" + a.op + "` cannot be applied to `" + type_name(t) + "`");
     }
     if (compound && (st->op == tir::BinOp::Shl || st->op == tir::BinOp::Shr)) {
@@ -606,6 +619,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   if (v->type.is_error()) return;
   // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
   materialize(v, true);
+  if (whole) local.moved = false;  // a new value
   out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
   for (size_t k = 0; k < v->args.size(); ++k) {
     out.push_back(
@@ -626,10 +640,12 @@ void Checker::return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& ou
 
 tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   bool tuples = sig.ret.is_tuple();
-  for (const tir::Expr* a : call->args) tuples = tuples || a->type.is_tuple();
+  for (const tir::Expr* a : call->args)
+    tuples = tuples || a->type.is_tuple() || struct_borrows_.count(a);  // `&mut m.w` too
   if (!tuples) return call;
   // `&mut` struct arguments (check_struct_ref.cpp): the callee's fields come back after the call.
   const std::vector<StructBorrow> backs = call_borrows(call, sig);
+  pass_tensor_leaves_by_view(call);  // check_struct_tensor.cpp
   std::vector<tir::Stmt*> pre;
   std::vector<tir::Expr*> parts = call->args;
   call->args = sequence(parts, pre);

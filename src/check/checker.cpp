@@ -480,6 +480,7 @@ void Checker::check_helper_memories() {
       d.secondary.push_back({*device[u.fn], "`" + fn + "` runs as device code for this call"});
     }
   }
+  check_helper_tensor_structs(device);  // check_struct_tensor.cpp
 }
 
 void Checker::check_function(int index) {
@@ -493,6 +494,7 @@ void Checker::check_function(int index) {
   sig_ = &sig;
   fn_index_ = index;
   scopes_.clear();
+  struct_leaf_slots_.clear();
   scopes_.emplace_back();
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
   loop_flows_.clear();
@@ -529,6 +531,7 @@ void Checker::check_function(int index) {
     d.secondary.push_back({span(*sig.item->ret), "the function returns this type"});
   } else if (f.body->tail && !sig.ret.is_error()) {
     f.body->tail = coerce(f.body->tail, sig.ret, f.body->tail->span, "the function's value");
+    mark_moved(f.body->tail, f.body->tail->span);  // `*r` of a struct holding a tensor: E0306
   }
   if (sig.ret.is_tuple() && f.body->tail) {
     tir::Expr* tail = f.body->tail;
@@ -588,10 +591,12 @@ void Checker::enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
   if (label) flow.label = label->name;
 }
 
-Checker::LoopFlow Checker::leave_loop(const MoveState& before) {
+Checker::LoopFlow Checker::leave_loop(const MoveState& before, const tir::Block* body) {
   LoopFlow flow = std::move(loop_flows_.back());
   loop_flows_.pop_back();
-  MoveState end = save_moves();  // the end of a pass
+  // The end of a pass, when the body can reach it: a body that ends in `break` (`loop { break
+  // t; }`) or `continue` moves nothing into the next pass there.
+  MoveState end = never_ends(body, true) ? before : save_moves();
   if (flow.at_continue) merge_moves(end, *flow.at_continue);
   size_t i = 0;
   for (auto& scope : scopes_)
@@ -775,7 +780,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     Type r;
     Type unit;
     st->body = check_block(w->body.get(), &unit, r);
-    leave_loop(before);
+    leave_loop(before, st->body);
     out.push_back(st);
     return;
   }
@@ -826,7 +831,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     Type r, unit;
     st->body = check_block(f->body.get(), &unit, r);
     if (st->across == tir::Across::Blocks) --block_loop_depth_;
-    leave_loop(before);
+    leave_loop(before, st->body);
     scopes_.pop_back();
     out.push_back(st);
     return;

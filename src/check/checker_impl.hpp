@@ -132,6 +132,9 @@ class Checker {
   tir::Expr* check_index(tir::Expr* base, const std::vector<const ast::IndexSuffix*>& idx,
                          Span span, bool allow_view);
   tir::Expr* check_place_ref(const ast::Postfix& p, bool is_mut, Span span);
+  // `&base[idx…]` (a sub-tensor, or the whole tensor when `idx` is empty) named `name`.
+  tir::Expr* tensor_ref(tir::Expr* base, const std::vector<const ast::IndexSuffix*>& idx,
+                        bool is_mut, const std::string& name, Span s);
   tir::Expr* make(tir::ExprKind k, const Type& t, Span s);
   tir::Expr* error_expr(Span s);
   tir::Expr* coerce(tir::Expr* e, const Type& expected, Span where, const char* what = nullptr);
@@ -252,6 +255,64 @@ class Checker {
   void copy_back(const std::vector<StructBorrow>& backs, const std::vector<int>& out, size_t first,
                  Span s, std::vector<tir::Stmt*>& stmts);
 
+  // ---- check_struct_tensor.cpp: structs holding tensors (spec/types.md §9, "Tensor fields").
+  // Such a struct owns its tensors: it moves whole (its local is marked moved), a tensor field is
+  // not moved out of it (E0306), and it stays in host code (E0406). Its tensor leaves are handles:
+  // a reference to the struct passes them as views, and they are never copied back.
+  // A tensor field in HBM or SMEM: E0104 (a struct's tensor is host data).
+  void tensor_field_memory_error(const Type& t, Span s);
+  // A struct of type `t` named `what` (`m`, `Model { … }`) used at `s`: E0406 in a region; in a
+  // function other than main, recorded for check_helper_tensor_structs. False when refused.
+  bool struct_tensor_allowed(const Type& t, const std::string& what, Span s);
+  struct HelperTensorStruct {
+    int fn;
+    Span at;
+    Type type;
+    std::string what;
+  };
+  std::vector<HelperTensorStruct> helper_tensor_structs_;
+  std::vector<Span> device_tensor_struct_errors_;  // E0406 reported, so a call is not again
+  // E0406 for the functions that run as device code (`device`, by check_helper_memories) and
+  // take, return or use a struct holding a tensor.
+  void check_helper_tensor_structs(const std::vector<std::optional<Span>>& device);
+  // The leaves of this function's struct locals and parameters that hold a tensor (in scope or
+  // not): a tensor read from one of them is a field, never moved out (E0306).
+  std::set<int> struct_leaf_slots_;
+  // The struct values read from a local (use_var), through a reference (`r`, `*r`) or as a part of
+  // either (`m.inner`, tuple_field), by the flat tuple that holds them: what a move of the value
+  // moves. A flat tuple not here is a temporary (a literal, a call's result) and moves freely.
+  struct StructValue {
+    std::string path;         // as a message names it: `m`, `m.inner`, `*r`
+    bool whole = false;       // a struct local itself: a move moves the local
+    bool behind_ref = false;  // reached through a reference
+    int first_leaf = -1;      // whole: the local's first leaf (which local, if still in scope)
+    bool ref_mut = false;     // behind_ref: a `&mut` one
+  };
+  std::map<const tir::Expr*, StructValue> struct_values_;
+  // `part`, the field `field` of the struct value `base`: a part of whatever `base` is.
+  void note_struct_part(const tir::Expr* base, const tir::Expr* part, const std::string& field);
+  // mark_moved of a struct holding a tensor, or of a tensor field of a struct: true when done.
+  bool move_struct_tensor(tir::Expr* e, Span at);
+  // An assignment to `path` (of type `elem`) of the struct local `local`: E0406 in device code,
+  // E0301 for a part of a moved struct, E0306 for a tensor replaced through a reference. False
+  // when refused.
+  bool struct_tensor_assign(Local& local, const Type& elem, const std::string& path, bool whole,
+                            bool through_ref, bool element, Span target);
+  // The value of an `if`, a `match` or a block of such a struct: what each branch's value moves
+  // is moved after it (spec/memory.md §2), before as_flat routes the values into its slots.
+  void move_branch_values(tir::Expr* e);
+  // `&m.w`, `&mut m.w[i]`: a reference to the tensor field held in `leaf`.
+  tir::Expr* tensor_field_ref(const std::string& path, int leaf,
+                              const std::vector<const ast::IndexSuffix*>& idx, bool is_mut, Span s);
+  // The tensor leaves of the struct-reference arguments of `call`, as views of the caller's
+  // tensors (a Var read would move them into the callee).
+  void pass_tensor_leaves_by_view(tir::Expr* call);
+  // A struct holding a tensor printed: E0501, as a tensor is (false: reported).
+  bool struct_tensor_format(const tir::Expr* v);
+  // Whether a `&mut` struct's leaf in `slot` is copied back after a call: not a tensor, which
+  // the callee saw as a view.
+  bool copied_back(int slot) const;
+
   // ---- check_builtins.cpp: literals, calls, built-ins, methods, macros
   tir::Expr* check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span span);
   tir::Expr* check_float_lit(const ast::FloatLit& l, const Type* expected, bool negate, Span span);
@@ -356,7 +417,7 @@ class Checker {
   // A local declared before the loop and moved at the end of a pass (not re-assigned since the
   // move) would be used moved by the next pass: E0301 at the move. After the loop, a local is
   // moved when it was before it, at the end of a pass, or where a `break` left.
-  LoopFlow leave_loop(const MoveState& before);
+  LoopFlow leave_loop(const MoveState& before, const tir::Block* body);
   int spawn_depth_ = 0;
   int unsafe_depth_ = 0;
   int block_loop_depth_ = 0;  // across blocks loops around the current code

@@ -35,6 +35,12 @@ const char* memory_name(Memory m) {
   return "?";
 }
 
+bool holds_tensor(const Type& t) {
+  for (const Type& e : t.elems)
+    if (e.kind == TypeKind::Tensor || holds_tensor(e)) return true;
+  return false;
+}
+
 int64_t Type::static_size() const {
   int64_t n = 1;
   for (int64_t d : dims) {

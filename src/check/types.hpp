@@ -106,6 +106,9 @@ struct Type {
 
 bool operator==(const Type& a, const Type& b);
 inline bool operator!=(const Type& a, const Type& b) { return !(a == b); }
+// A struct with a tensor field, or with a struct that has one: not Copy, host code only
+// (spec/types.md §9). False for a tensor itself.
+bool holds_tensor(const Type& t);
 // How the type is written in Vx: `Tensor<f32, [64, 300], Memory::HBM>`, `&mut Tensor<…>`.
 std::string type_name(const Type& t);
 // A tuple's or struct's value as `{:?}` prints it, `(1, P { x: 2.5 })`, with the text of each leaf

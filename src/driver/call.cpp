@@ -261,6 +261,15 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
              "`: `vx call` cannot pass a reference to a struct (pass the struct by value)";
   const Type* ret = returned_aggregate(fn);
   if (!ret) ret = &fn.ret;
+  // A struct holding a tensor (spec/types.md §9) has no text: neither `{:?}` nor a `.npy` file.
+  for (size_t i = 0; i < names.size(); ++i)
+    if (holds_tensor(types[i]))
+      return "`" + names[i] + "` is `" + type_name(types[i]) +
+             "`, which holds a tensor: `vx call` cannot pass a struct holding a tensor "
+             "(spec/cli.md §2.2)";
+  if (holds_tensor(*ret))
+    return "`" + r.fn + "` returns `" + type_name(*ret) +
+           "`, which holds a tensor: `vx call` cannot print it (spec/cli.md §2.2)";
   if (ret->kind == TypeKind::Array)
     return "`" + r.fn + "` returns `" + type_name(*ret) +
            "`, which `vx call` cannot print (spec/cli.md §2.2)";

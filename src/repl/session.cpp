@@ -643,11 +643,15 @@ struct Session::Impl {
       for (auto& [name, sc] : scope) {
         if (sc.aggregate) {
           std::optional<Binding> b = take_aggregate(f, name, *sc.aggregate, sc.is_mut, *main_fn);
-          if (name == kIt && b)
+          if (name == kIt && b) {
             value = {aggregate_text(*b), type_name(b->type)};
-          else if (!b)
+          } else if (!b) {
             gone.insert(name);
-          else
+            if (name != kIt && holds_tensor(sc.aggregate->type))  // spec/cli.md §7
+              err << "note: `" << name << "` is a `" << type_name(sc.aggregate->type)
+                  << "`, a struct holding a tensor: the session does not keep it after this "
+                     "input\n";
+          } else
             taken.push_back(std::move(*b));
           continue;
         }
