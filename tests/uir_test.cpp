@@ -284,6 +284,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
        "the loop `b` has a bound that is not known before the region runs"},
       {"struct_ref_shared_write.vx", "it calls the function `note`"},
       {"struct_shared_field_write.vx", "refused"},  // its fields are locals (types.md §9)
+      {"struct_whole_shared_write.vx", "it calls the function `make`"},
       {"structure_across_rev.vx",
        "the loop `x` runs over a range with `.rev()`, and a .uir range counts up by one"},
       {"structure_across_step_by.vx",
