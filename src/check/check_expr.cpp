@@ -101,6 +101,7 @@ void Checker::mark_moved(tir::Expr* e, Span at) {
   if (e->kind == tir::ExprKind::Var && e->type.kind == TypeKind::Tensor) {
     Local* l = lookup(e->text);
     if (l && l->slot == e->slot) {  // not a local of a block that has ended, shadowing it
+      if (!l->moved) let_borrow_conflict(l->slot, l->name, at, true);
       l->moved = true;
       l->moved_at = at;
     }
@@ -140,6 +141,7 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
       d.helps.push_back("a constant with a similar name exists: `" + *near_const + "`");
     return error_expr(span);
   }
+  use_let_borrow(*l, span);
   if (l->moved) {
     auto& d = error("E0301", span, "use of moved value `" + name + "`", "value used after move");
     d.secondary.push_back({l->moved_at, "value moved here"});

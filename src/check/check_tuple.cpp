@@ -584,7 +584,15 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   }
   tir::Expr* v = check_expr(a.value, ok ? &t : nullptr);
   if (!ok || v->type.is_error()) return;
-  if (!compound) mark_moved(v, span(a.value));  // `m.w = t;`, `m = other;` move the value in
+  if (!compound) {
+    mark_moved(v, span(a.value));  // `m.w = t;`, `m = other;` move the value in
+    // A tensor of the struct replaced while `let q = &mut m.w;` is used after: E0305.
+    const size_t from = static_cast<size_t>(first), n = static_cast<size_t>(t.leaf_count());
+    for (size_t k = from; k < from + n && k < local.leaves.size(); ++k)
+      if (local.leaves[k] >= 0 &&
+          fn_->slot_types[static_cast<size_t>(local.leaves[k])].kind == TypeKind::Tensor)
+        let_borrow_conflict(local.leaves[k], path, target, false);
+  }
   if (!t.is_tuple()) {
     // One scalar: the assignment of a scalar local.
     tir::Stmt* st = assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);

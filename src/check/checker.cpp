@@ -494,6 +494,7 @@ void Checker::check_function(int index) {
   sig_ = &sig;
   fn_index_ = index;
   scopes_.clear();
+  let_borrows_.clear();
   struct_leaf_slots_.clear();
   scopes_.emplace_back();
   loop_depth_ = spawn_depth_ = unsafe_depth_ = block_loop_depth_ = 0;
@@ -703,6 +704,63 @@ Span value_origin(const tir::Expr* e) {
 }
 }  // namespace
 
+void Checker::record_let_borrow(const std::string& ref, int ref_slot, const tir::Expr* value,
+                                Span at) {
+  const tir::Expr* e = value;
+  while (e && (e->kind == tir::ExprKind::Ref || e->kind == tir::ExprKind::View) && !e->args.empty())
+    e = e->args[0];
+  if (!e || e->kind != tir::ExprKind::Var) return;
+  int root = -1;
+  if (e->type.kind == TypeKind::Tensor) {
+    root = e->slot;
+  } else {  // `let r2 = &mut r[1];` of a reference `r` bound by let: borrows what `r` borrows
+    for (const LetBorrow& b : let_borrows_)
+      if (b.ref_slot == e->slot) root = b.root_slot;
+  }
+  if (root >= 0) let_borrows_.push_back({ref, ref_slot, root, at, at.begin, std::nullopt});
+}
+
+void Checker::report_let_borrow(const LetBorrow& b, const LetBorrow::Conflict& c, Span later_use) {
+  auto& d = error("E0305", c.at,
+                  c.is_move ? "cannot move out of `" + c.name + "` because it is borrowed"
+                            : "cannot assign to `" + c.name + "` because it is borrowed",
+                  c.is_move ? "move out of `" + c.name + "` occurs here"
+                            : "`" + c.name + "` is assigned to here but it was already borrowed");
+  d.secondary.push_back({b.at, "`" + c.name + "` is borrowed here, by `" + b.ref + "`"});
+  d.secondary.push_back({later_use, "borrow later used here"});
+  d.helps.push_back("use `" + b.ref + "` only before this, or borrow again after it");
+}
+
+void Checker::let_borrow_conflict(int slot, const std::string& name, Span at, bool is_move) {
+  for (LetBorrow& b : let_borrows_) {
+    if (b.root_slot != slot || b.pending) continue;
+    const Local* r = lookup(b.ref);
+    if (!r || r->slot != b.ref_slot) continue;  // out of scope, or shadowed: the borrow has ended
+    const LetBorrow::Conflict c{name, at, is_move};
+    // A loop around this that began after the borrow and used `r`: its next pass uses it again.
+    bool used_in_loop = false;
+    for (const LoopFlow& loop : loop_flows_)
+      if (loop.head.begin > b.at.begin && b.last_use >= loop.head.begin) used_in_loop = true;
+    if (used_in_loop) {
+      report_let_borrow(b, c, Span{b.last_use, b.last_use + static_cast<uint32_t>(b.ref.size())});
+      continue;
+    }
+    b.pending = c;
+  }
+}
+
+void Checker::use_let_borrow(const Local& l, Span at) {
+  for (LetBorrow& b : let_borrows_) {
+    if (b.ref_slot != l.slot || b.ref != l.name) continue;
+    b.last_use = at.begin;
+    if (b.pending) {
+      report_let_borrow(b, *b.pending, at);
+      b.pending.reset();
+      b.root_slot = -1;  // reported once
+    }
+  }
+}
+
 void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
   tir::Stmt* st = prog_.new_stmt();
   st->span = span(s);
@@ -741,6 +799,8 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
             "`" + let->name.name + "` is made in host code");
     st->var_name = let->name.name;
     st->slot = declare(let->name.name, t, let->is_mut, span(let->name));
+    if (st->value && t.kind == TypeKind::Ref)
+      record_let_borrow(let->name.name, st->slot, st->value, span(*let->init));
     out.push_back(st);
     return;
   }
@@ -1005,6 +1065,8 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     }
     if (!st->compound) {
       mark_moved(st->value, span(a.value));
+      if (local->type.kind == TypeKind::Tensor)
+        let_borrow_conflict(local->slot, name, tspan, false);
       local->moved = false;  // a new value
     }
     if (local->moved) error("E0301", tspan, "use of moved value `" + name + "`");

@@ -353,6 +353,31 @@ class Checker {
   tir::Function* fn_ = nullptr;
   const FnSig* sig_ = nullptr;
   std::vector<std::vector<Local>> scopes_;
+  // ---- checker.cpp: `let r = &t;`, `&mut t`, `&m[i]`, `&mut m.w`: the tensor local that `r`
+  // borrows is not assigned whole or moved where `r` is used after (E0305, rustc's E0505 and
+  // E0506; spec/types.md §4): later in the code, or earlier in a loop around both that began
+  // after the borrow (its next pass uses `r` again).
+  struct LetBorrow {
+    std::string ref;  // the reference's name and slot: the borrow ends when it is out of scope
+    int ref_slot = -1;
+    int root_slot = -1;  // the tensor local borrowed
+    Span at;
+    uint32_t last_use = 0;  // where `r` was last used (the start of the use)
+    struct Conflict {
+      std::string name;
+      Span at;
+      bool is_move = false;
+    };
+    std::optional<Conflict> pending;  // an assignment or move of the root: refused if `r` is used
+  };
+  std::vector<LetBorrow> let_borrows_;
+  void record_let_borrow(const std::string& ref, int ref_slot, const tir::Expr* value, Span at);
+  // The tensor local `slot` is assigned whole or moved: E0305 where a reference in scope borrows
+  // it and is used after.
+  void let_borrow_conflict(int slot, const std::string& name, Span at, bool is_move);
+  // A use of the local `l`: a reference whose root was assigned or moved since is refused.
+  void use_let_borrow(const Local& l, Span at);
+  void report_let_borrow(const LetBorrow& b, const LetBorrow::Conflict& c, Span later_use);
   int loop_depth_ = 0;
   // Moves follow the paths of the program (spec/memory.md §2): the move state of every local in
   // scope, in scope order, is saved where paths part (the branches of an `if`, a loop's passes,
