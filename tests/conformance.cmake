@@ -40,6 +40,18 @@ add_test(NAME values
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance --every ${vx_values_every})
 
+# The borrow rule of spec/types.md §4 (E0305) against a model of it: random programs of tensors,
+# references bound with let, assignments, moves and reads; the refused ones at the right line, the
+# accepted ones printing what the model computes (the sanitizer build runs 150 of the 300).
+if(VX_SANITIZE)
+  set(vx_let_borrows_count 150)
+else()
+  set(vx_let_borrows_count 300)
+endif()
+add_test(NAME let_borrows
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/let_borrows_test.py $<TARGET_FILE:vx>
+          ${vx_let_borrows_count} 1)
+
 # `vx call` on arrays numpy writes and reads (spec/cli.md §2.2): seed 002's gelu_forward on
 # 6,291,456 floats, bit for bit the interpreter's own run. numpy is Debian's python3-numpy
 # (tools/setup), so the test runs under Debian's python3, whatever python3 is first on PATH; it
