@@ -140,9 +140,7 @@ bool Checker::move_struct_tensor(tir::Expr* e, Span at) {
       // A block's value that is its own local (`{ let e = c; e }`): the local is gone with the
       // block, nothing to mark.
       if (!l || l->leaves.empty() || l->leaves.front() != what.first_leaf) return true;
-      for (int leaf : l->leaves)  // `let q = &mut m.w;` used after: E0305
-        if (leaf >= 0 && fn_->slot_types[static_cast<size_t>(leaf)].kind == TypeKind::Tensor)
-          let_borrow_conflict(leaf, what.path, at, true);
+      for (int leaf : l->leaves) let_borrow_conflict(leaf, what.path, at, true);  // E0305
       const std::set<int> leaves(l->leaves.begin(), l->leaves.end());  // (`let r = &mut m;`)
       for (auto& scope : scopes_)
         for (Local& other : scope)

@@ -589,9 +589,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     // A tensor of the struct replaced while `let q = &mut m.w;` is used after: E0305.
     const size_t from = static_cast<size_t>(first), n = static_cast<size_t>(t.leaf_count());
     for (size_t k = from; k < from + n && k < local.leaves.size(); ++k)
-      if (local.leaves[k] >= 0 &&
-          fn_->slot_types[static_cast<size_t>(local.leaves[k])].kind == TypeKind::Tensor)
-        let_borrow_conflict(local.leaves[k], path, target, false);
+      let_borrow_conflict(local.leaves[k], path, target, false);
   }
   if (!t.is_tuple()) {
     // One scalar: the assignment of a scalar local.

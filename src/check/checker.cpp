@@ -732,6 +732,7 @@ void Checker::report_let_borrow(const LetBorrow& b, const LetBorrow::Conflict& c
 }
 
 void Checker::let_borrow_conflict(int slot, const std::string& name, Span at, bool is_move) {
+  if (slot < 0) return;  // (a reported borrow's root is -1)
   for (LetBorrow& b : let_borrows_) {
     if (b.root_slot != slot || b.pending) continue;
     const Local* r = lookup(b.ref);
@@ -751,7 +752,7 @@ void Checker::let_borrow_conflict(int slot, const std::string& name, Span at, bo
 
 void Checker::use_let_borrow(const Local& l, Span at) {
   for (LetBorrow& b : let_borrows_) {
-    if (b.ref_slot != l.slot || b.ref != l.name) continue;
+    if (b.ref_slot != l.slot) continue;
     b.last_use = at.begin;
     if (b.pending) {
       report_let_borrow(b, *b.pending, at);
@@ -1065,8 +1066,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     }
     if (!st->compound) {
       mark_moved(st->value, span(a.value));
-      if (local->type.kind == TypeKind::Tensor)
-        let_borrow_conflict(local->slot, name, tspan, false);
+      let_borrow_conflict(local->slot, name, tspan, false);
       local->moved = false;  // a new value
     }
     if (local->moved) error("E0301", tspan, "use of moved value `" + name + "`");

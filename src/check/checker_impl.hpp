@@ -372,8 +372,8 @@ class Checker {
   };
   std::vector<LetBorrow> let_borrows_;
   void record_let_borrow(const std::string& ref, int ref_slot, const tir::Expr* value, Span at);
-  // The tensor local `slot` is assigned whole or moved: E0305 where a reference in scope borrows
-  // it and is used after.
+  // The local `slot` is assigned whole or moved: E0305 where a reference in scope borrows it (a
+  // tensor local; no other is ever borrowed) and is used after.
   void let_borrow_conflict(int slot, const std::string& name, Span at, bool is_move);
   // A use of the local `l`: a reference whose root was assigned or moved since is refused.
   void use_let_borrow(const Local& l, Span at);
