@@ -69,46 +69,36 @@ def text(steps, looped):
              "    Tensor<f32, [%d]>::fill(v)" % N, "}", "", "fn main() {"]
     for j in range(TENSORS):
         lines.append("    let mut t%d = make(%d.0);" % (j, j + 1))
-    body = []
-    for s in steps:
+    body = []  # (statement, the step it comes from)
+    for i, s in enumerate(steps):
         if s[0] == "ref":
-            body.append("let %s = &mut t%d;" % (s[1], s[2]))
+            body.append(("let %s = &mut t%d;" % (s[1], s[2]), i))
         elif s[0] == "assign":
-            body.append("t%d = make(%s);" % (s[1], fmt(s[2]) + ".0"))
+            body.append(("t%d = make(%s);" % (s[1], fmt(s[2]) + ".0"), i))
         elif s[0] == "move":
-            body.append("let %s = t%d;" % (s[1], s[2]))
-            body.append('println!("{}", %s[0]);' % s[1])
+            body.append(("let %s = t%d;" % (s[1], s[2]), i))
+            body.append(('println!("{}", %s[0]);' % s[1], i))
         elif s[0] == "read":
-            body.append('println!("{}", t%d[%d]);' % (s[1], s[2]))
+            body.append(('println!("{}", t%d[%d]);' % (s[1], s[2]), i))
         else:
-            body.append("%s[%d] = %s;" % (s[1], s[2], fmt(s[3]) + ".0"))
-            body.append('println!("{}", %s[%d]);' % (s[1], s[2]))
-    lines_of_body = []  # (line number in the file, step index)
+            body.append(("%s[%d] = %s;" % (s[1], s[2], fmt(s[3]) + ".0"), i))
+            body.append(('println!("{}", %s[%d]);' % (s[1], s[2]), i))
+    line_of_step = {}  # step index -> the line of its first statement in the file
     indent = "    "
     if looped:
         lines.append("    for k in 0..2 {")
         indent = "        "
-    for b in body:
+    for b, i in body:
         lines.append(indent + b)
-        lines_of_body.append(len(lines))
+        line_of_step.setdefault(i, len(lines))
     if looped:
         lines.append("    }")
     lines.append("}")
-    return "\n".join(lines) + "\n", lines_of_body
+    return "\n".join(lines) + "\n", line_of_step
 
 
 def model(steps, looped):
-    """("refused", line index into the body) or ("accepted", output lines)."""
-    # The body's statements, as text() writes them, each with the step it comes from.
-    body = []
-    for i, s in enumerate(steps):
-        body.append(i)
-        if s[0] in ("move", "use"):
-            body.append(i)
-    # Where each statement of the body sits: its index in `body` (the error's line).
-    first_stmt = {}
-    for k, i in enumerate(body):
-        first_stmt.setdefault(i, k)
+    """("refused", the first condemned step) or ("accepted", output lines)."""
     # The verdict: a conflict (an assignment or a move of a reference's tensor after the reference
     # was taken) with a use of the reference after it. Inside the loop each pass takes its own
     # references, so the first pass decides.
@@ -125,7 +115,7 @@ def model(steps, looped):
                 conflicts.append(i)
                 break
     if conflicts:
-        return "refused", first_stmt[min(conflicts)]
+        return "refused", min(conflicts)
     out = []
     passes = 2 if looped else 1
     tensors = [[float(j + 1)] * N for j in range(TENSORS)]
@@ -169,7 +159,7 @@ def main():
         steps = generate(rng)
         if looped and not loop_ok(steps):
             looped = False
-        src, body_lines = text(steps, looped)
+        src, line_of_step = text(steps, looped)
         verdict, detail = model(steps, looped)
         counts[verdict] += 1
         path = os.path.join(tmp, "p%d.vx" % n)
@@ -177,7 +167,7 @@ def main():
             f.write(src)
         r = subprocess.run([VX, "run", path], capture_output=True, text=True, timeout=60)
         if verdict == "refused":
-            want = body_lines[detail]
+            want = line_of_step[detail]
             # Every error E0305, the first (in the source) at the model's first condemned line.
             found = re.findall(r"error\[(E\d+)\]: [^\n]*\n *--> [^:]+:(\d+):", r.stderr)
             codes = {c for c, _ in found}
