@@ -6,6 +6,8 @@
   after reading at most 16 MiB + 1 byte; a file of exactly 16 MiB is read;
 - a 440 KB program on one line parses, and its AST dump's columns are the code points before
   each node (computed here), also after a non-ASCII string;
+- a byte order mark at the start of standard input, a machine file and a REPL `:load` is
+  dropped: columns on line 1 count from after it;
 - machine files: every out-of-range, repeated, unknown or missing constant is E0600 at its line
   and column in the machine file, exit status 2, also as JSON;
 - --error-format=json: runtime errors (.vx and .uir), unreadable files and command-line errors
@@ -155,6 +157,26 @@ else:
         fail(f"the last nodes should be at 1:{ret_col} and 1:{zero_col}: {lines[-2:]}")
     if not any(re.fullmatch(rf"\s*Let x\s+@1:{last_let_col}", l) for l in lines[-8:]):
         fail(f"the last `let x` should be at 1:{last_let_col}: {lines[-8:]}")
+
+# --- a byte order mark at the start of a file is dropped (spec/grammar.md §1) ---------------------
+BOM = b"\xef\xbb\xbf"
+typo = "fn main() { let x: i32 = 1.5; }\n"
+r = vx("check", "-", stdin=BOM + typo.encode())
+if r.returncode != 1 or not located(r.err, "E0200", "-", 1, typo.index("1.5") + 1):
+    fail(f"check - with a byte order mark: want E0200 at -:1:{typo.index('1.5') + 1}, got "
+         f"{r.returncode}: {r.err[:300]}")
+bom_machine = os.path.join(tmp, "machine_bom.vx")
+with open(bom_machine, "wb") as f:
+    f.write(BOM + b"const DEVICE: Device = Device::AMD;\n")
+r = vx("check", "--machine", bom_machine, main_vx)
+if r.returncode != 2 or not located(r.err, "E0600", bom_machine, 1, 24):
+    fail(f"a machine file with a byte order mark: want E0600 at 1:24, got {r.returncode}: {r.err[:300]}")
+bom_load = os.path.join(tmp, "bom_load.vx")
+with open(bom_load, "wb") as f:
+    f.write(BOM + b'fn main() { println!("{}", 6 * 7); }\n')
+r = vx("repl", stdin=f":load {bom_load}\n:quit\n".encode())
+if r.returncode != 0 or "42\n" not in r.out or "error" in r.err:
+    fail(f"repl :load of a file with a byte order mark: want 42, got {r.returncode} {r.out!r} {r.err!r}")
 
 # --- machine files ----------------------------------------------------------------------------
 GOOD = ["const DEVICE: Device = Device::NVIDIA;", "const LANES_PER_BLOCK: i32 = 1024;",

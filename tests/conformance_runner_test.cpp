@@ -63,6 +63,17 @@ TEST_CASE("header directives are read from the leading comments only") {
   const auto plain = parse_expectations("fn main() {}\n// check-only\n");
   CHECK_FALSE(plain.check_only);
   CHECK(parse_expectations("// env: NOEQUALS\n").problems.size() == 1);
+
+  // A byte order mark before the first line is not part of it (spec/grammar.md §1); elsewhere
+  // it is text, and a header line that starts with one is not a comment.
+  const auto bom = parse_expectations(
+      "\xEF\xBB\xBF// spec: grammar.md §1\n// check-only\n"
+      "fn main() { x } //~ ERROR E0100\n");
+  CHECK(bom.spec == "grammar.md §1");
+  CHECK(bom.check_only);
+  REQUIRE(bom.errors.size() == 1);
+  CHECK(bom.errors[0].line == 3);
+  CHECK_FALSE(parse_expectations("// spec: a\n\xEF\xBB\xBF// check-only\n").check_only);
 }
 
 TEST_CASE("a test's environment may set only VX_ names that load no code") {

@@ -90,6 +90,36 @@ TEST_CASE("read_source_file reads at most 16 MiB and one byte") {
   CHECK(error.find("cannot read") == 0);
 }
 
+TEST_CASE("a byte order mark at the start of a file is dropped, and only there") {
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("vx_source_bom_" + std::to_string(::getpid())))
+          .string();
+  auto read = [&](const std::string& bytes) {
+    {
+      std::ofstream f(path, std::ios::binary | std::ios::trunc);
+      f << bytes;
+    }
+    std::string error;
+    auto file = read_source_file(path, error);
+    REQUIRE(file);
+    return file;
+  };
+  auto file = read(
+      "\xEF\xBB\xBF"
+      "fn main() {}\n\xEF\xBB\xBF\n");
+  CHECK(file->text() == "fn main() {}\n\xEF\xBB\xBF\n");
+  CHECK(file->line_col(0).col == 1);
+  CHECK(file->line_text(1) == "fn main() {}");
+  CHECK(read("\xEF\xBB\xBF")->text().empty());
+  CHECK(read("\xEF\xBB")->text() == "\xEF\xBB");  // not a whole mark: E0005 later, at byte 0
+  CHECK(read("\xEF\xBB\xBF\xEF\xBB\xBF"
+             "x")
+            ->text() ==
+        "\xEF\xBB\xBF"
+        "x");  // one only
+  std::filesystem::remove(path);
+}
+
 // Rendering (spec/cli.md §5): the expected texts are written out by hand from rustc's layout.
 namespace {
 

@@ -84,6 +84,8 @@ std::string printable(std::string_view s, size_t limit) {
 Expectations parse_expectations(std::string_view source, std::string_view comment) {
   const std::string marker = std::string(comment) + "~";
   Expectations e;
+  // A byte order mark before the first header line is not part of it (spec/grammar.md §1).
+  if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
   const auto lines = split_lines(source);
   // Header directives: only in the leading run of comment and blank lines.
   for (std::string_view raw : lines) {

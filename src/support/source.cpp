@@ -96,6 +96,9 @@ std::shared_ptr<SourceFile> read_source_file(const std::string& path, std::strin
     error = "`" + path + "`: " + source_too_large_message();
     return nullptr;
   }
+  // A UTF-8 byte order mark at the start, as editors on Windows write, is not part of the text
+  // (spec/grammar.md §1, as rustc does): lines and columns count from after it.
+  if (text.starts_with(kByteOrderMark)) text.erase(0, kByteOrderMark.size());
   if (status) *status = ReadStatus::Ok;
   return std::make_shared<SourceFile>(path, std::move(text));
 }

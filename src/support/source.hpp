@@ -13,6 +13,9 @@ namespace vx {
 // The largest source file (.vx, .uir, machine file) read (spec/grammar.md §1): larger is E0003.
 inline constexpr size_t kMaxSourceBytes = size_t{16} << 20;
 
+// U+FEFF in UTF-8. At the very start of a source file it is dropped when the file is read.
+inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
 struct Span {
   uint32_t begin = 0;
   uint32_t end = 0;  // one past the last byte
@@ -49,10 +52,11 @@ class SourceFile {
 // How reading a source file ended.
 enum class ReadStatus { Ok, Unreadable, TooLarge };
 
-// Reads a whole file (`-`: standard input), but never more than kMaxSourceBytes + 1 bytes, so
-// that /dev/zero or an endless pipe is refused at once. Unreadable: returns nullptr with `error`
-// set. TooLarge: returns nullptr, `error` says so, and `status` (when given) is TooLarge, which
-// callers report as E0003 at the start of the file (source_too_large).
+// Reads a whole file (`-`: standard input), less a byte order mark at its start, but never more
+// than kMaxSourceBytes + 1 bytes, so that /dev/zero or an endless pipe is refused at once.
+// Unreadable: returns nullptr with `error` set. TooLarge: returns nullptr, `error` says so, and
+// `status` (when given) is TooLarge, which callers report as E0003 at the start of the file
+// (source_too_large).
 std::shared_ptr<SourceFile> read_source_file(const std::string& path, std::string& error,
                                              ReadStatus* status = nullptr);
 
