@@ -274,6 +274,59 @@ static std::vector<std::string> helps_of(const Checked& c, const std::string& co
   return {{"no " + code}};
 }
 
+// A local made f64 (or i32) by an unsuffixed literal, used where an f32 (or u8, …) is wanted: the
+// error points at the literal and says which `let` to write (spec/errors.md E0200).
+TEST_CASE("a type that came from an unsuffixed literal gets a help naming its let") {
+  using V = std::vector<std::string>;
+  const std::string sum =
+      "fn main() {\n"
+      "    let t = Tensor<f32, [4]>::fill(1.0);\n"
+      "    let mut s = 0.0;\n"
+      "    for i in 0..4 {\n"
+      "        s += t[i];\n"
+      "    }\n"
+      "}\n";
+  auto c = check(sum);
+  REQUIRE(!c.diags->list().empty());
+  const auto& d = c.diags->list()[0];
+  CHECK(d.code == "E0200");
+  CHECK(c.file->line_col(d.span.begin).line == 5);
+  CHECK(d.helps ==
+        V{"convert it with `as f64`", "give `s` the type `f32`: `let mut s: f32 = 0.0;`"});
+  REQUIRE(d.secondary.size() == 1);
+  CHECK(c.file->line_col(d.secondary[0].span.begin).line == 3);
+  CHECK(c.file->line_col(d.secondary[0].span.begin).col == 17);
+  CHECK(d.secondary[0].span.end - d.secondary[0].span.begin == 3);  // `0.0`
+  CHECK(d.secondary[0].text == "`s` is `f64`: this literal has no suffix, and its `let` no type");
+
+  // Either operand of an operator; a call's argument; arithmetic of literals; an integer.
+  CHECK(
+      helps_of(check("fn main() { let x = 2.5f32; let k = 1.0 / 3.0; let y = x * k; }"), "E0200") ==
+      V{"convert one side with `as`", "give `k` the type `f32`: `let k: f32 = 1.0 / 3.0;`"});
+  CHECK(helps_of(check("fn f(v: u8) -> u8 { v }\nfn main() { let n = 200; let y = f(n); }"),
+                 "E0200") == V{"give `n` the type `u8`: `let n: u8 = 200;`"});
+  CHECK(helps_of(check("fn f(v: i8) -> i8 { v }\nfn main() { let n = -128; let y = f(n); }"),
+                 "E0200") == V{"give `n` the type `i8`: `let n: i8 = -128;`"});
+  // No help where the literal's kind cannot be the wanted type, where the suggested `let` would be
+  // refused in turn (300 is no u8, -1 no u32, 1e39 no f32; a sum is not checked), where the `let`
+  // has a type, or where the value is not a literal.
+  for (const char* init : {"300", "-1", "100 + 100"})
+    CHECK(helps_of(check("fn f(v: u8) -> u8 { v }\nfn main() { let n = " + std::string(init) +
+                         "; let y = f(n); }"),
+                   "E0200")
+              .empty());
+  CHECK(helps_of(check("fn main() { let x = 2.5f32; let k = 1e39; let y = x * k; }"), "E0200") ==
+        V{"convert one side with `as`"});
+  CHECK(helps_of(check("fn main() { let x = 2.5f32; let k = 1e38; let y = x * k; }"), "E0200") ==
+        V{"convert one side with `as`", "give `k` the type `f32`: `let k: f32 = 1e38;`"});
+  CHECK(helps_of(check("fn main() { let x = 2.5f32; let n = 2; let y = x * n; }"), "E0200") ==
+        V{"convert one side with `as`"});
+  CHECK(helps_of(check("fn main() { let x = 2.5f32; let k: f64 = 1.0; let y = x * k; }"),
+                 "E0200") == V{"convert one side with `as`"});
+  CHECK(helps_of(check("fn main() { let x = 2.5f32; let k = 1.0f64.sqrt(); let y = x * k; }"),
+                 "E0200") == V{"convert one side with `as`"});
+}
+
 TEST_CASE("edit distance counts insertions, deletions, substitutions and swaps") {
   CHECK(vx::edit_distance("kitten", "sitting") == 3);
   CHECK(vx::edit_distance("sqrtt", "sqrt") == 1);

@@ -615,6 +615,7 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
         d.helps.push_back(std::string("pass a reference: `") +
                           (sig.params[i].ref_mut ? "&mut " : "&") + "…`");
       run_time_size_help(d, sig.params[i], a->type);
+      literal_type_help(d, a, sig.params[i]);
       bad = true;
     }
     if (a->type.is_error()) bad = true;

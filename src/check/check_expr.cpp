@@ -72,7 +72,8 @@ bool Checker::compatible(const Type& param, const Type& arg) const {
   return true;
 }
 
-tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const char* what) {
+tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const char* what,
+                           const Local* place) {
   if (e->type.is_error() || expected.is_error() || compatible(expected, e->type)) return e;
   std::string msg = "mismatched types: expected `" + type_name(expected) + "`, found `" +
                     type_name(e->type) + "`";
@@ -84,7 +85,48 @@ tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const
                         (e->type.scalar != Scalar::Char || is_int(expected.scalar));
   if (castable) d.helps.push_back("convert it with `as " + type_name(expected) + "`");
   run_time_size_help(d, expected, e->type);
+  if (place)
+    literal_type_help(d, *place, e->type);
+  else
+    literal_type_help(d, e, expected);
   return error_expr(where);
+}
+
+void Checker::literal_type_help(Diagnostic& d, const tir::Expr* e, const Type& wanted) {
+  if (e->kind != tir::ExprKind::Var) return;
+  const Local* l = lookup(e->text);
+  if (l && l->slot == e->slot) literal_type_help(d, *l, wanted);
+}
+
+// Whether an integer value is in the range of the integer type `s`.
+static bool int_fits(int64_t v, Scalar s) {
+  const ScalarInfo& info = scalar_info(s);
+  const __int128 top = __int128{1} << (info.is_signed ? info.bits - 1 : info.bits);
+  return v >= (info.is_signed ? -top : 0) && v < top;
+}
+
+void Checker::literal_type_help(Diagnostic& d, const Local& l, const Type& wanted) {
+  if (l.literal_init.empty() || !l.type.is_scalar() || !wanted.is_scalar() ||
+      !is_number(wanted.scalar) || is_float(wanted.scalar) != is_float(l.type.scalar) ||
+      wanted == l.type)
+    return;
+  // The `let` it suggests must be accepted: an integer only when it is one literal that fits.
+  const tir::Expr* v = l.literal_value;
+  const bool one = v && v->kind == tir::ExprKind::Literal;
+  if (is_int(wanted.scalar) && !(one && int_fits(v->lit.i, wanted.scalar))) return;
+  if (wanted.scalar == Scalar::F32 && one &&
+      std::abs(v->lit.f) > double(std::numeric_limits<float>::max()))
+    return;
+  const std::string has = type_name(l.type), want = type_name(wanted);
+  d.secondary.push_back(
+      {l.literal_init,
+       "`" + l.name + "` is `" + has + "`: this literal has no suffix, and its `let` no type"});
+  const std::string_view init =
+      diags_.file().text().substr(l.literal_init.begin, l.literal_init.end - l.literal_init.begin);
+  const bool short_init = init.size() <= 40 && init.find('\n') == std::string_view::npos;
+  d.helps.push_back("give `" + l.name + "` the type `" + want + "`: `let " +
+                    (l.is_mut ? "mut " : "") + l.name + ": " + want + " = " +
+                    (short_init ? std::string(init) : "…") + ";`");
 }
 
 void Checker::mark_moved(tir::Expr* e, Span at) {
@@ -235,13 +277,15 @@ bool Checker::untyped_literal(const ast::Cast& c) const {
         if (!e.rest.empty() || !untyped_literal(e.first)) return false;
       return inner.rest.empty() && untyped_literal(inner.first);
     }
-    if (!inner.rest.empty()) {
-      for (const auto& r : inner.rest)
-        if (!untyped_literal(r.operand)) return false;
-    }
-    return untyped_literal(inner.first);
+    return untyped_literal(inner);
   }
   return false;
+}
+
+bool Checker::untyped_literal(const ast::Expr& e) const {
+  for (const auto& r : e.rest)
+    if (!untyped_literal(r.operand)) return false;
+  return untyped_literal(e.first);
 }
 
 bool Checker::untyped_literal(const OpTree& t) const {
@@ -292,6 +336,8 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
     d.secondary.push_back({a->span, "`" + type_name(a->type) + "`"});
     d.secondary.push_back({b->span, "`" + type_name(b->type) + "`"});
     if (castable) d.helps.push_back("convert one side with `as`");
+    literal_type_help(d, a, b->type);
+    literal_type_help(d, b, a->type);
     return error_expr(t.span);
   };
   if (a->type.is_tuple() || b->type.is_tuple())  // check_tuple.cpp

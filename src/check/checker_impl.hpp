@@ -43,6 +43,10 @@ struct Local {
   Span decl;
   Span moved_at;
   std::vector<int> leaves;  // a tuple: the locals of its scalars, in order (slot is -1)
+  // A scalar `let` without a type whose value is an unsuffixed literal (or arithmetic of them):
+  // that value, which made the local i32 or f64 (spec/types.md §2), and what it checked to.
+  Span literal_init;
+  const tir::Expr* literal_value = nullptr;
 };
 
 // A binary operator chain folded by precedence.
@@ -137,9 +141,16 @@ class Checker {
                         bool is_mut, const std::string& name, Span s);
   tir::Expr* make(tir::ExprKind k, const Type& t, Span s);
   tir::Expr* error_expr(Span s);
-  tir::Expr* coerce(tir::Expr* e, const Type& expected, Span where, const char* what = nullptr);
+  // `place`: the local assigned to, when `e` is its new value (its type may be a literal's).
+  tir::Expr* coerce(tir::Expr* e, const Type& expected, Span where, const char* what = nullptr,
+                    const Local* place = nullptr);
+  // When `e` reads, or `l` is, a local whose type came from an unsuffixed literal of the same kind
+  // as `wanted` (an f64 where an f32 is wanted): where that literal is, and the `let` to write.
+  void literal_type_help(Diagnostic& d, const tir::Expr* e, const Type& wanted);
+  void literal_type_help(Diagnostic& d, const Local& l, const Type& wanted);
   bool untyped_literal(const OpTree& t) const;
   bool untyped_literal(const ast::Cast& c) const;
+  bool untyped_literal(const ast::Expr& e) const;
   bool untyped_tail(const ast::Block& b) const;  // an `if` branch whose value is one
   void mark_moved(tir::Expr* e, Span at);
   bool compatible(const Type& param, const Type& arg) const;
