@@ -326,6 +326,20 @@ for args, want in [
     r = vx(*args)
     if r.returncode != 2 or not r.err.startswith(want):
         fail(f"vx {' '.join(args)}: want exit 2 and {want!r}, got {r.returncode} {r.err!r}")
+# `vx` alone: an error, then the sub-commands, each named with its line of help (spec/cli.md §1).
+r = vx()
+if r.returncode != 2 or not r.err.startswith("error: a sub-command is required\n") or \
+        not all(re.search(rf"^\s+{name}\s+\S", r.err, re.M) for name in
+                ["run", "check", "parse", "emit-cuda", "lower", "conformance", "repl", "explain"]):
+    fail(f"vx alone: want exit 2, the error and the sub-commands, got {r.returncode} {r.err!r}")
+r = vx("--error-format", "json")
+lines = json_lines(r.err)
+if r.returncode != 2 or len(lines) != 1 or lines[0].get("message") != "a sub-command is required":
+    fail(f"vx --error-format json alone: want one JSON object, got {r.returncode} {r.err!r}")
+r = vx("--bogus")
+if r.returncode != 2 or \
+        not r.err.startswith("error: unexpected argument `--bogus`: a sub-command is required\n"):
+    fail(f"vx --bogus: want exit 2 naming the option, got {r.returncode} {r.err!r}")
 r = vx("--error-format", "json", "rnu", "x.vx")
 lines = json_lines(r.err)
 if r.returncode != 2 or len(lines) != 1 or "did you mean `run`?" not in lines[0].get("message", ""):

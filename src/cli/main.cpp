@@ -202,6 +202,22 @@ int vx_main(int argc, char** argv) {
           std::cerr, msg, wants_json(argc, argv) ? vx::ErrorFormat::Json : vx::ErrorFormat::Human);
       return 2;
     }
+    if (!word && dynamic_cast<const CLI::RequiredError*>(&e)) {
+      // `vx` alone: what it can do, as cargo answers `cargo`. An option before any sub-command
+      // (`vx --bogus`) is named.
+      std::string msg = "a sub-command is required";
+      for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--error-format") ++i;
+        if (a == "--error-format" || a.starts_with("--error-format=")) continue;
+        msg = "unexpected argument `" + a + "`: " + msg;
+        break;
+      }
+      const bool json = wants_json(argc, argv);
+      vx::render_plain_error(std::cerr, msg, json ? vx::ErrorFormat::Json : vx::ErrorFormat::Human);
+      if (!json) std::cerr << "\n" << app.help();
+      return 2;
+    }
     if (wants_json(argc, argv))
       vx::render_plain_error(std::cerr, e.what(), vx::ErrorFormat::Json);
     else
