@@ -3,6 +3,12 @@
 # deterministic time (-seed=1 -runs=N) over its seed corpus (conformance/, fleet/) and its
 # regression inputs (tests/fuzz/regressions/NAME): `tools/fuzz --ci`. `tools/fuzz` runs a long
 # campaign. Included from the top-level CMakeLists.txt after `vx_core` is defined.
+
+# tools/fuzz's replay of what a campaign saves (a timeout or slow unit that runs in time alone is
+# no finding), with stand-in harnesses: no clang needed, so every build runs it.
+add_test(NAME fuzz_replay
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/fuzz_replay_test.py ${PROJECT_SOURCE_DIR})
+
 if(NOT VX_FUZZ)
   return()
 endif()
