@@ -106,6 +106,39 @@ TEST_CASE("a missing `;` is reported at the end of the line that lacks it") {
   CHECK(same.diags->list()[0].secondary.empty());
 }
 
+// `vec![…]`, `println!{…}`: a macro with brackets or braces (spec/grammar.md §4.2), which the
+// grammar reads as a name and a `!`, is named for what it is, at the macro.
+TEST_CASE("a macro called with brackets or braces") {
+  auto first = [](const std::string& text) {
+    auto c = check(text);
+    REQUIRE(c.diags->list().size() == 1);
+    const auto& d = c.diags->list()[0];
+    const auto at = c.file->line_col(d.span.begin);
+    std::string helps;
+    for (const auto& h : d.helps) helps += " | " + h;
+    return d.code + " " + d.message + " @" + std::to_string(at.line) + ":" +
+           std::to_string(at.col) + "+" + std::to_string(d.span.end - d.span.begin) + helps;
+  };
+  const std::string vec_help =
+      " | Vx has no vectors: write an array (`[1, 2, 3]`, `[0.0; 8]`) or a tensor "
+      "(`Tensor<f32, [8]>::fill(0.0)`)";
+  CHECK(first("fn main() {\n  let v = vec![1, 2, 3];\n}") ==
+        "E0502 unknown macro `vec!` @2:11+3" + vec_help);
+  CHECK(first("fn main() {\n  let v = vec!(1, 2, 3);\n}") ==
+        "E0502 unknown macro `vec!` @2:11+3" + vec_help);  // the checker's, alike
+  CHECK(first("fn f(x: i32) {}\nfn main() { f(format!{\"{}\", 1}); }") ==
+        "E0502 unknown macro `format!` @2:15+6 | the macros are println!, print!, assert! and "
+        "assert_eq!");
+  CHECK(first("fn main() { println! [\"x\"]; }") ==
+        "E0001 `println!` takes its arguments in `( … )`, found `[` @1:22+1 | write `println!(…)`");
+  CHECK(first("fn main() { assert_eq!{1, 1}; }") ==
+        "E0001 `assert_eq!` takes its arguments in `( … )`, found `{` @1:23+1 | write "
+        "`assert_eq!(…)`");
+  // `!` after a name, not before a bracket, stays the grammar's error.
+  CHECK(first("fn main() { let x = 1; let y = x !true; }") ==
+        "E0001 expected `;`, found `!` @1:34+1");
+}
+
 TEST_CASE("a Rust form Vx leaves out is named, at the form") {
   auto absent = [](const std::string& text) {
     auto c = check(text);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "check/checker_impl.hpp"
+#include "parse/syntax_errors.hpp"
 #include "support/half.hpp"
 #include "support/suggest.hpp"
 
@@ -1047,7 +1048,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     return with_format_prelude(e);
   }
   auto& d = error("E0502", span(m.name), "unknown macro `" + name + "!`", "not a macro");
-  d.helps.push_back("the macros are println!, print!, assert! and assert_eq!");
+  d.helps.push_back(unknown_macro_help(name));
   return error_expr(s);
 }
 

@@ -188,8 +188,42 @@ void report_not_an_item(const std::string& text, uint32_t at, Diagnostics& diags
   d.notes.push_back("a Vx file is a list of items; statements go inside a `fn`");
 }
 
+// The macros of Vx (spec/grammar.md §4.2).
+static bool is_macro(std::string_view name) {
+  return name == "println" || name == "print" || name == "assert" || name == "assert_eq";
+}
+
+const char* unknown_macro_help(std::string_view name) {
+  if (name == "vec")
+    return "Vx has no vectors: write an array (`[1, 2, 3]`, `[0.0; 8]`) or a tensor "
+           "(`Tensor<f32, [8]>::fill(0.0)`)";
+  return "the macros are println!, print!, assert! and assert_eq!";
+}
+
 void report_expectation_failure(const std::string& text, uint32_t at, std::string which,
                                 Diagnostics& diags) {
+  // `vec![1, 2]`, `println!{…}`: a macro called with brackets or braces, which the grammar takes
+  // for a name followed by `!`. Vx's macros take `( … )`; an unknown one is E0502, as with `( … )`.
+  if (at < text.size() && text[at] == '!') {
+    const std::string_view name = word_before(text, at);
+    const size_t open = text.find_first_not_of(" \t", at + 1);
+    if (!name.empty() && open < text.size() && (text[open] == '[' || text[open] == '{')) {
+      const std::string macro = std::string(name) + "!";
+      if (!is_macro(name)) {
+        auto& d = diags.error("E0502", {static_cast<uint32_t>(at - name.size()), at},
+                              "unknown macro `" + macro + "`", "not a macro");
+        d.helps.push_back(unknown_macro_help(name));
+      } else {
+        const uint32_t o = static_cast<uint32_t>(open);
+        auto& d = diags.error(
+            "E0001", {o, o + 1},
+            "`" + macro + "` takes its arguments in `( … )`, found " + describe_found(text, open),
+            "expected `(`");
+        d.helps.push_back("write `" + macro + "(…)`");
+      }
+      return;
+    }
+  }
   if (which == "too_long") {
     auto& d = diags.error(
         "E0003", {at, std::min<uint32_t>(at + 1, static_cast<uint32_t>(text.size()))},

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "support/diagnostics.hpp"
 
@@ -15,5 +16,8 @@ void report_expectation_failure(const std::string& text, uint32_t at, std::strin
                                 Diagnostics& diags);
 // The items ended at byte `at`, before the end of the file.
 void report_not_an_item(const std::string& text, uint32_t at, Diagnostics& diags);
+
+// The help an unknown macro gets (E0502; the macros of Vx: spec/grammar.md §4.2).
+const char* unknown_macro_help(std::string_view name);
 
 }  // namespace vx
