@@ -106,37 +106,58 @@ TEST_CASE("a missing `;` is reported at the end of the line that lacks it") {
   CHECK(same.diags->list()[0].secondary.empty());
 }
 
+// The first diagnostic of a program: "CODE message @line:col+length | help | help".
+static std::string first(const std::string& text, bool only = false) {
+  auto c = check(text);
+  REQUIRE(!c.diags->list().empty());
+  if (only) REQUIRE(c.diags->list().size() == 1);
+  const auto& d = c.diags->list()[0];
+  const auto at = c.file->line_col(d.span.begin);
+  std::string helps;
+  for (const auto& h : d.helps) helps += " | " + h;
+  return d.code + " " + d.message + " @" + std::to_string(at.line) + ":" + std::to_string(at.col) +
+         "+" + std::to_string(d.span.end - d.span.begin) + helps;
+}
+static std::string only_diagnostic(const std::string& text) { return first(text, true); }
+
 // `vec![…]`, `println!{…}`: a macro with brackets or braces (spec/grammar.md §4.2), which the
 // grammar reads as a name and a `!`, is named for what it is, at the macro.
 TEST_CASE("a macro called with brackets or braces") {
-  auto first = [](const std::string& text) {
-    auto c = check(text);
-    REQUIRE(c.diags->list().size() == 1);
-    const auto& d = c.diags->list()[0];
-    const auto at = c.file->line_col(d.span.begin);
-    std::string helps;
-    for (const auto& h : d.helps) helps += " | " + h;
-    return d.code + " " + d.message + " @" + std::to_string(at.line) + ":" +
-           std::to_string(at.col) + "+" + std::to_string(d.span.end - d.span.begin) + helps;
-  };
   const std::string vec_help =
       " | Vx has no vectors: write an array (`[1, 2, 3]`, `[0.0; 8]`) or a tensor "
       "(`Tensor<f32, [8]>::fill(0.0)`)";
-  CHECK(first("fn main() {\n  let v = vec![1, 2, 3];\n}") ==
+  CHECK(only_diagnostic("fn main() {\n  let v = vec![1, 2, 3];\n}") ==
         "E0502 unknown macro `vec!` @2:11+3" + vec_help);
-  CHECK(first("fn main() {\n  let v = vec!(1, 2, 3);\n}") ==
+  CHECK(only_diagnostic("fn main() {\n  let v = vec!(1, 2, 3);\n}") ==
         "E0502 unknown macro `vec!` @2:11+3" + vec_help);  // the checker's, alike
-  CHECK(first("fn f(x: i32) {}\nfn main() { f(format!{\"{}\", 1}); }") ==
+  CHECK(only_diagnostic("fn f(x: i32) {}\nfn main() { f(format!{\"{}\", 1}); }") ==
         "E0502 unknown macro `format!` @2:15+6 | the macros are println!, print!, assert! and "
         "assert_eq!");
-  CHECK(first("fn main() { println! [\"x\"]; }") ==
+  CHECK(only_diagnostic("fn main() { println! [\"x\"]; }") ==
         "E0001 `println!` takes its arguments in `( … )`, found `[` @1:22+1 | write `println!(…)`");
-  CHECK(first("fn main() { assert_eq!{1, 1}; }") ==
+  CHECK(only_diagnostic("fn main() { assert_eq!{1, 1}; }") ==
         "E0001 `assert_eq!` takes its arguments in `( … )`, found `{` @1:23+1 | write "
         "`assert_eq!(…)`");
   // `!` after a name, not before a bracket, stays the grammar's error.
-  CHECK(first("fn main() { let x = 1; let y = x !true; }") ==
+  CHECK(only_diagnostic("fn main() { let x = 1; let y = x !true; }") ==
         "E0001 expected `;`, found `!` @1:34+1");
+}
+
+// Other habits from Rust and C: `i++`, `usize`, a `for` over `t.iter()`.
+TEST_CASE("an increment, usize and a loop over an iterator get a help saying what to write") {
+  CHECK(first("fn main() {\n  let mut i = 0;\n  i++;\n}") ==
+        "E0001 Vx has no postfix increment operator @3:4+2 | write `i += 1;`");
+  CHECK(first("fn main() {\n  let mut i = 0;\n  ++i;\n}") ==
+        "E0001 Vx has no prefix increment operator @3:3+2 | write `i += 1;`");
+  CHECK(first("fn main() {\n  let mut t = [1, 2];\n  t[0]++;\n}") ==
+        "E0001 Vx has no postfix increment operator @3:7+2 | write `… += 1;`");
+  CHECK(first("fn main() { let n: usize = 3; }") ==
+        "E0104 unknown type `usize` @1:20+5 | Vx has no `usize`: an index may be of any integer "
+        "type, and a length is `i32` (`t.len()`); write `i32` or `i64`");
+  for (const char* over : {"t.iter()", "&t", "&mut t", "t.into_iter()"})
+    CHECK(first("fn main() {\n  let t = [1, 2];\n  for x in " + std::string(over) + " {}\n}")
+              .ends_with(" | loop over the indices and index the array: `for i in 0..t.len() { … "
+                         "t[i] … }`"));
 }
 
 TEST_CASE("a Rust form Vx leaves out is named, at the form") {
@@ -166,6 +187,10 @@ TEST_CASE("a Rust form Vx leaves out is named, at the form") {
         std::vector<std::string>{"Vx has no closures (spec/grammar.md §7); write a `fn` and pass "
                                  "it what it needs as parameters"});
   CHECK(absent("fn id<T>(x: T) -> T { x }\nfn main() {}") == "Vx has no generic functions @1:6+3");
+  CHECK(absent("fn main() {\n  let x = 5;\n  if let 5 = x {}\n}") ==
+        "Vx has no `if let` or `while let` @3:3+6");
+  CHECK(absent("fn main() {\n  let mut x = 5;\n  while  let 5 = x { x = 1; }\n}") ==
+        "Vx has no `if let` or `while let` @3:3+10");
   CHECK(absent("use std::io;\nfn main() {}") == "Vx has no `use` declarations @1:1+3");
   // The words are names where the program means them as names; other errors stay as they were.
   CHECK(check("fn main() { let match = 1; let r = match | 2; println!(\"{}\", r); }")

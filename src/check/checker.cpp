@@ -198,7 +198,11 @@ Type Checker::resolve_type(const ast::Type& t) {
   types.push_back(name);
 #include "check/scalar_types.def"
 #undef VX_SCALAR
-    if (auto near = closest_name(n->name, types))
+    if (n->name == "usize" || n->name == "isize")
+      d.helps.push_back("Vx has no `" + n->name +
+                        "`: an index may be of any integer type, and a length is `i32` "
+                        "(`t.len()`); write `i32` or `i64`");
+    else if (auto near = closest_name(n->name, types))
       d.helps.push_back("a type with a similar name exists: `" + *near + "`");
     return Type::error();
   }

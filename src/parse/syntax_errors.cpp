@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <string_view>
 
 #include "parse/parser.hpp"
@@ -202,6 +203,28 @@ const char* unknown_macro_help(std::string_view name) {
 
 void report_expectation_failure(const std::string& text, uint32_t at, std::string which,
                                 Diagnostics& diags) {
+  // `if let 5 = x {`, `while let …`: the grammar stops at the `let`.
+  const size_t word_end = previous_token_end(text, at);
+  const std::string_view prev = word_before(text, word_end);
+  if (word_at(text, at) == "let" && (prev == "if" || prev == "while")) {
+    const uint32_t begin = static_cast<uint32_t>(word_end - prev.size());
+    report_absent(absent(AbsentId::IfLet), {begin, at + 3}, "`" + std::string(prev) + " let`",
+                  diags);
+    return;
+  }
+  // `i++`, `++i`: C's increment, which Rust and Vx leave out; the grammar stops at the first `+`.
+  if (text.compare(at, 2, "++") == 0) {
+    const std::string_view after = word_at(text, text.find_first_not_of(" \t", at + 2));
+    const bool postfix = !prev.empty() || after.empty();
+    auto& d = diags.error(
+        "E0001", {at, at + 2},
+        std::string("Vx has no ") + (postfix ? "postfix" : "prefix") + " increment operator",
+        "not an operator of Vx");
+    const std::string_view target = postfix ? prev : after;
+    d.helps.push_back(target.empty() ? std::string("write `… += 1;`")
+                                     : "write `" + std::string(target) + " += 1;`");
+    return;
+  }
   // `vec![1, 2]`, `println!{…}`: a macro called with brackets or braces, which the grammar takes
   // for a name followed by `!`. Vx's macros take `( … )`; an unknown one is E0502, as with `( … )`.
   if (at < text.size() && text[at] == '!') {
@@ -306,8 +329,15 @@ void report_expectation_failure(const std::string& text, uint32_t at, std::strin
       auto& d = diags.error("E0001", {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)},
                             "Vx's `for` runs over a range, not over the elements of `" + what + "`",
                             "expected a range `a..b`");
-      d.helps.push_back("loop over the indices and index the array: `for i in 0.." + what +
-                        ".len() { … " + what + "[i] … }`");
+      // `t.iter()`, `&t`, `&mut t`: the indices are those of `t` itself.
+      std::string base = what;
+      for (const char* iter : {".iter()", ".iter_mut()", ".into_iter()"})
+        if (base.ends_with(iter)) base.resize(base.size() - std::strlen(iter));
+      for (const char* borrow : {"&mut ", "&"})
+        if (base.starts_with(borrow)) base.erase(0, std::strlen(borrow));
+      if (base.empty()) base = what;
+      d.helps.push_back("loop over the indices and index the array: `for i in 0.." + base +
+                        ".len() { … " + base + "[i] … }`");
       d.notes.push_back("spec/semantics.md §3: a `for` loop's range");
       return;
     }
