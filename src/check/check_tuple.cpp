@@ -529,12 +529,15 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
       idx.push_back(ix);
       continue;
     }
-    if (!idx.empty()) {  // `s.a[i].x`: an array holds scalars only
+    const auto* fp = boost::get<ast::FieldSuffix>(&sfx);
+    // `s.a[i].x`: an array holds scalars only; `s.x.abs() = …`: a call's value is no place.
+    if (!idx.empty() || !fp) {
       error("E0200", target, "cannot assign to this expression",
             "expected a variable, a field or an element");
+      check_expr(a.value, nullptr);
       return;
     }
-    const auto& f = boost::get<ast::FieldSuffix>(sfx);
+    const auto& f = *fp;
     Type elem;
     int off = 0;
     if (!tuple_index(t, f, target, elem, off)) {
