@@ -377,6 +377,10 @@ TEST_CASE("a type that came from an unsuffixed literal gets a help naming its le
         V{"convert one side with `as`"});
   CHECK(helps_of(check("fn main() { let x = 2.5f32; let k = 1e38; let y = x * k; }"), "E0200") ==
         V{"convert one side with `as`", "give `k` the type `f32`: `let k: f32 = 1e38;`"});
+  CHECK(helps_of(check("fn main() { let x = 2.5f16; let k = 65504.0; let y = x * k; }"), "E0200") ==
+        V{"convert one side with `as`", "give `k` the type `f16`: `let k: f16 = 65504.0;`"});
+  CHECK(helps_of(check("fn main() { let x = 2.5f16; let k = 70000.0; let y = x * k; }"), "E0200") ==
+        V{"convert one side with `as`"});
   CHECK(helps_of(check("fn main() { let x = 2.5f32; let n = 2; let y = x * n; }"), "E0200") ==
         V{"convert one side with `as`"});
   CHECK(helps_of(check("fn main() { let x = 2.5f32; let k: f64 = 1.0; let y = x * k; }"),

@@ -105,6 +105,20 @@ static bool int_fits(int64_t v, Scalar s) {
   return v >= (info.is_signed ? -top : 0) && v < top;
 }
 
+// Whether a float literal of value `f` is out of range for the float type `s` (E0004).
+static bool rounds_to_infinity(double f, Scalar s) {
+  switch (s) {
+    case Scalar::F16:
+      return std::isinf(f16_bits_to_f32(f64_to_f16_bits(f)));
+    case Scalar::BF16:
+      return std::isinf(bf16_bits_to_f32(f64_to_bf16_bits(f)));
+    case Scalar::F32:  // from 2^128 - 2^103, half an ulp above the largest f32, it rounds up
+      return std::abs(f) >= std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
+    default:
+      return std::isinf(f);
+  }
+}
+
 void Checker::literal_type_help(Diagnostic& d, const Local& l, const Type& wanted) {
   if (l.literal_init.empty() || !l.type.is_scalar() || !wanted.is_scalar() ||
       !is_number(wanted.scalar) || is_float(wanted.scalar) != is_float(l.type.scalar) ||
@@ -114,9 +128,7 @@ void Checker::literal_type_help(Diagnostic& d, const Local& l, const Type& wante
   const tir::Expr* v = l.literal_value;
   const bool one = v && v->kind == tir::ExprKind::Literal;
   if (is_int(wanted.scalar) && !(one && int_fits(v->lit.i, wanted.scalar))) return;
-  if (wanted.scalar == Scalar::F32 && one &&
-      std::abs(v->lit.f) > double(std::numeric_limits<float>::max()))
-    return;
+  if (is_float(wanted.scalar) && one && rounds_to_infinity(v->lit.f, wanted.scalar)) return;
   const std::string has = type_name(l.type), want = type_name(wanted);
   d.secondary.push_back(
       {l.literal_init,
