@@ -42,6 +42,9 @@ if(NOT VX_SANITIZE)
   # the CMake libraries linking only downward (issue 18).
   add_test(NAME layers
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers_check.py ${PROJECT_SOURCE_DIR})
+  # No call in src/ answers bad input with an exception: the checked forms instead (issue 14).
+  add_test(NAME throwing_calls
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/throwing_calls_check.py ${PROJECT_SOURCE_DIR})
 endif()
 
 # Every section of spec/ has a test: a corpus program whose `// spec:` header names it, or for a

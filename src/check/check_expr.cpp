@@ -171,7 +171,7 @@ tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
       if (ct.is_error()) return error_expr(span);
       if (ct.kind == TypeKind::String) {
         tir::Expr* e = make(tir::ExprKind::String, ct, span);
-        e->text = consts_.at(name).text;
+        e->text = must_find(consts_, name).text;
         return host_only(e);
       }
       tir::Expr* e = make(tir::ExprKind::Literal, ct, span);
@@ -597,7 +597,7 @@ tir::Expr* Checker::check_place_ref(const ast::Postfix& p, bool is_mut, Span s) 
     }
   }
   std::vector<const ast::IndexSuffix*> idx;
-  for (const auto& sfx : p.suffixes) idx.push_back(&boost::get<ast::IndexSuffix>(sfx));
+  for (const auto& sfx : p.suffixes) idx.push_back(&ast::must_get<ast::IndexSuffix>(sfx));
   return tensor_ref(base, idx, is_mut, name, s);
 }
 
@@ -631,7 +631,7 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
       std::vector<const ast::IndexSuffix*> idx;
       size_t j = i;
       while (j < p.suffixes.size() && boost::get<ast::IndexSuffix>(&p.suffixes[j]))
-        idx.push_back(&boost::get<ast::IndexSuffix>(p.suffixes[j++]));
+        idx.push_back(&ast::must_get<ast::IndexSuffix>(p.suffixes[j++]));
       Span s{whole.begin, span(p.suffixes[j - 1]).end};
       if (!cur->type.is_error() && cur->kind != tir::ExprKind::Var) {
         error("E0204", s, "only a tensor or array variable can be indexed",
@@ -645,7 +645,7 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
       cur = tuple_field(cur, *f, Span{whole.begin, span(p.suffixes[i]).end});
       ++i;
     } else {
-      const auto& m = boost::get<ast::MethodSuffix>(p.suffixes[i]);
+      const auto& m = ast::must_get<ast::MethodSuffix>(p.suffixes[i]);
       Span s{whole.begin, span(p.suffixes[i]).end};
       cur = check_method(cur, m, s);
       ++i;
@@ -967,7 +967,7 @@ tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
     return as_flat(check_if(ie->get(), expected, s));
   if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
     return as_flat(check_match(me->get(), expected, s));
-  const auto& blk = boost::get<ast::x3::forward_ast<ast::Block>>(p);
+  const auto& blk = ast::must_get<ast::x3::forward_ast<ast::Block>>(p);
   Type t;
   tir::Block* b = check_block(blk.get(), expected, t);
   tir::Expr* e = make(tir::ExprKind::BlockExpr, t.is_error() ? Type::unit() : t, s);

@@ -250,7 +250,7 @@ bool Checker::pattern_value(const ast::PatValue& v, const Type& t, Int& out) {
     out = literal_value(e->lit, t.scalar);
     return true;
   }
-  const ast::Path& path = boost::get<ast::Path>(v.atom);
+  const ast::Path& path = ast::must_get<ast::Path>(v.atom);
   if (v.negative) {
     auto& d = error("E0001", s, "a `-` in a pattern stands only before a number literal",
                     "not a literal");

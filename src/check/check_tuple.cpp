@@ -4,7 +4,9 @@
 // tuple local is its scalars' locals, `(a, b) == t` is `a == t.0 && b == t.1`, a function that
 // returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots) that the
 // call copies into the caller's (tir::Expr::out_slots).
+#include <algorithm>
 #include <boost/variant/get.hpp>
+#include <charconv>
 
 #include "check/checker_impl.hpp"
 #include "check/tir_walk.hpp"
@@ -295,7 +297,11 @@ bool Checker::tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, T
   }
   const size_t n = base.elems.size();
   size_t index = n;
-  if (f.name.size() <= 9 && (f.name == "0" || f.name[0] != '0')) index = std::stoul(f.name);
+  // `t.1`: a decimal index without leading zeros; `t.x`, `t.01` name no element.
+  const bool decimal =
+      !f.name.empty() && f.name.size() <= 9 && (f.name == "0" || f.name[0] != '0') &&
+      std::all_of(f.name.begin(), f.name.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (decimal) std::from_chars(f.name.data(), f.name.data() + f.name.size(), index);
   if (index >= n) {
     auto& d = error("E0211", span(f), "no field `" + f.name + "` on type `" + type_name(base) + "`",
                     "unknown field");
@@ -454,7 +460,7 @@ void Checker::bind_pattern(const ast::LetPattern& p, const Type& t,
     declare_tuple(name, t, b->is_mut, span(b->name), sub, out);
     return;
   }
-  const ast::TuplePat& tp = boost::get<ast::x3::forward_ast<ast::TuplePat>>(p).get();
+  const ast::TuplePat& tp = ast::must_get<ast::x3::forward_ast<ast::TuplePat>>(p).get();
   // A struct is not taken apart by a tuple pattern (`let (x, n) = p;`), as in Rust (E0308).
   if (!t.is_tuple() || t.is_struct() || t.elems.size() != tp.elems.size()) {
     auto& d = error(
@@ -481,7 +487,7 @@ void Checker::declare_unchecked(const ast::TuplePat& p) {
     if (const auto* b = boost::get<ast::BindPat>(&e))
       declare(b->name.name, Type::error(), b->is_mut, span(b->name));
     else
-      declare_unchecked(boost::get<ast::x3::forward_ast<ast::TuplePat>>(e).get());
+      declare_unchecked(ast::must_get<ast::x3::forward_ast<ast::TuplePat>>(e).get());
   }
 }
 

@@ -234,7 +234,7 @@ Type Checker::resolve_type(const ast::Type& t) {
     return inner;
   }
   if (auto* a = boost::get<ast::ArrayType>(&t)) return resolve_array_type(*a);
-  const auto& tt = boost::get<ast::TensorType>(t);
+  const auto& tt = ast::must_get<ast::TensorType>(t);
   Type elem = resolve_type(tt.elem.get());
   if (elem.is_error()) return elem;
   if (!elem.is_scalar() || elem.scalar == Scalar::Char) {
@@ -928,7 +928,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     out.push_back(st);
     return;
   }
-  const auto& es = boost::get<ast::ExprStmt>(s);
+  const auto& es = ast::must_get<ast::ExprStmt>(s);
   // A block-like statement without `;` before the end of its block (`loop { … }`, `if`, a block)
   // is a statement of type `()`, as in Rust (rustc's E0308): `loop { break 5; } i = 1;` is E0200.
   // With `;` its value, if any, is dropped. (The block's last one is its tail: check_block.)
@@ -1096,7 +1096,7 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
     }
   }
   std::vector<const ast::IndexSuffix*> idx;
-  for (const auto& sfx : place->suffixes) idx.push_back(&boost::get<ast::IndexSuffix>(sfx));
+  for (const auto& sfx : place->suffixes) idx.push_back(&ast::must_get<ast::IndexSuffix>(sfx));
   assign_element(st, base, idx, a, tspan, out);
 }
 

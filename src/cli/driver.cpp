@@ -11,6 +11,7 @@
 #include "driver/values.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/nvrtc.hpp"
+#include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 
 namespace vx {
@@ -212,7 +213,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
         if (s && s->kind == tir::StmtKind::Spawn) region_of[s] = {&fn, 0};
       });
     run.after_region = [&, region_of](const tir::Stmt& spawn, interp::Frame& frame) mutable {
-      auto& [fn, launches] = region_of.at(&spawn);
+      auto& [fn, launches] = must_find(region_of, &spawn);
       regions.push_back(values::dump_region(*c.program, *fn, spawn, ++launches, frame));
     };
   }

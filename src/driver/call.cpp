@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "driver/npy.hpp"
+#include "support/internal_error.hpp"
 #include "support/suggest.hpp"
 #include "support/utf8.hpp"
 
@@ -152,7 +153,7 @@ bool aggregate_words(const Type& t, std::string_view text, size_t& at,
 // write-back slots of `&mut` struct parameters follow them), or null.
 const Type* returned_aggregate(const tir::Function& fn) {
   if (fn.ret_slots.size() <= static_cast<size_t>(fn.write_backs)) return nullptr;
-  return &fn.aggregates.at(fn.ret_slots.front()).type;
+  return &must_find(fn.aggregates, fn.ret_slots.front()).type;
 }
 
 // One tensor parameter, read from its file before the run.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "offload/emit_cuda_impl.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::offload::emit {
 
@@ -152,12 +153,12 @@ std::string RegionEmitter::jump(const Stmt& s) {
 std::string RegionEmitter::loop_body(const Stmt& loop, const std::string& body) {
   if (!jumps_used_.count({&loop, true})) return body;
   // The body in a block of its own: the `goto` crosses no declaration still in scope.
-  return "{\n" + body + "}\nvx_cont" + std::to_string(jump_ids_.at(&loop)) + ": ;\n";
+  return "{\n" + body + "}\nvx_cont" + std::to_string(must_find(jump_ids_, &loop)) + ": ;\n";
 }
 
 std::string RegionEmitter::after_loop(const Stmt& loop) {
   if (!jumps_used_.count({&loop, false})) return "";
-  return "vx_brk" + std::to_string(jump_ids_.at(&loop)) + ": ;\n";
+  return "vx_brk" + std::to_string(must_find(jump_ids_, &loop)) + ": ;\n";
 }
 
 void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {

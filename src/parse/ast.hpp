@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "support/internal_error.hpp"
+
 namespace vx::ast {
 
 namespace x3 = boost::spirit::x3;
@@ -418,6 +420,19 @@ struct Item : position_tagged, x3::variant<Attribute, ImportItem, FnItem, ConstI
 struct Program : position_tagged {
   std::vector<Item> items;
 };
+
+// The alternative `T` of an AST variant that holds it unless vx has a bug: the last case of an
+// if-chain over the alternatives. boost::get of a reference would throw bad_get, which names
+// nothing and can escape; this is an internal_error at the caller's line
+// (tests/throwing_calls_check.py allows no other form in src/).
+template <class T, class Variant>
+const T& must_get(const Variant& v, const char* file = __builtin_FILE(),
+                  int line = __builtin_LINE()) {
+  const T* p = boost::get<T>(&v);
+  if (!p)
+    internal_error("an AST variant does not hold the alternative it always holds", file, line);
+  return *p;
+}
 
 }  // namespace vx::ast
 

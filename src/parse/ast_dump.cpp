@@ -54,7 +54,7 @@ class Dumper {
       for (const ast::Type& e : tu->elems) type(e);
       return;
     }
-    const auto& tt = boost::get<ast::TensorType>(t);
+    const auto& tt = ast::must_get<ast::TensorType>(t);
     std::string dims;
     for (size_t i = 0; i < tt.dims.size(); ++i) dims += (i ? ", " : "") + tt.dims[i].text;
     line(tt, "TensorType [" + dims + "]" + (tt.memory ? " " + path(*tt.memory) : ""));
@@ -69,7 +69,7 @@ class Dumper {
       if (auto* b = boost::get<ast::BindPat>(&t.elems[i]))
         s += (b->is_mut ? "mut " : "") + b->name.name;
       else
-        s += pattern(boost::get<ast::x3::forward_ast<ast::TuplePat>>(t.elems[i]).get());
+        s += pattern(ast::must_get<ast::x3::forward_ast<ast::TuplePat>>(t.elems[i]).get());
     }
     return s + (t.elems.size() == 1 ? ",)" : ")");
   }
@@ -119,7 +119,7 @@ class Dumper {
       } else if (auto* fs = boost::get<ast::FieldSuffix>(&s)) {
         line(*fs, "Field ." + fs->name);
       } else {
-        const auto& m = boost::get<ast::MethodSuffix>(s);
+        const auto& m = ast::must_get<ast::MethodSuffix>(s);
         line(m, "MethodCall ." + m.name.name);
         Indent in2(*this);
         exprs(m.args);
@@ -191,7 +191,7 @@ class Dumper {
     if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
     if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
       return match_expr(me->get());
-    block(boost::get<ast::x3::forward_ast<ast::Block>>(p).get());
+    block(ast::must_get<ast::x3::forward_ast<ast::Block>>(p).get());
   }
 
   void if_expr(const ast::IfExpr& e) {
@@ -256,7 +256,7 @@ class Dumper {
     if (auto* b = boost::get<ast::BoolLit>(&v.atom)) return text + b->text;
     if (auto* c = boost::get<ast::CharLit>(&v.atom))
       return text + "'" + (c->value == "\n" ? std::string("\\n") : c->value) + "'";
-    return text + path(boost::get<ast::Path>(v.atom));
+    return text + path(ast::must_get<ast::Path>(v.atom));
   }
 
   void block(const ast::Block& b) {
@@ -323,7 +323,7 @@ class Dumper {
       Indent in(*this);
       return block(sp->body.get());
     }
-    const auto& es = boost::get<ast::ExprStmt>(s);
+    const auto& es = ast::must_get<ast::ExprStmt>(s);
     if (es.assign) {
       line(es, "Assign " + es.assign->op);
       Indent in(*this);
@@ -366,7 +366,7 @@ class Dumper {
           type(fd.type);
         }
       } else {
-        const auto& c = boost::get<ast::ConstItem>(item);
+        const auto& c = ast::must_get<ast::ConstItem>(item);
         line(c, std::string(c.is_pub ? "PubConst " : "Const ") + c.name.name);
         Indent in2(*this);
         type(c.type);

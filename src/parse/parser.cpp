@@ -279,7 +279,7 @@ class DepthCheck {
       } else if (auto* fs = boost::get<ast::FieldSuffix>(&s)) {
         d = at(d + 1, *fs, "this field");
       } else {
-        const auto& m = boost::get<ast::MethodSuffix>(s);
+        const auto& m = ast::must_get<ast::MethodSuffix>(s);
         d = at(std::max(d, exprs(m.args)) + 1, m, "this method call");
       }
     }

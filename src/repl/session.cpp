@@ -769,7 +769,7 @@ struct Session::Impl {
       item.from = s.begin;
       if (item.name == "main") {
         out_items.has_main = true;
-        const Span name = parsed->span(boost::get<ast::FnItem>(it).name);
+        const Span name = parsed->span(ast::must_get<ast::FnItem>(it).name);
         out_items.main_text =
             item.text.substr(0, name.begin - s.begin) + item.text.substr(name.end - s.begin);
         out_items.main_name_at = name.begin - s.begin;

@@ -134,7 +134,8 @@ Decimal shortest_small(double v, uint16_t bits, Back back) {
     Decimal nearest = parse_scientific(std::string_view(buf, r.ptr - buf));
     // The candidates are the correctly rounded p-digit decimal and its neighbours: at a power of
     // two the rounding interval is lopsided and a neighbour may read back when it does not.
-    const uint64_t mant = std::stoull(nearest.digits);
+    uint64_t mant = 0;  // at most 17 digits
+    std::from_chars(nearest.digits.data(), nearest.digits.data() + nearest.digits.size(), mant);
     const int scale = nearest.exp - (p - 1);
     bool found = false;
     Decimal best;
