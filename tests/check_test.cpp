@@ -143,6 +143,24 @@ TEST_CASE("a macro called with brackets or braces") {
         "E0001 expected `;`, found `!` @1:34+1");
 }
 
+// ast::must_get, the last case of an if-chain over a variant's alternatives: the alternative, or
+// an internal error that names this file and line (a reference boost::get threw bad_get from an
+// inlined noexcept function, so the release build ended in std::terminate with no message).
+TEST_CASE("must_get returns the alternative, or names the broken invariant") {
+  vx::ast::Suffix s;
+  s = vx::ast::FieldSuffix{{}, "x"};
+  CHECK(vx::ast::must_get<vx::ast::FieldSuffix>(s).name == "x");
+  const int line = __LINE__ + 2;
+  try {
+    (void)vx::ast::must_get<vx::ast::IndexSuffix>(s);
+    FAIL("no internal error");
+  } catch (const vx::InternalError& e) {
+    CHECK(std::string(e.what()).find("check_test.cpp:" + std::to_string(line)) !=
+          std::string::npos);
+    CHECK(std::string(e.what()).find("this is a bug in vx") != std::string::npos);
+  }
+}
+
 // Other habits from Rust and C: `i++`, `usize`, a `for` over `t.iter()`.
 TEST_CASE("an increment, usize and a loop over an iterator get a help saying what to write") {
   CHECK(first("fn main() {\n  let mut i = 0;\n  i++;\n}") ==
