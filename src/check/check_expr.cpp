@@ -134,7 +134,8 @@ void Checker::literal_type_help(Diagnostic& d, const Local& l, const Type& wante
       {l.literal_init,
        "`" + l.name + "` is `" + has + "`: this literal has no suffix, and its `let` no type"});
   const std::string_view init =
-      diags_.file().text().substr(l.literal_init.begin, l.literal_init.end - l.literal_init.begin);
+      std::string_view(diags_.file().text())
+          .substr(l.literal_init.begin, l.literal_init.end - l.literal_init.begin);
   const bool short_init = init.size() <= 40 && init.find('\n') == std::string_view::npos;
   d.helps.push_back("give `" + l.name + "` the type `" + want + "`: `let " +
                     (l.is_mut ? "mut " : "") + l.name + ": " + want + " = " +
