@@ -120,22 +120,19 @@ static bool rounds_to_infinity(double f, Scalar s) {
 }
 
 void Checker::literal_type_help(Diagnostic& d, const Local& l, const Type& wanted) {
-  if (l.literal_init.empty() || !l.type.is_scalar() || !wanted.is_scalar() ||
-      !is_number(wanted.scalar) || is_float(wanted.scalar) != is_float(l.type.scalar) ||
-      wanted == l.type)
+  const tir::Expr* v = l.literal_value;
+  if (!v || !l.type.is_scalar() || !wanted.is_scalar() || !is_number(wanted.scalar) ||
+      is_float(wanted.scalar) != is_float(l.type.scalar) || wanted == l.type)
     return;
   // The `let` it suggests must be accepted: an integer only when it is one literal that fits.
-  const tir::Expr* v = l.literal_value;
-  const bool one = v && v->kind == tir::ExprKind::Literal;
+  const bool one = v->kind == tir::ExprKind::Literal;
   if (is_int(wanted.scalar) && !(one && int_fits(v->lit.i, wanted.scalar))) return;
   if (is_float(wanted.scalar) && one && rounds_to_infinity(v->lit.f, wanted.scalar)) return;
   const std::string has = type_name(l.type), want = type_name(wanted);
-  d.secondary.push_back(
-      {l.literal_init,
-       "`" + l.name + "` is `" + has + "`: this literal has no suffix, and its `let` no type"});
+  d.secondary.push_back({v->span, "`" + l.name + "` is `" + has +
+                                      "`: this literal has no suffix, and its `let` no type"});
   const std::string_view init =
-      std::string_view(diags_.file().text())
-          .substr(l.literal_init.begin, l.literal_init.end - l.literal_init.begin);
+      std::string_view(diags_.file().text()).substr(v->span.begin, v->span.end - v->span.begin);
   const bool short_init = init.size() <= 40 && init.find('\n') == std::string_view::npos;
   d.helps.push_back("give `" + l.name + "` the type `" + want + "`: `let " +
                     (l.is_mut ? "mut " : "") + l.name + ": " + want + " = " +

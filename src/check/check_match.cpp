@@ -627,7 +627,7 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
       for (const auto& [name, at] : names) declare(name, Type::error(), false, span(*at));
     }
     for (const PatName& name : a.alts.front().names) {
-      Local l{name.name, -1, name.type, false, false, name.span, {}, {}, {}, nullptr};
+      Local l{name.name, -1, name.type, false, false, name.span, {}, {}, nullptr};
       if (name.type.is_tuple())
         l.leaves = name.slots;
       else

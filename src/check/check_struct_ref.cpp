@@ -126,7 +126,7 @@ tir::Expr* Checker::struct_ref_var(const Local& l, Span s) {
 
 void Checker::declare_struct_ref(const std::string& name, const Type& t, tir::Expr* value,
                                  Span decl) {
-  Local l{name, -1, t, t.ref_mut, false, decl, {}, {}, {}, nullptr};
+  Local l{name, -1, t, t.ref_mut, false, decl, {}, {}, nullptr};
   auto it = value ? struct_borrows_.find(value) : struct_borrows_.end();
   if (it == struct_borrows_.end()) {
     if (!value || !value->type.is_error()) {

@@ -417,7 +417,7 @@ void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut,
     if (!diags_.has_errors()) error("E0200", value->span, "Vx cannot keep a tuple here");
     value = nullptr;
   }
-  Local l{name, -1, t, is_mut, false, decl, {}, {}, {}, nullptr};
+  Local l{name, -1, t, is_mut, false, decl, {}, {}, nullptr};
   l.leaves = leaf_slots(t, name, decl, is_mut);
   if (!l.leaves.empty()) fn_->aggregates[l.leaves.front()] = {t, l.leaves};
   if (holds_tensor(t)) struct_leaf_slots_.insert(l.leaves.begin(), l.leaves.end());

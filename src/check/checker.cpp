@@ -631,7 +631,7 @@ int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span d
   fn_->slot_names.push_back(name);
   fn_->slot_decls.push_back(decl);
   fn_->slot_mut.push_back(is_mut);
-  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}, {}, {}, nullptr});
+  scopes_.back().push_back(Local{name, slot, t, is_mut, false, decl, {}, {}, nullptr});
   return slot;
 }
 
@@ -804,10 +804,8 @@ void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
             "`" + let->name.name + "` is made in host code");
     st->var_name = let->name.name;
     st->slot = declare(let->name.name, t, let->is_mut, span(let->name));
-    if (!has_type && let->init && t.is_scalar() && untyped_literal(*let->init)) {
-      scopes_.back().back().literal_init = span(*let->init);
+    if (!has_type && let->init && t.is_scalar() && untyped_literal(*let->init))
       scopes_.back().back().literal_value = st->value;
-    }
     if (st->value && t.kind == TypeKind::Ref)
       record_let_borrow(let->name.name, st->slot, st->value, span(*let->init));
     out.push_back(st);

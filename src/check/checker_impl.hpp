@@ -44,8 +44,8 @@ struct Local {
   Span moved_at;
   std::vector<int> leaves;  // a tuple: the locals of its scalars, in order (slot is -1)
   // A scalar `let` without a type whose value is an unsuffixed literal (or arithmetic of them):
-  // that value, which made the local i32 or f64 (spec/types.md §2), and what it checked to.
-  Span literal_init;
+  // that value as checked, which made the local i32 or f64 (spec/types.md §2); its span is the
+  // literal's.
   const tir::Expr* literal_value = nullptr;
 };
 

@@ -181,9 +181,14 @@ int vx_main(int argc, char** argv) {
     std::vector<std::string> names;
     for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
     const char* word = nullptr;
+    const char* option = nullptr;  // the first option before it, but --error-format
     for (int i = 1; i < argc && !word; ++i) {
       if (argv[i][0] == '-') {
-        if (std::string(argv[i]) == "--error-format") ++i;
+        const std::string a = argv[i];
+        if (a == "--error-format")
+          ++i;
+        else if (!option && !a.starts_with("--error-format="))
+          option = argv[i];
         continue;
       }
       word = argv[i];
@@ -205,14 +210,9 @@ int vx_main(int argc, char** argv) {
     if (!word && dynamic_cast<const CLI::RequiredError*>(&e)) {
       // `vx` alone: what it can do, as cargo answers `cargo`. An option before any sub-command
       // (`vx --bogus`) is named.
-      std::string msg = "a sub-command is required";
-      for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--error-format") ++i;
-        if (a == "--error-format" || a.starts_with("--error-format=")) continue;
-        msg = "unexpected argument `" + a + "`: " + msg;
-        break;
-      }
+      const std::string msg =
+          (option ? "unexpected argument `" + std::string(option) + "`: " : "") +
+          std::string("a sub-command is required");
       const bool json = wants_json(argc, argv);
       vx::render_plain_error(std::cerr, msg, json ? vx::ErrorFormat::Json : vx::ErrorFormat::Human);
       if (!json) std::cerr << "\n" << app.help();
