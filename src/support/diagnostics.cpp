@@ -22,9 +22,21 @@ Diagnostic& Diagnostics::error(std::string code, Span span, std::string message,
   return add(std::move(d));
 }
 
+size_t Diagnostics::kept(Severity s) const {
+  return std::count_if(list_.begin(), list_.end(),
+                       [&](const Diagnostic& d) { return d.severity == s; });
+}
+
 Diagnostic& Diagnostics::add(Diagnostic d) {
-  if (full()) {
-    static thread_local Diagnostic sink;  // extra errors past the cap are dropped
+  if (kept(d.severity) >= kMaxKept) {
+    Diagnostic counted;  // what the counts, `#[allow]` and `-D warnings` read
+    counted.severity = d.severity;
+    counted.code = std::move(d.code);
+    counted.lint = std::move(d.lint);
+    counted.span = d.span;
+    dropped_.push_back(std::move(counted));
+    // The caller may still add labels and notes: they go to a scratch diagnostic.
+    static thread_local Diagnostic sink;
     sink = std::move(d);
     return sink;
   }
@@ -47,11 +59,14 @@ Diagnostic& Diagnostics::warning(std::string lint, Span span, std::string messag
 }
 
 size_t Diagnostics::warning_count() const {
-  return std::count_if(list_.begin(), list_.end(),
-                       [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+  auto warning = [](const Diagnostic& d) { return d.severity == Severity::Warning; };
+  return std::count_if(list_.begin(), list_.end(), warning) +
+         std::count_if(dropped_.begin(), dropped_.end(), warning);
 }
 
 void Diagnostics::deny_warnings() {
+  for (Diagnostic& d : dropped_)
+    if (d.severity == Severity::Warning) d.severity = Severity::Error;
   for (Diagnostic& d : list_) {
     if (d.severity != Severity::Warning) continue;
     d.severity = Severity::Error;
@@ -63,8 +78,9 @@ void Diagnostics::deny_warnings() {
 bool Diagnostics::has_errors() const { return error_count() > 0; }
 
 size_t Diagnostics::error_count() const {
-  return std::count_if(list_.begin(), list_.end(),
-                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  auto error = [](const Diagnostic& d) { return d.severity == Severity::Error; };
+  return std::count_if(list_.begin(), list_.end(), error) +
+         std::count_if(dropped_.begin(), dropped_.end(), error);
 }
 
 namespace {
@@ -358,6 +374,10 @@ void emit_diagnostics(std::ostream& out, const Diagnostics& diags, ErrorFormat f
   for (const auto& d : diags.list()) render_styled(out, diags.file(), d, color);
   const size_t n = diags.error_count();
   const size_t w = diags.warning_count();
+  if (diags.dropped_count() > 0)
+    out << (color ? "\x1b[1;32mnote\x1b[0m" : "note") << ": " << diags.dropped_count()
+        << " more diagnostics not shown (at most " << Diagnostics::kMaxKept << " errors and "
+        << Diagnostics::kMaxKept << " warnings are printed)\n\n";
   const std::string warnings =
       std::to_string(w) + (w == 1 ? " warning emitted" : " warnings emitted");
   if (n == 0) {

@@ -46,22 +46,31 @@ class Diagnostics {
   template <class Pred>
   void remove_if(Pred drop) {
     std::erase_if(list_, drop);
+    std::erase_if(dropped_, drop);
   }
   // `-D warnings`: every warning becomes an error, with a note that says why.
   void deny_warnings();
   Diagnostic& add(Diagnostic d);
   bool has_errors() const;
   size_t error_count() const;
+  // The diagnostics kept for printing; those past the caps are counted, never printed.
   const std::vector<Diagnostic>& list() const { return list_; }
+  // Errors and warnings reported past their caps (each cap counts its own severity, so warnings
+  // can never crowd out an error, and every count above includes these).
+  size_t dropped_count() const { return dropped_.size(); }
   const SourceFile& file() const { return *file_; }
   std::shared_ptr<const SourceFile> file_ptr() const { return file_; }
-  // Caps the number of errors kept, so that garbage input cannot produce megabytes of output.
-  bool full() const { return list_.size() >= kMaxErrors; }
+  // The errors kept are capped, so that garbage input cannot produce megabytes of output; a pass
+  // may stop early once the cap is reached. Warnings have a cap of their own.
+  bool full() const { return kept(Severity::Error) >= kMaxKept; }
+  static constexpr size_t kMaxKept = 50;  // of each severity
 
  private:
-  static constexpr size_t kMaxErrors = 50;
+  size_t kept(Severity s) const;
   std::shared_ptr<const SourceFile> file_;
   std::vector<Diagnostic> list_;
+  // Past the caps: code, lint, severity and span only (for the counts, `#[allow]` and `-D`).
+  std::vector<Diagnostic> dropped_;
 };
 
 enum class ErrorFormat { Human, Json };
