@@ -2,6 +2,8 @@
 // typed program's shape. Language behaviour as a whole is tested by the conformance corpus.
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 #include "check/checker.hpp"
 #include "check/tir_walk.hpp"
 #include "driver/pipeline.hpp"
@@ -483,4 +485,60 @@ TEST_CASE("a struct's tensor field is lent to a `&mut` call, not copied back, an
   });
   CHECK(tensor_lets >= 2);  // make()'s result slot and `m.w`
   CHECK(views == 1);        // `m.w` passed as a view of the caller's tensor
+}
+
+// Issue 34: 50 warnings filled the one cap that errors shared, and the kernel's E6032 was dropped:
+// the racy program ran. Each severity has its own cap, and every count includes what is dropped.
+TEST_CASE("no number of warnings hides an error, before or after them") {
+  const size_t cap = vx::Diagnostics::kMaxKept;
+  const std::string kernel =
+      "    let mut out = transfer(Tensor<i32, [8]>::fill(0), Memory::HBM);\n"
+      "    spawn on(Topology::Device) {\n"
+      "        for _b in 0..1 across blocks { for l in 0..8 across lanes { out[l * 0] = l; } }\n"
+      "    }\n";
+  for (size_t n : {size_t{0}, size_t{1}, cap - 2, cap - 1, cap, cap + 1, cap + 2, 2 * cap - 1,
+                   2 * cap, 2 * cap + 1, 3 * cap}) {
+    for (bool error_first : {false, true}) {
+      std::string lets;
+      for (size_t i = 0; i < n; ++i) lets += "    let u" + std::to_string(i) + " = 1;\n";
+      const std::string text =
+          "fn main() {\n" + (error_first ? kernel + lets : lets + kernel) + "}\n";
+      vx::pipeline::Options options;  // through the kernel rules
+      vx::pipeline::Compiled c =
+          vx::pipeline::compile(std::make_shared<vx::SourceFile>("t.vx", text), options);
+      CAPTURE(n);
+      CAPTURE(error_first);
+      CHECK_FALSE(c.ok());
+      CHECK(c.diags->error_count() == 1);
+      CHECK(c.diags->warning_count() == n);
+      size_t shown_errors = 0, shown_warnings = 0;
+      for (const vx::Diagnostic& d : c.diags->list()) {
+        if (d.severity == vx::Severity::Error) {
+          ++shown_errors;
+          CHECK(d.code == "E6032");
+        }
+        if (d.severity == vx::Severity::Warning) ++shown_warnings;
+      }
+      CHECK(shown_errors == 1);  // the error is printed, whatever the warnings
+      CHECK(shown_warnings == std::min(n, cap));
+      std::ostringstream out;
+      vx::emit_diagnostics(out, *c.diags, vx::ErrorFormat::Human);
+      CHECK(out.str().find("aborting due to 1 previous error") != std::string::npos);
+      CHECK((out.str().find("more diagnostics not shown") != std::string::npos) == (n > cap));
+    }
+  }
+}
+
+TEST_CASE("errors past the cap are counted, and the program is still refused") {
+  const size_t cap = vx::Diagnostics::kMaxKept;
+  for (size_t n : {cap - 1, cap, cap + 1, 2 * cap}) {
+    std::string text = "fn main() {\n";
+    for (size_t i = 0; i < n; ++i) text += "    let x" + std::to_string(i) + ": i32 = true;\n";
+    text += "}\n";
+    Checked c = check(text);
+    CAPTURE(n);
+    CHECK(c.program == nullptr);
+    CHECK(c.diags->error_count() >= std::min(n, cap));
+    CHECK(c.diags->list().size() <= cap);
+  }
 }

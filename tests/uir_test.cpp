@@ -168,6 +168,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "book_gpu_row_sums_in_shared_memory.vx: it calls `lanes::sum`, which .uir has no instruction "
       "for",
       "call_reads_through_argument.vx: it calls the function `width`",
+      "call_writes_in_if_own_tile.vx: it calls the function `put`",
       "char_on_device.vx: the variable `c` has the type `char`, which .uir does not have",
       "copy_async_partial_1d.vx: it declares `tok`, which is not a scalar or tensor",
       "copy_async_zero_fill.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -204,6 +205,10 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "structure_break_inner_loop.vx: it uses `if`, and .uir has no control flow but ranges",
       "structure_stepped_loop_in_lane.vx: the loop `k` runs over a range with `.rev()`, and a "
       ".uir range counts up by one",
+      "sub_tensor_ref_nested_rows.vx: it declares the tensor `r` other than with `fill` or "
+      "`uninit`",
+      "sub_tensor_ref_row_of_block.vx: it declares the tensor `r` other than with `fill` or "
+      "`uninit`",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
       "tuples_on_device.vx: it calls the function `divmod`",
       "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -318,6 +323,17 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"wrap_u16_scaled_shift.vx", "refused"},
       {"wrap_u8_lane_index.vx", "refused"},
       {"write_outer_variable.vx", "refused"},
+      {"block_loop_whole_i64_range.vx",
+       "the loop `b` has more passes than a .uir range holds (2^31 - 1)"},
+      {"call_writes_atomic_in_if.vx", "it calls the function `hs`"},
+      {"call_writes_in_block_expression.vx", "it calls the function `hs`"},
+      {"call_writes_in_else.vx", "it calls the function `hs`"},
+      {"call_writes_in_if.vx", "it calls the function `hs`"},
+      {"call_writes_in_loop_expression.vx", "it calls the function `hs`"},
+      {"call_writes_in_match_arm.vx", "it calls the function `hs`"},
+      {"call_writes_through_let_in_if.vx", "it calls the function `hs`"},
+      {"sub_tensor_ref_same_row.vx",
+       "it declares the tensor `r` other than with `fill` or `uninit`"},
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }

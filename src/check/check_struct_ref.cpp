@@ -9,6 +9,7 @@
 #include <boost/variant/get.hpp>
 
 #include "check/checker_impl.hpp"
+#include "check/effects.hpp"
 #include "check/lints.hpp"
 #include "check/tir_walk.hpp"
 
@@ -217,6 +218,56 @@ void Checker::end_with_write_back(tir::Block* body) {
     return;
   }
   if (!never_ends(body, false)) write_back(body->stmts, Span{body->span.end, body->span.end});
+}
+
+std::set<int> Checker::ref_roots(const tir::Expr* arg) const {
+  const tir::Expr* v = tensor_root(arg);
+  if (!v || v->slot < 0 || v->slot >= fn_->slot_count()) return {};
+  std::set<int> roots;
+  for (const LetBorrow& b : let_borrows_)  // `let r = &mut t;`: `r` names `t`
+    if (b.ref_slot == v->slot && b.root_slot >= 0) roots.insert(b.root_slot);
+  if (roots.empty()) roots.insert(v->slot);  // a tensor, or a reference parameter
+  return roots;
+}
+
+void Checker::check_call_aliases(const tir::Expr* call) {
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    const tir::Expr* a = call->args[i];
+    if (a->type.kind != TypeKind::Ref) continue;
+    const std::set<int> mine = ref_roots(a);
+    for (size_t j = i + 1; j < call->args.size(); ++j) {
+      const tir::Expr* b = call->args[j];
+      if (b->type.kind != TypeKind::Ref || (!a->type.ref_mut && !b->type.ref_mut)) continue;
+      // Two borrows within one struct: check_struct_ref's rule reports them (call_borrows).
+      if (struct_borrows_.count(a) && struct_borrows_.count(b)) continue;
+      int shared = -1;
+      for (int r : ref_roots(b))
+        if (mine.count(r)) shared = r;
+      if (shared < 0) continue;
+      const std::string name = fn_->slot_names[static_cast<size_t>(shared)];
+      std::string msg, label, first;
+      if (a->type.ref_mut && b->type.ref_mut) {
+        msg = "cannot borrow `" + name + "` as mutable more than once at a time";
+        label = "second mutable borrow occurs here";
+        first = "first mutable borrow occurs here";
+      } else if (a->type.ref_mut) {
+        msg = "cannot borrow `" + name + "` as immutable because it is also borrowed as mutable";
+        label = "immutable borrow occurs here";
+        first = "mutable borrow occurs here";
+      } else {
+        msg = "cannot borrow `" + name + "` as mutable because it is also borrowed as immutable";
+        label = "mutable borrow occurs here";
+        first = "immutable borrow occurs here";
+      }
+      auto& d = error("E0305", b->span, msg, label);
+      d.secondary.push_back({a->span, first});
+      d.notes.push_back(
+          "spec/types.md §4.1: inside `" + call->text +
+          "` two references are two tensors, so the elements one writes must not be the other's");
+      d.helps.push_back("copy the tensor first, so that the call borrows two tensors");
+      return;  // one error a call
+    }
+  }
 }
 
 std::vector<Checker::StructBorrow> Checker::call_borrows(const tir::Expr* call, const FnSig& sig) {

@@ -654,6 +654,7 @@ void Checker::return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& ou
 }
 
 tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
+  check_call_aliases(call);
   bool tuples = sig.ret.is_tuple();
   for (const tir::Expr* a : call->args)
     tuples = tuples || a->type.is_tuple() || struct_borrows_.count(a);  // `&mut m.w` too

@@ -261,6 +261,11 @@ class Checker {
   // The `&mut` struct arguments of a call whose result is `ret`, in parameter order; E0305 for
   // an argument after a borrow that touches the struct borrowed.
   std::vector<StructBorrow> call_borrows(const tir::Expr* call, const FnSig& sig);
+  // Two reference arguments of one call that may name the same tensor (the same local, a row of
+  // it, a reference bound to it), one of them `&mut`: E0305, as rustc's E0499 and E0502. Inside
+  // the callee they are two tensors, so a kernel there would race (spec/types.md §4.1).
+  void check_call_aliases(const tir::Expr* call);
+  std::set<int> ref_roots(const tir::Expr* arg) const;
   // After the call statement: the callee's write-back slots (`out` from `first`) into the
   // structs borrowed.
   void copy_back(const std::vector<StructBorrow>& backs, const std::vector<int>& out, size_t first,

@@ -3,6 +3,7 @@
 // that the mixed-radix rule proves different in every pass, every other access to it must use
 // the same offset node, and a tensor changed by atomics is accessed only by atomics.
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "check/kernel_access.hpp"
@@ -199,6 +200,26 @@ class Checker {
     return must_find(facts_.loop_lo, static_cast<const tir::Stmt*>(leaf->key));
   }
 
+  // The element a pass reaches through `indices` (one value per dimension; empty when the access
+  // has no per-dimension indices, an atomic's); nullopt when one cannot be evaluated or is out of
+  // its dimension.
+  std::optional<std::vector<int64_t>> element_at(const std::vector<LoopRange>& loops,
+                                                 const std::vector<int64_t>& pass,
+                                                 const DimIndices& indices) const {
+    auto value_of = [&](const IxNode* leaf) -> std::optional<int64_t> {
+      for (size_t i = 0; i < loops.size(); ++i)
+        if (loops[i].leaf == leaf) return pass[i];
+      return fixed_value(leaf);
+    };
+    std::vector<int64_t> out;
+    for (const auto& [index, size] : indices) {
+      auto v = evaluate(index, value_of);
+      if (!v || *v < 0 || (size > 0 && *v >= size)) return std::nullopt;
+      out.push_back(*v);
+    }
+    return out;
+  }
+
   std::string collision_text(const tir::Stmt* loop, const Access& write, const Access* other) {
     std::vector<const tir::Stmt*> stmts;
     auto loops = ranges(loop, write, other ? other->offset : nullptr, stmts);
@@ -208,7 +229,23 @@ class Checker {
         [&](const IxNode* l) { return fixed_value(l); }, write.indices,
         other ? other->indices : DimIndices{});
     if (!c) return {};
+    // Every note is true: the two passes it names reach one element, index by index, each in
+    // its dimension (the offset found them through the row-major sum of the indices).
+    const DimIndices& second_indices = c->second_reads ? other->indices : write.indices;
+    auto first_at = element_at(loops, c->first, write.indices);
+    auto second_at = element_at(loops, c->second, second_indices);
+    if (!first_at || !second_at || *first_at != *second_at) {
+      if (std::getenv("VX_STRICT_NOTES"))
+        internal_error("a collision note would name passes that touch different elements: " +
+                       describe_pass(facts_, stmts, c->first) + " and " +
+                       describe_pass(facts_, stmts, c->second));
+      return {};
+    }
     std::string elem = element_text(write.type, c->element);
+    if (!first_at->empty() && write.type && write.type->rank() > 1) {
+      elem = "element ";
+      for (int64_t i : *first_at) elem += "[" + std::to_string(i) + "]";
+    }
     if (!c->second_reads || other->write)
       return describe_pass(facts_, stmts, c->first) + " and " +
              describe_pass(facts_, stmts, c->second) + " both write " + elem;

@@ -8,7 +8,9 @@
 #include <set>
 #include <unordered_map>
 
+#include "check/effects.hpp"
 #include "check/kernel_access.hpp"
+#include "check/tir_walk.hpp"
 
 namespace vx {
 
@@ -16,24 +18,6 @@ namespace {
 
 using kr::IxNode;
 using kr::IxOp;
-
-// The variable under `x`, `x[i]…`, `&x`, `&mut x[i]`; null for anything else.
-const tir::Expr* root_var(const tir::Expr* e) {
-  while (e) {
-    switch (e->kind) {
-      case tir::ExprKind::Var:
-        return e;
-      case tir::ExprKind::Ref:
-      case tir::ExprKind::View:
-      case tir::ExprKind::Index:
-        e = e->args.empty() ? nullptr : e->args[0];
-        break;
-      default:
-        return nullptr;
-    }
-  }
-  return nullptr;
-}
 
 // The indices of a place, outer view first: `tiles[0][r][c]` -> {0, r, c}.
 std::vector<const tir::Expr*> place_indices(const tir::Expr* e) {
@@ -50,121 +34,10 @@ std::vector<const tir::Expr*> place_indices(const tir::Expr* e) {
   return out;
 }
 
-void for_each_child(const tir::Expr* e, const std::function<void(const tir::Expr*)>& f);
-void for_each_expr_in_block(const tir::Block* b, const std::function<void(const tir::Expr*)>& f);
-
-void for_each_expr_in_stmt(const tir::Stmt* s, const std::function<void(const tir::Expr*)>& f) {
-  for (const tir::Expr* e : s->exprs())
-    if (e) f(e);
-  if (s->body) for_each_expr_in_block(s->body, f);
-}
-void for_each_expr_in_block(const tir::Block* b, const std::function<void(const tir::Expr*)>& f) {
-  if (!b) return;
-  for (const tir::Stmt* s : b->stmts) for_each_expr_in_stmt(s, f);
-  if (b->tail) f(b->tail);
-}
-// Calls f on e and every expression inside it (blocks included).
-void visit_all(const tir::Expr* e, const std::function<void(const tir::Expr*)>& f) {
-  if (!e) return;
-  f(e);
-  for_each_child(e, [&](const tir::Expr* c) { visit_all(c, f); });
-}
-void for_each_child(const tir::Expr* e, const std::function<void(const tir::Expr*)>& f) {
-  for (const tir::Expr* a : e->args)
-    if (a) f(a);
-  for (const tir::Block* b : {e->block, e->else_block})
-    if (b) for_each_expr_in_block(b, f);
-}
-
-// What each function can do to its arguments, followed through its calls.
-struct Summaries {
-  std::vector<std::vector<bool>> writes_through;  // [function][parameter]
-  std::vector<bool> prints;
-};
-
-Summaries summarize(const tir::Program& prog) {
-  size_t n = prog.functions.size();
-  Summaries s;
-  s.writes_through.resize(n);
-  s.prints.assign(n, false);
-  struct Edge {
-    int callee, arg, root;
-  };
-  std::vector<std::set<int>> writes(n);
-  std::vector<std::vector<Edge>> edges(n);
-  std::vector<std::vector<int>> callees(n);
-  for (size_t f = 0; f < n; ++f) {
-    const tir::Function& fn = prog.functions[f];
-    std::vector<int> alias(fn.slot_count());
-    for (int i = 0; i < fn.slot_count(); ++i) alias[i] = i;
-    auto root_of = [&](const tir::Expr* e) {
-      const tir::Expr* v = root_var(e);
-      return v && v->slot >= 0 && v->slot < fn.slot_count() ? alias[v->slot] : -1;
-    };
-    std::function<void(const tir::Block*)> block;
-    auto expr = [&](const tir::Expr* top) {
-      visit_all(top, [&](const tir::Expr* e) {
-        if (e->kind == tir::ExprKind::Print) s.prints[f] = true;
-        if (e->kind == tir::ExprKind::Builtin && !e->args.empty()) {
-          bool w = e->builtin == tir::BuiltinId::LanesSort ||
-                   e->builtin == tir::BuiltinId::CopyAsync ||
-                   (is_atomic(e->builtin) && e->builtin != tir::BuiltinId::AtomicLoad);
-          if (w) writes[f].insert(root_of(e->args[0]));
-        }
-        if (e->kind == tir::ExprKind::Call) {
-          callees[f].push_back(e->fn_index);
-          for (size_t i = 0; i < e->args.size(); ++i)
-            if (e->args[i]->type.kind == TypeKind::Ref)
-              edges[f].push_back({e->fn_index, static_cast<int>(i), root_of(e->args[i])});
-        }
-      });
-    };
-    block = [&](const tir::Block* b) {
-      if (!b) return;
-      for (const tir::Stmt* st : b->stmts) {
-        if (st->kind == tir::StmtKind::Let && st->value && st->value->kind == tir::ExprKind::Ref) {
-          int r = root_of(st->value);
-          if (r >= 0 && st->slot >= 0) alias[st->slot] = r;
-        }
-        if (st->kind == tir::StmtKind::Assign && st->target &&
-            st->target->kind == tir::ExprKind::Index)
-          writes[f].insert(root_of(st->target));
-        for (const tir::Expr* e : st->exprs())
-          if (e) expr(e);
-        block(st->body);
-      }
-      if (b->tail) expr(b->tail);
-    };
-    block(fn.body);
-    s.writes_through[f].assign(fn.param_slots.size(), false);
-  }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t f = 0; f < n; ++f) {
-      const tir::Function& fn = prog.functions[f];
-      for (size_t i = 0; i < fn.param_slots.size(); ++i) {
-        if (s.writes_through[f][i]) continue;
-        int p = fn.param_slots[i];
-        if (fn.slot_types[p].kind != TypeKind::Ref) continue;
-        bool w = writes[f].count(p) > 0;
-        for (const Edge& e : edges[f])
-          if (e.root == p && e.callee >= 0 &&
-              e.arg < static_cast<int>(s.writes_through[e.callee].size()) &&
-              s.writes_through[e.callee][e.arg])
-            w = true;
-        if (w) s.writes_through[f][i] = changed = true;
-      }
-      if (!s.prints[f])
-        for (int c : callees[f])
-          if (c >= 0 && s.prints[c]) s.prints[f] = changed = true;
-    }
-  }
-  return s;
-}
-
 class RuleWalker {
  public:
-  RuleWalker(const tir::Program& prog, const Machine& m, const Summaries& sums, Diagnostics& d)
+  RuleWalker(const tir::Program& prog, const Machine& m, const std::vector<FunctionEffects>& sums,
+             Diagnostics& d)
       : prog_(prog), m_(m), sums_(sums), diags_(d), file_(d.file()) {}
 
   void run(const tir::Function& fn, std::vector<kr::StoreExplain>* explain, bool maps) {
@@ -177,6 +50,8 @@ class RuleWalker {
     env_.assign(n, nullptr);
     alias_.resize(n);
     for (int i = 0; i < n; ++i) alias_[i] = i;
+    prefix_.assign(n, {});
+    prefix_unknown_.assign(n, false);
     assigned_.clear();
     foldable_.clear();
     for_each_assign(fn.body);
@@ -200,24 +75,17 @@ class RuleWalker {
     return loop->across == tir::Across::Blocks ? "block" : "lane";
   }
   int root_slot(const tir::Expr* e) const {
-    const tir::Expr* v = root_var(e);
+    const tir::Expr* v = tensor_root(e);
     if (!v || v->slot < 0 || v->slot >= fn_->slot_count()) return -1;
     return alias_[v->slot];
   }
 
   void for_each_assign(const tir::Block* b) {
-    if (!b) return;
-    for (const tir::Stmt* s : b->stmts) {
-      if (s->kind == tir::StmtKind::Assign && s->target && s->target->kind == tir::ExprKind::Var)
+    tir::walk_block(b, [&](const tir::Stmt* s, const tir::Expr*) {
+      if (s && s->kind == tir::StmtKind::Assign && s->target &&
+          s->target->kind == tir::ExprKind::Var)
         assigned_.insert(s->target->slot);
-      for_each_expr_in_stmt(s, [&](const tir::Expr* top) {
-        visit_all(top, [&](const tir::Expr* e) {
-          if (e->block) for_each_assign(e->block);
-          if (e->else_block) for_each_assign(e->else_block);
-        });
-      });
-      for_each_assign(s->body);
-    }
+    });
   }
 
   // ---- index expressions
@@ -341,9 +209,21 @@ class RuleWalker {
 
   // The linear offset of `place` (an Index), row-major over the tensor's shape; `bounds` gets
   // what staying in bounds says about loop indices used alone in one dimension.
+  // The indices of a place in its root tensor: a reference `let r = &mut m[b];` adds its row's
+  // `b` before `r[l]`'s. Empty when they are not known (the row's index may have changed since).
+  std::vector<const tir::Expr*> full_indices(const tir::Expr* place) const {
+    auto idx = place_indices(place);
+    const tir::Expr* v = tensor_root(place);
+    if (!v || v->slot < 0 || v->slot >= fn_->slot_count()) return idx;
+    if (prefix_unknown_[v->slot]) return {};
+    const auto& pre = prefix_[v->slot];
+    idx.insert(idx.begin(), pre.begin(), pre.end());
+    return idx;
+  }
+
   const IxNode* offset_of(const tir::Expr* place, const Type& t,
                           std::map<const IxNode*, std::pair<int64_t, int64_t>>* bounds = nullptr) {
-    auto idx = place_indices(place);
+    auto idx = full_indices(place);
     if (idx.empty()) return nullptr;
     if (bounds)
       for (size_t k = 0; k < idx.size() && k < t.dims.size(); ++k) {
@@ -395,7 +275,7 @@ class RuleWalker {
     a.changes = changes;
     a.offset = offset;
     if (offset && place->kind == tir::ExprKind::Index) {
-      const auto idx = place_indices(place);
+      const auto idx = full_indices(place);
       for (size_t k = 0; k < idx.size(); ++k)
         a.indices.push_back(
             {build(idx[k]), k < a.type->dims.size() ? std::max<int64_t>(a.type->dims[k], 0) : 0});
@@ -430,6 +310,19 @@ class RuleWalker {
         if (s->value && s->value->kind == tir::ExprKind::Ref) {
           int r = root_slot(s->value);
           if (r >= 0) alias_[s->slot] = r;
+          // The row it names: its indices, after those of a reference it is made from. They
+          // stand for the row only while the locals in them keep their values.
+          if (const tir::Expr* v = tensor_root(s->value); v && v->slot >= 0) {
+            auto pre = full_indices(s->value);
+            bool known = !prefix_unknown_[v->slot];
+            for (const tir::Expr* i : pre)
+              if (tir::expr_has(i, [&](const tir::Stmt*, const tir::Expr* x) {
+                    return x && x->kind == tir::ExprKind::Var && assigned_.count(x->slot);
+                  }))
+                known = false;
+            prefix_[s->slot] = known ? pre : std::vector<const tir::Expr*>{};
+            prefix_unknown_[s->slot] = !known;
+          }
         }
         if (s->value && t.is_scalar() && is_int(t.scalar) && !assigned_.count(s->slot)) {
           const IxNode* n = build(s->value);
@@ -539,10 +432,13 @@ class RuleWalker {
     facts_.loop_lo[s] = lo_v;
     facts_.loop_hi[s] = hi_v;
     facts_.loop_bounds[s] = {lo, hi};
-    std::optional<int64_t> count;
-    if (lo_v && hi_v)
-      count = static_cast<int64_t>(
-          std::clamp<__int128>(static_cast<__int128>(*hi_v) - *lo_v + 1, 0, INT64_MAX));
+    std::optional<int64_t> count;  // clamped to i64; `passes` says the whole number
+    std::string passes;
+    if (lo_v && hi_v) {
+      const __int128 n = std::max<__int128>(static_cast<__int128>(*hi_v) - *lo_v + 1, 0);
+      count = static_cast<int64_t>(std::min<__int128>(n, INT64_MAX));
+      passes = kr::int128_text(n);
+    }
 
     bool ok_structure = true;
     int64_t lanes_here = 0;
@@ -600,7 +496,7 @@ class RuleWalker {
         } else if (count && *count > m_.max_blocks[0]) {
           fail(KernelRule::GridSize,
                "a grid of " + m_.name + " has at most " + std::to_string(m_.max_blocks[0]) +
-                   " blocks in a dimension, and this loop asks for " + std::to_string(*count),
+                   " blocks in a dimension, and this loop asks for " + passes,
                "too many blocks");
         }
       } else {
@@ -747,7 +643,16 @@ class RuleWalker {
       case tir::ExprKind::BlockExpr:
         walk_block(e->block, nullptr);
         return;
-      default:
+      case tir::ExprKind::Literal:
+      case tir::ExprKind::Unit:
+      case tir::ExprKind::String:
+      case tir::ExprKind::Var:
+      case tir::ExprKind::Unary:
+      case tir::ExprKind::Binary:
+      case tir::ExprKind::Cast:
+      case tir::ExprKind::Transfer:
+      case tir::ExprKind::Assert:
+      case tir::ExprKind::ArrayLit:
         break;
     }
     for (const tir::Expr* a : e->args) walk_expr(a);
@@ -758,7 +663,7 @@ class RuleWalker {
     bool valid = f >= 0 && f < static_cast<int>(prog_.functions.size());
     if (valid && !across_.empty()) {
       const tir::Stmt* loop = across_.back();
-      if (sums_.prints[f]) {
+      if (sums_[f].prints) {
         auto& d = error(
             KernelRule::PrintsInPass, e->span,
             "`" + prog_.functions[f].name +
@@ -770,7 +675,7 @@ class RuleWalker {
       for (size_t i = 0; i < e->args.size(); ++i) {
         const tir::Expr* a = e->args[i];
         if (a->type.kind != TypeKind::Ref) continue;
-        bool w = i < sums_.writes_through[f].size() && sums_.writes_through[f][i];
+        bool w = i < sums_[f].params.size() && sums_[f].params[i].writes;
         int r = root_slot(a);
         if (w && r >= 0 && !facts_.declared_inside(r, loop)) {
           auto& d = error(KernelRule::CallWritesArgument, e->span,
@@ -790,7 +695,7 @@ class RuleWalker {
     for (size_t i = 0; i < e->args.size(); ++i) {
       const tir::Expr* a = e->args[i];
       if (a->type.kind == TypeKind::Ref) {
-        bool w = valid && i < sums_.writes_through[f].size() && sums_.writes_through[f][i];
+        bool w = valid && i < sums_[f].params.size() && sums_[f].params[i].writes;
         record(a, a->span, w, nullptr);
       }
       walk_expr(a);
@@ -863,12 +768,12 @@ class RuleWalker {
     }
     // The accesses.
     if (is_atomic(id) && e->args.size() >= 2) {
-      record(e->args[0], e->span, id != tir::BuiltinId::AtomicLoad, build(e->args[1]), true,
-             id != tir::BuiltinId::AtomicLoad);
+      const bool changes = tir::builtin_writes_first(id);
+      record(e->args[0], e->span, changes, build(e->args[1]), true, changes);
     } else if (lanes_routine && !e->args.empty()) {
-      bool w = id == tir::BuiltinId::LanesSort || id == tir::BuiltinId::CopyAsync;
+      bool w = tir::builtin_writes_first(id);
       record(e->args[0], e->args[0]->span, w, nullptr);
-      if (id == tir::BuiltinId::CopyAsync && e->args.size() > 1)
+      if (tir::builtin_effect(id) == tir::BuiltinEffect::CopiesTile && e->args.size() > 1)
         record(e->args[1], e->args[1]->span, false, nullptr);
     }
     for (size_t i = 0; i < e->args.size(); ++i) {
@@ -917,18 +822,11 @@ class RuleWalker {
     if (let->slot < 0 || let->slot >= fn_->slot_count()) return;
     if (fn_->slot_types[let->slot].kind != TypeKind::Token) return;
     int tok = let->slot;
-    auto uses_token = [&](const tir::Expr* top) {
-      bool found = false;
-      visit_all(top, [&](const tir::Expr* e) {
-        if (e->kind == tir::ExprKind::Var && e->slot == tok) found = true;
-      });
-      return found;
+    auto is_token = [&](const tir::Stmt*, const tir::Expr* e) {
+      return e && e->kind == tir::ExprKind::Var && e->slot == tok;
     };
-    auto stmt_uses = [&](const tir::Stmt* s) {
-      bool found = false;
-      for_each_expr_in_stmt(s, [&](const tir::Expr* e) { found = found || uses_token(e); });
-      return found;
-    };
+    auto uses_token = [&](const tir::Expr* e) { return tir::expr_has(e, is_token); };
+    auto stmt_uses = [&](const tir::Stmt* s) { return tir::stmt_has(s, is_token); };
     size_t end = b->stmts.size();
     for (size_t j = k + 1; j < b->stmts.size(); ++j)
       if (stmt_uses(b->stmts[j])) {
@@ -962,7 +860,8 @@ class RuleWalker {
     std::string tile_text = text(copy->args[0]->span);
     if (!tile_text.empty() && tile_text.rfind("&mut ", 0) == 0) tile_text = tile_text.substr(5);
     auto check_expr = [&](const tir::Expr* top, bool is_target) {
-      visit_all(top, [&](const tir::Expr* e) {
+      tir::walk_expr(top, [&](const tir::Stmt*, const tir::Expr* e) {
+        if (!e) return;
         bool place = e->kind == tir::ExprKind::Index ||
                      (e->kind == tir::ExprKind::Ref && e != copy->args[0]);
         if (!place) return;
@@ -988,28 +887,24 @@ class RuleWalker {
     };
     for (size_t j = k + 1; j < end; ++j) {
       const tir::Stmt* s = b->stmts[j];
-      if (s->kind == tir::StmtKind::Assign && s->target) check_expr(s->target, true);
-      for_each_expr_in_stmt(s, [&](const tir::Expr* e) {
-        if (e != s->target)
-          check_expr(e, false);
-        else if (e->kind == tir::ExprKind::Index)
-          for (const tir::Expr* i : place_indices(e)) check_expr(i, false);
-      });
-      // Assignments nested in the statement's blocks.
-      std::function<void(const tir::Block*)> nested = [&](const tir::Block* blk) {
-        if (!blk) return;
-        for (const tir::Stmt* t : blk->stmts) {
-          if (t->kind == tir::StmtKind::Assign && t->target) check_expr(t->target, true);
-          nested(t->body);
+      // Every statement in it, in its bodies and in the blocks of its expressions.
+      tir::walk_stmt(s, [&](const tir::Stmt* st, const tir::Expr*) {
+        if (!st) return;
+        if (st->kind == tir::StmtKind::Assign && st->target) check_expr(st->target, true);
+        for (const tir::Expr* e : st->exprs()) {
+          if (!e) continue;
+          if (e != st->target)
+            check_expr(e, false);
+          else if (e->kind == tir::ExprKind::Index)
+            for (const tir::Expr* i : place_indices(e)) check_expr(i, false);
         }
-      };
-      nested(s->body);
+      });
     }
   }
 
   const tir::Program& prog_;
   const Machine& m_;
-  const Summaries& sums_;
+  const std::vector<FunctionEffects>& sums_;
   Diagnostics& diags_;
   const SourceFile& file_;
   const tir::Function* fn_ = nullptr;
@@ -1018,6 +913,8 @@ class RuleWalker {
   std::vector<const IxNode*> env_;
   std::unordered_map<const IxNode*, bool> foldable_;
   std::vector<int> alias_;
+  std::vector<std::vector<const tir::Expr*>> prefix_;  // a reference local: its row's indices
+  std::vector<bool> prefix_unknown_;
   std::set<int> assigned_;
   std::map<int, const tir::Stmt*> loop_of_slot_;
   std::map<const tir::Stmt*, int64_t> smem_bytes_;
@@ -1037,7 +934,7 @@ class RuleWalker {
 bool check_kernel_rules(const tir::Program& program, const Machine& machine, Diagnostics& diags,
                         std::vector<kr::StoreExplain>* explain, bool maps) {
   size_t before = diags.error_count();
-  Summaries sums = summarize(program);
+  std::vector<FunctionEffects> sums = function_effects(program);
   for (const tir::Function& fn : program.functions) {
     if (!fn.body) continue;
     RuleWalker walker(program, machine, sums, diags);

@@ -220,7 +220,8 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
       constant += c < 0 ? " - " : " + ";
     else if (c < 0)
       constant += "-";
-    int64_t a = c < 0 ? -c : c;
+    // |c| as unsigned: the magnitude of INT64_MIN is 2^63, which no int64_t holds.
+    uint64_t a = c < 0 ? uint64_t{0} - static_cast<uint64_t>(c) : static_cast<uint64_t>(c);
     if (what.empty())
       constant += std::to_string(a);
     else if (a == 1)
@@ -354,7 +355,7 @@ std::optional<Collision> find_collision(
   __int128 total = 1;
   for (const auto& l : loops) {
     if (l.hi < l.lo) return std::nullopt;
-    total *= static_cast<__int128>(l.hi - l.lo + 1);
+    total *= static_cast<__int128>(l.hi) - l.lo + 1;  // i64::MIN..i64::MAX has 2^64 passes
     if (total > budget) return std::nullopt;
   }
   int par = -1;
@@ -395,7 +396,10 @@ std::optional<Collision> find_collision(
       if (*r_in) reads.emplace_back(*r, cur);
     }
     for (int i = static_cast<int>(loops.size()) - 1; i >= 0; --i) {
-      if (++cur[i] <= loops[i].hi) break;
+      if (cur[i] < loops[i].hi) {  // never steps past i64::MAX
+        ++cur[i];
+        break;
+      }
       cur[i] = loops[i].lo;
     }
   }

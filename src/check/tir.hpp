@@ -29,6 +29,15 @@ enum class BuiltinId : uint8_t {
 // builtins.def's kinds: a `lanes::` reduction, another `lanes::` routine on a tile, an atomic
 // family, a fence, the async copy, a method (`x.name(…)`), a query on tensors.
 enum class BuiltinKind : uint8_t { Reduce, Lanes, Atomic, Fence, Copy, Method, Query };
+// builtins.def's effects: what a call does to the tensors it is given.
+enum class BuiltinEffect : uint8_t {
+  Pure,
+  ReadsTile,
+  WritesTile,
+  CopiesTile,
+  AtomicLoad,
+  AtomicChange
+};
 // builtins.def's result rules: the type of a call of the built-in.
 enum class BuiltinResult : uint8_t { ElemOfTile, ElemOfTensor, SameAsReceiver, I32, Unit, Token };
 // What the checker and the REPL read of a row (the back ends expand the table themselves).
@@ -37,10 +46,11 @@ struct BuiltinRow {
   BuiltinKind kind;
   int arity;  // the arguments written, a method's receiver not counted
   BuiltinResult result;
+  BuiltinEffect effect;
 };
 inline constexpr BuiltinRow kBuiltinRows[] = {
-#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) \
-  {spelling, BuiltinKind::kind, arity, BuiltinResult::result},
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) \
+  {spelling, BuiltinKind::kind, arity, BuiltinResult::result, BuiltinEffect::effect},
 #include "check/builtins.def"
 #undef VX_BUILTIN
 };
@@ -49,6 +59,21 @@ constexpr const char* builtin_spelling(BuiltinId id) { return builtin_row(id).sp
 constexpr BuiltinKind builtin_kind(BuiltinId id) { return builtin_row(id).kind; }
 constexpr bool is_atomic(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Atomic; }
 constexpr bool is_reduction(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Reduce; }
+constexpr BuiltinEffect builtin_effect(BuiltinId id) { return builtin_row(id).effect; }
+// Whether a call writes (atomically or not) the tensor of its first argument.
+constexpr bool builtin_writes_first(BuiltinId id) {
+  switch (builtin_effect(id)) {
+    case BuiltinEffect::WritesTile:
+    case BuiltinEffect::CopiesTile:
+    case BuiltinEffect::AtomicChange:
+      return true;
+    case BuiltinEffect::Pure:
+    case BuiltinEffect::ReadsTile:
+    case BuiltinEffect::AtomicLoad:
+      return false;
+  }
+  return true;
+}
 
 // The binary operators (parse/operators.def), their classes and precedence.
 enum class BinOp : uint8_t {

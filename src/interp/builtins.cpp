@@ -202,8 +202,15 @@ struct Atomic final : Node {
   IntOperand index;
   int values = 0;  // value operands: 0, 1 (v1) or 2 (v1, v2)
   OpAny<T> v1, v2;
+  bool changes = true;  // not atomic_load (for `--check-races`)
+  std::string name;
+  Span span;
 
-  explicit Atomic(const tir::Expr& e) : atomic(e) {}
+  explicit Atomic(const tir::Expr& e)
+      : atomic(e),
+        changes(e.builtin != BuiltinId::AtomicLoad),
+        name(tensor_name(*e.args[0])),
+        span(e.span) {}
   uint64_t eval_bits(Frame& f) const override {
     if (tensor.slot >= 0) return apply(f, f.t[tensor.slot].view);
     TensorSlot tmp;
@@ -214,6 +221,7 @@ struct Atomic final : Node {
     atomic.check(v, i, index.is_unsigned);
     const T a = values >= 1 ? v1.get(f) : T{};
     const T b = values >= 2 ? v2.get(f) : T{};
+    if (f.ctx->races) record_access(f, v, static_cast<int64_t>(i), name, changes, span, true);
     return atomic.apply(f, v, i, a, b);
   }
 };
@@ -408,8 +416,8 @@ const Node* dim(Compiler& c, const tir::Expr& e) {
 
 const Node* Compiler::builtin(const tir::Expr& e) {
   switch (e.builtin) {
-#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) \
-  case BuiltinId::E:                                               \
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) \
+  case BuiltinId::E:                                                       \
     return interp(*this, e);
 #include "check/builtins.def"
 #undef VX_BUILTIN

@@ -237,7 +237,7 @@ void shift_error(Span span, bool left, uint64_t amount, bool amount_unsigned, Sc
 }
 
 void record_access(Frame& f, const TensorView& v, int64_t offset, const std::string& name,
-                   bool write, Span span) {
+                   bool write, Span span, bool atomic) {
   ExecContext* ctx = f.ctx;
   if (!ctx->races || ctx->across_open == 0) return;
   // A storage's identity is a number given at its first recorded access, not its address: a
@@ -251,7 +251,7 @@ void record_access(Frame& f, const TensorView& v, int64_t offset, const std::str
     buffer = reinterpret_cast<const void*>(static_cast<uintptr_t>(st->race_id));
     element += static_cast<int64_t>(v.data - st->data) / scalar_size(st->elem);
   }
-  if (const RaceReport* r = ctx->races->access(buffer, name, element, write, false, span))
+  if (const RaceReport* r = ctx->races->access(buffer, name, element, write, atomic, span))
     throw RuntimeError{span, "data race: " + r->message(), {}, true};  // names both passes
 }
 

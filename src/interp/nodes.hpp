@@ -410,7 +410,7 @@ std::string element_text(const TensorView& v, int64_t offset);
 // when an across pass is open; a collision stops the run with a runtime error at `span`. Only
 // the recording nodes (compiled when a recorder is installed) call it.
 void record_access(Frame& f, const TensorView& v, int64_t offset, const std::string& name,
-                   bool write, Span span);
+                   bool write, Span span, bool atomic = false);
 // The name of the tensor local under an index, view or reference (for messages).
 std::string tensor_name(const tir::Expr& e);
 

@@ -1,5 +1,7 @@
 #include "interp/race_check.hpp"
 
+#include <algorithm>
+
 #include "support/pass_name.hpp"
 
 namespace vx::interp {
@@ -49,7 +51,52 @@ void RaceRecorder::leave_pass(const void* loop) {
 
 void RaceRecorder::end_phase() {
   std::lock_guard<std::mutex> lock(mu_);
+  // A lane loop inside another is one 2-D block of lanes with it: only the outermost lane loop
+  // ends at the barrier.
+  for (const auto& o : open_)
+    if (o.second.first == PassLevel::Lane) return;
   ++phase_;
+}
+
+namespace {
+
+// The values of the block loops of a pass, and of its lane loops.
+size_t block_depth(const PassId& p) {
+  size_t i = 0;
+  while (i < p.loops.size() && p.loops[i].first == PassLevel::Block) ++i;
+  return i;
+}
+bool same_block(const PassId& a, const PassId& b) {
+  size_t n = block_depth(a);
+  return n == block_depth(b) && std::equal(a.loops.begin(), a.loops.begin() + n, b.loops.begin());
+}
+
+}  // namespace
+
+void RaceRecorder::Touches::add(const PassId& p) {
+  // Older phases of p's block are never concurrent with a later pass of it, and the block's
+  // newest passes stand for it against other blocks.
+  std::erase_if(kept, [&](const PassId& k) { return same_block(k, p) && k.phase < p.phase; });
+  size_t blocks = 0, lanes = 0;
+  bool block_kept = false;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (kept[i] == p) return;
+    bool first_of_block = true;
+    for (size_t j = 0; j < i; ++j)
+      if (same_block(kept[j], kept[i])) first_of_block = false;
+    if (first_of_block) ++blocks;
+    if (same_block(kept[i], p)) {
+      block_kept = true;
+      ++lanes;
+    }
+  }
+  if (block_kept ? lanes < 2 : blocks < 2) kept.push_back(p);
+}
+
+const PassId* RaceRecorder::Touches::concurrent_with(const PassId& p) const {
+  for (const PassId& k : kept)
+    if (concurrent(k, p)) return &k;
+  return nullptr;
 }
 
 bool RaceRecorder::concurrent(const PassId& a, const PassId& b) {
@@ -74,13 +121,9 @@ const RaceReport* RaceRecorder::access(const void* buffer, const std::string& te
   for (const auto& o : open_) me.loops.push_back(o.second);
   me.phase = phase_;
   Cell& c = cells_[{buffer, element}];
-  if (atomic) {
-    c.atomic = true;
-    return nullptr;  // atomics never race with each other; the checker keeps plain ones apart
-  }
-  auto collide = [&](const Touch& t, bool both_write, bool second_writes) {
+  auto collide = [&](const PassId& first, bool both_write, bool second_writes) {
     RaceReport r;
-    r.first = t.pass;
+    r.first = first;
     r.second = me;
     r.tensor = tensor;
     r.element = element;
@@ -90,15 +133,22 @@ const RaceReport* RaceRecorder::access(const void* buffer, const std::string& te
     report_ = r;
     return &*report_;
   };
-  if (c.writer.valid && concurrent(c.writer.pass, me)) return collide(c.writer, write, write);
-  // The latest writer and reader stand for the others: an approximation that can miss a
-  // collision with an earlier pass, never report one that cannot happen.
-  if (write) {
-    if (c.reader.valid && concurrent(c.reader.pass, me)) return collide(c.reader, false, true);
-    c.writer = {me, true};
-  } else {
-    c.reader = {me, true};
+  // Two accesses collide when their passes run at the same time, at least one writes, and not
+  // both are atomic.
+  const Touches* against[] = {&c.writers, write ? &c.readers : nullptr,
+                              atomic ? nullptr : &c.atomic_writers,
+                              atomic || !write ? nullptr : &c.atomic_readers};
+  for (const Touches* t : against) {
+    if (!t) continue;
+    if (const PassId* other = t->concurrent_with(me)) {
+      bool other_writes = t == &c.writers || t == &c.atomic_writers;
+      return collide(*other, write && other_writes, write);
+    }
   }
+  if (atomic)
+    (write ? c.atomic_writers : c.atomic_readers).add(me);
+  else
+    (write ? c.writers : c.readers).add(me);
   return nullptr;
 }
 

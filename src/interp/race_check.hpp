@@ -63,14 +63,19 @@ class RaceRecorder {
   const RaceReport* report() const { return report_ ? &*report_ : nullptr; }
 
  private:
-  struct Touch {
-    PassId pass;
-    bool valid = false;
+  // The passes that touched one element, kept so that whenever some earlier pass runs at the same
+  // time as a new one, a kept pass does too (the detector is exact, spec/kernel-rules.md §9):
+  // passes of at most two blocks, and of each block those of its latest phase with at most two
+  // different lane values. Until the first collision every earlier pass of one block is in a
+  // phase no later than the block's latest, and a block's phases only grow.
+  struct Touches {
+    std::vector<PassId> kept;
+    void add(const PassId& p);
+    const PassId* concurrent_with(const PassId& p) const;
   };
   struct Cell {
-    Touch writer;         // the first non-atomic write
-    Touch reader;         // a read by a pass other than the writer
-    bool atomic = false;  // touched by atomics
+    Touches writers, readers;                // plain stores and loads
+    Touches atomic_writers, atomic_readers;  // atomics: they collide with plain accesses only
   };
   // Two passes may collide when they are different passes that run at the same time: different
   // blocks, or different lanes of one block in the same phase.

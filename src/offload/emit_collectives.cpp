@@ -68,7 +68,7 @@ std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& 
 #define VX_STEP_Copy VX_STEP_OTHER
 #define VX_STEP_Method VX_STEP_OTHER
 #define VX_STEP_Query VX_STEP_OTHER
-#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) VX_STEP_##kind(E, emit)
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) VX_STEP_##kind(E, emit)
   switch (b) {
 #include "check/builtins.def"
     default:

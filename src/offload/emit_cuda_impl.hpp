@@ -102,6 +102,9 @@ class RegionEmitter {
   std::map<int, std::string>& device_fns_;
   const tir::Function* cur_fn_ = nullptr;  // the function whose slots names refer to
   std::map<int, SlotInfo> slots_;
+  // A reference bound by `let` in device code (`let r = &mut m[b];`): the tensor it names, its
+  // pointer the local that holds it (a shared one in the code of a block).
+  std::map<int, TRef> local_refs_;
   std::set<int> declared_;  // slots declared inside the region
   std::ostringstream decls_;
   // Reduction scratch: one element per thread (VX_P2 of them), per element type, and one int per

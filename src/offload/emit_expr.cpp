@@ -82,6 +82,7 @@ TRef RegionEmitter::tensor_ref(const Expr& e, std::string& pre) {
     TRef r;
     r.elem = t.scalar;
     r.mem = t.memory;
+    if (auto ref = local_refs_.find(e.slot); ref != local_refs_.end()) return ref->second;
     auto it = slots_.find(e.slot);
     if (t.kind == TypeKind::Ref && (it == slots_.end() || it->second.store != Store::Param))
       unsupported("a local reference to a tensor in device code");
@@ -358,7 +359,7 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
 #define VX_EMIT_Copy VX_EMIT_VALUE
 #define VX_EMIT_Method VX_EMIT_VALUE
 #define VX_EMIT_Query VX_EMIT_VALUE
-#define VX_BUILTIN(E, spelling, kind, arity, result, interp, emit) VX_EMIT_##kind(E, emit)
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) VX_EMIT_##kind(E, emit)
   switch (e.builtin) {
 #include "check/builtins.def"
   }

@@ -165,6 +165,24 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
   switch (s.kind) {
     case StmtKind::Let: {
       const Type& t = slot_type(s.slot);
+      if (t.kind == TypeKind::Ref && s.value) {
+        std::string pre;
+        TRef r = tensor_ref(*s.value, pre);
+        if (!r.init.empty()) unsupported("a reference to part of an uninit() tile");
+        const std::string name = std::string(step_level ? "s_v" : "v") + std::to_string(s.slot);
+        const std::string ptr_type = std::string(ctype(r.elem)) + "*";
+        if (step_level) {
+          slots_[s.slot].store = Store::Shared;
+          decls_ << "__shared__ " << ptr_type << " " << name << ";\n";
+          out += pre + name + " = " + r.ptr + ";\n";
+        } else {
+          slots_[s.slot].store = Store::Reg;
+          out += pre + ptr_type + " const " + name + " = " + r.ptr + ";\n";
+        }
+        r.ptr = name;
+        local_refs_[s.slot] = r;
+        return;
+      }
       if (!t.is_scalar() && !t.is_array()) {
         unsupported("a `let` of a " + type_name(t) + " in this place of device code");
       }
