@@ -36,6 +36,13 @@ else()
   add_test(NAME deep_exprs COMMAND ${CMAKE_COMMAND} -E false)
 endif()
 
+# The prover's integer paths at every i32/u32/i64/u64 extreme, in every position of an index and
+# of a loop's bounds: exit status 0 or 1 and no internal error; under UBSan, no overflow.
+add_test(NAME prover_extremes
+  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/prover_extremes.py $<TARGET_FILE:vx>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(prover_extremes PROPERTIES TIMEOUT 300 ENVIRONMENT "VX_STRICT_NOTES=1")
+
 # Checks of the source text, not of a build: the release build runs them (CI runs both builds,
 # so the sanitizer build does not read the same files again).
 if(NOT VX_SANITIZE)
