@@ -199,6 +199,8 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "run_time_size_proved.vx: it uses `if`, and .uir has no control flow but ranges",
       "run_time_sizes_device.vx: it uses `if`, and .uir has no control flow but ranges",
       "smem_fill.vx: it calls `lanes::sum`, which .uir has no instruction for",
+      "stream_compaction_atomic_store.vx: it uses `if`, and .uir has no control flow but "
+      "ranges",
       "struct_refs_on_device.vx: it declares the array `p.w`, and .uir has no arrays",
       "structs_on_device.vx: the variable `_tuple.odd` has the type `bool`, which .uir does not "
       "have",
@@ -332,6 +334,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_writes_in_loop_expression.vx", "it calls the function `hs`"},
       {"call_writes_in_match_arm.vx", "it calls the function `hs`"},
       {"call_writes_through_let_in_if.vx", "it calls the function `hs`"},
+      {"stream_compaction_plain_store.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"sub_tensor_ref_same_row.vx",
        "it declares the tensor `r` other than with `fill` or `uninit`"},
   };

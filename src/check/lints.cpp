@@ -3,6 +3,7 @@
 #include "check/lints.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -327,6 +328,45 @@ void sum_unordered_printed(const tir::Program& p, std::vector<Found>& out) {
     });
 }
 
+// ---- atomic_result_order
+
+// The value an atomic that changes its element returns, used (not dropped) in an across loop: it
+// depends on the order in which the passes reach the element (spec/kernel-rules.md §8).
+void atomic_result_order(const tir::Function& f, std::vector<Found>& out) {
+  std::set<const Expr*> dropped;
+  tir::walk_block(f.body, [&](const Stmt* s, const Expr*) {
+    if (s && s->kind == StmtKind::Expr) dropped.insert(s->value);
+    if (s && s->kind == StmtKind::Let && s->var_name == "_") dropped.insert(s->value);
+  });
+  std::function<void(const tir::Block*, int)> block = [&](const tir::Block* b, int across) {
+    if (!b) return;
+    auto exprs = [&](const Expr* top) {
+      // (An across loop inside an expression's block is in a block loop already: depth > 0.)
+      tir::walk_expr(top, [&](const Stmt*, const Expr* e) {
+        if (!e || across == 0 || e->kind != ExprKind::Builtin) return;
+        if (tir::builtin_effect(e->builtin) != tir::BuiltinEffect::AtomicChange) return;
+        if (e->type.is_unit() || dropped.count(e)) return;
+        out.push_back({"atomic_result_order",
+                       e->span,
+                       "the value that `" + std::string(tir::builtin_spelling(e->builtin)) +
+                           "` returns depends on the order in which the passes reach the element",
+                       "its old value, in an order no implementation fixes",
+                       {},
+                       {"the output may differ between runs, host thread counts and tiers "
+                        "(spec/kernel-rules.md §8); where it does not matter (a slot of a "
+                        "compacted list, say), allow it: `#[allow(atomic_result_order)]`"}});
+      });
+    };
+    for (const Stmt* s : b->stmts) {
+      for (const Expr* e : s->exprs()) exprs(e);
+      const bool is_across = s->kind == StmtKind::For && s->across != tir::Across::None;
+      block(s->body, across + (is_across ? 1 : 0));
+    }
+    exprs(b->tail);
+  };
+  block(f.body, 0);
+}
+
 }  // namespace
 
 bool never_ends(const tir::Block* b, bool jumps) {
@@ -344,6 +384,7 @@ void lint_program(const tir::Program& program, Diagnostics& diags) {
     unused_locals(f, *program.file, found);
     unreachable_code(f, found);
     unused_results(program, f, found);
+    atomic_result_order(f, found);
   }
   sum_unordered_printed(program, found);
   for (const tir::UnreachablePattern& u : program.unreachable_patterns) {

@@ -316,6 +316,26 @@ void find_spawns(const tir::Block* b, std::vector<const Stmt*>& out) {
 
 }  // namespace
 
+// Whether code of the region (its functions included) uses a value that an atomic changing its
+// element returns: the region's results then depend on the order of the passes.
+bool uses_atomic_results(const tir::Program& program, const tir::Block* body, std::set<int>& seen) {
+  std::set<const Expr*> dropped;
+  bool found = false;
+  walk_block(body, [&](const Stmt* s, const Expr* e) {
+    if (s && s->kind == StmtKind::Expr) dropped.insert(s->value);
+    if (s && s->kind == StmtKind::Let && s->var_name == "_") dropped.insert(s->value);
+    if (!e || found) return;
+    if (e->kind == ExprKind::Builtin &&
+        tir::builtin_effect(e->builtin) == tir::BuiltinEffect::AtomicChange && !e->type.is_unit() &&
+        !dropped.count(e))
+      found = true;
+    if (e->kind == ExprKind::Call && e->fn_index >= 0 &&
+        e->fn_index < static_cast<int>(program.functions.size()) && seen.insert(e->fn_index).second)
+      found = uses_atomic_results(program, program.functions[e->fn_index].body, seen);
+  });
+  return found;
+}
+
 std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
   std::vector<std::pair<int, const Stmt*>> spawns;
   for (size_t f = 0; f < program.functions.size(); ++f) {
@@ -339,6 +359,8 @@ std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
     }
     r.name = "vx_region_" + std::to_string(i) + "_L" + std::to_string(lc.line);
     r.location = path + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
+    std::set<int> seen;
+    r.atomic_results = uses_atomic_results(program, r.spawn->body, seen);
     std::map<int, std::string> fns;
     try {
       RegionEmitter(program, r.function, *r.spawn, r, fns).run();

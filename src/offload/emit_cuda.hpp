@@ -46,10 +46,11 @@ struct EmittedRegion {
   std::string reason;  // why it cannot be emitted, when !ok
   std::string source;  // the kernel (and its device functions), without the prelude
   std::vector<KernelParam> params;
-  std::vector<GridLoop> grid;  // grid[0] is blockIdx.x (the innermost block loop)
-  int block[3] = {1, 1, 1};    // lanes per dimension (compile-time constants in the kernel)
-  bool float_atomics = false;  // f32 atomics: results depend on the order of the updates
-  int64_t dynamic_smem = 0;    // bytes of dynamic shared memory the launch passes (big tiles)
+  std::vector<GridLoop> grid;   // grid[0] is blockIdx.x (the innermost block loop)
+  int block[3] = {1, 1, 1};     // lanes per dimension (compile-time constants in the kernel)
+  bool float_atomics = false;   // f32 atomics: results depend on the order of the updates
+  bool atomic_results = false;  // uses values atomics return: results depend on the order too
+  int64_t dynamic_smem = 0;     // bytes of dynamic shared memory the launch passes (big tiles)
 };
 
 // Every `spawn on` region of the program, in source order, emitted.
