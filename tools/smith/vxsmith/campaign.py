@@ -1,6 +1,6 @@
 """`tools/smith/campaign`: generated programs on every tier and race mutants, for a time or a
-number of seeds, on this machine (--jobs) or as one part of a batch job (--shard I/N, then
-`campaign merge`); spec/smith.md §8."""
+number of seeds, on this machine (--jobs), on a Dask cluster (--scheduler, --workers) or as one
+part of a batch job (--shard I/N, then `campaign merge`); spec/smith.md §8."""
 
 import argparse
 import json
@@ -20,6 +20,8 @@ def parser():
         prog="campaign", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
                "  campaign --minutes 30 --jobs 2                     # half an hour on this machine\n"
+               "  campaign --programs 1000 --mutants 8000 --workers 8  # a local Dask cluster\n"
+               "  campaign --minutes 60 --scheduler tcp://10.0.0.1:8786  # an existing cluster\n"
                "  campaign --programs 1000 --shard 3/8 --json part3.json  # one of 8 batch jobs\n"
                "  campaign merge part*.json --results merged/         # their parts together\n"
                "The report is the same, key `run` aside, however many processes ran the same seeds.")
@@ -29,7 +31,12 @@ def parser():
     p.add_argument("--mutants", type=int, metavar="N", help="run the race mutants of seeds SEED … SEED+N-1")
     p.add_argument("--seed", type=int, default=1000000, help="the first seed of both (default 1000000)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
-                   help="processes on this machine (default: the CPUs)")
+                   help="processes on this machine, without a cluster (default: the CPUs)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="start a Dask cluster of N worker processes on 127.0.0.1 for the campaign")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="run the shards on this existing Dask cluster (vx and tools/smith at the same "
+                        "paths on every worker)")
     p.add_argument("--shard", metavar="I/N",
                    help="run only the shards I, I+N, I+2N, … (a batch job's part: Slurm array task I "
                         "of N); combine the parts' --json with `campaign merge`")
@@ -69,6 +76,8 @@ def main(argv=None):
     a = p.parse_args(argv)
     if a.minutes is None and a.programs is None and a.mutants is None:
         p.error("say how long: --minutes M, or --programs N and/or --mutants N")
+    if a.workers and a.scheduler:
+        p.error("--workers starts a cluster, --scheduler names one: not both")
     part, parts = 0, 1
     if a.shard:
         try:
@@ -86,7 +95,7 @@ def main(argv=None):
     total = ((a.programs or 0) + (a.mutants or 0) + parts - 1) // parts if counted else None
     progress = Progress("programs and mutants", total=total, deadline=deadline, quiet=a.quiet,
                         every_seconds=a.progress_every)
-    pool = dist.LocalPool(a.jobs)
+    pool = dist.DaskPool(a.scheduler, a.workers) if a.scheduler or a.workers else dist.LocalPool(a.jobs)
     progress.note("campaign: on %s" % pool.where)
     try:
         plan = Plan(a, part, parts, counted)
@@ -166,6 +175,7 @@ def drive(plan, pool, config, deadline, progress):
             spec = plan.take()
             if spec is None:
                 break
+            spec["scratch"] = pool.scratch
             pending[pool.submit(spec["name"], shards.run, spec, config, deadline)] = (spec, 0)
         if not pending:
             break
@@ -173,7 +183,7 @@ def drive(plan, pool, config, deadline, progress):
         for f in done:
             spec, retries = pending.pop(f)
             if pool.lost(f) and retries < plan.a.retries:
-                retried.append({"shard": spec["name"], "why": "its worker process died"})
+                retried.append({"shard": spec["name"], "why": "lost with a worker process that died"})
                 progress.note("campaign: %s: its worker died; running it again" % spec["name"])
                 pending[pool.submit(spec["name"], shards.run, spec, config, deadline)] = (spec, retries + 1)
                 continue

@@ -31,11 +31,25 @@ def clip(spec, end):
     return spec
 
 
+def scratch_dir(name):
+    """This machine's folder for the shards of the campaign `name`: what a killed worker leaves
+    there is removed at the campaign's end (remove_scratch, on every worker)."""
+    return os.path.join(tempfile.gettempdir(), name)
+
+
+def remove_scratch(name):
+    shutil.rmtree(scratch_dir(name), ignore_errors=True)
+
+
 def run(spec, config, deadline=None):
     """Run one shard here: its seeds in order, until `deadline` (a time.time()) if any; the report
-    of the seeds it ran. Its temporary folder is removed, whatever happens."""
+    of the seeds it ran. Its temporary folder is removed, whatever happens but its process
+    being killed (then the campaign removes it)."""
     t0 = time.time()
-    work = tempfile.mkdtemp(prefix="smith-shard-")
+    parent = scratch_dir(spec["scratch"]) if spec.get("scratch") else None
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="smith-shard-", dir=parent)
     try:
         tiers = cli.make_tiers(config, work, announce=False)
         seeds = range(spec["start"], spec["start"] + spec["count"])
