@@ -188,7 +188,7 @@ def drive(plan, pool, config, deadline, progress):
                 pending[pool.submit(spec["name"], shards.run, spec, config, deadline)] = (spec, retries + 1)
                 continue
             if f.exception() is not None:
-                raise SystemExit("campaign: shard %s failed: %r" % (spec["name"], f.exception()))
+                raise SystemExit("campaign: shard %s failed: %s" % (spec["name"], f.exception()))
             part = f.result()
             found.append(part)
             plan.done(spec, part["run"]["shards"][0]["seconds"])

@@ -10,6 +10,7 @@ import shutil
 import socket
 import tempfile
 import time
+import traceback
 
 from . import cli, gen, report as rpt
 
@@ -51,25 +52,38 @@ def run(spec, config, deadline=None):
         os.makedirs(parent, exist_ok=True)
     work = tempfile.mkdtemp(prefix="smith-shard-", dir=parent)
     try:
-        tiers = cli.make_tiers(config, work, announce=False)
-        seeds = range(spec["start"], spec["start"] + spec["count"])
-        gpu_every = config.get("gpu_every") or 1
-        if spec["kind"] == "programs" and tiers.fake is not None:
-            paths = []
-            for s in seeds:
-                if s % gpu_every == 0:
-                    paths.append(os.path.join(work, "program-%d.vx" % s))
-                    with open(paths[-1], "w") as f:
-                        f.write(gen.generate(s))
-            tiers.fake.prebuild(paths, parts=1)
-        found = []
-        for s in seeds:
-            if deadline is not None and time.time() > deadline:
-                break
-            found.append(cli.guarded(spec["kind"], s, tiers, work, gpu_every))
+        found = _seeds(spec, config, deadline, work)
+    except cli.SetupError:
+        raise
+    except Exception:  # a bug of smith: where it happened, whatever pool brings it back
+        raise ShardError("on %s:\n%s" % (socket.gethostname(), traceback.format_exc())) from None
     finally:
         shutil.rmtree(work, ignore_errors=True)
     part = rpt.build(config, **{spec["kind"]: found})
     part["run"] = {"shards": [{"shard": spec["name"], "seeds": len(found), "host": socket.gethostname(),
                                "seconds": round(time.time() - t0, 2)}]}
     return part
+
+
+class ShardError(Exception):
+    pass
+
+
+def _seeds(spec, config, deadline, work):
+    tiers = cli.make_tiers(config, work, announce=False)
+    seeds = range(spec["start"], spec["start"] + spec["count"])
+    gpu_every = config.get("gpu_every") or 1
+    if spec["kind"] == "programs" and tiers.fake is not None:
+        paths = []
+        for s in seeds:
+            if s % gpu_every == 0:
+                paths.append(os.path.join(work, "program-%d.vx" % s))
+                with open(paths[-1], "w") as f:
+                    f.write(gen.generate(s))
+        tiers.fake.prebuild(paths, parts=1)
+    found = []
+    for s in seeds:
+        if deadline is not None and time.time() > deadline:
+            break
+        found.append(cli.guarded(spec["kind"], s, tiers, work, gpu_every))
+    return found
