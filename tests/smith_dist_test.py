@@ -187,7 +187,7 @@ def main_dist():
         check(parts[0]["programs"] + parts[1]["programs"] == 20, "the shards split the programs")
         m = subprocess.run(["/usr/bin/python3", os.path.join(SMITH, "campaign"), "merge",
                             os.path.join(WORK, "shard0", "report.json"), os.path.join(WORK, "shard1", "report.json"),
-                            "--results", os.path.join(WORK, "merged"), "-q"], capture_output=True, text=True, env=ENV)
+                            "--results", os.path.join(WORK, "merged")], capture_output=True, text=True, env=ENV)
         check(m.returncode == 1 and "(the longest of 2 parts)" in m.stdout, "merge: %s %s" % (m.stdout, m.stderr))
         with open(os.path.join(WORK, "merged", "report.json")) as f:
             same("--shard 0/2 + 1/2, merged", json.load(f), base)

@@ -64,7 +64,6 @@ def merge_parser():
     p.add_argument("--json", metavar="FILE", help="write the merged report here (default DIR/report.json)")
     p.add_argument("--findings", metavar="FILE", help="write the findings here (default DIR/findings.md)")
     p.add_argument("--features", action="store_true", help="print the feature table (before the summary)")
-    p.add_argument("--quiet", "-q", action="store_true", help="print the summary line only")
     return p
 
 
