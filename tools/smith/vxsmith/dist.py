@@ -93,11 +93,13 @@ class DaskPool:
         from distributed import Client, LocalCluster, Queue
 
         self.cluster = None
+        self.scratch = "smith-campaign-" + uuid.uuid4().hex[:12]
         if scheduler:
             self.client = Client(scheduler, timeout="30s")
-        else:
+        else:  # its workers' files in the campaign's folder too (Dask leaves its dask-worker-space)
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                                        host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                                        local_directory=os.path.join(shards.scratch_dir(self.scratch), "dask"))
             self.client = Client(self.cluster)
         # the workers import vxsmith from the campaign's own tools/smith (the same path on every
         # machine), now and on every worker that joins later
@@ -106,7 +108,6 @@ class DaskPool:
         self.slots = max(1, sum(w.get("nthreads", 1) for w in info.values()))
         self.where = "%s (%s, %s)" % (scheduler or "a local Dask cluster on 127.0.0.1",
                                       plural(len(info), "worker"), plural(self.slots, "thread"))
-        self.scratch = "smith-campaign-" + uuid.uuid4().hex[:12]
         self.queue_name = "vx-smith-" + uuid.uuid4().hex
         self.queue = Queue(self.queue_name, client=self.client)
         self.started = {}
@@ -144,10 +145,12 @@ class DaskPool:
         return self.started
 
     def close(self):
-        try:  # what the shards of killed workers left, on every worker still there
-            self.client.run(shards.remove_scratch, self.scratch)
-        except Exception:
-            pass
+        if self.cluster is None:
+            try:  # what the shards of killed workers left, on every worker still there
+                self.client.run(shards.remove_scratch, self.scratch)
+            except Exception:
+                pass
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+            shards.remove_scratch(self.scratch)
