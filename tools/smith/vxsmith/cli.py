@@ -1,4 +1,6 @@
-"""`tools/smith/smith`: generate, run differentially, check the race rule, reduce (spec/smith.md)."""
+"""`tools/smith/smith`: generate Vx programs, run them on every tier of vx (and on another
+implementation), check the kernel rules against a race oracle, reduce what differs
+(spec/smith.md)."""
 
 import argparse
 import json
@@ -8,97 +10,113 @@ import shutil
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+import traceback
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from . import gen, races, reduce as red, run as R
+from . import gen, races, reduce as red, report as rpt, results, run as R
 from .fakegpu import FakeGpu, RealGpu
+from .progress import Progress, plural
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 
-_tiers = None
-_work = None
+
+class SetupError(Exception):
+    """A tier that was asked for cannot run (no stand-in GPU driver, no vx)."""
 
 
 def default_vx():
     return os.environ.get("VX", os.path.join(SOURCE, "build", "vx"))
 
 
-def make_tiers(a, work, objects=None):
+def config_of(a):
+    return rpt.config_of(a.vx, a.impl, a.gpu, a.gpu_every, not a.no_uir)
+
+
+def make_tiers(config, work, objects=None, announce=True):
+    if not os.path.exists(config["vx"]):
+        raise SetupError("no vx at %s (build it: ninja -C build vx; on a cluster, vx and tools/smith must "
+                         "be at the same paths on every worker)" % config["vx"])
     fake = None
-    if a.gpu == "real":
-        fake = RealGpu(a.vx, work)
-    elif a.gpu:
-        fake = FakeGpu(a.vx, SOURCE, os.path.dirname(os.path.abspath(a.vx)), os.path.join(work, "harness"))
+    if config["gpu"] == "real":
+        fake = RealGpu(config["vx"], work)
+    elif config["gpu"]:
+        fake = FakeGpu(config["vx"], SOURCE, os.path.dirname(config["vx"]), os.path.join(work, "harness"))
         if not fake.available():
-            if a.gpu == "require":
-                sys.exit("smith: the GPU tiers cannot run: %s" % fake.why)
-            print("smith: no GPU tiers: %s" % fake.why, file=sys.stderr)
+            if config["gpu"] == "require":
+                raise SetupError("the GPU tiers cannot run: %s" % fake.why)
+            if announce:
+                print("smith: no GPU tiers: %s" % fake.why, file=sys.stderr)
             fake = None
         elif objects:
             fake.objects = dict(objects)
-    impl = shlex.split(a.impl) if a.impl else None
-    return R.Tiers(a.vx, impl=impl, fake=fake, uir=not a.no_uir)
+    impl = shlex.split(config["impl"]) if config["impl"] else None
+    return R.Tiers(config["vx"], impl=impl, fake=fake, uir=config["uir"])
 
 
-def _init(a, work, objects=None):
-    global _tiers, _work
-    _tiers = make_tiers(a, work, objects)
-    _work = work
+def _scrub(text, work):
+    """Paths in the temporary folder as the results folder's names (a finding's text must not
+    depend on where it ran)."""
+    return text.replace(work.rstrip(os.sep) + os.sep, "") if isinstance(text, str) else text
 
 
-def one_program(seed, gpu_every=1):
+def one_program(seed, tiers, work, gpu_every=1):
     feats = {}
     text = gen.generate(seed, feats)
-    path = os.path.join(_work, "s%d.vx" % seed)
+    path = os.path.join(work, "program-%d.vx" % seed)
     with open(path, "w") as f:
         f.write(text)
-    t0 = time.time()
-    fake = _tiers.fake
+    fake = tiers.fake
     if fake is not None and seed % gpu_every:
-        _tiers.fake = None
+        tiers.fake = None
     try:
-        ref, bad = R.differ(_tiers, path, text)
+        ref, bad = R.differ(tiers, path, text)
     finally:
-        _tiers.fake = fake
-    res = {"seed": seed, "features": feats, "status": ref.status, "seconds": round(time.time() - t0, 2),
-           "lines": text.count("\n"), "findings": [{"tier": t, "why": w, "kind": k} for t, w, k in bad]}
+        tiers.fake = fake
+    res = {"seed": seed, "features": feats, "status": ref.status,
+           "findings": [{"tier": t, "why": _scrub(w, work), "kind": k} for t, w, k in bad]}
     if ref.status == 1:
         res["refused"] = ref.codes()
-    if not bad:
-        os.remove(path)
-    else:
-        res["file"] = path
+    if bad:
+        res["program"] = text
+    os.remove(path)
     return res
 
 
-def one_mutant(seed, vx, races_check=True):
+def one_mutant(seed, vx, work, races_check=True):
     m = races.any_mutant(seed)
     text = m.text()
     truth = m.truth()
     res = {"seed": seed, "class": m.klass, "note": m.note}
-    if truth == "refuse":
-        path = os.path.join(_work, "m%d.vx" % seed)
-        with open(path, "w") as f:
-            f.write(text)
-        r = R.run([vx, "check", path])
-        res["codes"] = r.codes()
-        if r.status == 1 and r.codes():
-            res["verdict"] = "refused"
-            os.remove(path)
-        else:
-            res["verdict"] = "wrongly-accepted" if r.status == 0 else "invalid"
-            res["why"] = "vx check status %s %s" % (r.status, r.err.strip()[:300])
-            res["file"] = path
-        return res
     if truth is None:
         res["verdict"] = "too-big"
         return res
-    collides, witness, oob = truth
-    path = os.path.join(_work, "m%d.vx" % seed)
+    path = os.path.join(work, "mutant-%d.vx" % seed)
     with open(path, "w") as f:
         f.write(text)
-    r = R.run([vx, "check", path])
+    try:
+        r = R.run([vx, "check", path])
+        res["codes"] = r.codes()
+        if truth == "refuse":
+            if r.status == 1 and r.codes():
+                res["verdict"] = "refused"
+            else:
+                res["verdict"] = "wrongly-accepted" if r.status == 0 else "invalid"
+                res["why"] = "vx check status %s %s" % (r.status, r.err.strip()[:300])
+        else:
+            _judge_mutant(res, truth, r, vx, path, races_check)
+        if rpt.mutant_finding(res):
+            res["program"] = text
+        for k in ("why",):
+            if k in res:
+                res[k] = _scrub(res[k], work)
+    finally:
+        os.remove(path)
+    return res
+
+
+def _judge_mutant(res, truth, r, vx, path, races_check):
+    collides, witness, oob = truth
     res["collides"] = collides
     res["oob"] = oob
     if witness:
@@ -110,232 +128,276 @@ def one_mutant(seed, vx, races_check=True):
     else:
         res["verdict"] = "invalid"
         res["why"] = r.err.strip()[:400]
-    # the oracle against vx's own recorder (never the judge): a collision it finds, run unchecked
-    # (a collision it finds must stop the run; a collision-free mutant must run clean)
+    # the oracle against vx's own recorder (never the judge): a collision it finds must stop the
+    # run unchecked; a collision-free mutant must run clean
     if races_check and not oob and res["verdict"] != "invalid":
         rr = R.run([vx, "run", "--offload=off", "--check-races", "--unchecked-kernels", path])
         res["check_races"] = "collision" if rr.status == 101 and "data race" in rr.err else (
             "clean" if rr.status == 0 else "status %s" % rr.status)
-    expected = "collision" if collides else "clean"
-    if res["verdict"] in ("proved", "refused", "imprecise") and res.get("check_races", expected) == expected:
-        os.remove(path)
-    else:
-        res["file"] = path
-    return res
 
 
-def append_finding(path, title, body):
-    if not path:
-        return
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "a") as f:
-        f.write("\n## %s\n\n%s\n" % (title, body))
+def reduce_finding(config, finding, tries=400, seconds=300):
+    """Shrink a finding's program to one with the same signature: the same tiers differ from the
+    reference in the same way (for a program vx refuses or crashes on: the same status and
+    codes). Returns the reduced program, its size, the tries, and what its tiers say; or, when
+    smith itself fails, the error (the finding stays, unreduced)."""
+    work = tempfile.mkdtemp(prefix="smith-reduce-")
+    try:
+        return _reduce_in(work, config, finding, tries, seconds)
+    except Exception:
+        return {"error": traceback.format_exc()}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
-def reduce_program(a, tiers, res):
-    """Shrink a failing generated program to one with the same signature."""
-    with open(res["file"]) as f:
-        text = f.read()
-    want = sorted((x["tier"], x["kind"]) for x in res["findings"])
-    tmp = res["file"].replace(".vx", ".red.vx")
+def _reduce_in(work, config, finding, tries, seconds):
+    tiers = make_tiers(config, work, announce=False)
+    want = [tuple(s) for s in finding["signature"]]
+    only = set(t for t, _ in want)
+    path = os.path.join(work, "program-%d.min.vx" % finding["seed"])
 
     def keep(cand):
-        with open(tmp, "w") as f:
+        with open(path, "w") as f:
             f.write(cand)
-        if [t for t, _ in want] == ["reference"]:
-            ref = tiers.reference(tmp)
-            return ref.status == res["status"] and (res["status"] != 1 or ref.codes() == res.get("refused"))
-        ref, bad = R.differ(tiers, tmp, cand, only=set(t for t, _ in want))
+        if only == {"reference"}:
+            ref = tiers.reference(path)
+            return ref.status == finding["status"] and (ref.status != 1 or ref.codes() == finding.get("refused"))
+        _, bad = R.differ(tiers, path, cand, only=only)
         return sorted((t, k) for t, _, k in bad) == want
 
-    tries = a.reduce_tries
-    if any(t.startswith("offload") for t, _ in want):
+    if any(t.startswith("offload") for t in only):
         tries = min(tries, 80)  # each try of a GPU tier builds its kernels (seconds)
-    small = red.reduce(text, keep, max_tries=tries)
-    out = res["file"].replace(".vx", ".min.vx")
-    with open(out, "w") as f:
+    stats = {}
+    small = red.reduce(finding["program"], keep, max_tries=tries, seconds=seconds, stats=stats)
+    with open(path, "w") as f:
         f.write(small)
-    return out, small
+    ref, bad = R.differ(tiers, path, small, only=only)
+    return {"program": small, "lines": small.count("\n"), "file": os.path.basename(path),
+            "tries": stats["tries"], "stopped": stats["stopped"],
+            "tiers": [{"tier": t, "why": _scrub(w, work), "kind": k} for t, w, k in bad]}
 
 
-def reduce_mutant(a, res):
-    with open(res["file"]) as f:
-        text = f.read()
-    return res["file"], text  # mutants are one store: already small
+# One process of `smith --count -j J`: its tiers and folder, set once by the pool's initializer.
+_tiers = None
+_work = None
 
 
-def feature_table(counts, programs):
-    lines = ["%-40s %8s %8s" % ("feature", "count", "per prog")]
-    for k in sorted(counts):
-        lines.append("%-40s %8d %8.2f" % (k, counts[k], counts[k] / max(1, programs)))
-    return "\n".join(lines)
+def _init(config, work, objects=None):
+    global _tiers, _work
+    _tiers = make_tiers(config, work, objects, announce=False)
+    _work = work
+
+
+def guarded(kind, seed, tiers, work, gpu_every=1):
+    """One seed's result; an exception of smith itself is a finding of the tier `smith` (with its
+    traceback), not the end of the run."""
+    try:
+        if kind == "mutants":
+            return one_mutant(seed, tiers.vx, work)
+        return one_program(seed, tiers, work, gpu_every)
+    except Exception:
+        why = traceback.format_exc()
+        if kind == "mutants":
+            return {"seed": seed, "verdict": "error", "why": why}
+        return {"seed": seed, "status": "error", "features": {}, "program": gen.generate(seed),
+                "findings": [{"tier": "smith", "why": why, "kind": "error"}]}
+
+
+def _pool_seed(kind, seed, gpu_every):
+    return guarded(kind, seed, _tiers, _work, gpu_every)
+
+
+def add_common_options(p):
+    """The options that smith and the campaign share."""
+    p.add_argument("--vx", default=default_vx(), help="the vx binary (default: build/vx, or $VX)")
+    p.add_argument("--impl", help="also run another implementation: a command with {file}, split into words "
+                                  "without a shell, e.g. 'their-vx run {file}'")
+    p.add_argument("--gpu", choices=["auto", "require", "real"], default=None,
+                   help="also the tiers --offload=verify and --offload=gpu, through the stand-in CUDA driver "
+                        "(auto: when it can run; require: fail when it cannot; real: this machine's GPU)")
+    p.add_argument("--gpu-every", type=int, default=1, metavar="K", help="the GPU tiers on every K-th seed only")
+    p.add_argument("--no-uir", action="store_true", help="skip the `vx lower --to=uir --run` tier")
+    p.add_argument("--results", metavar="DIR",
+                   help="the results folder: the report, each finding's program, reduced program and "
+                        "the commands that reproduce it (default ./smith-results)")
+    p.add_argument("--json", metavar="FILE", help="write the report here (default DIR/report.json)")
+    p.add_argument("--findings", metavar="FILE", help="write the findings as Markdown here "
+                                                      "(default DIR/findings.md)")
+    p.add_argument("--reduce-tries", type=int, default=400, metavar="N",
+                   help="at most N runs of the tiers to reduce one finding (default 400)")
+    p.add_argument("--reduce-seconds", type=float, default=300, metavar="S",
+                   help="and at most S seconds (default 300; the tries bound keeps the result deterministic)")
+    p.add_argument("--features", action="store_true", help="print the feature table (before the summary)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress and no line per finding")
+    p.add_argument("--progress-every", type=float, default=30, metavar="S",
+                   help="when stderr is not a terminal, a progress line at least every S seconds "
+                        "(and at every tenth of the run); on a terminal one line kept up to date")
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="smith", description=__doc__,
+                                epilog="Print program N: smith --seed N. Run them: smith --seed N --count C. "
+                                       "A long or distributed run: tools/smith/campaign.")
+    p.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+    p.add_argument("--count", type=int, metavar="C",
+                   help="run C programs (seeds SEED … SEED+C-1) on every tier; without it, print program SEED")
+    p.add_argument("--mutants", action="store_true", help="race mutants through vx check instead of programs")
+    p.add_argument("--file", metavar="F.vx",
+                   help="run this program on the reference and the tiers (--tiers) and show what differs; "
+                        "exit status 1 when a tier differs (a finding's reproduce command)")
+    p.add_argument("--tiers", metavar="A,B", help="with --file: only these tiers (e.g. impl,threads=2)")
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="processes (default: the CPUs)")
+    p.add_argument("--reduce", action="store_true",
+                   help="shrink one finding of each signature (the lowest seed's) to a small program")
+    p.add_argument("--work", metavar="DIR",
+                   help="write the programs here, and the results in DIR/results (default: a temporary "
+                        "folder, removed at the end)")
+    p.add_argument("--minutes", type=float, help="with --count: start no program after this many minutes")
+    add_common_options(p)
+    return p
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="smith", description=__doc__)
-    p.add_argument("--seed", type=int, default=0, help="the first seed")
-    p.add_argument("--count", type=int, help="run this many programs (seeds SEED, SEED+1, …) on every tier")
-    p.add_argument("--mutants", action="store_true", help="run race mutants through vx check instead")
-    p.add_argument("--vx", default=default_vx(), help="the vx binary (default build/vx or $VX)")
-    p.add_argument("--impl", help="another implementation, e.g. 'their-vx run {file}' (split into words)")
-    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--gpu", choices=["auto", "require", "real"], default=None,
-                   help="also run --offload=verify and --offload=gpu through the stand-in driver "
-                        "(real: on this machine's GPU)")
-    p.add_argument("--gpu-every", type=int, default=1, help="GPU tiers on every N-th seed only")
-    p.add_argument("--no-uir", action="store_true", help="skip the vx lower --to=uir --run tier")
-    p.add_argument("--reduce", action="store_true", help="shrink every finding")
-    p.add_argument("--reduce-tries", type=int, default=400)
-    p.add_argument("--reduce-seen", help="a JSON file of the signatures already reduced (kept up to date)")
-    p.add_argument("--findings", help="append findings (reduced programs, commands) to this Markdown file")
-    p.add_argument("--json", help="write the results as JSON here")
-    p.add_argument("--work", help="keep programs here (default: a temporary directory)")
-    p.add_argument("--features", action="store_true", help="print the feature table")
-    p.add_argument("--quiet", "-q", action="store_true")
-    p.add_argument("--minutes", type=float, help="with --count: stop starting programs after this long")
-    a = p.parse_args(argv)
+    a = parser().parse_args(argv)
     a.vx = os.path.abspath(a.vx)
-    if a.impl and a.count is None:
+    if a.impl and a.count is None and not a.file:
         a.count = 100
-    if a.count is None and not a.mutants:
-        sys.stdout.write(gen.generate(a.seed))
-        return 0
-    if a.count is None:
-        sys.stdout.write(races.any_mutant(a.seed).text())
-        return 0
-    if not os.path.exists(a.vx):
-        sys.exit("smith: no vx at %s (build it: ninja -C build vx)" % a.vx)
+    try:
+        if a.file:
+            return check_file(a)
+        if a.count is None:
+            sys.stdout.write(races.any_mutant(a.seed).text() if a.mutants else gen.generate(a.seed))
+            return 0
+        return run_count(a)
+    except SetupError as x:
+        sys.exit("smith: %s" % x)
+
+
+def check_file(a):
+    work = tempfile.mkdtemp(prefix="smith-file-")
+    try:
+        tiers = make_tiers(config_of(a), work)
+        with open(a.file) as f:
+            text = f.read()
+        only = set(a.tiers.split(",")) if a.tiers else None
+        ref, bad = R.differ(tiers, os.path.abspath(a.file), text, only=only)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for t, why, kind in bad:
+        print("smith: %s: %s differs (%s): %s" % (a.file, t, kind, why))
+    if not bad:
+        print("smith: %s: %s agree with the reference (status %s)" % (
+            a.file, ", ".join(sorted(only)) if only else "every tier", ref.status))
+    return 1 if bad else 0
+
+
+def run_count(a):
+    t0 = time.time()
+    config = config_of(a)
     work = a.work or tempfile.mkdtemp(prefix="smith-")
     os.makedirs(work, exist_ok=True)
-    t0 = time.time()
-    results = run_batch(a, work, t0)
-    summary = summarise(a, results, time.time() - t0)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(summary, f, indent=1)
-    if not a.work and not summary["failures"]:
-        shutil.rmtree(work, ignore_errors=True)  # a temporary directory with nothing to look at
-    return 1 if summary["failures"] else 0
+    progress = Progress("mutants" if a.mutants else "programs", total=a.count,
+                        deadline=t0 + a.minutes * 60 if a.minutes else None, quiet=a.quiet,
+                        every_seconds=a.progress_every)
+    try:
+        found = run_batch(a, config, work, t0, progress)
+        rep = rpt.build(config, mutants=found) if a.mutants else rpt.build(config, programs=found)
+        if a.reduce:
+            reduce_all(a, config, rep, progress)
+    finally:
+        progress.close()
+        if not a.work:
+            shutil.rmtree(work, ignore_errors=True)
+    return finish(a, rep, t0, os.path.join(a.work, "results") if a.work else None)
 
 
-def run_batch(a, work, t0):
+def reduce_all(a, config, rep, progress, submit=None):
+    """Reduce one finding per signature, in a pool of --jobs processes, or by `submit(fn, [args,
+    …])` (a campaign's pool: its processes or its Dask cluster)."""
+    todo = rpt.to_reduce(rep)
+    if not todo:
+        return
+    progress.note("smith: reducing %s" % plural(len(todo), "finding"))
+    if submit is None:
+        with ProcessPoolExecutor(min(a.jobs, len(todo))) as ex:
+            futs = [ex.submit(reduce_finding, config, f, a.reduce_tries, a.reduce_seconds) for f in todo]
+            reduced = [x.result() for x in futs]
+    else:
+        reduced = submit(reduce_finding, [(config, f, a.reduce_tries, a.reduce_seconds) for f in todo])
+    for f, r in zip(todo, reduced):
+        if "error" in r:
+            f["reduce_error"] = r["error"]
+            progress.note("smith: the reducer failed on seed %d: %s" % (f["seed"], r["error"].splitlines()[-1]))
+            continue
+        f["reduced"] = r
+        progress.note("smith: seed %d reduced to %s in %d tries" % (f["seed"], plural(r["lines"], "line"),
+                                                                  r["tries"]))
+
+
+def finish(a, rep, t0, default_results=None):
+    """Write the results, then print the feature table and the summary, last."""
+    rep["run"].update({"command": shlex.join(sys.argv), "wall_seconds": round(time.time() - t0, 1)})
+    written = []
+    if rep["failures"] or a.results:
+        folder = a.results or default_results or os.path.join(os.getcwd(), "smith-results")
+        written = results.write(rep, folder, a.json, a.findings)
+    elif a.json:
+        results.write_json(rep, a.json)
+    seconds = time.time() - t0
+    where = "; %s" % written[-1] if written else ""
+    if a.features:
+        print(rpt.feature_table(rep["features"], rep["programs"]))
+    if not a.quiet or a.features:
+        if rep["mutants"] or a.mutants:
+            for k in sorted(rep["classes"]):
+                print("  %-16s %s" % (k, json.dumps(rep["classes"][k])))
+            print("mutants: %d in %.0f s; verdicts %s; precision (collision-free proved) %s; %s%s" % (
+                rep["mutants"], seconds, json.dumps(rep["verdicts"]), rep["precision"],
+                plural(len(rep["failures"]), "finding"), where))
+        else:
+            sigs = rpt.signatures(rep)
+            print("programs: %d in %.0f s; exit statuses %s; %d with findings%s%s" % (
+                rep["programs"], seconds, json.dumps(rep["statuses"]), len(rep["failures"]),
+                " (%s)" % plural(len(sigs), "distinct signature") if sigs else "", where))
+    return 1 if rep["failures"] else 0
+
+
+def run_batch(a, config, work, t0, progress):
     seeds = range(a.seed, a.seed + a.count)
     out = []
     objects = None
+    tiers = make_tiers(config, work)  # fails here when vx or a required tier is missing
     if a.gpu and not a.mutants:
         # the stand-in GPU's kernels of every program that gets the GPU tiers, built at once
-        tiers = make_tiers(a, work)
         if tiers.fake is not None:
             paths = []
             for s in seeds:
                 if s % a.gpu_every == 0:
-                    path = os.path.join(work, "s%d.vx" % s)
+                    path = os.path.join(work, "program-%d.vx" % s)
                     with open(path, "w") as f:
                         f.write(gen.generate(s))
                     paths.append(path)
             t = time.time()
             tiers.fake.prebuild(paths, parts=max(1, min(a.jobs, (len(paths) + 7) // 8)))
-            if not a.quiet:
-                print("smith: the stand-in GPU's kernels of %d programs built in %.0f s" % (len(paths), time.time() - t),
-                      file=sys.stderr)
+            progress.note("smith: the stand-in GPU's kernels of %d programs built in %.0f s" % (
+                len(paths), time.time() - t))
             objects = tiers.fake.objects
-    with ProcessPoolExecutor(a.jobs, initializer=_init, initargs=(a, work, objects)) as ex:
-        if a.mutants:
-            futs = [ex.submit(one_mutant, s, a.vx) for s in seeds]
-        else:
-            futs = [ex.submit(one_program, s, a.gpu_every) for s in seeds]
-        for f in futs:
+    with ProcessPoolExecutor(a.jobs, initializer=_init, initargs=(config, work, objects)) as ex:
+        kind = "mutants" if a.mutants else "programs"
+        pending = {ex.submit(_pool_seed, kind, s, a.gpu_every) for s in seeds}
+        while pending:
+            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             if a.minutes and time.time() - t0 > a.minutes * 60:
-                for g in futs:
+                for g in pending:
                     g.cancel()
-            try:
-                r = f.result()
-            except Exception as x:  # a cancelled one, or a bug of smith itself
+                pending = {g for g in pending if not g.cancelled()}
+            for f in done:
                 if f.cancelled():
                     continue
-                r = {"seed": -1, "error": repr(x), "findings": [{"tier": "smith", "why": repr(x)}]}
-            out.append(r)
-            if not a.quiet and (r.get("findings") or r.get("verdict") in ("unsound", "invalid")):
-                print("smith: seed %s: %s" % (r["seed"], json.dumps(
-                    r.get("findings") or {k: r.get(k) for k in ("verdict", "class", "note", "witness", "why")})),
-                    file=sys.stderr)
+                r = f.result()
+                out.append(r)
+                found = rpt.mutant_finding(r) if a.mutants else rpt.program_finding(r)
+                if found:
+                    progress.found(rpt.finding_line(found), rpt.finding_key(found))
+            progress.update(len(out))
     return out
-
-
-def summarise(a, results, seconds):
-    s = {"command": " ".join(sys.argv), "seconds": round(seconds, 1), "vx": a.vx}
-    failures = []
-    if a.mutants:
-        verdicts = {}
-        per_class = {}
-        for r in results:
-            v = r.get("verdict", "error")
-            verdicts[v] = verdicts.get(v, 0) + 1
-            c = per_class.setdefault(r.get("class", "?"), {})
-            c[v] = c.get(v, 0) + 1
-            expected = "collision" if r.get("collides") else "clean"
-            if v in ("unsound", "invalid", "error", "wrongly-accepted") or r.get("check_races", expected) != expected:
-                failures.append(r)
-        free = verdicts.get("proved", 0) + verdicts.get("imprecise", 0)
-        s.update({"mutants": len(results), "verdicts": verdicts, "classes": per_class,
-                  "precision": round(verdicts.get("proved", 0) / free, 4) if free else None})
-        for r in failures:
-            if r.get("file"):
-                with open(r["file"]) as f:
-                    r["program"] = f.read()
-                kind = "soundness: vx check accepts a collision" if r.get("verdict") == "unsound" else (
-                    "vx accepts a program that breaks a rule" if r.get("verdict") == "wrongly-accepted" else
-                    "mutant refused with another code" if r.get("verdict") == "invalid" else
-                    "the oracle (collision: %s) and --check-races (%s) disagree" % (r.get("collides"), r.get("check_races")))
-                append_finding(a.findings, "race mutant %d (%s): %s" % (r["seed"], r.get("class"), kind),
-                               "%s\n\n`tools/smith/smith --mutants --seed %d > m.vx; vx check m.vx`\n\n```\n%s```" % (
-                                   r.get("witness") or r.get("why", ""), r["seed"], r["program"]))
-        if not a.quiet:
-            print("mutants: %d in %.0f s; verdicts %s; precision (collision-free proved) %s" % (
-                len(results), seconds, json.dumps(verdicts), s["precision"]))
-            for k in sorted(per_class):
-                print("  %-16s %s" % (k, json.dumps(per_class[k])))
-    else:
-        feats = {}
-        statuses = {}
-        for r in results:
-            for k, v in r.get("features", {}).items():
-                feats[k] = feats.get(k, 0) + v
-            statuses[str(r.get("status"))] = statuses.get(str(r.get("status")), 0) + 1
-            if r.get("findings"):
-                failures.append(r)
-        red_dir = tempfile.mkdtemp(prefix="smith-red-") if a.reduce and failures else None
-        tiers = make_tiers(a, red_dir) if red_dir else None
-        reduced = set()
-        if a.reduce_seen and os.path.exists(a.reduce_seen):
-            with open(a.reduce_seen) as f:
-                reduced = set(tuple(tuple(x) for x in sig) for sig in json.load(f))
-        for r in failures:
-            title = "program seed %s: %s" % (r["seed"], ", ".join(x["tier"] for x in r["findings"]))
-            body = "\n".join("- %s: %s" % (x["tier"], x["why"]) for x in r["findings"])
-            cmd = "`tools/smith/smith --seed %s > p.vx`, then the tiers above (`tools/smith/smith --seed %s --count 1 -j1`)" % (
-                r["seed"], r["seed"])
-            prog = ""
-            sig = tuple(sorted((x["tier"], x["kind"]) for x in r["findings"]))
-            if tiers and r.get("file") and sig not in reduced:
-                reduced.add(sig)  # one reduction per signature and batch
-                try:
-                    path, small = reduce_program(a, tiers, r)
-                    r["reduced"] = path
-                    prog = "\n\nReduced (%d lines, %s):\n\n```\n%s```" % (small.count("\n"), path, small)
-                except Exception as x:
-                    prog = "\n\n(reducer failed: %r)" % x
-            append_finding(a.findings, title, body + "\n\n" + cmd + prog)
-        if red_dir:
-            shutil.rmtree(red_dir, ignore_errors=True)
-        if a.reduce_seen:
-            with open(a.reduce_seen, "w") as f:
-                json.dump(sorted(reduced), f)
-        s.update({"programs": len(results), "statuses": statuses, "features": feats})
-        if not a.quiet or a.features:
-            print("programs: %d in %.0f s; exit statuses %s; %d with findings" % (
-                len(results), seconds, json.dumps(statuses), len(failures)))
-        if a.features:
-            print(feature_table(feats, len(results)))
-    s["failures"] = failures
-    return s

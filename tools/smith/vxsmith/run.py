@@ -95,26 +95,45 @@ class Tiers:
         self.threads = threads
         self.races = races
 
+    def command(self, name, path):
+        """(argv, environment) of a tier that runs one command; None for the tiers that smith runs
+        in several steps (uir, the stand-in GPU)."""
+        if name == "reference":
+            return [self.vx, "run", "--offload=off", path], {"VX_HOST_THREADS": "1", "VX_CACHE": "0"}
+        if name.startswith("threads="):
+            return [self.vx, "run", "--offload=off", path], {"VX_HOST_THREADS": name[len("threads="):]}
+        if name == "check-races":
+            return [self.vx, "run", "--offload=off", "--check-races", path], {"VX_HOST_THREADS": "2"}
+        if name == "impl" and self.impl:
+            return [w.replace("{file}", path) for w in self.impl], {}
+        return None
+
+    def shell(self, name, path):
+        """The tier as a shell command line, quoted; None as for command()."""
+        c = self.command(name, path)
+        if c is None:
+            return None
+        argv, env = c
+        return " ".join(["%s=%s" % (k, shlex.quote(v)) for k, v in sorted(env.items())] + [shlex.join(argv)])
+
     def reference(self, path):
-        return run([self.vx, "run", "--offload=off", path], {"VX_HOST_THREADS": "1", "VX_CACHE": "0"})
+        return run(*self.command("reference", path))
 
     def others(self, path, program_text):
         """[(tier name, Result, compare errors' place?)]."""
         out = []
         for n in self.threads:
-            out.append(("threads=%d" % n, lambda n=n: run([self.vx, "run", "--offload=off", path],
-                                                          {"VX_HOST_THREADS": str(n)}), True))
+            out.append(("threads=%d" % n, True))
         if self.races:
-            out.append(("check-races", lambda: run([self.vx, "run", "--offload=off", "--check-races", path],
-                                                   {"VX_HOST_THREADS": "2"}), True))
+            out.append(("check-races", True))
+        out = [(name, lambda name=name: run(*self.command(name, path)), where) for name, where in out]
         if self.fake is not None and self.fake.ready(path):
             for mode in ("verify", "gpu"):
                 out.append(("offload=" + mode, lambda mode=mode: self.fake.run(path, mode), True))
         if self.uir and "spawn on" in program_text:
             out.append(("uir", None, False))
         if self.impl:
-            argv = [w.replace("{file}", path) for w in self.impl]
-            out.append(("impl", lambda: run(argv), False))
+            out.append(("impl", lambda: run(*self.command("impl", path)), False))
         return out
 
     def uir_run(self, path, ref=None):
@@ -213,7 +232,8 @@ def checksum(values, t):
 def differ(tiers, path, text, only=None):
     """Run every tier; return (reference Result, [(tier, why, kind)]). kind is what the reducer
     keeps: `status:X` (another exit status, or the stand-in GPU's `verify-mismatch`, `fallback`,
-    `ubsan`, `harness`), `output` or `where` (a runtime error elsewhere)."""
+    `ubsan`, `harness`), `output` (as many lines, one of them different), `output-lines` (lines
+    missing or added) or `where` (a runtime error elsewhere)."""
     ref = tiers.reference(path)
     bad = []
     if ref.status == "timeout":
@@ -235,7 +255,9 @@ def differ(tiers, path, text, only=None):
             continue
         d = same_output(ref.out, r.out, strict_unordered=name != "impl")
         if d:
-            bad.append((name, d, "output"))
+            # a value printed wrong, or lines missing or added: the reducer keeps which
+            same_lines = len(ref.out.splitlines()) == len(r.out.splitlines())
+            bad.append((name, d, "output" if same_lines else "output-lines"))
             continue
         if where and ref.status == 101 and r.where() != ref.where():
             bad.append((name, "runtime error at %s, reference at %s" % (r.where(), ref.where()), "where"))

@@ -1,0 +1,156 @@
+"""Where a campaign's shards run (spec/smith.md §8): processes of this machine, or a Dask
+distributed cluster (Debian's python3-distributed), an existing one (`--scheduler`) or one
+started here on the loopback interface (`--workers N`).
+
+Both give the campaign the same three calls: submit a task, wait for some to finish, and the
+shards that had to run again because a worker died. A task lost with its worker is run again:
+on a cluster, the scheduler gives it to another worker (each task says where it starts, into a
+Dask Queue, so a second start is seen); here, a pool whose process died is replaced and its
+unfinished tasks are submitted again (by the campaign, which asks `lost`).
+"""
+
+import functools
+import logging
+import os
+import site
+import uuid
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+from . import shards
+from .progress import plural
+
+SMITH_DIR = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+class LocalPool:
+    """`--jobs J` processes of this machine."""
+
+    def __init__(self, jobs):
+        self.jobs = jobs
+        self.ex = ProcessPoolExecutor(jobs)
+        self.scratch = "smith-campaign-" + uuid.uuid4().hex[:12]  # the shards' folder (shards.run)
+        self.slots = jobs
+        self.where = plural(jobs, "local process", "local processes")
+
+    def submit(self, name, fn, *args):
+        f = self.ex.submit(fn, *args)
+        f.vx_pool = self.ex  # the pool it went to
+        return f
+
+    def wait(self, pending, timeout):
+        return wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+
+    def lost(self, future):
+        """Was the task lost with its process (to be run again), rather than failed?"""
+        try:
+            future.result()
+        except BrokenProcessPool:
+            if future.vx_pool is self.ex:  # a process died: a new pool for what is left
+                self.ex.shutdown(wait=False, cancel_futures=True)
+                self.ex = ProcessPoolExecutor(self.jobs)
+            return True
+        except Exception:
+            return False
+        return False
+
+    def map(self, fn, arglist):
+        return [f.result() for f in [self.ex.submit(fn, *args) for args in arglist]]
+
+    def starts(self):
+        return {}
+
+    def close(self):
+        self.ex.shutdown(cancel_futures=True)
+        shards.remove_scratch(self.scratch)
+
+
+def _task(queue, name, fn, *args):
+    """A shard on a Dask worker: say where it starts, then run it."""
+    from distributed import Queue, get_worker
+
+    try:
+        Queue(queue).put([name, get_worker().address])
+    except Exception:  # the record of starts is for the report only
+        pass
+    return fn(*args)
+
+
+def need_distributed():
+    try:
+        import distributed  # noqa: F401 (only whether it is there)
+    except ImportError:
+        raise SystemExit("campaign: --scheduler and --workers need Dask distributed: install Debian's "
+                         "python3-distributed (tools/setup does)")
+
+
+class DaskPool:
+    """A Dask cluster: `scheduler` is its address (tcp://HOST:PORT), or `workers` local processes
+    on 127.0.0.1 are started for the campaign and stopped after it."""
+
+    def __init__(self, scheduler=None, workers=None):
+        need_distributed()
+        from distributed import Client, LocalCluster, Queue
+
+        self.cluster = None
+        self.scratch = "smith-campaign-" + uuid.uuid4().hex[:12]
+        if scheduler:
+            self.client = Client(scheduler, timeout="30s")
+        else:  # its workers' files in the campaign's folder too (Dask leaves its dask-worker-space)
+            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                                        local_directory=os.path.join(shards.scratch_dir(self.scratch), "dask"))
+            self.client = Client(self.cluster)
+        # the workers import vxsmith from the campaign's own tools/smith (the same path on every
+        # machine), now and on every worker that joins later
+        self.client.register_worker_callbacks(setup=functools.partial(site.addsitedir, SMITH_DIR))
+        info = self.client.scheduler_info()["workers"]
+        self.slots = max(1, sum(w.get("nthreads", 1) for w in info.values()))
+        self.where = "%s (%s, %s)" % (scheduler or "a local Dask cluster on 127.0.0.1",
+                                      plural(len(info), "worker"), plural(self.slots, "thread"))
+        self.queue_name = "vx-smith-" + uuid.uuid4().hex
+        self.queue = Queue(self.queue_name, client=self.client)
+        self.started = {}
+
+    def submit(self, name, fn, *args):
+        return self.client.submit(_task, self.queue_name, name, fn, *args, pure=False, key="%s-%s" % (
+            name.replace(" ", "-"), uuid.uuid4().hex[:8]))
+
+    def wait(self, pending, timeout):
+        from distributed import wait as dwait
+        from distributed.client import TimeoutError as DTimeout
+
+        try:
+            dwait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED")
+        except (DTimeout, TimeoutError):
+            pass
+        done = {f for f in pending if f.done()}
+        return done, set(pending) - done
+
+    def lost(self, future):
+        """A task that its workers died under too often (KilledWorker): run it again."""
+        from distributed.scheduler import KilledWorker
+
+        return isinstance(future.exception(), KilledWorker)
+
+    def map(self, fn, arglist):
+        futs = [self.submit("%s %d" % (fn.__name__, k), fn, *args) for k, args in enumerate(arglist)]
+        return self.client.gather(futs)
+
+    def starts(self):
+        """{task name: [worker, …]} of every start so far: two starts are a task run again."""
+        n = self.queue.qsize()
+        for name, worker in (self.queue.get(batch=n) if n else []):
+            self.started.setdefault(name, []).append(worker)
+        return self.started
+
+    def close(self):
+        if self.cluster is None:
+            try:  # what the shards of killed workers left, on every worker still there
+                self.client.run(shards.remove_scratch, self.scratch)
+            except Exception:
+                pass
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+            shards.remove_scratch(self.scratch)
