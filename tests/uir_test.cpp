@@ -173,6 +173,8 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "copy_async_partial_1d.vx: it declares `tok`, which is not a scalar or tensor",
       "copy_async_zero_fill.vx: it uses `if`, and .uir has no control flow but ranges",
       "device_calls_function.vx: it calls the function `clamp01`",
+      "device_helper_defined_after.vx: the variable `v` has the type `f16`, which .uir does not "
+      "have",
       "device_helper_functions.vx: it uses `if`, and .uir has no control flow but ranges",
       "half_helper_returns.vx: an element has the type `f16`, which .uir does not have",
       "half_kernels.vx: the tensor `t` has the type `f16`, which .uir does not have",

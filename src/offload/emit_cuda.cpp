@@ -39,7 +39,7 @@ namespace emit {
 void RegionEmitter::device_function(int index) {
   const std::string key_name = "vx_fn_" + std::to_string(index);
   if (device_fns_.count(index)) return;
-  device_fns_[index] = "";  // marks it in progress (recursion)
+  device_fns_[index] = {};  // marks it in progress (recursion)
   const tir::Function& f = prog_.functions[static_cast<size_t>(index)];
   const tir::Function* saved_fn = cur_fn_;
   auto saved_slots = std::move(slots_);
@@ -85,9 +85,9 @@ void RegionEmitter::device_function(int index) {
     // which `0` is not for vx_f16/vx_bf16 (found by tools/smith, seed 2001227).
     body += "return vx_zero<" + value_type(f.ret) + ">();\n";
   }
-  device_fns_[index] = "#ifndef VX_FN_" + std::to_string(index) + "\n#define VX_FN_" +
-                       std::to_string(index) + "\n" + sig + ";\n" + sig + " {\n" + body +
-                       "}\n#endif\n";
+  device_fns_[index] = {sig + ";\n", "#ifndef VX_FN_" + std::to_string(index) + "\n#define VX_FN_" +
+                                         std::to_string(index) + "\n" + sig + " {\n" + body +
+                                         "}\n#endif\n"};
   cur_fn_ = saved_fn;
   slots_ = std::move(saved_slots);
   ranges_ = std::move(saved_ranges);
@@ -243,7 +243,8 @@ void RegionEmitter::run() {
   k << code;
   k << "}\n#undef VX_NT\n#undef VX_P2\n#undef VX_ZERO_X\n#undef VX_ZERO_Y\n#undef VX_ZERO_Z\n";
   std::string fns;
-  for (auto& [i, text] : device_fns_) fns += text;
+  for (auto& [i, f] : device_fns_) fns += f.declaration;
+  for (auto& [i, f] : device_fns_) fns += f.definition;
   out_.source = fns + k.str();
   // A host wrapper with cuLaunchKernel's ABI, for the host harness (tests/cuda_host).
   std::ostringstream h;
@@ -361,7 +362,7 @@ std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
     r.location = path + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
     std::set<int> seen;
     r.atomic_results = uses_atomic_results(program, r.spawn->body, seen);
-    std::map<int, std::string> fns;
+    std::map<int, DeviceFn> fns;
     try {
       RegionEmitter(program, r.function, *r.spawn, r, fns).run();
       r.ok = true;

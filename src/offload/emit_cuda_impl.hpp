@@ -76,10 +76,18 @@ struct TRef {
   }
 };
 
+// A device function of a region: its declaration, and its definition (guarded, so that the
+// regions of one module may each carry it). Every declaration goes before every definition, so a
+// function may call one defined after it (issue 35: `fn a(…) { b(…) }` before `fn b`).
+struct DeviceFn {
+  std::string declaration;
+  std::string definition;
+};
+
 class RegionEmitter {
  public:
   RegionEmitter(const tir::Program& p, int fn, const Stmt& spawn, EmittedRegion& out,
-                std::map<int, std::string>& device_fns)
+                std::map<int, DeviceFn>& device_fns)
       : prog_(p),
         fn_(p.functions[static_cast<size_t>(fn)]),
         spawn_(spawn),
@@ -99,7 +107,7 @@ class RegionEmitter {
   const tir::Function& fn_;
   const Stmt& spawn_;
   EmittedRegion& out_;
-  std::map<int, std::string>& device_fns_;
+  std::map<int, DeviceFn>& device_fns_;
   const tir::Function* cur_fn_ = nullptr;  // the function whose slots names refer to
   std::map<int, SlotInfo> slots_;
   // A reference bound by `let` in device code (`let r = &mut m[b];`): the tensor it names, its

@@ -187,8 +187,10 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
         unsupported("a `let` of a " + type_name(t) + " in this place of device code");
       }
       std::string pre;
-      std::string v = s.value ? expr(*s.value, pre) : "0";
-      if (!s.value && t.is_array()) v = "{}";  // assigned before it is read (the checker's rule)
+      // No value: assigned before it is read (the checker's rule). A zero of its type, which
+      // `0` is not for vx_f16 and vx_bf16 (`loop { break 1.5f16; }`, issue 35).
+      std::string v = s.value ? expr(*s.value, pre) : "vx_zero<" + value_type(t) + ">()";
+      if (!s.value && t.is_array()) v = "{}";
       if (step_level) {
         slots_[s.slot].store = Store::Shared;
         decls_ << "__shared__ " << value_type(t) << " s_v" << s.slot << ";\n";

@@ -30,7 +30,10 @@ def default_vx():
 
 
 def config_of(a):
-    return rpt.config_of(a.vx, a.impl, a.gpu, a.gpu_every, not a.no_uir)
+    c = rpt.config_of(a.vx, a.impl, a.gpu, a.gpu_every, not a.no_uir)
+    if getattr(a, "no_nvrtc", False):
+        c["nvrtc"] = False
+    return c
 
 
 def make_tiers(config, work, objects=None, announce=True):
@@ -51,7 +54,7 @@ def make_tiers(config, work, objects=None, announce=True):
         elif objects:
             fake.objects = dict(objects)
     impl = shlex.split(config["impl"]) if config["impl"] else None
-    return R.Tiers(config["vx"], impl=impl, fake=fake, uir=config["uir"])
+    return R.Tiers(config["vx"], impl=impl, fake=fake, uir=config["uir"], nvrtc=config.get("nvrtc", True))
 
 
 def _scrub(text, work):
@@ -217,6 +220,8 @@ def add_common_options(p):
                         "(auto: when it can run; require: fail when it cannot; real: this machine's GPU)")
     p.add_argument("--gpu-every", type=int, default=1, metavar="K", help="the GPU tiers on every K-th seed only")
     p.add_argument("--no-uir", action="store_true", help="skip the `vx lower --to=uir --run` tier")
+    p.add_argument("--no-nvrtc", action="store_true",
+                   help="skip the NVRTC tier (`vx emit-cuda --cubin` for sm_80 and sm_90 of every program)")
     p.add_argument("--results", metavar="DIR",
                    help="the results folder: the report, each finding's program, reduced program and "
                         "the commands that reproduce it (default ./smith-results)")

@@ -13,7 +13,8 @@ SMITH = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 
 def smith_command(config, *args):
-    """`tools/smith/smith` with the run's configuration (vx, --impl, --gpu, --no-uir) and args."""
+    """`tools/smith/smith` with the run's configuration (vx, --impl, --gpu, --no-uir, --no-nvrtc)
+    and args."""
     argv = [SMITH, "--vx", config["vx"]]
     if config.get("impl"):
         argv += ["--impl", config["impl"]]
@@ -21,6 +22,8 @@ def smith_command(config, *args):
         argv += ["--gpu", config["gpu"]]
     if not config.get("uir", True):
         argv.append("--no-uir")
+    if not config.get("nvrtc", True):
+        argv.append("--no-nvrtc")
     return shlex.join(argv + list(args))
 
 

@@ -84,11 +84,15 @@ def same_output(a, b, strict_unordered=False):
     return None
 
 
+NVRTC_ARCHS = ("sm_80", "sm_90")
+
+
 class Tiers:
     """The tiers of one vx build (and perhaps another implementation)."""
 
-    def __init__(self, vx, impl=None, fake=None, uir=True, threads=(2, 4), races=True):
+    def __init__(self, vx, impl=None, fake=None, uir=True, threads=(2, 4), races=True, nvrtc=True):
         self.vx = vx
+        self.nvrtc = nvrtc  # every program's CUDA through NVRTC for NVRTC_ARCHS
         self.impl = impl  # a list of words with {file}
         self.fake = fake  # a FakeGpu, or None
         self.uir = uir
@@ -132,9 +136,24 @@ class Tiers:
                 out.append(("offload=" + mode, lambda mode=mode: self.fake.run(path, mode), True))
         if self.uir and "spawn on" in program_text:
             out.append(("uir", None, False))
+        if self.nvrtc and "spawn on" in program_text:
+            out.append(("nvrtc", None, False))
         if self.impl:
             out.append(("impl", lambda: run(*self.command("impl", path)), False))
         return out
+
+    def nvrtc_run(self, path):
+        """`vx emit-cuda --cubin` for each of NVRTC_ARCHS: NVRTC must compile the CUDA of every
+        region vx emits (a region vx does not emit, with its reason, is no finding; CUDA that NVRTC
+        refuses is one: the GPU tier of that region would be lost). `nvrtc_mismatch` says what
+        failed, or is None."""
+        for arch in NVRTC_ARCHS:
+            r = run([self.vx, "emit-cuda", "--cubin", "%s.%s.cubin" % (path, arch), "--arch", arch, path])
+            r.nvrtc_mismatch = None
+            if r.status != 0:
+                r.nvrtc_mismatch = "emit-cuda --arch %s: status %s: %s" % (arch, r.status, r.err.strip()[-800:])
+                return r
+        return r
 
     def uir_run(self, path, ref=None):
         """`vx lower --to=uir --run`: the program runs (output dropped) and each region is lowered
@@ -242,6 +261,11 @@ def differ(tiers, path, text, only=None):
         return ref, [("reference", "status %s: %s" % (ref.status, ref.err.strip()[:400]), "status:%s" % ref.status)]
     for name, go, where in tiers.others(path, text):
         if only and name not in only:
+            continue
+        if name == "nvrtc":
+            r = tiers.nvrtc_run(path)
+            if r.nvrtc_mismatch:
+                bad.append((name, r.nvrtc_mismatch, "nvrtc"))
             continue
         r = tiers.uir_run(path, ref) if name == "uir" else go()
         if r.status != ref.status:
