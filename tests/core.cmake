@@ -43,6 +43,16 @@ add_test(NAME prover_extremes
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(prover_extremes PROPERTIES TIMEOUT 300 ENVIRONMENT "VX_STRICT_NOTES=1")
 
+# Comments never move a diagnostic: a block comment before each token of the first error's line
+# (and the line before) of every refused corpus program (release build only: ~2,700 runs).
+if(NOT VX_SANITIZE)
+  add_test(NAME comment_spans
+    COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/comment_spans_test.py $<TARGET_FILE:vx>
+            ${PROJECT_SOURCE_DIR}/conformance
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(comment_spans PROPERTIES TIMEOUT 300)
+endif()
+
 # Checks of the source text, not of a build: the release build runs them (CI runs both builds,
 # so the sanitizer build does not read the same files again).
 if(NOT VX_SANITIZE)

@@ -191,6 +191,15 @@ expect_runs("kernel_calls", kernel, "37\n", emit_cuda=True)
 expect_refused("kernel_calls_over", kernel.replace(call * (MAX_DEPTH - 4), call * (MAX_DEPTH - 3)),
                3, 32)  # the region's `{`: its block is the first part past the limit
 
+# 11. Range adapters (issue 35): at most 8191 after a range, like any other chain of suffixes;
+# the 8192nd `.` is E0003 (it was "expected block, found `.`").
+FOR = "fn main() {\n    let mut s = 0;\n    for i in (0..10)"
+rev = ".rev()"
+text = FOR + rev * (MAX_DEPTH - 1) + " {\n        s += i;\n    }\n    println!(\"{}\", s);\n}\n"
+expect_runs("adapters_8191", text, "45\n")
+text = FOR + rev * MAX_DEPTH + " {\n        s += i;\n    }\n}\n"
+expect_refused("adapters_8192", text, 3, len("    for i in (0..10)") + 1 + (MAX_DEPTH - 1) * len(rev))
+
 if failures:
     print("\n".join(failures))
     print(f"{len(failures)} failed (programs in {TMP})")

@@ -370,6 +370,13 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
   if (op == tir::BinOp::Shl || op == tir::BinOp::Shr) {
     if (!is_int(sa) || !is_int(b->type.scalar)) return refuse("shifts need integers");
   } else if (op != tir::BinOp::And && op != tir::BinOp::Or) {
+    // A char has no arithmetic and no bitwise operators whatever the other side (types.md §1):
+    // `'a' + 1` is E0202, not a mismatch that a cast would mend.
+    const bool has_char = sa == Scalar::Char || b->type.scalar == Scalar::Char;
+    if (has_char && !is_comparison(op))
+      return refuse(tir::binop_class(op) == tir::OpClass::Bits
+                        ? "bitwise operators need integers or bool"
+                        : "arithmetic needs numbers; a `char` has none (cast it: `c as u32`)");
     if (a->type != b->type) return mismatched(true);
     const bool arith = tir::binop_class(op) == tir::OpClass::Arith;
     const bool bitwise = tir::binop_class(op) == tir::OpClass::Bits;

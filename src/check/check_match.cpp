@@ -14,6 +14,7 @@
 #include "check/checker_impl.hpp"
 #include "check/lints.hpp"
 #include "check/match_usefulness.hpp"
+#include "check/tir_walk.hpp"
 
 namespace vx::check {
 
@@ -602,6 +603,20 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     std::vector<tir::Expr*> tests;
     for (const PatAltInfo& alt : a.alts) tests.push_back(alt.test);
     a.cond = any_of(prog_, tests, span(m.arms[k]));
+  }
+  // A scrutinee that is a local no test reads (`match x { _ => … }`, `0..=255` of a u8) is still
+  // evaluated, as in Rust: a read of it, so that `unused_variables` does not call it unused.
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (leaves[i]->kind != tir::ExprKind::Var || leaves[i]->slot != slots[i]) continue;
+    const int slot = slots[i];
+    const bool read = std::any_of(arms.begin(), arms.end(), [&](const MatchArmInfo& a) {
+      return a.cond && tir::expr_has(a.cond, [&](const tir::Stmt*, const tir::Expr* e) {
+               return e && e->kind == tir::ExprKind::Var && e->slot == slot;
+             });
+    });
+    if (!read)
+      outer->stmts.push_back(let_slot(hidden_slot(leaves[i]->type, kMatchValueName, scrut_span),
+                                      leaves[i], scrut_span));
   }
 
   // The arms' bodies, as the branches of an `if` (check_if): each expects what the `match`

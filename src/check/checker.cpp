@@ -25,6 +25,15 @@ std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnos
 namespace vx::check {
 
 Diagnostic& Checker::error(const char* code, Span span, std::string message, std::string label) {
+  // An error about a value whose type an earlier error left unknown is that error's echo, as in
+  // rustc: "no field on type `{error}`" after a mismatched field is never printed.
+  const std::string unknown = "`" + type_name(Type::error()) + "`";
+  if (diags_.has_errors() &&
+      (message.find(unknown) != std::string::npos || label.find(unknown) != std::string::npos)) {
+    static thread_local Diagnostic echo;
+    echo = Diagnostic{};
+    return echo;
+  }
   return diags_.error(code, span, std::move(message), std::move(label));
 }
 

@@ -679,7 +679,10 @@ x3::rule<class range_adapters_class, std::vector<ast::MethodSuffix>> const range
 struct range_adapter_class : Annotate {};
 x3::rule<range_adapter_class, ast::MethodSuffix> const range_adapter = "`.rev()` or `.step_by(…)`";
 auto const range_adapter_def = lit('.') > ident > '(' > args > ')';
-auto const range_adapters_def = x3::repeat(0, kMaxExprDepth - 1)[range_adapter];
+// Past the limit, the adapter that would be one too many is E0003, as for any other chain.
+x3::rule<class too_many_adapters_class> const too_many_adapters = "too_many_suffixes";
+auto const too_many_adapters_def = !range_adapter;
+auto const range_adapters_def = x3::repeat(0, kMaxExprDepth - 1)[range_adapter] > too_many_adapters;
 x3::rule<class paren_range_class, ast::ForRange> const paren_range = "range";
 auto const paren_range_def = lit('(') > expr > range_op > expr > ')' > range_adapters;
 x3::rule<class plain_range_class, ast::ForRange> const plain_range = "range";
@@ -808,7 +811,8 @@ BOOST_SPIRIT_DEFINE(field_init, field_inits, struct_lit_close, struct_lit, field
 BOOST_SPIRIT_DEFINE(tuple_type, field_suffix, field_name, tuple_pat, bind_pat, let_pat,
                     let_tuple_stmt)
 
-BOOST_SPIRIT_DEFINE(range_adapter, range_adapters, paren_range, plain_range, for_range)
+BOOST_SPIRIT_DEFINE(range_adapter, too_many_adapters, range_adapters, paren_range, plain_range,
+                    for_range)
 BOOST_SPIRIT_DEFINE(match_expr, pat_value, pat_atom, pat_range_end, pat_alt, pat_alts, block_expr,
                     arm_end, arm_block_body, arm_expr_body, arm_body, match_arm, match_arms,
                     match_close)

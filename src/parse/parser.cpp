@@ -406,8 +406,11 @@ std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics
       return nullptr;
     }
   } catch (const x3::expectation_failure<grammar::iterator_type>& e) {
-    uint32_t at = static_cast<uint32_t>(e.where() - text.begin());
-    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    // The error is at the next token: past white space and comments too (a syntax error after
+    // `// the arms` was put on the comment's `/`).
+    grammar::iterator_type next = e.where(), end = text.end();
+    x3::skip_over(next, end, x3::make_context<x3::skipper_tag>(grammar::skipper));
+    const uint32_t at = static_cast<uint32_t>(next - text.begin());
     report_expectation_failure(text, at, e.which(), diags);
     return nullptr;
   }

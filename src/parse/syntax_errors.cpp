@@ -77,6 +77,32 @@ size_t previous_token_end(const std::string& text, size_t at) {
   return last;
 }
 
+// The start of the first token at or after byte `from`: white space and comments stepped over.
+size_t next_token_start(const std::string& text, size_t from) {
+  size_t i = from;
+  while (i < text.size()) {
+    if (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+      ++i;
+    } else if (text.compare(i, 2, "//") == 0) {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      int depth = 0;
+      do {
+        if (text.compare(i, 2, "/*") == 0) {
+          ++depth, i += 2;
+        } else if (text.compare(i, 2, "*/") == 0) {
+          --depth, i += 2;
+        } else {
+          ++i;
+        }
+      } while (depth > 0 && i < text.size());
+    } else {
+      break;
+    }
+  }
+  return std::min(i, text.size());
+}
+
 // The identifier that starts at `at`, or "".
 std::string_view word_at(const std::string& text, size_t at) {
   size_t end = at;
@@ -323,7 +349,7 @@ void report_expectation_failure(const std::string& text, uint32_t at, std::strin
     const size_t in = text.rfind(" in ", at);
     const size_t line = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 is 0
     if (in != text.npos && in >= line && text.find("for ", line) < in) {
-      const size_t begin = text.find_first_not_of(" \t", in + 4);
+      const size_t begin = next_token_start(text, in + 4);
       const size_t end = previous_token_end(text, at);
       const std::string what = text.substr(begin, end - begin);
       auto& d = diags.error("E0001", {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)},

@@ -1,8 +1,9 @@
 // $ vx emit-cuda conformance/semantics/arrays_on_device.vx
 
+static __device__ vx_arr<float, 4> vx_fn_0(float v0, int* vx_err);
+static __device__ float vx_fn_1(vx_arr<float, 4> v0, vx_arr<float, 4> v1, int* vx_err);
 #ifndef VX_FN_0
 #define VX_FN_0
-static __device__ vx_arr<float, 4> vx_fn_0(float v0, int* vx_err);
 static __device__ vx_arr<float, 4> vx_fn_0(float v0, int* vx_err) {
 vx_arr<float, 4> varr14;
 varr14.v[0] = ((0x1p-1f) * v0);
@@ -14,7 +15,6 @@ return varr14;
 #endif
 #ifndef VX_FN_1
 #define VX_FN_1
-static __device__ float vx_fn_1(vx_arr<float, 4> v0, vx_arr<float, 4> v1, int* vx_err);
 static __device__ float vx_fn_1(vx_arr<float, 4> v0, vx_arr<float, 4> v1, int* vx_err) {
 float v2 = (0x0p+0f);
 {

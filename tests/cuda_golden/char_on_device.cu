@@ -1,8 +1,8 @@
 // $ vx emit-cuda conformance/semantics/char_on_device.vx
 
+static __device__ unsigned int vx_fn_0(unsigned int v0, int* vx_err);
 #ifndef VX_FN_0
 #define VX_FN_0
-static __device__ unsigned int vx_fn_0(unsigned int v0, int* vx_err);
 static __device__ unsigned int vx_fn_0(unsigned int v0, int* vx_err) {
 return ((unsigned int)(vx_add(vx_rem(vx_add(vx_sub(((unsigned char)(v0)), ((unsigned char)97ull)), ((unsigned char)3ull)), ((unsigned char)26ull), vx_err), ((unsigned char)97ull))));
 }

@@ -1,15 +1,15 @@
 // $ vx emit-cuda conformance/semantics/device_calls_function.vx
 
+static __device__ float vx_fn_0(float v0, int* vx_err);
+static __device__ float vx_fn_1(float v0, int* vx_err);
 #ifndef VX_FN_0
 #define VX_FN_0
-static __device__ float vx_fn_0(float v0, int* vx_err);
 static __device__ float vx_fn_0(float v0, int* vx_err) {
 return (v0 * v0);
 }
 #endif
 #ifndef VX_FN_1
 #define VX_FN_1
-static __device__ float vx_fn_1(float v0, int* vx_err);
 static __device__ float vx_fn_1(float v0, int* vx_err) {
 float vi2;
 if ((v0 < (0x0p+0f))) {

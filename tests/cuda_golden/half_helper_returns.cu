@@ -1,8 +1,9 @@
 // $ vx emit-cuda conformance/memory/half_helper_returns.vx
 
+static __device__ vx_f16 vx_fn_0(vx_f16 v0, int* vx_err);
+static __device__ vx_bf16 vx_fn_1(vx_bf16 v0, int* vx_err);
 #ifndef VX_FN_0
 #define VX_FN_0
-static __device__ vx_f16 vx_fn_0(vx_f16 v0, int* vx_err);
 static __device__ vx_f16 vx_fn_0(vx_f16 v0, int* vx_err) {
 return (v0 * vx_to_f16((0x1p+1)));
 return vx_zero<vx_f16>();
@@ -10,7 +11,6 @@ return vx_zero<vx_f16>();
 #endif
 #ifndef VX_FN_1
 #define VX_FN_1
-static __device__ vx_bf16 vx_fn_1(vx_bf16 v0, int* vx_err);
 static __device__ vx_bf16 vx_fn_1(vx_bf16 v0, int* vx_err) {
 return (v0 + v0);
 return vx_zero<vx_bf16>();
