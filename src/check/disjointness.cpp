@@ -83,7 +83,10 @@ class Checker {
   }
 
  private:
-  LeafInfo classify(const IxNode* leaf, const tir::Stmt* loop, const Access& a) const {
+  // `ranges`: a loop whose bounds are not constants takes the range of values its bounds can
+  // have (§4.9's proof; the row-major one keeps such a digit unbounded, §4 step 4).
+  LeafInfo classify(const IxNode* leaf, const tir::Stmt* loop, const Access& a,
+                    bool ranges = false) const {
     LeafInfo info;
     switch (leaf->op) {
       case IxOp::Loop: {
@@ -93,6 +96,11 @@ class Checker {
           info.lo = must_find(facts_.loop_lo, s);
           info.hi = must_find(facts_.loop_hi, s);
           info.parallel = s == loop;
+          if (ranges && (!info.lo || !info.hi))
+            if (auto r = leaf_range(leaf, 0)) {
+              if (!info.lo) info.lo = r->first;
+              if (!info.hi) info.hi = r->second;
+            }
           if (auto it = a.bounds.find(leaf); it != a.bounds.end()) {
             info.lo = info.lo ? std::max(*info.lo, it->second.first) : it->second.first;
             info.hi = info.hi ? std::min(*info.hi, it->second.second) : it->second.second;
@@ -115,14 +123,47 @@ class Checker {
   }
 
   RadixProof prove(const Access& a, const tir::Stmt* loop) const {
+    RadixProof p = prove_offset(a, a.offset, loop);
+    if (p.proved() || a.indices.size() < 2) return p;
+    // Index by index (§4.9): an in-bounds access reaches one element per tuple of indices, so
+    // the tuple, not the row-major offset, must differ between passes. Any function of the
+    // tuple that differs proves it; this one gives each index a stride of the widths of the
+    // indices after it (a dimension's size where the type fixes it, else the range of values
+    // the index can take), so that the strides of `?` dimensions are constants.
+    const IxNode* combined = nullptr;
+    __int128 stride = 1;
+    for (size_t k = a.indices.size(); k-- > 0;) {
+      const auto& [index, size] = a.indices[k];
+      const IxNode* term =
+          stride == 1 ? index
+                      : facts_.dag->binary(IxOp::Mul, index,
+                                           facts_.dag->constant(static_cast<int64_t>(stride)));
+      combined = combined ? facts_.dag->binary(IxOp::Add, term, combined) : term;
+      if (k == 0) break;
+      __int128 width = size;
+      if (width <= 0) {
+        auto [lo, hi] = value_range(index, [&](const IxNode* l) { return leaf_range(l, 0); });
+        width = hi - lo + 1;
+      }
+      stride *= width;
+      if (width <= 0 || stride > INT64_MAX) return p;  // no constant stride: the first proof's
+    }
+    RadixProof q = prove_offset(a, combined, loop, true);
+    if (!q.proved()) return p;
+    q.per_dimension = to_string(combined);
+    return q;
+  }
+
+  RadixProof prove_offset(const Access& a, const IxNode* offset, const tir::Stmt* loop,
+                          bool ranges = false) const {
     auto lo = must_find(facts_.loop_lo, loop), hi = must_find(facts_.loop_hi, loop);
     bool single = lo && hi && *hi <= *lo;
     RadixProof p = prove_unique(
-        a.offset, [&](const IxNode* l) { return classify(l, loop, a); }, single);
+        offset, [&](const IxNode* l) { return classify(l, loop, a, ranges); }, single);
     // The digits reason in mathematical integers; the program computes in its types.
     if (p.proved())
       if (auto w = find_wrap(
-              a.offset, [&](const IxNode* l) { return leaf_range(l, 0); },
+              offset, [&](const IxNode* l) { return leaf_range(l, 0); },
               [&](const IxNode* l) { return classify(l, loop, a).kind == LeafInfo::Fixed; })) {
         p.failure = RadixProof::Wraps;
         p.why = describe_wrap(*w);

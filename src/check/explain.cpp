@@ -135,6 +135,9 @@ void render_explain(std::ostream& out, const SourceFile& file,
         continue;
       }
       out << (p.proved() && c.same_expression.empty() ? "proved" : "not proved") << "\n";
+      if (!p.per_dimension.empty())
+        out << "    index by index (the offset's strides are not constants): " << p.per_dimension
+            << "\n";
       print_proof_table(out, p, "    ");
       if (p.comparisons.empty()) out << "    (one digit: nothing to compare)\n";
       for (const Comparison& cmp : p.comparisons)

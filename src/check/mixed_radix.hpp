@@ -57,6 +57,9 @@ struct RadixProof {
   int failed = -1;            // the first comparison (in table order) that does not hold
   bool determined = false;    // the digits of the parallel index determine it
   std::string constant_part;  // the part of the offset that is the same in every pass
+  // Proved index by index (spec/kernel-rules.md §4.9): the tuple of the indices, combined with
+  // strides of the proof's own choosing; the combination proved, as Vx source.
+  std::string per_dimension;
   bool proved() const { return failure == None; }
 };
 
