@@ -176,6 +176,10 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "device_helper_defined_after.vx: the variable `v` has the type `f16`, which .uir does not "
       "have",
       "device_helper_functions.vx: it uses `if`, and .uir has no control flow but ranges",
+      "grid_stride_grid.vx: the loop `i` runs over a range with `.step_by()`, and a .uir range "
+      "counts up by one",
+      "grid_stride_lane_loop.vx: the loop `c` runs over a range with `.step_by()`, and a .uir "
+      "range counts up by one",
       "half_helper_returns.vx: an element has the type `f16`, which .uir does not have",
       "half_kernels.vx: the tensor `t` has the type `f16`, which .uir does not have",
       "host_blocks_many.vx: it calls `lanes::sum`, which .uir has no instruction for",
@@ -336,6 +340,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_writes_in_loop_expression.vx", "it calls the function `hs`"},
       {"call_writes_in_match_arm.vx", "it calls the function `hs`"},
       {"call_writes_through_let_in_if.vx", "it calls the function `hs`"},
+      {"grid_stride_short_step.vx",
+       "the loop `c` runs over a range with `.step_by()`, and a .uir range counts up by one"},
       {"per_dimension_fixed_row.vx",
        "the loop `r` has a bound that is not known before the region runs"},
       {"per_dimension_row_halves.vx",

@@ -103,8 +103,17 @@ class RuleWalker {
       case tir::ExprKind::Var: {
         int s = e->slot;
         if (s < 0 || s >= fn_->slot_count()) break;
-        if (auto it = loop_of_slot_.find(s); it != loop_of_slot_.end())
+        if (auto it = loop_of_slot_.find(s); it != loop_of_slot_.end()) {
+          if (auto st = stepped_.find(it->second); st != stepped_.end()) {
+            // Its values never pass the loop's end, so `a + K * j` is the value in mathematical
+            // integers: no operation of it wraps.
+            const IxNode* j = dag_.loop(it->second, "step(" + it->second->var_name + ")",
+                                        int_type(fn_->slot_types[s]));
+            return dag_.binary(IxOp::Add, st->second.first,
+                               dag_.binary(IxOp::Mul, st->second.second, j));
+          }
           return dag_.loop(it->second, it->second->var_name, int_type(fn_->slot_types[s]));
+        }
         if (env_[s]) return env_[s];
         return dag_.var(&fn_->slot_types[s], fn_->slot_names[s], int_type(fn_->slot_types[s]));
       }
@@ -432,6 +441,19 @@ class RuleWalker {
     facts_.loop_lo[s] = lo_v;
     facts_.loop_hi[s] = hi_v;
     facts_.loop_bounds[s] = {lo, hi};
+    // The grid-stride loop (§4 step 10): `for c in (a..b).step_by(K)` with K a positive constant
+    // and `a` not one is `a + K * j` for j = 0, 1, …, so the lane index in `a` stays a digit of
+    // `c`. The loop's leaf is then j's: from 0, its end not known.
+    if (s->across == tir::Across::None && s->adapters.size() == 1 && s->adapters[0].step &&
+        !lo->is_const()) {
+      const IxNode* k = build(s->adapters[0].step);
+      if (k->is_const() && k->value > 0) {
+        stepped_[s] = {lo, k};
+        facts_.loop_lo[s] = 0;
+        facts_.loop_hi[s] = std::nullopt;
+        facts_.loop_bounds.erase(s);
+      }
+    }
     std::optional<int64_t> count;  // clamped to i64; `passes` says the whole number
     std::string passes;
     if (lo_v && hi_v) {
@@ -917,6 +939,8 @@ class RuleWalker {
   std::vector<bool> prefix_unknown_;
   std::set<int> assigned_;
   std::map<int, const tir::Stmt*> loop_of_slot_;
+  // A stepped plain loop whose start is not a constant: its start and step (`a + K * j`).
+  std::map<const tir::Stmt*, std::pair<const IxNode*, const IxNode*>> stepped_;
   std::map<const tir::Stmt*, int64_t> smem_bytes_;
   std::set<uint32_t> reported_borrow_;
   std::set<std::pair<uint32_t, std::string>> reported_outer_;  // a span and the name written
