@@ -219,6 +219,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "`uninit`",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
       "tuples_on_device.vx: it calls the function `divmod`",
+      "value_range_casts_and_shifts.vx: it uses the operator `<<`",
       "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",
       "write_variable_of_the_pass.vx: the loop `k` has a bound that is not known before the region "
       "runs",
@@ -342,6 +343,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_writes_through_let_in_if.vx", "it calls the function `hs`"},
       {"grid_stride_short_step.vx",
        "the loop `c` runs over a range with `.step_by()`, and a .uir range counts up by one"},
+      {"value_range_cast_wraps.vx", "refused"},
+      {"value_range_shift_halves.vx", "it uses the operator `>>`"},
       {"per_dimension_fixed_row.vx",
        "the loop `r` has a bound that is not known before the region runs"},
       {"per_dimension_row_halves.vx",

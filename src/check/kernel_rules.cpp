@@ -95,6 +95,43 @@ class RuleWalker {
     return kr::IntType{static_cast<uint8_t>(info.bits), info.is_signed};
   }
 
+  // The values a node can take, from the constant bounds of the loops in it (a loop whose bounds
+  // are not constants, and any other leaf: its type's whole range).
+  std::pair<__int128, __int128> range_of(const IxNode* n) const {
+    return kr::value_range(
+        n, [&](const IxNode* leaf) -> std::optional<std::pair<int64_t, int64_t>> {
+          if (leaf->op != IxOp::Loop) return std::nullopt;
+          auto* s = static_cast<const tir::Stmt*>(leaf->key);
+          auto lo = facts_.loop_lo.find(s), hi = facts_.loop_hi.find(s);
+          if (lo == facts_.loop_lo.end() || hi == facts_.loop_hi.end() || !lo->second ||
+              !hi->second)
+            return std::nullopt;
+          return std::pair<int64_t, int64_t>{*lo->second, std::max(*lo->second, *hi->second)};
+        });
+  }
+
+  // §4 step 1, value ranges: `x << k` is `x * 2^k` in its type (both wrap alike), and on values
+  // that are never negative `x >> k` is `x / 2^k` and `x & (2^k - 1)` is `x % 2^k`.
+  const IxNode* bits_op(const tir::Expr* e) {
+    const kr::IntType t = int_type(e->type);
+    const IxNode* a = build(e->args[0]);
+    const IxNode* b = build(e->args[1]);
+    if (t.math()) return nullptr;
+    if (e->bop == tir::BinOp::Shl || e->bop == tir::BinOp::Shr) {
+      if (!b->is_const() || b->value < 0 || b->value >= std::min<int64_t>(t.bits, 62))
+        return nullptr;
+      const IxNode* power = dag_.constant(int64_t{1} << b->value);
+      if (e->bop == tir::BinOp::Shl) return dag_.binary(IxOp::Mul, a, power, t);
+      return range_of(a).first >= 0 ? dag_.binary(IxOp::Div, a, power, t) : nullptr;
+    }
+    if (e->bop != tir::BinOp::BitAnd) return nullptr;
+    if (a->is_const()) std::swap(a, b);
+    if (!b->is_const() || b->value < 0 || b->value >= (int64_t{1} << 62)) return nullptr;
+    const int64_t m = b->value + 1;
+    if ((m & (m - 1)) != 0 || range_of(a).first < 0) return nullptr;
+    return dag_.binary(IxOp::Rem, a, dag_.constant(m), t);
+  }
+
   const IxNode* build(const tir::Expr* e) {
     switch (e->kind) {
       case tir::ExprKind::Literal:
@@ -138,6 +175,11 @@ class RuleWalker {
           case tir::BinOp::Rem:
             op = IxOp::Rem;
             break;
+          case tir::BinOp::Shl:
+          case tir::BinOp::Shr:
+          case tir::BinOp::BitAnd:
+            if (const IxNode* n = bits_op(e)) return n;
+            return dag_.opaque(e, "(" + text(e->span) + ")");
           default:
             return dag_.opaque(e, "(" + text(e->span) + ")");
         }
@@ -152,6 +194,11 @@ class RuleWalker {
           bool widening = b.bits > a.bits && (b.is_signed || !a.is_signed);
           if (widening || (a.bits == b.bits && a.is_signed == b.is_signed))
             return build(e->args[0]);
+          // A narrowing or sign-changing cast is the identity on the values the operand can
+          // take when they all fit the target type (`l as u16` with `l` in 0..256).
+          const IxNode* x = build(e->args[0]);
+          const auto [lo, hi] = range_of(x);
+          if (kr::fits(lo, int_type(e->type)) && kr::fits(hi, int_type(e->type))) return x;
         }
         break;
       }
