@@ -41,6 +41,11 @@ add_test(NAME values
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance --every ${vx_values_every})
 
+# Deep and wide JSON on every surface that reads it (`vx diff`, `vx repl --protocol=jsonl`): a
+# value nested 100,000 deep, and at the limit of 512 and one past it (issue 35).
+add_test(NAME json_depth
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/json_depth_test.py $<TARGET_FILE:vx>)
+
 # The borrow rule of spec/types.md §4 (E0305) against a model of it: random programs of tensors,
 # references bound with let, assignments, moves and reads; the refused ones at the right line, the
 # accepted ones printing what the model computes (the sanitizer build runs 150 of the 300).

@@ -55,6 +55,9 @@ if(NOT VX_SANITIZE)
   # No call in src/ answers bad input with an exception: the checked forms instead (issue 14).
   add_test(NAME throwing_calls
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/throwing_calls_check.py ${PROJECT_SOURCE_DIR})
+  # Every JSON vx reads goes through support/json_input.cpp, which limits its size and nesting.
+  add_test(NAME json_input
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/json_input_check.py ${PROJECT_SOURCE_DIR})
 endif()
 
 # Every section of spec/ has a test: a corpus program whose `// spec:` header names it, or for a

@@ -3,11 +3,11 @@
 #include "driver/values.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "driver/npy.hpp"
+#include "support/json_input.hpp"
+#include "support/source.hpp"
 
 namespace vx::values {
 
@@ -221,19 +221,16 @@ struct Binding {
 
 // Reads a document; an error says what is wrong with it.
 std::optional<std::map<std::string, Binding>> read_doc(const std::string& path, std::string& why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = "cannot read `" + path + "`";
-    return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false);
+  std::string text;
+  if (!read_at_most(path, kMaxDocumentBytes, text, why)) return std::nullopt;
   auto bad = [&](const std::string& what) {
     why = "`" + path + "` is not a values document (spec/values.schema.json): " + what;
     return std::nullopt;
   };
-  if (doc.is_discarded()) return bad("not JSON");
+  std::string not_json;
+  const std::optional<nlohmann::json> read = parse_json(text, kMaxDocumentBytes, not_json);
+  if (!read) return bad(not_json);
+  const nlohmann::json& doc = *read;
   if (!doc.is_object() || !doc.contains("bindings") || !doc["bindings"].is_array())
     return bad("no `bindings` array");
   // Keyed by how a difference names the binding: `t`, or `t` after the region at 4:5 (launch 2).

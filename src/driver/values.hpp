@@ -32,6 +32,9 @@ std::string write_npy(const tir::Function& main, const interp::Frame& frame,
 // The document as text: one line per binding (a diff of two files reads binding by binding).
 std::string to_text(const nlohmann::json& doc);
 
+// The largest document `vx diff` reads (a tensor of 2^25 floats is about 1 GiB of it).
+inline constexpr size_t kMaxDocumentBytes = size_t{1} << 30;
+
 // `vx diff A B [--ulp N]`: 0 when every binding of each is in the other with the same type, shape
 // and values (floats within `ulps`, NaN equal to NaN), 1 when they differ (the first differing
 // elements are printed), 2 when a file cannot be read or is not such a document.
