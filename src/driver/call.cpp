@@ -334,6 +334,11 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
       fits = t.dims[d] == kUnknownDim || t.dims[d] == a.array.shape[d];
     if (!fits) return head + "has the shape " + shape_text(a.array.shape);
     if (t.dims.empty()) return head + "is 0-dimensional";
+    // A Vx tensor has no dimension of size 0 (spec/types.md §3): nothing in the call could make
+    // or index one.
+    if (std::find(a.array.shape.begin(), a.array.shape.end(), 0) != a.array.shape.end())
+      return head + "has the shape " + shape_text(a.array.shape) +
+             ", with a dimension of size 0, which no Vx tensor has";
     if (t.scalar == Scalar::Bool)
       for (std::byte b : a.array.data)
         if (b != std::byte{0} && b != std::byte{1})
