@@ -375,7 +375,7 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     }
   };
   std::string write_error;
-  run.at_end = [&](const tir::Function& fn, interp::Frame& frame) {
+  run.at_end = [&](const tir::Function& fn, interp::Frame& frame, size_t) {
     for (const TensorArg& a : plan.tensors)
       if (!a.out_path.empty() && write_error.empty())
         write_error = npy::write(a.out_path, a.type.scalar, interp::whole_view(*a.storage));
