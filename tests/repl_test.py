@@ -8,8 +8,9 @@ piped: a session on standard input (not a terminal): items defined and redefined
   `:quit`. Standard output is compared line by line; diagnostics by code and position.
 values: how values print (§7.1): a grid with mixed widths, a row, slices, elided 50×50 and 1-D,
   a wrapped row, `:show` of a row, a block and an element, `:show`'s errors, `:vars`, `:type` of a
-  function, a did-you-mean for a mistyped command. Every expected text is worked out here (by
-  hand, or built from the elements' values), not taken from vx.
+  function (struct and tuple parameters as written, not as the checker's locals of their fields),
+  a did-you-mean for a mistyped command. Every expected text is worked out here (by hand, or built
+  from the elements' values), not taken from vx.
 pty: the same REPL on a pseudo-terminal: prompts, a multi-line input with the continuation
   prompt, TAB completion of `lanes::s` (the three built-ins listed) and of a defined name, Ctrl-C
   abandoning a line, and the history file under $XDG_STATE_HOME.
@@ -386,14 +387,24 @@ def values():
         ("fn fill_row(t: &mut Tensor<f32, [4, 6]>, row: i32) { t[row][0] = 1.0; }",
          ["defined fn fill_row"]),
         ("const LIMIT: i64 = 9;", ["defined const LIMIT"]),
+        ("struct P { x: f32, n: i32 }", ["defined struct P"]),
+        # Struct and tuple parameters as written, not the locals the checker makes of their
+        # fields (`p.x: f32, p.n: i32`); a tuple returned, not `()`.
+        ("fn shift(p: P, t: (i32, (bool, f32)), k: i32) -> (i32, f32) { (p.n + k, p.x) }",
+         ["defined fn shift"]),
+        ("fn bump(q: &mut P) { q.n = q.n + 1; }", ["defined fn bump"]),
         ("let x = add(40, 2);", []),
+        (":type shift", ["shift : fn(p: P, t: (i32, (bool, f32)), k: i32) -> (i32, f32)"]),
+        (":type bump", ["bump : fn(q: &mut P)"]),
         (":type add", ["add : fn(x: i32, y: i32) -> i32"]),
         (":type add(1, 2)", ["add(1, 2) : i32"]),
         (":vars", ["mut g : Tensor<f32, [4, 6]>", "mut v : Tensor<i32, [5]>",
                    "mut c : Tensor<i32, [2, 3, 4]>", "mut m : Tensor<i32, [50, 50]>",
                    "mut w : Tensor<i32, [2000]>", "mut r : Tensor<i32, [30]>", "x : i32",
                    "add : fn(x: i32, y: i32) -> i32",
-                   "fill_row : fn(t: &mut Tensor<f32, [4, 6]>, row: i32)", "LIMIT : i64"]),
+                   "fill_row : fn(t: &mut Tensor<f32, [4, 6]>, row: i32)", "LIMIT : i64",
+                   "shift : fn(p: P, t: (i32, (bool, f32)), k: i32) -> (i32, f32)",
+                   "bump : fn(q: &mut P)"]),
         (":vras", []),
         (":show x", ["= 42 : i32"]),
         (":show x[0]", []),
