@@ -48,6 +48,12 @@ add_test(NAME values
 add_test(NAME json_depth
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/json_depth_test.py $<TARGET_FILE:vx>)
 
+# Every numeric option through one range check (NaN, ±inf, 2^63, negatives), `vx repl
+# --max-steps/--max-seconds`, and `no CUDA device` as JSON under --error-format=json (issue 35).
+add_test(NAME cli_options
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/cli_options_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+
 # The borrow rule of spec/types.md §4 (E0305) against a model of it: random programs of tensors,
 # references bound with let, assignments, moves and reads; the refused ones at the right line, the
 # accepted ones printing what the model computes (the sanitizer build runs 150 of the 300).

@@ -191,6 +191,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   run.offload.mode = options.offload;
   run.offload.verbose = options.verbose;
   run.offload.profile = options.profile;
+  run.offload.error_format = options.error_format;
   run.check_races = options.check_races;
   run.max_steps = options.max_steps;
   run.max_seconds = options.max_seconds;
