@@ -43,6 +43,19 @@ add_test(NAME prover_extremes
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(prover_extremes PROPERTIES TIMEOUT 300 ENVIRONMENT "VX_STRICT_NOTES=1")
 
+# Families of growing inputs (long names, many `|` alternatives, many stores under --map, long
+# chains of lets) at N, 2N and 4N: time(4N) / time(N) under 8, where quadratic work gives 16
+# (issue 35). Alone, so that other tests do not make the times noisy; the sanitizer build, slower
+# in every size alike, takes the least of two runs instead of three.
+if(VX_SANITIZE)
+  set(vx_growth_runs 2)
+else()
+  set(vx_growth_runs 3)
+endif()
+add_test(NAME growth
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/growth_test.py $<TARGET_FILE:vx> --runs ${vx_growth_runs})
+set_tests_properties(growth PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
+
 # Checks of the source text, not of a build: the release build runs them (CI runs both builds,
 # so the sanitizer build does not read the same files again).
 if(NOT VX_SANITIZE)
