@@ -10,8 +10,8 @@ nlohmann::json builds them, whose recursive copy overflowed the stack (SIGSEGV) 
   20,000 bindings) is read.
 - `vx repl --protocol=jsonl`: a request whose `id`, or `op`, nests 100,000 deep, and an `id` at
   the limit and one past it: the reply is an error with a null id and one diagnostic that names
-  the limit; an `id` at the limit is echoed whole; the session answers the next request and exits
-  with 0 at the end of its input.
+  the limit; an `id` at the limit is echoed whole; an `op` of 9 MB, which the reply quotes twice,
+  is an unknown op; the session answers the next request and exits with 0 at the end of its input.
 
 The documents and requests are written here; what vx must answer is worked out from the limit,
 not taken from vx.
@@ -134,6 +134,9 @@ requests = [
     ('{"id": ' + nested(LIMIT - 1) + ', "code": "1"}', f"an id nesting the request {LIMIT} deep",
      True),
 ]
+# Wide: an `op` of 9 MB, which the reply quotes twice (in the message and in its rendering), past
+# the 16 MiB of a request: once an internal error.
+requests.append(('{"op": "' + "x" * 9_000_000 + '", "code": "1"}', "an op of 9 MB", False))
 r, replies = session([text for text, _, _ in requests] + ['{"id": "last", "code": "40 + 2"}'])
 if r.returncode != 0:
     fail(f"the jsonl session: want exit 0, got {r.returncode} (signal {-r.returncode}) "
@@ -149,8 +152,9 @@ else:
                      f"{json.dumps(reply)[:300]}")
             continue
         diags = reply.get("diagnostics", [])
+        why = "unknown \"op\" \"xxx" if what == "an op of 9 MB" else "the request is " + TOO_DEEP
         if reply.get("status") != "error" or reply.get("id") is not None or len(diags) != 1 or \
-                not diags[0].get("message", "").startswith("the request is " + TOO_DEEP) or \
+                not diags[0].get("message", "").startswith(why) or \
                 diags[0].get("code") is not None or diags[0].get("spans") != []:
             fail(f"{what}: want an error reply, id null, one diagnostic naming the limit; got "
                  f"{json.dumps(reply)[:400]}")

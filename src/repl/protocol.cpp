@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -85,8 +86,8 @@ std::string trim(const std::string& s) {
 json plain_error(const std::string& message) {
   std::ostringstream o;
   render_plain_error(o, message, ErrorFormat::Json);
-  std::string why;
-  std::optional<json> j = parse_json(o.str(), kMaxRequestBytes, why);
+  std::string why;  // no limit of size: the message may quote a request of up to 16 MiB, twice
+  std::optional<json> j = parse_json(o.str(), std::numeric_limits<size_t>::max(), why);
   if (!j) internal_error("a diagnostic rendered as JSON is " + why);
   return std::move(*j);
 }
