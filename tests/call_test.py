@@ -8,7 +8,8 @@
 - a `&mut` tensor without --out is written back over its file; a `&` one is not; a scalar
   return value is printed; a returned tensor goes to --out return=PATH; `?` dimensions come from
   the file, fixed ones are checked; every element type's dtype;
-- each mismatch is a usage error (exit status 2) that names it: a dtype, a shape, a missing or
+- each mismatch is a usage error (exit status 2) that names it: a dtype, a shape (one with a
+  dimension of size 0 too, whose empty data was memcpy from a null pointer), a missing or
   unknown or repeated argument, a scalar out of range, a function that is not `pub` or not there,
   a file that is not `.npy`, Fortran order, a `--out` of a `&` parameter; a runtime error inside
   the call is exit status 101 and writes nothing.
@@ -298,6 +299,7 @@ np.save(path("f64.npy"), np.zeros((2, 3), np.float64))
 np.save(path("wide.npy"), np.zeros((2, 4), np.float32))
 np.save(path("flat.npy"), np.zeros(6, np.float32))
 np.save(path("fortran.npy"), np.asfortranarray(np.zeros((2, 3), np.float32)))
+np.save(path("empty.npy"), np.zeros(0, np.uint8))  # a valid .npy of shape (0,): no Vx tensor
 with open(path("text.npy"), "w") as f:
     f.write("not numpy\n")
 with open(path("short.npy"), "wb") as f:
@@ -307,6 +309,9 @@ bad = [
     (["scale", "--arg", "t=" + path("wide.npy"), "--arg", "k=1"], "has the shape [2, 4]"),
     (["scale", "--arg", "t=" + path("flat.npy"), "--arg", "k=1"], "has the shape [6]"),
     (["scale", "--arg", "t=" + path("fortran.npy"), "--arg", "k=1"], "Fortran order"),
+    (["count", "--arg", "t=" + path("empty.npy"), "--arg", "flags=" + path("b.npy"),
+      "--arg", "lim=1"], "`t` is `Tensor<u8, [?]>`, but the file has the shape [0], with a "
+     "dimension of size 0, which no Vx tensor has"),
     (["scale", "--arg", "t=" + path("text.npy"), "--arg", "k=1"], "is not a NumPy .npy file"),
     (["scale", "--arg", "t=" + path("short.npy"), "--arg", "k=1"], "bytes of elements"),
     (["scale", "--arg", "t=" + path("missing.npy"), "--arg", "k=1"], "cannot read"),

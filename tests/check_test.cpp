@@ -418,6 +418,16 @@ TEST_CASE("edit distance counts insertions, deletions, substitutions and swaps")
   CHECK(vx::closest_name("Total", {"total"}) == std::optional<std::string>("total"));
   CHECK(vx::closest_name("ab", {"xy"}) == std::nullopt);  // 2 edits: more than max(1, 2/3)
   CHECK(vx::closest_name("same", {"same"}) == std::nullopt);
+  // Names further apart in length than the edits allowed are not measured; a typo of more than
+  // 256 bytes is matched only in case (issue 35: two names of 60,000 took seconds).
+  CHECK(vx::closest_name("abcdef", {"abcdefghij", "abcdeg"}) ==
+        std::optional<std::string>("abcdeg"));
+  const std::string long_name(300, 'a');
+  CHECK(vx::closest_name(long_name + "b", {long_name + "c"}) == std::nullopt);
+  CHECK(vx::closest_name(long_name + "B", {long_name + "b"}) ==
+        std::optional<std::string>(long_name + "b"));
+  CHECK(vx::closest_name(std::string(200, 'a') + "b", {std::string(200, 'a') + "c"}) ==
+        std::optional<std::string>(std::string(200, 'a') + "c"));
 }
 
 TEST_CASE("typos get a did-you-mean help") {

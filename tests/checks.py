@@ -1,6 +1,7 @@
 """What the Python tests share. Checks: the failures a test collects (every check runs and says
 what it got and wanted, and the test fails at the end if any did). on_terminal: a command run with
-one of its outputs a terminal. Import it with the test's folder on sys.path."""
+one of its outputs a terminal. lint_sources: a check of every line of src/ against patterns.
+Import it with the test's folder on sys.path."""
 import os
 import pty
 import subprocess
@@ -43,3 +44,30 @@ def on_terminal(argv, which, env=None, cwd=None, timeout=60):
         out += chunk
     os.close(leader)
     return p.wait(timeout=timeout), out
+
+
+def lint_sources(name, root, flags, must_flag, must_pass, allowed=()):
+    """Runs `flags(line)` (the reasons it finds a line wrong, a list) on every line of the C++
+    files of ROOT/src, but those of `allowed` (paths from ROOT); first on `must_flag` and
+    `must_pass`, so that a pattern that cannot fail fails the check. Prints each problem and
+    exits: 1 when there is one."""
+    failures = ["the check misses `%s`" % line for line in must_flag if not flags(line)]
+    failures += ["the check flags `%s`" % line for line in must_pass if flags(line)]
+    files = 0
+    for base, _, names in sorted(os.walk(os.path.join(root, "src"))):
+        for file_name in sorted(names):
+            if not file_name.endswith((".cpp", ".hpp", ".def", ".inc")):
+                continue
+            files += 1
+            path = os.path.join(base, file_name)
+            rel = os.path.relpath(path, root)
+            if rel in allowed:
+                continue
+            with open(path, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    for why in flags(line):
+                        failures.append("%s:%d: %s\n    %s" % (rel, number, why, line.strip()))
+    for f in failures:
+        print("FAIL: " + f)
+    print("%s: %d files, %d problems" % (name, files, len(failures)))
+    sys.exit(1 if failures else 0)

@@ -29,8 +29,10 @@ set_tests_properties(conformance_wrong_impl PROPERTIES TIMEOUT 900)
 add_test(NAME pipeline_dumps
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/pipeline_dumps_test.py $<TARGET_FILE:vx>)
 
-# `vx run --dump=FILE.json` and `vx diff`: a program worked out by hand, every corpus program's
-# document diffed with itself, and diffs of documents written by the test (spec/cli.md §2.1).
+# `vx run --dump=FILE.json` and `vx diff`: a program worked out by hand, every type of the
+# language, an early return, every corpus program's document diffed with itself and validated
+# against spec/values.schema.json, and diffs of documents written by the test (spec/cli.md §2.1).
+# It runs under Debian's python3, whose python3-jsonschema tools/setup installs.
 # The sanitizer build dumps every fourth corpus program (CI in 30 minutes: 111 s under ASan with
 # every second).
 set(vx_values_every 1)
@@ -38,8 +40,19 @@ if(VX_SANITIZE)
   set(vx_values_every 4)
 endif()
 add_test(NAME values
-  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance --every ${vx_values_every})
+
+# Deep and wide JSON on every surface that reads it (`vx diff`, `vx repl --protocol=jsonl`): a
+# value nested 100,000 deep, and at the limit of 512 and one past it (issue 35).
+add_test(NAME json_depth
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/json_depth_test.py $<TARGET_FILE:vx>)
+
+# Every numeric option through one range check (NaN, ±inf, 2^63, negatives), `vx repl
+# --max-steps/--max-seconds`, and `no CUDA device` as JSON under --error-format=json (issue 35).
+add_test(NAME cli_options
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/cli_options_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
 
 # The borrow rule of spec/types.md §4 (E0305) against a model of it: random programs of tensors,
 # references bound with let, assignments, moves and reads; the refused ones at the right line, the

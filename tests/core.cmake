@@ -53,6 +53,19 @@ if(NOT VX_SANITIZE)
   set_tests_properties(comment_spans PROPERTIES TIMEOUT 300)
 endif()
 
+# Families of growing inputs (long names, many `|` alternatives, many stores under --map, long
+# chains of lets) at N, 2N and 4N: time(4N) / time(N) under 8, where quadratic work gives 16
+# (issue 35). Alone, so that other tests do not make the times noisy; the sanitizer build, slower
+# in every size alike, takes the least of two runs instead of three.
+if(VX_SANITIZE)
+  set(vx_growth_runs 2)
+else()
+  set(vx_growth_runs 3)
+endif()
+add_test(NAME growth
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/growth_test.py $<TARGET_FILE:vx> --runs ${vx_growth_runs})
+set_tests_properties(growth PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
+
 # Checks of the source text, not of a build: the release build runs them (CI runs both builds,
 # so the sanitizer build does not read the same files again).
 if(NOT VX_SANITIZE)
@@ -65,6 +78,9 @@ if(NOT VX_SANITIZE)
   # No call in src/ answers bad input with an exception: the checked forms instead (issue 14).
   add_test(NAME throwing_calls
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/throwing_calls_check.py ${PROJECT_SOURCE_DIR})
+  # Every JSON vx reads goes through support/json_input.cpp, which limits its size and nesting.
+  add_test(NAME json_input
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/json_input_check.py ${PROJECT_SOURCE_DIR})
 endif()
 
 # Every section of spec/ has a test: a corpus program whose `// spec:` header names it, or for a

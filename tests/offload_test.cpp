@@ -132,6 +132,14 @@ TEST_CASE("every corpus region is emitted and compiles with NVRTC for sm_80 and 
   CHECK(programs > 10);
 }
 
+// The cache key is XXH3-128 (seed 0) as `xxhsum -H2` prints it. The digests of the empty text and
+// of 1 MiB of zero bytes are those of the test vectors of Odin's xxHash port (core:hash tests,
+// written from xxHash's sanity tables and `xxhsum -H2`), not computed here.
+TEST_CASE("the kernel cache's key is the XXH3-128 digest of the text") {
+  CHECK(offload::digest_hex("") == "99aa06d3014798d86001c324468d497f");
+  CHECK(offload::digest_hex(std::string(1 << 20, '\0')) == "b6ef17a3448492b6918780b90550bf34");
+}
+
 TEST_CASE("the kernel cache returns the same cubin") {
   offload::Nvrtc nvrtc;
   std::string why;
@@ -153,19 +161,48 @@ TEST_CASE("the kernel cache returns the same cubin") {
   CHECK(cached);
   CHECK(a == b);
   MESSAGE("cached load: " << ms << " ms");
-  // An entry that is not a regular file of at most 256 MiB is not read (it could be /dev/zero,
-  // or a file of any size): the kernels are compiled again and the entry replaced.
+  // An entry is KEY.cubin beside KEY.key, the text the cubin was compiled from (the source, then
+  // the options, NVRTC's version and the architecture), KEY its XXH3-128 digest.
   std::vector<std::filesystem::path> entries;
   for (auto& e : std::filesystem::directory_iterator(dir)) entries.push_back(e.path());
-  REQUIRE(entries.size() == 1);
-  std::filesystem::resize_file(entries[0], (std::uintmax_t{256} << 20) + 1);  // sparse
+  std::sort(entries.begin(), entries.end());
+  REQUIRE(entries.size() == 2);
+  const std::filesystem::path cubin = entries[0], key = entries[1];
+  CHECK(cubin.extension() == ".cubin");
+  CHECK(key == std::filesystem::path(cubin).replace_extension(".key"));
+  std::string key_text;
+  {
+    std::ifstream in(key);
+    key_text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  CHECK(key_text.starts_with(tu + "\n--gpu-architecture=sm_90\n"));
+  CHECK(key_text.ends_with("\nnvrtc " + nvrtc.version() + "\nsm_90"));
+  CHECK(cubin.stem() == offload::digest_hex(key_text));
+  // A key file that holds another text (another program of the same digest, or one cut short) is
+  // a miss: the kernels are compiled again, and both files replaced.
   std::vector<char> c;
+  for (const std::string other : {key_text + " ", key_text.substr(0, key_text.size() - 1)}) {
+    std::ofstream(key, std::ios::binary) << other;
+    c.clear();
+    REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));
+    CHECK(!cached);
+    CHECK(c == a);
+  }
+  REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));
+  CHECK(cached);
+  std::filesystem::remove(key);
+  REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));
+  CHECK(!cached);
+  // An entry that is not a regular file of at most 256 MiB is not read (it could be /dev/zero,
+  // or a file of any size): the kernels are compiled again and the entry replaced.
+  std::filesystem::resize_file(cubin, (std::uintmax_t{256} << 20) + 1);  // sparse
+  c.clear();
   REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));
   CHECK(!cached);
   CHECK(c == a);
-  CHECK(std::filesystem::file_size(entries[0]) == a.size());
-  std::filesystem::remove(entries[0]);
-  std::filesystem::create_directory(entries[0]);
+  CHECK(std::filesystem::file_size(cubin) == a.size());
+  std::filesystem::remove(cubin);
+  std::filesystem::create_directory(cubin);
   c.clear();
   REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));
   CHECK(!cached);

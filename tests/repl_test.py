@@ -7,9 +7,11 @@ piped: a session on standard input (not a terminal): items defined and redefined
   of expressions, tensor summaries, `:type`, `:explain`, `:emit`, `:time`, `:load`, `:reset`,
   `:quit`. Standard output is compared line by line; diagnostics by code and position.
 values: how values print (§7.1): a grid with mixed widths, a row, slices, elided 50×50 and 1-D,
-  a wrapped row, `:show` of a row, a block and an element, `:show`'s errors, `:vars`, `:type` of a
-  function, a did-you-mean for a mistyped command. Every expected text is worked out here (by
-  hand, or built from the elements' values), not taken from vx.
+  a wrapped row, `:show` of a row, a block and an element, `:show`'s errors (an index past
+  INT64_MAX too, which named no dimension), `:vars`, `:type` of a function (struct and tuple
+  parameters as written, not as the checker's locals of their fields), a did-you-mean for a
+  mistyped command. Every expected text is worked out here (by hand, or built from the
+  elements' values), not taken from vx.
 pty: the same REPL on a pseudo-terminal: prompts, a multi-line input with the continuation
   prompt, TAB completion of `lanes::s` (the three built-ins listed) and of a defined name, Ctrl-C
   abandoning a line, and the history file under $XDG_STATE_HOME.
@@ -382,18 +384,30 @@ def values():
         (":show g[0][0][0]", []),
         (":show gg", []),
         (":show g(1)", []),
+        (":show g[99999999999999999999]", []),
+        (":show g[1][0..=99_999_999_999_999_999_999]", []),
         ("fn add(x: i32, y: i32) -> i32 { x + y }", ["defined fn add"]),
         ("fn fill_row(t: &mut Tensor<f32, [4, 6]>, row: i32) { t[row][0] = 1.0; }",
          ["defined fn fill_row"]),
         ("const LIMIT: i64 = 9;", ["defined const LIMIT"]),
+        ("struct P { x: f32, n: i32 }", ["defined struct P"]),
+        # Struct and tuple parameters as written, not the locals the checker makes of their
+        # fields (`p.x: f32, p.n: i32`); a tuple returned, not `()`.
+        ("fn shift(p: P, t: (i32, (bool, f32)), k: i32) -> (i32, f32) { (p.n + k, p.x) }",
+         ["defined fn shift"]),
+        ("fn bump(q: &mut P) { q.n = q.n + 1; }", ["defined fn bump"]),
         ("let x = add(40, 2);", []),
+        (":type shift", ["shift : fn(p: P, t: (i32, (bool, f32)), k: i32) -> (i32, f32)"]),
+        (":type bump", ["bump : fn(q: &mut P)"]),
         (":type add", ["add : fn(x: i32, y: i32) -> i32"]),
         (":type add(1, 2)", ["add(1, 2) : i32"]),
         (":vars", ["mut g : Tensor<f32, [4, 6]>", "mut v : Tensor<i32, [5]>",
                    "mut c : Tensor<i32, [2, 3, 4]>", "mut m : Tensor<i32, [50, 50]>",
                    "mut w : Tensor<i32, [2000]>", "mut r : Tensor<i32, [30]>", "x : i32",
                    "add : fn(x: i32, y: i32) -> i32",
-                   "fill_row : fn(t: &mut Tensor<f32, [4, 6]>, row: i32)", "LIMIT : i64"]),
+                   "fill_row : fn(t: &mut Tensor<f32, [4, 6]>, row: i32)", "LIMIT : i64",
+                   "shift : fn(p: P, t: (i32, (bool, f32)), k: i32) -> (i32, f32)",
+                   "bump : fn(q: &mut P)"]),
         (":vras", []),
         (":show x", ["= 42 : i32"]),
         (":show x[0]", []),
@@ -420,6 +434,10 @@ def values():
         "error: `g` has 2 dimensions, and 3 indices or ranges were given",
         "error: no binding `gg` in the session; did you mean `g`?",
         "error: `:show` takes a binding, then indices or ranges: `t`, `t[1]`, `t[0..4][2..6]`",
+        # An index past INT64_MAX names the dimension as any other that does not fit.
+        "error: index 99999999999999999999 is out of range for dimension 0 of `g`, whose size is 4",
+        "error: range 0..=99_999_999_999_999_999_999 goes past the end of dimension 1 of `g`, "
+        "whose size is 6",
         "error: unknown command `:vras`; did you mean `:vars`? (:help lists the commands)",
         "error: `x` is not a tensor (its type is i32): it has no parts",
     ]

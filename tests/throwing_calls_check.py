@@ -16,6 +16,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import lint_sources  # noqa: E402
+
 FORBIDDEN = [
     (re.compile(r"\bboost::get<[^;]*?>\(\s*(?!&)"), "boost::get of a reference throws bad_get: use ast::must_get"),
     (re.compile(r"\bstd::sto(i|l|ul|ll|ull|f|d|ld)\s*\("), "std::sto* throws on bad text: use std::from_chars"),
@@ -36,31 +39,4 @@ def flags(line):
     return [why for pattern, why in FORBIDDEN if pattern.search(code)]
 
 
-def main():
-    failures = []
-    for line in MUST_FLAG:
-        if not flags(line):
-            failures.append("the check misses `%s`" % line)
-    for line in MUST_PASS:
-        if flags(line):
-            failures.append("the check flags `%s`" % line)
-    src = os.path.join(sys.argv[1], "src")
-    files = 0
-    for base, _, names in sorted(os.walk(src)):
-        for name in sorted(names):
-            if not name.endswith((".cpp", ".hpp", ".def")):
-                continue
-            files += 1
-            path = os.path.join(base, name)
-            with open(path, encoding="utf-8") as f:
-                for number, line in enumerate(f, 1):
-                    for why in flags(line):
-                        failures.append("%s:%d: %s\n    %s" % (os.path.relpath(path, sys.argv[1]), number,
-                                                           why, line.strip()))
-    for f in failures:
-        print("FAIL: " + f)
-    print("throwing_calls: %d files, %d problems" % (files, len(failures)))
-    sys.exit(1 if failures else 0)
-
-
-main()
+lint_sources("throwing_calls", sys.argv[1], flags, MUST_FLAG, MUST_PASS)

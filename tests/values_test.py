@@ -13,6 +13,14 @@ spec/values.schema.json).
   NaNs with different payloads equal, a NaN against a number, -0 against +0, f16 and bf16 ulps,
   a shape or a type that differs, a binding in one file only, a file that is not a document.
 
+- every document written here and every corpus program's is valid against
+  spec/values.schema.json (Debian's python3-jsonschema, Draft 2020-12; tools/setup installs it);
+- every type the language has: each scalar type, `char` (once written as a type the schema did
+  not allow), `&str`, arrays of one and two dimensions, a tensor, a tuple and a struct with a
+  struct and an array in it (each element a binding of its own, `t.inner.y`), a reference left
+  out; and after an early `return` only the `let`s that ran (before, the ones after it were
+  written with made-up values, `0`, `false`, `'\0'`), in the document and in --dump-npy.
+
 usage: values_test.py VX CORPUS_DIR
 """
 import json
@@ -24,8 +32,14 @@ import subprocess
 import sys
 import tempfile
 
+import jsonschema
+
 VX = os.path.abspath(sys.argv[1])
 CORPUS = os.path.abspath(sys.argv[2])
+with open(os.path.join(os.path.dirname(CORPUS), "spec", "values.schema.json")) as f:
+    SCHEMA = json.load(f)
+jsonschema.Draft202012Validator.check_schema(SCHEMA)
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 # --every N: only every Nth corpus program is dumped (the sanitizer build's 2, CI in 30 minutes).
 EVERY = int(sys.argv[sys.argv.index("--every") + 1]) if "--every" in sys.argv else 1
 failures = []
@@ -46,6 +60,12 @@ def write(name, text):
     with open(path, "w") as f:
         f.write(text)
     return path
+
+
+def schema_errors(doc):
+    """What spec/values.schema.json finds wrong with `doc`: empty when it is valid."""
+    return ["%s: %s" % ("/".join(str(p) for p in e.absolute_path), e.message)
+            for e in VALIDATOR.iter_errors(doc)][:3]
 
 
 def f32_bits(x):
@@ -101,6 +121,8 @@ else:
         {"name": "b", "type": "bool", "value": "true"}]}
     if doc != want:
         fail(f"the document: want\n{json.dumps(want)}\ngot\n{json.dumps(doc)}")
+    if schema_errors(doc):
+        fail(f"the document is not valid against the schema: {schema_errors(doc)}")
     if len(text.splitlines()) != len(want["bindings"]) + 2:
         fail(f"the document's text: want one line per binding, got {text!r}")
     r = vx("diff", dump, dump)
@@ -156,6 +178,127 @@ for name, descr, data in [("a", "|i1", b"\xff"), ("b", "<u2", b"\x02\x00"),
     if f"'descr': '{descr}'" not in raw[10:10 + header_len].decode("latin-1") or \
             raw[10 + header_len:] != data:
         fail(f"{name}.npy: want {descr} and {data!r}, got {raw!r}")
+
+# Every type the language has, worked out here: float bits from `struct` (f16 through Python's
+# half-precision "e" format; bf16 1.5 is f32 1.5's high half), `{}`'s text by hand.
+ALL_TYPES = r"""struct In { y: f64, c: char }
+struct Out { x: f32, inner: In, a: [i16; 2] }
+fn main() -> i32 {
+    let a = -8i8;
+    let b = -300i16;
+    let c = 70000;
+    let d = -5000000000i64;
+    let e = 200u8;
+    let f = 60000u16;
+    let g = 4000000000u32;
+    let h = 18446744073709551615u64;
+    let i = 1.5f16;
+    let j = 1.5bf16;
+    let k = 0.1f32;
+    let l = 0.1;
+    let m = false;
+    let n = '\u{3bb}';
+    let o = "a \"quoted\" text";
+    let p = [1u8, 2u8, 3u8];
+    let q = [[1.5f32, -0.0f32], [2.0f32, 3.0f32]];
+    let r = Tensor<i64, [2, 2]>::fill(-1i64);
+    let s = (1u16, (true, 'q'));
+    let t = Out { x: 2.5, inner: In { y: -0.5, c: 'Z' }, a: [7i16, -7i16] };
+    let u = &r;
+    println!("{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {:?} {:?} {:?} {:?} {}", a, b, c, d, e,
+             f, g, h, i, j, k, l, m, n, o, p, q, s, t, u[1][1]);
+    return 3;
+}
+"""
+
+
+def scalar(name, typ, value, bits=None):
+    b = {"name": name, "type": typ, "value": value}
+    if bits:
+        b["bits"] = bits
+    return b
+
+
+def dumped(what, r, status, path, want):
+    """The document at `path` that the run `r` wrote, when it exited with `status` and wrote
+    `want`, valid against the schema; else None, with the failure said."""
+    if r.returncode != status or not os.path.exists(path):
+        fail(f"{what}: want exit {status} and a file, got {r.returncode} {r.stderr[-300:]!r}")
+        return None
+    with open(path) as f:
+        got = json.load(f)
+    if got != want:
+        fail(f"{what}: want\n{json.dumps(want)}\ngot\n{json.dumps(got)}")
+        return None
+    if schema_errors(got):
+        fail(f"{what}: not valid against the schema: {schema_errors(got)}")
+    return got
+
+
+half_bits = "0x%04x" % struct.unpack("<H", struct.pack("<e", 1.5))[0]
+all_json = os.path.join(tmp, "all.json")
+r = vx("run", "--dump=" + all_json, write("all.vx", ALL_TYPES))
+want = {"vx_values": 1, "file": os.path.join(tmp, "all.vx"), "bindings": [
+    scalar("a", "i8", "-8"), scalar("b", "i16", "-300"), scalar("c", "i32", "70000"),
+    scalar("d", "i64", "-5000000000"), scalar("e", "u8", "200"), scalar("f", "u16", "60000"),
+    scalar("g", "u32", "4000000000"), scalar("h", "u64", str(2**64 - 1)),
+    scalar("i", "f16", "1.5", half_bits), scalar("j", "bf16", "1.5", f32_bits(1.5)[:6]),
+    scalar("k", "f32", "0.1", f32_bits(0.1)), scalar("l", "f64", "0.1", f64_bits(0.1)),
+    scalar("m", "bool", "false"), scalar("n", "char", "\u03bb"),
+    scalar("o", "str", 'a "quoted" text'),
+    {"name": "p", "type": "u8", "shape": [3], "values": ["1", "2", "3"]},
+    {"name": "q", "type": "f32", "shape": [2, 2], "values": ["1.5", "-0", "2", "3"],
+     "bits": [f32_bits(1.5), f32_bits(-0.0), f32_bits(2.0), f32_bits(3.0)]},
+    {"name": "r", "type": "i64", "shape": [2, 2], "memory": "CPU_DRAM", "values": ["-1"] * 4},
+    scalar("s.0", "u16", "1"), scalar("s.1.0", "bool", "true"), scalar("s.1.1", "char", "q"),
+    scalar("t.x", "f32", "2.5", f32_bits(2.5)), scalar("t.inner.y", "f64", "-0.5", f64_bits(-0.5)),
+    scalar("t.inner.c", "char", "Z"),
+    {"name": "t.a", "type": "i16", "shape": [2], "values": ["7", "-7"]}]}
+got = dumped("every type", r, 3, all_json, want)
+if got:
+    r = vx("diff", all_json, all_json)
+    if r.returncode != 0 or r.stdout:
+        fail(f"every type: diff with itself: {r.returncode} {r.stdout!r} {r.stderr!r}")
+    other = json.loads(json.dumps(got))
+    other["bindings"][14]["value"] = "another text"
+    r = vx("diff", all_json, write("all_b.json", json.dumps(other)))
+    if r.returncode != 1 or "`o`: a \"quoted\" text in" not in r.stdout:
+        fail(f"every type: a `&str` that differs: want 1 and `o`, got {r.returncode} "
+             f"{r.stdout!r} {r.stderr!r}")
+
+# An early `return` inside a loop: the `let`s after it never ran, so they are not written (a
+# second `n` that never ran leaves the first one's value), and --dump-npy writes no tensor of
+# them. Exit status 9 is the returned value.
+EARLY = """fn main() -> i32 {
+    let n = 1;
+    let x = 2.5f32;
+    let ones = Tensor<f32, [2]>::fill(1.0);
+    let mut k = 0;
+    while k < 10 {
+        k += 1;
+        if k == 3 {
+            let n = 99;
+            return n - 90;
+        }
+    }
+    let n = 5;
+    let late = 'x';
+    let flag = true;
+    let t = Tensor<f32, [2]>::fill(1.0);
+    return n + ones.len() as i32;
+}
+"""
+early = os.path.join(tmp, "early.json")
+early_npy = os.path.join(tmp, "early_npy")
+r = vx("run", "--dump=" + early, "--dump-npy=" + early_npy, write("early.vx", EARLY))
+want = {"vx_values": 1, "file": os.path.join(tmp, "early.vx"), "bindings": [
+    scalar("n", "i32", "1"), scalar("x", "f32", "2.5", f32_bits(2.5)),
+    {"name": "ones", "type": "f32", "shape": [2], "memory": "CPU_DRAM", "values": ["1", "1"],
+     "bits": [f32_bits(1.0)] * 2},
+    scalar("k", "i32", "3")]}
+if dumped("an early return", r, 9, early, want):
+    if sorted(os.listdir(early_npy)) != ["ones.npy"]:
+        fail(f"an early return: --dump-npy wrote {sorted(os.listdir(early_npy))}, want ones.npy")
 
 late = os.path.join(tmp, "late.json")
 r = vx("run", "--dump=" + late,
@@ -273,6 +416,8 @@ for root, _, files in sorted(os.walk(CORPUS)):
                 not isinstance(doc.get("regions"), list):
             fail(f"{path}: not a values document with regions")
             continue
+        if schema_errors(doc):
+            fail(f"{path}: its document is not valid against the schema: {schema_errors(doc)}")
         every = list(doc["bindings"])
         for reg in doc["regions"]:
             if not re.fullmatch(r"[0-9]+:[0-9]+", reg.get("region", "")) or \

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "check/kernel_access.hpp"
 #include "support/internal_error.hpp"
@@ -48,6 +47,37 @@ std::string label_of(const std::vector<const tir::Stmt*>& loops,
   if (!level[2].empty()) s += "/" + join(level[2], ",");
   return s;
 }
+
+// The first writer (the step that wrote it) of each element written so far, or that two passes
+// wrote it. A table over the elements when the tensor is known and small enough (4 bytes an
+// element), else a hash map: a map of 2^20 writes spent half its time allocating the hash map's
+// nodes, and a kernel of many stores makes one map each.
+class FirstWriters {
+ public:
+  static constexpr int64_t kNone = -1, kCollided = -2;
+  explicit FirstWriters(int64_t elements) {
+    if (elements > 0 && elements <= kDenseElements)
+      dense_.assign(static_cast<size_t>(elements), static_cast<int32_t>(kNone));
+  }
+  int64_t get(int64_t e) const {
+    if (in_table(e)) return dense_[static_cast<size_t>(e)];
+    auto it = sparse_.find(e);
+    return it == sparse_.end() ? kNone : it->second;
+  }
+  void set(int64_t e, int64_t step) {
+    if (in_table(e))
+      dense_[static_cast<size_t>(e)] = static_cast<int32_t>(step);
+    else
+      sparse_[e] = step;
+  }
+
+ private:
+  static constexpr int64_t kDenseElements = int64_t{1} << 22;
+  static_assert(kMapBudget <= INT32_MAX, "a step fits the table's int32_t");
+  bool in_table(int64_t e) const { return e >= 0 && e < static_cast<int64_t>(dense_.size()); }
+  std::vector<int32_t> dense_;
+  std::unordered_map<int64_t, int64_t> sparse_;
+};
 
 class Mapper {
  public:
@@ -171,18 +201,26 @@ class Mapper {
     return idx;
   }
 
-  // The cell of an element, or -1 outside the window.
+  // The elements of the tensor; 0 when its shape is not known.
+  int64_t elements() const {
+    if (flat_) return 0;
+    int64_t total = 1;
+    for (int64_t d : m_.shape) total *= d;
+    return total;
+  }
+
+  // The cell of an element, or -1 outside the window (the index from the last dimension in).
   int64_t cell_of(int64_t off) const {
     if (off < 0) return -1;
     if (flat_) return off < m_.window[0] ? off : -1;
-    int64_t total = 1;
-    for (int64_t d : m_.shape) total *= d;
-    if (off >= total) return -1;
-    const std::vector<int64_t> idx = unflatten(off, m_.shape);
-    int64_t cell = 0;
-    for (size_t k = 0; k < idx.size(); ++k) {
-      if (idx[k] >= m_.window[k]) return -1;
-      cell = cell * m_.window[k] + idx[k];
+    if (off >= elements_) return -1;
+    int64_t cell = 0, scale = 1;
+    for (size_t k = m_.shape.size(); k-- > 0;) {
+      const int64_t i = off % m_.shape[k];
+      off /= m_.shape[k];
+      if (i >= m_.window[k]) return -1;
+      cell += i * scale;
+      scale *= m_.window[k];
     }
     return cell;
   }
@@ -199,10 +237,15 @@ class Mapper {
 
   // Two writes collide when the first loop (outer first) whose values differ is an across loop:
   // they are two passes that run at the same time. A plain loop first: one pass, or two phases.
-  bool concurrent(const std::vector<int64_t>& x, const std::vector<int64_t>& y) const {
-    for (size_t i = 0; i < x.size(); ++i)
-      if (x[i] != y[i]) return ranges_[i].parallel;
-    return false;
+  // The earlier write is its step, its loops' values decoded here (no vector made for them).
+  bool concurrent(int64_t step, const std::vector<int64_t>& y) const {
+    bool parallel = false;  // of the outermost loop found so far whose values differ
+    for (size_t i = ranges_.size(); i-- > 0;) {
+      const int64_t n = ranges_[i].hi - ranges_[i].lo + 1;
+      if (ranges_[i].lo + step % n != y[i]) parallel = ranges_[i].parallel;
+      step /= n;
+    }
+    return parallel;
   }
 
   std::string pass_text(const std::vector<int64_t>& v) const {
@@ -229,9 +272,9 @@ class Mapper {
       if (auto it = fixed_.find(leaf); it != fixed_.end()) return it->second;
       return std::nullopt;
     };
-    std::unordered_map<int64_t, int64_t> first;                // element -> step of its writer
+    elements_ = elements();
+    FirstWriters first(elements_);
     std::unordered_map<int64_t, std::vector<int64_t>> others;  // later writers of one pass
-    std::unordered_set<int64_t> collided;
     for (int64_t step = 0; step < steps; ++step) {
       if (step) advance(cur);
       ++m_.evaluations;
@@ -247,10 +290,11 @@ class Mapper {
         continue;
       }
       const int64_t e = *off;
-      if (collided.count(e)) continue;
-      auto [it, fresh] = first.emplace(e, step);
+      const int64_t writer = first.get(e);
+      if (writer == FirstWriters::kCollided) continue;
       const int64_t cell = cell_of(e);
-      if (fresh) {
+      if (writer == FirstWriters::kNone) {
+        first.set(e, step);
         if (cell >= 0) {
           MapCell& c = m_.cells[cell];
           c.written = true;
@@ -264,21 +308,21 @@ class Mapper {
       }
       std::vector<int64_t>& later = others[e];
       std::optional<int64_t> with;
-      if (concurrent(decode(it->second), cur)) with = it->second;
+      if (concurrent(writer, cur)) with = writer;
       for (int64_t s : later)
-        if (!with && concurrent(decode(s), cur)) with = s;
+        if (!with && concurrent(s, cur)) with = s;
       if (!with) {
         if (later.size() < 16) later.push_back(step);
         continue;
       }
-      collided.insert(e);
+      first.set(e, FirstWriters::kCollided);
+      ++m_.collided;
       others.erase(e);
       if (cell >= 0) m_.cells[cell].collides = true;
       if (m_.first_collision.empty())
         m_.first_collision = pass_text(decode(*with)) + " and " + pass_text(cur) + " both write " +
                              element_text(a_.type, e);
     }
-    m_.collided = static_cast<int64_t>(collided.size());
   }
 
   void advance(std::vector<int64_t>& cur) const {
@@ -299,7 +343,8 @@ class Mapper {
   const FunctionFacts& facts_;
   const Access& a_;
   WriteMap m_;
-  bool flat_ = false;  // the shape is not known: cells are linear offsets
+  bool flat_ = false;     // the shape is not known: cells are linear offsets
+  int64_t elements_ = 0;  // elements(), once the shape is read
   std::vector<const IxNode*> leaves_;
   std::vector<const tir::Stmt*> loops_;
   std::vector<LoopRange> ranges_;

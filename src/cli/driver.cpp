@@ -191,6 +191,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   run.offload.mode = options.offload;
   run.offload.verbose = options.verbose;
   run.offload.profile = options.profile;
+  run.offload.error_format = options.error_format;
   run.check_races = options.check_races;
   run.max_steps = options.max_steps;
   run.max_seconds = options.max_seconds;
@@ -217,14 +218,14 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
       regions.push_back(values::dump_region(*c.program, *fn, spawn, ++launches, frame));
     };
   }
-  run.at_end = [&](const tir::Function& main, interp::Frame& frame) {
-    if (values_file) values = values::dump_main(*c.program, main, frame);
+  run.at_end = [&](const tir::Function& main, interp::Frame& frame, size_t ran) {
+    if (values_file) values = values::dump_main(*c.program, main, frame, ran);
     if (options.dump_regions) values["regions"] = std::move(regions);
     if (!options.dump_npy.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(options.dump_npy, ec);
       npy_error = ec ? "cannot make the directory `" + options.dump_npy + "`"
-                     : values::write_npy(main, frame, options.dump_npy);
+                     : values::write_npy(*c.program, main, frame, ran, options.dump_npy);
     }
   };
   const int status = pipeline::run(c, run, out, err);

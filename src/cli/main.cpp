@@ -4,9 +4,14 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <climits>
+#include <cmath>
+#include <cstdio>
 #include <iostream>
+#include <limits>
 #include <string_view>
+#include <type_traits>
 
 #include "cli/conformance.hpp"
 #include "cli/driver.hpp"
@@ -39,6 +44,39 @@ bool wants_json(int argc, char** argv) {
   return false;
 }
 
+// The check of every numeric option: its text is a number of type T (std::from_chars: decimal,
+// no base prefix, nothing after it) from `lo` to `hi`, and finite. CLI11 2.1's own reading lets
+// 9223372036854775808 through as INT64_MAX (strtoll saturates) and NaN through any Range (every
+// comparison with it is false), so that `--max-steps 2^63` or `--max-seconds nan` set no limit.
+// The text is rewritten as the number read, which CLI11 then reads back as the same value.
+template <class T>
+CLI::Validator number_in(T lo, T hi) {
+  auto text = [](T v) {
+    if constexpr (std::is_integral_v<T>) {
+      return std::to_string(v);
+    } else {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.17g", v);  // enough digits to read back the same double
+      return std::string(buf);
+    }
+  };
+  const std::string what = std::string(std::is_integral_v<T> ? "an integer" : "a number") +
+                           " from " + text(lo) + " to " + text(hi);
+  return CLI::Validator(
+      [lo, hi, what, text](std::string& input) {
+        T value{};
+        const char* end = input.data() + input.size();
+        const auto [at, error] = std::from_chars(input.data(), end, value);
+        bool finite = true;
+        if constexpr (std::is_floating_point_v<T>) finite = std::isfinite(value);
+        if (error != std::errc() || at != end || !finite || value < lo || value > hi)
+          return "`" + input + "` is not " + what;
+        input = text(value);
+        return std::string();
+      },
+      std::is_integral_v<T> ? "INT" : "NUMBER");
+}
+
 int vx_main(int argc, char** argv) {
   CLI::App app{"vx: the reference implementation of the Vx language", "vx"};
   app.require_subcommand(1);
@@ -59,18 +97,22 @@ int vx_main(int argc, char** argv) {
         ->check(CLI::IsMember({"warnings"}));
     cmd->add_option("--machine", opts.machine, "machine file (fleet/*.vx)");
   };
+  // The bounds of a run (spec/semantics.md §8.1): `vx run`, `vx call` and `vx repl`.
+  auto add_limits = [](CLI::App* cmd, int64_t& max_steps, double& max_seconds) {
+    cmd->add_option("--max-steps", max_steps,
+                    "stop after N loop passes and calls (a runtime error)")
+        ->check(number_in<int64_t>(1, INT64_MAX));
+    cmd->add_option("--max-seconds", max_seconds,
+                    "stop after S seconds of running (a runtime error)")
+        ->check(number_in(0.001, 1e9));
+  };
   // How a program runs: `vx run` and `vx call`.
   auto add_run_options = [&](CLI::App* cmd) {
     cmd->add_option("--offload", opts.offload, "where spawn regions run (spec/offload.md)")
         ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
     cmd->add_flag("-v,--verbose", opts.verbose, "say where each region ran, and why");
     cmd->add_flag("--profile", opts.profile, "print a table of the GPU launches at the end");
-    cmd->add_option("--max-steps", opts.max_steps,
-                    "stop after N loop passes and calls (a runtime error)")
-        ->check(CLI::Range(int64_t{1}, INT64_MAX));
-    cmd->add_option("--max-seconds", opts.max_seconds,
-                    "stop after S seconds of running (a runtime error)")
-        ->check(CLI::Range(0.001, 1e9));
+    add_limits(cmd, opts.max_steps, opts.max_seconds);
     cmd->add_flag("--check-races", opts.check_races,
                   "stop when two passes of an across loop touch the same element");
   };
@@ -133,8 +175,9 @@ int vx_main(int argc, char** argv) {
   conformance->add_option("--format", conf.format, "text, json or junit")
       ->check(CLI::IsMember({"text", "json", "junit"}));
   conformance->add_option("--output", conf.output_file, "also write the JSON/JUnit report here");
-  conformance->add_option("--timeout", conf.timeout_seconds, "seconds per program");
-  conformance->add_option("-j,--jobs", conf.jobs, "programs run at once");
+  conformance->add_option("--timeout", conf.timeout_seconds, "seconds per program")
+      ->check(number_in(1, 86400));
+  conformance->add_option("-j,--jobs", conf.jobs, "programs run at once")->check(number_in(1, 256));
   conformance->add_flag("-v,--verbose", conf.verbose, "list passing programs too");
   conformance->add_option("--filter", conf.filters, "only programs whose path matches GLOB");
   conformance->add_option("--exclude", conf.excludes, "skip programs whose path matches GLOB");
@@ -149,6 +192,7 @@ int vx_main(int argc, char** argv) {
   repl->add_option("--offload", repl_opts.offload, "where spawn regions run (spec/offload.md)")
       ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
   repl->add_option("--machine", repl_opts.machine, "machine file (fleet/*.vx)");
+  add_limits(repl, repl_opts.max_steps, repl_opts.max_seconds);
   std::string repl_protocol = "text";
   repl->add_option("--protocol", repl_protocol,
                    "text (the default), or jsonl: one JSON request and reply a line (spec/cli.md "
@@ -162,7 +206,7 @@ int vx_main(int argc, char** argv) {
   diff->add_option("A", diff_a, "a values file")->required();
   diff->add_option("B", diff_b, "another")->required();
   diff->add_option("--ulp", diff_ulps, "floats may differ by this many ulps (default 0)")
-      ->check(CLI::Range(int64_t{0}, INT64_MAX));
+      ->check(number_in<int64_t>(0, INT64_MAX));
   std::string explain_code;
   auto* explain = app.add_subcommand("explain", "the long explanation of an error code");
   explain->add_option("CODE", explain_code, "an error code of spec/errors.md (E0300)")->required();

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "driver/npy.hpp"
+#include "driver/params.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
 #include "support/utf8.hpp"
@@ -149,13 +150,6 @@ bool aggregate_words(const Type& t, std::string_view text, size_t& at,
   return take(is_struct ? "}" : ")");
 }
 
-// The tuple or struct a function returns (its leaves are the first of fn.ret_slots; the
-// write-back slots of `&mut` struct parameters follow them), or null.
-const Type* returned_aggregate(const tir::Function& fn) {
-  if (fn.ret_slots.size() <= static_cast<size_t>(fn.write_backs)) return nullptr;
-  return &must_find(fn.aggregates, fn.ret_slots.front()).type;
-}
-
 // One tensor parameter, read from its file before the run.
 struct TensorArg {
   int slot = 0;
@@ -199,20 +193,11 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   std::vector<std::string> names;
   std::vector<Type> types;
   std::vector<std::vector<int>> slots_of;  // a parameter's slots
-  for (size_t k = 0; k < fn.param_slots.size();) {
-    const int slot = fn.param_slots[k];
-    const std::string& local = fn.slot_names[static_cast<size_t>(slot)];
-    names.push_back(local.substr(0, local.find('.')));
-    param_of[names.back()] = static_cast<int>(names.size() - 1);
-    if (auto aggregate = fn.aggregates.find(slot); aggregate != fn.aggregates.end()) {
-      types.push_back(aggregate->second.type);
-      slots_of.push_back(aggregate->second.leaves);
-      k += aggregate->second.leaves.size();
-    } else {
-      types.push_back(fn.slot_types[static_cast<size_t>(slot)]);
-      slots_of.push_back({slot});
-      ++k;
-    }
+  for (params::Param& p : params::of(fn)) {
+    param_of[p.name] = static_cast<int>(names.size());
+    names.push_back(std::move(p.name));
+    types.push_back(std::move(p.type));
+    slots_of.push_back(std::move(p.slots));
   }
   auto unknown = [&](const std::string& name, const char* option) {
     std::string msg =
@@ -260,7 +245,7 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
     if (types[i].is_struct_ref())
       return "`" + names[i] + "` is `" + type_name(types[i]) +
              "`: `vx call` cannot pass a reference to a struct (pass the struct by value)";
-  const Type* ret = returned_aggregate(fn);
+  const Type* ret = params::returned_aggregate(fn);
   if (!ret) ret = &fn.ret;
   // A struct holding a tensor (spec/types.md §9) has no text: neither `{:?}` nor a `.npy` file.
   for (size_t i = 0; i < names.size(); ++i)
@@ -334,6 +319,11 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
       fits = t.dims[d] == kUnknownDim || t.dims[d] == a.array.shape[d];
     if (!fits) return head + "has the shape " + shape_text(a.array.shape);
     if (t.dims.empty()) return head + "is 0-dimensional";
+    // A Vx tensor has no dimension of size 0 (spec/types.md §3): nothing in the call could make
+    // or index one.
+    if (std::find(a.array.shape.begin(), a.array.shape.end(), 0) != a.array.shape.end())
+      return head + "has the shape " + shape_text(a.array.shape) +
+             ", with a dimension of size 0, which no Vx tensor has";
     if (t.scalar == Scalar::Bool)
       for (std::byte b : a.array.data)
         if (b != std::byte{0} && b != std::byte{1})
@@ -370,14 +360,14 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     }
   };
   std::string write_error;
-  run.at_end = [&](const tir::Function& fn, interp::Frame& frame) {
+  run.at_end = [&](const tir::Function& fn, interp::Frame& frame, size_t) {
     for (const TensorArg& a : plan.tensors)
       if (!a.out_path.empty() && write_error.empty())
         write_error = npy::write(a.out_path, a.type.scalar, interp::whole_view(*a.storage));
     if (!plan.return_path.empty() && write_error.empty())
       write_error = npy::write(plan.return_path, fn.ret.scalar, frame.ret_tensor.view);
     if (fn.ret.is_scalar()) out << interp::scalar_text(fn.ret.scalar, frame.ret_bits) << "\n";
-    if (const Type* aggregate = returned_aggregate(fn)) {  // as `{:?}` prints it
+    if (const Type* aggregate = params::returned_aggregate(fn)) {  // as `{:?}` prints it
       size_t next = 0;
       out << aggregate_debug(*aggregate, [&](const Type& leaf) {
         const int slot = fn.ret_slots[next++];

@@ -184,7 +184,8 @@ std::string read(const std::string& path, Array& out) {
            (want > bytes.size() ? std::string("more")
                                 : std::to_string(static_cast<uint64_t>(want)));
   out.data.resize(bytes.size() - data_at);
-  std::memcpy(out.data.data(), bytes.data() + data_at, out.data.size());
+  if (!out.data.empty())  // an empty vector's data() may be null, which memcpy must not get
+    std::memcpy(out.data.data(), bytes.data() + data_at, out.data.size());
   return {};
 }
 

@@ -244,9 +244,9 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
       request.after_region(spawn, frame);
     };
   if (request.at_end)
-    run.at_end = [&](const tir::Function& main, interp::Frame& frame) {
+    run.at_end = [&](const tir::Function& main, interp::Frame& frame, size_t ran) {
       if (offload.active()) offload.copy_back();
-      request.at_end(main, frame);
+      request.at_end(main, frame, ran);
     };
   const int status = run_program(*c.program, run);
   offload.finish();

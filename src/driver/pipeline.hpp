@@ -86,8 +86,9 @@ struct RunRequest {
   // returns the runner the interpreter gets. Null: the offload tier's alone (the REPL's
   // markers and `:time` use it).
   std::function<interp::RegionRunner*(offload::OffloadRunner*)> around;
-  // Called at the end of main with its frame, the GPU's results copied back first.
-  std::function<void(const tir::Function& main, interp::Frame& frame)> at_end;
+  // Called when main has returned with its frame and how many statements of its body ran
+  // (interp::RunOptions::at_end), the GPU's results copied back first.
+  std::function<void(const tir::Function& main, interp::Frame& frame, size_t ran)> at_end;
   // `vx call`: the function to run instead of main, and what sets its parameters (RunOptions).
   int entry = -1;
   std::function<void(const tir::Function& fn, interp::Frame& frame)> bind;

@@ -3,11 +3,11 @@
 #include "driver/values.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "driver/npy.hpp"
+#include "support/json_input.hpp"
+#include "support/source.hpp"
 
 namespace vx::values {
 
@@ -27,6 +27,9 @@ uint64_t float_bits(Scalar s, uint64_t slot) {
   return n == 64 ? slot : slot & ((uint64_t{1} << n) - 1);
 }
 
+// The `type` of a `&str` binding.
+constexpr const char* kStrType = "str";
+
 nlohmann::json scalar_entry(Scalar s, uint64_t bits) {
   nlohmann::json e = {{"value", interp::scalar_text(s, bits)}};
   if (is_float(s)) e["bits"] = hex_bits(s, float_bits(s, bits));
@@ -37,13 +40,30 @@ nlohmann::json scalar_entry(Scalar s, uint64_t bits) {
 
 namespace {
 
-// main's top-level `let`s in scope at its end: the last slot of each name, in the order of the
-// names' first declarations.
-std::vector<std::pair<std::string, int>> main_bindings(const tir::Function& main) {
+// Whether a local is one the program names: the text of its declaration is its name (`t` for the
+// leaf `t.0`). The checker's hidden locals, which carry a call's results into a tuple's
+// (tir::kTupleTemp), are declared at the expression whose value they carry.
+bool declared(const tir::Program& program, const tir::Function& fn, int slot) {
+  if (!program.file) return true;
+  const std::string& name = fn.slot_names[static_cast<size_t>(slot)];
+  const Span decl = fn.slot_decls[static_cast<size_t>(slot)];
+  const std::string& text = program.file->text();
+  return decl.end <= text.size() &&
+         text.compare(decl.begin, decl.end - decl.begin, name, 0, name.find('.')) == 0;
+}
+
+// main's top-level `let`s in scope at its end that ran (among the first `ran` statements of its
+// body: a `return` before a `let` leaves its slot as it was made, 0, which is no value of the
+// program's): the last slot of each name, in the order of the names' first declarations. A
+// tuple's or struct's leaves are `let`s of their own, named as Vx writes them (`t.0`, `p.x`).
+std::vector<std::pair<std::string, int>> main_bindings(const tir::Program& program,
+                                                       const tir::Function& main, size_t ran) {
   std::map<std::string, int> last;
   std::vector<std::string> order;
-  for (const tir::Stmt* s : main.body->stmts)
-    if (s->kind == tir::StmtKind::Let && s->slot >= 0) {
+  const auto& stmts = main.body->stmts;
+  for (size_t i = 0; i < std::min(ran, stmts.size()); ++i)
+    if (const tir::Stmt* s = stmts[i];
+        s->kind == tir::StmtKind::Let && s->slot >= 0 && declared(program, main, s->slot)) {
       if (!last.count(s->var_name)) order.push_back(s->var_name);
       last[s->var_name] = s->slot;
     }
@@ -54,9 +74,9 @@ std::vector<std::pair<std::string, int>> main_bindings(const tir::Function& main
 
 }  // namespace
 
-std::string write_npy(const tir::Function& main, const interp::Frame& frame,
-                      const std::string& dir) {
-  for (const auto& [name, slot] : main_bindings(main)) {
+std::string write_npy(const tir::Program& program, const tir::Function& main,
+                      const interp::Frame& frame, size_t ran, const std::string& dir) {
+  for (const auto& [name, slot] : main_bindings(program, main, ran)) {
     const Type& t = main.slot_types[slot];
     const interp::TensorView& v = frame.t[slot].view;
     if (t.kind != TypeKind::Tensor || v.rank == 0 || !v.dims) continue;
@@ -69,7 +89,9 @@ std::string write_npy(const tir::Function& main, const interp::Frame& frame,
 namespace {
 
 // One binding as the document holds it, or null for one that has no value to show (a tensor
-// moved away, a copy token; a reference too unless `refs`).
+// moved away, a copy token, `()`; a reference too unless `refs`). A scalar (a `char` too) has its
+// `value`; a `&str` its text as `value`, of type `str`; a tensor and an array (`[T; N]`, which
+// has no memory) their `shape` and `values`.
 nlohmann::json binding(const std::string& name, const Type& t, int slot, const interp::Frame& frame,
                        bool refs) {
   nlohmann::json b = {{"name", name}};
@@ -78,12 +100,19 @@ nlohmann::json binding(const std::string& name, const Type& t, int slot, const i
     b.update(scalar_entry(t.scalar, frame.s[slot]));
     return b;
   }
-  if (t.kind != TypeKind::Tensor && !(refs && t.kind == TypeKind::Ref)) return nullptr;
+  if (t.kind == TypeKind::String) {
+    b["type"] = kStrType;
+    b["value"] = interp::string_of(frame.s[slot]);
+    return b;
+  }
+  if (t.kind != TypeKind::Tensor && t.kind != TypeKind::Array && !(refs && t.kind == TypeKind::Ref))
+    return nullptr;
   const interp::TensorView& v = frame.t[slot].view;
   if (v.rank == 0 || !v.dims) return nullptr;  // moved away
   b["type"] = scalar_info(t.scalar).name;
   b["shape"] = std::vector<int64_t>(v.dims, v.dims + v.rank);
-  b["memory"] = memory_name(v.storage ? v.storage->memory : t.memory);
+  if (t.kind != TypeKind::Array)
+    b["memory"] = memory_name(v.storage ? v.storage->memory : t.memory);
   nlohmann::json vals = nlohmann::json::array(), bits = nlohmann::json::array();
   const int es = interp::scalar_size(t.scalar);
   for (int64_t k = 0; k < v.size; ++k) {
@@ -148,9 +177,9 @@ struct ScopeAt {
 }  // namespace
 
 nlohmann::json dump_main(const tir::Program& program, const tir::Function& main,
-                         const interp::Frame& frame) {
+                         const interp::Frame& frame, size_t ran) {
   nlohmann::json bindings = nlohmann::json::array();
-  for (const auto& [name, slot] : main_bindings(main)) {
+  for (const auto& [name, slot] : main_bindings(program, main, ran)) {
     nlohmann::json b = binding(name, main.slot_types[slot], slot, frame, false);
     if (!b.is_null()) bindings.push_back(std::move(b));
   }
@@ -167,6 +196,7 @@ nlohmann::json dump_region(const tir::Program& program, const tir::Function& fn,
   std::map<std::string, int> last;  // the last of each name: the one in scope
   std::vector<std::string> order;
   for (const auto& [name, slot] : scope.found) {
+    if (!declared(program, fn, slot)) continue;
     if (!last.count(name)) order.push_back(name);
     last[name] = slot;
   }
@@ -221,19 +251,16 @@ struct Binding {
 
 // Reads a document; an error says what is wrong with it.
 std::optional<std::map<std::string, Binding>> read_doc(const std::string& path, std::string& why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = "cannot read `" + path + "`";
-    return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false);
+  std::string text;
+  if (!read_at_most(path, kMaxDocumentBytes, text, why)) return std::nullopt;
   auto bad = [&](const std::string& what) {
     why = "`" + path + "` is not a values document (spec/values.schema.json): " + what;
     return std::nullopt;
   };
-  if (doc.is_discarded()) return bad("not JSON");
+  std::string not_json;
+  const std::optional<nlohmann::json> read = parse_json(text, kMaxDocumentBytes, not_json);
+  if (!read) return bad(not_json);
+  const nlohmann::json& doc = *read;
   if (!doc.is_object() || !doc.contains("bindings") || !doc["bindings"].is_array())
     return bad("no `bindings` array");
   // Keyed by how a difference names the binding: `t`, or `t` after the region at 4:5 (launch 2).
@@ -259,7 +286,9 @@ std::optional<std::map<std::string, Binding>> read_doc(const std::string& path, 
       return bad("a binding without a `name` and a `type`");
     Binding x;
     x.type = b["type"];
-    if (!scalar_by_name(x.type, x.scalar)) return bad("unknown type `" + x.type + "`");
+    // A `&str`'s value is compared as text (its scalar, unused, stays i32: not a float).
+    if (x.type != kStrType && !scalar_by_name(x.type, x.scalar))
+      return bad("unknown type `" + x.type + "`");
     const bool tensor = b.contains("shape");
     int64_t count = 1;
     if (tensor) {

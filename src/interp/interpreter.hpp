@@ -45,9 +45,11 @@ struct RunOptions {
   std::function<void(std::ostream&, const Diagnostic&)> report_error;
   // How errors without a position (out of memory, an internal error) are written.
   ErrorFormat error_format = ErrorFormat::Human;
-  // Called when main's body has run to its end (not after a runtime error), with main's frame:
-  // `vx run --dump=FILE.json` reads its bindings there.
-  std::function<void(const tir::Function& main, Frame& frame)> at_end;
+  // Called when main has returned, at its end or early (not after a runtime error), with main's
+  // frame and how many statements of its body (main.body->stmts) ran to their end: all of them,
+  // or those before the one that returned. `vx run --dump=FILE.json` reads its bindings there,
+  // of the `let`s that ran.
+  std::function<void(const tir::Function& main, Frame& frame, size_t ran)> at_end;
   // `vx call` (spec/cli.md §2.2): the function to run instead of main (an index into
   // Program::functions; -1: main), and what sets its parameters' slots in its frame before it
   // starts (on the run's thread; a RuntimeError it throws is reported as the run's). A function

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -13,18 +14,40 @@
 namespace vx::offload {
 
 namespace {
+
 constexpr std::uintmax_t kMaxCachedCubin = std::uintmax_t{256} << 20;
+
+// Whether the file at `path` holds exactly `text` (read no further than one byte past it).
+bool file_holds(const std::string& path, const std::string& text) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) ||
+      std::filesystem::file_size(path, ec) != text.size() || ec)
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string held(text.size(), '\0');
+  return in.read(held.data(), static_cast<std::streamsize>(held.size())) && held == text;
+}
+
+// Writes `path` through a file of this process's own renamed over it, so that another process
+// reading the cache finds the old file or the new one, whole.
+void replace_file(const std::string& path, const char* data, size_t size) {
+  std::error_code ec;
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(data, static_cast<std::streamsize>(size));
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
 }  // namespace
 
 std::string digest_hex(const std::string& data) {
-  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
-  for (unsigned char c : data) {
-    a = (a ^ c) * 0x100000001b3ull;
-    b = (b ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-  }
+  const XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
   return buf;
 }
 
@@ -86,12 +109,15 @@ bool Nvrtc::compile(const std::string& source, const std::string& arch, std::vec
   for (auto& o : opts) key_text += "\n" + o;
   key_text += "\nnvrtc " + version() + "\n" + arch;
   const std::string dir = kernel_cache_dir();
-  const std::string path = dir.empty() ? "" : dir + "/" + digest_hex(key_text) + ".cubin";
+  const std::string stem = dir.empty() ? "" : dir + "/" + digest_hex(key_text);
+  const std::string path = stem + ".cubin", key_path = stem + ".key";
   // A cache entry is used only as a regular file of at most kMaxCachedCubin bytes (a cubin of
-  // every region of a large program is a few MiB): anything else is compiled afresh and replaced.
+  // every region of a large program is a few MiB) beside a key file that holds this very text:
+  // anything else is compiled afresh and replaced.
   std::error_code stat_error;
-  if (!path.empty() && std::filesystem::is_regular_file(path, stat_error) &&
-      std::filesystem::file_size(path, stat_error) <= kMaxCachedCubin && !stat_error) {
+  if (!stem.empty() && std::filesystem::is_regular_file(path, stat_error) &&
+      std::filesystem::file_size(path, stat_error) <= kMaxCachedCubin && !stat_error &&
+      file_holds(key_path, key_text)) {
     std::ifstream in(path, std::ios::binary);
     if (in) {
       cubin.assign(std::istreambuf_iterator<char>(in), {});
@@ -122,16 +148,12 @@ bool Nvrtc::compile(const std::string& source, const std::string& arch, std::vec
   cubin.assign(n, '\0');
   cubin_(prog, cubin.data());
   destroy_(&prog);
-  if (!path.empty()) {
+  if (!stem.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    const std::string tmp = path + ".tmp." + std::to_string(getpid());
-    {
-      std::ofstream out(tmp, std::ios::binary);
-      out.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) std::filesystem::remove(tmp, ec);
+    // The key first: a cubin is read only beside its key, and each file appears whole.
+    replace_file(key_path, key_text.data(), key_text.size());
+    replace_file(path, cubin.data(), cubin.size());
   }
   return true;
 }

@@ -41,7 +41,10 @@ class Nvrtc {
 // ~/.cache/vx/kernels; empty when VX_CACHE=0.
 std::string kernel_cache_dir();
 
-// A 128-bit FNV-1a digest in hex (the cache key).
+// The cache key of a text: its XXH3-128 digest (xxHash, seed 0) as 32 hex digits, high half
+// first, as `xxhsum -H2` prints it. A cubin is stored as KEY.cubin beside KEY.key, the whole text
+// it was compiled from, which a load compares: two texts of one digest are a miss, not a wrong
+// kernel.
 std::string digest_hex(const std::string& data);
 
 }  // namespace vx::offload

@@ -108,6 +108,24 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
   }
 }
 
+// `no CUDA device`, said once on stderr (spec/cli.md §2): under --error-format=json as an object of
+// the diagnostics' shape (§5), a note with no code and no place, so that every line is JSON.
+void say_no_device(std::ostream& err, ErrorFormat format) {
+  constexpr const char* kNoDevice = "no CUDA device";
+  if (format == ErrorFormat::Human) {
+    err << kNoDevice << "\n";
+    return;
+  }
+  const nlohmann::json note = {{"level", "note"},
+                               {"code", nullptr},
+                               {"message", kNoDevice},
+                               {"spans", nlohmann::json::array()},
+                               {"notes", nlohmann::json::array()},
+                               {"helps", nlohmann::json::array()},
+                               {"rendered", std::string(kNoDevice) + "\n"}};
+  err << note.dump() << "\n";
+}
+
 }  // namespace
 
 bool build_launch(const EmittedRegion& r, interp::Frame& frame,
@@ -433,7 +451,7 @@ std::string OffloadRunner::Impl::tier_policy(size_t ri, int count, const Offload
   if (!tried_device) {
     tried_device = true;
     device_ok = driver.open(no_device_why);
-    if (!device_ok) err << "no CUDA device\n";
+    if (!device_ok) say_no_device(err, options.error_format);
   }
   if (!device_ok) return "no CUDA device (" + no_device_why + ")";
   if (!r.ok) return "not emitted: " + r.reason;

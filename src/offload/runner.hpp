@@ -15,6 +15,7 @@
 #include "interp/interpreter.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/marks.hpp"
+#include "support/diagnostics.hpp"
 
 namespace vx::offload {
 
@@ -23,6 +24,9 @@ struct OffloadOptions {
   bool verbose = false;
   bool profile = false;
   int threshold = 2;  // auto: launches of a region before it goes to the GPU
+  // How `no CUDA device` is said: a line, or a JSON object of the diagnostics' shape
+  // (--error-format=json, spec/cli.md §5).
+  ErrorFormat error_format = ErrorFormat::Human;
 };
 
 // The arguments of one launch, built from the interpreter's frame: the grid (from the block loops'

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -23,6 +24,8 @@
 #include "repl/repl.hpp"
 #include "repl/report.hpp"
 #include "support/diagnostics.hpp"
+#include "support/internal_error.hpp"
+#include "support/json_input.hpp"
 #include "support/source.hpp"
 
 namespace vx::repl {
@@ -83,7 +86,10 @@ std::string trim(const std::string& s) {
 json plain_error(const std::string& message) {
   std::ostringstream o;
   render_plain_error(o, message, ErrorFormat::Json);
-  return json::parse(o.str());
+  std::string why;  // no limit of size: the message may quote a request of up to 16 MiB, twice
+  std::optional<json> j = parse_json(o.str(), std::numeric_limits<size_t>::max(), why);
+  if (!j) internal_error("a diagnostic rendered as JSON is " + why);
+  return std::move(*j);
 }
 
 // A diagnostic with no place in the request's code: the keys of a JSON diagnostic (spec/cli.md
@@ -155,15 +161,10 @@ class Server {
   // One request line; its reply. `quit` is set after `:quit`.
   json handle(const std::string& line, bool& quit) {
     id_ = json();
-    if (line.size() > kMaxRequestBytes)
-      return refusal(json(),
-                     "the request is longer than " + std::to_string(kMaxRequestBytes) + " bytes");
-    json request;
-    try {
-      request = json::parse(line);
-    } catch (const json::exception& e) {
-      return refusal(json(), std::string("the request is not JSON: ") + e.what());
-    }
+    std::string why;
+    std::optional<json> read = parse_json(line, kMaxRequestBytes, why);
+    if (!read) return refusal(json(), "the request is " + why);
+    json request = std::move(*read);
     if (!request.is_object())
       return refusal(json(),
                      "a request is a JSON object, such as {\"id\": 1, \"code\": \"1 + 2\"}");

@@ -39,6 +39,7 @@
 #include <sstream>
 
 #include "check/tir_walk.hpp"
+#include "driver/params.hpp"
 #include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/runtime.hpp"  // with_scalar and scalar_text: the interpreter's values
@@ -161,18 +162,6 @@ struct Item {
   size_t defined_at = 0;   // the number of inputs :save holds when it was (last) defined
   bool redefined = false;  // defined more than once
 };
-
-// A function's type as `:type` and `:vars` show it: `fn(x: i32) -> i32`.
-std::string signature(const tir::Function& f) {
-  std::string s = "fn(";
-  for (size_t i = 0; i < f.param_slots.size(); ++i) {
-    const int slot = f.param_slots[i];
-    s += (i ? ", " : "") + f.slot_names[slot] + ": " + type_name(f.slot_types[slot]);
-  }
-  s += ")";
-  if (f.ret.kind != TypeKind::Unit) s += " -> " + type_name(f.ret);
-  return s;
-}
 
 }  // namespace
 
@@ -813,7 +802,7 @@ struct Session::Impl {
     }
     for (Item& item : p.items) {
       for (const tir::Function& f : a.program()->functions)
-        if (item.kind == "fn" && f.name == item.name) item.signature = signature(f);
+        if (item.kind == "fn" && f.name == item.name) item.signature = params::signature(f);
       auto same = std::find_if(items.begin(), items.end(), [&](const Item& x) {
         return item.name.empty() ? x.text == item.text : x.name == item.name;
       });

@@ -46,7 +46,10 @@ struct Cursor {
     at += n;
     return true;
   }
-  // A non-negative integer literal, `_` allowed between digits as in Vx.
+  // A non-negative integer literal, `_` allowed between digits as in Vx. A larger one than
+  // kPastEvery is read as kPastEvery, which no dimension reaches (they are below 2^31), so that
+  // select_part names the dimension it passes; `a..=b` adds 1 to it without overflow.
+  static constexpr int64_t kPastEvery = int64_t{1} << 62;
   bool number(int64_t& v) {
     blanks();
     if (at >= s.size() || !std::isdigit(static_cast<unsigned char>(s[at]))) return false;
@@ -54,8 +57,8 @@ struct Cursor {
     for (; at < s.size() && (std::isdigit(static_cast<unsigned char>(s[at])) || s[at] == '_');
          ++at) {
       if (s[at] == '_') continue;
-      if (v > (INT64_MAX - 9) / 10) return false;
-      v = v * 10 + (s[at] - '0');
+      const int digit = s[at] - '0';
+      v = v > (kPastEvery - digit) / 10 ? kPastEvery : v * 10 + digit;
     }
     return true;
   }

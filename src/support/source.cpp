@@ -58,22 +58,20 @@ std::string source_too_large_message() {
   return "the file is larger than 16 MiB (" + std::to_string(kMaxSourceBytes) + " bytes)";
 }
 
-std::shared_ptr<SourceFile> read_source_file(const std::string& path, std::string& error,
-                                             ReadStatus* status) {
-  if (status) *status = ReadStatus::Unreadable;
+bool read_at_most(const std::string& path, size_t limit, std::string& text, std::string& error) {
   const bool stdin_ = path == "-";
   const int fd = stdin_ ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     error = "cannot read `" + path + "`: " + std::strerror(errno);
-    return nullptr;
+    return false;
   }
   // One byte past the limit is enough to know the file is too large.
-  std::string text;
+  text.clear();
   size_t size = 0;
   bool failed = false;
   int why = 0;
-  while (size <= kMaxSourceBytes) {
-    const size_t want = std::min<size_t>(size_t{1} << 20, kMaxSourceBytes + 1 - size);
+  while (size <= limit) {
+    const size_t want = std::min<size_t>(size_t{1} << 20, limit + 1 - size);
     text.resize(size + want);
     const ssize_t got = ::read(fd, text.data() + size, want);
     if (got < 0) {
@@ -89,8 +87,17 @@ std::shared_ptr<SourceFile> read_source_file(const std::string& path, std::strin
   text.resize(size);
   if (failed) {
     error = "cannot read `" + path + "`: " + std::strerror(why);
-    return nullptr;
+    return false;
   }
+  return true;
+}
+
+std::shared_ptr<SourceFile> read_source_file(const std::string& path, std::string& error,
+                                             ReadStatus* status) {
+  if (status) *status = ReadStatus::Unreadable;
+  std::string text;
+  if (!read_at_most(path, kMaxSourceBytes, text, error)) return nullptr;
+  const size_t size = text.size();
   if (size > kMaxSourceBytes) {
     if (status) *status = ReadStatus::TooLarge;
     error = "`" + path + "`: " + source_too_large_message();

@@ -52,6 +52,10 @@ class SourceFile {
 // How reading a source file ended.
 enum class ReadStatus { Ok, Unreadable, TooLarge };
 
+// Reads a file (`-`: standard input) into `text`, but never more than `limit` + 1 bytes: a text
+// longer than `limit` is a file over the limit. False, with `error` set, when it cannot be read.
+bool read_at_most(const std::string& path, size_t limit, std::string& text, std::string& error);
+
 // Reads a whole file (`-`: standard input), less a byte order mark at its start, but never more
 // than kMaxSourceBytes + 1 bytes, so that /dev/zero or an endless pipe is refused at once.
 // Unreadable: returns nullptr with `error` set. TooLarge: returns nullptr, `error` says so, and

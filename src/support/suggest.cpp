@@ -25,22 +25,35 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 namespace {
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+
+// A typo longer than this gets no suggestion by edits, only one that differs in case: the edit
+// distance of two names costs the product of their lengths (a typo of 60,000 characters against
+// a name as long took seconds), and a name that long is no typo.
+constexpr size_t kMaxEditedName = 256;
+
+bool equal_but_case(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
 }
+
 }  // namespace
 
 std::optional<std::string> closest_name(const std::string& typo,
                                         const std::vector<std::string>& candidates) {
-  const std::string folded = lower(typo);
   for (const std::string& c : candidates)
-    if (c != typo && lower(c) == folded) return c;
+    if (c != typo && equal_but_case(c, typo)) return c;
+  if (typo.size() > kMaxEditedName) return std::nullopt;
   const size_t limit = std::max<size_t>(1, typo.size() / 3);
   std::optional<std::string> best;
   size_t best_d = limit + 1;
   for (const std::string& c : candidates) {
-    if (c == typo) continue;
+    // Each edit changes the length by at most one: a name further in length is further in edits.
+    const size_t apart = c.size() > typo.size() ? c.size() - typo.size() : typo.size() - c.size();
+    if (c == typo || apart >= best_d) continue;
     const size_t d = edit_distance(typo, c);
     if (d < best_d) {
       best_d = d;

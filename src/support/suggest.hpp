@@ -11,7 +11,9 @@ namespace vx {
 size_t edit_distance(const std::string& a, const std::string& b);
 
 // The candidate closest to `typo`, if it is within max(1, |typo| / 3) edits (a name that differs
-// from it only in case always is); the first of equally close ones. Never `typo` itself.
+// from it only in case always is); the first of equally close ones. Never `typo` itself. A typo
+// of more than 256 bytes gets only a name that differs from it in case, so that the time is
+// linear in the length of the names.
 std::optional<std::string> closest_name(const std::string& typo,
                                         const std::vector<std::string>& candidates);
 
