@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vxsmith import gen, races, reduce as red, run as R  # noqa: E402
+from vxsmith import calls, gen, races, reduce as red, run as R  # noqa: E402
 from vxsmith.races import B, C, V, Loop, Mutant, cast, wrap  # noqa: E402
 
 failures = 0
@@ -103,6 +103,46 @@ check("[?, 31, 4], Memory::HBM>::fill_dims(" in text and ".len() across blocks" 
 for s in range(200):
     m = races.mutant(s)
     check(m.text() == races.mutant(s).text(), "mutant %d deterministic" % s)
+
+# stores in a helper (calls.py): the issue's example, every block writing x[0] in an `if` of the
+# helper, collides (blocks 0 and 1); the same store in the arm `0` of `match v % 2` over b / 2 does
+# not (only the even blocks write, each its own element)
+base = Mutant([Loop("b", "blocks", 0, 8)], [8], [C(0)])
+m = calls.CallMutant(base, "if", None, ("v >= 0", lambda v: v >= 0, 2), False, "block", False)
+t = m.truth()
+check(t[0] and t[1][1:] == ((0,), (1,), (0,)), "every block writes x[0] through hw: %r" % (t,))
+check("if v >= 0 {" in m.text() and "hw(&mut out, 0, b);" in m.text() and "a[i0] = v;" in m.text(),
+      "the helper store's text: " + m.text())
+base = Mutant([Loop("b", "blocks", 0, 8)], [8], [B("/", V("b"), C(2))])
+m = calls.CallMutant(base, "match", "else", ("v >= 0", lambda v: v >= 0, 2), False, "block", False)
+check(m.truth() == (False, None, False), "b / 2 in the arm of `match v %% 2`: %r" % (m.truth(),))
+check("match v % 2 {" in m.text() and "fn hw2(" in m.text() and "} else {" in m.text(), "nested: " + m.text())
+m = calls.CallMutant(Mutant([Loop("b", "blocks", 0, 8)], [8], [B("/", V("b"), C(2))]), "loop", None,
+                     ("v >= 0", lambda v: v >= 0, 2), False, "block", False)
+check(m.truth()[0], "b / 2 unconditionally collides")
+# a row passed: out[b][l] as hw(&mut out[b], l, v)
+b, l = V("b"), V("l")
+m = calls.CallMutant(Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [2, 4], [b, l]), "let_ref",
+                     None, ("v % 2 == 0", lambda v: v % 2 == 0, 2), True, "lane", True)
+check(m.truth() == (False, None, False) and "hw(&mut out[b], l, l);" in m.text() and "let r = &mut a;" in m.text(),
+      "a row passed: " + m.text())
+# the row is taken before the helper's condition: block 1's row 2 of 2 stops the program although
+# only even blocks store
+m = calls.CallMutant(Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [2, 4],
+                            [B("*", b, C(2)), l]), "if", None, ("v % 2 == 0", lambda v: v % 2 == 0, 2), True,
+                     "lane", False)
+check(m.truth() == (False, None, True), "a row out of bounds under the helper's condition: %r" % (m.truth(),))
+for s in range(3, 400, 8):
+    check(calls.call_mutant(s).text() == calls.call_mutant(s).text(), "call mutant %d deterministic" % s)
+# calls with aliased arguments: refused with E0305; the control passes two tensors
+for f in calls.ALIAS_FORMS:
+    a = calls.AliasMutant(f, 8, 2)
+    call = calls._ALIAS[f][1].replace("N", "8")
+    check(a.expect == "E0305" and a.truth() == "refuse" and call in a.text(), "alias %s: %s" % (f, a.text()))
+    c = a.control()
+    check(c is None and f.startswith("device_hbm") or c is not None and call not in c, "alias %s's control" % f)
+check({races.any_mutant(s).klass[:5] for s in range(3, 200, 8)} == {"call_"}, "seeds 8k+3 are call mutants")
+check({races.any_mutant(s).klass[:6] for s in range(5, 200, 16)} == {"alias_"}, "seeds 16k+5 are alias mutants")
 
 print("smith selftest: %s" % ("%d failures" % failures if failures else "ok"))
 sys.exit(1 if failures else 0)

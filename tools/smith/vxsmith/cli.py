@@ -101,11 +101,7 @@ def one_mutant(seed, vx, work, races_check=True):
         r = R.run([vx, "check", path])
         res["codes"] = r.codes()
         if truth == "refuse":
-            if r.status == 1 and r.codes():
-                res["verdict"] = "refused"
-            else:
-                res["verdict"] = "wrongly-accepted" if r.status == 0 else "invalid"
-                res["why"] = "vx check status %s %s" % (r.status, r.err.strip()[:300])
+            _judge_refusal(res, m, r, vx, work)
         else:
             _judge_mutant(res, truth, r, vx, path, races_check)
         if rpt.mutant_finding(res):
@@ -116,6 +112,34 @@ def one_mutant(seed, vx, work, races_check=True):
     finally:
         os.remove(path)
     return res
+
+
+def _judge_refusal(res, m, r, vx, work):
+    """A program that must be refused: with its family's code (`m.expect`; any code without one),
+    and its control (`m.control()`: the same program where the call has two tensors), where it
+    has one, accepted."""
+    expect = getattr(m, "expect", None)
+    if r.status == 1 and r.codes() and expect in r.codes() + [None]:
+        res["verdict"] = "refused"
+        control = m.control() if hasattr(m, "control") else None
+        if control:
+            cpath = os.path.join(work, "mutant-%d.control.vx" % res["seed"])
+            with open(cpath, "w") as f:
+                f.write(control)
+            try:
+                c = R.run([vx, "check", cpath])
+            finally:
+                os.remove(cpath)
+            if c.status != 0:
+                res["verdict"] = "invalid"
+                res["why"] = "its control, which must be accepted, is not (status %s): %s\n\n%s" % (
+                    c.status, c.err.strip()[:300], control)
+    elif r.status == 1 and r.codes():
+        res["verdict"] = "invalid"
+        res["why"] = "refused with %s, not %s: %s" % (", ".join(r.codes()), expect, r.err.strip()[:300])
+    else:
+        res["verdict"] = "wrongly-accepted" if r.status == 0 else "invalid"
+        res["why"] = "vx check status %s %s" % (r.status, r.err.strip()[:300])
 
 
 def _judge_mutant(res, truth, r, vx, path, races_check):

@@ -116,14 +116,16 @@ class Mutant:
         self.loops, self.dims, self.idx, self.guard, self.read = loops, dims, idx, guard, read
         self.klass, self.note = klass, note
 
-    def text(self):
-        lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note), "fn main() {",
-                 "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims)),
-                 "    spawn on(Topology::Device) {"]
-        ind = 2
-        for lp in self.loops:
-            lines.append("    " * ind + lp.header() + " {")
-            ind += 1
+    def items(self):
+        """Lines of the items before `main` (none here; the helpers of a call mutant, calls.py)."""
+        return []
+
+    def before_loop(self, k):
+        """Lines before the header of loop k (none here; a row reference, calls.py)."""
+        return []
+
+    def statement(self):
+        """The innermost statement: the store (and the read) under the guard."""
         store = "out%s" % "".join("[%s]" % e.text() for e in self.idx)
         val = "1"
         if self.read is not None:
@@ -131,7 +133,18 @@ class Mutant:
         st = "%s = %s;" % (store, val)
         if self.guard is not None:
             st = "if %s { %s }" % (self.guard[0], st)
-        lines.append("    " * ind + st)
+        return st
+
+    def text(self):
+        lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note)] + self.items() + ["fn main() {",
+                 "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims)),
+                 "    spawn on(Topology::Device) {"]
+        ind = 2
+        for k, lp in enumerate(self.loops):
+            lines += ["    " * ind + x for x in self.before_loop(k)]
+            lines.append("    " * ind + lp.header() + " {")
+            ind += 1
+        lines.append("    " * ind + self.statement())
         for _ in self.loops:
             ind -= 1
             lines.append("    " * ind + "}")
@@ -418,7 +431,16 @@ KLASSES_REFUSE = sorted(_REFUSE)
 
 
 def any_mutant(seed):
-    """A race mutant, or (one seed in eight) a program that breaks another rule."""
+    """A race mutant; or (one seed in eight) a program that breaks another rule; or (one in eight)
+    a race mutant whose store is in a helper, (one in sixteen) a call with aliased arguments, or
+    (one in sixteen) a store through a row reference (calls.py)."""
+    from . import calls
     if seed % 8 == 7:
         return Negative(KLASSES_REFUSE[(seed // 8) % len(KLASSES_REFUSE)])
+    if seed % 8 == 3:
+        return calls.call_mutant(seed)
+    if seed % 16 == 5:
+        return calls.alias_mutant(seed)
+    if seed % 16 == 13:
+        return calls.row_mutant(seed)
     return mutant(seed)

@@ -54,7 +54,7 @@ def _markdown(config, f):
     if f["kind"] == "mutant":
         kind = {"unsound": "soundness: vx check accepts a collision",
                 "wrongly-accepted": "vx accepts a program that breaks a rule",
-                "invalid": "mutant refused with another code"}.get(
+                "invalid": "refused with another code than its family's (or its control refused)"}.get(
             f["verdict"], "the oracle (collision: %s) and --check-races (%s) disagree" % (f.get("collides"),
                                                                                         f.get("check_races")))
         head = "race mutant %d (%s): %s" % (f["seed"], f.get("class"), kind)
