@@ -28,6 +28,12 @@ ORDERINGS = ["Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"]
 SCOPES = ["Block", "Device", "System"]
 
 
+def arm(e):
+    """An expression as a `match` arm: one that begins with a block (`{ … }.abs()`) in parentheses,
+    or the block would end the arm (as in Rust)."""
+    return "(%s)" % e if e.startswith("{") else e
+
+
 class W:
     """Lines with indentation."""
 
@@ -227,8 +233,8 @@ class Gen:
             if self.chance(0.2):
                 pat += " if %s" % self.expr("bool", env, d, reads)
                 self.feat("match_guard")
-            arms.append("%s => %s" % (pat, self.expr(t, env, d, reads)))
-        arms.append("_ => %s" % self.expr(t, env, d, reads))
+            arms.append("%s => %s" % (pat, arm(self.expr(t, env, d, reads))))
+        arms.append("_ => %s" % arm(self.expr(t, env, d, reads)))
         return "(match %s { %s })" % (self.expr(u, env, d, reads), ", ".join(arms))
 
     # ---- host-side helpers

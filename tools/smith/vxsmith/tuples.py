@@ -91,6 +91,7 @@ def tuple_match(g, t, env, d, reads, call, elems):
     """`match tupN(x) { (p, q) => …, … _ => … }`: element patterns, names bound to elements and
     used in the arm, sometimes a `..` after the first element, sometimes a guard; the last arm is
     `_` (always exhaustive; an arm that an earlier one covers is only a warning)."""
+    from .gen import arm
     g.feat("tuple_match")
     arms = []
     for _ in range(g.ri(1, 3)):
@@ -110,6 +111,6 @@ def tuple_match(g, t, env, d, reads, call, elems):
         if g.chance(0.2):
             g.feat("tuple_match_guard")
             pat += " if %s" % g.expr("bool", env + names, d, reads)
-        arms.append("%s => %s" % (pat, g.expr(t, env + names, d, reads)))
-    arms.append("_ => %s" % g.expr(t, env, d, reads))
+        arms.append("%s => %s" % (pat, arm(g.expr(t, env + names, d, reads))))
+    arms.append("_ => %s" % arm(g.expr(t, env, d, reads)))
     return "(match %s { %s })" % (call, ", ".join(arms))
