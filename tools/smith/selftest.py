@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vxsmith import calls, gen, races, reduce as red, run as R  # noqa: E402
+from vxsmith import calls, gen, kinds, races, reduce as red, run as R  # noqa: E402
 from vxsmith.races import B, C, V, Loop, Mutant, cast, wrap  # noqa: E402
 
 failures = 0
@@ -143,6 +143,44 @@ for f in calls.ALIAS_FORMS:
     check(c is None and f.startswith("device_hbm") or c is not None and call not in c, "alias %s's control" % f)
 check({races.any_mutant(s).klass[:5] for s in range(3, 200, 8)} == {"call_"}, "seeds 8k+3 are call mutants")
 check({races.any_mutant(s).klass[:6] for s in range(5, 200, 16)} == {"alias_"}, "seeds 16k+5 are alias mutants")
+
+# kinds.py: the kind and context of each node of device code
+prog = """fn leaf(x: i32) -> i32 {
+    let v = loop { break x; };
+    v
+}
+fn mid(x: i32, r: &Tensor<i32, [4], Memory::HBM>) -> i32 {
+    if x > 0 { return leaf(x); }
+    r[0]
+}
+fn main() {
+    let m = transfer(Tensor<i32, [2, 4]>::fill(1), Memory::HBM);
+    let mut out = transfer(Tensor<i32, [2, 4]>::fill(0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..2 across blocks {
+            let t = Tensor<i32, [4], Memory::SMEM>::fill(mid(b, &m[b]));
+            for l in 0..4 across lanes {
+                let k = match l { 0 => (), _ => () };
+                out[b][l] = t[l] + (l as i32).abs() - [1, 2][0];
+            }
+        }
+    }
+    println!("{}", 1);
+}
+"""
+f = kinds.features(prog)
+for k in ["If@helper_block", "Return@helper_block", "Call@helper_block", "Loop@nested_helper", "Break@nested_helper",
+          "BlockExpr@nested_helper", "TensorNew@block", "Call@block", "Ref@block", "View@block", "BlockExpr@lane",
+          "If@lane", "Unit@lane", "Cast@lane", "Builtin@lane", "ArrayLit@lane", "Index@lane", "Assign@lane",
+          "For@block", "Let@lane"]:
+    check(f.get("kind:" + k), "kinds: %s in %r" % (k, sorted(f)))
+# host code has no context: main's println!, transfers and region are none of these
+for k in ["Print@", "Transfer@", "Spawn@", "If@block", "Return@helper_lane", "Loop@helper_block", "View@lane"]:
+    check(not any(x.startswith("kind:" + k) for x in f), "kinds: no %s in %r" % (k, sorted(f)))
+for s in range(200):
+    feats = {}
+    gen.generate(s, feats)
+    check("kind_parse_error" not in feats, "kinds.py reads seed %d" % s)
 
 print("smith selftest: %s" % ("%d failures" % failures if failures else "ok"))
 sys.exit(1 if failures else 0)

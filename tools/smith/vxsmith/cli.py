@@ -282,6 +282,9 @@ def parser():
                    help="write the programs here, and the results in DIR/results (default: a temporary "
                         "folder, removed at the end)")
     p.add_argument("--minutes", type=float, help="with --count: start no program after this many minutes")
+    p.add_argument("--generate-only", action="store_true",
+                   help="with --count: only generate the programs (no vx) and give their feature table "
+                        "(--features, --json)")
     add_common_options(p)
     return p
 
@@ -297,9 +300,36 @@ def main(argv=None):
         if a.count is None:
             sys.stdout.write(races.any_mutant(a.seed).text() if a.mutants else gen.generate(a.seed))
             return 0
+        if a.generate_only:
+            return generate_only(a)
         return run_count(a)
     except SetupError as x:
         sys.exit("smith: %s" % x)
+
+
+def generate_only(a):
+    """The feature table of seeds SEED … SEED+C-1 without running them (tests/smith_kinds_test.py):
+    the programs' features, and the seeds whose device code kinds.py could not read."""
+    t0 = time.time()
+    feats, unread = {}, []
+    for s in range(a.seed, a.seed + a.count):
+        one = {}
+        gen.generate(s, one)
+        if one.pop("kind_parse_error", 0):
+            unread.append(s)
+        for k, v in one.items():
+            feats[k] = feats.get(k, 0) + v
+    out = {"command": shlex.join(sys.argv), "seconds": round(time.time() - t0, 1), "seed": a.seed,
+           "programs": a.count, "features": feats, "kind_parse_errors": unread}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1, sort_keys=True)
+    if a.features:
+        print(rpt.feature_table(feats, a.count))
+    if not a.quiet or a.features:
+        print("programs: %d generated in %.1f s; device code kinds.py cannot read: %s" % (
+            a.count, out["seconds"], ", ".join(map(str, unread)) or "none"))
+    return 1 if unread else 0
 
 
 def check_file(a):

@@ -14,6 +14,7 @@ float atomics) are printed as `~TOL value ...`: the comparison accepts |a - b| <
 
 import random
 
+from . import kinds
 from . import structs
 from . import tuples
 
@@ -1033,4 +1034,12 @@ class Gen:
 
 
 def generate(seed, features=None):
-    return Gen(seed, features).program()
+    text = Gen(seed, features).program()
+    if features is not None:
+        try:
+            found = kinds.features(text)
+        except kinds.ParseError:
+            found = {"kind_parse_error": 1}  # tests/smith_kinds_test.py names the seed and why
+        for k, v in found.items():
+            features[k] = features.get(k, 0) + v
+    return text
