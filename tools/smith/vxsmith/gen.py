@@ -1021,6 +1021,8 @@ class Gen:
             w.lines[-1] = w.lines[-1].replace(" {", "{// section %d" % k).replace("{//", "{ //")
             self.section(w, k == nsec - 1)
             w.close()
+        from . import devcode
+        devcode.section(self, w)
         if self.chance(0.12):
             w.open("")
             w.lines[-1] = w.lines[-1].replace(" {", "{ // section error")
