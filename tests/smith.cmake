@@ -8,13 +8,19 @@
 #   `--offload=gpu` with the stand-in driver (fails when that tier cannot run: --gpu require);
 #   fails on any disagreement, and on a generated program vx refuses.
 # smith_races: a fixed range of race mutants through `vx check`, judged by enumeration; fails on
-#   an accepted collision (or a mutant refused with another code than E6032).
+#   an accepted collision (or a mutant refused with another code than its family's: E6032 for the
+#   races, stores in a helper included, E0305 for a call given two references to one tensor).
+# smith_kinds: every kind of the typed program (src/check/tir.hpp's ExprKind and StmtKind) is in
+#   the feature table of smith_programs' seeds in every context of device code where the language
+#   accepts it (generated only, no run: a few seconds); its tables of what the language refuses
+#   (and what the CUDA emitter cannot run yet) are checked against vx.
 # smith_wrong_impl: smith must fail against an implementation that changes one digit.
 # /usr/bin/python3 is Debian's (tools/setup installs python3): no test silently passes without it.
 set(VX_SMITH ${PROJECT_SOURCE_DIR}/tools/smith)
 # The sanitizer build runs the first 40 of the release build's 200 programs and the first 160 of
 # its 600 race mutants (CI in 30 minutes: 93 s and 74 s of test time under ASan with 60 and 250).
-set(vx_smith_count 200)
+set(vx_smith_seeds 200)  # the release build's programs, whose features smith_kinds reads
+set(vx_smith_count ${vx_smith_seeds})
 set(vx_mutant_count 600)
 if(VX_SANITIZE)
   set(vx_smith_count 40)
@@ -32,6 +38,11 @@ add_test(NAME smith_races
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_programs smith_races PROPERTIES TIMEOUT 400
   ENVIRONMENT "VX_CACHE_DIR=${CMAKE_BINARY_DIR}/smith/kernel_cache")
+add_test(NAME smith_kinds
+  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/smith_kinds_test.py --seed 0 --count ${vx_smith_seeds}
+          --vx $<TARGET_FILE:vx>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(smith_kinds PROPERTIES TIMEOUT 120)
 # The comparison can fail: an implementation that changes one digit of the output is caught.
 add_test(NAME smith_wrong_impl
   COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 10 --jobs 2
