@@ -9,7 +9,8 @@ src/check/tir.hpp; the contexts are those of tools/smith/vxsmith/kinds.py (`lane
 of smith_programs, made by `tools/smith/smith --generate-only` (no vx; a second or two). The test
 fails naming every (kind, context) pair that no program has and that the tables below do not
 explain, every pair they exclude that a program has all the same, and every kind the features
-name that tir.hpp does not have.
+name that tir.hpp does not have. Each built-in (a row of src/check/builtins.def or
+src/numeric/math.def) must be called in some context of device code.
 
 EXCLUDED lists what the language refuses in device code, with the rule and a small program for
 each context; GAPS what vx accepts and interprets but the CUDA emitter cannot run yet (smith's
@@ -33,6 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 SMITH = os.path.join(SOURCE, "tools", "smith", "smith")
 TIR = os.path.join(SOURCE, "src", "check", "tir.hpp")
+# The built-ins, one row each (the float math methods' rows are in numeric/math.def).
+BUILTIN_TABLES = [os.path.join(SOURCE, "src", "check", "builtins.def"), os.path.join(SOURCE, "src", "numeric", "math.def")]
 
 CONTEXTS = ["lane", "block", "helper_lane", "helper_block", "nested_helper"]
 HELPERS = ["helper_lane", "helper_block", "nested_helper"]
@@ -83,6 +86,29 @@ def enumerators(text, name):
         if item:
             out.append(re.match(r"[A-Za-z_]\w*", item).group())
     return out
+
+
+def builtin_spellings(texts):
+    """The spelling of every row `VX_BUILTIN(E, "spelling", …)` / `VX_MATH_…(E, "spelling", …)`."""
+    out = []
+    for text in texts:
+        for m in re.finditer(r'^\s*VX_(?:BUILTIN|MATH_[A-Z]+)\(\s*\w+\s*,\s*"([^"]+)"', text, re.M):
+            out.append(m.group(1))
+    return out
+
+
+def judge_builtins(spellings, features):
+    """Each built-in in some context of device code (a lanes:: routine is only in block code, an
+    atomic only where its tensor is shared: every context is not asked)."""
+    fails = []
+    for b in spellings:
+        if not any(features.get("builtin:%s@%s" % (b, c)) for c in CONTEXTS):
+            fails.append("no generated program calls the built-in `%s` in device code" % b)
+    for key in sorted(features):
+        m = re.match(r"builtin:(.+)@\w+$", key)
+        if m and m.group(1) not in spellings:
+            fails.append("kinds.py names the built-in `%s`, which builtins.def does not have" % m.group(1))
+    return fails
 
 
 def kinds_of(text):
@@ -238,6 +264,15 @@ enum class StmtKind : uint8_t { Let, Print };
     feats["kind:Gone@lane"] = 1
     if not any("Gone" in f for f in judge(kinds, feats)):
         fails.append("self-test: a kind tir.hpp lacks passes")
+    rows = ['// VX_BUILTIN(Enum, spelling, kind)', 'VX_BUILTIN(LanesSum, "lanes::sum", Reduce, 2)',
+            '#define VX_MATH_UNARY(E, spelling, f32, f64) \\', 'VX_MATH_EXACT(Sqrt, "sqrt", a, b, c, d)',
+            '  VX_BUILTIN(Frob, "frob", Method, 0)']
+    spellings = builtin_spellings(["\n".join(rows)])
+    if spellings != ["lanes::sum", "sqrt", "frob"]:
+        fails.append("self-test: the built-in reader gives %r" % spellings)
+    got = judge_builtins(spellings, {"builtin:lanes::sum@block": 1, "builtin:sqrt@nested_helper": 2})
+    if got != ["no generated program calls the built-in `frob` in device code"]:
+        fails.append("self-test: the built-ins' judgement gives %r" % got)
     return fails
 
 
@@ -261,11 +296,20 @@ def main():
     for s in summary["kind_parse_errors"]:
         fails.append("kinds.py cannot read the program of seed %d (tools/smith/smith --seed %d)" % (s, s))
     fails += judge(kinds, summary["features"])
+    texts = []
+    for path in BUILTIN_TABLES:
+        with open(path) as f:
+            texts.append(f.read())
+    spellings = builtin_spellings(texts)
+    if len(spellings) < 10:
+        fails.append("only %d built-ins read from %s" % (len(spellings), ", ".join(BUILTIN_TABLES)))
+    fails += judge_builtins(spellings, summary["features"])
     if a.vx:
         fails += check_with_vx(os.path.abspath(a.vx))
     have = sum(1 for k in kinds for c in CONTEXTS if summary["features"].get("kind:%s@%s" % (k, c)))
-    print("smith_kinds: %d kinds x %d contexts; seeds %d-%d have %d pairs, %d excluded, %d gaps" % (
-        len(kinds), len(CONTEXTS), a.seed, a.seed + a.count - 1, have, len(table(EXCLUDED)), len(table(GAPS))))
+    print("smith_kinds: %d kinds x %d contexts; seeds %d-%d have %d pairs, %d excluded, %d gaps; %d built-ins" % (
+        len(kinds), len(CONTEXTS), a.seed, a.seed + a.count - 1, have, len(table(EXCLUDED)), len(table(GAPS)),
+        len(spellings)))
     for f in fails:
         print("FAIL: " + f)
     print("smith_kinds: %s" % ("%d failures" % len(fails) if fails else "ok"))

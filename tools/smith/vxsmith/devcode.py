@@ -1,21 +1,22 @@
 """Device code of every kind, in every context (spec/smith.md §2.1).
 
-A section (feature `section_device_code`) whose region runs statements of the kinds device code
-may hold in every context: in a lane loop, in block code, in a helper called from both (`kdA`), in
-the helpers it calls (`kdB`, `kdC`) and those call (`kdC`, `kdD`), and in a helper that writes an
+A section (feature `section_device_code`) whose region runs statements of the kinds device code may
+hold in every context: in a lane loop, in block code, in a helper called from both (`kdA`), in the
+helpers it calls (`kdB`, `kdC`) and those call (`kdC`, `kdD`), and in a helper that writes an
 element of the block's tile (`kdP`, from block code). The forms (features `device_code_FORM`):
 `let`, compound assignments, an array literal written at an index and in a loop, `if` as a
 statement and with a value, a `{ }` block with a value, `match` as a statement and with a value,
-`while`, `for` with `continue` and `break`, `loop` as a statement and with a value (`break v`),
-the unit value `()`, `min`/`max`, a unary operator, in helpers an early `return`, and always a call
-that passes the 2-D input (`&a`) and one that passes a row of it (`&a[i]`), so that every helper is
-called from device code (tools/smith/vxsmith/kinds.py names the kinds they make). Each context's
-statements fold their values into an accumulator, which the lanes store at their own element (of
-the output, or of its row through `let r = &mut out[b];` in block code or in the pass) and block
-code at its block's: race-free by construction, every loop bounded, every index in range (a
-non-negative value `% n`). A float accumulator is kept a number (`.max(-1.0e6).min(1.0e6)`: `max`
-and `min` ignore a NaN), so that no operation on two NaNs, whose sign IEEE leaves open, reaches the
-output. GAPS are forms the CUDA emitter cannot run yet, made only with VX_SMITH_GAPS=1.
+`while`, `for` with `continue` and `break`, `loop` as a statement and with a value (`break v`), the
+unit value `()`, `min`/`max`, the input's `len()` and `dim(1)`, a unary operator, in helpers an
+early `return`, and always a call that passes the 2-D input (`&a`) and one that passes a row of it
+(`&a[i]`), so that every helper is called from device code (tools/smith/vxsmith/kinds.py names the
+kinds they make). Each context's statements fold their values into an accumulator, which the lanes
+store at their own element (of the output, or of its row through `let r = &mut out[b];` in block
+code or in the pass) and block code at its block's: race-free by construction, every loop bounded,
+every index in range (a non-negative value `% n`). A float accumulator is kept a number
+(`.max(-1.0e6).min(1.0e6)`: `max` and `min` ignore a NaN), so that no operation on two NaNs, whose
+sign IEEE leaves open, reaches the output. GAPS are forms the CUDA emitter cannot run yet, made
+only with VX_SMITH_GAPS=1.
 
 The section is chosen, and made, by an RNG of its own (the generator's is swapped for it), so a
 seed's program without it is the one it gave before it existed.
@@ -29,7 +30,7 @@ from .gen import INTS, W, arm
 TYPES = ["i32", "i64", "u32", "f32", "f64"]
 # The statement forms; `return` only in helpers.
 FORMS = ["let", "compound", "array", "if_stmt", "if_value", "block", "match_stmt", "match_value", "while", "for",
-         "loop_stmt", "loop_value", "unit", "call_ref", "call_row", "method", "unary", "return"]
+         "loop_stmt", "loop_value", "unit", "call_ref", "call_row", "method", "query", "unary", "return"]
 # Forms that vx accepts and interprets but whose region the CUDA emitter leaves to the interpreter
 # (a finding of the offload tiers, spec/smith.md §2): made only with VX_SMITH_GAPS=1 in the
 # environment, to try a fix of the emitter. tests/smith_kinds_test.py lists what they would cover.
@@ -70,7 +71,7 @@ class DeviceCode:
         # every helper is called (an uncalled one that indexes an HBM tensor would be host code)
         forced = ["call_ref", "call_row"] if calls else []
         forms = [f for f in FORMS + (GAPS if os.environ.get("VX_SMITH_GAPS") == "1" else [])
-                 if (f != "return" or helper) and f not in ("call_ref", "call_row")]
+                 if (f != "return" or helper) and f not in ("call_ref", "call_row") and (calls or f != "query")]
         chosen = r.sample(forms, r.randint(4, 8)) + forced
         r.shuffle(chosen)
         self.calls = calls
@@ -177,6 +178,12 @@ class DeviceCode:
         tensor, _, row = self.calls
         return [self.combine(acc, "%s(%s, &%s[%s], %s)" % (
             row, self.expr(env, reads, 1), tensor, self.index(self.r.choice(ivars), self.rows), self.r.choice(ivars)))]
+
+    def form_query(self, acc, env, reads, ivars):
+        # the input's sizes (`len`, `dim`): constants of its type
+        tensor = self.calls[0]
+        return [self.combine(acc, "((%s.len() * %d + %s.dim(1)) as %s)" % (tensor, self.r.randint(1, 5), tensor,
+                                                                           self.t))]
 
     def form_method(self, acc, env, reads, ivars):
         return ["%s = %s.%s(%s);" % (acc, acc, self.r.choice(["min", "max"]), self.expr(env, reads))]

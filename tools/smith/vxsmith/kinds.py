@@ -76,6 +76,7 @@ class _Parser:
         self.ctx = "body"
         self.kinds = []  # (kind, ctx)
         self.calls = []  # (ctx, callee)
+        self.builtins = []  # (spelling as builtins.def writes it, ctx)
 
     # ---- tokens
     def peek(self, k=0):
@@ -307,7 +308,7 @@ class _Parser:
                     self.want("]")
             elif tok == "." and self.peek(2) == "(":
                 self.next()
-                self.next()
+                self.builtins.append((self.next(), self.ctx))
                 self.kinds.insert(start, ("Builtin", self.ctx))  # every method is a built-in
                 self.want("(")
                 self.args(")")
@@ -426,6 +427,9 @@ class _Parser:
                 return
             if name.startswith("lanes::") or name.startswith("atomic_") or name == "scoped_fence":
                 self.kind("Builtin")
+                # an atomic's spelling without its type: atomic_fetch_add_i32 is atomic_fetch_add
+                self.builtins.append((re.sub(r"_(?:[iu](?:8|16|32|64)|f16|bf16|f32|f64)$", "", name)
+                                      if name.startswith("atomic_") else name, self.ctx))
             else:
                 self.kind("Call")
                 self.calls.append((self.ctx, name))
@@ -467,7 +471,7 @@ class _Parser:
 
 
 def parse(text):
-    """{function name: (kinds [(kind, ctx)], calls [(ctx, callee)])}"""
+    """{function name: (kinds [(kind, ctx)], calls [(ctx, callee)], built-ins [(spelling, ctx)])}"""
     toks = tokens(text)
     structs = {toks[k + 1] for k, t in enumerate(toks) if t == "struct"}
     fns = {}
@@ -482,7 +486,7 @@ def parse(text):
         q = _Parser(toks, structs)
         q.i = p.i
         name = q.function()
-        fns[name] = (q.kinds, q.calls)
+        fns[name] = (q.kinds, q.calls, q.builtins)
         p.i = q.i
     return fns
 
@@ -490,14 +494,14 @@ def parse(text):
 def contexts(fns):
     """{function: set of helper contexts} of the functions device code calls."""
     ctx = {f: set() for f in fns}
-    for f, (_, calls) in fns.items():
+    for f, (_, calls, _) in fns.items():
         for where, callee in calls:
             if callee in ctx and where in ("lane", "block"):
                 ctx[callee].add("helper_" + where)
     changed = True
     while changed:
         changed = False
-        for f, (_, calls) in fns.items():
+        for f, (_, calls, _) in fns.items():
             if not ctx[f]:
                 continue
             for where, callee in calls:
@@ -508,14 +512,15 @@ def contexts(fns):
 
 
 def features(text):
-    """{"kind:K@ctx": count} over the device code of a program."""
+    """{"kind:K@ctx": count, "builtin:NAME@ctx": count} over the device code of a program."""
     fns = parse(text)
     helper = contexts(fns)
     out = {}
-    for f, (kinds, _) in fns.items():
-        for k, where in kinds:
-            places = [where] if where in ("lane", "block") else sorted(helper[f]) if where == "body" else []
-            for c in places:
-                key = "kind:%s@%s" % (k, c)
-                out[key] = out.get(key, 0) + 1
+    for f, (kinds, _, builtins) in fns.items():
+        for prefix, found in (("kind", kinds), ("builtin", builtins)):
+            for k, where in found:
+                places = [where] if where in ("lane", "block") else sorted(helper[f]) if where == "body" else []
+                for c in places:
+                    key = "%s:%s@%s" % (prefix, k, c)
+                    out[key] = out.get(key, 0) + 1
     return out
