@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """smith_kinds (tests/smith.cmake): the program generator reaches every kind of the typed program
-in every context of device code where the language accepts it (spec/smith.md §2, "Kinds in device
-code"), so that a kind added to the checker cannot land without the generator making it.
+in every context of device code where the language accepts it (spec/smith.md §2.1), so that a
+kind added to the checker cannot land without the generator making it.
 
 The kinds are the enumerators of `enum class ExprKind` and `enum class StmtKind`, read from
 src/check/tir.hpp; the contexts are those of tools/smith/vxsmith/kinds.py (`lane`, `block`,
@@ -17,7 +17,9 @@ each context; GAPS what vx accepts and interprets but the CUDA emitter cannot ru
 offload tiers would report every such program as a fallback). With --vx the test checks each row
 against vx: an example of EXCLUDED must be refused (or, where the row says so, is accepted today:
 a finding), an example of GAPS must be accepted and not emitted; a row vx contradicts fails, so
-that the table cannot go stale.
+that the table cannot go stale. With --vx, too, kinds.py's reading of every fifth program is held
+against `vx check --dump=typed`: a kind it reads in a function must show in vx's dump of it, so
+that a lowering it assumes and vx has changed is noticed.
 
 usage: smith_kinds_test.py [--seed 0] [--count 200] [--vx build/vx]
 """
@@ -238,6 +240,43 @@ def check_with_vx(vx):
     return fails
 
 
+# What each kind looks like in `vx check --dump=typed` (check/tir_print.cpp), for the kinds a
+# program's text shows: the dump of a function that kinds.py says has one must match.
+DUMP_SIGNS = {"If": r"\(if ", "BlockExpr": r"\(\{", "Loop": r"\bloop \{", "While": r"\bwhile ",
+              "For": r"\bfor ", "Let": r"\blet ", "Return": r"\breturn\b", "Break": r"\bbreak\b",
+              "Continue": r"\bcontinue\b", "Builtin": r"\.\w+\(|lanes::|atomic_\w+\(|scoped_fence",
+              "Ref": r"\(&", "View": r"\(&\(", "ArrayLit": r"\(\[", "Cast": r" as ",
+              "TensorNew": r"::(fill|uninit|fill_dims)\("}
+
+
+def check_kinds_with_dump(vx, seeds):
+    """kinds.py's reading against vx's typed program: every kind it names in a function (of those
+    DUMP_SIGNS knows, and calls of the program's functions) is in vx's dump of that function, so
+    that a lowering kinds.py assumes and vx no longer does is noticed. The failures."""
+    sys.path.insert(0, os.path.join(SOURCE, "tools", "smith"))
+    from vxsmith import gen, kinds
+    fails = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for s in seeds:
+            text = gen.generate(s)
+            path = os.path.join(tmp, "seed-%d.vx" % s)
+            with open(path, "w") as f:
+                f.write(text)
+            d = subprocess.run([vx, "check", "--dump=typed", path], capture_output=True, text=True).stdout
+            parts = re.split(r"(?m)^fn (\w+)\(", d)
+            dumps = {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+            fns = kinds.parse(text)
+            call = r"\b(%s)\(" % "|".join(re.escape(n) for n in fns)
+            for name, (found, _, _) in fns.items():
+                for k in sorted({k for k, _ in found}):
+                    sign = call if k == "Call" else DUMP_SIGNS.get(k)
+                    if sign and not re.search(sign, dumps.get(name, "")):
+                        fails.append("seed %d: kinds.py reads %s in `%s`, which vx check --dump=typed does not "
+                                     "show (tools/smith/smith --seed %d)" % (s, k, name, s))
+    print("smith_kinds: kinds.py's reading of %d programs checked against vx's typed program" % len(seeds))
+    return fails
+
+
 def self_test():
     """The enum reader and the judge on text made up here: a kind without coverage must fail."""
     fails = []
@@ -306,6 +345,7 @@ def main():
     fails += judge_builtins(spellings, summary["features"])
     if a.vx:
         fails += check_with_vx(os.path.abspath(a.vx))
+        fails += check_kinds_with_dump(os.path.abspath(a.vx), range(a.seed, a.seed + a.count, 5))
     have = sum(1 for k in kinds for c in CONTEXTS if summary["features"].get("kind:%s@%s" % (k, c)))
     print("smith_kinds: %d kinds x %d contexts; seeds %d-%d have %d pairs, %d excluded, %d gaps; %d built-ins" % (
         len(kinds), len(CONTEXTS), a.seed, a.seed + a.count - 1, have, len(table(EXCLUDED)), len(table(GAPS)),

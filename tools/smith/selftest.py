@@ -174,6 +174,37 @@ for k in ["If@helper_block", "Return@helper_block", "Call@helper_block", "Loop@n
           "If@lane", "Unit@lane", "Cast@lane", "Builtin@lane", "ArrayLit@lane", "Index@lane", "Assign@lane",
           "For@block", "Let@lane"]:
     check(f.get("kind:" + k), "kinds: %s in %r" % (k, sorted(f)))
+# what the checker drops or does not make: the arms after one that every value reaches, an array
+# of copy_async's start, a Ref of a struct passed `&mut`
+f = kinds.features("""struct S {
+    a: i32,
+}
+fn mk(x: i32) -> S {
+    S { a: x }
+}
+fn bump(s: &mut S) {
+    s.a += 1;
+}
+fn g(x: i32) -> i32 {
+    match x { 1 => 1, y => y.abs(), _ => x.max(1) }
+}
+fn main() {
+    let src = transfer(Tensor<f32, [16]>::fill(1.0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..2 across blocks {
+            let mut t = unsafe { Tensor<f32, [8], Memory::SMEM>::uninit() };
+            let tok = lanes::copy_async(&mut t, &src, [b * 8]);
+            tok.wait();
+            let mut sv = mk(g(b));
+            bump(&mut sv);
+        }
+    }
+}
+""")
+check(f.get("builtin:abs@helper_block") and not f.get("builtin:max@helper_block"), "the arm after `y =>`: %r" % f)
+check(f.get("kind:If@helper_block") == 1, "one If for `1 =>`: %r" % f)
+check(not f.get("kind:ArrayLit@block") and f.get("builtin:lanes::copy_async@block") == 1, "copy_async: %r" % f)
+check(f.get("kind:Ref@block") == 2, "&mut t and &src, not &mut sv: %r" % f)
 # host code has no context: main's println!, transfers and region are none of these
 for k in ["Print@", "Transfer@", "Spawn@", "If@block", "Return@helper_lane", "Loop@helper_block", "View@lane"]:
     check(not any(x.startswith("kind:" + k) for x in f), "kinds: no %s in %r" % (k, sorted(f)))

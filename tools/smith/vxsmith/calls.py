@@ -1,4 +1,5 @@
-"""Race mutants made of calls, and calls with aliased arguments (spec/smith.md §4).
+"""Race mutants made of calls and row references, and calls with aliased arguments (spec/smith.md
+§4).
 
 **Stores in a helper** (classes `call_<shape>`): the store of a race mutant (races.py) moves into
 a device helper `fn hw(a: &mut Tensor<…>, i: i32, …, v: i32)` that writes `a[i] = v` inside one
@@ -12,6 +13,10 @@ shapes' conditions are on `v`, a pass variable: the truth is the enumeration of 
 with the conditions in its guard. Today the kernel rules refuse every call in an across loop that
 can write a tensor declared outside it (kernel-rules.md §3.3, E6032) whatever the index, so a
 collision-free one refused is imprecision; an accepted collision is a soundness bug.
+
+**Stores through a row reference** (classes `row_ref_block`, `row_ref_lane`): `let r = &mut
+out[R];` in block code or in the pass, `r[I] = 1;` in a lane loop or in a lane loop nested in it;
+the truth is the enumeration of the element (R, I), and the rules prove such a store at its row.
 
 **Aliased arguments** (classes `alias_<form>`): one call given two references to one tensor,
 `k(&mut x, &x)`, `k(&mut x, &mut x)`, a row and the whole (`k(&mut m[0], &m)`), a struct's tensor

@@ -1,5 +1,5 @@
 """Which kinds of the typed program a generated program has in device code, and where
-(spec/smith.md §2, "Kinds in device code").
+(spec/smith.md §2.1).
 
 The kinds are the enumerators of `enum class ExprKind` and `enum class StmtKind` of
 src/check/tir.hpp. This module reads the program's text (a small parser of the Vx that smith
@@ -14,13 +14,19 @@ checker makes of it and the context it stands in:
 `features(text)` gives `{"kind:If@lane": count, …}`; tests/smith_kinds_test.py fails when the CI
 seed range lacks a (kind, context) pair the language accepts.
 
-How the checker lowers what it reads (check/tir.hpp): a `match` is a `BlockExpr` (`from_match`)
-of a `Let` of the scrutinee and an `If` chain of its arms; `&m[i]` of a tensor of higher rank is a
-`Ref` of a `View`; `x.f` of a struct and `t.0` of a tuple are `Var`s (their leaves' locals);
-`Tensor<…>::fill` / `uninit` / `fill_dims` are `TensorNew`; every method (`x.abs()`, `t.len()`,
-`tok.wait()`), `lanes::` routine, atomic and fence is a `Builtin`; an ordering or a scope
-(`AtomicOrdering::Relaxed`) is an i32 `Literal`; a `loop` with a value is a `BlockExpr` of a
-`Let`, the `Loop` and its `Break`s.
+Built-ins are named too: `builtin:NAME@ctx`, by the spelling of their row in builtins.def (an
+atomic without its type).
+
+How the checker lowers what it reads (as `vx check --dump=typed` prints it): a `match` is a
+`BlockExpr` (`from_match`) of an `If` chain of its arms (a `Let` holds the scrutinee unless it is
+a variable; an arm's block is its `If`'s); `&m[i]` of a tensor of higher rank is a `Ref` of a
+`View`; `x.f` of a struct and `t.0` of a tuple are `Var`s (their leaves' locals), and `&s` of a
+struct passes its fields (no `Ref`); `Tensor<…>::fill` / `uninit` / `fill_dims` are `TensorNew`;
+every method (`x.abs()`, `t.len()`, `tok.wait()`), `lanes::` routine, atomic and fence is a
+`Builtin`; an ordering or a scope (`AtomicOrdering::Relaxed`) is an i32 `Literal`, and so is a
+negative literal; a `loop` with a value is a `BlockExpr` of a `Let`, the `Loop`, and an `Assign`
+and a `Break` for each `break v`. Where the lowering adds nodes the source does not show (the
+locals of a tuple's call), they are not counted: a kind is claimed only where it surely is.
 """
 
 import re
@@ -71,8 +77,10 @@ class _Parser:
     """Records (kind, context) for every node of one function, and its calls (context, callee).
     The context is `body` (the function's own code, host or helper), `region`, `block` or `lane`."""
 
-    def __init__(self, toks, structs):
+    def __init__(self, toks, structs, makers=()):
         self.t, self.i, self.structs = toks, 0, structs
+        self.makers = makers  # the functions that return a struct
+        self.struct_locals = set()  # `&s` of one passes its fields: no Ref
         self.ctx = "body"
         self.kinds = []  # (kind, ctx)
         self.calls = []  # (ctx, callee)
@@ -143,7 +151,12 @@ class _Parser:
         """`fn name(params) [-> type] { body }` from `fn`."""
         self.want("fn")
         name = self.next()
-        self.skip_balanced()  # the parameters: their types only
+        first = self.i
+        self.skip_balanced()  # the parameters: only their types are read
+        params = self.t[first:self.i]
+        for k in range(len(params) - 2):
+            if params[k + 1] == ":" and any(p in self.structs for p in params[k + 2:k + 5] if p not in ("&", "mut")):
+                self.struct_locals.add(params[k])
         if self.eat("->"):
             self.skip_type()
         self.block(expr_kind=False)
@@ -166,14 +179,21 @@ class _Parser:
         if tok == "let":
             self.next()
             self.kind("Let")
+            name = None
             if self.peek() == "(":
                 self.skip_balanced()
             else:
                 self.eat("mut")
-                self.next()
+                name = self.next()
             if self.eat(":"):
+                if self.peek() in self.structs:
+                    self.struct_locals.add(name)
                 self.skip_type()
             if self.eat("="):
+                init = self.peek()
+                if (init in self.makers and self.peek(1) == "(" or init in self.structs and self.peek(1) == "{" or
+                        init in self.struct_locals and self.peek(1) == ";"):
+                    self.struct_locals.add(name)
                 self.expr()
             self.want(";")
             return
@@ -231,6 +251,8 @@ class _Parser:
         if tok != "return" and self.peek().startswith("'"):
             self.next()
         if tok != "continue" and self.peek() not in (";", "}", ","):
+            if tok == "break":
+                self.kind("Assign")  # `break v` gives the loop's local its value, then breaks
             self.expr()
 
     def for_loop(self):
@@ -286,6 +308,8 @@ class _Parser:
         if tok == "&":
             self.next()
             self.eat("mut")
+            if self.peek() in self.struct_locals and self.peek(1) in (")", ","):
+                return self.postfix()  # a struct's fields, passed one by one
             self.kind("Ref")
             start = len(self.kinds)
             self.unary()
@@ -425,6 +449,18 @@ class _Parser:
                 self.skip_type()  # Memory::M
                 self.want(")")
                 return
+            if name == "lanes::copy_async":
+                # (&mut tile, &x, [i, j]): the start is one index per dimension, no array
+                self.kind("Builtin")
+                self.builtins.append((name, self.ctx))
+                self.want("(")
+                while not self.eat(")"):
+                    if self.eat("["):
+                        self.args("]")
+                    else:
+                        self.expr()
+                    self.eat(",")
+                return
             if name.startswith("lanes::") or name.startswith("atomic_") or name == "scoped_fence":
                 self.kind("Builtin")
                 # an atomic's spelling without its type: atomic_fetch_add_i32 is atomic_fetch_add
@@ -451,29 +487,57 @@ class _Parser:
         self.kind("Var")
 
     def match(self):
-        """`match e { pat [if guard] => arm, … }`: a BlockExpr of a Let of the scrutinee and an If
-        chain of the arms (their patterns are comparisons of it)."""
+        """`match e { pat [if guard] => arm, … }`: a BlockExpr of an If chain of the arms (their
+        patterns are comparisons of the scrutinee, which a Let holds unless it is a variable); an
+        arm's block is its If's, an arm `x = e` an Assign, the last `_` the last `else`."""
         self.kind("BlockExpr")
-        self.kind("Let")
+        start = len(self.kinds)
         self.expr()
+        if self.kinds[start:] != [("Var", self.ctx)]:
+            self.kinds.insert(start, ("Let", self.ctx))
         self.want("{")
+        done = False  # after an arm that every value reaches, the checker drops the rest
         while not self.eat("}"):
-            self.kind("If")
+            first, kept = self.i, (len(self.kinds), len(self.calls), len(self.builtins))
             self.skip_pattern(("=>", "if"))
+            # names, `_` and `..` match every value: such an arm is the chain's last `else`
+            always = all(t in ("(", ")", ",", "_", "..") or re.match(r"[a-z_]\w*$", t) and t not in ("true", "false")
+                         for t in self.t[first:self.i]) and self.peek() != "if"
+            if not always:
+                self.kind("If")
             if self.eat("if"):
                 self.expr()
             self.want("=>")
             if self.peek() == "{":
-                self.block()
+                self.block(expr_kind=False)
             else:
+                start = len(self.kinds)
                 self.expr()
+                if self.peek() in ASSIGN:
+                    self.next()
+                    self.kinds.insert(start, ("Assign", self.ctx))
+                    self.expr()
             self.eat(",")
+            if done:
+                del self.kinds[kept[0]:], self.calls[kept[1]:], self.builtins[kept[2]:]
+            done = done or always
 
 
 def parse(text):
     """{function name: (kinds [(kind, ctx)], calls [(ctx, callee)], built-ins [(spelling, ctx)])}"""
     toks = tokens(text)
     structs = {toks[k + 1] for k, t in enumerate(toks) if t == "struct"}
+    # `fn name(…) -> S`: the functions that make a struct
+    makers = set()
+    for k, t in enumerate(toks):
+        if t == "->" and toks[k + 1] in structs:
+            j = k
+            depth = 0
+            while j > 0 and not (toks[j] == "(" and depth == 1):
+                depth += {")": 1, "(": -1}.get(toks[j], 0)
+                j -= 1
+            if j > 1 and toks[j - 2] == "fn":
+                makers.add(toks[j - 1])
     fns = {}
     p = _Parser(toks, structs)
     while p.peek():
@@ -483,7 +547,7 @@ def parse(text):
             p.skip_balanced()
             continue
         p.eat("pub")
-        q = _Parser(toks, structs)
+        q = _Parser(toks, structs, makers)
         q.i = p.i
         name = q.function()
         fns[name] = (q.kinds, q.calls, q.builtins)
