@@ -12,8 +12,9 @@
 #   races, stores in a helper included, E0305 for a call given two references to one tensor).
 # smith_kinds: every kind of the typed program (src/check/tir.hpp's ExprKind and StmtKind) is in
 #   the feature table of smith_programs' seeds in every context of device code where the language
-#   accepts it (generated only, no run: a few seconds); its tables of what the language refuses
-#   (and what the CUDA emitter cannot run yet) are checked against vx.
+#   accepts it, and every built-in in some context (generated only, no run: a few seconds); its
+#   tables of what the language refuses (and what the CUDA emitter cannot run yet) are checked
+#   against vx, and so is its reading of every fifth program (vx check --dump=typed).
 # smith_wrong_impl: smith must fail against an implementation that changes one digit.
 # /usr/bin/python3 is Debian's (tools/setup installs python3): no test silently passes without it.
 set(VX_SMITH ${PROJECT_SOURCE_DIR}/tools/smith)
