@@ -32,7 +32,7 @@ TYPES = ["i32", "i64", "u32", "f32", "f64"]
 FORMS = ["let", "compound", "array", "if_stmt", "if_value", "block", "match_stmt", "match_value", "while", "for",
          "loop_stmt", "loop_value", "unit", "call_ref", "call_row", "method", "query", "unary", "return"]
 # Forms that vx accepts and interprets but whose region the CUDA emitter leaves to the interpreter
-# (a finding of the offload tiers, spec/smith.md §2): made only with VX_SMITH_GAPS=1 in the
+# (a finding of the offload tiers, spec/smith.md §2.1): made only with VX_SMITH_GAPS=1 in the
 # environment, to try a fix of the emitter. tests/smith_kinds_test.py lists what they would cover.
 GAPS = ["assert"]
 
