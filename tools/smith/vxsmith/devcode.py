@@ -3,17 +3,18 @@
 A section (feature `section_device_code`) whose region runs statements of the kinds device code may
 hold in every context: in a lane loop, in block code, in a helper called from both (`kdA`), in the
 helpers it calls (`kdB`, `kdC`) and those call (`kdC`, `kdD`), and in a helper that writes an
-element of the block's tile (`kdP`, from block code). The forms (features `device_code_FORM`):
-`let`, compound assignments, an array literal written at an index and in a loop, `if` as a
-statement and with a value, a `{ }` block with a value, `match` as a statement and with a value,
-`while`, `for` with `continue` and `break`, `loop` as a statement and with a value (`break v`), the
-unit value `()`, `min`/`max`, the input's `len()` and `dim(1)`, a unary operator, in helpers an
-early `return`, and always a call that passes the 2-D input (`&a`) and one that passes a row of it
-(`&a[i]`), so that every helper is called from device code (tools/smith/vxsmith/kinds.py names the
-kinds they make). Each context's statements fold their values into an accumulator, which the lanes
-store at their own element (of the output, or of its row through `let r = &mut out[b];` in block
-code or in the pass) and block code at its block's: race-free by construction, every loop bounded,
-every index in range (a non-negative value `% n`). A float accumulator is kept a number
+element of the block's tile (`kdP`, from block code): each with two to four forms (features
+`device_code_FORM`) of shallow expressions (the other sections make deep ones, and NVRTC's time
+grows with them): `let`, compound assignments, an array literal written at an index and in a loop,
+`if` as a statement and with a value, a `{ }` block with a value, `match` as a statement and with a
+value, `while`, `for` with `continue` and `break`, `loop` as a statement and with a value (`break
+v`), the unit value `()`, `min`/`max`, the input's `len()` and `dim(1)`, a unary operator, in
+helpers an early `return`, and always a call that passes the 2-D input (`&a`) and one that passes a
+row of it (`&a[i]`), so that every helper is called from device code (tools/smith/vxsmith/kinds.py
+names the kinds they make). Each context's statements fold their values into an accumulator, which
+the lanes store at their own element (of the output, or of its row through `let r = &mut out[b];`
+in block code or in the pass) and block code at its block's: race-free by construction, every loop
+bounded, every index in range (a non-negative value `% n`). A float accumulator is kept a number
 (`.max(-1.0e6).min(1.0e6)`: `max` and `min` ignore a NaN), so that no operation on two NaNs, whose
 sign IEEE leaves open, reaches the output. GAPS are forms the CUDA emitter cannot run yet, made
 only with VX_SMITH_GAPS=1.
@@ -49,7 +50,9 @@ class DeviceCode:
         return self.g.lit(self.t, v)
 
     def expr(self, env, reads, d=None):
-        return self.g.expr(self.t, env, self.r.randint(0, 2) if d is None else d, reads)
+        # shallow: the section is there for its statements (the other sections make deep
+        # expressions), and NVRTC's time grows with them (smith's nvrtc tier compiles every program)
+        return self.g.expr(self.t, env, self.r.randint(0, 1) if d is None else min(d, 1), reads)
 
     def combine(self, acc, v):
         """`acc = acc op v;`: wraps for integers, stays finite or not for floats, always defined."""
@@ -72,7 +75,7 @@ class DeviceCode:
         forced = ["call_ref", "call_row"] if calls else []
         forms = [f for f in FORMS + (GAPS if os.environ.get("VX_SMITH_GAPS") == "1" else [])
                  if (f != "return" or helper) and f not in ("call_ref", "call_row") and (calls or f != "query")]
-        chosen = r.sample(forms, r.randint(4, 8)) + forced
+        chosen = r.sample(forms, r.randint(2, 4)) + forced
         r.shuffle(chosen)
         self.calls = calls
         for form in chosen:
@@ -275,9 +278,9 @@ class DeviceCode:
 
 
 def section(g, w):
-    """Perhaps (one program in four) a device-code section, made with an RNG of its own."""
+    """Perhaps (one program in eight) a device-code section, made with an RNG of its own."""
     r = random.Random(g.seed * 9973 + 41)
-    if r.random() >= 0.25:
+    if r.random() >= 1 / 8:
         return False
     saved = g.r
     g.r = r
