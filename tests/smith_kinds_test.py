@@ -37,7 +37,8 @@ SOURCE = os.path.dirname(HERE)
 SMITH = os.path.join(SOURCE, "tools", "smith", "smith")
 TIR = os.path.join(SOURCE, "src", "check", "tir.hpp")
 # The built-ins, one row each (the float math methods' rows are in numeric/math.def).
-BUILTIN_TABLES = [os.path.join(SOURCE, "src", "check", "builtins.def"), os.path.join(SOURCE, "src", "numeric", "math.def")]
+BUILTIN_TABLES = [os.path.join(SOURCE, "src", "check", "builtins.def"),
+                  os.path.join(SOURCE, "src", "numeric", "math.def")]
 
 CONTEXTS = ["lane", "block", "helper_lane", "helper_block", "nested_helper"]
 HELPERS = ["helper_lane", "helper_block", "nested_helper"]

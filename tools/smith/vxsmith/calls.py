@@ -246,6 +246,7 @@ def row_mutant(seed):
 
 # ---- calls with aliased arguments: refused with E0305
 
+_LANE = "for l in 0..N across lanes {\n                %s\n            }"
 # form: (the helpers it calls, the call, the call of its control: two tensors, which vx accepts,
 # or None where no such call is accepted: a call in a lane loop that writes an outer tensor)
 _ALIAS = {
@@ -262,8 +263,8 @@ _ALIAS = {
     "device_tile": ("kt", "kt(&mut t, &t, 0);", "kt(&mut t, &u, 0);"),
     "device_tile_mut_mut": ("ktm", "ktm(&mut t, &mut t, 1);", "ktm(&mut t, &mut u, 1);"),
     "device_tile_row_whole": ("ktr", "ktr(&mut t2[0], &t2, 0);", "ktr(&mut t2[0], &u2, 0);"),
-    "device_hbm_lane": ("kh", "for l in 0..N across lanes {\n                kh(&mut x, &x, b * N + l);\n            }", None),
-    "device_hbm_row_lane": ("khr", "for l in 0..N across lanes {\n                khr(&mut m[b], &m, l);\n            }", None),
+    "device_hbm_lane": ("kh", _LANE % "kh(&mut x, &x, b * N + l);", None),
+    "device_hbm_row_lane": ("khr", _LANE % "khr(&mut m[b], &m, l);", None),
 }
 ALIAS_FORMS = sorted(_ALIAS)
 

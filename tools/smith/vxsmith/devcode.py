@@ -123,7 +123,8 @@ class DeviceCode:
     def form_block(self, acc, env, reads, ivars):
         v, x = self.g.fresh("v"), self.g.fresh("x")
         return ["let %s = {" % v, "    let %s = %s;" % (x, self.expr(env, reads)),
-                "    %s %s %s" % (x, self.r.choice(["+", "-", "*"]), self.expr(env, reads, 1)), "};", self.combine(acc, v)]
+                "    %s %s %s" % (x, self.r.choice(["+", "-", "*"]), self.expr(env, reads, 1)), "};",
+                self.combine(acc, v)]
 
     def form_match_stmt(self, acc, env, reads, ivars):
         i = self.r.choice(ivars)

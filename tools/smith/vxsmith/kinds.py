@@ -476,12 +476,11 @@ class _Parser:
             # a struct literal: each field a local of its own
             self.next()
             while not self.eat("}"):
-                field = self.next()
+                self.next()  # the field's name
                 if self.eat(":"):
                     self.expr()
                 else:
-                    self.kind("Var")  # the field init shorthand
-                    del field
+                    self.kind("Var")  # the field init shorthand: the local of that name
                 self.eat(",")
             return
         self.kind("Var")
