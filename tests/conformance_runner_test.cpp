@@ -301,7 +301,44 @@ TEST_CASE("run_command captures output, status, signals and timeouts") {
 
   r = run_command({"/nonexistent/vx-impl"}, {}, 5);
   CHECK_FALSE(r.started);
-  CHECK(r.err.find("cannot run `/nonexistent/vx-impl`") == 0);
+  CHECK(r.err == "cannot run `/nonexistent/vx-impl`: No such file or directory");
+  r = run_command({"no-such-vx-implementation-here"}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `no-such-vx-implementation-here`: not found in PATH");
+  r = run_command({"/"}, {}, 5);
+  CHECK(r.err == "cannot run `/`: it is a directory");
+
+  // A file that is there but cannot be executed: no permission, a `#!` naming nothing, not a
+  // program at all.
+  const fs::path dir = fs::temp_directory_path() / ("vx_run_command_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  auto script = [&](const char* name, const char* text, fs::perms perms) {
+    std::ofstream(dir / name) << text;
+    fs::permissions(dir / name, perms);
+    return (dir / name).string();
+  };
+  const std::string no_x = script("no_x.sh", "#!/bin/sh\necho hi\n", fs::perms::owner_read);
+  r = run_command({no_x}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `" + no_x + "`: Permission denied");
+  std::string found;
+  CHECK(find_program(no_x, found) == "Permission denied");
+  CHECK(found.empty());
+  const std::string bad_interpreter =
+      script("bad.sh", "#!/nonexistent/shell\necho hi\n", fs::perms::owner_all);
+  CHECK(find_program(bad_interpreter, found).empty());  // a file it can execute, so it says
+  CHECK(found == bad_interpreter);
+  r = run_command({bad_interpreter}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `" + bad_interpreter +
+                     "`: No such file or directory (the interpreter its `#!` line names?)");
+  const std::string garbage = script("garbage", "\x7f\x01\x02 not a program", fs::perms::owner_all);
+  r = run_command({garbage}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `" + garbage + "`: Exec format error");
+  CHECK(find_program("sh", found).empty());
+  CHECK(found.ends_with("/sh"));
+  fs::remove_all(dir);
 
   r = run_command(sh("sleep 30 & sleep 30; echo never"), {}, 1);
   CHECK(r.timed_out);

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "cli/conformance_internal.hpp"
@@ -251,17 +252,26 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
       }
   }
 
-  // Interrupted, the runner takes its running programs with it, then dies of the same signal.
-  struct sigaction on_signal {
-  }, old_int{}, old_term{};
+  // Interrupted, the runner takes its running programs with it, then dies of the same signal
+  // (SIGHUP: its terminal closed). A signal ignored when it started (nohup) stays ignored. Killed
+  // by a signal it cannot catch, the watchdog and the children's parent-death signal do it.
+  struct sigaction on_signal {};
   on_signal.sa_handler = [](int sig) {
     conformance::kill_live_groups();
     signal(sig, SIG_DFL);
     raise(sig);
   };
   sigemptyset(&on_signal.sa_mask);
-  sigaction(SIGINT, &on_signal, &old_int);
-  sigaction(SIGTERM, &on_signal, &old_term);
+  constexpr int kCaught[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_actions[std::size(kCaught)] = {};
+  bool installed[std::size(kCaught)] = {};
+  for (size_t k = 0; k < std::size(kCaught); ++k) {
+    sigaction(kCaught[k], nullptr, &old_actions[k]);
+    if (old_actions[k].sa_handler == SIG_IGN) continue;
+    sigaction(kCaught[k], &on_signal, nullptr);
+    installed[k] = true;
+  }
+  const bool own_watchdog = start_watchdog();
 
   std::vector<Case> cases(programs.size());
   std::atomic<size_t> next{0};
@@ -275,8 +285,9 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
     threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  if (own_watchdog) stop_watchdog();
+  for (size_t k = 0; k < std::size(kCaught); ++k)
+    if (installed[k]) sigaction(kCaught[k], &old_actions[k], nullptr);
   for (Case& c : cases) c.xfail = matches_any(c.path, xfail);
 
   const Tally t = tally(cases);

@@ -120,15 +120,30 @@ struct RunResult {
   long duration_ms = 0;
 };
 
+// The file that running `word` executes: `word` itself when it has a `/`, else the first
+// executable regular file of that name in the runner's PATH (/bin:/usr/bin when unset). Returns
+// an empty string, or why it cannot be run (`path` is then empty).
+std::string find_program(const std::string& word, std::string& path);
+
 // Runs argv[0] (looked up in PATH when it has no `/`) with the arguments argv[1…], no shell, with
 // `env` added, stdin from /dev/null, in its own process group (killed whole on timeout),
-// capturing stdout and stderr (the first 16 MiB of each).
+// capturing stdout and stderr (the first 16 MiB of each). The program dies with the runner: its
+// parent-death signal is SIGKILL, and a watchdog (start_watchdog) kills its whole group.
+// `started` is false when it could not be executed (RunResult::err says why).
 RunResult run_command(const std::vector<std::string>& argv,
                       const std::vector<std::pair<std::string, std::string>>& env,
                       int timeout_seconds);
 
 // Kills the process group of every program run_command is running now (async-signal-safe).
 void kill_live_groups();
+
+// The watchdog of a run: a process in a group of its own that kills the process group of every
+// program run_command started and that has not ended, when the runner dies, by any signal
+// (SIGKILL too: it notices that its socket to the runner is closed). Started once per run;
+// `stop_watchdog` ends it (nothing is left to kill then). Returns false when it cannot start
+// (the run goes on with the parent-death signal alone).
+bool start_watchdog();
+void stop_watchdog();
 
 // Compares a run with the expectations; returns an empty string when it passes, else the reason.
 // `expected_stdout` / `expected_exit` come from NAME.stdout / NAME.exitcode when they exist.
