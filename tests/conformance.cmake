@@ -25,7 +25,9 @@ add_test(NAME conformance_wrong_impl
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(conformance_wrong_impl PROPERTIES TIMEOUT 900)
 
-# The implementer's day (issue 40): no orphans after SIGKILL or SIGHUP of the runner.
+# The implementer's day (issue 40): progress as it goes (a pipe, a pty), an implementation that
+# cannot start, no orphans after SIGKILL or SIGHUP of the runner, --impl-format=json against vx
+# itself, --write-xfail then --xfail.
 add_test(NAME conformance_implementer
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/conformance_implementer_test.py $<TARGET_FILE:vx>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

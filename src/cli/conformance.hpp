@@ -29,6 +29,13 @@ struct ConformanceOptions {
   bool bless = false;                 // `--bless`: (re)write NAME.stdout from what this vx printed
   bool coverage = false;  // `--coverage`: the sections of spec/ with their tests; nothing runs
   std::string spec_dir;   // `--spec DIR`; empty: the spec/ of the nearest directory above DIR
+  // `--progress`: how the run is reported as it goes, on `err`: `lines` (one per finished
+  // program), `bar` (one line kept up to date, for a terminal), `auto` (bar when standard error
+  // is a terminal, else lines) or `off`. The command line's default is auto; the library's off.
+  std::string progress = "off";
+  bool by_section = false;  // `--by-section`: pass rates per `// spec:` section in the text
+  std::string write_xfail;  // `--write-xfail FILE`: the failing programs, as --xfail reads them
+  std::string impl_format = "human";  // `--impl-format`: human | json (spec/cli.md §5's lines)
 };
 
 // Returns the exit status: 0 all passed, 1 some failed, 2 usage error (missing directory …).
@@ -71,7 +78,7 @@ struct Expectations {
 Expectations parse_expectations(std::string_view source, std::string_view comment = "//");
 
 // A diagnostic as an implementation printed it: `error[CODE]: …` (or `warning: …`) then
-// ` --> path:LINE:COL`.
+// ` --> path:LINE:COL`, or one JSON object of spec/cli.md §5.
 struct ScrapedDiagnostic {
   std::string code;  // empty for a warning
   std::string path;
@@ -84,6 +91,24 @@ std::vector<ScrapedDiagnostic> scrape_warnings(std::string_view stderr_text);
 
 // Every ` --> path:LINE:COL` location in the text, in order (path, line).
 std::vector<std::pair<std::string, int>> scrape_locations(std::string_view stderr_text);
+
+// How an implementation prints its diagnostics on standard error: rustc's human form, or one
+// JSON object a line in vx's `--error-format=json` schema (`--impl-format=json`).
+enum class DiagnosticFormat { Human, Json };
+
+// What an implementation reported on standard error, read in one of the two forms.
+struct Reported {
+  std::vector<ScrapedDiagnostic> errors;    // with a code
+  std::vector<ScrapedDiagnostic> warnings;  // code empty
+  // Where runtime errors point: every ` --> ` location of the human form; in JSON the primary
+  // span of each error without a code.
+  std::vector<std::pair<std::string, int>> locations;
+  // Where the text of a `//~ RUNTIME-ERROR text` marker is looked for: the human stderr, or the
+  // JSON objects' messages and rendered texts.
+  std::string text;
+  int json_objects = 0;  // JSON mode: the lines that were diagnostic objects
+};
+Reported read_reported(std::string_view stderr_text, DiagnosticFormat format);
 
 // Whether a path printed by the implementation names the program at `program_path`.
 bool same_program(std::string_view printed, std::string_view program_path);
@@ -149,7 +174,7 @@ void stop_watchdog();
 // `expected_stdout` / `expected_exit` come from NAME.stdout / NAME.exitcode when they exist.
 std::string judge(const Expectations& expect, const std::optional<std::string>& expected_stdout,
                   std::optional<int> expected_exit, const RunResult& run,
-                  std::string_view program_path);
+                  std::string_view program_path, DiagnosticFormat format = DiagnosticFormat::Human);
 
 // A section of spec/ (spec/cli.md §6.5): its key as a `// spec:` header names it
 // (`memory.md §1`, `cli.md §2.1`, `errors.md E0200`), its title, and the tests of vx's own that a
