@@ -1,8 +1,9 @@
 #!/bin/bash -eu
 # Builds vx's libFuzzer harnesses (tests/fuzz/README.md) for OSS-Fuzz and ClusterFuzzLite, under
-# their build contract: the compilers $CC and $CXX with $CFLAGS and $CXXFLAGS (the sanitizer and
-# coverage flags), the fuzzing engine $LIB_FUZZING_ENGINE when linking, scratch files in $WORK,
-# everything the fuzzing machine needs in $OUT. The source is $SRC/vx (VX_SRC overrides it).
+# their build contract: the compiler $CXX with $CXXFLAGS (the sanitizer and coverage flags; vx
+# has no C, so $CC and $CFLAGS are not used), the fuzzing engine $LIB_FUZZING_ENGINE when
+# linking, scratch files in $WORK, everything the fuzzing machine needs in $OUT. The source is
+# $SRC/vx (VX_SRC overrides it).
 # Downloads nothing: the Dockerfile installs the Debian/Ubuntu packages vx builds with.
 #
 # For each harness NAME, $OUT gets:
@@ -22,9 +23,9 @@ root="${VX_SRC:-$SRC/vx}"
 build="$WORK/vx-fuzz-build"
 generator="Unix Makefiles"
 if command -v ninja >/dev/null; then generator=Ninja; fi
+# vx is C++ only: $CC and $CFLAGS have nothing to compile.
 cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=None \
-  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
-  -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
+  -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DVX_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
 harnesses="${VX_FUZZ_HARNESSES:-$(cat "$build/fuzz_harnesses.txt")}"
 targets=()
@@ -37,10 +38,11 @@ for h in $harnesses; do
   cp "$root/tests/fuzz/vx.dict" "$OUT/fuzz_$h.dict"
   printf '[libfuzzer]\ndict = fuzz_%s.dict\nmax_len = 65536\ntimeout = 25\n' "$h" \
     >"$OUT/fuzz_$h.options"
+  # A library an earlier harness brought is found there already (through the rpath).
   ldd "$OUT/fuzz_$h" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
       libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | ld-linux*) ;;
-      *) cp -L "$lib" "$OUT/lib/" ;;
+      *) [ -e "$OUT/lib/$(basename "$lib")" ] || cp -L "$lib" "$OUT/lib/" ;;
     esac
   done
 done
