@@ -25,6 +25,14 @@ add_test(NAME conformance_wrong_impl
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(conformance_wrong_impl PROPERTIES TIMEOUT 900)
 
+# The implementer's day (issue 40): progress as it goes (a pipe, a pty), an implementation that
+# cannot start, no orphans after SIGKILL or SIGHUP of the runner, --impl-format=json against vx
+# itself, --write-xfail then --xfail.
+add_test(NAME conformance_implementer
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/conformance_implementer_test.py $<TARGET_FILE:vx>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(conformance_implementer PROPERTIES TIMEOUT 600)
+
 # `--dump=ast|typed|kernels|cuda|uir`: each step's output for a program worked out by hand.
 add_test(NAME pipeline_dumps
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/pipeline_dumps_test.py $<TARGET_FILE:vx>)

@@ -229,6 +229,72 @@ TEST_CASE("diagnostics are scraped from rustc-style stderr") {
   CHECK(locs[2] == std::pair<std::string, int>{"conformance/types/bad.vx", 10});
 }
 
+TEST_CASE("--impl-format=json reads vx's JSON diagnostics (spec/cli.md §5)") {
+  const std::string err =
+      R"({"level":"error","code":"E0200","message":"mismatched types","spans":[)"
+      R"({"file":"t.vx","line_start":9,"is_primary":false},)"
+      R"({"file":"t.vx","byte_start":40,"byte_end":41,"line_start":3,"column_start":18,)"
+      R"("line_end":3,"column_end":19,"is_primary":true,"label":"x"}],"notes":[],"helps":[],)"
+      R"("rendered":"error[E0200]: mismatched types"})"
+      "\n"
+      R"({"level":"warning","code":null,"message":"unused variable: `i`","spans":[)"
+      R"({"file":"t.vx","line_start":4,"is_primary":true}]})"
+      "\n"
+      R"({"level":"error","code":null,"message":"runtime error: divide by zero","spans":[)"
+      R"({"file":"t.vx","line_start":7,"is_primary":true}],"rendered":"error: runtime error"})"
+      "\n"
+      "not json: a program's own line\n"
+      R"({"level":"error","code":null,"message":"cannot read","spans":[]})"
+      "\n"
+      R"({"level":"error","code":"E0100","message":7})"  // not the schema: skipped
+      "\n"
+      R"({"level":"error","code":"E0101","message":"m","spans":[{"file":1,"line_start":"x"}]})"
+      "\n[1, 2]\n{\"unclosed\": \n";
+  const Reported r = read_reported(err, DiagnosticFormat::Json);
+  CHECK(r.json_objects == 5);
+  REQUIRE(r.errors.size() == 1);  // E0101 has no line: not at a place in the program
+  CHECK(r.errors[0].code == "E0200");
+  CHECK(r.errors[0].path == "t.vx");
+  CHECK(r.errors[0].line == 3);  // the primary span, not the first
+  CHECK(r.errors[0].message == "mismatched types");
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].line == 4);
+  CHECK(r.warnings[0].message == "unused variable: `i`");
+  CHECK(r.locations == std::vector<std::pair<std::string, int>>{{"t.vx", 7}});
+  CHECK(r.text.find("runtime error: divide by zero") != std::string::npos);
+  // The human reader finds none of it, and the JSON reader nothing in human text.
+  CHECK(read_reported(err, DiagnosticFormat::Human).errors.empty());
+  const Reported none =
+      read_reported("error[E0200]: mismatched types\n --> t.vx:3:1\n", DiagnosticFormat::Json);
+  CHECK(none.errors.empty());
+  CHECK(none.json_objects == 0);
+
+  // Judged in JSON: refusals, warnings and runtime errors as in the human form.
+  RunResult refused;
+  refused.exit_status = 1;
+  refused.err = err;
+  const auto e = parse_expectations("\n\nlet x: i32 = 1.5; //~ ERROR E0200\n");
+  CHECK(judge(e, std::nullopt, std::nullopt, refused, "dir/t.vx", DiagnosticFormat::Json) == "");
+  CHECK(judge(e, std::nullopt, std::nullopt, refused, "dir/t.vx")
+            .find("missing diagnostics E0200:3 (stderr holds JSON diagnostics") == 0);
+  RunResult human = refused;
+  human.err = "error[E0200]: mismatched types\n --> t.vx:3:1\n";
+  CHECK(judge(e, std::nullopt, std::nullopt, human, "dir/t.vx", DiagnosticFormat::Json) ==
+        "missing diagnostics E0200:3 (stderr holds human diagnostics; --impl-format=json reads "
+        "one JSON object a line)");
+  RunResult panicked;
+  panicked.exit_status = 101;
+  panicked.err = err;
+  const auto p = parse_expectations(
+      "\n\n\nlet i = 0; //~ WARNING unused variable\n\n\nx / 0; //~ RUNTIME-ERROR divide by "
+      "zero\n");
+  CHECK(judge(p, std::nullopt, std::nullopt, panicked, "dir/t.vx", DiagnosticFormat::Json) == "");
+  panicked.err = "";
+  CHECK(judge(p, std::nullopt, std::nullopt, panicked, "dir/t.vx", DiagnosticFormat::Json) ==
+        "missing warning `unused variable` at line 4; stderr has no JSON error without a code "
+        "whose primary span is at line 7; stderr lacks `divide by zero`");
+}
+
 TEST_CASE("a printed path names the program by path or file name") {
   CHECK(same_program("conformance/a/x.vx", "conformance/a/x.vx"));
   CHECK(same_program("x.vx", "conformance/a/x.vx"));
@@ -301,7 +367,44 @@ TEST_CASE("run_command captures output, status, signals and timeouts") {
 
   r = run_command({"/nonexistent/vx-impl"}, {}, 5);
   CHECK_FALSE(r.started);
-  CHECK(r.err.find("cannot run `/nonexistent/vx-impl`") == 0);
+  CHECK(r.err == "cannot run `/nonexistent/vx-impl`: No such file or directory");
+  r = run_command({"no-such-vx-implementation-here"}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `no-such-vx-implementation-here`: not found in PATH");
+  r = run_command({"/"}, {}, 5);
+  CHECK(r.err == "cannot run `/`: it is a directory");
+
+  // A file that is there but cannot be executed: no permission, a `#!` naming nothing, not a
+  // program at all.
+  const fs::path dir = fs::temp_directory_path() / ("vx_run_command_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  auto script = [&](const char* name, const char* text, fs::perms perms) {
+    std::ofstream(dir / name) << text;
+    fs::permissions(dir / name, perms);
+    return (dir / name).string();
+  };
+  const std::string no_x = script("no_x.sh", "#!/bin/sh\necho hi\n", fs::perms::owner_read);
+  r = run_command({no_x}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `" + no_x + "`: Permission denied");
+  std::string found;
+  CHECK(find_program(no_x, found) == "Permission denied");
+  CHECK(found.empty());
+  const std::string bad_interpreter =
+      script("bad.sh", "#!/nonexistent/shell\necho hi\n", fs::perms::owner_all);
+  CHECK(find_program(bad_interpreter, found).empty());  // a file it can execute, so it says
+  CHECK(found == bad_interpreter);
+  r = run_command({bad_interpreter}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `" + bad_interpreter +
+                     "`: No such file or directory (the interpreter its `#!` line names?)");
+  const std::string garbage = script("garbage", "\x7f\x01\x02 not a program", fs::perms::owner_all);
+  r = run_command({garbage}, {}, 5);
+  CHECK_FALSE(r.started);
+  CHECK(r.err == "cannot run `" + garbage + "`: Exec format error");
+  CHECK(find_program("sh", found).empty());
+  CHECK(found.ends_with("/sh"));
+  fs::remove_all(dir);
 
   r = run_command(sh("sleep 30 & sleep 30; echo never"), {}, 1);
   CHECK(r.timed_out);
@@ -888,4 +991,269 @@ TEST_CASE("a corpus cannot make the runner run anything but the implementation")
   CHECK(run_conformance(bad, out2, err2) == 2);
   CHECK(err2.str().find("`{flags}` must be a word of its own") != std::string::npos);
   CHECK_FALSE(fs::exists(marker));
+}
+
+TEST_CASE("progress as programs finish: lines for a log, a bar for a terminal") {
+  Corpus c;
+  for (const char* name : {"a_ok", "b_ok", "c_bad"}) {
+    c.write(std::string(name) + ".vx", name[2] == 'o' ? "same\n" : "other\n");
+    c.write(std::string(name) + ".stdout", "same\n");
+  }
+  c.write("impl.sh", "#!/bin/sh\nhead -n 1 \"$1\"\n");
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.impl_template = "sh " + quoted((c.dir / "impl.sh").string()) + " {file}";
+  o.jobs = 1;
+  o.progress = "lines";
+  std::ostringstream out, err;
+  CHECK(run_conformance(o, out, err) == 1);
+  // The report on stdout is what it was without progress; the progress is on stderr.
+  CHECK(out.str().find("FAIL " + (c.dir / "c_bad.vx").string()) == 0);
+  CHECK(out.str().ends_with("2 passed, 1 failed\n"));
+  const std::string lines = err.str();
+  INFO(lines);
+  CHECK(lines.find("[1/3] PASS " + (c.dir / "a_ok.vx").string() + " (") == 0);
+  CHECK(lines.find("\n[2/3] PASS " + (c.dir / "b_ok.vx").string()) != std::string::npos);
+  CHECK(lines.find("\n[3/3] FAIL " + (c.dir / "c_bad.vx").string() +
+                   ": stdout line 1: expected `same`, got `other`\n") != std::string::npos);
+  CHECK(lines.find("\nran 3 programs in ") != std::string::npos);
+
+  o.progress = "bar";
+  std::ostringstream out2, err2;
+  CHECK(run_conformance(o, out2, err2) == 1);
+  CHECK(out2.str() == out.str());
+  const std::string bar = err2.str();
+  INFO(bar);
+  CHECK(bar.find("\r[") == 0);
+  CHECK(bar.find("] 3/3  2 passed  1 failed") != std::string::npos);
+  CHECK(bar.find(" left\x1b[K") != std::string::npos);
+  CHECK(bar.find("\r\x1b[KFAIL " + (c.dir / "c_bad.vx").string()) != std::string::npos);
+  CHECK(bar.find("\r\x1b[Kran 3 programs in ") != std::string::npos);
+  CHECK(bar.ends_with(" s\n"));
+  CHECK(bar.find("PASS") == std::string::npos);  // passes only count on the bar
+
+  o.progress = "sideways";
+  std::ostringstream out3, err3;
+  CHECK(run_conformance(o, out3, err3) == 2);
+  CHECK(err3.str() ==
+        "vx conformance: unknown --progress `sideways` (expected auto, bar, lines or "
+        "off)\n");
+}
+
+TEST_CASE("an implementation that cannot start is one usage error") {
+  Corpus c;
+  for (const char* name : {"a", "b", "c"}) {
+    c.write(std::string(name) + ".vx", "x\n");
+    c.write(std::string(name) + ".stdout", "x\n");
+  }
+  c.write("no_x.sh", "#!/bin/sh\nhead -n 1 \"$1\"\n");
+  fs::permissions(c.dir / "no_x.sh", fs::perms::owner_read | fs::perms::owner_write);
+  c.write("bad_interpreter.sh", "#!/nonexistent/interpreter\n");
+  fs::permissions(c.dir / "bad_interpreter.sh", fs::perms::owner_all);
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.progress = "lines";
+  auto run = [&](const std::string& impl, std::string& text) {
+    o.impl_template = impl;
+    std::ostringstream out, err;
+    const int status = run_conformance(o, out, err);
+    CHECK(out.str().empty() == (status == 2));  // a usage error prints no report
+    text = err.str();
+    return status;
+  };
+  std::string text;
+  CHECK(run("/nonexistent/my-vx run {file}", text) == 2);
+  CHECK(text ==
+        "vx conformance: cannot run the implementation `/nonexistent/my-vx`: No such file or "
+        "directory\n");
+  CHECK(run("my-vx-that-is-not-installed {file}", text) == 2);
+  CHECK(text ==
+        "vx conformance: cannot run the implementation `my-vx-that-is-not-installed`: not found "
+        "in PATH\n");
+  const std::string no_x = (c.dir / "no_x.sh").string();
+  CHECK(run(quoted(no_x) + " {file}", text) == 2);
+  CHECK(text ==
+        "vx conformance: cannot run the implementation `" + no_x + "`: Permission denied\n");
+  // Found, but its interpreter is not there: found out by the first run, which stops the rest.
+  const std::string bad = (c.dir / "bad_interpreter.sh").string();
+  CHECK(run(quoted(bad) + " {file}", text) == 2);
+  CHECK(text == "ran 0 programs in " + text.substr(18, text.find('\n') - 18) +
+                    "\nvx conformance: could not start the implementation: cannot run `" + bad +
+                    "`: No such file or directory (the interpreter its `#!` line names?)\n");
+  // A first word that depends on the program is not checked: each program fails by itself.
+  CHECK(run("{file}", text) == 1);
+  CHECK(text.find("[3/3] FAIL") != std::string::npos);
+}
+
+TEST_CASE("what a failure's report shows: its section, diff, stderr; JUnit carries them too") {
+  Corpus c;
+  c.write("a_out.vx", "// spec: memory.md §1\nout\n");
+  c.write("a_out.stdout", "1\n2\n3\n");
+  c.write("b_panic.vx",
+          "// spec: semantics.md §4.2\npanic\n\nx //~ RUNTIME-ERROR divide by zero\n");
+  c.write("c_fine.vx", "// spec: memory.md §2\nfine\n");
+  c.write("c_fine.stdout", "fine\n");
+  c.write("d_refuse.vx", "// spec: errors.md E0200; memory.md §1\nrefuse\nx //~ ERROR E0200\n");
+  c.write("e_none.vx", "fine\n");
+  c.write("e_none.stdout", "fine\n");
+  c.write(
+      "impl.sh",
+      "#!/bin/sh\n"
+      "f=\"$1\"\n"
+      "case \"$(grep -v '^//' \"$f\" | head -n 1)\" in\n"
+      "  out) printf '1\\ntwo\\n3\\n' ;;\n"
+      "  panic) printf 'error: runtime error: divide by zero\\n --> %s:2:1\\n' \"$f\" >&2;"
+      " exit 101 ;;\n"
+      "  fine) echo fine ;;\n"
+      "  refuse) printf 'error[E0200]: mismatched types\\n --> %s:3:1\\n' \"$f\" >&2; exit 1 ;;\n"
+      "esac\n");
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.impl_template = "sh " + quoted((c.dir / "impl.sh").string()) + " {file}";
+  o.by_section = true;
+  std::ostringstream out, err;
+  CHECK(run_conformance(o, out, err) == 1);
+  const std::string text = out.str();
+  INFO(text);
+  CHECK(text.find("FAIL " + (c.dir / "a_out.vx").string() +
+                  ": stdout line 2: expected `2`, got `two`\n"
+                  "    spec: memory.md §1\n"
+                  "    --- expected\n") != std::string::npos);
+  // The runtime error at the wrong line: what the implementation printed is shown.
+  CHECK(text.find("FAIL " + (c.dir / "b_panic.vx").string() +
+                  ": stderr does not point at line 4 (` --> " + (c.dir / "b_panic.vx").string() +
+                  ":4:…`)\n"
+                  "    spec: semantics.md §4.2\n"
+                  "    stderr:\n"
+                  "    | error: runtime error: divide by zero\n"
+                  "    |  --> " +
+                  (c.dir / "b_panic.vx").string() + ":2:1\n") != std::string::npos);
+  // A program counts once in each section and chapter it names; those without a header last.
+  CHECK(
+      text.ends_with("pass rates by spec section:\n"
+                     "  errors.md: 1 of 1 passed (100%)\n"
+                     "    errors.md E0200: 1 of 1 passed (100%)\n"
+                     "  memory.md: 2 of 3 passed (66%), 1 failed\n"
+                     "    memory.md §1: 1 of 2 passed (50%), 1 failed\n"
+                     "    memory.md §2: 1 of 1 passed (100%)\n"
+                     "  semantics.md: 0 of 1 passed (0%), 1 failed\n"
+                     "    semantics.md §4.2: 0 of 1 passed (0%), 1 failed\n"
+                     "  (no spec header): 1 of 1 passed (100%)\n"
+                     "3 passed, 2 failed\n"));
+
+  o.format = "json";
+  std::ostringstream jout, jerr;
+  CHECK(run_conformance(o, jout, jerr) == 1);
+  const auto doc = nlohmann::json::parse(jout.str());
+  CHECK(doc["chapters"][1] == nlohmann::json{{"section", "memory.md"},
+                                             {"passed", 2},
+                                             {"failed", 1},
+                                             {"xfailed", 0},
+                                             {"total", 3},
+                                             {"pass_rate", 2.0 / 3}});
+  CHECK(doc["chapters"][3]["section"] == "(no spec header)");
+  CHECK(doc["sections"][2]["section"] == "memory.md §2");
+  CHECK(doc["sections"][2]["pass_rate"] == 1.0);
+  CHECK(jerr.str().starts_with("pass rates by spec section:\n"));
+
+  o.format = "junit";
+  o.by_section = false;
+  std::ostringstream xout, xerr;
+  CHECK(run_conformance(o, xout, xerr) == 1);
+  const std::string xml = xout.str();
+  INFO(xml);
+  // The failure's text: its reason, section, diff, both outputs, and the stderr that matters.
+  CHECK(xml.find("<failure message=\"stdout line 2: expected `2`, got `two`\" type=\"mismatch\">"
+                 "stdout line 2: expected `2`, got `two`&#10;&#10;spec: memory.md §1&#10;"
+                 "--- expected&#10;+++ actual&#10;@@ -1,3 +1,3 @@&#10; 1&#10;-2&#10;+two&#10; 3"
+                 "&#10;expected stdout:&#10;| 1&#10;| 2&#10;| 3&#10;stdout:&#10;| 1&#10;| two&#10;"
+                 "| 3&#10;</failure>") != std::string::npos);
+  CHECK(xml.find("stderr:&#10;| error: runtime error: divide by zero&#10;") != std::string::npos);
+}
+
+TEST_CASE("--xfail globs that match nothing are warned of; --write-xfail writes the list") {
+  Corpus c;
+  for (const char* name : {"a_right", "b_wrong", "sub/c_wrong[1]", "sub/d_right"}) {
+    const bool right = std::string(name).find("right") != std::string::npos;
+    c.write(std::string(name) + ".vx", right ? "same\n" : "other\n");
+    c.write(std::string(name) + ".stdout", "same\n");
+  }
+  c.write("impl.sh", "#!/bin/sh\nhead -n 1 \"$1\"\n");
+  c.write("known.txt", "# known\n*/b_wrong.vx\n\n*/typo_wrong.vx\n*/sub/*\n");
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.impl_template = "sh " + quoted((c.dir / "impl.sh").string()) + " {file}";
+  o.xfail_file = (c.dir / "known.txt").string();
+  o.write_xfail = (c.dir / "failing.txt").string();
+  std::ostringstream out, err;
+  CHECK(run_conformance(o, out, err) == 1);  // sub/d_right is an xpass
+  CHECK(err.str() == "vx conformance: warning: " + o.xfail_file +
+                         ":4: `*/typo_wrong.vx` matches no program under the given "
+                         "directories\n");
+  std::ifstream written(c.dir / "failing.txt");
+  std::stringstream list;
+  list << written.rdbuf();
+  INFO(list.str());
+  CHECK(list.str() ==
+        "# The programs that failed in a run of `vx conformance` (--write-xfail), "
+        "for --xfail.\n# 2 of 4 programs failed.\n\n"
+        "# mismatch: stdout line 1: expected `same`, got `other`\n" +
+            (c.dir / "b_wrong.vx").string() +
+            "\n\n# mismatch: stdout line 1: expected `same`, got `other`\n" +
+            (c.dir / "sub/c_wrong\\[1].vx").string() + "\n");
+  // The list written is the list read: every failure excused, nothing else, no warning (a glob
+  // of a filtered-out program is not one: it names a program that is there).
+  o.xfail_file = o.write_xfail;
+  o.write_xfail.clear();
+  o.filters = {"*/sub/*"};
+  std::ostringstream out2, err2;
+  CHECK(run_conformance(o, out2, err2) == 0);
+  CHECK(out2.str() == "1 passed, 0 failed, 1 expected failures\n");
+  CHECK(err2.str().empty());
+  // A list that cannot be written is a usage error.
+  o.filters.clear();
+  o.write_xfail = (c.dir / "no/such/dir/list.txt").string();
+  std::ostringstream out3, err3;
+  CHECK(run_conformance(o, out3, err3) == 2);
+  CHECK(err3.str().ends_with("vx conformance: cannot write `" + o.write_xfail + "`\n"));
+}
+
+TEST_CASE("--impl-format=json runs an implementation that prints JSON diagnostics") {
+  Corpus c;
+  c.write("a_refused.vx", "refuse\nlet x = 1; //~ ERROR E0200\n");
+  c.write("b_panics.vx", "panic\nx //~ RUNTIME-ERROR boom\n");
+  c.write("c_warns.vx", "warn\nlet i = 0; //~ WARNING unused variable\n");
+  c.write("c_warns.stdout", "");
+  c.write(
+      "impl.sh",
+      "#!/bin/sh\n"
+      "f=\"$1\"\n"
+      "span() { printf '[{\"file\":\"%s\",\"line_start\":%d,\"is_primary\":true}]' \"$f\" $1; }\n"
+      "case \"$(head -n 1 \"$f\")\" in\n"
+      "  refuse) echo \"{\\\"level\\\":\\\"error\\\",\\\"code\\\":\\\"E0200\\\","
+      "\\\"message\\\":\\\"mismatched types\\\",\\\"spans\\\":$(span 2)}\" >&2; exit 1 ;;\n"
+      "  panic) echo \"{\\\"level\\\":\\\"error\\\",\\\"code\\\":null,"
+      "\\\"message\\\":\\\"runtime error: boom\\\",\\\"spans\\\":$(span 2)}\" >&2; exit 101 ;;\n"
+      "  warn) echo \"{\\\"level\\\":\\\"warning\\\",\\\"code\\\":null,"
+      "\\\"message\\\":\\\"unused variable: i\\\",\\\"spans\\\":$(span 2)}\" >&2 ;;\n"
+      "esac\n");
+  ConformanceOptions o;
+  o.dirs = {c.dir.string()};
+  o.impl_template = "sh " + quoted((c.dir / "impl.sh").string()) + " {file}";
+  o.impl_format = "json";
+  std::ostringstream out, err;
+  CHECK(run_conformance(o, out, err) == 0);
+  CHECK(out.str() == "3 passed, 0 failed\n");
+  // Read as the human form, none of it is found, and the reasons say why.
+  o.impl_format = "human";
+  std::ostringstream out2, err2;
+  CHECK(run_conformance(o, out2, err2) == 1);
+  INFO(out2.str());
+  CHECK(out2.str().find("missing diagnostics E0200:2 (stderr holds JSON diagnostics") !=
+        std::string::npos);
+  CHECK(out2.str().ends_with("0 passed, 3 failed\n"));
+  o.impl_format = "yaml";
+  std::ostringstream out3, err3;
+  CHECK(run_conformance(o, out3, err3) == 2);
+  CHECK(err3.str() == "vx conformance: unknown --impl-format `yaml` (expected human or json)\n");
 }

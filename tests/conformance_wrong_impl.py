@@ -3,8 +3,8 @@
 `vx conformance --impl` with tests/wrong_impl/flip_stdout.sh, which changes the first character
 of every output, drops stderr, always exits 0 and crashes on conformance/formatting/.
 
-- the text report: exit 1, `N passed, M failed`, a changed output shown as a unified diff, an
-  accepted refusal reported;
+- the text report: exit 1, `N passed, M failed`, a changed output shown under its spec section
+  as a unified diff, an accepted refusal reported;
 - the whole corpus as JSON on stdout and JUnit in a file (--output rep.xml): one result per
   program with its status, failure kind, spec section, expected and actual output and
   diagnostics; JUnit that a CI reads (testsuites/testsuite/testcase with name, classname and
@@ -55,8 +55,9 @@ if r.returncode != 1 or not re.fullmatch(r"[0-9]+ passed, [1-9][0-9]* failed", l
     fail(f"text: want exit 1 and `N passed, M failed`, got {r.returncode} {last!r} {r.stderr!r}")
 if not re.search(r"^FAIL .*expected 1 \(refused\)", r.stdout, re.M):
     fail("text: no accepted refusal was reported")
-diff = re.search(r"^FAIL (\S+): stdout .*\n    --- expected\n    \+\+\+ actual\n"
-                 r"    @@ [^\n]*\n    -([^\n]*)\n    \+#([^\n]*)\n", r.stdout, re.M)
+diff = re.search(r"^FAIL (\S+): stdout .*\n    spec: [^\n]+\n"
+                 r"    --- expected\n    \+\+\+ actual\n    @@ [^\n]*\n"
+                 r"    -([^\n]*)\n    \+#([^\n]*)\n", r.stdout, re.M)
 if not diff:
     fail(f"text: no unified diff of a changed output: {r.stdout[:1500]}")
 elif diff.group(3) != diff.group(2)[1:]:  # the wrong implementation put `#` for the first char
@@ -135,6 +136,11 @@ else:
         if (f is not None or e is not None) and c.find("system-out") is None:
             fail(f"junit: {c.get('name')} failed without its <system-out>")
             break
+    # A changed output's failure text has its section, the diff and both outputs (§6.4).
+    if not any(f.text.startswith(f.get("message") + "\n\nspec: ") and
+               "\n--- expected\n+++ actual\n@@ " in f.text and "\nexpected stdout:\n| " in f.text
+               and "\nstdout:\n| #" in f.text for f in suite.iter("failure")):
+        fail("junit: no failure of a changed output with its section, diff and outputs")
 
 # ---- --xfail: the known failures excused, an xpass caught ---------------------------------------
 r = conformance("--format", "json", *FEW, "conformance")

@@ -30,3 +30,6 @@ vx_sanitize_env(cuda_host_test "VX_CORPUS_EVERY=4")
 # conformance_wrong_impl's JSON and JUnit report of the whole corpus covers a quarter of it (123 s
 # under ASan with all of it).
 vx_sanitize_env(conformance_wrong_impl "VX_WRONG_IMPL_SUBSET=1")
+# conformance_implementer's run of vx --error-format=json as another implementation covers a
+# part of the corpus with every kind of expectation (refusals, runtime errors, warnings, .uir).
+vx_sanitize_env(conformance_implementer "VX_IMPLEMENTER_SUBSET=1")

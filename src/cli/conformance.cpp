@@ -4,13 +4,14 @@
 // two runs print the same text. Nothing a test file says is ever read by a shell: its run flags
 // become argument words and its environment is limited to `VX_…` names.
 // This file finds, runs and collects the cases; conformance_process.cpp spawns them,
-// conformance_judge.cpp reads their expectations and judges a run, conformance_report.cpp writes
-// the JSON and JUnit reports.
+// conformance_judge.cpp reads their expectations and judges a run, conformance_progress.cpp
+// shows the run as it goes, conformance_report.cpp writes the reports.
 #include "cli/conformance.hpp"
 
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <mutex>
 #include <thread>
 
 #include "cli/conformance_internal.hpp"
@@ -67,20 +70,55 @@ bool matches_any(const std::string& path, const std::vector<std::string>& globs)
   });
 }
 
-// The globs of an `--xfail` file: one a line, blank lines and `#` comments skipped.
-std::optional<std::vector<std::string>> read_xfail(const std::string& path) {
+// Whether the glob matches one of the paths.
+bool matches_any_of(const std::string& glob, const std::vector<std::string>& paths) {
+  return std::any_of(paths.begin(), paths.end(), [&](const std::string& p) {
+    return ::fnmatch(glob.c_str(), p.c_str(), 0) == 0;
+  });
+}
+
+// The globs of an `--xfail` file with their line numbers: one a line, blank lines and `#`
+// comments skipped.
+std::optional<std::vector<std::pair<std::string, int>>> read_xfail(const std::string& path) {
   const auto text = read_file(path);
   if (!text) return std::nullopt;
-  std::vector<std::string> globs;
+  std::vector<std::pair<std::string, int>> globs;
+  int number = 0;
   for (std::string_view line : split_lines(*text)) {
+    ++number;
     line = trim(line);
-    if (!line.empty() && line[0] != '#') globs.emplace_back(line);
+    if (!line.empty() && line[0] != '#') globs.emplace_back(line, number);
   }
   return globs;
 }
 
+// `--write-xfail FILE`: the programs that failed (xfails included: they fail still), one escaped
+// path a line, each under a comment with its reason, in the format `--xfail` reads.
+bool write_xfail(const std::string& file, const std::vector<Case>& cases) {
+  std::string text =
+      "# The programs that failed in a run of `vx conformance` (--write-xfail), for --xfail.\n";
+  int failing = 0;
+  for (const Case& c : cases)
+    if (!c.reason.empty()) ++failing;
+  text += "# " + std::to_string(failing) + " of " + std::to_string(cases.size()) +
+          " programs failed.\n";
+  for (const Case& c : cases)
+    if (!c.reason.empty())
+      text += "\n# " + std::string(failure_name(c.failure)) + ": " + printable(c.reason, 200) +
+              "\n" + glob_escape(c.path) + "\n";
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out.flush());
+}
+
+std::string indented(std::string_view text) {
+  std::string out;
+  for (std::string_view line : split_lines(text)) out += "    " + std::string(line) + "\n";
+  return out;
+}
+
 Case run_case(const std::string& path, const ConformanceOptions& options,
-              const std::vector<std::string>& tmpl) {
+              const std::vector<std::string>& tmpl, DiagnosticFormat format) {
   Case c;
   c.path = path;
   const auto source = read_file(path);
@@ -135,14 +173,17 @@ Case run_case(const std::string& path, const ConformanceOptions& options,
       c.blessed = true;
     }
   }
-  c.reason = judge(expect, expected_stdout, expected_exit, run, path);
+  c.reason = judge(expect, expected_stdout, expected_exit, run, path, format);
   c.ran = run.started;
+  c.start_failed = !run.started;
   c.out = run.out;
   c.err = run.err;
   c.exit_status = run.exit_status;
   c.signal = run.signal;
-  for (const ScrapedDiagnostic& d : scrape_diagnostics(run.err))
+  for (const ScrapedDiagnostic& d : read_reported(run.err, format).errors)
     if (same_program(d.path, path)) c.found_diagnostics.push_back(code_at(d.code, d.line));
+  c.stderr_matters = !expect.errors.empty() || !expect.runtime_error_lines.empty() ||
+                     !expect.warnings.empty() || run.signal != 0 || run.exit_status != want_exit;
   if (run.timed_out) c.reason = "timed out after " + std::to_string(options.timeout_seconds) + " s";
   if (!c.reason.empty())
     c.failure = run.timed_out                   ? Failure::Timeout
@@ -163,6 +204,17 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
   if (options.timeout_seconds < 1) {
     err << "vx conformance: `--timeout` must be at least 1 second, not " << options.timeout_seconds
         << "\n";
+    return 2;
+  }
+  if (options.progress != "auto" && options.progress != "bar" && options.progress != "lines" &&
+      options.progress != "off") {
+    err << "vx conformance: unknown --progress `" << options.progress
+        << "` (expected auto, bar, lines or off)\n";
+    return 2;
+  }
+  if (options.impl_format != "human" && options.impl_format != "json") {
+    err << "vx conformance: unknown --impl-format `" << options.impl_format
+        << "` (expected human or json)\n";
     return 2;
   }
   if (options.bless && !options.impl_template.empty()) {
@@ -200,6 +252,7 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
     std::sort(found.begin(), found.end());
     programs.insert(programs.end(), found.begin(), found.end());
   }
+  const std::vector<std::string> found_programs = programs;  // before --filter and --exclude
   std::erase_if(programs, [&](const std::string& p) {
     return (!options.filters.empty() && !matches_any(p, options.filters)) ||
            matches_any(p, options.excludes);
@@ -218,16 +271,6 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
     }
     return report_coverage(programs, options, out, err);
   }
-  std::vector<std::string> xfail;
-  if (!options.xfail_file.empty()) {
-    auto globs = read_xfail(options.xfail_file);
-    if (!globs) {
-      err << "vx conformance: cannot read the --xfail file `" << options.xfail_file << "`\n";
-      return 2;
-    }
-    xfail = std::move(*globs);
-  }
-
   std::vector<std::string> tmpl;
   if (options.impl_template.empty()) {
     std::string self = options.self_exe;
@@ -250,24 +293,84 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
         return 2;
       }
   }
+  // An implementation that cannot start is one error before anything runs, not a failure per
+  // program; unless its first word depends on the program (`{file}`, `{mode}`).
+  const bool fixed_program = tmpl[0].find('{') == std::string::npos;
+  if (fixed_program) {
+    std::string path;
+    if (const std::string why = find_program(tmpl[0], path); !why.empty()) {
+      err << "vx conformance: cannot run the implementation `" << printable(tmpl[0]) << "`: " << why
+          << "\n";
+      return 2;
+    }
+  }
+  std::vector<std::string> xfail;
+  if (!options.xfail_file.empty()) {
+    auto globs = read_xfail(options.xfail_file);
+    if (!globs) {
+      err << "vx conformance: cannot read the --xfail file `" << options.xfail_file << "`\n";
+      return 2;
+    }
+    // A glob that matches nothing is a stale entry or a typo: it would excuse nothing.
+    for (const auto& [glob, line] : *globs) {
+      if (!matches_any_of(glob, found_programs))
+        err << "vx conformance: warning: " << options.xfail_file << ":" << line << ": `"
+            << printable(glob) << "` matches no program under the given directories\n";
+      xfail.push_back(glob);
+    }
+  }
 
-  // Interrupted, the runner takes its running programs with it, then dies of the same signal.
-  struct sigaction on_signal {
-  }, old_int{}, old_term{};
+  const DiagnosticFormat format =
+      options.impl_format == "json" ? DiagnosticFormat::Json : DiagnosticFormat::Human;
+
+  // Interrupted, the runner takes its running programs with it, then dies of the same signal
+  // (SIGHUP: its terminal closed). A signal ignored when it started (nohup) stays ignored. Killed
+  // by a signal it cannot catch, the watchdog and the children's parent-death signal do it.
+  struct sigaction on_signal {};
   on_signal.sa_handler = [](int sig) {
     conformance::kill_live_groups();
     signal(sig, SIG_DFL);
     raise(sig);
   };
   sigemptyset(&on_signal.sa_mask);
-  sigaction(SIGINT, &on_signal, &old_int);
-  sigaction(SIGTERM, &on_signal, &old_term);
+  constexpr int kCaught[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_actions[std::size(kCaught)] = {};
+  bool installed[std::size(kCaught)] = {};
+  for (size_t k = 0; k < std::size(kCaught); ++k) {
+    sigaction(kCaught[k], nullptr, &old_actions[k]);
+    if (old_actions[k].sa_handler == SIG_IGN) continue;
+    sigaction(kCaught[k], &on_signal, nullptr);
+    installed[k] = true;
+  }
+  const bool own_watchdog = start_watchdog();
+
+  Progress::Mode mode = options.progress == "bar"     ? Progress::Mode::Bar
+                        : options.progress == "lines" ? Progress::Mode::Lines
+                                                      : Progress::Mode::Off;
+  if (options.progress == "auto")
+    mode = isatty(STDERR_FILENO) ? Progress::Mode::Bar : Progress::Mode::Lines;
+  winsize size{};
+  const int columns = ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 80;
+  Progress progress(mode, err, programs.size(), columns, options.xfail_file);
 
   std::vector<Case> cases(programs.size());
   std::atomic<size_t> next{0};
+  std::atomic<bool> cannot_start{false};
+  std::mutex start_error_mutex;
+  std::string start_error;
   auto worker = [&] {
-    for (size_t i = next++; i < programs.size(); i = next++)
-      cases[i] = run_case(programs[i], options, tmpl);
+    for (size_t i = next++; i < programs.size() && !cannot_start; i = next++) {
+      Case c = run_case(programs[i], options, tmpl, format);
+      c.xfail = matches_any(c.path, xfail);
+      if (c.start_failed && fixed_program) {
+        // It could be started when checked: its `#!` interpreter is missing, or it changed.
+        std::lock_guard lock(start_error_mutex);
+        if (!cannot_start.exchange(true)) start_error = c.reason;
+        break;
+      }
+      progress.finished(c);
+      cases[i] = std::move(c);
+    }
   };
   const int jobs = std::clamp(options.jobs, 1, 256);
   std::vector<std::thread> threads;
@@ -275,45 +378,45 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
     threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  for (Case& c : cases) c.xfail = matches_any(c.path, xfail);
+  if (own_watchdog) stop_watchdog();
+  for (size_t k = 0; k < std::size(kCaught); ++k)
+    if (installed[k]) sigaction(kCaught[k], &old_actions[k], nullptr);
+  progress.done();
+  if (cannot_start) {
+    err << "vx conformance: " << start_error << "\n";
+    return 2;
+  }
 
   const Tally t = tally(cases);
   const std::string summary =
       std::to_string(t.passed) + " passed, " + std::to_string(t.failed) + " failed" +
       (options.xfail_file.empty() ? "" : ", " + std::to_string(t.xfailed) + " expected failures");
-  // FAIL and XPASS lines always (they fail the run), XFAIL and PASS with -v.
+  // FAIL and XPASS lines always (they fail the run), XFAIL and PASS with -v; under a FAIL its
+  // section, the diff of its output and its standard error where that matters.
   auto lines = [&](std::ostream& o, bool passes) {
     for (const auto& c : cases)
       if (c.blessed)
         o << "BLESSED " << fs::path(c.path).replace_extension(".stdout").string() << "\n";
-    for (const auto& c : cases) switch (status_of(c)) {
-        case Status::Fail:
-          o << "FAIL " << c.path << ": " << c.reason << "\n";
-          if (c.ran && c.expected_stdout && c.failure == Failure::Mismatch) {
-            const std::string diff = unified_diff(*c.expected_stdout, c.out);
-            for (std::string_view line : split_lines(diff)) o << "    " << line << "\n";
-          }
-          break;
-        case Status::XPass:
-          o << "XPASS " << c.path << ": passed, but listed in `" << options.xfail_file << "`\n";
-          break;
-        case Status::XFail:
-          if (options.verbose) o << "XFAIL " << c.path << ": " << c.reason << "\n";
-          break;
-        case Status::Pass:
-          if (passes) o << "PASS " << c.path << " (" << c.duration_ms << " ms)\n";
-          break;
-      }
+    for (const auto& c : cases) {
+      const Status s = status_of(c);
+      if ((s == Status::XFail && !options.verbose) || (s == Status::Pass && !passes)) continue;
+      o << case_line(c, options.xfail_file) << "\n";
+      if (s == Status::Fail) o << indented(failure_details(c, false, 20));
+    }
   };
+  const std::string by_section =
+      options.by_section ? section_rates_text(section_rates(cases)) : std::string();
   if (options.format == "text") {
     lines(out, options.verbose);
-    out << summary << "\n";
+    out << by_section << summary << "\n";
   } else {
     out << (options.format == "json" ? to_json(cases) : to_junit(cases));
     if (options.verbose) lines(err, false);
-    err << summary << "\n";
+    err << by_section << summary << "\n";
+  }
+  if (!options.write_xfail.empty() && !write_xfail(options.write_xfail, cases)) {
+    err << "vx conformance: cannot write `" << options.write_xfail << "`\n";
+    return 2;
   }
   out.flush();
   if (!options.output_file.empty()) {

@@ -29,6 +29,13 @@ struct ConformanceOptions {
   bool bless = false;                 // `--bless`: (re)write NAME.stdout from what this vx printed
   bool coverage = false;  // `--coverage`: the sections of spec/ with their tests; nothing runs
   std::string spec_dir;   // `--spec DIR`; empty: the spec/ of the nearest directory above DIR
+  // `--progress`: how the run is reported as it goes, on `err`: `lines` (one per finished
+  // program), `bar` (one line kept up to date, for a terminal), `auto` (bar when standard error
+  // is a terminal, else lines) or `off`. The command line's default is auto; the library's off.
+  std::string progress = "off";
+  bool by_section = false;  // `--by-section`: pass rates per `// spec:` section in the text
+  std::string write_xfail;  // `--write-xfail FILE`: the failing programs, as --xfail reads them
+  std::string impl_format = "human";  // `--impl-format`: human | json (spec/cli.md §5's lines)
 };
 
 // Returns the exit status: 0 all passed, 1 some failed, 2 usage error (missing directory …).
@@ -71,7 +78,7 @@ struct Expectations {
 Expectations parse_expectations(std::string_view source, std::string_view comment = "//");
 
 // A diagnostic as an implementation printed it: `error[CODE]: …` (or `warning: …`) then
-// ` --> path:LINE:COL`.
+// ` --> path:LINE:COL`, or one JSON object of spec/cli.md §5.
 struct ScrapedDiagnostic {
   std::string code;  // empty for a warning
   std::string path;
@@ -84,6 +91,24 @@ std::vector<ScrapedDiagnostic> scrape_warnings(std::string_view stderr_text);
 
 // Every ` --> path:LINE:COL` location in the text, in order (path, line).
 std::vector<std::pair<std::string, int>> scrape_locations(std::string_view stderr_text);
+
+// How an implementation prints its diagnostics on standard error: rustc's human form, or one
+// JSON object a line in vx's `--error-format=json` schema (`--impl-format=json`).
+enum class DiagnosticFormat { Human, Json };
+
+// What an implementation reported on standard error, read in one of the two forms.
+struct Reported {
+  std::vector<ScrapedDiagnostic> errors;    // with a code
+  std::vector<ScrapedDiagnostic> warnings;  // code empty
+  // Where runtime errors point: every ` --> ` location of the human form; in JSON the primary
+  // span of each error without a code.
+  std::vector<std::pair<std::string, int>> locations;
+  // Where the text of a `//~ RUNTIME-ERROR text` marker is looked for: the human stderr, or the
+  // JSON objects' messages and rendered texts.
+  std::string text;
+  int json_objects = 0;  // JSON mode: the lines that were diagnostic objects
+};
+Reported read_reported(std::string_view stderr_text, DiagnosticFormat format);
 
 // Whether a path printed by the implementation names the program at `program_path`.
 bool same_program(std::string_view printed, std::string_view program_path);
@@ -120,9 +145,16 @@ struct RunResult {
   long duration_ms = 0;
 };
 
+// The file that running `word` executes: `word` itself when it has a `/`, else the first
+// executable regular file of that name in the runner's PATH (/bin:/usr/bin when unset). Returns
+// an empty string, or why it cannot be run (`path` is then empty).
+std::string find_program(const std::string& word, std::string& path);
+
 // Runs argv[0] (looked up in PATH when it has no `/`) with the arguments argv[1…], no shell, with
 // `env` added, stdin from /dev/null, in its own process group (killed whole on timeout),
-// capturing stdout and stderr (the first 16 MiB of each).
+// capturing stdout and stderr (the first 16 MiB of each). The program dies with the runner: its
+// parent-death signal is SIGKILL, and a watchdog (start_watchdog) kills its whole group.
+// `started` is false when it could not be executed (RunResult::err says why).
 RunResult run_command(const std::vector<std::string>& argv,
                       const std::vector<std::pair<std::string, std::string>>& env,
                       int timeout_seconds);
@@ -130,11 +162,19 @@ RunResult run_command(const std::vector<std::string>& argv,
 // Kills the process group of every program run_command is running now (async-signal-safe).
 void kill_live_groups();
 
+// The watchdog of a run: a process in a group of its own that kills the process group of every
+// program run_command started and that has not ended, when the runner dies, by any signal
+// (SIGKILL too: it notices that its socket to the runner is closed). Started once per run;
+// `stop_watchdog` ends it (nothing is left to kill then). Returns false when it cannot start
+// (the run goes on with the parent-death signal alone).
+bool start_watchdog();
+void stop_watchdog();
+
 // Compares a run with the expectations; returns an empty string when it passes, else the reason.
 // `expected_stdout` / `expected_exit` come from NAME.stdout / NAME.exitcode when they exist.
 std::string judge(const Expectations& expect, const std::optional<std::string>& expected_stdout,
                   std::optional<int> expected_exit, const RunResult& run,
-                  std::string_view program_path);
+                  std::string_view program_path, DiagnosticFormat format = DiagnosticFormat::Human);
 
 // A section of spec/ (spec/cli.md §6.5): its key as a `// spec:` header names it
 // (`memory.md §1`, `cli.md §2.1`, `errors.md E0200`), its title, and the tests of vx's own that a

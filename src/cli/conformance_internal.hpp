@@ -3,7 +3,9 @@
 // rest of vx. spec/cli.md (`vx conformance`), DESIGN §7.
 #pragma once
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +51,11 @@ struct Case {
   std::string out, err;
   int exit_status = -1, signal = 0;
   std::vector<std::string> expected_diagnostics, found_diagnostics;  // `E0200:3`
+  // Whether standard error is part of the failure, so that the reports show it: the test expects
+  // diagnostics, a runtime error or warnings, or the implementation ended otherwise than
+  // expected (a wrong exit status, a crash).
+  bool stderr_matters = false;
+  bool start_failed = false;  // the implementation could not be executed
 };
 
 // What a case counts as: pass, fail, xfail (failed as listed: not a failure of the run) or xpass
@@ -64,10 +71,59 @@ struct Tally {
 Tally tally(const std::vector<Case>& cases);
 
 // The reports (conformance_report.cpp): `{passed, failed, xfailed, results: [{file, status,
-// reason, duration_ms}]}` as JSON, and JUnit XML (an xfail is `<skipped>`); both valid whatever
-// bytes a reason quotes.
+// reason, duration_ms, …}], chapters, sections}` as JSON, and JUnit XML (an xfail is
+// `<skipped>`, a failure's text its reason and failure_details); both valid whatever bytes a
+// reason quotes.
 std::string to_json(const std::vector<Case>& cases);
 std::string to_junit(const std::vector<Case>& cases);
+
+// What the reports say under a failure's reason (text, indented, and JUnit): its `// spec:`
+// section, the unified diff of its output, both outputs (`with_outputs`: JUnit's), the
+// diagnostics expected and found, and its standard error where that matters (at most
+// `stderr_lines` lines in the text report).
+std::string failure_details(const Case& c, bool with_outputs, size_t stderr_lines);
+
+// The line that reports one finished case (the text report, progress lines): `FAIL path: reason`,
+// `PASS path (12 ms)`, `XFAIL path: reason`, `XPASS path: …`;
+// `xfail_file` is the --xfail file an XPASS names.
+std::string case_line(const Case& c, std::string_view xfail_file);
+
+// Pass rates per section of the spec that the programs' `// spec:` headers name, and per chapter
+// (a program counted once in each section and chapter it names; `(no spec header)` for those
+// without one), in the spec's order of chapters and sections (`§2` before `§10`).
+struct SectionRate {
+  std::string key;  // `types.md §2.1`, or the chapter `types.md`
+  int passed = 0, failed = 0, xfailed = 0;
+};
+struct SectionRates {
+  std::vector<SectionRate> chapters, sections;
+};
+SectionRates section_rates(const std::vector<Case>& cases);
+// The `--by-section` text: each chapter's line, then its sections' lines, indented.
+std::string section_rates_text(const SectionRates& rates);
+
+// A path as a glob of `--xfail` that matches only itself (`*`, `?`, `[` and `\` escaped).
+std::string glob_escape(std::string_view path);
+
+// Shows what a run has done so far on standard error (`--progress`): a line per finished program,
+// or one line kept up to date on a terminal (count, passes, failures, rate, time left). Its
+// methods may be called from every worker thread.
+class Progress {
+ public:
+  enum class Mode { Off, Lines, Bar };
+  // `columns`: the terminal's width, for the bar.
+  Progress(Mode mode, std::ostream& err, size_t total, int columns, std::string xfail_file);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  void finished(const Case& c);
+  // The bar is cleared and the last line says how long the run took.
+  void done();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // A unified diff of two outputs, line by line, cut to about `max_lines` lines; empty when equal.
 std::string unified_diff(std::string_view expected, std::string_view actual, size_t max_lines = 40);

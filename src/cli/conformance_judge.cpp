@@ -2,9 +2,12 @@
 // (`//~ ERROR CODE`, `// run-flags:` …), the diagnostics and locations an implementation printed,
 // and the verdict on one run. Pure functions of text: no process, no file.
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/conformance.hpp"
@@ -263,6 +266,79 @@ std::vector<std::pair<std::string, int>> scrape_locations(std::string_view text)
   return found;
 }
 
+namespace {
+
+// One line of `--error-format=json` (spec/cli.md §5) as a diagnostic: its level, code (empty when
+// null), message, and the file and line of its primary span (the first with "is_primary", else
+// the first; none: an empty path and line 0). False when the line is not such an object.
+bool parse_json_diagnostic(std::string_view line, std::string& level, ScrapedDiagnostic& d,
+                           std::string& rendered) {
+  line = trim(line);
+  if (!line.starts_with("{")) return false;
+  const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return false;
+  const auto level_it = j.find("level");
+  const auto message_it = j.find("message");
+  if (level_it == j.end() || !level_it->is_string() || message_it == j.end() ||
+      !message_it->is_string())
+    return false;
+  level = level_it->get<std::string>();
+  d.message = message_it->get<std::string>();
+  if (const auto code = j.find("code"); code != j.end() && code->is_string())
+    d.code = code->get<std::string>();
+  if (const auto text = j.find("rendered"); text != j.end() && text->is_string())
+    rendered = text->get<std::string>();
+  const auto spans = j.find("spans");
+  if (spans == j.end() || !spans->is_array()) return true;
+  const nlohmann::json* primary = nullptr;
+  for (const auto& span : *spans) {
+    if (!span.is_object()) continue;
+    if (!primary) primary = &span;
+    if (const auto is = span.find("is_primary");
+        is != span.end() && is->is_boolean() && is->get<bool>()) {
+      primary = &span;
+      break;
+    }
+  }
+  if (primary) {
+    if (const auto file = primary->find("file"); file != primary->end() && file->is_string())
+      d.path = file->get<std::string>();
+    if (const auto at = primary->find("line_start");
+        at != primary->end() && at->is_number_integer())
+      d.line = static_cast<int>(std::clamp<int64_t>(at->get<int64_t>(), 0, INT32_MAX));
+  }
+  return true;
+}
+
+}  // namespace
+
+Reported read_reported(std::string_view text, DiagnosticFormat format) {
+  Reported r;
+  if (format == DiagnosticFormat::Human) {
+    r.errors = scrape_diagnostics(text);
+    r.warnings = scrape_warnings(text);
+    r.locations = scrape_locations(text);
+    r.text = std::string(text);
+    return r;
+  }
+  for (std::string_view line : split_lines(text)) {
+    std::string level, rendered;
+    ScrapedDiagnostic d;
+    if (!parse_json_diagnostic(line, level, d, rendered)) continue;
+    ++r.json_objects;
+    r.text += d.message + "\n" + rendered + "\n";
+    if (level == "warning") {
+      if (d.line > 0) r.warnings.push_back({{}, d.path, d.line, d.message});
+    } else if (level == "error") {
+      if (!d.code.empty() && d.line > 0)
+        r.errors.push_back(d);
+      else if (d.code.empty() && d.line > 0)
+        r.locations.emplace_back(d.path, d.line);
+    }
+  }
+  return r;
+}
+
 bool same_program(std::string_view printed, std::string_view program_path) {
   namespace fs = std::filesystem;
   if (printed == program_path) return true;
@@ -319,25 +395,31 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
 }
 
 // Why expected diagnostics may be missing from stderr when the implementation did report them:
-// on stdout, or as JSON (spec/cli.md §6.3: the runner reads the human format on stderr).
-std::string where_else(const RunResult& run) {
-  if (!scrape_diagnostics(run.out).empty())
+// on stdout, or in the other format (spec/cli.md §6.3: the runner reads stderr, in the human
+// format unless `--impl-format=json`).
+std::string where_else(const RunResult& run, DiagnosticFormat format, const Reported& reported) {
+  if (!read_reported(run.out, format).errors.empty())
     return " (the implementation printed diagnostics on stdout; the runner reads stderr)";
+  if (format == DiagnosticFormat::Json) {
+    if (reported.json_objects == 0 && !scrape_diagnostics(run.err).empty())
+      return " (stderr holds human diagnostics; --impl-format=json reads one JSON object a line)";
+    return {};
+  }
   for (std::string_view line : split_lines(run.err))
     if (trim(line).substr(0, 1) == "{" && line.find("\"code\"") != std::string_view::npos)
       return " (stderr holds JSON diagnostics; the runner reads the human format: `error[CODE]: …` "
-             "then ` --> FILE:LINE:COL`)";
+             "then ` --> FILE:LINE:COL`, or JSON lines with --impl-format=json)";
   return {};
 }
 
 // A file with `//~ WARNING` markers: each marker is matched by a warning on its line whose
 // message has its text, and each warning printed for the file by a marker (spec/cli.md §6.1).
-void judge_warnings(const Expectations& expect, const RunResult& run, std::string_view program_path,
-                    std::vector<std::string>& faults) {
+void judge_warnings(const Expectations& expect, const Reported& reported,
+                    std::string_view program_path, std::vector<std::string>& faults) {
   if (expect.warnings.empty()) return;
   std::vector<ScrapedDiagnostic> printed;
-  for (ScrapedDiagnostic& w : scrape_warnings(run.err))
-    if (same_program(w.path, program_path)) printed.push_back(std::move(w));
+  for (const ScrapedDiagnostic& w : reported.warnings)
+    if (same_program(w.path, program_path)) printed.push_back(w);
   auto matches = [](const Expectations::Text& want, const ScrapedDiagnostic& d) {
     return d.line == want.at.line && d.message.find(want.text) != std::string::npos;
   };
@@ -363,7 +445,7 @@ void judge_warnings(const Expectations& expect, const RunResult& run, std::strin
 
 std::string judge(const Expectations& expect, const std::optional<std::string>& expected_stdout,
                   std::optional<int> expected_exit, const RunResult& run,
-                  std::string_view program_path) {
+                  std::string_view program_path, DiagnosticFormat format) {
   if (!expect.problems.empty()) return "corpus error: " + join(expect.problems, "; ");
   if (!run.started) return "could not start the implementation: " + run.err;
   if (run.timed_out) return "timed out";
@@ -373,7 +455,8 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
   if (run.left_open)
     faults.push_back("exited with status " + std::to_string(run.exit_status) +
                      ", but a process it started still held its stdout or stderr open 2 s later");
-  judge_warnings(expect, run, program_path, faults);
+  const Reported reported = read_reported(run.err, format);
+  judge_warnings(expect, reported, program_path, faults);
 
   if (!expect.errors.empty()) {
     // A refusal: exit status 1 and exactly the marked (code, line) pairs.
@@ -382,7 +465,7 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
                        (run.exit_status == 0 ? std::string() : stderr_hint));
     std::vector<ExpectedDiagnostic> actual;
     std::vector<std::string> elsewhere;
-    const auto scraped = scrape_diagnostics(run.err);
+    const auto& scraped = reported.errors;
     for (const auto& d : scraped) {
       if (same_program(d.path, program_path))
         actual.push_back({d.code, d.line});
@@ -406,7 +489,7 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
       return join(parts, ", ");
     };
     if (!missing.empty())
-      faults.push_back("missing diagnostics " + list(missing) + where_else(run));
+      faults.push_back("missing diagnostics " + list(missing) + where_else(run, format, reported));
     if (!unexpected.empty()) faults.push_back("unexpected diagnostics " + list(unexpected));
     if (!elsewhere.empty())
       faults.push_back("diagnostics in other files: " + join(elsewhere, ", "));
@@ -430,18 +513,20 @@ std::string judge(const Expectations& expect, const std::optional<std::string>& 
     if (run.signal || run.exit_status != 101)
       faults.push_back(describe_end(run) + ", expected 101 (runtime error)" + stderr_hint);
     bool located = false;
-    for (const auto& [path, line] : scrape_locations(run.err))
+    for (const auto& [path, line] : reported.locations)
       if (same_program(path, program_path) &&
           std::find(expect.runtime_error_lines.begin(), expect.runtime_error_lines.end(), line) !=
               expect.runtime_error_lines.end())
         located = true;
-    if (!located)
-      faults.push_back("stderr does not point at line " +
-                       std::to_string(expect.runtime_error_lines.front()) + " (` --> " +
-                       std::string(program_path) + ":" +
-                       std::to_string(expect.runtime_error_lines.front()) + ":…`)");
+    const std::string line = std::to_string(expect.runtime_error_lines.front());
+    if (!located && format == DiagnosticFormat::Human)
+      faults.push_back("stderr does not point at line " + line + " (` --> " +
+                       std::string(program_path) + ":" + line + ":…`)");
+    else if (!located)
+      faults.push_back("stderr has no JSON error without a code whose primary span is at line " +
+                       line);
     if (!expect.runtime_error_text.empty() &&
-        run.err.find(expect.runtime_error_text) == std::string::npos)
+        reported.text.find(expect.runtime_error_text) == std::string::npos)
       faults.push_back("stderr lacks `" + printable(expect.runtime_error_text) + "`");
     if (expected_stdout) {
       const std::string diff = stdout_difference(*expected_stdout, run.out);

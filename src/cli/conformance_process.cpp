@@ -1,10 +1,14 @@
 // The conformance runner's processes (conformance.hpp): a test's command as argument words (no
 // shell ever reads them), its environment limited to allowed `VX_…` names, and the run itself in
-// its own process group with a deadline, killed whole on timeout or when the runner is stopped.
+// its own process group with a deadline, killed whole on timeout or when the runner is stopped,
+// and dying with the runner however it dies (a parent-death signal and a watchdog process).
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +17,7 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -142,6 +147,130 @@ bool env_name_allowed(std::string_view name) {
   return name != "VX_CUDA_DRIVER" && name != "VX_CACHE_DIR";
 }
 
+std::string find_program(const std::string& word, std::string& path) {
+  path.clear();
+  // Why a candidate cannot be run, or an empty string when it can.
+  auto check = [](const std::string& candidate) -> std::string {
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) != 0) return std::strerror(errno);
+    if (S_ISDIR(st.st_mode)) return "it is a directory";
+    if (!S_ISREG(st.st_mode)) return "it is not a regular file";
+    if (::access(candidate.c_str(), X_OK) != 0) return std::strerror(errno);
+    return {};
+  };
+  if (word.empty()) return "the command names no program";
+  if (word.find('/') != std::string::npos) {
+    const std::string why = check(word);
+    if (why.empty()) path = word;
+    return why;
+  }
+  const char* env_path = std::getenv("PATH");
+  const std::string_view dirs = env_path ? env_path : "/bin:/usr/bin";
+  std::string first_why;  // of a file of that name that is there but cannot be run
+  for (size_t start = 0; start <= dirs.size();) {
+    const size_t colon = std::min(dirs.find(':', start), dirs.size());
+    const std::string_view dir = dirs.substr(start, colon - start);
+    start = colon + 1;
+    const std::string candidate = (dir.empty() ? std::string(".") : std::string(dir)) + "/" + word;
+    const std::string why = check(candidate);
+    if (why.empty()) {
+      path = candidate;
+      return {};
+    }
+    if (first_why.empty() && access(candidate.c_str(), F_OK) == 0)
+      first_why = candidate + ": " + why;
+  }
+  return first_why.empty() ? "not found in PATH" : first_why;
+}
+
+namespace {
+
+// The watchdog's end of its socket (-1 when none runs), and its process.
+std::atomic<int> watchdog_socket{-1};
+pid_t watchdog_pid = -1;
+
+// Tells the watchdog that process group `group` is started (> 0) or gone (< 0). Async-signal-
+// safe; MSG_NOSIGNAL: a watchdog that is gone raises no SIGPIPE in the runner.
+void tell_watchdog(pid_t group) {
+  const int fd = watchdog_socket.load();
+  if (fd >= 0) (void)::send(fd, &group, sizeof group, MSG_NOSIGNAL);
+}
+
+// The watchdog process, forked from the runner: only async-signal-safe calls (the runner may
+// have other threads). It reads group ids until the runner's end of the socket is closed, then
+// kills the groups still listed.
+[[noreturn]] void watchdog_main(int fd) {
+  setpgid(0, 0);  // not killed with the runner's group (`kill -9 -PGID`, a terminal's Ctrl-C)
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaction(sig, &ignore, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  // Hold nothing of the runner's open: a pipe the runner's caller reads to its end must not wait
+  // for the watchdog.
+  const int null = ::open("/dev/null", O_RDWR);
+  for (int k = 0; k < 3; ++k)
+    if (null >= 0) dup2(null, k);
+  for (int other = 3; other < 1024; ++other)
+    if (other != fd) close(other);
+  constexpr int kMaxGroups = 4096;
+  static pid_t groups[kMaxGroups];
+  int count = 0;
+  while (true) {
+    pid_t message = 0;
+    const ssize_t got = ::recv(fd, &message, sizeof message, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got != static_cast<ssize_t>(sizeof message)) break;  // end of the runner, or an error
+    if (message > 0 && count < kMaxGroups) {
+      groups[count++] = message;
+    } else if (message < 0) {
+      for (int k = 0; k < count; ++k)
+        if (groups[k] == -message) {
+          groups[k] = groups[--count];
+          break;
+        }
+    }
+  }
+  for (int k = 0; k < count; ++k) kill(-groups[k], SIGKILL);
+  _exit(0);
+}
+
+}  // namespace
+
+bool start_watchdog() {
+  if (watchdog_socket.load() >= 0) return true;
+  int ends[2];
+  // SEQPACKET: each group id is one message, whichever thread sends it, and the end of the
+  // runner reads as the end of the stream.
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) return false;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  const pid_t pid = fork();
+  if (pid == 0) watchdog_main(ends[1]);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  close(ends[1]);
+  if (pid < 0) {
+    close(ends[0]);
+    return false;
+  }
+  watchdog_pid = pid;
+  watchdog_socket = ends[0];
+  return true;
+}
+
+void stop_watchdog() {
+  const int fd = watchdog_socket.exchange(-1);
+  if (fd < 0) return;
+  close(fd);
+  int status = 0;
+  while (waitpid(watchdog_pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  watchdog_pid = -1;
+}
+
 RunResult run_command(const std::vector<std::string>& command,
                       const std::vector<std::pair<std::string, std::string>>& env,
                       int timeout_seconds) {
@@ -150,7 +279,8 @@ RunResult run_command(const std::vector<std::string>& command,
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::seconds(std::max(1, timeout_seconds));
 
-  // Everything the child needs is built before spawning.
+  // Everything the child needs is built before forking: after fork it may call only
+  // async-signal-safe functions (other threads of the runner may hold the allocator's locks).
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e) {
     const std::string_view entry(*e);
@@ -167,12 +297,19 @@ RunResult run_command(const std::vector<std::string>& command,
     r.err = "the command is empty";
     return r;
   }
+  // The program is looked up in the runner's own PATH (never one a test sets).
+  std::string program;
+  if (const std::string why = find_program(command[0], program); !why.empty()) {
+    r.started = false;
+    r.err = "cannot run `" + printable(command[0]) + "`: " + why;
+    return r;
+  }
   std::vector<std::string> words = command;
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
 
-  int out_pipe[2], err_pipe[2];
+  int out_pipe[2], err_pipe[2], exec_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0) {
     r.started = false;
     return r;
@@ -183,38 +320,73 @@ RunResult run_command(const std::vector<std::string>& command,
     r.started = false;
     return r;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  sigset_t no_mask;
-  sigemptyset(&no_mask);
-  posix_spawnattr_setsigmask(&attr, &no_mask);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = -1;
-  // posix_spawnp looks a bare name up in the runner's own PATH (never one a test sets).
-  const int spawn_error =
-      posix_spawnp(&pid, words[0].c_str(), &actions, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  // The child writes errno here when it cannot exec; a successful exec closes it (O_CLOEXEC).
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    r.started = false;
+    return r;
+  }
+  const int null_in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const pid_t parent = getpid();
+  // No signal handler of the runner may run in the child before it execs.
+  sigset_t all, old_mask;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old_mask);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    struct sigaction defaults {};
+    defaults.sa_handler = SIG_DFL;
+    sigemptyset(&defaults.sa_mask);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &defaults, nullptr);
+    setpgid(0, 0);
+    // The watchdog learns of the group before the program runs: a runner killed right after the
+    // fork leaves nothing behind.
+    tell_watchdog(getpid());
+    // Killed with the runner (the thread that forked it waits for it, so that is the runner).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // the runner died before prctl
+    if (null_in < 0 || dup2(null_in, 0) < 0 || dup2(out_pipe[1], 1) < 0 ||
+        dup2(err_pipe[1], 2) < 0) {
+      const int e = errno;
+      (void)!write(exec_pipe[1], &e, sizeof e);
+      _exit(127);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    execve(program.c_str(), argv.data(), envp.data());
+    const int e = errno;
+    (void)!write(exec_pipe[1], &e, sizeof e);
+    _exit(127);
+  }
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  if (null_in >= 0) close(null_in);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  if (spawn_error != 0) {
+  close(exec_pipe[1]);
+  int exec_error = pid < 0 ? errno : 0;
+  if (pid > 0) {
+    int e = 0;
+    ssize_t got;
+    while ((got = read(exec_pipe[0], &e, sizeof e)) < 0 && errno == EINTR) {
+    }
+    if (got == static_cast<ssize_t>(sizeof e)) exec_error = e;
+  }
+  close(exec_pipe[0]);
+  if (exec_error != 0) {
+    if (pid > 0) {
+      tell_watchdog(-pid);
+      int status = 0;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
     close(out_pipe[0]);
     close(err_pipe[0]);
     r.started = false;
-    r.err = "cannot run `" + printable(words[0]) + "`: " + std::strerror(spawn_error);
+    r.err = "cannot run `" + printable(words[0]) + "`: " + std::strerror(exec_error);
+    // A script whose `#!` interpreter is missing fails with ENOENT, as if it were missing itself.
+    if (exec_error == ENOENT && access(program.c_str(), F_OK) == 0)
+      r.err += " (the interpreter its `#!` line names?)";
     return r;
   }
 
@@ -280,6 +452,7 @@ RunResult run_command(const std::vector<std::string>& command,
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   kill(-pid, SIGKILL);  // the timed-out program, or anything it left running in the background
+  tell_watchdog(-pid);  // before the reaping below frees the id for another group
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

@@ -1,13 +1,16 @@
 // The conformance runner's reports (conformance_internal.hpp): JSON and JUnit XML of the results,
-// in corpus order. Program output quoted in a reason may be any bytes: JSON gets valid UTF-8 and
-// XML only characters of its Char production (invalid ones become U+FFFD).
+// in corpus order, what the text report says of one case and under a failure, and the pass
+// rates per spec section. Program output quoted in a reason may be any bytes: JSON gets valid UTF-8
+// and XML only characters of its Char production (invalid ones become U+FFFD).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/conformance.hpp"
 #include "cli/conformance_internal.hpp"
 
 namespace vx::conformance {
@@ -200,7 +203,151 @@ Tally tally(const std::vector<Case>& cases) {
 }
 
 namespace {
+
 constexpr const char* kXPass = "passed, but listed as an expected failure (--xfail)";
+constexpr std::string_view kNoHeader = "(no spec header)";
+
+// Each line of `text` after `prefix`, at most `max_lines` of them (then a line saying how many
+// more), control characters escaped.
+std::string quoted_lines(std::string_view text, std::string_view prefix, size_t max_lines) {
+  std::string out;
+  const auto lines = split_lines(text);
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (k == max_lines) {
+      out += std::string(prefix) + "[… " + std::to_string(lines.size() - k) + " more lines]\n";
+      break;
+    }
+    out += std::string(prefix) + printable(lines[k], 300) + "\n";
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out.empty() ? "none" : out;
+}
+
+// `§2.10` after `§2.9`: digit runs compare as numbers, the rest as text.
+bool natural_less(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && digit(a[ie])) ++ie;
+      while (je < b.size() && digit(b[je])) ++je;
+      std::string_view na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      while (na.size() > 1 && na[0] == '0') na.remove_prefix(1);
+      while (nb.size() > 1 && nb[0] == '0') nb.remove_prefix(1);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie, j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i, ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
+std::string glob_escape(std::string_view path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '*' || c == '?' || c == '[' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string case_line(const Case& c, std::string_view xfail_file) {
+  switch (status_of(c)) {
+    case Status::Fail:
+      return "FAIL " + c.path + ": " + c.reason;
+    case Status::XPass:
+      return "XPASS " + c.path + ": passed, but listed in `" + std::string(xfail_file) + "`";
+    case Status::XFail:
+      return "XFAIL " + c.path + ": " + c.reason;
+    case Status::Pass:
+      break;
+  }
+  return "PASS " + c.path + " (" + std::to_string(c.duration_ms) + " ms)";
+}
+
+std::string failure_details(const Case& c, bool with_outputs, size_t stderr_lines) {
+  std::string out;
+  if (!c.spec.empty()) out += "spec: " + c.spec + "\n";
+  if (c.ran && c.expected_stdout && c.failure == Failure::Mismatch)
+    out += unified_diff(*c.expected_stdout, c.out);
+  if (with_outputs && c.expected_stdout)
+    out += "expected stdout:\n" + quoted_lines(bounded(*c.expected_stdout), "| ", SIZE_MAX);
+  if (with_outputs && c.ran) {
+    out += "stdout:\n" + quoted_lines(bounded(c.out), "| ", SIZE_MAX);
+    if (!c.expected_diagnostics.empty() || !c.found_diagnostics.empty())
+      out += "expected diagnostics: " + joined(c.expected_diagnostics) +
+             "\nfound diagnostics: " + joined(c.found_diagnostics) + "\n";
+  }
+  if (c.ran && c.stderr_matters && !c.err.empty())
+    out += "stderr:\n" + quoted_lines(bounded(c.err), "| ", stderr_lines);
+  return out;
+}
+
+SectionRates section_rates(const std::vector<Case>& cases) {
+  std::map<std::string, SectionRate> chapters, sections;
+  auto count = [](SectionRate& r, Status s) {
+    (s == Status::Pass ? r.passed : s == Status::XFail ? r.xfailed : r.failed)++;
+  };
+  for (const Case& c : cases) {
+    const Status s = status_of(c);
+    std::vector<std::string> keys = spec_keys(c.spec);
+    if (keys.empty()) keys.emplace_back(kNoHeader);
+    std::vector<std::string> named_chapters;
+    for (const std::string& key : keys) {
+      const std::string chapter = key == kNoHeader ? key : key.substr(0, key.find(' '));
+      if (std::find(named_chapters.begin(), named_chapters.end(), chapter) == named_chapters.end())
+        named_chapters.push_back(chapter);
+      if (key != chapter) {
+        SectionRate& r = sections[key];
+        r.key = key;
+        count(r, s);
+      }
+    }
+    for (const std::string& chapter : named_chapters) {
+      SectionRate& r = chapters[chapter];
+      r.key = chapter;
+      count(r, s);
+    }
+  }
+  SectionRates rates;
+  for (auto& [key, r] : chapters) rates.chapters.push_back(r);
+  for (auto& [key, r] : sections) rates.sections.push_back(r);
+  auto order = [](const SectionRate& a, const SectionRate& b) {  // the programs without last
+    return (a.key == kNoHeader) != (b.key == kNoHeader) ? b.key == kNoHeader
+                                                        : natural_less(a.key, b.key);
+  };
+  std::sort(rates.chapters.begin(), rates.chapters.end(), order);
+  std::sort(rates.sections.begin(), rates.sections.end(), order);
+  return rates;
+}
+
+std::string section_rates_text(const SectionRates& rates) {
+  auto line = [](const SectionRate& r) {
+    const int total = r.passed + r.failed + r.xfailed;
+    std::string out = r.key + ": " + std::to_string(r.passed) + " of " + std::to_string(total) +
+                      " passed (" + std::to_string(total ? 100 * r.passed / total : 0) + "%)";
+    if (r.failed) out += ", " + std::to_string(r.failed) + " failed";
+    if (r.xfailed) out += ", " + std::to_string(r.xfailed) + " expected failures";
+    return out + "\n";
+  };
+  std::string out = "pass rates by spec section:\n";
+  for (const SectionRate& chapter : rates.chapters) {
+    out += "  " + line(chapter);
+    for (const SectionRate& section : rates.sections)
+      if (section.key.starts_with(chapter.key + " ")) out += "    " + line(section);
+  }
+  return out;
 }
 
 std::string to_json(const std::vector<Case>& cases) {
@@ -227,8 +374,26 @@ std::string to_json(const std::vector<Case>& cases) {
     results.push_back(std::move(r));
   }
   const Tally t = tally(cases);
-  nlohmann::json doc = {
-      {"passed", t.passed}, {"failed", t.failed}, {"xfailed", t.xfailed}, {"results", results}};
+  const SectionRates rates = section_rates(cases);
+  auto rate_rows = [](const std::vector<SectionRate>& rows) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const SectionRate& r : rows) {
+      const int total = r.passed + r.failed + r.xfailed;
+      out.push_back({{"section", valid_utf8(r.key)},
+                     {"passed", r.passed},
+                     {"failed", r.failed},
+                     {"xfailed", r.xfailed},
+                     {"total", total},
+                     {"pass_rate", total ? static_cast<double>(r.passed) / total : 0.0}});
+    }
+    return out;
+  };
+  nlohmann::json doc = {{"passed", t.passed},
+                        {"failed", t.failed},
+                        {"xfailed", t.xfailed},
+                        {"results", results},
+                        {"chapters", rate_rows(rates.chapters)},
+                        {"sections", rate_rows(rates.sections)}};
   return doc.dump(2) + "\n";
 }
 
@@ -270,11 +435,14 @@ std::string to_junit(const std::vector<Case>& cases) {
       continue;
     }
     // A failure (an error for a crash) of its kind, with what the implementation printed.
+    // Its text: the reason, then what the text report shows under it and both outputs.
     const std::string reason = xml_escape(s == Status::XPass ? kXPass : c.reason);
+    const std::string details =
+        s == Status::XPass ? std::string() : failure_details(c, true, SIZE_MAX);
     const char* element = s == Status::Fail && c.failure == Failure::Crash ? "error" : "failure";
     x << ">\n      <" << element << " message=\"" << reason << "\" type=\""
-      << (s == Status::XPass ? "xpass" : failure_name(c.failure)) << "\">" << reason << "</"
-      << element << ">\n";
+      << (s == Status::XPass ? "xpass" : failure_name(c.failure)) << "\">" << reason
+      << (details.empty() ? "" : xml_escape("\n\n" + details)) << "</" << element << ">\n";
     if (c.ran)
       x << "      <system-out>" << xml_escape(bounded(c.out)) << "</system-out>\n"
         << "      <system-err>" << xml_escape(bounded(c.err)) << "</system-err>\n";

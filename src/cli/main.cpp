@@ -186,6 +186,18 @@ int vx_main(int argc, char** argv) {
   conformance->add_flag("--coverage", conf.coverage,
                         "list every section of spec/ with its tests (runs nothing)");
   conformance->add_option("--spec", conf.spec_dir, "with --coverage: the spec/ directory");
+  conf.progress = "auto";
+  conformance
+      ->add_option("--progress", conf.progress,
+                   "progress on stderr: auto (bar on a terminal, else lines), bar, lines, off")
+      ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));
+  conformance->add_flag("--by-section", conf.by_section, "pass rates per `// spec:` section");
+  conformance->add_option("--write-xfail", conf.write_xfail,
+                          "write the failing programs to FILE, as --xfail reads them");
+  conformance
+      ->add_option("--impl-format", conf.impl_format,
+                   "the implementation's diagnostics: human, or json (one object a line)")
+      ->check(CLI::IsMember({"human", "json"}));
 
   vx::repl::SessionOptions repl_opts;
   auto* repl = app.add_subcommand("repl", "an interactive session (spec/cli.md §7)");

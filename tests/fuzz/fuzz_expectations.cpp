@@ -1,6 +1,7 @@
 // libFuzzer harness: the conformance runner's readers (cli/conformance.hpp): a program's
 // expectation comments (`//~ ERROR`, `// run-flags:`, `// env:` …, and `#` for .uir), and the
-// diagnostics and locations scraped from an implementation's stderr. Nothing is run.
+// diagnostics and locations read from an implementation's stderr, in the human form and as JSON
+// lines. Nothing is run.
 #include <string_view>
 
 #include "cli/conformance.hpp"
@@ -18,5 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (auto& d : c::scrape_diagnostics(text)) (void)c::same_program(d.path, "fuzz.vx");
   (void)c::scrape_locations(text);
+  // The same stderr as JSON lines (`--impl-format=json`).
+  for (auto& d : c::read_reported(text, c::DiagnosticFormat::Json).errors)
+    (void)c::same_program(d.path, "fuzz.vx");
   return 0;
 }
