@@ -35,6 +35,7 @@ if(VX_FUZZ_ENGINE)
     ${PROJECT_SOURCE_DIR}/src/cli/conformance_judge.cpp
     ${PROJECT_SOURCE_DIR}/src/cli/conformance_process.cpp
     ${PROJECT_SOURCE_DIR}/src/support/internal_error.cpp
+    ${PROJECT_SOURCE_DIR}/src/support/json_input.cpp
     ${PROJECT_SOURCE_DIR}/src/support/source.cpp)
   target_include_directories(vx_fuzz_readers PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(vx_fuzz_readers PUBLIC nlohmann_json::nlohmann_json)

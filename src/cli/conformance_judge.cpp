@@ -12,6 +12,7 @@
 
 #include "cli/conformance.hpp"
 #include "cli/conformance_internal.hpp"
+#include "support/json_input.hpp"
 
 namespace vx {
 namespace conformance {
@@ -268,6 +269,10 @@ std::vector<std::pair<std::string, int>> scrape_locations(std::string_view text)
 
 namespace {
 
+// An implementation's JSON line is read with the limits of every JSON vx reads (support/
+// json_input.hpp): deeper or longer, it is not a diagnostic.
+constexpr size_t kMaxJsonLine = size_t{16} << 20;
+
 // One line of `--error-format=json` (spec/cli.md §5) as a diagnostic: its level, code (empty when
 // null), message, and the file and line of its primary span (the first with "is_primary", else
 // the first; none: an empty path and line 0). False when the line is not such an object.
@@ -275,8 +280,10 @@ bool parse_json_diagnostic(std::string_view line, std::string& level, ScrapedDia
                            std::string& rendered) {
   line = trim(line);
   if (!line.starts_with("{")) return false;
-  const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return false;
+  std::string why;  // not a diagnostic: the line is then judged as text
+  const std::optional<nlohmann::json> parsed = parse_json(line, kMaxJsonLine, why);
+  if (!parsed || !parsed->is_object()) return false;
+  const nlohmann::json& j = *parsed;
   const auto level_it = j.find("level");
   const auto message_it = j.find("message");
   if (level_it == j.end() || !level_it->is_string() || message_it == j.end() ||
