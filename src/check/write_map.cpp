@@ -225,12 +225,16 @@ class Mapper {
     return cell;
   }
 
+  // A loop's number of values, in 128 bits: i64::MIN..i64::MAX has 2^64 (prover_extremes).
+  static __int128 width(const LoopRange& r) { return static_cast<__int128>(r.hi) - r.lo + 1; }
+
   std::vector<int64_t> decode(int64_t step) const {
     std::vector<int64_t> v(ranges_.size());
+    __int128 rest = step;
     for (size_t i = ranges_.size(); i-- > 0;) {
-      const int64_t n = ranges_[i].hi - ranges_[i].lo + 1;
-      v[i] = ranges_[i].lo + step % n;
-      step /= n;
+      const __int128 n = width(ranges_[i]);
+      v[i] = static_cast<int64_t>(ranges_[i].lo + rest % n);  // at most hi
+      rest /= n;
     }
     return v;
   }
@@ -240,10 +244,11 @@ class Mapper {
   // The earlier write is its step, its loops' values decoded here (no vector made for them).
   bool concurrent(int64_t step, const std::vector<int64_t>& y) const {
     bool parallel = false;  // of the outermost loop found so far whose values differ
+    __int128 rest = step;
     for (size_t i = ranges_.size(); i-- > 0;) {
-      const int64_t n = ranges_[i].hi - ranges_[i].lo + 1;
-      if (ranges_[i].lo + step % n != y[i]) parallel = ranges_[i].parallel;
-      step /= n;
+      const __int128 n = width(ranges_[i]);
+      if (ranges_[i].lo + rest % n != y[i]) parallel = ranges_[i].parallel;
+      rest /= n;
     }
     return parallel;
   }
@@ -254,7 +259,10 @@ class Mapper {
 
   void enumerate() {
     __int128 total = 1;
-    for (const LoopRange& r : ranges_) total *= std::max<__int128>(r.hi - r.lo + 1, 0);
+    for (const LoopRange& r : ranges_) {
+      total *= std::max<__int128>(width(r), 0);
+      if (total > INT64_MAX) total = static_cast<__int128>(INT64_MAX) + 1;  // no 128-bit overflow
+    }
     m_.total = total > INT64_MAX ? INT64_MAX : static_cast<int64_t>(total);
     const int64_t steps = std::min<int64_t>(m_.total, kMapBudget);
     if (steps < m_.total) {
@@ -327,17 +335,23 @@ class Mapper {
 
   void advance(std::vector<int64_t>& cur) const {
     for (size_t i = cur.size(); i-- > 0;) {
-      if (++cur[i] <= ranges_[i].hi) return;
+      if (cur[i] < ranges_[i].hi) {  // never steps past i64::MAX
+        ++cur[i];
+        return;
+      }
       cur[i] = ranges_[i].lo;
     }
   }
 
+  // The block's number, counted in 64 bits that wrap (defined for unsigned integers): past 2^63
+  // blocks it only picks a colour.
   int64_t block_number(const std::vector<int64_t>& cur) const {
-    int64_t n = 0;
+    uint64_t n = 0;
     for (size_t i = 0; i < cur.size(); ++i)
       if (loops_[i]->across == tir::Across::Blocks)
-        n = n * (ranges_[i].hi - ranges_[i].lo + 1) + (cur[i] - ranges_[i].lo);
-    return n;
+        n = n * static_cast<uint64_t>(width(ranges_[i])) +
+            (static_cast<uint64_t>(cur[i]) - static_cast<uint64_t>(ranges_[i].lo));
+    return static_cast<int64_t>(n & INT64_MAX);  // never negative: it indexes the palette
   }
 
   const FunctionFacts& facts_;
