@@ -344,6 +344,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"grid_stride_short_step.vx",
        "the loop `c` runs over a range with `.step_by()`, and a .uir range counts up by one"},
       {"value_range_cast_wraps.vx", "refused"},
+      {"value_range_mask_too_narrow.vx", "it uses the operator `&`"},
+      {"value_range_shift_too_short.vx", "it uses the operator `<<`"},
       {"value_range_shift_halves.vx", "it uses the operator `>>`"},
       {"per_dimension_fixed_row.vx",
        "the loop `r` has a bound that is not known before the region runs"},
