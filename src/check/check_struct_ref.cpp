@@ -220,6 +220,28 @@ void Checker::end_with_write_back(tir::Block* body) {
   if (!never_ends(body, false)) write_back(body->stmts, Span{body->span.end, body->span.end});
 }
 
+namespace {
+
+// rustc's words for two borrows of `name` by one call, the first `&mut` or not, the later one
+// `&mut` or not (E0499, E0502): the message, the later borrow's label, the earlier one's.
+struct BorrowWords {
+  std::string message, later, earlier;
+};
+BorrowWords two_borrows(const std::string& name, bool first_mut, bool later_mut) {
+  const std::string earlier =
+      first_mut ? "mutable borrow occurs here" : "immutable borrow occurs here";
+  if (first_mut && later_mut)
+    return {"cannot borrow `" + name + "` as mutable more than once at a time",
+            "second mutable borrow occurs here", "first mutable borrow occurs here"};
+  if (first_mut)
+    return {"cannot borrow `" + name + "` as immutable because it is also borrowed as mutable",
+            "immutable borrow occurs here", earlier};
+  return {"cannot borrow `" + name + "` as mutable because it is also borrowed as immutable",
+          "mutable borrow occurs here", earlier};
+}
+
+}  // namespace
+
 std::set<int> Checker::ref_roots(const tir::Expr* arg) const {
   const tir::Expr* v = tensor_root(arg);
   if (!v || v->slot < 0 || v->slot >= fn_->slot_count()) return {};
@@ -244,23 +266,10 @@ void Checker::check_call_aliases(const tir::Expr* call) {
       for (int r : ref_roots(b))
         if (mine.count(r)) shared = r;
       if (shared < 0) continue;
-      const std::string name = fn_->slot_names[static_cast<size_t>(shared)];
-      std::string msg, label, first;
-      if (a->type.ref_mut && b->type.ref_mut) {
-        msg = "cannot borrow `" + name + "` as mutable more than once at a time";
-        label = "second mutable borrow occurs here";
-        first = "first mutable borrow occurs here";
-      } else if (a->type.ref_mut) {
-        msg = "cannot borrow `" + name + "` as immutable because it is also borrowed as mutable";
-        label = "immutable borrow occurs here";
-        first = "mutable borrow occurs here";
-      } else {
-        msg = "cannot borrow `" + name + "` as mutable because it is also borrowed as immutable";
-        label = "mutable borrow occurs here";
-        first = "immutable borrow occurs here";
-      }
-      auto& d = error("E0305", b->span, msg, label);
-      d.secondary.push_back({a->span, first});
+      const BorrowWords w = two_borrows(fn_->slot_names[static_cast<size_t>(shared)],
+                                        a->type.ref_mut, b->type.ref_mut);
+      auto& d = error("E0305", b->span, w.message, w.later);
+      d.secondary.push_back({a->span, w.earlier});
       d.notes.push_back(
           "spec/types.md §4.1: inside `" + call->text +
           "` two references are two tensors, so the elements one writes must not be the other's");
@@ -303,17 +312,13 @@ std::vector<Checker::StructBorrow> Checker::call_borrows(const tir::Expr* call, 
       const bool later_borrow = other != struct_borrows_.end() && reads_it;
       const bool later_mut = later_borrow && other->second.is_mut;
       std::string msg, label;
-      if (b.is_mut && later_borrow) {
-        msg = later_mut ? "cannot borrow `" + b.name + "` as mutable more than once at a time"
-                        : "cannot borrow `" + b.name +
-                              "` as immutable because it is also borrowed as mutable";
-        label = later_mut ? "second mutable borrow occurs here" : "immutable borrow occurs here";
+      if ((b.is_mut && later_borrow) || (!b.is_mut && later_mut)) {
+        const BorrowWords w = two_borrows(b.name, b.is_mut, later_mut);
+        msg = w.message;
+        label = w.later;
       } else if (b.is_mut && (reads_it || writes_it)) {
         msg = "cannot use `" + b.name + "` because it was mutably borrowed";
         label = "use of borrowed `" + b.name + "`";
-      } else if (!b.is_mut && later_mut) {
-        msg = "cannot borrow `" + b.name + "` as mutable because it is also borrowed as immutable";
-        label = "mutable borrow occurs here";
       } else if (!b.is_mut && writes_it) {
         msg = "cannot assign to `" + b.name + "` because it is borrowed";
         label = "`" + b.name + "` is assigned to here but it was already borrowed";

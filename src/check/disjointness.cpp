@@ -27,6 +27,36 @@ bool FunctionFacts::loop_inside(const tir::Stmt* inner, const tir::Stmt* loop) c
   return std::find(it->second.begin(), it->second.end(), loop) != it->second.end();
 }
 
+std::optional<std::pair<int64_t, int64_t>> FunctionFacts::leaf_range(const IxNode* leaf,
+                                                                     int depth) const {
+  if (leaf->op == IxOp::Symbol) return std::pair<int64_t, int64_t>{0, INT32_MAX};
+  if (leaf->op != IxOp::Loop || depth > 16) return std::nullopt;
+  auto* s = static_cast<const tir::Stmt*>(leaf->key);
+  const auto lo_it = loop_lo.find(s), hi_it = loop_hi.find(s);
+  if (lo_it == loop_lo.end() || hi_it == loop_hi.end()) return std::nullopt;  // not walked yet
+  const auto lo = lo_it->second, hi = hi_it->second;
+  auto b = loop_bounds.find(s);
+  auto range_of = [&](const IxNode* n) {
+    return value_range(n, [&](const IxNode* l) { return leaf_range(l, depth + 1); });
+  };
+  __int128 l = 0, h = 0;
+  if (lo)
+    l = *lo;
+  else if (b != loop_bounds.end())
+    l = range_of(b->second.first).first;
+  else
+    return std::nullopt;
+  if (hi)
+    h = *hi;
+  else if (b != loop_bounds.end())
+    h = range_of(b->second.second).second - (s->inclusive ? 0 : 1);
+  else
+    return std::nullopt;
+  if (h < l) h = l;  // an empty loop: no pass writes
+  if (l < INT64_MIN || h > INT64_MAX) return std::nullopt;
+  return std::pair<int64_t, int64_t>{static_cast<int64_t>(l), static_cast<int64_t>(h)};
+}
+
 Span loop_header(const tir::Stmt* loop, const SourceFile& file) {
   Span s = loop->span;
   if (loop->body && loop->body->span.begin > s.begin) {
@@ -97,7 +127,7 @@ class Checker {
           info.hi = must_find(facts_.loop_hi, s);
           info.parallel = s == loop;
           if (ranges && (!info.lo || !info.hi))
-            if (auto r = leaf_range(leaf, 0)) {
+            if (auto r = facts_.leaf_range(leaf)) {
               if (!info.lo) info.lo = r->first;
               if (!info.hi) info.hi = r->second;
             }
@@ -142,7 +172,7 @@ class Checker {
       if (k == 0) break;
       __int128 width = size;
       if (width <= 0) {
-        auto [lo, hi] = value_range(index, [&](const IxNode* l) { return leaf_range(l, 0); });
+        auto [lo, hi] = value_range(index, [&](const IxNode* l) { return facts_.leaf_range(l); });
         width = hi - lo + 1;
       }
       stride *= width;
@@ -163,41 +193,12 @@ class Checker {
     // The digits reason in mathematical integers; the program computes in its types.
     if (p.proved())
       if (auto w = find_wrap(
-              offset, [&](const IxNode* l) { return leaf_range(l, 0); },
+              offset, [&](const IxNode* l) { return facts_.leaf_range(l); },
               [&](const IxNode* l) { return classify(l, loop, a).kind == LeafInfo::Fixed; })) {
         p.failure = RadixProof::Wraps;
         p.why = describe_wrap(*w);
       }
     return p;
-  }
-
-  // The values a leaf can take in any pass: a loop's whole range (from its bounds' ranges when
-  // they are not constants), a dimension's 0 to 2^31 - 1; nullopt: its type's range.
-  std::optional<std::pair<int64_t, int64_t>> leaf_range(const IxNode* leaf, int depth) const {
-    if (leaf->op == IxOp::Symbol) return std::pair<int64_t, int64_t>{0, INT32_MAX};
-    if (leaf->op != IxOp::Loop || depth > 16) return std::nullopt;
-    auto* s = static_cast<const tir::Stmt*>(leaf->key);
-    auto lo = must_find(facts_.loop_lo, s), hi = must_find(facts_.loop_hi, s);
-    auto b = facts_.loop_bounds.find(s);
-    auto range_of = [&](const IxNode* n) {
-      return value_range(n, [&](const IxNode* l) { return leaf_range(l, depth + 1); });
-    };
-    __int128 l = 0, h = 0;
-    if (lo)
-      l = *lo;
-    else if (b != facts_.loop_bounds.end())
-      l = range_of(b->second.first).first;
-    else
-      return std::nullopt;
-    if (hi)
-      h = *hi;
-    else if (b != facts_.loop_bounds.end())
-      h = range_of(b->second.second).second - (s->inclusive ? 0 : 1);
-    else
-      return std::nullopt;
-    if (h < l) h = l;  // an empty loop: no pass writes
-    if (l < INT64_MIN || h > INT64_MAX) return std::nullopt;
-    return std::pair<int64_t, int64_t>{static_cast<int64_t>(l), static_cast<int64_t>(h)};
   }
 
   // The loops to enumerate for a collision: `loop` and the loops inside it that the offsets use.

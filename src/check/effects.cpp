@@ -51,14 +51,12 @@ class Walk {
     int n = fn.slot_count();
     sources_.resize(n);
     writes_.assign(n, false);
-    reads_.assign(n, false);
-    atomic_.assign(n, false);
   }
 
   void run() { block(fn_.body); }
 
   std::vector<std::set<int>> sources_;  // a reference local: the locals it was made from
-  std::vector<bool> writes_, reads_, atomic_;
+  std::vector<bool> writes_;
   std::vector<Lend> lends_;
 
  private:
@@ -112,11 +110,9 @@ class Walk {
         const tir::Expr* t = s->target;
         if (t && t->kind == tir::ExprKind::Var) {
           bind(t->slot, s->value);
-          if (s->compound) mark(reads_, t);
           if (t->type.kind == TypeKind::Tensor) mark(writes_, t);
         } else if (t) {
           mark(writes_, t);
-          if (s->compound) mark(reads_, t);
           for (size_t k = 1; k < t->args.size(); ++k) expr(t->args[k]);
           if (!t->args.empty() && t->args[0]->kind != tir::ExprKind::Var) expr(t->args[0]);
         }
@@ -149,9 +145,6 @@ class Walk {
       case tir::ExprKind::String:
       case tir::ExprKind::Var:
         return;
-      case tir::ExprKind::Index:
-        if (!e->args.empty() && !e->args[0]->type.is_array()) mark(reads_, e);
-        break;
       case tir::ExprKind::Print:
         out_.prints = true;
         break;
@@ -161,9 +154,10 @@ class Walk {
           if (e->args[i]->type.kind == TypeKind::Ref)
             lends_.push_back({e->fn_index, i, local(e->args[i])});
         break;
-      case tir::ExprKind::Builtin:
-        if (!e->args.empty()) builtin(e);
+      case tir::ExprKind::Builtin:  // builtins.def's effect column
+        if (!e->args.empty() && tir::builtin_writes_first(e->builtin)) mark(writes_, e->args[0]);
         break;
+      case tir::ExprKind::Index:  // a read: the call site counts a reference argument as read whole
       case tir::ExprKind::Unary:
       case tir::ExprKind::Binary:
       case tir::ExprKind::Cast:
@@ -180,34 +174,6 @@ class Walk {
     for (const tir::Expr* a : e->args) expr(a);
     block(e->block);
     block(e->else_block);
-  }
-
-  void builtin(const tir::Expr* e) {
-    const tir::Expr* first = e->args[0];
-    switch (tir::builtin_effect(e->builtin)) {
-      case tir::BuiltinEffect::Pure:
-        return;
-      case tir::BuiltinEffect::ReadsTile:
-        mark(reads_, first);
-        return;
-      case tir::BuiltinEffect::WritesTile:
-        mark(writes_, first);
-        mark(reads_, first);
-        return;
-      case tir::BuiltinEffect::CopiesTile:
-        mark(writes_, first);
-        if (e->args.size() > 1) mark(reads_, e->args[1]);
-        return;
-      case tir::BuiltinEffect::AtomicLoad:
-        mark(reads_, first);
-        mark(atomic_, first);
-        return;
-      case tir::BuiltinEffect::AtomicChange:
-        mark(writes_, first);
-        mark(reads_, first);
-        mark(atomic_, first);
-        return;
-    }
   }
 
   const tir::Function& fn_;
@@ -233,61 +199,49 @@ std::vector<std::set<int>> closure(const std::vector<std::set<int>>& sources) {
 }  // namespace
 
 std::vector<FunctionEffects> function_effects(const tir::Program& prog) {
-  size_t n = prog.functions.size();
+  const size_t n = prog.functions.size();
   std::vector<FunctionEffects> out(n);
   struct Facts {
-    std::vector<bool> writes, reads, atomic;
-    std::vector<Lend> lends;
+    std::vector<Lend> lends;    // by the locals they lend, each local a parameter
     std::vector<int> param_of;  // local -> parameter index, or -1
   };
   std::vector<Facts> facts(n);
   for (size_t f = 0; f < n; ++f) {
     const tir::Function& fn = prog.functions[f];
-    out[f].params.assign(fn.param_slots.size(), {});
+    const int slots = fn.slot_count();
     Walk w(fn, out[f]);
     w.run();
-    // Each fact about a local holds for every local it may name.
-    auto names = closure(w.sources_);
     Facts& x = facts[f];
-    int slots = fn.slot_count();
-    x.writes.assign(slots, false);
-    x.reads.assign(slots, false);
-    x.atomic.assign(slots, false);
-    for (int s = 0; s < slots; ++s)
-      for (int t : names[s]) {
-        if (w.writes_[s]) x.writes[t] = true;
-        if (w.reads_[s]) x.reads[t] = true;
-        if (w.atomic_[s]) x.atomic[t] = true;
-      }
-    for (const Lend& l : w.lends_) {
-      if (l.local < 0) continue;
-      for (int t : names[l.local]) x.lends.push_back({l.callee, l.param, t});
-    }
     x.param_of.assign(slots, -1);
     for (size_t i = 0; i < fn.param_slots.size(); ++i)
-      if (fn.param_slots[i] >= 0 && fn.param_slots[i] < slots) x.param_of[fn.param_slots[i]] = i;
-    for (int s = 0; s < slots; ++s) {
-      int p = x.param_of[s];
-      if (p < 0 || fn.slot_types[s].kind != TypeKind::Ref) continue;
-      out[f].params[p] = {x.writes[s], x.reads[s], x.atomic[s]};
-    }
+      if (fn.param_slots[i] >= 0 && fn.param_slots[i] < slots)
+        x.param_of[fn.param_slots[i]] = static_cast<int>(i);
+    // A write through a local is a write through every local it may name.
+    out[f].writes.assign(fn.param_slots.size(), false);
+    const auto names = closure(w.sources_);
+    for (int s = 0; s < slots; ++s)
+      for (int t : names[s]) {
+        const int p = x.param_of[t];
+        if (w.writes_[s] && p >= 0 && fn.slot_types[t].kind == TypeKind::Ref)
+          out[f].writes[p] = true;
+      }
+    for (const Lend& l : w.lends_)
+      if (l.local >= 0)
+        for (int t : names[l.local])
+          if (x.param_of[t] >= 0 && fn.slot_types[t].kind == TypeKind::Ref)
+            x.lends.push_back({l.callee, l.param, t});
   }
-  // Through the calls, to a fixed point: a parameter lent to a callee's parameter has its effects.
+  // Through the calls, to a fixed point: a parameter lent to a parameter a callee writes through
+  // is written through; a function that calls one that prints prints.
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t f = 0; f < n; ++f) {
-      const tir::Function& fn = prog.functions[f];
       for (const Lend& l : facts[f].lends) {
-        int p = facts[f].param_of[l.local];
-        if (p < 0 || fn.slot_types[l.local].kind != TypeKind::Ref) continue;
         if (l.callee < 0 || l.callee >= static_cast<int>(n)) continue;
-        const auto& theirs = out[l.callee].params;
-        if (l.param >= theirs.size()) continue;
-        ParamEffects& mine = out[f].params[p];
-        for (auto [a, b] : {std::pair{&mine.writes, theirs[l.param].writes},
-                            std::pair{&mine.reads, theirs[l.param].reads},
-                            std::pair{&mine.atomic, theirs[l.param].atomic}})
-          if (b && !*a) *a = changed = true;
+        const auto& theirs = out[l.callee].writes;
+        const int p = facts[f].param_of[l.local];
+        if (l.param < theirs.size() && theirs[l.param] && !out[f].writes[p])
+          out[f].writes[p] = changed = true;
       }
       if (!out[f].prints)
         for (int c : out[f].callees)

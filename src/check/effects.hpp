@@ -1,9 +1,10 @@
-// The effects of every function of the typed program (spec/kernel-rules.md §3.4): what it writes,
-// reads and changes atomically through each reference parameter, whether it prints, and which
-// functions it calls, followed through its calls. The kernel rules read them at every call in an
-// across loop. They come from one exhaustive walk: each statement and expression kind is a case
-// of a switch with no `default`, so a kind added to tir.hpp and left out here is a compile error
-// (-Werror=switch), never a write the proof does not see.
+// The effects of every function of the typed program (spec/kernel-rules.md §3, rule 3): which of
+// its reference parameters it can write through (a store, a routine that writes a tile, an atomic
+// that changes an element), whether it prints, and which functions it calls, followed through its
+// calls. The kernel rules read them at every call in an across loop. They come from one
+// exhaustive walk: each statement and expression kind is a case of a switch with no `default`,
+// so a kind added to tir.hpp and left out here is a compile error (-Werror=switch), never a write
+// the proof does not see.
 #pragma once
 #include <vector>
 
@@ -11,17 +12,10 @@
 
 namespace vx {
 
-// What a call may do to the elements of the tensor its reference argument names.
-struct ParamEffects {
-  bool writes = false;  // with a store, a routine that writes a tile, or an atomic that changes
-  bool reads = false;
-  bool atomic = false;  // an atomic operation on it
-};
-
 struct FunctionEffects {
-  std::vector<ParamEffects> params;  // one per parameter (only references have effects)
-  bool prints = false;               // `print!`/`println!`, itself or in a function it calls
-  std::vector<int> callees;          // the functions it calls directly
+  std::vector<bool> writes;  // per parameter: it can write through it (only references can)
+  bool prints = false;       // `print!`/`println!`, itself or in a function it calls
+  std::vector<int> callees;  // the functions it calls directly
 };
 
 // Indexed like prog.functions.

@@ -95,19 +95,9 @@ class RuleWalker {
     return kr::IntType{static_cast<uint8_t>(info.bits), info.is_signed};
   }
 
-  // The values a node can take, from the constant bounds of the loops in it (a loop whose bounds
-  // are not constants, and any other leaf: its type's whole range).
+  // The values a node can take in any pass (FunctionFacts::leaf_range of its leaves).
   std::pair<__int128, __int128> range_of(const IxNode* n) const {
-    return kr::value_range(
-        n, [&](const IxNode* leaf) -> std::optional<std::pair<int64_t, int64_t>> {
-          if (leaf->op != IxOp::Loop) return std::nullopt;
-          auto* s = static_cast<const tir::Stmt*>(leaf->key);
-          auto lo = facts_.loop_lo.find(s), hi = facts_.loop_hi.find(s);
-          if (lo == facts_.loop_lo.end() || hi == facts_.loop_hi.end() || !lo->second ||
-              !hi->second)
-            return std::nullopt;
-          return std::pair<int64_t, int64_t>{*lo->second, std::max(*lo->second, *hi->second)};
-        });
+    return kr::value_range(n, [&](const IxNode* leaf) { return facts_.leaf_range(leaf); });
   }
 
   // §4 step 1, value ranges: `x << k` is `x * 2^k` in its type (both wrap alike), and on values
@@ -744,7 +734,7 @@ class RuleWalker {
       for (size_t i = 0; i < e->args.size(); ++i) {
         const tir::Expr* a = e->args[i];
         if (a->type.kind != TypeKind::Ref) continue;
-        bool w = i < sums_[f].params.size() && sums_[f].params[i].writes;
+        bool w = i < sums_[f].writes.size() && sums_[f].writes[i];
         int r = root_slot(a);
         if (w && r >= 0 && !facts_.declared_inside(r, loop)) {
           auto& d = error(KernelRule::CallWritesArgument, e->span,
@@ -764,7 +754,7 @@ class RuleWalker {
     for (size_t i = 0; i < e->args.size(); ++i) {
       const tir::Expr* a = e->args[i];
       if (a->type.kind == TypeKind::Ref) {
-        bool w = valid && i < sums_[f].params.size() && sums_[f].params[i].writes;
+        bool w = valid && i < sums_[f].writes.size() && sums_[f].writes[i];
         record(a, a->span, w, nullptr);
       }
       walk_expr(a);
@@ -928,47 +918,36 @@ class RuleWalker {
     };
     std::string tile_text = text(copy->args[0]->span);
     if (!tile_text.empty() && tile_text.rfind("&mut ", 0) == 0) tile_text = tile_text.substr(5);
-    auto check_expr = [&](const tir::Expr* top, bool is_target) {
-      tir::walk_expr(top, [&](const tir::Stmt*, const tir::Expr* e) {
-        if (!e) return;
-        bool place = e->kind == tir::ExprKind::Index ||
-                     (e->kind == tir::ExprKind::Ref && e != copy->args[0]);
-        if (!place) return;
-        int r = root_slot(e);
-        bool conflict = (r == tile && tile >= 0 && overlaps(e)) ||
-                        (is_target && e == top && r == src && src >= 0);
-        if (!conflict || reported_borrow_.count(e->span.begin)) return;
-        reported_borrow_.insert(e->span.begin);
-        auto& d = error("E0304", e->span,
-                        r == tile ? "`" + tile_text +
-                                        "` is used while a copy fills it: the "
-                                        "token `" +
-                                        let->var_name + "` holds its borrow until `" +
-                                        let->var_name + ".wait()`"
-                                  : "`" + fn_->slot_names[src] +
-                                        "` is written while a copy "
-                                        "reads it, before `" +
-                                        let->var_name + ".wait()`",
-                        "used before the `.wait()`");
-        d.secondary.push_back({let->span, "the copy starts here"});
-        d.helps.push_back("call `" + let->var_name + ".wait();` first");
-      });
+    // Each place once, in every statement up to the one that uses the token: in their bodies and
+    // in the blocks of their expressions too. `targets`: the places assigned (a walk visits a
+    // statement before its expressions).
+    std::set<const tir::Expr*> targets;
+    auto check_place = [&](const tir::Stmt* st, const tir::Expr* e) {
+      if (st && st->kind == tir::StmtKind::Assign && st->target) targets.insert(st->target);
+      if (!e) return;
+      bool place =
+          e->kind == tir::ExprKind::Index || (e->kind == tir::ExprKind::Ref && e != copy->args[0]);
+      if (!place) return;
+      int r = root_slot(e);
+      bool conflict =
+          (r == tile && tile >= 0 && overlaps(e)) || (targets.count(e) && r == src && src >= 0);
+      if (!conflict || reported_borrow_.count(e->span.begin)) return;
+      reported_borrow_.insert(e->span.begin);
+      auto& d = error("E0304", e->span,
+                      r == tile ? "`" + tile_text +
+                                      "` is used while a copy fills it: the "
+                                      "token `" +
+                                      let->var_name + "` holds its borrow until `" + let->var_name +
+                                      ".wait()`"
+                                : "`" + fn_->slot_names[src] +
+                                      "` is written while a copy "
+                                      "reads it, before `" +
+                                      let->var_name + ".wait()`",
+                      "used before the `.wait()`");
+      d.secondary.push_back({let->span, "the copy starts here"});
+      d.helps.push_back("call `" + let->var_name + ".wait();` first");
     };
-    for (size_t j = k + 1; j < end; ++j) {
-      const tir::Stmt* s = b->stmts[j];
-      // Every statement in it, in its bodies and in the blocks of its expressions.
-      tir::walk_stmt(s, [&](const tir::Stmt* st, const tir::Expr*) {
-        if (!st) return;
-        if (st->kind == tir::StmtKind::Assign && st->target) check_expr(st->target, true);
-        for (const tir::Expr* e : st->exprs()) {
-          if (!e) continue;
-          if (e != st->target)
-            check_expr(e, false);
-          else if (e->kind == tir::ExprKind::Index)
-            for (const tir::Expr* i : place_indices(e)) check_expr(i, false);
-        }
-      });
-    }
+    for (size_t j = k + 1; j < end; ++j) tir::walk_stmt(b->stmts[j], check_place);
   }
 
   const tir::Program& prog_;

@@ -333,19 +333,13 @@ void sum_unordered_printed(const tir::Program& p, std::vector<Found>& out) {
 // The value an atomic that changes its element returns, used (not dropped) in an across loop: it
 // depends on the order in which the passes reach the element (spec/kernel-rules.md §8).
 void atomic_result_order(const tir::Function& f, std::vector<Found>& out) {
-  std::set<const Expr*> dropped;
-  tir::walk_block(f.body, [&](const Stmt* s, const Expr*) {
-    if (s && s->kind == StmtKind::Expr) dropped.insert(s->value);
-    if (s && s->kind == StmtKind::Let && s->var_name == "_") dropped.insert(s->value);
-  });
+  const std::set<const Expr*> dropped = tir::dropped_values(f.body);
   std::function<void(const tir::Block*, int)> block = [&](const tir::Block* b, int across) {
     if (!b) return;
     auto exprs = [&](const Expr* top) {
       // (An across loop inside an expression's block is in a block loop already: depth > 0.)
       tir::walk_expr(top, [&](const Stmt*, const Expr* e) {
-        if (!e || across == 0 || e->kind != ExprKind::Builtin) return;
-        if (tir::builtin_effect(e->builtin) != tir::BuiltinEffect::AtomicChange) return;
-        if (e->type.is_unit() || dropped.count(e)) return;
+        if (across == 0 || !tir::atomic_result_used(e, dropped)) return;
         out.push_back({"atomic_result_order",
                        e->span,
                        "the value that `" + std::string(tir::builtin_spelling(e->builtin)) +

@@ -3,6 +3,7 @@
 // and block expressions. Used by the CUDA emitter and the offload runner.
 #pragma once
 #include <functional>
+#include <set>
 
 #include "check/tir.hpp"
 
@@ -49,6 +50,24 @@ inline bool expr_has(const Expr* x, const std::function<bool(const Stmt*, const 
   bool found = false;
   walk_expr(x, [&](const Stmt* st, const Expr* e) { found = found || pred(st, e); });
   return found;
+}
+
+// The values a block's code drops: an expression statement's, and `let _ = …`'s.
+inline std::set<const Expr*> dropped_values(const Block* b) {
+  std::set<const Expr*> dropped;
+  walk_block(b, [&](const Stmt* s, const Expr*) {
+    if (s && (s->kind == StmtKind::Expr || (s->kind == StmtKind::Let && s->var_name == "_")))
+      dropped.insert(s->value);
+  });
+  return dropped;
+}
+
+// An atomic that changes its element and whose returned value is used (not in `dropped`): the
+// value depends on the order of the passes (spec/kernel-rules.md §8).
+inline bool atomic_result_used(const Expr* e, const std::set<const Expr*>& dropped) {
+  return e && e->kind == ExprKind::Builtin &&
+         builtin_effect(e->builtin) == BuiltinEffect::AtomicChange && !e->type.is_unit() &&
+         !dropped.count(e);
 }
 
 }  // namespace vx::tir

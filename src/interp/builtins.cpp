@@ -202,13 +202,16 @@ struct Atomic final : Node {
   IntOperand index;
   int values = 0;  // value operands: 0, 1 (v1) or 2 (v1, v2)
   OpAny<T> v1, v2;
-  bool changes = true;  // not atomic_load (for `--check-races`)
+  // `--check-races` (Compiler::record_races): the element is reported to the recorder, as the
+  // recording index nodes do; otherwise nothing is added to the atomic's path.
+  bool record = false;
+  bool changes = true;  // not atomic_load
   std::string name;
   Span span;
 
   explicit Atomic(const tir::Expr& e)
       : atomic(e),
-        changes(e.builtin != BuiltinId::AtomicLoad),
+        changes(tir::builtin_writes_first(e.builtin)),
         name(tensor_name(*e.args[0])),
         span(e.span) {}
   uint64_t eval_bits(Frame& f) const override {
@@ -221,7 +224,7 @@ struct Atomic final : Node {
     atomic.check(v, i, index.is_unsigned);
     const T a = values >= 1 ? v1.get(f) : T{};
     const T b = values >= 2 ? v2.get(f) : T{};
-    if (f.ctx->races) record_access(f, v, static_cast<int64_t>(i), name, changes, span, true);
+    if (record) record_access(f, v, static_cast<int64_t>(i), name, changes, span, true);
     return atomic.apply(f, v, i, a, b);
   }
 };
@@ -370,6 +373,7 @@ const Node* atomic(Compiler& c, const tir::Expr& e) {
                             [&](auto tag) -> const Node* {
                               using T = decltype(tag);
                               auto* n = c.make<Atomic<T>>(e);
+                              n->record = c.record_races;
                               n->tensor = c.tensor_operand(*e.args[0]);
                               n->index = c.int_operand(*e.args[1]);
                               // tensor, index, …, ordering

@@ -320,16 +320,11 @@ void find_spawns(const tir::Block* b, std::vector<const Stmt*>& out) {
 // Whether code of the region (its functions included) uses a value that an atomic changing its
 // element returns: the region's results then depend on the order of the passes.
 bool uses_atomic_results(const tir::Program& program, const tir::Block* body, std::set<int>& seen) {
-  std::set<const Expr*> dropped;
+  const std::set<const Expr*> dropped = tir::dropped_values(body);
   bool found = false;
-  walk_block(body, [&](const Stmt* s, const Expr* e) {
-    if (s && s->kind == StmtKind::Expr) dropped.insert(s->value);
-    if (s && s->kind == StmtKind::Let && s->var_name == "_") dropped.insert(s->value);
+  walk_block(body, [&](const Stmt*, const Expr* e) {
     if (!e || found) return;
-    if (e->kind == ExprKind::Builtin &&
-        tir::builtin_effect(e->builtin) == tir::BuiltinEffect::AtomicChange && !e->type.is_unit() &&
-        !dropped.count(e))
-      found = true;
+    if (tir::atomic_result_used(e, dropped)) found = true;
     if (e->kind == ExprKind::Call && e->fn_index >= 0 &&
         e->fn_index < static_cast<int>(program.functions.size()) && seen.insert(e->fn_index).second)
       found = uses_atomic_results(program, program.functions[e->fn_index].body, seen);

@@ -44,11 +44,9 @@ std::string describe_found(const std::string& text, size_t offset) {
   return "`" + text.substr(offset, end - offset) + "`";
 }
 
-// The end of the last token before byte `at` (0 if there is none): white space, comments and
-// string literals are stepped over as the grammar's skipper and lexeme do.
-size_t previous_token_end(const std::string& text, size_t at) {
-  size_t i = 0, last = 0;
-  const size_t n = std::min(at, text.size());
+// Past the white space and comments that start at byte `i`, as the grammar's skipper steps over
+// them, reading no further than byte `n`.
+size_t past_blank(const std::string& text, size_t i, size_t n) {
   while (i < n) {
     const char c = text[i];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -66,7 +64,20 @@ size_t previous_token_end(const std::string& text, size_t at) {
           ++i;
         }
       } while (depth > 0 && i < n);
-    } else if (c == '"') {
+    } else {
+      break;
+    }
+  }
+  return std::min(i, n);
+}
+
+// The end of the last token before byte `at` (0 if there is none): white space, comments and
+// string literals are stepped over as the grammar's skipper and lexeme do.
+size_t previous_token_end(const std::string& text, size_t at) {
+  size_t i = 0, last = 0;
+  const size_t n = std::min(at, text.size());
+  while ((i = past_blank(text, i, n)) < n) {
+    if (text[i] == '"') {
       for (++i; i < n && text[i] != '"'; ++i)
         if (text[i] == '\\') ++i;
       last = i = std::min(i + 1, n);
@@ -77,30 +88,9 @@ size_t previous_token_end(const std::string& text, size_t at) {
   return last;
 }
 
-// The start of the first token at or after byte `from`: white space and comments stepped over.
+// The start of the first token at or after byte `from`.
 size_t next_token_start(const std::string& text, size_t from) {
-  size_t i = from;
-  while (i < text.size()) {
-    if (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
-      ++i;
-    } else if (text.compare(i, 2, "//") == 0) {
-      while (i < text.size() && text[i] != '\n') ++i;
-    } else if (text.compare(i, 2, "/*") == 0) {
-      int depth = 0;
-      do {
-        if (text.compare(i, 2, "/*") == 0) {
-          ++depth, i += 2;
-        } else if (text.compare(i, 2, "*/") == 0) {
-          --depth, i += 2;
-        } else {
-          ++i;
-        }
-      } while (depth > 0 && i < text.size());
-    } else {
-      break;
-    }
-  }
-  return std::min(i, text.size());
+  return past_blank(text, from, text.size());
 }
 
 // The identifier that starts at `at`, or "".

@@ -229,13 +229,8 @@ class _Parser:
             self.want(";")
             return
         block_like = tok in ("if", "match", "{", "unsafe")
-        start = len(self.kinds)
-        self.expr()
-        if self.peek() in ASSIGN:
-            self.next()
-            # the place is a Var or an Index, never an expression read
-            self.kinds.insert(start, ("Assign", self.ctx))
-            self.expr()
+        start, assigned = self.expr_or_assign()
+        if assigned:
             self.want(";")
             return
         if self.eat(";") or (block_like and self.peek() != "}"):
@@ -244,6 +239,19 @@ class _Parser:
         if self.peek() != "}":
             raise ParseError("expected `;` or `}`, found %r at token %d" % (self.peek(), self.i))
         # the block's tail: its value, no statement
+
+    def expr_or_assign(self):
+        """An expression, or an assignment `place op= value` (its kinds, Assign first; the place is
+        a Var or an Index, never an expression read). Returns where its kinds start, and whether
+        it was an assignment."""
+        start = len(self.kinds)
+        self.expr()
+        if self.peek() not in ASSIGN:
+            return start, False
+        self.next()
+        self.kinds.insert(start, ("Assign", self.ctx))
+        self.expr()
+        return start, True
 
     def jump(self):
         tok = self.next()
@@ -510,12 +518,7 @@ class _Parser:
             if self.peek() == "{":
                 self.block(expr_kind=False)
             else:
-                start = len(self.kinds)
-                self.expr()
-                if self.peek() in ASSIGN:
-                    self.next()
-                    self.kinds.insert(start, ("Assign", self.ctx))
-                    self.expr()
+                self.expr_or_assign()
             self.eat(",")
             if done:
                 del self.kinds[kept[0]:], self.calls[kept[1]:], self.builtins[kept[2]:]
