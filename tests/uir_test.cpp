@@ -341,6 +341,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_writes_in_loop_expression.vx", "it calls the function `hs`"},
       {"call_writes_in_match_arm.vx", "it calls the function `hs`"},
       {"call_writes_through_let_in_if.vx", "it calls the function `hs`"},
+      {"grid_stride_grid_short_step.vx",
+       "the loop `i` runs over a range with `.step_by()`, and a .uir range counts up by one"},
       {"grid_stride_short_step.vx",
        "the loop `c` runs over a range with `.step_by()`, and a .uir range counts up by one"},
       {"value_range_cast_wraps.vx", "refused"},
