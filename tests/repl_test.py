@@ -720,6 +720,8 @@ def inputs():
         if text not in body.get(key, ""):
             fail(f"{key}: {text!r} is missing from:\n{body.get(key)}")
     for text in ["note: `return` ended the input early: its bindings are not kept",
+                 # not the `}` of the wrapper (issue 39)
+                 "error[E0001]: expected `;`, found the end of the input\n --> <repl>:1:10\n",
                  f"`:reload` reads `{reload_me}` again",
                  f"error: `{taken}` exists; `:save! {taken}` overwrites it",
                  "error: unknown command `:sve`; did you mean `:save`?"]:
