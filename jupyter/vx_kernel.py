@@ -133,6 +133,31 @@ class VxSession:
         self.child = None
 
 
+def error_of(reply):
+    """The `error` of a reply that failed, as Jupyter's messages carry one (ename, evalue,
+    traceback), or None: ename is the first error's code (E0001, E6032), `RuntimeError` for a
+    runtime error (code null), `KeyboardInterrupt` for an interrupted input, `VxError` for a
+    command's error on stderr; evalue its message; traceback the rendered text of every error,
+    line by line, as rustc prints them."""
+    if reply["status"] == "interrupted":
+        first = next((d for d in reply["diagnostics"] if d["level"] == "error"), None)
+        return {"ename": "KeyboardInterrupt", "evalue": first["message"] if first else
+                "interrupted", "traceback": (first["rendered"] if first else "").splitlines()}
+    if reply["status"] != "error":
+        return None
+    errors = [d for d in reply["diagnostics"] if d["level"] == "error"]
+    if not errors:
+        text = reply["stderr"].strip()
+        first_line = next((l for l in text.splitlines() if l.startswith("error")), text)
+        return {"ename": "VxError", "evalue": first_line.removeprefix("error: "),
+                "traceback": text.splitlines()}
+    first = errors[0]
+    ename = first["code"] or ("RuntimeError" if first["message"].startswith("runtime error")
+                              else "VxError")
+    return {"ename": ename, "evalue": first["message"],
+            "traceback": "".join(d["rendered"] for d in errors).rstrip("\n").splitlines()}
+
+
 def make_kernel_class():
     from ipykernel.kernelbase import Kernel
 
@@ -179,29 +204,34 @@ def make_kernel_class():
                 self.vx.stop()
                 why = (f"the vx session ended (exit status {status}); the next cell starts a "
                        "new one, without the bindings and items of this one")
-                self.stream("stderr", why + "\n")
                 return self.error_reply("VxSessionEnded", why)
             if not silent:
                 self.show(reply)
-            if reply["status"] == "interrupted":
-                return self.error_reply("KeyboardInterrupt", "interrupted")
-            if reply["status"] == "error":
-                first = next((d for d in reply["diagnostics"] if d["level"] == "error"), None)
-                if first is None:
-                    return self.error_reply("VxError", reply["stderr"].strip())
-                return self.error_reply(first["code"] or "VxError", first["message"])
-            return {"status": "ok", "execution_count": self.execution_count, "payload": [],
-                    "user_expressions": {}}
+            error = error_of(reply)
+            if error is None:
+                return {"status": "ok", "execution_count": self.execution_count, "payload": [],
+                        "user_expressions": {}}
+            # An `error` message on IOPub, as IPython sends for an exception: JupyterLab shows
+            # it as an error, and nbconvert, nbgrader and nbclient read its ename.
+            if not silent:
+                self.send_response(self.iopub_socket, "error", error)
+            return {"status": "error", "execution_count": self.execution_count, **error}
 
         def show(self, reply):
             self.stream("stdout", reply["stdout"])
             self.stream("stderr", reply["stderr"])
-            rendered = "".join(d["rendered"] for d in reply["diagnostics"])
+            # Errors go in the `error` message (error_of); warnings and notes stay on stderr.
+            rendered = "".join(d["rendered"] for d in reply["diagnostics"]
+                               if d["level"] != "error")
             self.stream("stderr", rendered)
             for table in reply["tables"]:
                 self.display({"text/html": explain_html(table), "text/plain": table["rendered"]})
             for svg in reply["svg"]:
-                self.display({"image/svg+xml": svg, "text/plain": "(an SVG image)"})
+                # Also as HTML: `nbconvert --to html` passes an image/svg+xml output through its
+                # HTML sanitizer, which drops every <rect> and <title>; the SVG inline in HTML
+                # (ranked before SVG) keeps the picture and its tooltips.
+                self.display({"image/svg+xml": svg, "text/html": svg,
+                              "text/plain": "(an SVG image)"})
             if reply["value"] is not None:
                 self.send_response(self.iopub_socket, "execute_result", {
                     "execution_count": self.execution_count,
@@ -210,8 +240,10 @@ def make_kernel_class():
                 })
 
         def error_reply(self, ename, evalue):
+            self.send_response(self.iopub_socket, "error",
+                               {"ename": ename, "evalue": evalue, "traceback": [evalue]})
             return {"status": "error", "execution_count": self.execution_count,
-                    "ename": ename, "evalue": evalue, "traceback": []}
+                    "ename": ename, "evalue": evalue, "traceback": [evalue]}
 
         def do_is_complete(self, code):
             reply = self.vx.request(op="is_complete", code=code)

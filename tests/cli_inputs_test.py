@@ -429,6 +429,16 @@ if r.returncode != 1 or r.out != "":
 r = vx("check", "-D", "nothing", idle)
 if r.returncode != 2:
     fail(f"-D nothing: want a usage error (2), got {r.returncode}")
+# One idle lane, one lane short of the warp: singular (the lesson's check-4 said "1 lanes").
+one = program("one_idle.vx", kernel(33, 32))
+r = vx("check", one)
+want_one = ["warning: this lane loop has 32 passes for 33 lanes: 1 lane of each block has none",
+            "warning: 33 lanes are not a multiple of 32, the warp: the last warp of each block "
+            "has 31 idle lanes"]
+if r.returncode != 0 or [l for l in r.err.split("\n") if l.startswith("warning: ") and
+                         "emitted" not in l] != want_one or "= 1 idle lane" not in r.err and \
+        "^ 1 idle lane\n" not in r.err:
+    fail(f"one idle lane: want the singular, got {r.returncode} {r.err!r}")
 odd = program("odd.vx", kernel(100, 100))
 r = vx("check", odd)
 if r.returncode != 0 or not r.err.startswith(

@@ -39,7 +39,17 @@ if(Python3_FOUND)
   add_test(NAME repl_tmux
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_tmux_test.py $<TARGET_FILE:vx>
             ${PROJECT_SOURCE_DIR})
+  # 6. repl_cut_inputs: inputs cut from every corpus program through the protocol; no
+  #    diagnostic points into the wrapper the REPL puts around an input (issue 39).
+  add_test(NAME repl_cut_inputs
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_cut_inputs_test.py
+            $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR})
+  # 7. explain_pager: `vx explain` laid out and paged on a terminal, Markdown when piped; the
+  #    human E6032 names its rule.
+  add_test(NAME explain_pager
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/explain_pager_test.py $<TARGET_FILE:vx>
+            ${PROJECT_SOURCE_DIR})
   set_tests_properties(explain_examples repl_piped repl_values repl_pty repl_interrupt repl_inputs
-                       repl_tmux PROPERTIES TIMEOUT 300)
+                       repl_tmux repl_cut_inputs explain_pager PROPERTIES TIMEOUT 300)
   set_tests_properties(repl_pty PROPERTIES SKIP_RETURN_CODE 77)  # a machine without ptys
 endif()

@@ -207,6 +207,15 @@ def piped():
         fail(f"diagnostics: expected {want_errors}, got {got_errors}\n{r.stderr}")
     if "attempt to divide by zero" not in r.stderr:
         fail("the runtime error's message is missing")
+    # `help`, `quit` and `exit` alone (issue 39): the help and leaving, as in Python's REPL; a
+    # binding of that name is an expression like any other. `exit` leaves before `7` runs.
+    r = subprocess.run([VX, "repl"], input="let quit = 3;\nquit\nhelp\nexit\n7\n",
+                       capture_output=True, text=True, timeout=60)
+    want = ["= 3 : i32", "Type Vx statements and expressions; an expression's value is printed "
+            "with its type."]
+    if r.stdout.split("\n")[:2] != want or "= 7 : i32" in r.stdout or r.stderr or r.returncode:
+        fail(f"quit as a binding, help, exit: exit {r.returncode}, stdout {r.stdout[:300]!r}, "
+             f"stderr {r.stderr!r}")
 
 
 # ---- the pseudo-terminal ------------------------------------------------------------------------
@@ -720,6 +729,8 @@ def inputs():
         if text not in body.get(key, ""):
             fail(f"{key}: {text!r} is missing from:\n{body.get(key)}")
     for text in ["note: `return` ended the input early: its bindings are not kept",
+                 # not the `}` of the wrapper (issue 39)
+                 "error[E0001]: expected `;`, found the end of the input\n --> <repl>:1:10\n",
                  f"`:reload` reads `{reload_me}` again",
                  f"error: `{taken}` exists; `:save! {taken}` overwrites it",
                  "error: unknown command `:sve`; did you mean `:save`?"]:

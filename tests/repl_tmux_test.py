@@ -12,7 +12,10 @@ and reads the screen with `capture-pane`, then checks what the step should have 
   5. seed 001's 3x + 1 kernel typed in `:uir` mode as 4 blocks of 16 threads, its `print` checked
      against the values Python computes, then `:check` of that kernel (both loops proved);
   6. `:save` of the Vx inputs and of the .uir inputs, each file then run with `vx run` and its
-     output compared with what Python expects; `:save` refusing a file that exists.
+     output compared with what Python expects; `:save` refusing a file that exists;
+  7. a loop typed over three lines, brought back whole by Up (one history entry) and run again;
+  8. `help` and `quit` typed alone (issue 39); step 3 also checks `:map svg` with and without a
+     file.
 
 Every expected text is worked out here. tmux is required (tools/setup installs it): without it
 the test fails.
@@ -160,9 +163,18 @@ try:
     rows = ["%4d | " % r + " ".join("%d:%d" % (e % 4, e // 4) for e in range(r, r + 16))
             for r in (0, 16)]
     want = ["<repl>:3:%d: who writes `out[b + 4 * t]` of `out` [32]" % (store.index("out[") + 1),
-            "  each element shows `b:t`, the pass that writes it; !!: two passes write it"] + \
+            "  each element shows `b:t`, the pass that writes it; `b:t!`: another pass writes it "
+            "too"] + \
         rows + ["  no two passes write the same element"]
     step([":map"], "^" + re.escape("\n".join(want)) + "\n" + PROMPT, ":map of the kernel")
+    # On a terminal `:map svg` asks for a file rather than print XML; `:map svg FILE` writes it.
+    step([":map svg"], r"^error: `:map svg` needs a file on a terminal: `:map svg FILE\.svg`.*\n"
+         + PROMPT, ":map svg without a file")
+    svg_file = os.path.join(tmp, "map.svg")
+    step([f":map svg {svg_file}"], r"^wrote `.*map\.svg`\n" + PROMPT, ":map svg FILE")
+    svg_text = open(svg_file).read() if os.path.exists(svg_file) else ""
+    if not svg_text.startswith("<svg ") or svg_text.count('<rect class="cell') != 32:
+        fail(f":map svg FILE wrote {svg_text[:200]!r}, not an <svg> of 32 cells")
 
     # 4. An input that ends in an operator goes on; the next line ends it.
     step(["let y = n +"], r"^\.\.\. ", "the continuation prompt after `+`")
@@ -208,7 +220,20 @@ try:
     step([f":save {vx_file}"], r"^error: `.*lesson\.vx` exists; `:save! .*` overwrites it\n"
          + PROMPT, ":save refusing a file that exists")
     step([f":save! {vx_file}"], r"^saved \d+ inputs and 1 item to .*\n" + PROMPT, ":save!")
-    step([":quit"], r"VX-EXITED 0", ":quit")
+
+    # 7. A multi-line input is one history entry: Up twice brings back the whole loop (not its
+    # last line `}`), and Enter runs it again: 0 + 1 + 2, twice.
+    step(["let mut acc = 0;", "for i in 0..3 {", "acc = acc + i;", "}"], r"^\.\.\. }\n" + PROMPT,
+         "a loop over three lines")
+    step(["acc"], r"^= 3 : i32\n" + PROMPT, "the loop's sum")
+    tmux("send-keys", "-t", "repl", "Up")
+    tmux("send-keys", "-t", "repl", "Up")
+    screen.type("")
+    screen.expect(PROMPT, "the recalled loop ran")
+    step(["acc"], r"^= 6 : i32\n" + PROMPT, "the loop's sum after it ran again from the history")
+    # 8. `help` and `quit` alone, as one types them to Python: the help, and leaving.
+    step(["help"], r"^Type Vx statements and expressions.*:quit +leave.*\n" + PROMPT, "help")
+    step(["quit"], r"VX-EXITED 0", "quit")
 finally:
     tmux("kill-server", check=False)
 

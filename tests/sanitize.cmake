@@ -33,3 +33,5 @@ vx_sanitize_env(conformance_wrong_impl "VX_WRONG_IMPL_SUBSET=1")
 # conformance_implementer's run of vx --error-format=json as another implementation covers a
 # part of the corpus with every kind of expectation (refusals, runtime errors, warnings, .uir).
 vx_sanitize_env(conformance_implementer "VX_IMPLEMENTER_SUBSET=1")
+# repl_cut_inputs feeds every sixth program's cut inputs through the protocol.
+vx_sanitize_env(repl_cut_inputs "VX_CORPUS_EVERY=6")

@@ -5,7 +5,7 @@ For each program the expected writer of every element is computed here, in Pytho
 formula the program's store uses (never from vx's output); the test builds the whole text map
 that §3.3 specifies and compares it with `vx check --map` (colour off), parses the SVG with
 ElementTree and compares every cell, checks the JSON data, colour (`--color=always`, a terminal
-with and without NO_COLOR), the usage errors of `--map=FILE`, and that docs/write_map.svg is what
+with and without NO_COLOR), the usage errors of `--map=FILE`, `--map FILE.svg` and --help, and that docs/write_map.svg is what
 `vx check --map=…` makes now of its corpus program. Also `:map` in `vx repl`.
 
 usage: write_map_test.py VX REPO_ROOT
@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import on_terminal  # noqa: E402
 
-VX, ROOT = sys.argv[1], sys.argv[2]
+VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 failures = []
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -46,9 +46,10 @@ def region(body, tensor, dims, extra=""):
 
 
 def expected_cells(shape, window, writes):
-    """writes: (element index tuple, label, pass key tuple, across flags) in enumeration order.
-    Returns {index: label or '!!'}, the number of collided elements and the first collision."""
-    first, later, collided, first_col = {}, {}, set(), None
+    """writes: (element index tuple, label, pass key tuple, across flags, pass in words) in
+    enumeration order. Returns {index: label, or label + '!' when two passes write it}, the
+    number of collided elements, the first collision, and {index: the collision in words}."""
+    first, later, collided, first_col, pairs = {}, {}, set(), None, {}
 
     def concurrent(x, y, across):
         for a, b, c in zip(x, y, across):
@@ -69,13 +70,14 @@ def expected_cells(shape, window, writes):
             later[idx].append((label, key, name))
             continue
         collided.add(idx)
+        pairs[idx] = f"{hit[2]} and {name} both write {element_name(idx)}"
         if first_col is None:
             first_col = (hit[2], name, idx)
     cells = {}
     for idx, (label, _, _) in first.items():
         if all(i < w for i, w in zip(idx, window)):
-            cells[idx] = "!!" if idx in collided else label
-    return cells, len(collided), first_col
+            cells[idx] = label + "!" if idx in collided else label
+    return cells, len(collided), first_col, pairs
 
 
 def element_name(idx):
@@ -83,7 +85,7 @@ def element_name(idx):
 
 
 def grid_text(shape, window, cells, tensor):
-    width = max([2] + [len(v) for v in cells.values() if v != "!!"])
+    width = max([2] + [len(v) for v in cells.values()])
     lines = []
 
     def cell(idx):
@@ -122,7 +124,7 @@ def check_case(name, source, tensor, place, shape, form, writes, status, notes=(
     window = window or ([min(shape[0], 256)] if len(shape) == 1 else
                         [1] * (len(shape) - 3) + ([min(shape[-3], 4)] if len(shape) > 2 else []) +
                         [min(shape[-2], 32 if len(shape) == 2 else 16), min(shape[-1], 16)])
-    cells, collided, first = expected_cells(shape, window, writes)
+    cells, collided, first, pairs = expected_cells(shape, window, writes)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, name + ".vx")
         with open(path, "w") as f:
@@ -131,8 +133,8 @@ def check_case(name, source, tensor, place, shape, form, writes, status, notes=(
         col = source.split("\n")[line - 1].index(place) + 1
         head = (f"{path}:{line}:{col}: who writes `{place}` of `{tensor}` "
                 f"[{', '.join(str(s) for s in shape)}]")
-        want = [head, f"  each element shows `{form}`, the pass that writes it; !!: two passes "
-                      "write it"]
+        want = [head, f"  each element shows `{form}`, the pass that writes it; `{form}!`: another "
+                      "pass writes it too"]
         want += grid_text(shape, window, cells, tensor)
         if collided:
             want.append(f"  !! {collided} element{'' if collided == 1 else 's'} written by two "
@@ -162,18 +164,46 @@ def check_case(name, source, tensor, place, shape, form, writes, status, notes=(
         if r.returncode != status or not os.path.exists(svg):
             fail(f"{name}: --map=FILE.svg: status {r.returncode}: {r.stderr}")
             return
-        root = ET.parse(svg).getroot()
+        with open(svg) as f:
+            svg_text = f.read()
+        if not svg_text.startswith("<svg "):
+            fail(f"{name}: the SVG starts {svg_text[:40]!r}, not `<svg ` (no XML declaration)")
+        root = ET.fromstring(svg_text)
         rects = [e for e in root.iter(SVG_NS + "rect") if "cell" in e.get("class", "").split()]
-        seen = {}
+        seen, fills = {}, {}
         for e in rects:
             idx = tuple(int(v) for v in e.get("data-index").split(","))
             classes = e.get("class").split()
+            title = e.find(SVG_NS + "title")
+            title = title.text if title is not None else None
+            where = element_name(idx)
             if "blank" in classes:
                 seen[idx] = None
-            elif "collision" in classes:
-                seen[idx] = "!!"
+                want_title = f"{where}: no pass writes it"
             else:
-                seen[idx] = e.get("data-pass")
+                seen[idx] = e.get("data-pass") + ("!" if "collision" in classes else "")
+                block = e.get("data-pass").split(":")[0].split("/")[0]
+                fills.setdefault(block, set()).add(e.get("fill"))
+                writer = next(w[4] for w in writes if w[0] == idx)
+                want_title = pairs.get(idx, f"{where}: written by {writer}")
+            if title != want_title:
+                fail(f"{name}: the tooltip of {idx} is {title!r}, want {want_title!r}")
+        # One colour per block, none shared by two blocks; the legend shows only those.
+        if any(len(f) != 1 for f in fills.values()):
+            fail(f"{name}: a block drawn in several colours: {fills}")
+        used = [next(iter(f)) for f in fills.values()]
+        if len(set(used)) != len(used):
+            fail(f"{name}: two blocks share a colour: {fills}")
+        legend = [e.get("fill") for e in root.iter(SVG_NS + "rect")
+                  if e.get("class") == "legend"]
+        if len(set(legend)) != len(legend) or not set(legend) <= set(used) or \
+                len(legend) != min(len(used), 16):
+            fail(f"{name}: the legend's colours {legend}, the cells' {sorted(used)}")
+        for e in root.iter(SVG_NS + "text"):
+            if e.get("class", "").startswith("note") and \
+                    e.get("{http://www.w3.org/XML/1998/namespace}space") != "preserve" and \
+                    "  " in (e.text or ""):
+                fail(f"{name}: a line of aligned spaces without xml:space: {e.text!r}")
         want_svg = {}
         total = 1
         for w in window:
@@ -198,7 +228,7 @@ def check_case(name, source, tensor, place, shape, form, writes, status, notes=(
             fail(f"{name}: --map under json: {r.stdout[:300]}")
             return
         data = notes_json[0]["data"]
-        got_json = {tuple(c["index"]): ("!!" if c["collides"] else c["pass"])
+        got_json = {tuple(c["index"]): (c["pass"] + "!" if c["collides"] else c["pass"])
                     for c in data["cells"]}
         if got_json != want_svg or data["collided"] != collided or data["sample"] != sample:
             fail(f"{name}: JSON data differs: collided {data['collided']}, sample {data['sample']}")
@@ -329,7 +359,7 @@ def unmappable_case():
 def colour_cases():
     path = os.path.join(ROOT, "conformance", "kernel_rules", "lesson_coefficient_8.vx")
     r = vx("check", path, "--map", "--color=always")
-    if "\x1b[34m 0:0\x1b[0m" not in r.stdout or "\x1b[1;97;41m  !!\x1b[0m" not in r.stdout:
+    if "\x1b[34m  0:0\x1b[0m" not in r.stdout or "\x1b[1;97;41m 0:8!\x1b[0m" not in r.stdout:
         fail("--color=always: no block colour or red collision in\n" + r.stdout[:600])
     plain = vx("check", path, "--map", "--color=never").stdout
     if "\x1b" in plain:
@@ -356,6 +386,29 @@ def usage_cases():
     r = vx("check", path, "--map=/nonexistent-dir/x.svg", "--error-format=json")
     if r.returncode != 2 or json.loads(r.stderr.splitlines()[0]).get("level") != "error":
         fail(f"unwritable --map under json: status {r.returncode}, {r.stderr}")
+
+
+def map_spellings():
+    # `--map FILE.svg` (before or after the program) is `--map=FILE.svg`; `--map f.vx` is the
+    # text map of f.vx; --help names the option without CLI11's `{true}`.
+    path = os.path.abspath(os.path.join(ROOT, "conformance", "kernel_rules", "lesson_b_plus_4t.vx"))
+    with tempfile.TemporaryDirectory() as d:
+        for args in (["--map", "a.svg", path], [path, "--map", "a.svg"], ["--map=a.svg", path]):
+            svg = os.path.join(d, "a.svg")
+            if os.path.exists(svg):
+                os.remove(svg)
+            r = subprocess.run([VX, "check", *args], cwd=d, capture_output=True, text=True)
+            if r.returncode != 0 or r.stdout or not os.path.exists(svg) or \
+                    not open(svg).read().startswith("<svg "):
+                fail(f"check {' '.join(args)}: status {r.returncode}, stdout {r.stdout[:80]!r}, "
+                     f"stderr {r.stderr}")
+    r = vx("check", "--map", path, "--color=never")
+    if r.returncode != 0 or "who writes `out[b + 4 * t]` of `out` [32]" not in r.stdout:
+        fail(f"check --map FILE.vx: status {r.returncode}, {r.stdout[:200]} {r.stderr}")
+    r = vx("check", "--help")
+    line = next((l for l in r.stdout.splitlines() if "--map" in l), "")
+    if "{" in line or "--map FILE.svg" not in r.stdout:
+        fail(f"check --help: {r.stdout}")
 
 
 def docs_picture():
@@ -385,7 +438,7 @@ def repl_case():
     if "who writes `out[b * 4 + t]` of `out` [8]" not in r.stdout or \
             "  0 | 0:0 0:1 0:2 0:3 1:0 1:1 1:2 1:3" not in r.stdout:
         fail(f":map in the REPL:\n{r.stdout}\n{r.stderr}")
-    start = r.stdout.find("<?xml")
+    start = r.stdout.find("<svg")
     end = r.stdout.find("</svg>")
     if start < 0 or end < 0:
         fail(":map svg printed no SVG")
@@ -406,6 +459,7 @@ many_passes_case()
 unmappable_case()
 colour_cases()
 usage_cases()
+map_spellings()
 docs_picture()
 repl_case()
 if failures:

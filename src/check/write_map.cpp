@@ -311,6 +311,7 @@ class Mapper {
           for (int64_t v : cur) vals.push_back(std::to_string(v));
           c.label = label_of(loops_, vals);
           c.block_label = c.label.substr(0, c.label.find_first_of(":/"));
+          c.pass = pass_text(cur);
         }
         continue;
       }
@@ -326,10 +327,14 @@ class Mapper {
       first.set(e, FirstWriters::kCollided);
       ++m_.collided;
       others.erase(e);
-      if (cell >= 0) m_.cells[cell].collides = true;
-      if (m_.first_collision.empty())
-        m_.first_collision = pass_text(decode(*with)) + " and " + pass_text(cur) + " both write " +
-                             element_text(a_.type, e);
+      if (cell < 0 && !m_.first_collision.empty()) continue;
+      const std::string what = pass_text(decode(*with)) + " and " + pass_text(cur) +
+                               " both write " + element_text(a_.type, e);
+      if (cell >= 0) {
+        m_.cells[cell].collides = true;
+        m_.cells[cell].collision = what;
+      }
+      if (m_.first_collision.empty()) m_.first_collision = what;
     }
   }
 

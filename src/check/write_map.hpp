@@ -30,6 +30,8 @@ struct MapCell {
   int64_t block = 0;  // the first writer's block, numbered 0, 1, … in the order the grid counts
   std::string label;  // the first writer: `0:8` (block:lane), see WriteMap::label_form
   std::string block_label;  // its block alone: `0`
+  std::string pass;         // the first writer in words: `block 0 lane 8` (the SVG's tooltip)
+  std::string collision;    // when it collides: `block 0 lane 8 and block 1 lane 0 both write …`
 };
 
 struct WriteMap {

@@ -1,6 +1,9 @@
 // Drawing the maps of who writes what (write_map.hpp, spec/cli.md §3.3): a grid of text for a
 // terminal, coloured by block with ANSI escapes when colour is on; one SVG picture; or JSON data.
 #include <algorithm>
+#include <cstdio>
+#include <map>
+#include <numeric>
 #include <sstream>
 
 #include "check/write_map.hpp"
@@ -9,12 +12,12 @@ namespace vx::kr {
 
 namespace {
 
-// Colours by block, in turn (red is kept for collisions).
+// Colours by block on a terminal, in turn (red is kept for collisions): a terminal has few.
 const char* const kAnsi[] = {"34", "32", "33", "35", "36", "94", "92", "93", "95", "96"};
-const char* const kFill[] = {"#90caf9", "#a5d6a7", "#fff59d", "#ce93d8", "#80deea",
-                             "#ffcc80", "#c5e1a5", "#b0bec5", "#f48fb1", "#bcaaa4"};
 constexpr int kColours = 10;
-constexpr const char* kCollision = "!!";
+// A cell two passes write shows its first writer's label and this mark (`0:8!`).
+constexpr const char* kCollisionMark = "!";
+constexpr const char* kCollisionWords = "!!";  // the mark of the lines under the grid
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -30,15 +33,15 @@ std::string heading(const SourceFile& file, const StoreExplain& s) {
 }
 
 std::string legend_text(const WriteMap& m) {
-  return "each element shows `" + m.label_form + "`, the pass that writes it; " + kCollision +
-         ": two passes write it";
+  return "each element shows `" + m.label_form + "`, the pass that writes it; `" + m.label_form +
+         kCollisionMark + "`: another pass writes it too";
 }
 
 std::string collision_text(const WriteMap& m) {
   if (m.collided == 0)
     return m.evaluations < m.total ? "no two of the passes evaluated write the same element"
                                    : "no two passes write the same element";
-  return std::string(kCollision) + " " + std::to_string(m.collided) + " element" +
+  return std::string(kCollisionWords) + " " + std::to_string(m.collided) + " element" +
          (m.collided == 1 ? "" : "s") + " written by two passes; the first: " + m.first_collision;
 }
 
@@ -94,10 +97,13 @@ std::string slice_name(const WriteMap& m, const std::string& tensor, int64_t sli
   return tensor + s;
 }
 
+// A written cell's text: its first writer, marked when another pass writes it too.
+std::string cell_text(const MapCell& c) { return c.collides ? c.label + kCollisionMark : c.label; }
+
 size_t cell_width(const WriteMap& m) {
   size_t w = 2;
   for (const MapCell& c : m.cells)
-    if (c.written) w = std::max(w, c.label.size());
+    if (c.written) w = std::max(w, cell_text(c).size());
   return w;
 }
 
@@ -140,7 +146,7 @@ void text_map(std::ostream& out, const SourceFile& file, const StoreExplain& s, 
           line += std::string(w, ' ');
           continue;
         }
-        const std::string text = pad_left(cell.collides ? kCollision : cell.label, w);
+        const std::string text = pad_left(cell_text(cell), w);
         if (!color)
           line += text;
         else if (cell.collides)
@@ -153,8 +159,8 @@ void text_map(std::ostream& out, const SourceFile& file, const StoreExplain& s, 
     }
   }
   for (const std::string& l : footer(m)) {
-    if (color && l.starts_with(kCollision))
-      out << "  \x1b[1;31m" << kCollision << "\x1b[0m" << l.substr(2) << "\n";
+    if (color && l.starts_with(kCollisionWords))
+      out << "  \x1b[1;31m" << kCollisionWords << "\x1b[0m" << l.substr(2) << "\n";
     else
       out << "  " << l << "\n";
   }
@@ -187,7 +193,42 @@ std::string xml(const std::string& s) {
   return o;
 }
 
+// The SVG's fills: one colour per block drawn, none repeated within a map. The n blocks drawn,
+// in order, take n hues spread evenly over 30°–330° (red is kept for collisions), visited with a
+// step near 0.38 n that is prime to n, so that neighbouring blocks get distant hues.
+class BlockFills {
+ public:
+  explicit BlockFills(const WriteMap& m) {
+    for (const MapCell& c : m.cells)
+      if (c.written) blocks_.push_back(c.block);
+    std::sort(blocks_.begin(), blocks_.end());
+    blocks_.erase(std::unique(blocks_.begin(), blocks_.end()), blocks_.end());
+    const int64_t n = static_cast<int64_t>(blocks_.size());
+    step_ = std::max<int64_t>(1, n * 38 / 100);
+    while (std::gcd(step_, n) > 1) ++step_;
+  }
+  const std::vector<int64_t>& blocks() const { return blocks_; }
+  std::string fill(int64_t block) const {
+    const int64_t n = static_cast<int64_t>(blocks_.size());
+    const int64_t rank = std::lower_bound(blocks_.begin(), blocks_.end(), block) - blocks_.begin();
+    const double hue =
+        30.0 + 300.0 * static_cast<double>(rank * step_ % n) / static_cast<double>(n);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "hsl(%.2f, 70%%, 78%%)", hue);
+    return buf;
+  }
+
+ private:
+  std::vector<int64_t> blocks_;  // the blocks drawn, in order
+  int64_t step_ = 1;
+};
+
+constexpr const char* kCollisionStroke = "#d50000";
+constexpr size_t kLegendBlocks = 16;  // the legend names at most this many blocks
+
 // One map as SVG elements from the top `y`; returns its width and adds its height to `y`.
+// The elements (spec/cli.md §3.3): per cell a `<rect class="cell">` with `data-index`,
+// `data-pass` and a `<title>` tooltip, then its label `<text class="label">`.
 int64_t svg_map(std::ostream& out, const SourceFile& file, const StoreExplain& s, int64_t& y) {
   const WriteMap& m = *s.map;
   auto text = [&](int64_t x, int64_t at, const std::string& t, const char* cls) {
@@ -205,6 +246,7 @@ int64_t svg_map(std::ostream& out, const SourceFile& file, const StoreExplain& s
   }
   y += 18;
   text(12, y, legend_text(m), "note");
+  const BlockFills fills(m);
   const Grid g = grid_of(m);
   const int64_t cw = std::max<int64_t>(36, 8 * static_cast<int64_t>(cell_width(m)) + 10);
   const int64_t ch = 22, x0 = 12 + 8 * 6;
@@ -230,9 +272,6 @@ int64_t svg_map(std::ostream& out, const SourceFile& file, const StoreExplain& s
         std::string index;
         for (size_t k = 0; k < cell.index.size(); ++k)
           index += (k ? "," : "") + std::to_string(cell.index[k]);
-        const char* fill = !cell.written   ? "#ffffff"
-                           : cell.collides ? "#e53935"
-                                           : kFill[cell.block % kColours];
         out << "  <rect class=\"cell"
             << (!cell.written   ? " blank"
                 : cell.collides ? " collision"
@@ -240,35 +279,51 @@ int64_t svg_map(std::ostream& out, const SourceFile& file, const StoreExplain& s
             << "\" data-index=\"" << index << "\"";
         if (cell.written) out << " data-pass=\"" << xml(cell.label) << "\"";
         out << " x=\"" << x0 + c * cw << "\" y=\"" << y << "\" width=\"" << cw << "\" height=\""
-            << ch << "\" fill=\"" << fill << "\" stroke=\"#888888\"/>\n";
+            << ch << "\" fill=\"" << (cell.written ? fills.fill(cell.block) : "#ffffff") << "\"";
+        if (cell.collides)
+          out << " stroke=\"" << kCollisionStroke << "\" stroke-width=\"3\"";
+        else
+          out << " stroke=\"#888888\"";
+        std::string element = "element ";  // as the E6032 note names it: `element [1][2]`
+        for (int64_t v : cell.index)
+          element += cell.index.size() == 1 ? std::to_string(v) : "[" + std::to_string(v) + "]";
+        out << "><title>"
+            << xml(cell.collides  ? cell.collision
+                   : cell.written ? element + ": written by " + cell.pass
+                                  : element + ": no pass writes it")
+            << "</title></rect>\n";
         if (cell.written)
-          text(x0 + c * cw + 4, y + 15, cell.collides ? kCollision : cell.label,
+          text(x0 + c * cw + 4, y + 15, cell_text(cell),
                cell.collides ? "label collision" : "label");
       }
       y += ch;
     }
     width = std::max(width, x0 + g.cols * cw + 12);
   }
-  // The legend: the blocks drawn, in order, at most 16.
-  std::vector<const MapCell*> blocks;
-  for (const MapCell& c : m.cells)
-    if (c.written && blocks.size() < 16 &&
-        std::none_of(blocks.begin(), blocks.end(),
-                     [&](const MapCell* b) { return b->block == c.block; }))
-      blocks.push_back(&c);
-  std::sort(blocks.begin(), blocks.end(),
-            [](const MapCell* a, const MapCell* b) { return a->block < b->block; });
+  // The legend: the blocks drawn, in order, each with its colour (at most kLegendBlocks), and the
+  // mark of a collision when there is one.
   y += 12;
   int64_t lx = 12;
-  for (const MapCell* b : blocks) {
+  std::map<int64_t, std::string> block_labels;
+  for (const MapCell& c : m.cells)
+    if (c.written) block_labels.emplace(c.block, c.block_label);
+  const std::vector<int64_t>& blocks = fills.blocks();
+  for (size_t k = 0; k < blocks.size() && k < kLegendBlocks; ++k) {
+    const std::string& label = block_labels[blocks[k]];
     out << "  <rect class=\"legend\" x=\"" << lx << "\" y=\"" << y << "\" width=\"14\" "
-        << "height=\"14\" fill=\"" << kFill[b->block % kColours] << "\" stroke=\"#888888\"/>\n";
-    text(lx + 18, y + 12, "block " + b->block_label, "note");
-    lx += 30 + 8 * static_cast<int64_t>(6 + b->block_label.size());
+        << "height=\"14\" fill=\"" << fills.fill(blocks[k]) << "\" stroke=\"#888888\"/>\n";
+    text(lx + 18, y + 12, "block " + label, "note");
+    lx += 30 + 8 * static_cast<int64_t>(6 + label.size());
+  }
+  if (blocks.size() > kLegendBlocks) {
+    const std::string more = "and " + std::to_string(blocks.size() - kLegendBlocks) + " more";
+    text(lx, y + 12, more, "note");
+    lx += 16 + 8 * static_cast<int64_t>(more.size());
   }
   if (m.collided) {
-    out << "  <rect class=\"legend\" x=\"" << lx << "\" y=\"" << y << "\" width=\"14\" "
-        << "height=\"14\" fill=\"#e53935\" stroke=\"#888888\"/>\n";
+    out << "  <rect class=\"legend collision\" x=\"" << lx << "\" y=\"" << y << "\" width=\"14\" "
+        << "height=\"14\" fill=\"#ffffff\" stroke=\"" << kCollisionStroke
+        << "\" stroke-width=\"3\"/>\n";
     text(lx + 18, y + 12, "two passes", "note");
     lx += 110;
   }
@@ -279,15 +334,19 @@ int64_t svg_map(std::ostream& out, const SourceFile& file, const StoreExplain& s
     std::istringstream t(digits_table(s));
     for (std::string l; std::getline(t, l);) lines.push_back(l);
   }
+  // The lines under the grid keep their spaces: the digit table's columns are aligned with them.
   for (const std::string& l : lines) {
     y += 18;
-    text(12, y, l, l.starts_with(kCollision) ? "note collision" : "note");
+    out << "  <text class=\"" << (l.starts_with(kCollisionWords) ? "note collision" : "note")
+        << "\" xml:space=\"preserve\" x=\"12\" y=\"" << y << "\">" << xml(l) << "</text>\n";
     width = std::max(width, 16 + 8 * static_cast<int64_t>(l.size()));
   }
   y += 14;
   return width;
 }
 
+// One SVG document, with no XML declaration: it is embedded as it is in HTML (Jupyter, nbconvert,
+// the playground), where a declaration is an error.
 void svg_maps(std::ostream& out, const SourceFile& file, const std::vector<StoreExplain>& stores) {
   std::ostringstream body;
   int64_t y = 0, width = 200;
@@ -297,14 +356,14 @@ void svg_maps(std::ostream& out, const SourceFile& file, const std::vector<Store
   }
   for (const StoreExplain& s : stores)
     if (s.map) width = std::max(width, svg_map(body, file, s, y));
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << y
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << y
       << "\" viewBox=\"0 0 " << width << " " << y << "\">\n"
       << "  <style>text { font-family: monospace; font-size: 12px; fill: #222222; }\n"
       << "    text.title { font-size: 13px; font-weight: bold; }\n"
       << "    text.axis { fill: #777777; }\n"
-      << "    text.collision { fill: #b71c1c; font-weight: bold; }\n"
-      << "    text.label.collision { fill: #ffffff; }</style>\n"
+      << "    text.note { white-space: pre; }\n"
+      << "    text.label { pointer-events: none; }\n"
+      << "    text.collision { fill: #b71c1c; font-weight: bold; }</style>\n"
       << "  <rect x=\"0\" y=\"0\" width=\"" << width << "\" height=\"" << y
       << "\" fill=\"#ffffff\"/>\n"
       << body.str() << "</svg>\n";

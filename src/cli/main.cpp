@@ -1,5 +1,7 @@
 // `vx`: the command line (spec/cli.md). Sub-commands: run, call, check, parse, emit-cuda, lower,
 // conformance, repl, explain, diff.
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -7,15 +9,19 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <sstream>
 #include <string_view>
 #include <type_traits>
 
 #include "cli/conformance.hpp"
 #include "cli/driver.hpp"
 #include "driver/values.hpp"
+#include "repl/explain_text.hpp"
 #include "repl/protocol.hpp"
 #include "repl/repl.hpp"
 #include "support/error_index.hpp"
@@ -75,6 +81,68 @@ CLI::Validator number_in(T lo, T hi) {
         return std::string();
       },
       std::is_integral_v<T> ? "INT" : "NUMBER");
+}
+
+// A program on PATH, by name.
+bool on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string_view rest = path ? path : "";
+  while (!rest.empty()) {
+    const size_t colon = rest.find(':');
+    const std::string dir(rest.substr(0, colon));
+    rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+// `vx explain CODE` (spec/cli.md §8). Piped, the entry's Markdown as it is. On a terminal, as
+// `rustc --explain`: laid out for the terminal (repl::terminal_text, cmark) to its width and paged
+// through $PAGER, else `less -FRX` when there is one (-F: a page that fits is just printed),
+// else printed.
+int explain_command(const std::string& code, const std::string& color) {
+  if (!isatty(STDOUT_FILENO)) return vx::explain_code(code, std::cout, std::cerr);
+  std::ostringstream markdown;
+  if (const int status = vx::explain_code(code, markdown, std::cerr); status != 0) return status;
+  winsize size{};
+  const size_t width =
+      ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40 ? size.ws_col : 80;
+  const std::string text = vx::repl::terminal_text(
+      markdown.str(), vx::color_wanted(color, STDOUT_FILENO), std::min<size_t>(width, 100));
+  const char* env = std::getenv("PAGER");
+  const std::string pager = env && *env ? env : on_path("less") ? "less -FRX" : "";
+  if (!pager.empty()) {
+    std::cout.flush();
+    // A pager quit before the end closes the pipe: that is no error of vx.
+    void (*old)(int) = std::signal(SIGPIPE, SIG_IGN);
+    FILE* pipe = popen(pager.c_str(), "w");
+    if (pipe) {
+      std::fwrite(text.data(), 1, text.size(), pipe);
+      const int status = pclose(pipe);
+      std::signal(SIGPIPE, old);
+      if (WIFEXITED(status) && WEXITSTATUS(status) != 126 && WEXITSTATUS(status) != 127) return 0;
+    } else {
+      std::signal(SIGPIPE, old);
+    }
+  }
+  std::cout << text;  // no pager, or one that could not run
+  return 0;
+}
+
+// The arguments after the program's name, last first (as CLI11's parse takes them), with
+// `--map FILE.svg` joined into `--map=FILE.svg`: `--map` is a flag, so the next word is its value
+// only when it names an SVG file; otherwise it is the program (`vx check --map f.vx`).
+std::vector<std::string> map_file_argument(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--map" && i + 1 < argc && std::string_view(argv[i + 1]).ends_with(".svg"))
+      args.push_back(a + "=" + argv[++i]);
+    else
+      args.push_back(a);
+  }
+  std::reverse(args.begin(), args.end());
+  return args;
 }
 
 int vx_main(int argc, char** argv) {
@@ -139,9 +207,12 @@ int vx_main(int argc, char** argv) {
   add_program_options(check);
   check->add_flag("--explain", opts.explain,
                   "print the digit table of every store in an across loop");
-  check->add_flag("--map{true}", opts.map,
+  // A flag that takes a value: bare `--map` is "true" (CLI11's value for a flag given alone,
+  // which shows no `{true}` in --help), `--map=FILE.svg` the file; `--map FILE.svg` is made
+  // `--map=FILE.svg` before parsing (map_file_argument).
+  check->add_flag("--map", opts.map,
                   "draw who writes each element of every store in an across loop; "
-                  "--map=FILE.svg: as an SVG picture");
+                  "--map FILE.svg (or --map=FILE.svg): as an SVG picture in FILE.svg");
   auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
   add_program_options(parse);
   parse->add_option("--dump", opts.dump, "what to print: ast")->check(CLI::IsMember({"ast"}));
@@ -223,8 +294,9 @@ int vx_main(int argc, char** argv) {
   auto* explain = app.add_subcommand("explain", "the long explanation of an error code");
   explain->add_option("CODE", explain_code, "an error code of spec/errors.md (E0300)")->required();
 
+  std::vector<std::string> args = map_file_argument(argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -283,7 +355,7 @@ int vx_main(int argc, char** argv) {
   opts.error_format = error_format == "json" ? vx::ErrorFormat::Json : vx::ErrorFormat::Human;
   vx::set_diagnostic_color(vx::color_wanted(color, STDERR_FILENO));
   opts.map_color = vx::color_wanted(color, STDOUT_FILENO);  // the map is drawn on stdout
-  if (*explain) return vx::explain_code(explain_code, std::cout, std::cerr);
+  if (*explain) return explain_command(explain_code, color);
   if (*diff) return vx::values::diff_files(diff_a, diff_b, diff_ulps, std::cout, std::cerr);
   if (*repl) {
     repl_opts.color = vx::color_wanted(color, STDOUT_FILENO);

@@ -27,8 +27,6 @@ Span ParsedProgram::span(const ast::position_tagged& node) const {
           static_cast<uint32_t>(&*range.begin() - base_ + (range.end() - range.begin()))};
 }
 
-namespace {
-
 // Refuses what the grammar should never see: bytes that are not text, non-ASCII outside strings
 // and comments, unbalanced or too deeply nested delimiters, unterminated strings and comments.
 bool prescan(const SourceFile& file, Diagnostics& diags) {
@@ -210,6 +208,8 @@ bool prescan(const SourceFile& file, Diagnostics& diags) {
   }
   return true;
 }
+
+namespace {
 
 // The depth of every expression's tree (spec/grammar.md §1.5), bottom-up: a leaf is 1; a call,
 // array, `( )`, block or `if` is one more than the deepest of its parts; each suffix, binary

@@ -34,6 +34,12 @@ class ParsedProgram {
   const char* base_ = nullptr;
 };
 
+// The pre-scan alone: false (with one diagnostic, E0002–E0005) when the text has a bad byte, an
+// unbalanced or too deeply nested delimiter, or an unterminated string, character or comment.
+// The REPL runs it on an input before wrapping it, so that what the input leaves open is said
+// in the input's own terms (spec/cli.md §7.6).
+bool prescan(const SourceFile& file, Diagnostics& diags);
+
 // Returns nullptr (with diagnostics) when the program does not parse.
 std::unique_ptr<ParsedProgram> parse_program(const SourceFile& file, Diagnostics& diags);
 

@@ -1,6 +1,11 @@
-// See explain_text.hpp.
+// See explain_text.hpp. cmark (Debian's libcmark-dev, the CommonMark reference parser) reads the
+// Markdown; this file only lays its tree out for a terminal: blocks parted by blank lines, words
+// filled to the width, styles as ANSI escapes.
 #include "repl/explain_text.hpp"
 
+#include <cmark.h>
+
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -15,172 +20,193 @@ const char* const kReset = "\x1b[0m";
 
 enum class Style { Plain, Bold, Code };
 
-struct Word {
-  std::string text;  // as shown, without escapes
+// A run of a word in one style; a word is the runs between two blanks (`E0300`'s `.` after
+// inline code stays glued to it).
+struct Run {
+  std::string text;
   Style style;
-  bool glued;  // no blank before it (`E0300`'s `.`, a word cut by markup)
+};
+using Word = std::vector<Run>;
+
+// A node's text (cmark gives no text, null, for a node that has none).
+std::string literal(cmark_node* n) {
+  const char* text = cmark_node_get_literal(n);
+  return text ? text : "";
+}
+
+size_t width_of(const Word& w) {
+  size_t n = 0;
+  for (const Run& r : w) n += r.text.size();
+  return n;
+}
+
+// The words of a block's inlines, in order.
+class Words {
+ public:
+  explicit Words(bool color) : color_(color) {}
+  void add(const std::string& text, Style style) {
+    for (char c : text) {
+      if (c == ' ' || c == '\n' || c == '\t') {
+        gap();
+        continue;
+      }
+      if (!open_) words_.emplace_back(), open_ = true;
+      Word& w = words_.back();
+      if (w.empty() || w.back().style != style) w.push_back({"", style});
+      w.back().text += c;
+    }
+  }
+  void gap() { open_ = false; }
+  // The inlines under `node`: text, `code` (its backticks kept without colour), **strong**, a
+  // link's text; a line break is a blank.
+  void inlines(cmark_node* node, Style style) {
+    for (cmark_node* n = cmark_node_first_child(node); n; n = cmark_node_next(n)) {
+      switch (cmark_node_get_type(n)) {
+        case CMARK_NODE_TEXT:
+        case CMARK_NODE_HTML_INLINE:
+          add(literal(n), style);
+          break;
+        case CMARK_NODE_CODE:
+          add(color_ ? literal(n) : "`" + literal(n) + "`", Style::Code);
+          break;
+        case CMARK_NODE_SOFTBREAK:
+        case CMARK_NODE_LINEBREAK:
+          gap();
+          break;
+        case CMARK_NODE_STRONG:
+          inlines(n, Style::Bold);
+          break;
+        default:  // emphasis, a link, an image: their text
+          inlines(n, style);
+      }
+    }
+  }
+  // The words filled to `width`: `first` before the first line, `rest` before the others.
+  std::string filled(const std::string& first, const std::string& rest, size_t width) const {
+    std::string out = first;
+    size_t col = first.size();
+    bool line_empty = true;
+    for (const Word& w : words_) {
+      const size_t len = width_of(w);
+      if (!line_empty && col + 1 + len >= width) {
+        out += "\n" + rest;
+        col = rest.size();
+        line_empty = true;
+      }
+      if (!line_empty) out += " ", ++col;
+      for (const Run& r : w)
+        out += !color_ || r.style == Style::Plain
+                   ? r.text
+                   : std::string(r.style == Style::Bold ? kBold : kCode) + r.text + kReset;
+      col += len;
+      line_empty = false;
+    }
+    return out + "\n";
+  }
+
+ private:
+  bool color_;
+  bool open_ = false;
+  std::vector<Word> words_;
 };
 
-// The words of one paragraph's inline Markdown.
-std::vector<Word> words_of(const std::string& text, bool color) {
-  std::vector<Word> out;
-  bool glue = false;
-  auto add = [&](const std::string& run, Style style) {
-    size_t i = 0;
-    while (i < run.size()) {
-      if (run[i] == ' ') {
-        glue = false;
-        ++i;
-        continue;
-      }
-      size_t j = run.find(' ', i);
-      if (j == std::string::npos) j = run.size();
-      out.push_back({run.substr(i, j - i), style, glue && !out.empty()});
-      glue = true;
-      i = j;
-    }
-  };
-  size_t i = 0;
-  std::string plain;
-  auto flush = [&] {
-    add(plain, Style::Plain);
-    plain.clear();
-  };
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '`') {  // inline code, up to the next backtick
-      const size_t end = text.find('`', i + 1);
-      if (end == std::string::npos) {
-        plain += text.substr(i);
-        break;
-      }
-      flush();
-      const std::string code = text.substr(i + 1, end - i - 1);
-      add(color ? code : "`" + code + "`", Style::Code);
-      i = end + 1;
-    } else if (c == '[') {  // a link: its text
-      const size_t close = text.find("](", i);
-      const size_t end = close == std::string::npos ? close : text.find(')', close);
-      if (end == std::string::npos || text.find(']', i) != close) {  // `t[1]` in prose
-        plain += c;
-        ++i;
-        continue;
-      }
-      flush();
-      const std::vector<Word> inner = words_of(text.substr(i + 1, close - i - 1), color);
-      for (size_t k = 0; k < inner.size(); ++k) {
-        out.push_back(inner[k]);
-        if (k == 0) out.back().glued = glue && out.size() > 1;
-      }
-      glue = !inner.empty();
-      i = end + 1;
-    } else if (text.compare(i, 2, "**") == 0) {
-      const size_t end = text.find("**", i + 2);
-      if (end == std::string::npos) {
-        plain += text.substr(i);
-        break;
-      }
-      flush();
-      add(text.substr(i + 2, end - i - 2), Style::Bold);
-      i = end + 2;
-    } else {
-      if (c == ' ') {
-        flush();
-        glue = false;
-      }
-      plain += c;
-      ++i;
+class Layout {
+ public:
+  Layout(bool color, size_t width) : color_(color), width_(width) {}
+
+  // The blocks under `parent`, parted by blank lines (a tight list's items by none);
+  // `first`/`rest` indent the first line of the first block and every other line.
+  void blocks(cmark_node* parent, const std::string& first, const std::string& rest,
+              bool tight = false) {
+    bool at_first = true;
+    for (cmark_node* n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
+      if (!at_first && !tight) out_ += "\n";
+      block(n, at_first ? first : rest, rest);
+      at_first = false;
     }
   }
-  flush();
-  return out;
-}
+  std::string text() const { return out_; }
 
-std::string styled(const Word& w, bool color) {
-  if (!color || w.style == Style::Plain) return w.text;
-  return std::string(w.style == Style::Bold ? kBold : kCode) + w.text + kReset;
-}
-
-// Fills a paragraph: `first` before its first line, `rest` before the others.
-std::string filled(const std::string& text, const std::string& first, const std::string& rest,
-                   bool color, size_t width) {
-  const std::vector<Word> words = words_of(text, color);
-  std::string out = first;
-  size_t col = first.size();
-  bool line_empty = true;
-  for (size_t k = 0; k < words.size();) {
-    // A word and the words glued to it go together.
-    size_t j = k + 1, len = words[k].text.size();
-    while (j < words.size() && words[j].glued) len += words[j++].text.size();
-    if (!line_empty && col + 1 + len >= width) {
-      out += "\n" + rest;
-      col = rest.size();
-      line_empty = true;
+ private:
+  void block(cmark_node* n, const std::string& first, const std::string& rest) {
+    switch (cmark_node_get_type(n)) {
+      case CMARK_NODE_HEADING:
+        heading(n, first);
+        break;
+      case CMARK_NODE_PARAGRAPH: {
+        // The entry's first line (`E0300 — title`) is its heading.
+        if (cmark_node_parent(n) &&
+            cmark_node_get_type(cmark_node_parent(n)) == CMARK_NODE_DOCUMENT &&
+            !cmark_node_previous(n) && !has_break(n)) {
+          heading(n, first);
+          break;
+        }
+        Words w(color_);
+        w.inlines(n, Style::Plain);
+        out_ += w.filled(first, rest, width_);
+        break;
+      }
+      case CMARK_NODE_LIST: {
+        const bool ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
+        int number = cmark_node_get_list_start(n);
+        bool at_first = true;
+        for (cmark_node* item = cmark_node_first_child(n); item; item = cmark_node_next(item)) {
+          if (!at_first && !cmark_node_get_list_tight(n)) out_ += "\n";
+          const std::string marker = ordered ? std::to_string(number++) + ". " : "- ";
+          blocks(item, (at_first ? first : rest) + marker, rest + std::string(marker.size(), ' '));
+          at_first = false;
+        }
+        break;
+      }
+      case CMARK_NODE_CODE_BLOCK: {
+        // Indented by four columns; a test marker `//~ ERROR E0300` reads `// error[E0300]`.
+        static const std::regex marker(R"(//~ ERROR (E\d{4}))");
+        std::istringstream in(literal(n));
+        for (std::string line; std::getline(in, line);) {
+          line = std::regex_replace(line, marker, "// error[$1]");
+          out_ +=
+              line.empty() ? "\n" : rest + "    " + (color_ ? kCode + line + kReset : line) + "\n";
+        }
+        break;
+      }
+      case CMARK_NODE_BLOCK_QUOTE:
+        blocks(n, first + "| ", rest + "| ");
+        break;
+      case CMARK_NODE_HTML_BLOCK:
+        out_ += first + literal(n);
+        break;
+      case CMARK_NODE_THEMATIC_BREAK:
+        out_ += first + std::string(std::min<size_t>(width_, 40), '-') + "\n";
+        break;
+      default:
+        blocks(n, first, rest);
     }
-    if (!line_empty) {
-      out += " ";
-      ++col;
-    }
-    for (size_t m = k; m < j; ++m) out += styled(words[m], color);
-    col += len;
-    line_empty = false;
-    k = j;
   }
-  return out + "\n";
-}
+  void heading(cmark_node* n, const std::string& indent) {
+    Words w(false);
+    w.inlines(n, Style::Plain);
+    const std::string text = w.filled("", "", SIZE_MAX);
+    out_ += indent + (color_ ? kBold + text.substr(0, text.size() - 1) + kReset + "\n" : text);
+  }
+  static bool has_break(cmark_node* n) {
+    for (cmark_node* c = cmark_node_first_child(n); c; c = cmark_node_next(c))
+      if (cmark_node_get_type(c) == CMARK_NODE_SOFTBREAK) return true;
+    return false;
+  }
 
-bool starts_item(const std::string& line, std::string& marker) {
-  static const std::regex item(R"(^(\s*)([-*]|\d+\.) )");
-  std::smatch m;
-  if (!std::regex_search(line, m, item)) return false;
-  marker = m.str(0);
-  return true;
-}
+  bool color_;
+  size_t width_;
+  std::string out_;
+};
 
 }  // namespace
 
 std::string terminal_text(const std::string& markdown, bool color, size_t width) {
-  static const std::regex marker(R"(//~ ERROR (E\d{4}))");
-  std::istringstream in(markdown);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::string out;
-  std::string para, first, rest;  // the paragraph being gathered, and its indents
-  auto end_para = [&] {
-    if (!para.empty()) out += filled(para, first, rest, color, width);
-    para.clear();
-  };
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
-    std::string item;
-    if (line.rfind("```", 0) == 0) {  // a fenced block, to its closing fence
-      end_para();
-      for (++i; i < lines.size() && lines[i].rfind("```", 0) != 0; ++i) {
-        const std::string code = std::regex_replace(lines[i], marker, "// error[$1]");
-        out += code.empty() ? "\n" : "    " + (color ? kCode + code + kReset : code) + "\n";
-      }
-    } else if (i == 0 || line.rfind('#', 0) == 0) {  // a heading: one line
-      end_para();
-      const std::string text = line.substr(line.find_first_not_of("# "));
-      out += color ? kBold + text + kReset + "\n" : text + "\n";
-    } else if (line.find_first_not_of(" \t") == std::string::npos) {
-      end_para();
-      out += "\n";
-    } else if (line.rfind('|', 0) == 0) {  // a table row: as it is
-      end_para();
-      out += line + "\n";
-    } else if (starts_item(line, item)) {
-      end_para();
-      first = item;
-      rest = std::string(item.size(), ' ');
-      para = line.substr(item.size());
-    } else {
-      if (para.empty()) first = rest = line.substr(0, line.find_first_not_of(' '));
-      para += (para.empty() ? "" : " ") + line.substr(line.find_first_not_of(' '));
-    }
-  }
-  end_para();
-  return out;
+  const std::unique_ptr<cmark_node, void (*)(cmark_node*)> doc(
+      cmark_parse_document(markdown.data(), markdown.size(), CMARK_OPT_DEFAULT), cmark_node_free);
+  Layout layout(color, width);
+  layout.blocks(doc.get(), "", "");
+  return layout.text();
 }
 
 }  // namespace vx::repl

@@ -113,6 +113,7 @@ struct Origin {
   std::shared_ptr<const SourceFile> code;  // the request's code, ending with a newline
   uint32_t at = 0;                         // the byte where the text starts in it
   std::string text;
+  uint32_t code_bytes = 0;  // the code's length as sent (the newline above may be added)
 };
 
 // An SVG document, as a command such as `:map` writes it.
@@ -234,9 +235,11 @@ class Server {
         const std::string t = trim(line);
         const size_t sp = t.find_first_of(" \t");
         const std::string arg = sp == std::string::npos ? "" : trim(t.substr(sp));
-        argument_ = {whole, static_cast<uint32_t>(at + line.find(arg, line.find(':') + 1)), arg};
+        argument_ = {whole, static_cast<uint32_t>(at + line.find(arg, line.find(':') + 1)), arg,
+                     static_cast<uint32_t>(code.size())};
       } else {
-        if (!repl_.continuing()) open_ = {whole, static_cast<uint32_t>(at), ""};
+        if (!repl_.continuing())
+          open_ = {whole, static_cast<uint32_t>(at), "", static_cast<uint32_t>(code.size())};
         open_.text += line + "\n";
       }
       if (!repl_.line(line)) quit = true;
@@ -290,9 +293,15 @@ class Server {
       reply_["diagnostics"].push_back(diagnostic_json(file, d));
       return;
     }
+    // Moved into the code, and never past its end: the end of an input that is the code's last
+    // line lies after the newline the session adds to it, which the code may not have.
+    auto in_code = [&](Span s) {
+      const Span t = moved(s, o->at);
+      return Span{std::min(t.begin, o->code_bytes), std::min(t.end, o->code_bytes)};
+    };
     Diagnostic m = d;
-    m.span = moved(d.span, o->at);
-    for (Label& l : m.secondary) l.span = moved(l.span, o->at);
+    m.span = in_code(d.span);
+    for (Label& l : m.secondary) l.span = in_code(l.span);
     reply_["diagnostics"].push_back(diagnostic_json(*o->code, m));
   }
 

@@ -35,7 +35,8 @@ Ctrl-C stops a running input (every binding stays as it was) or abandons the lin
   :vars           every binding with its type, then the functions and constants
   :check          the kernel rules on the last kernel entered (a `spawn on` region, or a .uir
                   `range`), with the digit tables (--explain)
-  :map [svg]      who writes each element of the last kernel's stores (as SVG: `:map svg`)
+  :map            who writes each element of the last kernel's stores, drawn as text
+  :map svg FILE   the same maps as an SVG picture, written into FILE
   :explain CODE   the long explanation of an error code (E0300, E6032, ...)
   :emit           the CUDA C++ of the last `spawn on` region entered
   :time [on|off]  print how long each region ran, and where (host or GPU)
@@ -46,7 +47,7 @@ Ctrl-C stops a running input (every binding stays as it was) or abandons the lin
   :save FILE      write the accepted inputs as a program for `vx run` (FILE.uir: the .uir
                   inputs); a file that exists only as `:save! FILE`
   :reset          forget every binding and item
-  :quit           leave (also Ctrl-D)
+  :quit           leave (also Ctrl-D, or `quit` or `exit` alone)
 
 TAB completes keywords, built-ins (lanes::, atomics, math) and the names in scope.
 References (`&t`) and copy tokens last only for the input that makes them.
@@ -104,6 +105,11 @@ class Repl {
     if (pending_.empty()) {
       if (trim(text).rfind(':', 0) == 0) return command(trim(text));
       if (blank) return true;
+      // `help`, `quit` and `exit` alone, as one types them to a shell or to Python: the command
+      // they mean, unless the session holds a name they would be (spec/cli.md §7).
+      const std::string word = trim(text);
+      if ((word == "help" || word == "quit" || word == "exit") && !holds_name(word))
+        return command(":" + word);
     }
     pending_ += text + "\n";
     blank_run_ = blank ? blank_run_ + 1 : 0;
@@ -118,6 +124,8 @@ class Repl {
     return true;
   }
   bool continuing() const { return !pending_.empty(); }
+  // On a terminal, `:map svg` wants a file: the SVG's text is no picture there.
+  void set_terminal(bool on) { terminal_ = on; }
   bool uir_mode() const { return uir_mode_; }
   void abandon() {
     pending_.clear();
@@ -156,13 +164,7 @@ class Repl {
         return 0;
       });
     } else if (name == ":map") {
-      if (arg.empty() || arg == "svg")
-        with_large_stack([&] {
-          session_.map_last(arg.empty() ? kr::MapFormat::Text : kr::MapFormat::Svg);
-          return 0;
-        });
-      else
-        err_ << "error: `:map` takes nothing, or `svg`\n";
+      map(arg);
     } else if (name == ":explain") {
       if (need("an error code (E0300)")) {
         std::ostringstream text;
@@ -204,6 +206,31 @@ class Repl {
     return true;
   }
 
+  // :map, :map svg FILE, and :map svg (the SVG's text on standard output, for the protocol and
+  // Jupyter; on a terminal it asks for a file instead).
+  void map(const std::string& arg) {
+    const bool svg = arg == "svg" || arg.rfind("svg ", 0) == 0 || arg.rfind("svg\t", 0) == 0;
+    const std::string file = svg ? trim(arg.substr(3)) : std::string();
+    if (!arg.empty() && !svg) {
+      err_ << "error: `:map` takes nothing, `svg`, or `svg FILE`\n";
+      return;
+    }
+    if (svg && file.empty() && terminal_) {
+      err_ << "error: `:map svg` needs a file on a terminal: `:map svg FILE.svg` writes the "
+              "picture there (`:map` alone draws the map as text)\n";
+      return;
+    }
+    with_large_stack([&] {
+      session_.map_last(svg ? kr::MapFormat::Svg : kr::MapFormat::Text, file);
+      return 0;
+    });
+  }
+
+  bool holds_name(const std::string& name) const {
+    const std::vector<std::string> names = session_.names();
+    return std::find(names.begin(), names.end(), name) != names.end();
+  }
+
   void run_pending() {
     const std::string input = std::move(pending_);
     pending_.clear();
@@ -215,7 +242,8 @@ class Repl {
   Session session_;
   std::ostream& out_;
   std::ostream& err_;
-  bool color_ = false;  // `:explain` in colour
+  bool color_ = false;     // `:explain` in colour
+  bool terminal_ = false;  // reading a terminal (run_repl)
   std::string pending_;
   int blank_run_ = 0;  // blank lines in a row at the end of pending_
   bool uir_mode_ = false;
@@ -300,6 +328,7 @@ int run_repl(const SessionOptions& options) {
   std::optional<Repl> started;
   if (!start(started, options, std::cout, std::cerr)) return 2;
   Repl& repl = *started;
+  repl.set_terminal(true);
   std::cout.setf(std::ios::unitbuf);
   LineEditor editor("vx", [&](const std::string& word, const std::string& line) {
     return completions(word, line, repl.session().names());
@@ -308,6 +337,9 @@ int run_repl(const SessionOptions& options) {
       << "vx repl: Vx statements, expressions and items; :help for the commands, :quit to leave\n";
   std::cout.flush();
   std::string text;
+  // The lines of the input being typed: one history entry when it ends, so that Up brings back a
+  // whole kernel (libedit shows and edits its newlines; Enter sends it as one input).
+  std::string entry;
   for (;;) {
     bool interrupted = false;
     const char* prompt = repl.continuing() ? "... " : repl.uir_mode() ? "uir> " : "vx> ";
@@ -316,10 +348,18 @@ int run_repl(const SessionOptions& options) {
       if (!repl.continuing() && trim(text).empty())
         std::cout << "(to leave, type :quit or press Ctrl-D)\n";
       repl.abandon();
+      entry.clear();
       continue;
     }
-    editor.add_history(text);
-    if (!repl.line(text)) return 0;
+    entry += (entry.empty() ? "" : "\n") + text;
+    const bool go_on = repl.line(text);
+    if (!repl.continuing()) {
+      // Blank lines that ended the input are not part of it.
+      while (entry.ends_with("\n")) entry.pop_back();
+      if (!trim(entry).empty()) editor.add_history(entry);
+      entry.clear();
+    }
+    if (!go_on) return 0;
   }
   std::cout << "\n";
   repl.finish();

@@ -280,12 +280,34 @@ struct Session::Impl {
         return;
       }
     }
+    // The parser's `found `}`` about the wrapper's own text: the input ended there.
+    if (d.code == "E0001" && (!primary || primary->file == &input) &&
+        (!primary || (d.secondary.size() == 1 && !place(c, d.secondary[0].span, input))) &&
+        at_end_of_input(m, input, !primary) && !primary) {
+      deliver(o, &input, m);
+      return;
+    }
     if (primary) {
       m.span = primary->span;
       deliver(o, primary->file, m);
     } else {
       deliver(o, nullptr, m);
     }
+  }
+  // A syntax error that met what follows the input (the wrapper's text, or the end of the text)
+  // is about the end of the input: said so (`found the end of the input`, `unexpected end of the
+  // input`), and with `place`, placed where the input's code ends. False when it is not one.
+  static bool at_end_of_input(Diagnostic& m, const SourceFile& input, bool place) {
+    const size_t found = m.message.find(", found ");
+    const bool unexpected = m.message.rfind("unexpected ", 0) == 0;
+    if (found == std::string::npos && !unexpected) return false;
+    m.message = unexpected ? "unexpected end of the input"
+                           : m.message.substr(0, found) + ", found the end of the input";
+    if (place) {
+      const size_t end = input.text().find_last_not_of(" \t\r\n") + 1;  // npos + 1 == 0: blank
+      m.span = {static_cast<uint32_t>(end), static_cast<uint32_t>(end)};
+    }
+    return true;
   }
   void deliver(std::ostream& o, const SourceFile* file, const Diagnostic& m) const {
     repl::deliver(hooks, o, file, m);
@@ -358,6 +380,27 @@ struct Session::Impl {
 
   // The expression at the end of the input, if any (from a parse of the input as main's body).
   std::optional<TailSpan> find_tail(const std::string& in, const SourceFile& input, bool& parsed) {
+    // A bracket, string or comment the input leaves open (or a stray closer) would meet the
+    // wrapper's own `{` and `}`: the pre-scan of the input alone says it at the input's text.
+    {
+      Diagnostics alone(std::make_shared<const SourceFile>(input.path(), input.text()));
+      if (!prescan(alone.file(), alone)) {
+        parsed = false;
+        for (Diagnostic d : alone.list()) {
+          // Said of the input, without a line and column: the protocol counts lines from its
+          // request's first line, not the input's (spec/cli.md §7.7).
+          for (std::string& n : d.notes) {
+            if (n.rfind("the file ends", 0) != 0) continue;
+            n.replace(0, 13, "the input ends");
+            if (const size_t at = n.find(" that closes the "); at != std::string::npos)
+              n = n.substr(0, at) + " that closes it";
+          }
+          deliver(err, &input, d);
+        }
+        err.flush();
+        return std::nullopt;
+      }
+    }
     Attempt a =
         run_pipeline(compose_statements(in, std::nullopt, Tail::None, false), machine, false, true);
     parsed = a.parsed() != nullptr;
@@ -737,10 +780,19 @@ struct Session::Impl {
     const pipeline::Compiled c =
         pipeline::compile(std::make_shared<SourceFile>(*input), parse_only);
     if (!c.ok()) {
+      // An item cut short meets the end of the text: said as the end of the input, where its
+      // code ends (not past its last newline).
+      Diagnostics said(input);
+      const size_t code_end = in.text.find_last_not_of(" \t\r\n") + 1;
+      for (Diagnostic d : c.diags->list()) {
+        if (d.code == "E0001" && d.span.begin >= code_end && d.message.ends_with("end of file"))
+          at_end_of_input(d, *input, true);
+        said.add(std::move(d));
+      }
       if (hooks.diagnostic)
-        for (const Diagnostic& d : c.diags->list()) hooks.diagnostic(c.diags->file(), d);
+        for (const Diagnostic& d : said.list()) hooks.diagnostic(*input, d);
       else
-        emit_diagnostics(err, *c.diags, ErrorFormat::Human, ":explain");
+        emit_diagnostics(err, said, ErrorFormat::Human, ":explain");
       return false;
     }
     const ParsedProgram* parsed = c.parsed.get();
@@ -899,8 +951,10 @@ struct Session::Impl {
 
   // -- :check
 
-  // With `map`, the maps of who writes what (:map) instead of the tables.
-  void check_last(std::optional<kr::MapFormat> map = std::nullopt) {
+  // With `map`, the maps of who writes what (:map) instead of the tables; with `map_file`, into
+  // that file (:map svg FILE).
+  void check_last(std::optional<kr::MapFormat> map = std::nullopt,
+                  const std::string& map_file = {}) {
     if (last_kernel == Kernel::Uir) {
       if (map) {
         err << "error: `:map` draws Vx kernels; the last kernel entered is .uir (`:check` shows "
@@ -943,12 +997,20 @@ struct Session::Impl {
       for (auto& lc : s.checks) a.composed.map(lc.loop_span, lc.loop_span);
       mine.push_back(std::move(s));
     }
-    if (map)
+    if (map && !map_file.empty()) {
+      std::ofstream file(map_file, std::ios::binary);
+      if (file) kr::render_maps(file, input, mine, *map, false);
+      if (file.close(), !file)
+        err << "error: cannot write `" << map_file << "`\n";
+      else
+        out << "wrote `" << map_file << "`\n";
+    } else if (map) {
       kr::render_maps(out, input, mine, *map, *map == kr::MapFormat::Text && diagnostic_color());
-    else if (hooks.explained && !mine.empty())
+    } else if (hooks.explained && !mine.empty()) {
       for (const kr::StoreExplain& s : mine) hooks.explained(input, s);
-    else
+    } else {
       kr::render_explain(out, input, mine);
+    }
     out.flush();
   }
 
@@ -1102,7 +1164,9 @@ void Session::list_vars() { impl_->list_vars(); }
 
 void Session::check_last() { impl_->check_last(); }
 
-void Session::map_last(kr::MapFormat format) { impl_->check_last(format); }
+void Session::map_last(kr::MapFormat format, const std::string& file) {
+  impl_->check_last(format, file);
+}
 
 void Session::emit_last() {
   if (impl_->last_region.empty())

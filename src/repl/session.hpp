@@ -78,8 +78,9 @@ class Session {
   // `range`), with the --explain tables.
   void check_last();
   // :map: who writes each element of every store in an across loop of the last input, on `out`:
-  // text (coloured as diagnostics are), an SVG picture, or JSON notes (spec/cli.md §3.3).
-  void map_last(kr::MapFormat format);
+  // text (coloured as diagnostics are), an SVG picture, or JSON notes (spec/cli.md §3.3); with
+  // `file`, into that file instead (:map svg FILE), saying so on `out`.
+  void map_last(kr::MapFormat format, const std::string& file = {});
   void emit_last();          // :emit: the CUDA C++ of the last region entered
   void set_timing(bool on);  // :time: one line per region run, with where it ran and how long
   bool timing() const;

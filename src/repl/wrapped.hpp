@@ -53,10 +53,14 @@ struct Composed {
                      static_cast<uint32_t>(text.size() + line.size()), name, moved});
     text += line;
   }
-  // The source `s` starts in (kInput or an item's index), if it starts in one.
+  // The source `s` starts in (kInput or an item's index), if it starts in one. An empty span
+  // just past a piece (`add `;` here` after the input's last token) is in that piece.
   std::optional<int> source_of(Span s) const {
     for (const Piece& p : pieces)
       if (s.begin >= p.at && s.begin < p.at + std::max<uint32_t>(p.len, 1)) return p.source;
+    if (s.empty())
+      for (const Piece& p : pieces)
+        if (s.begin == p.at + p.len) return p.source;
     return std::nullopt;
   }
   const Decl* decl_of(Span s) const {

@@ -251,7 +251,14 @@ void render_styled(std::ostream& out, const SourceFile& file, const Diagnostic& 
       << lc.col << "\n";
   out << st.blue << gutter << "|" << st.reset << "\n";
   for (auto& [line, marks] : lines) render_line(out, file, line, std::move(marks), gutter, st);
-  if (!d.notes.empty() || !d.helps.empty()) out << st.blue << gutter << "|" << st.reset << "\n";
+  if (!d.notes.empty() || !d.helps.empty() || !d.rule.empty())
+    out << st.blue << gutter << "|" << st.reset << "\n";
+  // Which of E6032's rules fired (`"rule"` in JSON): its id names its paragraph in
+  // `vx explain E6032` and spec/kernel-rules.md.
+  if (!d.rule.empty())
+    out << st.blue << gutter << "= " << st.reset << st.bold << "note" << st.reset
+        << ": the kernel rule broken: `" << d.rule << "` (`vx explain " << d.code
+        << "` explains each rule)\n";
   for (const auto& n : d.notes)
     out << st.blue << gutter << "= " << st.reset << st.bold << "note" << st.reset << ": " << n
         << "\n";
