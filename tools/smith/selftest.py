@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vxsmith import calls, gen, kinds, races, reduce as red, run as R  # noqa: E402
+from vxsmith import calls, gen, kinds, races, reduce as red, run as R, runtime_shapes  # noqa: E402
 from vxsmith.races import B, C, V, Loop, Mutant, cast, wrap  # noqa: E402
 
 failures = 0
@@ -143,6 +143,34 @@ for f in calls.ALIAS_FORMS:
     check(c is None and f.startswith("device_hbm") or c is not None and call not in c, "alias %s's control" % f)
 check({races.any_mutant(s).klass[:5] for s in range(3, 200, 8)} == {"call_"}, "seeds 8k+3 are call mutants")
 check({races.any_mutant(s).klass[:6] for s in range(5, 200, 16)} == {"alias_"}, "seeds 16k+5 are alias mutants")
+# run-time shapes: a pub fn called with its loops' values and with larger ones
+check({races.any_mutant(s).klass[:6] for s in range(9, 400, 16)} == {"dyn2d_"}, "seeds 16k+9 are dyn2d mutants")
+check({races.any_mutant(s).klass[:7] for s in range(1, 400, 16)} == {"stride_"}, "seeds 16k+1 are stride mutants")
+for s in range(1, 800, 8):
+    m = races.any_mutant(s)
+    check(m.text() == races.any_mutant(s).text() and m.truth() is not None, "run-time shape %d deterministic" % s)
+rows, cols = runtime_shapes.RuntimeLoop("b", "blocks", 0, 3, hi_text="rows"), runtime_shapes.RuntimeLoop(
+    "l", "lanes", 0, 5, hi_text="cols", lanes=256)
+m = runtime_shapes.RuntimeMutant([rows, cols], [], [l, b], "dyn2d_transposed", "", [("rows", 3), ("cols", 5)], "?, ?")
+m.size_for([0, 0])
+check(m.calls == [(3, 5), (9, 13)] and m.dims == [13, 9] and m.truth() == (False, None, False),
+      "the transpose over two calls: %r %r %r" % (m.calls, m.dims, m.truth()))
+check("k(&mut out, 3, 5);" in m.text() and "k(&mut out, 9, 13);" in m.text() and "out[l][b] = 1;" in m.text(),
+      "the transpose's text")
+# l % 8 is collision-free for 5 columns, but not for 13: the second call decides
+m = runtime_shapes.RuntimeMutant([rows, cols], [], [b, B("%", l, C(8))], "dyn2d_col_mod", "", [("rows", 3),
+                                                                                              ("cols", 5)], "?, ?")
+m.size_for([0, 0])
+check(m.truth()[0] and m.truth()[1][3] == (0, 0), "l %% 8 at 13 columns collides: %r" % (m.truth(),))
+# the grid-stride loop over 2 blocks of 4 lanes, to 20: by 8 it is one pass per element, by 7 not
+for step, collides in ((8, False), (7, True), (4, True), (16, False)):
+    st = runtime_shapes.RuntimeLoop("i", "plain", 0, 20, start=B("+", B("*", b, C(4)), l), adapters=[("step", step)])
+    m = runtime_shapes.RuntimeMutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4), st], [], [V("i")],
+                                     "stride_grid", "", [], "?")
+    m.size_for([0])
+    check(m.truth()[0] == collides and m.dims == [20] and
+          "for i in (((b * 4) + l)..20).step_by(%d) {" % step in m.text(), "grid stride by %d: %r %r" % (
+              step, m.truth(), m.dims))
 
 # kinds.py: the kind and context of each node of device code
 prog = """fn leaf(x: i32) -> i32 {

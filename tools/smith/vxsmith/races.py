@@ -99,9 +99,20 @@ class Loop:
             r = r[::-1] if a[0] == "rev" else r[::a[1]]
         return r
 
-    def header(self):
+    def values_in(self, env):
+        """The values in a pass whose outer loops' variables are `env` (runtime_shapes.py has loops
+        whose start depends on them)."""
+        return self.values()
+
+    def bounds_text(self):
+        """`lo..hi` as the loop's header writes it."""
         sfx = "" if self.t == "i32" else self.t
-        rng = "%d%s..=%d%s" % (self.lo, sfx, self.hi - 1, sfx) if self.inclusive else "%d%s..%d%s" % (self.lo, sfx, self.hi, sfx)
+        if self.inclusive:
+            return "%d%s..=%d%s" % (self.lo, sfx, self.hi - 1, sfx)
+        return "%d%s..%d%s" % (self.lo, sfx, self.hi, sfx)
+
+    def header(self):
+        rng = self.bounds_text()
         if self.adapters:
             rng = "(%s)%s" % (rng, "".join(".rev()" if a[0] == "rev" else ".step_by(%d)" % a[1] for a in self.adapters))
         if self.kind == "blocks":
@@ -137,8 +148,13 @@ class Mutant:
 
     def text(self):
         lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note)] + self.items() + ["fn main() {",
-                 "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims)),
-                 "    spawn on(Topology::Device) {"]
+                 "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims))]
+        lines += self.region_lines() + self.checksum_lines()
+        return "\n".join(lines) + "\n"
+
+    def region_lines(self):
+        """`spawn on(Topology::Device) { LOOPS { STATEMENT } }`, indented for main's body."""
+        lines = ["    spawn on(Topology::Device) {"]
         ind = 2
         for k, lp in enumerate(self.loops):
             lines += ["    " * ind + x for x in self.before_loop(k)]
@@ -148,16 +164,16 @@ class Mutant:
         for _ in self.loops:
             ind -= 1
             lines.append("    " * ind + "}")
-        lines += ["    }", "    let r = transfer(out, Memory::CPU_DRAM);", "    let mut s: i64 = 0;"]
-        total = 1
-        for d in self.dims:
-            total *= d
+        return lines + ["    }"]
+
+    def checksum_lines(self):
+        """The tensor back to the host and a hash of every element printed, closing main."""
+        lines = ["    let r = transfer(out, Memory::CPU_DRAM);", "    let mut s: i64 = 0;"]
         if len(self.dims) == 1:
             lines.append("    for i in 0..%d { s = s * 31 + (r[i] as i64); }" % self.dims[0])
         else:
             lines.append("    for i in 0..%d { for j in 0..%d { s = s * 31 + (r[i][j] as i64); } }" % tuple(self.dims))
-        lines += ['    println!("{}", s);', "}"]
-        return "\n".join(lines) + "\n"
+        return lines + ['    println!("{}", s);', "}"]
 
     def truth(self, limit=1 << 18):
         """(collides, witness or None, out_of_bounds: bool); None when too many passes."""
@@ -209,7 +225,7 @@ class Mutant:
                 writer.setdefault(w, p)
                 return None
             lp = self.loops[k]
-            for v in lp.values():
+            for v in lp.values_in(env):
                 env[lp.name] = v
                 hit = rec(k + 1, env)
                 if hit:
@@ -433,8 +449,9 @@ KLASSES_REFUSE = sorted(_REFUSE)
 def any_mutant(seed):
     """A race mutant; or (one seed in eight) a program that breaks another rule; or (one in eight)
     a race mutant whose store is in a helper, (one in sixteen) a call with aliased arguments, or
-    (one in sixteen) a store through a row reference (calls.py)."""
-    from . import calls
+    (one in sixteen) a store through a row reference (calls.py); (one in sixteen each) a kernel of
+    run-time shapes proved index by index, or a grid-stride loop (runtime_shapes.py)."""
+    from . import calls, runtime_shapes
     if seed % 8 == 7:
         return Negative(KLASSES_REFUSE[(seed // 8) % len(KLASSES_REFUSE)])
     if seed % 8 == 3:
@@ -443,4 +460,8 @@ def any_mutant(seed):
         return calls.alias_mutant(seed)
     if seed % 16 == 13:
         return calls.row_mutant(seed)
+    if seed % 16 == 9:
+        return runtime_shapes.dyn2d_mutant(seed)
+    if seed % 16 == 1:
+        return runtime_shapes.stride_mutant(seed)
     return mutant(seed)
