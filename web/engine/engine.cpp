@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -52,8 +53,25 @@ struct Front {
   pipeline::Compiled compiled;
 };
 
-Front compile(const json& request, pipeline::Step through, bool explain, bool maps) {
-  auto file = std::make_shared<SourceFile>(kFileName, request.value("source", std::string()));
+// The program's text as `vx` reads a file (support/source.cpp): a leading byte order mark is no
+// part of it.
+std::string source_of(const json& request) {
+  std::string text = request.value("source", std::string());
+  if (text.starts_with(kByteOrderMark)) text.erase(0, kByteOrderMark.size());
+  return text;
+}
+
+// A program over the size limit is refused at its start with E0003, as `vx` refuses such a file.
+std::optional<json> too_large(const std::string& text) {
+  if (text.size() <= kMaxSourceBytes) return std::nullopt;
+  Diagnostics diags(std::make_shared<SourceFile>(kFileName, std::string()));
+  auto& d = diags.error("E0003", {0, 0}, source_too_large_message(), "the file starts here");
+  d.notes.push_back("a source file may hold at most " + std::to_string(kMaxSourceBytes) + " bytes");
+  return json{{"ok", false}, {"diagnostics", diagnostics_of(diags)}};
+}
+
+Front compile(const std::string& text, pipeline::Step through, bool explain, bool maps) {
+  auto file = std::make_shared<SourceFile>(kFileName, text);
   pipeline::Options options;
   options.through = through;
   options.explain = explain || maps;
@@ -83,7 +101,9 @@ void add_explanations(json& answer, const Front& front, bool explain, bool maps)
 
 json check(const json& request) {
   const bool explain = request.value("explain", false), maps = request.value("map", false);
-  Front front = compile(request, pipeline::Step::KernelRules, explain, maps);
+  const std::string text = source_of(request);
+  if (auto refused = too_large(text)) return *refused;
+  Front front = compile(text, pipeline::Step::KernelRules, explain, maps);
   json answer{{"ok", front.compiled.ok()}, {"diagnostics", diagnostics_of(*front.compiled.diags)}};
   add_explanations(answer, front, explain, maps);
   return answer;
@@ -91,7 +111,9 @@ json check(const json& request) {
 
 json run(const json& request) {
   const bool explain = request.value("explain", false), maps = request.value("map", false);
-  Front front = compile(request, pipeline::Step::OffloadMarks, explain, maps);
+  const std::string text = source_of(request);
+  if (auto refused = too_large(text)) return *refused;
+  Front front = compile(text, pipeline::Step::OffloadMarks, explain, maps);
   json answer{{"ok", front.compiled.ok()}, {"diagnostics", diagnostics_of(*front.compiled.diags)}};
   add_explanations(answer, front, explain, maps);
   if (!front.compiled.ok()) return answer;
