@@ -30,6 +30,8 @@ using nlohmann::json;
 
 // The name diagnostics give the program (`--> playground.vx:3:5`).
 constexpr const char* kFileName = "playground.vx";
+// The nested calls a run may make (see run below).
+constexpr int kBrowserCallDepth = 500;
 
 // One JSON object a line (emit_diagnostics', render_maps' and emit_explain's JSON forms) as an
 // array.
@@ -121,6 +123,10 @@ json run(const json& request) {
   run.offload.mode = "off";
   run.max_steps = request.value("max_steps", int64_t{0});
   run.max_seconds = request.value("max_seconds", 0.0);
+  // A browser's worker has a small native stack (chromium 156's held 800 nested calls of a small
+  // function, not 1,000): past kBrowserCallDepth the interpreter reports its stack overflow
+  // error, as `vx` does past 10,000, rather than the browser stopping the engine.
+  run.max_call_depth = kBrowserCallDepth;
   json runtime_error;
   run.report_error = [&](std::ostream& err, const Diagnostic& d) {
     runtime_error = diagnostic_json(*front.file, d);

@@ -51,7 +51,13 @@ self.onmessage = async (event) => {
     self.postMessage({ id, answer: request(req) });
   } catch (e) {
     // A trap leaves the instance in no known state: start a fresh one for the next request.
-    self.postMessage({ id, answer: { error: `the engine stopped: ${e.message || e}`, trap: true } });
+    // The usual trap is the browser's own stack (about 1 MiB for a worker) running out on a
+    // deeply nested program, which `vx` on the command line, with 1 GiB, accepts.
+    const error =
+      e instanceof RangeError
+        ? `the engine stopped: ${e.message}: this program nests deeper than a browser's stack allows (\`vx\` on the command line runs it); the engine has been restarted`
+        : `the engine stopped: ${e.message || e}; it has been restarted`;
+    self.postMessage({ id, answer: { error, trap: true } });
     engine = await instantiate();
   }
 };

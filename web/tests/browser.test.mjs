@@ -182,6 +182,22 @@ const status = await steps([
     expect(err.includes("--> playground.vx:3:5"), `stderr: ${err}`);
     await page.$eval("#max-steps", (e) => (e.value = "1000000000"));
   }],
+  ["too deep for the browser's stack: a diagnostic, and the engine goes on", async () => {
+    // 5,000 nested calls: past the playground's limit of 500 (the interpreter's own error).
+    await setProgram(`fn depth(n: i32) -> i32 {\n    if n == 0 { return 0; }\n    return 1 + depth(n - 1);\n}\nfn main() {\n    println!("{}", depth(5000));\n}\n`);
+    await run();
+    let err = await text("#stderr");
+    expect(err.includes("stack overflow: more than 500 nested calls"), `stderr: ${err}`);
+    expect(err.includes("--> playground.vx:3:16"), `stderr: ${err}`);
+    // 4,000 additions in one expression: the checker's recursion outruns a worker's stack.
+    await setProgram(`fn main() {\n    let x = ${"1 + ".repeat(4000)}1;\n    println!("{}", x);\n}\n`);
+    await run();
+    err = await text("#stderr");
+    expect(/the engine stopped: Maximum call stack size exceeded: this program nests deeper/.test(err), `stderr: ${err}`);
+    await setProgram(hello);
+    await run();
+    expect((await text("#stdout")) === "total 5050\n", `after the trap: ${await text("#stdout")}`);
+  }],
   ["an error page is rendered Markdown", async () => {
     await page.select("#error-code", "E6032");
     await page.waitForFunction(() => document.querySelector("#docs h3, #docs h2, #docs p"), { timeout: 10000 });
