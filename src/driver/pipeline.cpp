@@ -235,6 +235,7 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
   if (request.check_races) run.race_recorder = &races;
   run.max_steps = request.max_steps;
   run.max_seconds = request.max_seconds;
+  if (request.max_call_depth > 0) run.max_call_depth = request.max_call_depth;
   run.interrupt = request.interrupt;
   run.entry = request.entry;
   run.bind = request.bind;

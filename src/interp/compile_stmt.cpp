@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <sstream>
 
 #include "interp/compiler.hpp"
 #include "interp/host_parallel.hpp"

@@ -1,11 +1,15 @@
 // See host_parallel.hpp.
 #include "interp/host_parallel.hpp"
 
+// VX_NO_HOST_THREADS (the WebAssembly build, web/wasm.cmake): no TBB; one thread runs the blocks in
+// order, which is the sequential meaning every host-parallel run must agree with anyway.
+#ifndef VX_NO_HOST_THREADS
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -21,6 +25,10 @@
 
 namespace vx::interp {
 
+#ifdef VX_NO_HOST_THREADS
+struct HostThreads::Controls {};
+HostThreads::HostThreads() = default;
+#else
 struct HostThreads::Controls {
   tbb::global_control threads;
   tbb::global_control stack;
@@ -41,6 +49,7 @@ HostThreads::HostThreads() {
   // (run_program's thread): reserve the same order of stack; only touched pages are committed.
   controls_ = std::make_unique<Controls>(count_, size_t{256} << 20);
 }
+#endif
 
 HostThreads::~HostThreads() = default;
 
@@ -198,6 +207,10 @@ PrivateSumPlan private_sum_tensors(const tir::Stmt& loop) {
 
 void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass, const void* self,
                          const PrivateSumPlan& private_sums) {
+#ifdef VX_NO_HOST_THREADS
+  // HostThreads counts one thread here, so the loop never asks; were it to, in order is right.
+  for (int64_t k = 0; k < count; ++k) pass(self, f, first + static_cast<uint64_t>(k), k);
+#else
   FirstFailure failure;
   const ExecContext& parent = *f.ctx;
   const int slot_count = static_cast<int>(f.tensors_.size());
@@ -232,6 +245,7 @@ void run_blocks_parallel(Frame& f, int64_t count, uint64_t first, BlockPass pass
                       finish_private_sums(sums);
                     });
   if (failure.error) std::rethrow_exception(failure.error);
+#endif
 }
 
 }  // namespace vx::interp

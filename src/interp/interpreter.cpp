@@ -40,7 +40,9 @@
 #include "interp/interpreter.hpp"
 
 #include <pthread.h>
+#ifndef VX_NO_HOST_THREADS  // the WebAssembly build (web/wasm.cmake)
 #include <tbb/task_arena.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -310,8 +312,10 @@ void start_host_workers(const tir::Program& program, int threads) {
       if (s && s->kind == tir::StmtKind::For && s->across == tir::Across::Blocks)
         across_blocks = true;
     });
+#ifndef VX_NO_HOST_THREADS
   if (across_blocks)
     for (int i = 1; i < threads; ++i) tbb::this_task_arena::enqueue([] {});
+#endif
 }
 
 struct RunJob {
