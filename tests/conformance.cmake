@@ -82,6 +82,11 @@ add_test(NAME call
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/call_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance)
 
+# A file of `pub fn`s without `main` (spec/cli.md §3): check, --explain, --map, --dump,
+# emit-cuda, lower and call take it; run and lower --run refuse it with E0103.
+add_test(NAME library_files
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/library_files_test.py $<TARGET_FILE:vx>)
+
 # `vx check --map` and `:map` (spec/cli.md §3.3): who writes each element, computed in Python
 # from each program's formula and compared with the text, SVG and JSON maps; colour, usage errors,
 # and docs/write_map.svg regenerated (tests/write_map_test.py).
