@@ -216,6 +216,22 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
 int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream& err) {
   insert_marks(c);
   offload::OffloadRunner offload(*c.program, request.offload, err);
+  // --offload=gpu asks for the GPU: without one it is an error before anything runs, not a quiet
+  // run on the host (spec/offload.md §3).
+  if (request.offload.mode == "gpu") {
+    std::string why;
+    if (const tir::Stmt* region = offload.region_without_device(why)) {
+      Diagnostics diags(c.diags->file_ptr());
+      Diagnostic& d = diags.error("E0700", region->span,
+                                  "`--offload=gpu` but there is no GPU to run this region on",
+                                  "this region would run on the GPU");
+      d.notes.push_back(why);
+      d.helps.push_back(
+          "`--offload=auto` (the default) or `--offload=off` runs the regions on the interpreter");
+      emit_diagnostics(err, diags, request.error_format);
+      return 2;
+    }
+  }
   if (offload.active()) offload.set_marks(*c.marks);
   interp::RegionRunner* runner = offload.active() ? &offload : nullptr;
   if (request.around) runner = request.around(offload.active() ? &offload : nullptr);

@@ -666,6 +666,20 @@ void OffloadRunner::at_mark(const tir::Stmt& mark, interp::Frame&) {
 
 void OffloadRunner::copy_back() { impl_->sync_all(); }
 
+const tir::Stmt* OffloadRunner::region_without_device(std::string& why) {
+  for (const EmittedRegion& r : impl_->regions) {
+    if (!r.ok) continue;
+    if (!impl_->tried_device) {
+      impl_->tried_device = true;
+      impl_->device_ok = impl_->driver.open(impl_->no_device_why);
+    }
+    if (impl_->device_ok) return nullptr;
+    why = impl_->no_device_why;
+    return r.spawn;
+  }
+  return nullptr;
+}
+
 bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   Impl& m = *impl_;
   auto it = m.by_spawn.find(&spawn);
