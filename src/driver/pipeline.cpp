@@ -254,6 +254,7 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
   run.interrupt = request.interrupt;
   run.entry = request.entry;
   run.bind = request.bind;
+  run.again = request.again;
   if (request.after_region)
     run.after_region = [&](const tir::Stmt& spawn, interp::Frame& frame) {
       if (offload.active()) offload.copy_back();

@@ -92,6 +92,7 @@ struct RunRequest {
   // `vx call`: the function to run instead of main, and what sets its parameters (RunOptions).
   int entry = -1;
   std::function<void(const tir::Function& fn, interp::Frame& frame)> bind;
+  std::function<bool()> again;  // `vx call --bench`: call the entry again (interp::RunOptions)
   // Called after each region with the frame that holds it, the GPU's results copied back first.
   std::function<void(const tir::Stmt& spawn, interp::Frame& frame)> after_region;
 };

@@ -359,16 +359,18 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Frame* frame = main_fn.acquire(&ctx);
     int status = 0;
     try {
-      if (options.bind) options.bind(*main_fn.fn, *frame);
-      // run_list, counting the statements that end (the compiled body is main.body->stmts, one
-      // node each, then its tail or `return`).
-      size_t ran = 0;
-      for (const StmtNode* s : main_fn.body) {
-        if (s->exec(*frame) != Flow::Normal) break;
-        ++ran;
-      }
-      if (options.at_end)
-        options.at_end(*main_fn.fn, *frame, std::min(ran, main_fn.fn->body->stmts.size()));
+      do {
+        if (options.bind) options.bind(*main_fn.fn, *frame);
+        // run_list, counting the statements that end (the compiled body is main.body->stmts,
+        // one node each, then its tail or `return`).
+        size_t ran = 0;
+        for (const StmtNode* s : main_fn.body) {
+          if (s->exec(*frame) != Flow::Normal) break;
+          ++ran;
+        }
+        if (options.at_end)
+          options.at_end(*main_fn.fn, *frame, std::min(ran, main_fn.fn->body->stmts.size()));
+      } while (options.again && options.again());
       if (entry == program.main_index && main_fn.fn->ret.is_scalar(Scalar::I32))
         status = static_cast<int>(static_cast<uint32_t>(frame->ret_bits) & 0xFF);
     } catch (...) {
