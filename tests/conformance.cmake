@@ -89,6 +89,10 @@ add_test(NAME kernel_author
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/kernel_author_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance)
 
+# `dbg!` (spec/builtins.md §7): its lines on stderr in pass order, the lint, the emitter's printf.
+add_test(NAME dbg
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/dbg_test.py $<TARGET_FILE:vx>)
+
 # A file of `pub fn`s without `main` (spec/cli.md §3): check, --explain, --map, --dump,
 # emit-cuda, lower and call take it; run and lower --run refuse it with E0103.
 add_test(NAME library_files

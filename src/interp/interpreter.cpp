@@ -349,7 +349,8 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     if (options.after_region) ctx.after_region = &options.after_region;
     // With a step or time limit the blocks run in order on this thread: the count is the same
     // from run to run, and so is where it stops.
-    ctx.host_threads = limits.counts() ? 1 : threads.count();
+    // So also while a `dbg!` prints the passes' values: its lines come in the passes' order.
+    ctx.host_threads = limits.counts() || compiler.has_dbg ? 1 : threads.count();
     if (ctx.host_threads > 1) start_host_workers(program, ctx.host_threads);
     if (limits.limited()) ctx.limits = &limits;
     const char* time_kernel = std::getenv("VX_TIME_KERNEL");

@@ -68,6 +68,7 @@ std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& 
 #define VX_STEP_Copy VX_STEP_OTHER
 #define VX_STEP_Method VX_STEP_OTHER
 #define VX_STEP_Query VX_STEP_OTHER
+#define VX_STEP_Debug VX_STEP_OTHER
 #define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) VX_STEP_##kind(E, emit)
   switch (b) {
 #include "check/builtins.def"
@@ -83,6 +84,7 @@ std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& 
 #undef VX_STEP_Copy
 #undef VX_STEP_Method
 #undef VX_STEP_Query
+#undef VX_STEP_Debug
   internal_error(std::string("a combining step for ") + tir::builtin_spelling(b));
 }
 

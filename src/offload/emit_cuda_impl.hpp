@@ -197,6 +197,7 @@ class RegionEmitter {
   std::string max_method(const Expr& e, std::string& pre);
   std::string prelude_call(const char* fn, const Expr& e, std::string& pre);
   std::string len_query(const Expr& e, std::string& pre);
+  std::string dbg(const Expr& e, std::string& pre);
   std::string dim_query(const Expr& e, std::string& pre);
   std::string scoped_fence(const Expr& e, std::string& pre);
   std::string atomic(const Expr& e, const char* fn, std::string& pre);
