@@ -184,7 +184,10 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     case Stage::EmitCuda:
       if (!options.cubin.empty())
         return compile_cubin(offload::emit_regions(*c.program), machine, options, err);
-      pipeline::print_dump(out, pipeline::Dump::Cuda, c);
+      pipeline::print_cuda(out, c,
+                           options.prelude == "include"  ? pipeline::CudaPrelude::Include
+                           : options.prelude == "header" ? pipeline::CudaPrelude::Header
+                                                         : pipeline::CudaPrelude::Inline);
       return 0;
     case Stage::Run:
     case Stage::Call:

@@ -147,6 +147,11 @@ int vx_main(int argc, char** argv) {
   emit_cuda->add_option("--cubin", opts.cubin,
                         "compile the kernels with NVRTC into this file instead");
   emit_cuda->add_option("--arch", opts.arch, "with --cubin: sm_XX (default: the machine file's)");
+  emit_cuda
+      ->add_option("--prelude", opts.prelude,
+                   "inline (the default): the prelude first; include: #include \"vx_prelude.cuh\" "
+                   "instead; header: print that header alone")
+      ->check(CLI::IsMember({"inline", "include", "header"}));
   run->add_flag("--unchecked-kernels", opts.skip_kernel_rules)->group("");  // for race tests
   auto* check = app.add_subcommand("check", "check a program without running it");
   add_program_options(check);

@@ -185,6 +185,28 @@ Step step_of(Dump dump) {
   }
 }
 
+void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude) {
+  constexpr const char* kHeader = "vx_prelude.cuh";
+  if (prelude == CudaPrelude::Header) {  // one header, guarded, for any number of .cu files
+    out << "// " << kHeader
+        << ": what every kernel of `vx emit-cuda` needs (spec/offload.md §1.1)\n"
+        << "#ifndef VX_PRELUDE_CUH\n#define VX_PRELUDE_CUH\n"
+        << offload::cuda_prelude() << "#endif\n";
+    return;
+  }
+  if (prelude == CudaPrelude::Include)
+    out << "#include \"" << kHeader << "\"  // vx emit-cuda --prelude=header FILE > " << kHeader
+        << "\n";
+  else
+    out << offload::cuda_prelude();
+  for (const auto& r : offload::emit_regions(*c.program)) {
+    if (r.ok)
+      out << "\n" << r.source;
+    else
+      out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
+  }
+}
+
 void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
   switch (dump) {
     case Dump::Ast:
@@ -197,13 +219,7 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
       print_kernels(out, c);
       return;
     case Dump::Cuda:
-      out << offload::cuda_prelude();
-      for (const auto& r : offload::emit_regions(*c.program)) {
-        if (r.ok)
-          out << "\n" << r.source;
-        else
-          out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
-      }
+      print_cuda(out, c, CudaPrelude::Inline);
       return;
     case Dump::Uir:
       for (const auto& r : uir::lower_program(*c.program)) uir::print_lowered(out, r);

@@ -90,8 +90,8 @@ TRef RegionEmitter::tensor_ref(const Expr& e, std::string& pre) {
     if (it != slots_.end() && it->second.store == Store::RegTile)
       unsupported("a register tile used whole (an emitter bug)");
     if (it != slots_.end() && it->second.store == Store::Tile) {
-      r.ptr = "s_t" + std::to_string(e.slot);
-      if (it->second.uninit) r.init = "s_t" + std::to_string(e.slot) + "_init";
+      r.ptr = shared(e.slot);
+      if (it->second.uninit) r.init = shared(e.slot) + "_init";
       for (auto d : t.dims) {
         r.dims.push_back(std::to_string(d) + "LL");
         r.sdims.push_back(d);
@@ -99,10 +99,10 @@ TRef RegionEmitter::tensor_ref(const Expr& e, std::string& pre) {
       return r;
     }
     if (it != slots_.end() && it->second.store == Store::Param) {
-      r.ptr = "t" + std::to_string(e.slot);
+      r.ptr = base(e.slot);
       for (size_t k = 0; k < t.dims.size(); ++k) {
         if (t.dims[k] == kUnknownDim) {
-          r.dims.push_back("t" + std::to_string(e.slot) + "_d" + std::to_string(k));
+          r.dims.push_back(dim(e.slot, k));
         } else {
           r.dims.push_back(std::to_string(t.dims[k]) + "LL");
         }
@@ -161,7 +161,7 @@ std::optional<std::string> RegionEmitter::reg_tile_elem(const Expr& e) {
   for (auto& [var, pass] : passes_)
     if (auto c = owned_offset(*e.args[1], var)) {
       const int64_t reg = (pass.lo + *c) / stride;
-      const std::string r = "r_t" + std::to_string(slot) + "[";
+      const std::string r = registers(slot) + "[";
       return pass.counter == "0" ? r + std::to_string(reg) + "]"
                                  : r + pass.counter + " + " + std::to_string(reg) + "]";
     }
@@ -324,7 +324,7 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
 std::string RegionEmitter::call(const Expr& e, std::string& pre) {
   device_function(e.fn_index);
   const tir::Function& f = prog_.functions[static_cast<size_t>(e.fn_index)];
-  std::string r = "vx_fn_" + std::to_string(e.fn_index) + "(";
+  std::string r = device_fn_name(e.fn_index) + "(";
   for (size_t i = 0; i < e.args.size(); ++i) {
     const Expr& a = *e.args[i];
     if (!a.type.is_tensor_like()) {
