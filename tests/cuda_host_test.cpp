@@ -791,7 +791,7 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
   // dbg! on the GPU (spec/builtins.md §7): CUDA's printf lines, sent to stderr while the launch
   // runs, are the interpreter's lines in some order; stdout holds the program's output alone.
   {
-    const std::string prog = "conformance/builtins/dbg_in_kernel.vx";
+    const std::string prog = "tests/cuda_host/programs/dbg_lines.vx";
     auto dbg_lines = [&](const std::string& text) {
       std::vector<std::string> v;
       std::istringstream in(text);
