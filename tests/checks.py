@@ -1,5 +1,6 @@
 """What the Python tests share. Checks: the failures a test collects (every check runs and says
-what it got and wanted, and the test fails at the end if any did). on_terminal: a command run with
+what it got and wanted, and the test fails at the end if any did). run: a command with text
+output and more environment. on_terminal: a command run with
 one of its outputs a terminal. lint_sources: a check of every line of src/ against patterns.
 Import it with the test's folder on sys.path."""
 import os
@@ -21,9 +22,28 @@ class Checks:
         if got != want:
             self.fail(f"{what}: got {got!r}, want {want!r}")
 
+    def status(self, r, want, what, stderr_has=None):
+        """Whether the process `r` (from run) exited with `want` and, when given, wrote
+        `stderr_has` on stderr; a failure that shows its stderr otherwise."""
+        if r.returncode != want:
+            self.fail(f"{what}: exit status {r.returncode}, expected {want}; stderr: {r.stderr[-800:]}")
+            return False
+        if stderr_has and stderr_has not in r.stderr:
+            self.fail(f"{what}: stderr lacks {stderr_has!r}: {r.stderr[-800:]}")
+            return False
+        return True
+
     def finish(self):
         print(f"{self.name}: {len(self.failures)} failures")
         sys.exit(1 if self.failures else 0)
+
+
+def run(argv, env=None, cwd=None, timeout=300):
+    """Runs `argv` (never through a shell) with `env` added to this process's environment;
+    returns the finished process with its output as text."""
+    full = dict(os.environ)
+    full.update(env or {})
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=full, cwd=cwd)
 
 
 def on_terminal(argv, which, env=None, cwd=None, timeout=60):

@@ -82,6 +82,22 @@ add_test(NAME call
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/call_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance)
 
+# What a kernel author runs beside numpy (issue 38): `vx diff A.npy B.npy` in ulps, `vx call
+# --out` of an output with no input file (`--shape`), `vx call --bench`, and `--offload=gpu` with
+# no GPU (E0700). Debian's python3 for numpy, as `call`.
+add_test(NAME kernel_author
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/kernel_author_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR}/conformance)
+
+# `dbg!` (spec/builtins.md §7): its lines on stderr in pass order, the lint, the emitter's printf.
+add_test(NAME dbg
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/dbg_test.py $<TARGET_FILE:vx>)
+
+# A file of `pub fn`s without `main` (spec/cli.md §3): check, --explain, --map, --dump,
+# emit-cuda, lower and call take it; run and lower --run refuse it with E0103.
+add_test(NAME library_files
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/library_files_test.py $<TARGET_FILE:vx>)
+
 # `vx check --map` and `:map` (spec/cli.md §3.3): who writes each element, computed in Python
 # from each program's formula and compared with the text, SVG and JSON maps; colour, usage errors,
 # and docs/write_map.svg regenerated (tests/write_map_test.py).

@@ -788,6 +788,27 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
   CHECK(verified >= 54 / every);
   CHECK(gpu_launches >= 54 / every);
 
+  // dbg! on the GPU (spec/builtins.md §7): CUDA's printf lines, sent to stderr while the launch
+  // runs, are the interpreter's lines in some order; stdout holds the program's output alone.
+  {
+    const std::string prog = "tests/cuda_host/programs/dbg_lines.vx";
+    auto dbg_lines = [&](const std::string& text) {
+      std::vector<std::string> v;
+      std::istringstream in(text);
+      for (std::string line; std::getline(in, line);)
+        if (line.rfind("[" + prog + ":", 0) == 0) v.push_back(line);
+      std::sort(v.begin(), v.end());
+      return v;
+    };
+    const VxRun ref = run_vx("VX_CACHE=0", "--offload=off", prog);
+    const VxRun gpu = run_vx(fake(prog), "-v --offload=gpu", prog);
+    INFO(gpu.err);
+    CHECK(gpu.out == ref.out);
+    CHECK(dbg_lines(ref.err).size() == 128);  // 2 blocks × 32 lanes × 2 dbg!
+    CHECK(dbg_lines(gpu.err) == dbg_lines(ref.err));
+    CHECK(count(gpu.err, " GPU launch(es)") == 1);
+  }
+
   // --offload=auto (threshold 2): of each region, launches 1 and 2 on the interpreter, 3 on the
   // GPU verified, 4 and 5 on the GPU; the second region reads what the first wrote on the GPU.
   {

@@ -74,10 +74,13 @@ checked = 0
 with tempfile.TemporaryDirectory() as tmp:
     for code, (title, body) in sections.items():
         # ```vx blocks are programs; ```vx machine blocks are machine files (E0600), given to
-        # `vx check --machine` of an empty program (a refused one is a usage error: status 2).
-        fenced = re.findall(r"```vx( machine)?\n(.*?)```", body, re.S)
+        # `vx check --machine` of an empty program (a refused one is a usage error: status 2);
+        # ```vx run blocks are programs given to `vx run` (E0103: `vx check` takes a file without
+        # `main`); ```vx gpu blocks are programs run with `vx run --offload=gpu` where no CUDA
+        # driver can be opened (E0700, exit status 2).
+        fenced = re.findall(r"```vx( machine| gpu| run)?\n(.*?)```", body, re.S)
         examples = [ex for _, ex in fenced]
-        is_machine = [bool(kind) for kind, _ in fenced]
+        kinds = [kind.strip() for kind, _ in fenced]
         refused = [e for e in examples if "//~ ERROR" in e]
         accepted = [e for e in examples if "//~ ERROR" not in e]
         reserved = "(reserved)" in title
@@ -91,14 +94,21 @@ with tempfile.TemporaryDirectory() as tmp:
                 f.write(expand(ex))
             command = [VX, "check", path]
             refused_status = 1
-            if is_machine[k]:
+            env = None
+            if kinds[k] == "run":
+                command = [VX, "run", path]
+            if kinds[k] == "gpu":
+                command = [VX, "run", "--offload=gpu", path]
+                env = dict(os.environ, VX_CUDA_DRIVER=os.path.join(tmp, "no-libcuda.so"))
+                refused_status = 2
+            if kinds[k] == "machine":
                 program = os.path.join(tmp, f"{code}_{k}_main.vx")
                 with open(program, "w") as f:
                     f.write("fn main() {}\n")
                 command = [VX, "check", "--machine", path, program]
                 refused_status = 2
             r = subprocess.run(command, capture_output=True, text=True,
-                               errors="replace", timeout=60, cwd=ROOT)
+                               errors="replace", timeout=60, cwd=ROOT, env=env)
             want = markers(ex)
             if want:
                 if {c for c, _ in want} != {code}:

@@ -44,6 +44,14 @@ target_link_libraries(fake_cuda PRIVATE ${CMAKE_DL_LIBS})
 add_dependencies(cuda_host_test fake_cuda vx)
 target_compile_definitions(cuda_host_test PRIVATE VX_FAKE_CUDA_DIR="${CMAKE_BINARY_DIR}/fake_cuda")
 
+# emit_readable: `vx emit-cuda` keeps the Vx names, indents, writes #line, and --prelude
+# (spec/offload.md §1.1); NVRTC compiles a program whose names clash with C++ and the emitter's.
+if(Python3_EXECUTABLE)
+  add_test(NAME emit_readable
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/emit_readable_test.py $<TARGET_FILE:vx>
+            ${PROJECT_SOURCE_DIR})
+endif()
+
 # cuda_golden: the emitted CUDA of a chosen set of programs, byte for byte, against
 # tests/cuda_golden/*.cu (tests/cuda_golden/README.md; `tests/cuda_golden.py --update VX` rewrites
 # them).

@@ -17,6 +17,7 @@
 
 #include "cuda_host/corpus.hpp"
 #include "offload/emit_cuda.hpp"
+#include "offload/emit_cuda_impl.hpp"
 #include "offload/nvrtc.hpp"
 #include "offload/runner.hpp"
 #include "skip_main.hpp"
@@ -72,8 +73,25 @@ TEST_CASE("a region becomes one kernel with a constant block size") {
   CHECK(r.source.find(" * 128;") != std::string::npos);  // a literal stride (unrolled passes)
   CHECK(r.source.find("__shfl_down_sync") != std::string::npos);  // the reduction's last levels
   CHECK(r.source.find("lanes::sum: the tree") != std::string::npos);
-  CHECK(r.source.find("__shared__ float s_t") != std::string::npos);
+  CHECK(r.source.find("__shared__ float s_part[256];") != std::string::npos);  // the tile
   CHECK(r.source.find("if (vx_leader)") != std::string::npos);  // block code runs once
+}
+
+TEST_CASE("the emitted CUDA keeps each local's Vx name unless it would clash") {
+  tir::Function f;
+  f.slot_names = {"x", "int", "x", "vx_tid", "s_a", "a_d0", "v3", "t.0", "é", "lo0", "x_2", "_A"};
+  f.slot_types.resize(f.slot_names.size() + 1);  // a slot past the names: `v12`
+  const std::vector<std::string> want = {"x",       "int_",   "x_2",    "v3_vx_tid", "v4_s_a",
+                                         "v5_a_d0", "v6_v3",  "v7_t_0", "v8___",     "lo0",
+                                         "x_2_2",   "v11__A", "v12"};
+  CHECK(offload::emit::local_names(f) == want);
+}
+
+TEST_CASE("the emitted CUDA is indented by its braces, outside strings and comments") {
+  const std::string code =
+      "if (a) {\nb = \"{\";\n} else {\n#line 3 \"k.vx\"\n  { // {\nc;\n}\n}\nd;\n";
+  CHECK(offload::emit::indent_code(code) ==
+        "if (a) {\n  b = \"{\";\n} else {\n#line 3 \"k.vx\"\n  { // {\n    c;\n  }\n}\nd;\n");
 }
 
 // sm_80 and sm_90; VX_OFFLOAD_TEST_ARCHS (words) instead: the sanitizer build compiles for sm_90
@@ -254,7 +272,7 @@ TEST_CASE("the emitter leaves out what cannot fail and what no thread needs") {
   CHECK(src.find("_init[256]") != std::string::npos);  // late's
   CHECK(src.find("vx_ld_init(") != std::string::npos);
   // r in 0..4 and c in 0..768 index [4, 768] in range: no check; `c % 8` is not analysed: checked.
-  CHECK(src.find("* 768LL + (long long)(v") != std::string::npos);
+  CHECK(src.find("((long long)(r)) * 768LL + (long long)(c") != std::string::npos);
   CHECK(src.find("vx_ix((long long)(vx_rem(") != std::string::npos);
   // A lane loop of three passes per thread is unrolled.
   CHECK(src.find("#pragma unroll") != std::string::npos);
@@ -271,8 +289,8 @@ TEST_CASE("the emitter leaves out what cannot fail and what no thread needs") {
   // `let m = total / 768.0` is computed by every thread: a register, not a shared slot.
   const size_t div = src.find(" / (0x1.8p+9f))");  // total / 768.0
   REQUIRE(div != std::string::npos);
-  const size_t line = src.rfind('\n', div) + 1;
-  CHECK(src.compare(line, 7, "float v") == 0);  // a register of every thread, from the shared sum
+  const size_t line = src.find_first_not_of(' ', src.rfind('\n', div) + 1);
+  CHECK(src.compare(line, 10, "float m = ") == 0);  // a register of every thread, not `s_m`
   CHECK(src.find("if (vx_leader) {") == std::string::npos);  // no leader-only step is left
 }
 
@@ -311,18 +329,18 @@ fn main() {
   const std::string& src = regions[0].source;
   INFO(src);
   REQUIRE(regions[0].ok);
-  // row (slot 4): thread t holds elements t, t + 256, t + 512, t + 768 as r_t4[0..3].
-  CHECK(src.find("float r_t4[4];") != std::string::npos);
-  CHECK(src.find("s_t4") == std::string::npos);
-  CHECK(src.find("r_t4[k1 + 0] = t0[") != std::string::npos);  // the unrolled pass k1
-  CHECK(src.find("(((r_t4[0] + r_t4[1]) + r_t4[2]) + r_t4[3])") != std::string::npos);
+  // row: thread t holds elements t, t + 256, t + 512, t + 768 as r_row[0..3].
+  CHECK(src.find("float r_row[4];") != std::string::npos);
+  CHECK(src.find("s_row") == std::string::npos);
+  CHECK(src.find("r_row[k1 + 0] = inp[") != std::string::npos);  // the unrolled pass k1
+  CHECK(src.find("(((r_row[0] + r_row[1]) + r_row[2]) + r_row[3])") != std::string::npos);
   // part goes to lanes::sum and next is read one element on (another lane's): shared memory.
-  CHECK(src.find("__shared__ float s_t3[256];") != std::string::npos);
-  CHECK(src.find("__shared__ float s_t5[1024];") != std::string::npos);
+  CHECK(src.find("__shared__ float s_part[256];") != std::string::npos);
+  CHECK(src.find("__shared__ float s_next[1024];") != std::string::npos);
   // The first lane loop reads HBM no pass writes and writes registers only: no barrier between it
   // and the next lane loop, which writes shared memory and keeps its barrier before lanes::sum.
-  const size_t first = src.find("r_t4[k1 + 0] = t0[");
-  const size_t second = src.find("s_t3[vs");
+  const size_t first = src.find("r_row[k1 + 0] = inp[");
+  const size_t second = src.find("s_part[vs");
   REQUIRE(second != std::string::npos);
   CHECK(src.find("__syncthreads();", first) > second);
   CHECK(src.find("__syncthreads();", second) < src.find("lanes::sum: the tree"));

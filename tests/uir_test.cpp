@@ -172,6 +172,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "char_on_device.vx: the variable `c` has the type `char`, which .uir does not have",
       "copy_async_partial_1d.vx: it declares `tok`, which is not a scalar or tensor",
       "copy_async_zero_fill.vx: it uses `if`, and .uir has no control flow but ranges",
+      "cuda_names_that_clash.vx: it calls the function `twice`",
       "device_calls_function.vx: it calls the function `clamp01`",
       "device_helper_defined_after.vx: the variable `v` has the type `f16`, which .uir does not "
       "have",

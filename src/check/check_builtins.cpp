@@ -982,6 +982,40 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
   return ok;
 }
 
+// `dbg!(x)` (spec/builtins.md §7): x's value, and a line on stderr with the place, the loops'
+// values and x. A scalar only, so that the GPU's printf can print it too. The loop variables of
+// the `for` loops around it in this function are its args[1…], read as any use of them is.
+tir::Expr* Checker::check_dbg(const ast::MacroCall& m, Span s) {
+  if (m.args.size() != 1) {
+    error("E0201", s, "`dbg!` takes one value, not " + std::to_string(m.args.size()),
+          "expected `dbg!(value)`");
+    return error_expr(s);
+  }
+  tir::Expr* v = check_expr(m.args[0], nullptr);
+  if (v->type.is_error()) return error_expr(s);
+  const Span at = span(m.args[0]);
+  if (!v->type.is_scalar()) {
+    error("E0200", at,
+          "`dbg!` prints a scalar (an integer, a float, a bool or a char), not `" +
+              type_name(v->type) + "`",
+          "not a scalar");
+    return error_expr(s);
+  }
+  tir::Expr* e = make(tir::ExprKind::Builtin, v->type, s);
+  e->builtin = tir::BuiltinId::Dbg;
+  e->text = std::string(std::string_view(diags_.file().text()).substr(at.begin, at.end - at.begin));
+  e->args.push_back(v);
+  for (const LoopFlow& flow : loop_flows_) {
+    const tir::Stmt* loop = flow.stmt;
+    if (!loop || loop->kind != tir::StmtKind::For || loop->slot < 0 || !loop->start) continue;
+    tir::Expr* var = make(tir::ExprKind::Var, loop->start->type, s);
+    var->slot = loop->slot;
+    var->text = loop->var_name;
+    e->args.push_back(var);
+  }
+  return e;
+}
+
 tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
   const std::string& name = m.name.name;
   if (name == "println" || name == "print") {
@@ -1047,6 +1081,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
       if (p.arg >= 0) p.arg += 2;
     return with_format_prelude(e);
   }
+  if (name == "dbg") return check_dbg(m, s);
   auto& d = error("E0502", span(m.name), "unknown macro `" + name + "!`", "not a macro");
   d.helps.push_back(unknown_macro_help(name));
   return error_expr(s);

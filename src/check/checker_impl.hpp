@@ -335,6 +335,7 @@ class Checker {
   tir::Expr* check_call(const ast::PathExpr& p, const Type* expected, Span span);
   tir::Expr* check_method(tir::Expr* recv, const ast::MethodSuffix& m, Span span);
   tir::Expr* check_macro(const ast::MacroCall& m, Span span);
+  tir::Expr* check_dbg(const ast::MacroCall& m, Span span);
   tir::Expr* check_tensor_ctor(const ast::TensorCtor& c, Span span);
   // ---- check_fill_dims.cpp: `Tensor<…>::fill_dims([n, …], v)`, sizes known at run time
   tir::Expr* check_fill_dims(const ast::TensorCtor& c, const Type& t, Span span);

@@ -201,6 +201,7 @@ std::optional<std::string> ignored_value(const tir::Program& p, const Expr* v) {
       return "unused return value of `" + p.functions[v->fn_index].name + "`";
     case ExprKind::Builtin:
       if (tir::is_atomic(v->builtin)) return std::nullopt;
+      if (v->builtin == tir::BuiltinId::Dbg) return std::nullopt;  // `dbg!(x);` prints x
       return std::string("unused return value of `") + tir::builtin_spelling(v->builtin) + "`";
     case ExprKind::Binary:
       switch (tir::binop_class(v->bop)) {
@@ -379,6 +380,11 @@ void lint_program(const tir::Program& program, Diagnostics& diags) {
     unreachable_code(f, found);
     unused_results(program, f, found);
     atomic_result_order(f, found);
+    tir::walk_block(f.body, [&](const Stmt*, const Expr* e) {
+      if (e && e->kind == ExprKind::Builtin && e->builtin == tir::BuiltinId::Dbg)
+        found.push_back({"dbg_macro", e->span, "`dbg!` is for debugging: remove it when done",
+                         "prints on standard error each time it runs"});
+    });
   }
   sum_unordered_printed(program, found);
   for (const tir::UnreachablePattern& u : program.unreachable_patterns) {

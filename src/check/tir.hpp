@@ -28,7 +28,7 @@ enum class BuiltinId : uint8_t {
 };
 // builtins.def's kinds: a `lanes::` reduction, another `lanes::` routine on a tile, an atomic
 // family, a fence, the async copy, a method (`x.name(…)`), a query on tensors.
-enum class BuiltinKind : uint8_t { Reduce, Lanes, Atomic, Fence, Copy, Method, Query };
+enum class BuiltinKind : uint8_t { Reduce, Lanes, Atomic, Fence, Copy, Method, Query, Debug };
 // builtins.def's effects: what a call does to the tensors it is given.
 enum class BuiltinEffect : uint8_t {
   Pure,

@@ -146,7 +146,10 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
   front.deny_warnings = options.deny_warnings;
   // A dump stops at the step that makes it; under `run`, the program the run executes (with its
   // offload marks).
-  front.needs_main = options.stage != Stage::Call;
+  // Only a run starts at `main` (E0103 without one); `check`, `emit-cuda`, `lower` and `call`
+  // take a library file of `pub fn`s as well (spec/cli.md §3).
+  front.needs_main =
+      options.stage == Stage::Run || (options.stage == Stage::Lower && options.lower_run);
   front.through = options.stage == Stage::Parse ? pipeline::Step::Parse
                   : options.stage == Stage::Run || options.stage == Stage::Call
                       ? pipeline::Step::OffloadMarks
@@ -181,7 +184,10 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     case Stage::EmitCuda:
       if (!options.cubin.empty())
         return compile_cubin(offload::emit_regions(*c.program), machine, options, err);
-      pipeline::print_dump(out, pipeline::Dump::Cuda, c);
+      pipeline::print_cuda(out, c,
+                           options.prelude == "include"  ? pipeline::CudaPrelude::Include
+                           : options.prelude == "header" ? pipeline::CudaPrelude::Header
+                                                         : pipeline::CudaPrelude::Inline);
       return 0;
     case Stage::Run:
     case Stage::Call:

@@ -35,7 +35,8 @@ struct DriverOptions {
   bool lower_run = false;  // lower --run: lower each region with the values of its first launch
   std::string cubin;       // emit-cuda --cubin OUT: compile with NVRTC into OUT instead of printing
   std::string arch;        // emit-cuda --arch sm_XX; empty: the machine file's compute capability
-  call::Request call;      // vx call FILE FN --arg … --out …
+  std::string prelude = "inline";  // emit-cuda --prelude=inline|include|header
+  call::Request call;              // vx call FILE FN --arg … --out …
 };
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime

@@ -193,6 +193,19 @@ int vx_main(int argc, char** argv) {
   call->add_option("--arg", opts.call.args, "NAME=PATH.npy for a tensor, NAME=VALUE for a scalar");
   call->add_option("--out", opts.call.outs,
                    "NAME=PATH.npy: where a &mut tensor (or `return`) is written");
+  call->add_option("--shape", opts.call.shapes,
+                   "NAME=D0,D1,…: the shape of a &mut tensor made for --out (no --arg)");
+  auto* bench =
+      call->add_flag("--bench", opts.call.bench,
+                     "call it repeatedly (warm-up, then timed calls); print the median time");
+  call->add_option("--bench-warmup", opts.call.warmup_ms,
+                   "with --bench: milliseconds of warm-up calls (default 25)")
+      ->check(number_in(0.0, 1e7))
+      ->needs(bench);
+  call->add_option("--bench-rep", opts.call.rep_ms,
+                   "with --bench: milliseconds of timed calls (default 100)")
+      ->check(number_in(0.0, 1e7))
+      ->needs(bench);
   add_run_options(call);
   run->add_option("--dump-npy", opts.dump_npy, "write main's tensors at its end as DIR/NAME.npy");
   run->add_flag("--dump-regions", opts.dump_regions,
@@ -202,6 +215,11 @@ int vx_main(int argc, char** argv) {
   emit_cuda->add_option("--cubin", opts.cubin,
                         "compile the kernels with NVRTC into this file instead");
   emit_cuda->add_option("--arch", opts.arch, "with --cubin: sm_XX (default: the machine file's)");
+  emit_cuda
+      ->add_option("--prelude", opts.prelude,
+                   "inline (the default): the prelude first; include: #include \"vx_prelude.cuh\" "
+                   "instead; header: print that header alone")
+      ->check(CLI::IsMember({"inline", "include", "header"}));
   run->add_flag("--unchecked-kernels", opts.skip_kernel_rules)->group("");  // for race tests
   auto* check = app.add_subcommand("check", "check a program without running it");
   add_program_options(check);
@@ -285,8 +303,9 @@ int vx_main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   std::string diff_a, diff_b;
   int64_t diff_ulps = 0;
-  auto* diff = app.add_subcommand("diff", "compare two `vx run --dump=FILE.json` files");
-  diff->add_option("A", diff_a, "a values file")->required();
+  auto* diff =
+      app.add_subcommand("diff", "compare two `vx run --dump=FILE.json` files, or two .npy files");
+  diff->add_option("A", diff_a, "a values file, or a .npy file")->required();
   diff->add_option("B", diff_b, "another")->required();
   diff->add_option("--ulp", diff_ulps, "floats may differ by this many ulps (default 0)")
       ->check(number_in<int64_t>(0, INT64_MAX));

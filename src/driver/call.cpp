@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -150,11 +152,46 @@ bool aggregate_words(const Type& t, std::string_view text, size_t& at,
   return take(is_struct ? "}" : ")");
 }
 
+// The shape of an output the call makes (`--out` without `--arg`): the type's, where every
+// dimension is fixed; `--shape`'s `dims` (`4,256`, also `[4, 256]`) where it is given, which must
+// have the type's rank and agree with its fixed dimensions. Returns an error message (after the
+// parameter's name and type), or empty.
+std::string made_shape(const Type& t, const std::string& dims, std::vector<int64_t>& shape) {
+  constexpr int64_t kMaxDim = int64_t{1} << 31;
+  if (dims.empty()) {
+    for (int64_t d : t.dims) {
+      if (d == kUnknownDim)
+        return "has a `?` dimension: give --shape NAME=D0,D1,… for the tensor the call writes";
+      shape.push_back(d);
+    }
+    return {};
+  }
+  std::string text;
+  for (char c : dims)
+    if (c != ' ' && c != '[' && c != ']') text += c;
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    int64_t d = 0;
+    const auto [p, ec] = std::from_chars(text.data() + at, text.data() + comma, d);
+    if (ec != std::errc() || p != text.data() + comma || d < 1 || d > kMaxDim)
+      return "--shape `" + dims + "`: each dimension is an integer from 1 to 2147483648";
+    shape.push_back(d);
+    at = comma + 1;
+  }
+  bool fits = shape.size() == t.dims.size();
+  for (size_t d = 0; fits && d < t.dims.size(); ++d)
+    fits = t.dims[d] == kUnknownDim || t.dims[d] == shape[d];
+  if (!fits) return "cannot have the shape " + shape_text(shape) + " of --shape";
+  return {};
+}
+
 // One tensor parameter, read from its file before the run.
 struct TensorArg {
   int slot = 0;
   Type type;
-  std::string in_path, out_path;  // out_path empty: not written (a `&` or by-value parameter)
+  std::string in_path, out_path;  // out_path empty: not written (a `&` or by-value parameter);
+                                  // in_path empty: an output made for the call (zeros)
   npy::Array array;
   std::unique_ptr<interp::TensorStorage> storage;  // a reference's tensor, alive past the call
 };
@@ -262,13 +299,47 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   if (ret->is_tuple() && !scalars_only(*ret))
     return "`" + r.fn + "` returns `" + type_name(*ret) +
            "`, which holds an array: `vx call` cannot print it (spec/cli.md §2.2)";
+  std::map<std::string, std::string> shapes;
+  for (const std::string& word : r.shapes) {
+    std::string name, dims;
+    if (!split_pair(word, name, dims) || dims.empty())
+      return "--shape takes NAME=D0,D1,…, not `" + word + "`";
+    if (!param_of.count(name)) return unknown(name, "--shape");
+    if (shapes.count(name)) return "--shape " + name + "=… is given twice";
+    shapes[name] = dims;
+  }
   for (size_t i = 0; i < names.size(); ++i) {
     const int slot = slots_of[i].front();
     const Type& t = types[i];
     const std::string& name = names[i];
+    const bool made = t.kind == TypeKind::Ref && t.ref_mut && t.is_tensor_like() &&
+                      given[i].empty() && outs.count(name);
+    if (shapes.count(name) && !made)
+      return "--shape " + name + "=…: only a `&mut` tensor with an --out and no --arg is made " +
+             "with a shape; `" + name + "` is `" + type_name(t) + "`" +
+             (given[i].empty() ? "" : ", read from --arg " + name + "=" + given[i]);
+    if (made) {  // an output only: zeros of the signature's shape, or of --shape
+      TensorArg a;
+      a.slot = slot;
+      a.type = t;
+      a.out_path = outs[name];
+      const std::string why =
+          made_shape(t, shapes.count(name) ? shapes[name] : std::string(), a.array.shape);
+      if (!why.empty()) return "`" + name + "` (`" + type_name(t) + "`) " + why;
+      size_t count = 1;
+      for (int64_t d : a.array.shape) count *= static_cast<size_t>(d);
+      a.array.descr = npy::descr(t.scalar);
+      a.array.data.assign(count * static_cast<size_t>(scalar_info(t.scalar).bits / 8),
+                          std::byte{0});
+      plan.tensors.push_back(std::move(a));
+      continue;
+    }
     if (given[i].empty())
       return "`" + name + "` (`" + type_name(t) + "`) has no value: give --arg " + name +
-             (t.is_tensor_like() ? "=PATH.npy" : "=VALUE");
+             (t.is_tensor_like() ? "=PATH.npy" : "=VALUE") +
+             (t.kind == TypeKind::Ref && t.ref_mut && t.is_tensor_like()
+                  ? ", or --out " + name + "=PATH.npy for an output the call only writes"
+                  : "");
     if (t.is_scalar()) {
       uint64_t bits = 0;
       const std::string why = scalar_value(t.scalar, given[i], bits);
@@ -333,6 +404,54 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   return {};
 }
 
+// `vx call --bench` (spec/cli.md §2.2), in the manner of Triton's do_bench: the first call
+// estimates the time of one; then warm-up calls for about `warmup_ms` (at least one), then
+// timed calls for about `rep_ms` (at least one, at most 10,000); the median of the timed ones.
+// A call's time runs from its arguments set to its return, the GPU's results copied back.
+class Bench {
+ public:
+  explicit Bench(const Request& r) : on_(r.bench), warmup_ms_(r.warmup_ms), rep_ms_(r.rep_ms) {}
+  void start() { begin_ = std::chrono::steady_clock::now(); }
+  // Ends a call; true when it is the last one (always, without --bench).
+  bool stop() {
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin_)
+            .count();
+    if (!on_) return true;
+    ++calls_;
+    if (calls_ == 1) {  // the estimate: the counts follow from it
+      const double one = std::max(ms, 1e-6);
+      warmups_ = std::clamp(static_cast<int64_t>(warmup_ms_ / one), int64_t{1}, kMaxCalls);
+      reps_ = std::clamp(static_cast<int64_t>(rep_ms_ / one), int64_t{1}, kMaxCalls);
+    } else if (calls_ > 1 + warmups_) {
+      timed_.push_back(ms);
+    }
+    return done();
+  }
+  bool done() const { return !on_ || (calls_ > 0 && calls_ == 1 + warmups_ + reps_); }
+  void report(const std::string& fn, const std::string& mode, std::ostream& err) {
+    std::vector<double> t = timed_;
+    std::sort(t.begin(), t.end());
+    const size_t n = t.size();
+    const double median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "vx: bench %s: median %.4g ms, min %.4g ms, max %.4g ms, over %zu calls after "
+                  "%lld warm-up calls, --offload=%s\n",
+                  fn.c_str(), median, t.front(), t.back(), n, static_cast<long long>(warmups_ + 1),
+                  mode.c_str());
+    err << line;
+  }
+
+ private:
+  static constexpr int64_t kMaxCalls = 10000;
+  bool on_;
+  double warmup_ms_, rep_ms_;
+  std::chrono::steady_clock::time_point begin_;
+  int64_t calls_ = 0, warmups_ = 0, reps_ = 0;
+  std::vector<double> timed_;
+};
+
 }  // namespace
 
 int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std::ostream& out,
@@ -344,13 +463,15 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
     return 2;
   }
   run.entry = plan.index;
+  Bench bench(r);
   run.bind = [&](const tir::Function&, interp::Frame& frame) {
     for (const auto& [slot, bits] : plan.scalars) frame.s[slot] = bits;
     for (TensorArg& a : plan.tensors) {
       auto s = std::make_unique<interp::TensorStorage>(a.type.scalar, a.type.memory, a.array.shape,
                                                        false);
       std::memcpy(s->data, a.array.data.data(), a.array.data.size());
-      std::vector<std::byte>().swap(a.array.data);  // the file's bytes are now in the tensor
+      // The file's bytes are now in the tensor; --bench sets them again before each call.
+      if (!r.bench) std::vector<std::byte>().swap(a.array.data);
       if (a.type.kind == TypeKind::Tensor) {
         frame.t[a.slot].own(std::move(s));  // moved into the call
       } else {
@@ -358,9 +479,11 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
         a.storage = std::move(s);
       }
     }
+    bench.start();
   };
   std::string write_error;
   run.at_end = [&](const tir::Function& fn, interp::Frame& frame, size_t) {
+    if (!bench.stop()) return;  // a call of --bench's before the last
     for (const TensorArg& a : plan.tensors)
       if (!a.out_path.empty() && write_error.empty())
         write_error = npy::write(a.out_path, a.type.scalar, interp::whole_view(*a.storage));
@@ -375,7 +498,9 @@ int call(pipeline::Compiled& c, const Request& r, pipeline::RunRequest run, std:
       }) << "\n";
     }
     if (fn.ret.kind == TypeKind::String) out << interp::string_of(frame.ret_bits) << "\n";
+    if (r.bench) bench.report(r.fn, run.offload.mode, err);
   };
+  if (r.bench) run.again = [&] { return !bench.done(); };
   const int status = pipeline::run(c, run, out, err);
   if (!write_error.empty()) {
     render_plain_error(err, write_error, format);

@@ -20,6 +20,17 @@ std::string descr(Scalar s) {
   return std::string(info.bits == 8 ? "|" : "<") + kind + std::to_string(info.bits / 8);
 }
 
+bool scalar_of(const std::string& d, Scalar& out) {
+  // In the table's order, so that `<u2` is u16 before bf16 and `<u4` u32 before char.
+  for (Scalar s : {Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64, Scalar::U8, Scalar::U16,
+                   Scalar::U32, Scalar::U64, Scalar::F16, Scalar::F32, Scalar::F64, Scalar::Bool})
+    if (descr(s) == d) {
+      out = s;
+      return true;
+    }
+  return false;
+}
+
 std::string write(const std::string& path, Scalar s, const interp::TensorView& v) {
   static_assert(std::endian::native == std::endian::little, "the elements are written as stored");
   std::string shape;

@@ -15,6 +15,10 @@ namespace vx::npy {
 // NumPy's dtype of an element type: `<f4`, `|b1`, `|i1`, `<u2` for bf16.
 std::string descr(Scalar s);
 
+// The element type of a dtype as read (`<f4` is f32; `<u2` is u16, since a bf16 file is only its
+// bits); false for a dtype with none (`>f4`, `<c8`, `|O`).
+bool scalar_of(const std::string& descr, Scalar& out);
+
 // Writes the elements of `v` (of type `s`) to `path`, an element never written as 0. Returns an
 // error message, or empty.
 std::string write(const std::string& path, Scalar s, const interp::TensorView& v);

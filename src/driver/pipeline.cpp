@@ -185,6 +185,28 @@ Step step_of(Dump dump) {
   }
 }
 
+void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude) {
+  constexpr const char* kHeader = "vx_prelude.cuh";
+  if (prelude == CudaPrelude::Header) {  // one header, guarded, for any number of .cu files
+    out << "// " << kHeader
+        << ": what every kernel of `vx emit-cuda` needs (spec/offload.md §1.1)\n"
+        << "#ifndef VX_PRELUDE_CUH\n#define VX_PRELUDE_CUH\n"
+        << offload::cuda_prelude() << "#endif\n";
+    return;
+  }
+  if (prelude == CudaPrelude::Include)
+    out << "#include \"" << kHeader << "\"  // vx emit-cuda --prelude=header FILE > " << kHeader
+        << "\n";
+  else
+    out << offload::cuda_prelude();
+  for (const auto& r : offload::emit_regions(*c.program)) {
+    if (r.ok)
+      out << "\n" << r.source;
+    else
+      out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
+  }
+}
+
 void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
   switch (dump) {
     case Dump::Ast:
@@ -197,13 +219,7 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
       print_kernels(out, c);
       return;
     case Dump::Cuda:
-      out << offload::cuda_prelude();
-      for (const auto& r : offload::emit_regions(*c.program)) {
-        if (r.ok)
-          out << "\n" << r.source;
-        else
-          out << "\n// " << r.location << ": not emitted: " << r.reason << "\n";
-      }
+      print_cuda(out, c, CudaPrelude::Inline);
       return;
     case Dump::Uir:
       for (const auto& r : uir::lower_program(*c.program)) uir::print_lowered(out, r);
@@ -216,6 +232,22 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
 int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream& err) {
   insert_marks(c);
   offload::OffloadRunner offload(*c.program, request.offload, err);
+  // --offload=gpu asks for the GPU: without one it is an error before anything runs, not a quiet
+  // run on the host (spec/offload.md §3).
+  if (request.offload.mode == "gpu") {
+    std::string why;
+    if (const tir::Stmt* region = offload.region_without_device(why)) {
+      Diagnostics diags(c.diags->file_ptr());
+      Diagnostic& d = diags.error("E0700", region->span,
+                                  "`--offload=gpu` but there is no GPU to run this region on",
+                                  "this region would run on the GPU");
+      d.notes.push_back(why);
+      d.helps.push_back(
+          "`--offload=auto` (the default) or `--offload=off` runs the regions on the interpreter");
+      emit_diagnostics(err, diags, request.error_format);
+      return 2;
+    }
+  }
   if (offload.active()) offload.set_marks(*c.marks);
   interp::RegionRunner* runner = offload.active() ? &offload : nullptr;
   if (request.around) runner = request.around(offload.active() ? &offload : nullptr);
@@ -239,6 +271,7 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
   run.interrupt = request.interrupt;
   run.entry = request.entry;
   run.bind = request.bind;
+  run.again = request.again;
   if (request.after_region)
     run.after_region = [&](const tir::Stmt& spawn, interp::Frame& frame) {
       if (offload.active()) offload.copy_back();

@@ -67,6 +67,12 @@ void insert_marks(Compiled& compiled);
 bool load_machine_for(const std::string& machine_path, const std::string& program_path,
                       Machine& machine, std::ostream& err, ErrorFormat format);
 
+// `vx emit-cuda` (spec/offload.md §1.1): the CUDA of every region after the prelude, its text
+// (Inline, also `--dump=cuda`) or `#include "vx_prelude.cuh"` (Include); or that header alone,
+// guarded (Header).
+enum class CudaPrelude { Inline, Include, Header };
+void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude);
+
 // `--dump=`: what one step made, printed. Kernels needs Options::explain.
 enum class Dump { Ast, Typed, Kernels, Cuda, Uir };
 std::optional<Dump> dump_by_name(const std::string& name);  // "ast", "typed", …
@@ -93,6 +99,7 @@ struct RunRequest {
   // `vx call`: the function to run instead of main, and what sets its parameters (RunOptions).
   int entry = -1;
   std::function<void(const tir::Function& fn, interp::Frame& frame)> bind;
+  std::function<bool()> again;  // `vx call --bench`: call the entry again (interp::RunOptions)
   // Called after each region with the frame that holds it, the GPU's results copied back first.
   std::function<void(const tir::Stmt& spawn, interp::Frame& frame)> after_region;
 };

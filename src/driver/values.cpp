@@ -3,6 +3,7 @@
 #include "driver/values.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "driver/npy.hpp"
@@ -378,10 +379,113 @@ std::string value_text(const Binding& b, size_t k) {
   return s;
 }
 
+// `f32 [2, 3]`: a binding's or an array's type and shape, as a difference of them names it.
+std::string shape_text(const std::string& type, const std::vector<int64_t>& shape) {
+  std::string s = type;
+  if (!shape.empty()) {
+    s += " [";
+    for (size_t d = 0; d < shape.size(); ++d) s += (d ? ", " : "") + std::to_string(shape[d]);
+    s += "]";
+  }
+  return s;
+}
+
+// ulp_distance for a float type: f64 has 11 bits of exponent, f32 and bf16 8, f16 5.
+int64_t float_ulps(Scalar s, uint64_t a, uint64_t b) {
+  const int bits = scalar_info(s).bits;
+  return ulp_distance(bits, bits == 64 ? 11 : bits == 32 || s == Scalar::BF16 ? 8 : 5, a, b);
+}
+
+// The element-by-element comparison of one binding (or one .npy array) of both files: prints the
+// first ten differing elements with their indices, both values and the distance in ulps, then
+// how many differ. `distance(k)`: element k's distance in ulps (0 for equal, -1 for unequal
+// in kind: integers that differ, a NaN against a number); `text(k, in_a)`: its value in A or B.
+struct ElementDiff {
+  std::string name;   // "`t`", "array"
+  std::string where;  // " after the region at 4:5 (launch 2)" or empty
+  const std::vector<int64_t>& shape;
+  const std::string &a_path, &b_path;
+  int64_t ulps;
+
+  template <class Distance, class Text>
+  bool run(size_t n, Distance distance, Text text, std::ostream& out) const {
+    constexpr int kShown = 10;
+    int64_t count = 0, worst = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const int64_t dist = distance(k);
+      if (dist == 0 || (dist > 0 && dist <= ulps)) continue;
+      if (count < kShown) {
+        out << name << index_text(shape, static_cast<int64_t>(k)) << where << ": " << text(k, true)
+            << " in " << a_path << ", " << text(k, false) << " in " << b_path;
+        if (dist > 0) out << ": " << dist << (dist == 1 ? " ulp" : " ulps");
+        out << "\n";
+      }
+      ++count;
+      worst = dist < 0 ? worst : std::max(worst, dist);
+    }
+    if (count > kShown || (count > 0 && !shape.empty()))
+      out << name << where << ": " << count << " of " << n << " elements differ"
+          << (worst > 0 ? " (at most " + std::to_string(worst) + (worst == 1 ? " ulp" : " ulps") +
+                              " apart)"
+                        : std::string())
+          << "\n";
+    return count > 0;
+  }
+};
+
+// `vx diff A.npy B.npy`: the two arrays as one binding named `array`, element by element.
+int diff_npy(const std::string& a_path, const std::string& b_path, int64_t ulps, std::ostream& out,
+             std::ostream& err) {
+  npy::Array a, b;
+  Scalar scalar = Scalar::I32;
+  for (auto [path, array] : {std::pair{&a_path, &a}, std::pair{&b_path, &b}}) {
+    const std::string why = npy::read(*path, *array);
+    if (!why.empty()) {
+      err << "vx diff: " << why << "\n";
+      return 2;
+    }
+    if (!npy::scalar_of(array->descr, scalar)) {
+      err << "vx diff: `" << *path << "` holds `" << array->descr
+          << "` elements, which have no Vx element type (spec/cli.md §2.1)\n";
+      return 2;
+    }
+  }
+  if (a.descr != b.descr || a.shape != b.shape) {
+    out << "array: " << shape_text(a.descr, a.shape) << " in " << a_path << ", "
+        << shape_text(b.descr, b.shape) << " in " << b_path << "\n";
+    return 1;
+  }
+  const size_t size = static_cast<size_t>(scalar_info(scalar).bits / 8);
+  auto element = [size](const npy::Array& x, size_t k) {
+    uint64_t v = 0;  // the low bytes, as a slot holds a narrow scalar (interp/runtime.hpp)
+    std::memcpy(&v, x.data.data() + k * size, size);
+    return v;
+  };
+  auto distance = [&](size_t k) -> int64_t {
+    const uint64_t p = element(a, k), q = element(b, k);
+    if (is_float(scalar)) return float_ulps(scalar, p, q);
+    return p == q ? 0 : -1;
+  };
+  auto text = [&](size_t k, bool in_a) {
+    const uint64_t v = element(in_a ? a : b, k);
+    std::string s = interp::scalar_text(scalar, v);
+    if (is_float(scalar)) s += " (" + hex_bits(scalar, v) + ")";
+    return s;
+  };
+  const ElementDiff compare{"array", "", a.shape, a_path, b_path, ulps};
+  return compare.run(a.data.size() / size, distance, text, out) ? 1 : 0;
+}
+
 }  // namespace
 
 int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulps,
                std::ostream& out, std::ostream& err) {
+  auto is_npy = [](const std::string& path) { return path.ends_with(".npy"); };
+  if (is_npy(a_path) && is_npy(b_path)) return diff_npy(a_path, b_path, ulps, out, err);
+  if (is_npy(a_path) || is_npy(b_path)) {
+    err << "vx diff: a .npy file is compared with another .npy file, not with a values document\n";
+    return 2;
+  }
   std::string why;
   const auto a = read_doc(a_path, why);
   if (!a) {
@@ -404,61 +508,25 @@ int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulp
       out << name << ": only in " << b_path << "\n";
       differ = true;
     }
-  constexpr int kShown = 10;
   for (const auto& [name, x] : *a) {
     auto it = b->find(name);
     if (it == b->end()) continue;
     const Binding& y = it->second;
     if (x.type != y.type || x.shape != y.shape) {
-      auto shape = [](const Binding& v) {
-        std::string s = v.type;
-        if (!v.shape.empty()) {
-          s += " [";
-          for (size_t d = 0; d < v.shape.size(); ++d)
-            s += (d ? ", " : "") + std::to_string(v.shape[d]);
-          s += "]";
-        }
-        return s;
-      };
-      out << name << ": " << shape(x) << " in " << a_path << ", " << shape(y) << " in " << b_path
-          << "\n";
+      out << name << ": " << shape_text(x.type, x.shape) << " in " << a_path << ", "
+          << shape_text(y.type, y.shape) << " in " << b_path << "\n";
       differ = true;
       continue;
     }
-    const int bits = scalar_info(x.scalar).bits;
-    int64_t count = 0, worst = 0;
-    for (size_t k = 0; k < x.values.size(); ++k) {
-      int64_t dist = 0;  // ulps; -1: unequal in kind (a NaN against a number, set against unset)
-      if (is_float(x.scalar)) {
-        const auto p = parse_bits(x.bits[k]), q = parse_bits(y.bits[k]);
-        if (!p || !q)
-          dist = p.has_value() == q.has_value() ? 0 : -1;
-        else  // f64 11 bits of exponent, f32 and bf16 8, f16 5
-          dist = ulp_distance(bits,
-                              bits == 64                               ? 11
-                              : bits == 32 || x.scalar == Scalar::BF16 ? 8
-                                                                       : 5,
-                              *p, *q);
-      } else {
-        dist = x.values[k] == y.values[k] ? 0 : -1;
-      }
-      if (dist == 0 || (dist > 0 && dist <= ulps)) continue;
-      differ = true;
-      if (count < kShown) {
-        out << x.name << index_text(x.shape, static_cast<int64_t>(k)) << x.where << ": "
-            << value_text(x, k) << " in " << a_path << ", " << value_text(y, k) << " in " << b_path;
-        if (dist > 0) out << ": " << dist << (dist == 1 ? " ulp" : " ulps");
-        out << "\n";
-      }
-      ++count;
-      worst = dist < 0 ? worst : std::max(worst, dist);
-    }
-    if (count > kShown || (count > 0 && !x.shape.empty()))
-      out << name << ": " << count << " of " << x.values.size() << " elements differ"
-          << (worst > 0 ? " (at most " + std::to_string(worst) + (worst == 1 ? " ulp" : " ulps") +
-                              " apart)"
-                        : std::string())
-          << "\n";
+    const ElementDiff compare{x.name, x.where, x.shape, a_path, b_path, ulps};
+    auto distance = [&](size_t k) -> int64_t {
+      if (!is_float(x.scalar)) return x.values[k] == y.values[k] ? 0 : -1;
+      const auto p = parse_bits(x.bits[k]), q = parse_bits(y.bits[k]);
+      if (!p || !q) return p.has_value() == q.has_value() ? 0 : -1;  // set against unset
+      return float_ulps(x.scalar, *p, *q);
+    };
+    auto text = [&](size_t k, bool in_a) { return value_text(in_a ? x : y, k); };
+    if (compare.run(x.values.size(), distance, text, out)) differ = true;
   }
   return differ ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
 
 #include "interp/atomic.hpp"
 #include "interp/compiler.hpp"
@@ -414,6 +415,51 @@ const Node* dim(Compiler& c, const tir::Expr& e) {
   n->k = c.int_operand(*e.args[1]);
   n->span = e.span;
   return n;
+}
+
+// ---- dbg! ---------------------------------------------------------------------------------------
+
+// `dbg!(x)` (spec/builtins.md §7): `[FILE:LINE:COL i=2 l=37] x = 1.5` on stderr, x's value as
+// `{:?}` prints it, then x. The loops' values are read when it runs; the run's blocks go in order
+// while a program has one (run_program), so the lines come in the passes' order.
+template <class T>
+struct Dbg final : ExprImpl<Dbg<T>, T> {
+  const ExprT<T>* value;
+  Scalar scalar;
+  std::string place, text;  // `FILE:LINE:COL`, the argument's source text
+  std::vector<std::pair<std::string, const Node*>> loops;
+  std::vector<Scalar> loop_scalars;
+  T eval(Frame& f) const override {
+    const T v = value->eval(f);
+    std::string line = "[" + place;
+    for (size_t k = 0; k < loops.size(); ++k)
+      line +=
+          " " + loops[k].first + "=" + scalar_text(loop_scalars[k], loops[k].second->eval_bits(f));
+    line += "] " + text + " = " + scalar_debug(scalar, to_bits<T>(v)) + "\n";
+    static std::mutex lock;  // whole lines, should blocks ever run at once
+    const std::lock_guard<std::mutex> hold(lock);
+    f.ctx->err->write(line.data(), static_cast<std::streamsize>(line.size()));
+    return v;
+  }
+};
+
+const Node* dbg(Compiler& c, const tir::Expr& e) {
+  c.has_dbg = true;
+  return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
+    using T = decltype(tag);
+    auto* n = c.make<Dbg<T>>();
+    n->value = c.scalar<T>(*e.args[0]);
+    n->scalar = e.type.scalar;
+    const SourceFile& file = *c.program().file;
+    const LineCol at = file.line_col(e.span.begin);
+    n->place = file.path() + ":" + std::to_string(at.line) + ":" + std::to_string(at.col);
+    n->text = e.text;
+    for (size_t k = 1; k < e.args.size(); ++k) {
+      n->loops.emplace_back(e.args[k]->text, c.value(*e.args[k]));
+      n->loop_scalars.push_back(e.args[k]->type.scalar);
+    }
+    return n;
+  });
 }
 
 }  // namespace

@@ -162,6 +162,7 @@ class Compiler {
   const tir::Program& program() const { return program_; }
   // `--check-races`: compile element accesses, across loops and regions into recording nodes.
   bool record_races = false;
+  bool has_dbg = false;  // a `dbg!` was compiled: blocks run in order, so its lines do too
   // The source text of a span (assert!'s message).
   std::string source_text(Span span) const;
 

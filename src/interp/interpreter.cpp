@@ -353,7 +353,8 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     if (options.after_region) ctx.after_region = &options.after_region;
     // With a step or time limit the blocks run in order on this thread: the count is the same
     // from run to run, and so is where it stops.
-    ctx.host_threads = limits.counts() ? 1 : threads.count();
+    // So also while a `dbg!` prints the passes' values: its lines come in the passes' order.
+    ctx.host_threads = limits.counts() || compiler.has_dbg ? 1 : threads.count();
     if (ctx.host_threads > 1) start_host_workers(program, ctx.host_threads);
     if (limits.limited()) ctx.limits = &limits;
     const char* time_kernel = std::getenv("VX_TIME_KERNEL");
@@ -363,16 +364,18 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Frame* frame = main_fn.acquire(&ctx);
     int status = 0;
     try {
-      if (options.bind) options.bind(*main_fn.fn, *frame);
-      // run_list, counting the statements that end (the compiled body is main.body->stmts, one
-      // node each, then its tail or `return`).
-      size_t ran = 0;
-      for (const StmtNode* s : main_fn.body) {
-        if (s->exec(*frame) != Flow::Normal) break;
-        ++ran;
-      }
-      if (options.at_end)
-        options.at_end(*main_fn.fn, *frame, std::min(ran, main_fn.fn->body->stmts.size()));
+      do {
+        if (options.bind) options.bind(*main_fn.fn, *frame);
+        // run_list, counting the statements that end (the compiled body is main.body->stmts,
+        // one node each, then its tail or `return`).
+        size_t ran = 0;
+        for (const StmtNode* s : main_fn.body) {
+          if (s->exec(*frame) != Flow::Normal) break;
+          ++ran;
+        }
+        if (options.at_end)
+          options.at_end(*main_fn.fn, *frame, std::min(ran, main_fn.fn->body->stmts.size()));
+      } while (options.again && options.again());
       if (entry == program.main_index && main_fn.fn->ret.is_scalar(Scalar::I32))
         status = static_cast<int>(static_cast<uint32_t>(frame->ret_bits) & 0xFF);
     } catch (...) {

@@ -56,6 +56,9 @@ struct RunOptions {
   // other than main ends with exit status 0; at_end finds its return value in the frame.
   int entry = -1;
   std::function<void(const tir::Function& fn, Frame& frame)> bind;
+  // `vx call --bench`: asked after at_end; true calls the entry again in the same frame (bind
+  // first), so that the kernels compiled and the threads started stay for the next call.
+  std::function<bool()> again;
   // Called after each `spawn on` region has run (wherever it ran), with the frame of the
   // function that holds it: `vx run --dump=FILE.json --dump-regions`.
   std::function<void(const tir::Stmt& spawn, Frame& frame)> after_region;

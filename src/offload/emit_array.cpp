@@ -38,16 +38,16 @@ std::string RegionEmitter::array_lit(const Expr& e, std::string& pre) {
     if (e.args[i]->type.is_array()) {
       const std::string x = tmp("vel");
       body += "{\nconst " + value_type(e.args[i]->type) + " " + x + " = " + v + ";\n";
-      body += "for (int k = 0; k < " + std::to_string(inner) + "; ++k) " + a + ".v[" + at +
-              " + k] = " + x + ".v[k];\n}\n";
+      body += "for (int vx_k = 0; vx_k < " + std::to_string(inner) + "; ++vx_k) " + a + ".v[" + at +
+              " + vx_k] = " + x + ".v[vx_k];\n}\n";
     } else {
       body += a + ".v[" + at + "] = " + v + ";\n";
     }
   }
   if (repeat)
-    body += "for (int k = " + std::to_string(inner) + "; k < " +
-            std::to_string(e.type.static_size()) + "; ++k) " + a + ".v[k] = " + a + ".v[k - " +
-            std::to_string(inner) + "];\n";
+    body += "for (int vx_k = " + std::to_string(inner) + "; vx_k < " +
+            std::to_string(e.type.static_size()) + "; ++vx_k) " + a + ".v[vx_k] = " + a +
+            ".v[vx_k - " + std::to_string(inner) + "];\n";
   pre += body;
   return a;
 }
@@ -61,8 +61,9 @@ std::string RegionEmitter::array_eq(const Expr& e, std::string& pre) {
   const std::string bv = expr(*e.args[1], pre);
   pre += "const " + T + " " + b + " = " + bv + ";\n";
   // Element by element with the scalars' `==` (CUDA C's, as binary() emits it).
-  pre += "bool " + r + " = true;\nfor (int k = 0; k < " + std::to_string(l.type.static_size()) +
-         "; ++k) if (!(" + a + ".v[k] == " + b + ".v[k])) { " + r + " = false; break; }\n";
+  pre += "bool " + r + " = true;\nfor (int vx_k = 0; vx_k < " +
+         std::to_string(l.type.static_size()) + "; ++vx_k) if (!(" + a + ".v[vx_k] == " + b +
+         ".v[vx_k])) { " + r + " = false; break; }\n";
   return e.bop == BinOp::Ne ? "(!" + r + ")" : r;
 }
 

@@ -17,7 +17,7 @@ void RegionEmitter::reduce(const Stmt& s, std::string& out) {
   if (t.elem == Scalar::Bool) unsupported("lanes:: on bool");
   const std::string n = tmp("rn");
   slots_[s.slot].store = Store::Shared;
-  decls_ << "__shared__ " << ctype(slot_type(s.slot).scalar) << " s_v" << s.slot << ";\n";
+  decls_ << "__shared__ " << ctype(slot_type(s.slot).scalar) << " " << shared(s.slot) << ";\n";
   out +=
       "{ // " + std::string(tir::builtin_spelling(e.builtin)) + ": the tree of DESIGN §3.7\n" + pre;
   const auto niv = interval(*e.args[1]);
@@ -68,6 +68,7 @@ std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& 
 #define VX_STEP_Copy VX_STEP_OTHER
 #define VX_STEP_Method VX_STEP_OTHER
 #define VX_STEP_Query VX_STEP_OTHER
+#define VX_STEP_Debug VX_STEP_OTHER
 #define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) VX_STEP_##kind(E, emit)
   switch (b) {
 #include "check/builtins.def"
@@ -83,6 +84,7 @@ std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& 
 #undef VX_STEP_Copy
 #undef VX_STEP_Method
 #undef VX_STEP_Query
+#undef VX_STEP_Debug
   internal_error(std::string("a combining step for ") + tir::builtin_spelling(b));
 }
 
@@ -107,7 +109,7 @@ void RegionEmitter::reduce_general(const Stmt& s, const TRef& t, const std::stri
   const bool argmax = b == BuiltinId::LanesArgmax;
   const std::string T = ctype(t.elem);
   const std::string red = std::string("vx_red_") + scalar_info(t.elem).name;
-  const std::string result = "s_v" + std::to_string(s.slot);
+  const std::string result = shared(s.slot);
   auto comb = [&](const std::string& a, const std::string& x) {
     return combine(b, t.elem, a, a + "i", x, x + "i");
   };
@@ -150,7 +152,7 @@ void RegionEmitter::reduce_general(const Stmt& s, const TRef& t, const std::stri
 void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std::string& out) {
   const Expr& e = *s.value;
   const std::string T = ctype(t.elem);
-  const std::string result = "s_v" + std::to_string(s.slot);
+  const std::string result = shared(s.slot);
   const bool argmax = e.builtin == BuiltinId::LanesArgmax;
   auto src = [&](const std::string& i) { return reduce_source(t, i); };
   auto combine = [&](const std::string& a, const std::string& ai, const std::string& x,

@@ -37,7 +37,7 @@ namespace emit {
 // ---- device functions ---------------------------------------------------------------------------
 
 void RegionEmitter::device_function(int index) {
-  const std::string key_name = "vx_fn_" + std::to_string(index);
+  const std::string key_name = device_fn_name(index);
   if (device_fns_.count(index)) return;
   device_fns_[index] = {};  // marks it in progress (recursion)
   const tir::Function& f = prog_.functions[static_cast<size_t>(index)];
@@ -60,19 +60,18 @@ void RegionEmitter::device_function(int index) {
       if (t.scalar == Scalar::Bool)
         unsupported("a call of `" + f.name + "`, which takes a tensor of bool");
       slots_[p].store = Store::Param;
-      sig += std::string(ctype(t.scalar)) + "* t" + std::to_string(p) + ", ";
+      sig += std::string(ctype(t.scalar)) + "* " + base(p) + ", ";
       for (size_t k = 0; k < t.dims.size(); ++k)
-        if (t.dims[k] == kUnknownDim)
-          sig += "long long t" + std::to_string(p) + "_d" + std::to_string(k) + ", ";
+        if (t.dims[k] == kUnknownDim) sig += "long long " + dim(p, k) + ", ";
       continue;
     }
     if (!t.is_scalar() && !t.is_array())
       unsupported("a call of `" + f.name + "`, which takes a " + type_name(t));
-    sig += value_type(t) + " v" + std::to_string(p) + ", ";
+    sig += value_type(t) + " " + base(p) + ", ";
   }
   // A tuple's scalars (tir::Function::ret_slots): written through references to the caller's
   // locals, which a `return` writes last (check_tuple.cpp).
-  for (int r : f.ret_slots) sig += value_type(slot_type(r)) + "& v" + std::to_string(r) + ", ";
+  for (int r : f.ret_slots) sig += value_type(slot_type(r)) + "& " + base(r) + ", ";
   sig += "int* vx_err)";
   std::string body;
   for (auto* st : f.body->stmts) stmt(*st, body, false);
@@ -181,10 +180,10 @@ void RegionEmitter::run() {
       if (a0 <= b0) ranges_[l.slot] = {a0, b0};
     }
     std::string pre;
+    mark_line(l, code);
     std::string a = expr(*l.start, pre);
-    code += pre + "const " + T + " v" + std::to_string(l.slot) + " = (" + T +
-            ")((unsigned long long)(" + a + ") + (unsigned long long)blockIdx." + "xyz"[dim] +
-            ");\n";
+    code += pre + "const " + T + " " + base(l.slot) + " = (" + T + ")((unsigned long long)(" + a +
+            ") + (unsigned long long)blockIdx." + "xyz"[dim] + ");\n";
   }
   std::string block_code;
   steps(body, block_code);
@@ -213,16 +212,16 @@ void RegionEmitter::run() {
     first = false;
     switch (p.kind) {
       case KernelParam::Kind::Scalar:
-        k << ctype(p.scalar) << " v" << p.slot;
+        k << ctype(p.scalar) << " " << base(p.slot);
         break;
       case KernelParam::Kind::Array:
-        k << "vx_arr<" << ctype(p.scalar) << ", " << p.count << "> v" << p.slot;
+        k << "vx_arr<" << ctype(p.scalar) << ", " << p.count << "> " << base(p.slot);
         break;
       case KernelParam::Kind::TensorPtr:
-        k << ctype(p.scalar) << "* __restrict__ t" << p.slot;
+        k << ctype(p.scalar) << "* __restrict__ " << base(p.slot);
         break;
       case KernelParam::Kind::TensorDim:
-        k << "long long t" << p.slot << "_d" << p.dim;
+        k << "long long " << dim(p.slot, static_cast<size_t>(p.dim));
         break;
       case KernelParam::Kind::ErrorFlag:
         k << "int* vx_err";
@@ -272,7 +271,7 @@ void RegionEmitter::run() {
     }
   }
   h << ");\n}\n#endif\n";
-  out_.source += h.str();
+  out_.source = indent_code(out_.source + h.str());
 }
 
 // Static arrays up to the 48 KiB a kernel may declare statically; past that, every array is a

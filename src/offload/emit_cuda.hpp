@@ -51,6 +51,7 @@ struct EmittedRegion {
   bool float_atomics = false;   // f32 atomics: results depend on the order of the updates
   bool atomic_results = false;  // uses values atomics return: results depend on the order too
   int64_t dynamic_smem = 0;     // bytes of dynamic shared memory the launch passes (big tiles)
+  bool prints = false;  // has a `dbg!`: its printf lines go to stderr (the runner, spec/offload.md)
 };
 
 // Every `spawn on` region of the program, in source order, emitted.

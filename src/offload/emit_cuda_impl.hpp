@@ -7,6 +7,7 @@
 // (statements, and block code as barrier-separated steps and lane loops), emit_collectives.cpp
 // (lanes:: reductions, sort, copy_async), tile_analysis.cpp and region_queries.cpp (analyses).
 #pragma once
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -84,6 +85,16 @@ struct DeviceFn {
   std::string definition;
 };
 
+// The C++ name of each local of `fn` (slot order), in emit_names.cpp: its Vx name where that is a
+// usable identifier; `int_` for a C++ or CUDA word, `i_2` for a second local named `i`, and
+// `v<slot>_<name>` for a name that could meet the emitter's own (`vx_…`, `s_…`, `r_…`, `…_d0`,
+// `…_init`, `v3…`) or is no C++ identifier. The emitter adds `s_`, `r_`, `_d<k>`, `_init`.
+std::vector<std::string> local_names(const tir::Function& fn);
+// `#line LINE "FILE"` and a newline: what follows is reported at that line of the `.vx` file.
+std::string line_directive(const SourceFile& file, int line);
+// The code indented by its braces, two spaces a level (preprocessor lines at the margin).
+std::string indent_code(const std::string& code);
+
 class RegionEmitter {
  public:
   RegionEmitter(const tir::Program& p, int fn, const Stmt& spawn, EmittedRegion& out,
@@ -155,18 +166,53 @@ class RegionEmitter {
   std::set<int> read_only_;         // tensor parameters the region only reads
   bool barrier_pending_ = false;    // a lane loop's barrier left out (see barrier_free())
 
-  std::string tmp(const char* base) { return std::string(base) + std::to_string(tmp_++); }
+  // A temporary's name: `base` and a number, never a local's name (local_names()).
+  std::string tmp(const char* base) {
+    const std::set<std::string>& locals = local_name_set();
+    std::string t;
+    do t = std::string(base) + std::to_string(tmp_++);
+    while (locals.count(t));
+    return t;
+  }
+  // The C++ names of cur_fn_'s locals (local_names()), made once per function.
+  std::map<const tir::Function*, std::vector<std::string>> local_names_;
+  std::map<const tir::Function*, std::set<std::string>> local_name_sets_;
+  const std::string& base(int slot) {
+    auto it = local_names_.find(cur_fn_);
+    if (it == local_names_.end()) {
+      it = local_names_.emplace(cur_fn_, local_names(*cur_fn_)).first;
+      local_name_sets_[cur_fn_] = {it->second.begin(), it->second.end()};
+    }
+    return it->second[static_cast<size_t>(slot)];
+  }
+  const std::set<std::string>& local_name_set() {
+    if (cur_fn_ && cur_fn_->slot_count() > 0) base(0);
+    static const std::set<std::string> none;
+    auto it = local_name_sets_.find(cur_fn_);
+    return it == local_name_sets_.end() ? none : it->second;
+  }
   Scalar slot_scalar(int slot) const {
     return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar;
   }
   const Type& slot_type(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)]; }
 
+  // A local's name: its Vx name (base()), with `s_` when it lives in shared memory.
   std::string name(int slot) {
     auto it = slots_.find(slot);
-    if (it != slots_.end() && it->second.store == Store::Shared)
-      return "s_v" + std::to_string(slot);
-    if (it != slots_.end() && it->second.store == Store::Tile) return "s_t" + std::to_string(slot);
-    return "v" + std::to_string(slot);
+    if (it != slots_.end() &&
+        (it->second.store == Store::Shared || it->second.store == Store::Tile))
+      return shared(slot);
+    return base(slot);
+  }
+  std::string shared(int slot) { return "s_" + base(slot); }     // block code's, and SMEM tiles
+  std::string registers(int slot) { return "r_" + base(slot); }  // a register tile's array
+  std::string dim(int slot, size_t k) { return base(slot) + "_d" + std::to_string(k); }
+  // A function's `__device__` copy: `vx_fn_<index>_<its Vx name>` (unique by the index).
+  std::string device_fn_name(int index) const {
+    std::string name = "vx_fn_" + std::to_string(index) + "_";
+    for (char c : prog_.functions[static_cast<size_t>(index)].name)
+      name += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+    return name;
   }
 
   // ---- tensors (emit_expr.cpp) ----
@@ -197,6 +243,7 @@ class RegionEmitter {
   std::string max_method(const Expr& e, std::string& pre);
   std::string prelude_call(const char* fn, const Expr& e, std::string& pre);
   std::string len_query(const Expr& e, std::string& pre);
+  std::string dbg(const Expr& e, std::string& pre);
   std::string dim_query(const Expr& e, std::string& pre);
   std::string scoped_fence(const Expr& e, std::string& pre);
   std::string atomic(const Expr& e, const char* fn, std::string& pre);
@@ -209,6 +256,7 @@ class RegionEmitter {
   // tail's value emit it themselves: it must run once).
   void stmts(const tir::Block* b, std::string& out, bool step_level, bool tail = true);
   void stmt(const Stmt& s, std::string& out, bool step_level);
+  void mark_line(const Stmt& s, std::string& out);
   void seq_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
   void stepped_for(const Stmt& s, std::string& out, const std::function<void(std::string&)>& body);
   void assign(const Stmt& s, std::string& out);

@@ -90,8 +90,8 @@ TRef RegionEmitter::tensor_ref(const Expr& e, std::string& pre) {
     if (it != slots_.end() && it->second.store == Store::RegTile)
       unsupported("a register tile used whole (an emitter bug)");
     if (it != slots_.end() && it->second.store == Store::Tile) {
-      r.ptr = "s_t" + std::to_string(e.slot);
-      if (it->second.uninit) r.init = "s_t" + std::to_string(e.slot) + "_init";
+      r.ptr = shared(e.slot);
+      if (it->second.uninit) r.init = shared(e.slot) + "_init";
       for (auto d : t.dims) {
         r.dims.push_back(std::to_string(d) + "LL");
         r.sdims.push_back(d);
@@ -99,10 +99,10 @@ TRef RegionEmitter::tensor_ref(const Expr& e, std::string& pre) {
       return r;
     }
     if (it != slots_.end() && it->second.store == Store::Param) {
-      r.ptr = "t" + std::to_string(e.slot);
+      r.ptr = base(e.slot);
       for (size_t k = 0; k < t.dims.size(); ++k) {
         if (t.dims[k] == kUnknownDim) {
-          r.dims.push_back("t" + std::to_string(e.slot) + "_d" + std::to_string(k));
+          r.dims.push_back(dim(e.slot, k));
         } else {
           r.dims.push_back(std::to_string(t.dims[k]) + "LL");
         }
@@ -161,7 +161,7 @@ std::optional<std::string> RegionEmitter::reg_tile_elem(const Expr& e) {
   for (auto& [var, pass] : passes_)
     if (auto c = owned_offset(*e.args[1], var)) {
       const int64_t reg = (pass.lo + *c) / stride;
-      const std::string r = "r_t" + std::to_string(slot) + "[";
+      const std::string r = registers(slot) + "[";
       return pass.counter == "0" ? r + std::to_string(reg) + "]"
                                  : r + pass.counter + " + " + std::to_string(reg) + "]";
     }
@@ -324,7 +324,7 @@ std::string RegionEmitter::cast(const Expr& e, std::string& pre) {
 std::string RegionEmitter::call(const Expr& e, std::string& pre) {
   device_function(e.fn_index);
   const tir::Function& f = prog_.functions[static_cast<size_t>(e.fn_index)];
-  std::string r = "vx_fn_" + std::to_string(e.fn_index) + "(";
+  std::string r = device_fn_name(e.fn_index) + "(";
   for (size_t i = 0; i < e.args.size(); ++i) {
     const Expr& a = *e.args[i];
     if (!a.type.is_tensor_like()) {
@@ -359,6 +359,7 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
 #define VX_EMIT_Copy VX_EMIT_VALUE
 #define VX_EMIT_Method VX_EMIT_VALUE
 #define VX_EMIT_Query VX_EMIT_VALUE
+#define VX_EMIT_Debug VX_EMIT_VALUE
 #define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) VX_EMIT_##kind(E, emit)
   switch (e.builtin) {
 #include "check/builtins.def"
@@ -372,6 +373,7 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
 #undef VX_EMIT_Copy
 #undef VX_EMIT_Method
 #undef VX_EMIT_Query
+#undef VX_EMIT_Debug
   internal_error("a built-in outside builtins.def");
 }
 
@@ -454,6 +456,53 @@ std::string RegionEmitter::prelude_call(const char* fn, const Expr& e, std::stri
 std::string RegionEmitter::len_query(const Expr& e, std::string& pre) {
   TRef t = tensor_ref(*e.args[0], pre);
   return t.dims.empty() ? "0" : "((int)(" + t.dims[0] + "))";
+}
+
+// `dbg!(x)` (spec/builtins.md §7): x in a local, and a printf of the interpreter's line, except
+// that floats are printf's `%.9g` (f32, f16, bf16) or `%.17g` (f64): the same value, perhaps
+// other digits. CUDA's printf writes to stdout; the runner sends it to stderr (runner.cpp).
+std::string RegionEmitter::dbg(const Expr& e, std::string& pre) {
+  auto quoted = [](const std::string& text) {  // a C string of printf's format
+    std::string q;
+    for (char c : text) {
+      if (c == '%')
+        q += "%%";
+      else if (c == '"' || c == '\\')
+        q += std::string("\\") + c;
+      else if (c == '\n')
+        q += "\\n";
+      else
+        q += c;
+    }
+    return q;
+  };
+  // printf's conversion of a scalar and the argument it takes.
+  auto conversion = [&](Scalar s, const std::string& v) -> std::pair<std::string, std::string> {
+    if (s == Scalar::Bool) return {"%s", "((" + v + ") ? \"true\" : \"false\")"};
+    if (s == Scalar::Char) return {"'\\\\u{%x}'", "(unsigned)(" + v + ")"};
+    if (s == Scalar::F64) return {"%.17g", "(double)(" + v + ")"};
+    if (s == Scalar::F32) return {"%.9g", "(double)(" + v + ")"};
+    if (is_half(s)) return {"%.9g", "(double)vx_widen(" + v + ")"};
+    if (scalar_info(s).is_signed) return {"%lld", "(long long)(" + v + ")"};
+    return {"%llu", "(unsigned long long)(" + v + ")"};
+  };
+  const std::string x = expr(*e.args[0], pre);
+  const std::string v = tmp("dbg");
+  pre += value_type(e.type) + " " + v + " = " + x + ";\n";
+  const LineCol at = prog_.file->line_col(e.span.begin);
+  std::string format = "[" + quoted(prog_.file->path()) + ":" + std::to_string(at.line) + ":" +
+                       std::to_string(at.col);
+  std::string args;
+  for (size_t k = 1; k < e.args.size(); ++k) {
+    auto [conv, arg] = conversion(e.args[k]->type.scalar, expr(*e.args[k], pre));
+    format += " " + quoted(e.args[k]->text) + "=" + conv;
+    args += ", " + arg;
+  }
+  auto [conv, arg] = conversion(e.type.scalar, v);
+  format += "] " + quoted(e.text) + " = " + conv + "\\n";
+  pre += "printf(\"" + format + "\"" + args + ", " + arg + ");\n";
+  out_.prints = true;
+  return v;
 }
 
 std::string RegionEmitter::dim_query(const Expr& e, std::string& pre) {

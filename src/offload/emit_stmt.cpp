@@ -11,6 +11,20 @@ namespace vx::offload::emit {
 
 // ---- statements (one thread's code: lane loop bodies, the leader's block code, functions) -------
 
+// Each statement under the `.vx` line it comes from, so that the messages of NVRTC, nvcc, ptxas
+// and compute-sanitizer about its code name that line (spec/offload.md §1.1); once, where a step
+// and the statement it holds both begin.
+void RegionEmitter::mark_line(const Stmt& s, std::string& out) {
+  if (!prog_.file || s.kind == StmtKind::OffloadMark) return;
+  // A block's last `if` made a statement has the span of the block's end: its condition's line.
+  Span at = s.span;
+  if (s.kind == StmtKind::Expr && s.value)
+    at = s.value->kind == ExprKind::If && !s.value->args.empty() ? s.value->args[0]->span
+                                                                 : s.value->span;
+  const std::string directive = line_directive(*prog_.file, prog_.file->line_col(at.begin).line);
+  if (!out.ends_with(directive)) out += directive;
+}
+
 void RegionEmitter::stmts(const tir::Block* b, std::string& out, bool step_level, bool tail) {
   if (!b) return;
   for (auto* s : b->stmts) stmt(*s, out, step_level);
@@ -162,6 +176,7 @@ std::string RegionEmitter::after_loop(const Stmt& loop) {
 }
 
 void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
+  mark_line(s, out);
   switch (s.kind) {
     case StmtKind::Let: {
       const Type& t = slot_type(s.slot);
@@ -169,7 +184,7 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
         std::string pre;
         TRef r = tensor_ref(*s.value, pre);
         if (!r.init.empty()) unsupported("a reference to part of an uninit() tile");
-        const std::string name = std::string(step_level ? "s_v" : "v") + std::to_string(s.slot);
+        const std::string name = step_level ? shared(s.slot) : base(s.slot);
         const std::string ptr_type = std::string(ctype(r.elem)) + "*";
         if (step_level) {
           slots_[s.slot].store = Store::Shared;
@@ -193,12 +208,11 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
       if (!s.value && t.is_array()) v = "{}";
       if (step_level) {
         slots_[s.slot].store = Store::Shared;
-        decls_ << "__shared__ " << value_type(t) << " s_v" << s.slot << ";\n";
-        if (s.value || !t.is_array())
-          out += pre + "s_v" + std::to_string(s.slot) + " = " + v + ";\n";
+        decls_ << "__shared__ " << value_type(t) << " " << shared(s.slot) << ";\n";
+        if (s.value || !t.is_array()) out += pre + shared(s.slot) + " = " + v + ";\n";
       } else {
         slots_[s.slot].store = Store::Reg;
-        out += pre + value_type(t) + " v" + std::to_string(s.slot) + " = " + v + ";\n";
+        out += pre + value_type(t) + " " + base(s.slot) + " = " + v + ";\n";
       }
       return;
     }
@@ -359,6 +373,7 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
 }
 
 void RegionEmitter::step(const Stmt& s, std::string& out) {
+  mark_line(s, out);
   switch (s.kind) {
     case StmtKind::Break:
     case StmtKind::Continue:
@@ -595,20 +610,20 @@ void RegionEmitter::make_tile(const Stmt& s, std::string& out) {
   const int64_t n = t.static_size();
   if (n <= 0) unsupported("a tile whose size is not a constant");
   const std::string T = ctype(t.scalar);
-  const std::string nm = "s_t" + std::to_string(s.slot);
+  const std::string nm = shared(s.slot);
   const Expr* init = strip(s.value);
   auto& info = slots_[s.slot];
   if (auto it = reg_tiles_.find(s.slot);
       it != reg_tiles_.end()) {  // in registers (register_tiles())
     info.store = Store::RegTile;
     const std::string regs = std::to_string((n + it->second - 1) / it->second);
-    out += T + " r_t" + std::to_string(s.slot) + "[" + regs + "];\n";
+    out += T + " " + registers(s.slot) + "[" + regs + "];\n";
     if (!init->builtin_fill) return;
     if (expr_impure(init->args[0])) unsupported("a tile fill value with side effects");
     std::string pre;
     std::string v = expr(*init->args[0], pre);
     out += "{\n" + pre + "const " + T + " vx_fill = " + v + ";\nfor (int vx_e = 0; vx_e < " + regs +
-           "; ++vx_e) r_t" + std::to_string(s.slot) + "[vx_e] = vx_fill;\n}\n";
+           "; ++vx_e) " + registers(s.slot) + "[vx_e] = vx_fill;\n}\n";
     return;
   }
   info.store = Store::Tile;

@@ -13,12 +13,16 @@
 //   device's results back.
 #include "offload/runner.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <sstream>
 
@@ -125,6 +129,32 @@ void say_no_device(std::ostream& err, ErrorFormat format) {
                                {"rendered", std::string(kNoDevice) + "\n"}};
   err << note.dump() << "\n";
 }
+
+// While it lives, file descriptor 1 is 2: what is written to stdout below the C++ streams (the CUDA
+// driver's printf buffer, the host harness's printf) goes to stderr. Both sides are flushed at
+// either end, so that nothing crosses over.
+class StdoutToStderr {
+ public:
+  explicit StdoutToStderr(std::ostream& err) {
+    std::cout.flush();
+    err.flush();
+    std::fflush(stdout);
+    saved_ = ::dup(1);
+    if (saved_ >= 0) ::dup2(2, 1);
+  }
+  ~StdoutToStderr() {
+    std::fflush(stdout);
+    if (saved_ >= 0) {
+      ::dup2(saved_, 1);
+      ::close(saved_);
+    }
+  }
+  StdoutToStderr(const StdoutToStderr&) = delete;
+  StdoutToStderr& operator=(const StdoutToStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
 
 }  // namespace
 
@@ -579,6 +609,10 @@ bool OffloadRunner::Impl::capture_tensors(size_t ri, interp::Frame& frame, bool 
 bool OffloadRunner::Impl::launch(size_t ri, void* fn, Launch& l, std::string& why) {
   const EmittedRegion& r = regions[ri];
   if (l.args.empty) return true;
+  // A kernel with `dbg!` prints with CUDA's printf, which the driver writes to stdout when the
+  // launch ends; its lines are no output of the program's, so stdout is stderr meanwhile.
+  std::optional<StdoutToStderr> debug_lines;
+  if (r.prints) debug_lines.emplace(err);
   if (driver.launch(fn, l.args.grid, r.block, l.args.params.data(), &l.ms, why, r.dynamic_smem))
     return true;
   for (auto& b : l.bufs) b.res->dev_valid = false;  // whatever the device holds now is unknown
@@ -665,6 +699,20 @@ void OffloadRunner::at_mark(const tir::Stmt& mark, interp::Frame&) {
 }
 
 void OffloadRunner::copy_back() { impl_->sync_all(); }
+
+const tir::Stmt* OffloadRunner::region_without_device(std::string& why) {
+  for (const EmittedRegion& r : impl_->regions) {
+    if (!r.ok) continue;
+    if (!impl_->tried_device) {
+      impl_->tried_device = true;
+      impl_->device_ok = impl_->driver.open(impl_->no_device_why);
+    }
+    if (impl_->device_ok) return nullptr;
+    why = impl_->no_device_why;
+    return r.spawn;
+  }
+  return nullptr;
+}
 
 bool OffloadRunner::run_region(const tir::Stmt& spawn, interp::Frame& frame) {
   Impl& m = *impl_;

@@ -72,6 +72,9 @@ class OffloadRunner final : public interp::RegionRunner {
   void set_marks(const OffloadMarks& marks) { eager_ = marks.eager; }
   // Every host copy made valid now (the REPL, before it reads the session's tensors).
   void copy_back();
+  // --offload=gpu (spec/offload.md §3): the program's first region that the emitter emits, when
+  // no device can run it (`why`: what is missing); null when there is a device or no such region.
+  const tir::Stmt* region_without_device(std::string& why);
 
  private:
   struct Impl;

@@ -6,26 +6,33 @@
 #define VX_ZERO_X (threadIdx.x == 0)
 #define VX_ZERO_Y true
 #define VX_ZERO_Z true
-VX_KERNEL void __launch_bounds__(256) vx_region_0_L4(float* __restrict__ t0, long long t0_d0, float* __restrict__ t1, long long t1_d0, int v2, int* vx_err) {
-const int vx_tid = (int)(threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z));
-const bool vx_leader = vx_tid == 0;
-(void)vx_leader;
-const int v3 = (int)((unsigned long long)(((int)(0LL))) + (unsigned long long)blockIdx.x);
-if (VX_ZERO_Y && VX_ZERO_Z && true) {
-if (threadIdx.x < 256) {
-const int lo0 = ((int)(0LL));
-if (threadIdx.x < 256u) {
-const int v4 = (int)(lo0 + (int)threadIdx.x);
-int v5 = vx_add(vx_mul(v3, ((int)(256LL))), v4);
-if ((v5 < v2)) {
-float v6 = t1[vx_ix((long long)(v5), t1_d0, vx_err)];
-float v7 = ((((0x1.6e4e26p-5f) * v6) * v6) * v6);
-const long long vs1 = vx_ix((long long)(v5), t0_d0, vx_err);
-t0[vs1] = (((0x1p-1f) * v6) * ((0x1p+0f) + vx_fast_tanh_k(((0x1.988454p-1f) * (v6 + v7)), vx_err)));
-}
-}
-}
-}
+VX_KERNEL void __launch_bounds__(256) vx_region_0_L4(float* __restrict__ out, long long out_d0, float* __restrict__ inp, long long inp_d0, int n, int* vx_err) {
+  const int vx_tid = (int)(threadIdx.x + 256 * (threadIdx.y + 1 * threadIdx.z));
+  const bool vx_leader = vx_tid == 0;
+  (void)vx_leader;
+#line 5 "conformance/book/blog_gelu_forward_fast.vx"
+  const int b = (int)((unsigned long long)(((int)(0LL))) + (unsigned long long)blockIdx.x);
+#line 6 "conformance/book/blog_gelu_forward_fast.vx"
+  if (VX_ZERO_Y && VX_ZERO_Z && true) {
+    if (threadIdx.x < 256) {
+      const int lo0 = ((int)(0LL));
+      if (threadIdx.x < 256u) {
+        const int l = (int)(lo0 + (int)threadIdx.x);
+#line 7 "conformance/book/blog_gelu_forward_fast.vx"
+        int i = vx_add(vx_mul(b, ((int)(256LL))), l);
+#line 8 "conformance/book/blog_gelu_forward_fast.vx"
+        if ((i < n)) {
+#line 9 "conformance/book/blog_gelu_forward_fast.vx"
+          float x = inp[vx_ix((long long)(i), inp_d0, vx_err)];
+#line 10 "conformance/book/blog_gelu_forward_fast.vx"
+          float cube = ((((0x1.6e4e26p-5f) * x) * x) * x);
+#line 11 "conformance/book/blog_gelu_forward_fast.vx"
+          const long long vs1 = vx_ix((long long)(i), out_d0, vx_err);
+          out[vs1] = (((0x1p-1f) * x) * ((0x1p+0f) + vx_fast_tanh_k(((0x1.988454p-1f) * (x + cube)), vx_err)));
+        }
+      }
+    }
+  }
 }
 #undef VX_NT
 #undef VX_P2

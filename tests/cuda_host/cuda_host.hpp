@@ -22,6 +22,7 @@
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <type_traits>
