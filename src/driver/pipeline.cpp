@@ -235,6 +235,8 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
   if (request.check_races) run.race_recorder = &races;
   run.max_steps = request.max_steps;
   run.max_seconds = request.max_seconds;
+  run.host_threads = request.host_threads;
+  run.on_this_thread = request.on_this_thread;
   run.interrupt = request.interrupt;
   run.entry = request.entry;
   run.bind = request.bind;
