@@ -11,11 +11,13 @@
 # 3. python_install: tools/python-install into a virtual environment and into a folder, as the
 #    README says (tests/python_install_test.sh).
 #
-# Not in the sanitizer build (VX_SANITIZE): there the module is compiled with ASan, UBSan and
-# libFuzzer's coverage hooks, whose runtime a shared module does not carry — the executable
-# must, so Python would have to start with clang's ASan runtime in LD_PRELOAD, and then NumPy's
-# and PyTorch's own libraries (not built for ASan) run under it too. The C++ the module calls
-# (driver/call.cpp, the pipeline, the interpreter) is covered there by `vx call`'s tests.
+# Not in the sanitizer build (VX_SANITIZE; VX_PYTHON is off there by default, CMakeLists.txt):
+# there the module would be compiled with ASan, UBSan and libFuzzer's coverage hooks, whose
+# runtime a shared module does not carry — the executable must, so Python would have to start
+# with clang's ASan runtime in LD_PRELOAD, and NumPy's and PyTorch's own libraries (not built for
+# ASan) would run under it too; not tried. The C++ the module calls (driver/call.cpp, the
+# pipeline, the interpreter) is tested there through `vx call` and `vx run`. With -DVX_PYTHON=ON
+# the sanitizer build compiles the module (clang 14, no warnings) but registers no test.
 if(NOT VX_PYTHON OR VX_SANITIZE)
   return()
 endif()

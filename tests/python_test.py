@@ -563,6 +563,9 @@ def test_python_only_refusals(scale):
     assert refusal(scale.scale, out, x.astype(">f4"), 1.0) == (
         "`x` is `&Tensor<f32, [?]>`, but the array holds `>f4` elements (write it as float32, "
         "`<f4`)")
+    assert refusal(scale.scale, out, torch.ones(8, requires_grad=True), 1.0) == (
+        "`x` is `&Tensor<f32, [?]>`, but the tensor could not be taken: Can't export tensors that "
+        "require gradient, use tensor.detach()")
     m = vx.compile("pub fn count(n: i32) -> i32 { n }")
     assert refusal(m.count, True) == (
         "`n` takes a value of type `i32` (from -2147483648 to 2147483647), not True (bool)")

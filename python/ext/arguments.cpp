@@ -229,10 +229,17 @@ std::string dlpack_descr(const dlpack::DLDataType& t) {
   return std::string(t.bits == 8 ? "|" : "<") + kind + std::to_string(t.bits / 8);
 }
 
-void offer_dlpack(PyObject* object, Offered& o, BoundCall& out) {
+// The text of the Python exception being raised, which is cleared.
+std::string take_error_text() {
+  py::error_already_set e;
+  return py::str(e.value());
+}
+
+void offer_dlpack(const std::string& head, PyObject* object, Offered& o, BoundCall& out) {
   py::object capsule =
       py::reinterpret_steal<py::object>(PyObject_CallMethod(object, "__dlpack__", nullptr));
-  if (!capsule) throw py::error_already_set();
+  // PyTorch's own refusals (a tensor that requires grad, a conjugate view) name the way out.
+  if (!capsule) throw ArgumentRefused(head + "could not be taken: " + take_error_text());
   auto* managed = static_cast<dlpack::DLManagedTensor*>(
       PyCapsule_GetPointer(capsule.ptr(), dlpack::kCapsuleName));
   if (!managed) throw py::error_already_set();
@@ -324,7 +331,7 @@ TensorArgument tensor_argument(const std::string& name, const Type& t, int slot,
   if (py::isinstance<py::array>(value)) {
     offer_numpy(value, o);
   } else if (PyObject_HasAttrString(value, "__dlpack__")) {
-    offer_dlpack(value, o, out);
+    offer_dlpack("`" + name + "` is `" + type_name(t) + "`, but the tensor ", value, o, out);
   } else if (!PyObject_CheckBuffer(value) || !offer_buffer(value, o, out)) {
     throw ArgumentRefused("`" + name + "` is `" + type_name(t) +
                           "`: pass a NumPy array, or an object with `__dlpack__` or the buffer "

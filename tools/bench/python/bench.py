@@ -93,6 +93,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer batches and repetitions")
     args = ap.parse_args()
     quick = args.quick
+    load_at_start = os.getloadavg()
     tmp = tempfile.mkdtemp(prefix="vx-bench-python-")
     path = os.path.join(tmp, "gelu.vx")
     with open(path, "w") as f:
@@ -139,6 +140,12 @@ def main():
         m.gelu_forward(oc, xc, n)
         copied_out[:] = oc
 
+    def copies_alone():  # what `copied` adds to the call: the copies, without the kernel
+        xc = x.copy()
+        oc = np.zeros(n, np.float32)
+        copied_out[:] = oc
+        return xc
+
     np.save(os.path.join(tmp, "big_inp.npy"), x)
 
     def files():
@@ -157,7 +164,9 @@ def main():
     zero_ms, zero_all = per_call(zero_copy, 1, reps)
     copied_ms, copied_all = per_call(copied, 1, reps)
     files_ms, files_all = per_call(files, 1, 3 if quick else 5)
+    copies_ms, copies_all = per_call(copies_alone, 1, reps)
     zero_ms, copied_ms, files_ms = zero_ms / 1e3, copied_ms / 1e3, files_ms / 1e3
+    copies_ms /= 1e3
 
     rows = [
         ("m.gelu1(out, inp, 1)  (vx, Python)", py_us, 1.0),
@@ -172,6 +181,7 @@ def main():
     print(f"  {'zero-copy (the arrays themselves)':40s} {zero_ms:12.2f} ms")
     print(f"  {'copied in and out':40s} {copied_ms:12.2f} ms   {copied_ms / zero_ms:8.3f}× zero-copy")
     print(f"  {'vx call on .npy files':40s} {files_ms:12.2f} ms   {files_ms / zero_ms:8.3f}× zero-copy")
+    print(f"  {'(the copies alone, no kernel)':40s} {copies_ms:12.2f} ms   {copies_ms / zero_ms:8.3f}× zero-copy")
 
     now = datetime.datetime.now(datetime.timezone.utc)
     commit = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "describe",
@@ -180,7 +190,8 @@ def main():
         "date": now.isoformat(timespec="seconds"),
         "commit": commit,
         "machine": {"cores": os.cpu_count(), "uname": " ".join(os.uname()),
-                    "loadavg_at_end": os.getloadavg(), "python": sys.version.split()[0],
+                    "loadavg_at_start": load_at_start, "loadavg_at_end": os.getloadavg(),
+                    "python": sys.version.split()[0],
                     "numpy": np.__version__, "numba": __import__("numba").__version__},
         "one_element_us_per_call": {"vx_python": py_us, "vx_call_process_npy": cli_us,
                                     "numba_cudasim": sim_us},
@@ -188,11 +199,12 @@ def main():
                                 "numba_cudasim": sim_us / py_us},
         "target_us": 50, "target_met": py_us < 50,
         "gelu_6291456_ms_per_call": {"zero_copy": zero_ms, "copied_in_and_out": copied_ms,
-                                     "vx_call_npy_files": files_ms},
+                                     "vx_call_npy_files": files_ms, "copies_alone": copies_ms},
         "ratios_to_zero_copy": {"copied_in_and_out": copied_ms / zero_ms,
                                 "vx_call_npy_files": files_ms / zero_ms},
         "samples": {"vx_python_us": py_all, "vx_call_us": cli_all, "numba_cudasim_us": sim_all,
-                    "zero_copy_us": zero_all, "copied_us": copied_all, "files_us": files_all},
+                    "zero_copy_us": zero_all, "copied_us": copied_all, "files_us": files_all,
+                    "copies_alone_us": copies_all},
         "host_threads": "every core (the default)",
     }
     os.makedirs(args.results, exist_ok=True)
