@@ -5,7 +5,8 @@
 #
 # 1. python: tests/python_test.py under pytest — llm.c's GELU, layernorm and softmax called on
 #    NumPy arrays and PyTorch tensors against independent references, zero-copy, every refusal
-#    (against `vx call`'s own messages), the exceptions, warnings, Ctrl-C, the GIL, help().
+#    (against `vx call`'s own messages), the exceptions, warnings, Ctrl-C, the GIL, help(), CUDA
+#    tensors used in place by the offload tier (through the stand-in driver).
 # 2. python_notebook: notebooks/002_python_kernels.ipynb executed headless with nbclient on
 #    ipykernel's python3 kernel, its outputs checked cell by cell (tests/python_notebook_test.py).
 # 3. python_install: tools/python-install into a virtual environment and into a folder, as the
@@ -28,6 +29,12 @@ add_test(NAME python
 add_test(NAME python_notebook
   COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/python_notebook_test.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(python python_notebook PROPERTIES TIMEOUT 600 ENVIRONMENT "${vx_python_env}")
+# CUDA tensors through the stand-in CUDA driver (tests/offload.cmake) run the kernels that
+# cuda_host_test compiles for the host harness: after it.
+set_tests_properties(python PROPERTIES DEPENDS cuda_host_test)
+set_property(TEST python APPEND PROPERTY ENVIRONMENT
+  "VX_FAKE_CUDA_DRIVER=${CMAKE_BINARY_DIR}/fake_cuda/libvx_fake_cuda.so"
+  "VX_CUDA_HOST_DIR=${CMAKE_BINARY_DIR}/cuda_host")
 add_test(NAME python_install
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/python_install_test.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}
           ${Python_EXECUTABLE})

@@ -23,6 +23,7 @@ Runs under Debian's /usr/bin/python3 with python3-pytest, -numpy, -torch and -mp
 installs them), PYTHONPATH=build/python and VX_BINARY=build/vx (tests/python.cmake).
 """
 import gc
+import glob
 import inspect
 import os
 import pydoc
@@ -585,47 +586,148 @@ def test_missing_and_unknown_arguments(scale):
         scale.scale(out, x, 1.0, offload="cuda")
 
 
-def gpu_capsule(deleted):
-    """A DLPack capsule of a kDLCUDA tensor (never read): the managed tensor of dlpack.h made with
-    ctypes, its deleter recording that it was called."""
+class FakeDevice:
+    """A tensor that says its memory is a CUDA device's (DLPack kDLCUDA): the managed tensor of
+    dlpack.h made with ctypes over the memory of `array` (float32, C order), its deleter counting
+    its calls. Under the stand-in CUDA driver of tests/cuda_host, "device memory" is host memory,
+    so the kernels read and write `array` itself as a GPU would its own memory; without it, the
+    memory is never read."""
+
+    def __init__(self, array, device_type=2, device_id=0):
+        import ctypes
+
+        class DLTensor(ctypes.Structure):
+            _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                        ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                        ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                        ("lanes", ctypes.c_uint16), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                        ("strides", ctypes.POINTER(ctypes.c_int64)),
+                        ("byte_offset", ctypes.c_uint64)]
+
+        class Managed(ctypes.Structure):
+            pass
+
+        Deleter = ctypes.CFUNCTYPE(None, ctypes.POINTER(Managed))
+        Managed._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
+                            ("deleter", Deleter)]
+        assert array.dtype == np.float32 and array.flags.c_contiguous
+        self.array, self.device = array, (device_type, device_id)
+        self.deleted, self.streams = 0, []
+        self._ctypes = (ctypes, DLTensor, Managed, Deleter)
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, stream=None):
+        ctypes, DLTensor, Managed, Deleter = self._ctypes
+        self.streams.append(stream)
+        shape = (ctypes.c_int64 * self.array.ndim)(*self.array.shape)
+
+        def deleter(_):
+            self.deleted += 1
+
+        d = Deleter(deleter)
+        managed = Managed(DLTensor(self.array.ctypes.data, self.device[0], self.device[1],
+                                   self.array.ndim, 2, 32, 1, shape, None, 0), None, d)
+        self._keep = getattr(self, "_keep", []) + [(managed, shape, d)]
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(managed), b"dltensor", None)
+
+
+def test_gpu_tensors_refused_where_they_cannot_go(scale):
+    out = np.zeros(8, f32)
+    on_gpu = FakeDevice(np.zeros(8, f32))
+    assert refusal(scale.scale, out, on_gpu, 1.0) == (
+        "`x` is `&Tensor<f32, [?]>`, but the tensor is in the memory of DLPack device kDLCUDA:0, "
+        "and offload=\"off\" runs the call on the host: pass offload=\"gpu\" (or `x.cpu()`)")
+    assert on_gpu.deleted == 1, "the DLPack tensor's deleter was not called"
+    assert on_gpu.streams == [1], "a CUDA tensor is asked for on the legacy default stream"
+    other = FakeDevice(np.zeros(8, f32), device_id=1)
+    assert refusal(scale.scale, out, other, 1.0, offload="gpu") == (
+        "`x` is `&Tensor<f32, [?]>`, but the tensor is in the memory of DLPack device kDLCUDA:1: "
+        "vx reads host memory, or CUDA device 0's (PyTorch: pass `x.cpu()`)")
+    assert "and a `Tensor` parameter is moved into the call as a copy on the host" in refusal(
+        scale.consume, FakeDevice(np.zeros(4, f32)), offload="gpu")
+
+
+def test_gpu_tensor_without_a_gpu(scale):
     import ctypes
-
-    class DLTensor(ctypes.Structure):
-        _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
-                    ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32),
-                    ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16),
-                    ("shape", ctypes.POINTER(ctypes.c_int64)),
-                    ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-
-    class Managed(ctypes.Structure):
+    try:  # a machine with a CUDA driver: the fake tensor's host memory must not reach a GPU
+        ctypes.CDLL("libcuda.so.1")
+        pytest.skip("a CUDA driver is installed")
+    except OSError:
         pass
-
-    Deleter = ctypes.CFUNCTYPE(None, ctypes.POINTER(Managed))
-    Managed._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
-                        ("deleter", Deleter)]
-    shape = (ctypes.c_int64 * 1)(8)
-    deleter = Deleter(lambda _: deleted.append(True))
-    managed = Managed(DLTensor(0x1000, 2, 0, 1, 2, 32, 1, shape, None, 0), None, deleter)
-    keep = (managed, shape, deleter)
-    new = ctypes.pythonapi.PyCapsule_New
-    new.restype = ctypes.py_object
-    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-    return new(ctypes.addressof(managed), b"dltensor", None), keep
+    if os.environ.get("VX_CUDA_DRIVER"):
+        pytest.skip("a CUDA driver is named")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        message = refusal(scale.scale, np.zeros(8, f32), FakeDevice(np.ones(8, f32)), 1.0,
+                          offload="gpu")
+    # Here, without a GPU: said so (a machine with one runs the call on it).
+    assert message.startswith("`x` is in the memory of the GPU, and no CUDA device (")
+    assert [str(w.message) for w in record] == ["no CUDA device"]
 
 
-def test_gpu_tensor_refused_and_released(scale):
-    deleted = []
-    capsule, keep = gpu_capsule(deleted)
+STAND_IN = r"""
+import os, sys, warnings
+import numpy as np
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+import vx
+from python_test import FakeDevice, gelu_input, gelu_reference
 
-    class OnTheGpu:
-        def __dlpack__(self, stream=None):
-            return capsule
+m = vx.load(os.path.join(sys.argv[2], "conformance", "book", "blog_gelu_forward_exact.vx"))
+n = 4099
+x = gelu_input(n)
+want = np.zeros(n, np.float32)
+m.gelu_forward(want, x, n)  # the interpreter, on host arrays
+assert want.tobytes() == gelu_reference(x).tobytes()
+copies = os.environ["VX_FAKE_CUDA_COPIES"]
+for mode in ("gpu", "verify"):
+    dev_in, dev_out = x.copy(), np.zeros(n, np.float32)  # the "GPU's" memory
+    open(copies, "w").close()
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        m.gelu_forward(FakeDevice(dev_out), FakeDevice(dev_in), n, offload=mode)
+    moved = open(copies).read().split()
+    notes = [str(w.message) for w in record]
+    launches = [t for t in notes if t.startswith("vx: kernel ") and " ms, grid " in t]
+    on_host = [t for t in notes if t.startswith("vx: kernel ") and " ms, host, " in t]
+    assert len(launches) == 1, notes
+    assert len(on_host) == (0 if mode == "gpu" else 1), notes  # verify: the interpreter too
+    assert dev_out.tobytes() == want.tobytes(), mode
+    assert dev_in.tobytes() == x.tobytes(), mode
+    if mode == "gpu":  # nothing between host and device but the 4-byte error flag
+        assert moved == [], moved
+    else:  # verify (spec/offload.md): each tensor down for the interpreter and back up for the
+        # launch, the GPU's results down to be compared, the interpreter's (kept) up at the end
+        assert moved == ["down", str(4 * n)] * 2 + ["up", str(4 * n)] * 2 + \
+            ["down", str(4 * n)] * 2 + ["up", str(4 * n)] * 2, moved
+print("ok")
+"""
 
-    message = refusal(scale.scale, np.zeros(8, f32), OnTheGpu(), 1.0)
-    assert message == (
-        "`x` is `&Tensor<f32, [?]>`, but the tensor is in the memory of DLPack "
-        "device kDLCUDA:0: vx reads host memory (PyTorch: pass `x.cpu()`)")
-    assert deleted == [True], "the DLPack tensor's deleter was not called"
+
+def test_gpu_tensors_through_the_stand_in_driver(tmp_path):
+    """CUDA tensors (kDLCUDA) to the offload tier with no host round trip, through the stand-in
+    CUDA driver of tests/cuda_host, which runs the emitted kernels on the host and whose "device
+    memory" is host memory: the kernel reads the input and writes the output in the tensors'
+    own memory, and the driver's log of copies (VX_FAKE_CUDA_COPIES) shows no tensor moved between
+    host and device. Under verify the interpreter runs the region on host copies too (the two
+    tensors copied down) and the two agree. Needs cuda_host_test's harness objects (ctest runs
+    it first) and NVRTC."""
+    objects = sorted(glob.glob(os.path.join(os.environ.get("VX_CUDA_HOST_DIR", "-"), "corpus_*.so")))
+    driver = os.environ.get("VX_FAKE_CUDA_DRIVER", "")
+    if not objects or not os.path.exists(driver):
+        pytest.skip("no harness objects of cuda_host_test (run it first) or no stand-in driver")
+    env = dict(os.environ, VX_CUDA_DRIVER=driver, VX_FAKE_CUDA_SO=":".join(objects),
+               VX_FAKE_CUDA_PROGRAM="conformance/book/blog_gelu_forward_exact.vx",
+               VX_CACHE_DIR=str(tmp_path), VX_TIME_KERNEL="1",
+               VX_FAKE_CUDA_COPIES=str(tmp_path / "copies"))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", STAND_IN, os.path.abspath(__file__), root],
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
 
 
 # ---- errors and warnings -------------------------------------------------------------------------

@@ -171,6 +171,7 @@ struct Offered {
   bool c_order = true;
   bool writable = true;
   std::string device;  // empty: host memory; else where it is ("DLPack device kDLCUDA:0")
+  bool cuda0 = false;  // the memory of CUDA device 0 (kDLCUDA), which the offload tier can use
 };
 
 // A NumPy array's dtype as NumPy writes it (`<f4`, `|b1`); the byte order of a one-byte type is
@@ -235,9 +236,24 @@ std::string take_error_text() {
   return py::str(e.value());
 }
 
+// Whether `object` says (`__dlpack_device__`) that its memory is a CUDA device's.
+bool on_cuda(PyObject* object) {
+  if (!PyObject_HasAttrString(object, "__dlpack_device__")) return false;
+  py::object d =
+      py::reinterpret_steal<py::object>(PyObject_CallMethod(object, "__dlpack_device__", nullptr));
+  if (!d || !PyTuple_Check(d.ptr()) || PyTuple_GET_SIZE(d.ptr()) < 1) {
+    PyErr_Clear();
+    return false;
+  }
+  return PyLong_AsLong(PyTuple_GET_ITEM(d.ptr(), 0)) == dlpack::kDLCUDA;
+}
+
 void offer_dlpack(const std::string& head, PyObject* object, Offered& o, BoundCall& out) {
-  py::object capsule =
-      py::reinterpret_steal<py::object>(PyObject_CallMethod(object, "__dlpack__", nullptr));
+  // A CUDA tensor is asked for on the legacy default stream (DLPack's stream 1), where the offload
+  // tier launches: its producer orders its own work before it (PyTorch records an event).
+  py::object capsule = py::reinterpret_steal<py::object>(
+      on_cuda(object) ? PyObject_CallMethod(object, "__dlpack__", "(i)", 1)
+                      : PyObject_CallMethod(object, "__dlpack__", nullptr));
   // PyTorch's own refusals (a tensor that requires grad, a conjugate view) name the way out.
   if (!capsule) throw ArgumentRefused(head + "could not be taken: " + take_error_text());
   auto* managed = static_cast<dlpack::DLManagedTensor*>(
@@ -264,6 +280,7 @@ void offer_dlpack(const std::string& head, PyObject* object, Offered& o, BoundCa
   if (device != dlpack::kDLCPU && device != dlpack::kDLCUDAHost && device != dlpack::kDLCUDAManaged)
     o.device = std::string("DLPack device ") + device_name(device) + ":" +
                std::to_string(t.device.device_id);
+  o.cuda0 = device == dlpack::kDLCUDA && t.device.device_id == 0;
 }
 
 // The buffer protocol's format character (struct module syntax) as NumPy's dtype string.
@@ -326,7 +343,7 @@ bool offer_buffer(PyObject* object, Offered& o, BoundCall& out) {
 }
 
 TensorArgument tensor_argument(const std::string& name, const Type& t, int slot, PyObject* value,
-                               BoundCall& out) {
+                               const std::string& offload, BoundCall& out) {
   Offered o;
   if (py::isinstance<py::array>(value)) {
     offer_numpy(value, o);
@@ -339,9 +356,18 @@ TensorArgument tensor_argument(const std::string& name, const Type& t, int slot,
                           given_text(value));
   }
   const std::string head = "`" + name + "` is `" + type_name(t) + "`, but " + o.source + " ";
-  if (!o.device.empty())
+  const bool by_value = t.kind == TypeKind::Tensor;
+  if (!o.device.empty() && !o.cuda0)
     throw ArgumentRefused(head + "is in the memory of " + o.device +
-                          ": vx reads host memory (PyTorch: pass `" + name + ".cpu()`)");
+                          ": vx reads host memory, or CUDA device 0's (PyTorch: pass `" + name +
+                          ".cpu()`)");
+  if (o.cuda0 && offload == "off")
+    throw ArgumentRefused(head + "is in the memory of " + o.device + ", and offload=\"off\" runs " +
+                          "the call on the host: pass offload=\"gpu\" (or `" + name + ".cpu()`)");
+  if (o.cuda0 && by_value)
+    throw ArgumentRefused(head + "is in the memory of " + o.device +
+                          ", and a `Tensor` parameter is moved into the call as a copy on the " +
+                          "host: pass it from host memory (`" + name + ".cpu()`)");
   // NumPy has no bf16, and `vx call` takes its bits as uint16; a DLPack producer (PyTorch's
   // torch.bfloat16) names it.
   if (t.scalar == Scalar::BF16 && o.descr == "bfloat16") o.descr = npy::descr(Scalar::BF16);
@@ -356,7 +382,6 @@ TensorArgument tensor_argument(const std::string& name, const Type& t, int slot,
   if (reinterpret_cast<uintptr_t>(o.data) % static_cast<uintptr_t>(elem) != 0)
     throw ArgumentRefused(head + "starts at an address that is not a multiple of its " +
                           std::to_string(elem) + "-byte elements");
-  const bool by_value = t.kind == TypeKind::Tensor;
   if (t.kind == TypeKind::Ref && t.ref_mut && !o.writable)
     throw ArgumentRefused(head + "is read-only, and a `&mut` tensor is written in place");
   TensorArgument a;
@@ -369,6 +394,10 @@ TensorArgument tensor_argument(const std::string& name, const Type& t, int slot,
   for (int64_t d : a.dims) a.size *= d;
   a.bytes = static_cast<size_t>(a.size) * static_cast<size_t>(elem);
   a.by_value = by_value;
+  if (o.cuda0) {  // bool bytes are not read from device memory: the kernel sees them as they are
+    a.device = reinterpret_cast<uint64_t>(o.data);
+    return a;
+  }
   if (std::string why = call::bool_bytes_mismatch(name, t, a.data, a.bytes, o.source); !why.empty())
     throw ArgumentRefused(why);
   return a;
@@ -394,7 +423,7 @@ void check_no_alias(const BoundCall& call) {
 }  // namespace
 
 void bind_arguments(const tir::Function& fn, const FunctionInfo& info, PyObject* args,
-                    PyObject* kwargs, BoundCall& out) {
+                    PyObject* kwargs, const std::string& offload, BoundCall& out) {
   const size_t n = info.params.size();
   const size_t positional = static_cast<size_t>(PyTuple_GET_SIZE(args));
   if (positional > n)
@@ -440,10 +469,16 @@ void bind_arguments(const tir::Function& fn, const FunctionInfo& info, PyObject*
                               fn.slot_types[static_cast<size_t>(slot)].scalar, leaves[k]));
       }
     } else {
-      out.tensors.push_back(tensor_argument(p.name, p.type, p.slots.front(), given[i], out));
+      out.tensors.push_back(
+          tensor_argument(p.name, p.type, p.slots.front(), given[i], offload, out));
     }
   }
-  check_no_alias(out);
+  check_no_alias(out);  // CUDA's unified addressing keeps device and host addresses apart
+  for (TensorArgument& a : out.tensors)
+    if (a.device) {
+      a.shadow.reset(new std::byte[a.bytes ? a.bytes : 1]);  // not written: no page is touched
+      a.data = a.shadow.get();
+    }
 }
 
 }  // namespace vx::python

@@ -44,6 +44,11 @@ struct TensorArgument {
   int64_t size = 0;  // elements
   size_t bytes = 0;
   bool by_value = false;  // a `Tensor<…>` parameter, moved into the call: its elements are copied
+  // A CUDA tensor (DLPack kDLCUDA, device 0): its device memory, which the offload tier uses in
+  // place (OffloadRunner::adopt_device_memory); `data` is then `shadow`, host memory of as many
+  // bytes that stands for it in the frame and is filled only if the host must read it.
+  uint64_t device = 0;
+  std::unique_ptr<std::byte[]> shadow;
 };
 
 // Releases what an argument borrowed (a DLPack tensor, a Py_buffer) when the call is over; the
@@ -59,9 +64,10 @@ struct BoundCall {
 };
 
 // Fills `out` from the positional `args` and keyword `kwargs` (the call's options already taken
-// out of them). Throws ArgumentRefused, or a Python error (py::error_already_set, TypeError for a
-// missing or unexpected argument).
+// out of them); `offload` is the call's tier (a CUDA tensor needs "gpu" or "verify"). Throws
+// ArgumentRefused, or a Python error (py::error_already_set, TypeError for a missing or
+// unexpected argument).
 void bind_arguments(const tir::Function& fn, const FunctionInfo& info, PyObject* args,
-                    PyObject* kwargs, BoundCall& out);
+                    PyObject* kwargs, const std::string& offload, BoundCall& out);
 
 }  // namespace vx::python

@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -383,7 +384,8 @@ class Program {
     py::object kwargs = take_options(std::move(kwargs_in), opt);
     BoundCall bound;
     try {
-      bind_arguments(fn, info, args.ptr(), kwargs.is_none() ? nullptr : kwargs.ptr(), bound);
+      bind_arguments(fn, info, args.ptr(), kwargs.is_none() ? nullptr : kwargs.ptr(), opt.offload,
+                     bound);
     } catch (const ArgumentRefused& e) {
       raise_vx("ArgumentError", std::string(e.what()));
     }
@@ -413,6 +415,18 @@ class Program {
         }
       }
     };
+    // CUDA tensors: their device memory is the offload tier's copy of them, used in place.
+    std::string adopt_error;
+    if (std::any_of(bound.tensors.begin(), bound.tensors.end(),
+                    [](const TensorArgument& a) { return a.device != 0; }))
+      run.around = [&](offload::OffloadRunner* runner) -> interp::RegionRunner* {
+        for (TensorArgument& a : bound.tensors) {
+          std::string why;
+          if (a.device && !runner->adopt_device_memory(a.data, a.device, a.bytes, why))
+            throw ArgumentRefused("`" + a.name + "` is in the memory of the GPU, and " + why);
+        }
+        return runner;
+      };
     Returned returned;
     bool finished = false;
     run.at_end = [&](const tir::Function& f, interp::Frame& frame, size_t) {
@@ -427,12 +441,17 @@ class Program {
       {
         py::gil_scoped_release release;
         std::lock_guard<std::mutex> lock(g_run_mutex);
-        pipeline::run(compiled_, run, out, err);
+        try {
+          pipeline::run(compiled_, run, out, err);
+        } catch (const ArgumentRefused& e) {  // from `around`, before anything ran
+          adopt_error = e.what();
+        }
       }
       interrupted = interrupt.interrupted();
     }
     bound.borrows.clear();  // DLPack deleters and buffer releases need the GIL: held again here
     forward_output(out.str(), err.str());
+    if (!adopt_error.empty()) raise_vx("ArgumentError", adopt_error);
     if (finished) {
       // Ctrl-C came as the function ended: its results are whole, and the KeyboardInterrupt is
       // Python's to raise at its next check, as for a C call that SIGINT did not stop.
