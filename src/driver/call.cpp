@@ -21,6 +21,8 @@ namespace vx::call {
 
 namespace {
 
+const std::string kCaller = "`vx call`";
+
 // What NumPy calls an element type, for the hint of a dtype mismatch.
 std::string numpy_name(Scalar s) {
   if (s == Scalar::Bool) return "bool_";
@@ -39,9 +41,10 @@ std::string shape_text(const std::vector<int64_t>& dims) {
   return s + "]";
 }
 
+}  // namespace
+
 // A scalar parameter's value from its word: an integer in range, a float (`1.5`, `-0`, `inf`,
 // `nan`; f32 and f64 rounded once from the decimal, f16 and bf16 through f64), `true`/`false`.
-// Returns an error message, or empty with `bits` set.
 std::string scalar_value(Scalar s, const std::string& word, uint64_t& bits) {
   const ScalarInfo& info = scalar_info(s);
   const char* begin = word.data();
@@ -94,6 +97,8 @@ std::string scalar_value(Scalar s, const std::string& word, uint64_t& bits) {
                             : f64_to_bf16_bits(v);
   return {};
 }
+
+namespace {
 
 // `NAME=VALUE` split at its first `=`; false when there is none or NAME is empty.
 bool split_pair(const std::string& word, std::string& name, std::string& value) {
@@ -186,6 +191,99 @@ std::string made_shape(const Type& t, const std::string& dims, std::vector<int64
   return {};
 }
 
+}  // namespace
+
+int find_pub_fn(const tir::Program& program, const std::string& name, const std::string& caller,
+                std::string& why) {
+  std::vector<std::string> public_fns;
+  int index = -1;
+  for (size_t i = 0; i < program.functions.size(); ++i) {
+    const tir::Function& f = program.functions[i];
+    if (f.is_pub) public_fns.push_back(f.name);
+    if (f.name == name) index = static_cast<int>(i);
+  }
+  std::string listed;
+  for (const std::string& n : public_fns) listed += (listed.empty() ? "`" : ", `") + n + "`";
+  listed = public_fns.empty() ? "the program has no `pub fn`" : "its `pub fn`s: " + listed;
+  if (index < 0) {
+    why = "the program has no function `" + name + "`";
+    if (auto near = closest_name(name, public_fns)) why += "; did you mean `" + *near + "`?";
+    why += " (" + listed + ")";
+  } else if (!program.functions[static_cast<size_t>(index)].is_pub) {
+    why = "`" + name + "` is not `pub`: " + caller + " calls a `pub fn` (" + listed + ")";
+    index = -1;
+  }
+  return index;
+}
+
+// A reference to a struct is its fields, copied in and (`&mut`) back (spec/types.md §9): a call
+// from outside has no place to write them back to.
+std::string struct_ref_refused(const std::string& name, const Type& t, const std::string& caller) {
+  if (!t.is_struct_ref()) return {};
+  return "`" + name + "` is `" + type_name(t) + "`: " + caller +
+         " cannot pass a reference to a struct (pass the struct by value)";
+}
+
+std::string parameter_refused(const std::string& name, const Type& t, const std::string& caller) {
+  if (std::string why = struct_ref_refused(name, t, caller); !why.empty()) return why;
+  // A struct holding a tensor (spec/types.md §9) has no text: neither `{:?}` nor a `.npy` file.
+  if (holds_tensor(t))
+    return "`" + name + "` is `" + type_name(t) + "`, which holds a tensor: " + caller +
+           " cannot pass a struct holding a tensor (spec/cli.md §2.2)";
+  if (t.is_tuple() && !scalars_only(t))
+    return "`" + name + "` is `" + type_name(t) + "`, which holds an array: " + caller +
+           " cannot pass it";
+  if (!t.is_scalar() && !t.is_tuple() && !t.is_tensor_like())
+    return "`" + name + "` is `" + type_name(t) + "`, which " + caller + " cannot pass";
+  return {};
+}
+
+std::string return_refused(const tir::Function& fn, const std::string& caller) {
+  const Type* ret = params::returned_aggregate(fn);
+  if (!ret) ret = &fn.ret;
+  if (holds_tensor(*ret))
+    return "`" + fn.name + "` returns `" + type_name(*ret) + "`, which holds a tensor: " + caller +
+           " cannot print it (spec/cli.md §2.2)";
+  if (ret->kind == TypeKind::Array)
+    return "`" + fn.name + "` returns `" + type_name(*ret) + "`, which " + caller +
+           " cannot print (spec/cli.md §2.2)";
+  if (ret->is_tuple() && !scalars_only(*ret))
+    return "`" + fn.name + "` returns `" + type_name(*ret) + "`, which holds an array: " + caller +
+           " cannot print it (spec/cli.md §2.2)";
+  return {};
+}
+
+std::string array_mismatch(const std::string& name, const Type& t, const std::string& descr,
+                           const std::vector<int64_t>& shape, const std::string& source) {
+  const std::string head = "`" + name + "` is `" + type_name(t) + "`, but " + source + " ";
+  if (descr != npy::descr(t.scalar))
+    return head + "holds `" + descr + "` elements (write it as " + numpy_name(t.scalar) + ", `" +
+           npy::descr(t.scalar) + "`)";
+  bool fits = shape.size() == t.dims.size();
+  for (size_t d = 0; fits && d < t.dims.size(); ++d)
+    fits = t.dims[d] == kUnknownDim || t.dims[d] == shape[d];
+  if (!fits) return head + "has the shape " + shape_text(shape);
+  if (t.dims.empty()) return head + "is 0-dimensional";
+  // A Vx tensor has no dimension of size 0 (spec/types.md §3): nothing in the call could make or
+  // index one.
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+    return head + "has the shape " + shape_text(shape) +
+           ", with a dimension of size 0, which no Vx tensor has";
+  return {};
+}
+
+std::string bool_bytes_mismatch(const std::string& name, const Type& t, const std::byte* data,
+                                size_t bytes, const std::string& source) {
+  if (t.scalar != Scalar::Bool) return {};
+  for (size_t i = 0; i < bytes; ++i)
+    if (data[i] != std::byte{0} && data[i] != std::byte{1})
+      return "`" + name + "` is `" + type_name(t) + "`, but " + source +
+             " holds a bool byte other than 0 and 1";
+  return {};
+}
+
+namespace {
+
 // One tensor parameter, read from its file before the run.
 struct TensorArg {
   int slot = 0;
@@ -206,25 +304,11 @@ struct Plan {
 
 // Fills `plan` from the request. Returns an error message (a usage error), or empty.
 std::string make_plan(const tir::Program& program, const Request& r, Plan& plan) {
-  std::vector<std::string> public_fns;
-  for (size_t i = 0; i < program.functions.size(); ++i) {
-    const tir::Function& f = program.functions[i];
-    if (f.is_pub) public_fns.push_back(f.name);
-    if (f.name == r.fn) {
-      plan.fn = &f;
-      plan.index = static_cast<int>(i);
-    }
-  }
-  std::string listed;
-  for (const std::string& n : public_fns) listed += (listed.empty() ? "`" : ", `") + n + "`";
-  listed = public_fns.empty() ? "the program has no `pub fn`" : "its `pub fn`s: " + listed;
-  if (!plan.fn) {
-    std::string msg = "the program has no function `" + r.fn + "`";
-    if (auto near = closest_name(r.fn, public_fns)) msg += "; did you mean `" + *near + "`?";
-    return msg + " (" + listed + ")";
-  }
+  std::string why;
+  plan.index = find_pub_fn(program, r.fn, kCaller, why);
+  if (plan.index < 0) return why;
+  plan.fn = &program.functions[static_cast<size_t>(plan.index)];
   const tir::Function& fn = *plan.fn;
-  if (!fn.is_pub) return "`" + r.fn + "` is not `pub`: `vx call` calls a `pub fn` (" + listed + ")";
   // The parameters: a tuple's or struct's leaves (locals named `t.0`, `p.x`, …) are one.
   std::map<std::string, int> param_of;  // name → index in `names`
   std::vector<std::string> names;
@@ -276,29 +360,11 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
   }
   if (fn.ret.kind == TypeKind::Tensor && plan.return_path.empty())
     return "`" + r.fn + "` returns `" + type_name(fn.ret) + "`: give --out return=PATH.npy for it";
-  // A reference to a struct is its fields, copied in and (`&mut`) back (spec/types.md §9):
-  // `vx call` has no place to write them back to.
   for (size_t i = 0; i < names.size(); ++i)
-    if (types[i].is_struct_ref())
-      return "`" + names[i] + "` is `" + type_name(types[i]) +
-             "`: `vx call` cannot pass a reference to a struct (pass the struct by value)";
-  const Type* ret = params::returned_aggregate(fn);
-  if (!ret) ret = &fn.ret;
-  // A struct holding a tensor (spec/types.md §9) has no text: neither `{:?}` nor a `.npy` file.
+    if (std::string why = struct_ref_refused(names[i], types[i], kCaller); !why.empty()) return why;
   for (size_t i = 0; i < names.size(); ++i)
-    if (holds_tensor(types[i]))
-      return "`" + names[i] + "` is `" + type_name(types[i]) +
-             "`, which holds a tensor: `vx call` cannot pass a struct holding a tensor "
-             "(spec/cli.md §2.2)";
-  if (holds_tensor(*ret))
-    return "`" + r.fn + "` returns `" + type_name(*ret) +
-           "`, which holds a tensor: `vx call` cannot print it (spec/cli.md §2.2)";
-  if (ret->kind == TypeKind::Array)
-    return "`" + r.fn + "` returns `" + type_name(*ret) +
-           "`, which `vx call` cannot print (spec/cli.md §2.2)";
-  if (ret->is_tuple() && !scalars_only(*ret))
-    return "`" + r.fn + "` returns `" + type_name(*ret) +
-           "`, which holds an array: `vx call` cannot print it (spec/cli.md §2.2)";
+    if (holds_tensor(types[i])) return parameter_refused(names[i], types[i], kCaller);
+  if (std::string why = return_refused(fn, kCaller); !why.empty()) return why;
   std::map<std::string, std::string> shapes;
   for (const std::string& word : r.shapes) {
     std::string name, dims;
@@ -347,10 +413,8 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
       plan.scalars[slot] = bits;
       continue;
     }
+    if (std::string why = parameter_refused(name, t, kCaller); !why.empty()) return why;
     if (t.is_tuple()) {  // `(1, 2.5)`, `P { x: 1.5 }`: a word per scalar
-      if (!scalars_only(t))
-        return "`" + name + "` is `" + type_name(t) +
-               "`, which holds an array: `vx call` cannot pass it";
       std::vector<std::string> words;
       size_t at = 0;
       const std::string head = "--arg " + name + "=" + given[i] + ": `" + name + "` takes ";
@@ -371,8 +435,6 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
       }
       continue;
     }
-    if (!t.is_tensor_like())
-      return "`" + name + "` is `" + type_name(t) + "`, which `vx call` cannot pass";
     TensorArg a;
     a.slot = slot;
     a.type = t;
@@ -380,25 +442,11 @@ std::string make_plan(const tir::Program& program, const Request& r, Plan& plan)
     if (t.kind == TypeKind::Ref && t.ref_mut) a.out_path = outs.count(name) ? outs[name] : given[i];
     std::string why = npy::read(a.in_path, a.array);
     if (!why.empty()) return "--arg " + name + "=" + a.in_path + ": " + why;
-    const std::string head = "--arg " + name + "=" + a.in_path + ": `" + name + "` is `" +
-                             type_name(t) + "`, but the file ";
-    if (a.array.descr != npy::descr(t.scalar))
-      return head + "holds `" + a.array.descr + "` elements (write it as " + numpy_name(t.scalar) +
-             ", `" + npy::descr(t.scalar) + "`)";
-    bool fits = a.array.shape.size() == t.dims.size();
-    for (size_t d = 0; fits && d < t.dims.size(); ++d)
-      fits = t.dims[d] == kUnknownDim || t.dims[d] == a.array.shape[d];
-    if (!fits) return head + "has the shape " + shape_text(a.array.shape);
-    if (t.dims.empty()) return head + "is 0-dimensional";
-    // A Vx tensor has no dimension of size 0 (spec/types.md §3): nothing in the call could make
-    // or index one.
-    if (std::find(a.array.shape.begin(), a.array.shape.end(), 0) != a.array.shape.end())
-      return head + "has the shape " + shape_text(a.array.shape) +
-             ", with a dimension of size 0, which no Vx tensor has";
-    if (t.scalar == Scalar::Bool)
-      for (std::byte b : a.array.data)
-        if (b != std::byte{0} && b != std::byte{1})
-          return head + "holds a bool byte other than 0 and 1";
+    const std::string head = "--arg " + name + "=" + a.in_path + ": ";
+    why = array_mismatch(name, t, a.array.descr, a.array.shape, "the file");
+    if (why.empty())
+      why = bool_bytes_mismatch(name, t, a.array.data.data(), a.array.data.size(), "the file");
+    if (!why.empty()) return head + why;
     plan.tensors.push_back(std::move(a));
   }
   return {};

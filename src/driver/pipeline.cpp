@@ -268,6 +268,8 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
   run.max_steps = request.max_steps;
   run.max_seconds = request.max_seconds;
   if (request.max_call_depth > 0) run.max_call_depth = request.max_call_depth;
+  run.host_threads = request.host_threads;
+  run.on_this_thread = request.on_this_thread;
   run.interrupt = request.interrupt;
   run.entry = request.entry;
   run.bind = request.bind;

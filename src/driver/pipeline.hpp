@@ -1,5 +1,6 @@
 // The pipeline (DESIGN §2, STYLE.md rule 3): the steps every program takes, in this order, and
-// the one API that `vx` (cli/driver.cpp), the REPL (repl/session.cpp) and the tests call.
+// the one API that `vx` (cli/driver.cpp), the REPL (repl/session.cpp), the Python package
+// (python/ext/module.cpp) and the tests call.
 //
 //   read → parse        (--dump=ast)     parse/parser.hpp
 //        → check        (--dump=typed)   check/checker.hpp
@@ -85,6 +86,7 @@ struct RunRequest {
   int64_t max_steps = 0;            // spec/semantics.md §8.1; 0: no limit
   double max_seconds = 0;
   int max_call_depth = 0;  // nested calls before a stack overflow error; 0: the interpreter's
+  int host_threads = 0;  // 0: VX_HOST_THREADS, else every core (interp::RunOptions)
   const std::atomic<bool>* interrupt = nullptr;  // the REPL's Ctrl-C (interp::RunOptions)
   ErrorFormat error_format = ErrorFormat::Human;
   // Prints a runtime error; null: rendered against the program's file in error_format.
@@ -102,6 +104,7 @@ struct RunRequest {
   std::function<bool()> again;  // `vx call --bench`: call the entry again (interp::RunOptions)
   // Called after each region with the frame that holds it, the GPU's results copied back first.
   std::function<void(const tir::Stmt& spawn, interp::Frame& frame)> after_region;
+  bool on_this_thread = false;  // interp::RunOptions::on_this_thread
 };
 
 // Runs a compiled program (the offload marks are placed first if they are not yet). Returns

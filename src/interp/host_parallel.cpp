@@ -37,9 +37,11 @@ struct HostThreads::Controls {
         stack(tbb::global_control::thread_stack_size, stack_bytes) {}
 };
 
-HostThreads::HostThreads() {
+HostThreads::HostThreads(int requested) {
   count_ = tbb::info::default_concurrency();
-  if (const char* env = std::getenv("VX_HOST_THREADS")) {
+  if (requested >= 1 && requested <= 4096) {
+    count_ = requested;
+  } else if (const char* env = std::getenv("VX_HOST_THREADS")) {
     char* end = nullptr;
     const long n = std::strtol(env, &end, 10);
     if (end != env && *end == '\0' && n >= 1 && n <= 4096) count_ = static_cast<int>(n);

@@ -12,12 +12,13 @@
 
 namespace vx::interp {
 
-// The number of host threads for a run: VX_HOST_THREADS when it is a positive integer, else
-// every core. While alive, it limits TBB to that many threads (tbb::global_control) and gives
-// TBB's workers a stack as deep as the interpreter's call-depth limit needs.
+// The number of host threads for a run: `requested` when it is positive (the Python package's
+// host_threads=), else VX_HOST_THREADS when it is a positive integer, else every core. While alive,
+// it limits TBB to that many threads (tbb::global_control) and gives TBB's workers a stack as deep
+// as the interpreter's call-depth limit needs.
 class HostThreads {
  public:
-  HostThreads();
+  explicit HostThreads(int requested = 0);
   ~HostThreads();
   int count() const { return count_; }
 

@@ -341,7 +341,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Compiler compiler(program);
     compiler.record_races = options.race_recorder != nullptr;
     auto functions = compiler.compile_all();
-    HostThreads threads;
+    HostThreads threads(options.host_threads);
     ExecContext ctx;
     ctx.out = options.out;
     ctx.err = options.err;
@@ -388,6 +388,13 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     Diagnostic d;
     d.message = "runtime error: " + e.message + pass_suffix(e.passes);
     d.span = e.span;
+    // The passes also as data (spec/cli.md §5), outermost first: the Python package's
+    // KernelError reads them.
+    for (auto p = e.passes.rbegin(); p != e.passes.rend(); ++p)
+      d.data["passes"].push_back({{"loop", p->block ? "block" : "lane"},
+                                  {"index", p->index},
+                                  {"var", p->var},
+                                  {"value", p->value}});
     if (options.report_error)
       options.report_error(err, d);
     else
@@ -418,6 +425,7 @@ void* run_thread(void* p) {
 }  // namespace
 
 int run_program(const tir::Program& program, const RunOptions& options) {
+  if (options.on_this_thread) return run_on_this_thread(program, options);
   RunJob job{&program, &options};
   pthread_attr_t attr;
   pthread_t thread;

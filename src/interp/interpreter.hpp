@@ -37,6 +37,9 @@ struct RunOptions {
   // `--max-steps N`, `--max-seconds S` (spec/semantics.md §8.1); 0: no limit.
   int64_t max_steps = 0;
   double max_seconds = 0;
+  // The host threads of across-blocks loops (host_parallel.hpp); 0: VX_HOST_THREADS, else every
+  // core.
+  int host_threads = 0;
   // The REPL's interrupt (RunLimits::interrupt): when set, the run stops at its next loop pass or
   // call with a runtime error whose message is kInterrupted. Null: not interruptible.
   const std::atomic<bool>* interrupt = nullptr;
@@ -62,6 +65,10 @@ struct RunOptions {
   // Called after each `spawn on` region has run (wherever it ran), with the frame of the
   // function that holds it: `vx run --dump=FILE.json --dump-regions`.
   std::function<void(const tir::Stmt& spawn, Frame& frame)> after_region;
+  // Run on the caller's thread instead of a thread of run_program's own: for a caller that knows
+  // its stack is deep enough for the calls the program can make (the Python package, for a
+  // function whose calls do not recurse), and saves a thread's start and end per run.
+  bool on_this_thread = false;
 };
 
 // Runs main. Returns the exit status: main's i32 return value & 0xFF (0 for a unit main), or 101

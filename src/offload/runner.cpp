@@ -332,6 +332,7 @@ struct OffloadRunner::Impl {
     uint64_t dev = 0;
     size_t bytes = 0;
     bool dev_valid = false, host_valid = true;
+    bool adopted = false;  // adopt_device_memory: the caller's device memory, never freed here
   };
   std::map<std::byte*, Resident> resident;
   uint64_t err_dev = 0;
@@ -340,6 +341,10 @@ struct OffloadRunner::Impl {
   // overlap it otherwise (another view of the same memory, a buffer freed and reused) are
   // written back if the device holds their only valid copy, and dropped.
   Resident* resident_for(std::byte* host, size_t bytes) {
+    for (auto& [at, r] : resident)  // part of adopted memory: not a device copy of its own
+      if (r.adopted && at < host + bytes && host < at + r.bytes &&
+          !(at == host && r.bytes == bytes))
+        return nullptr;
     for (auto it = resident.begin(); it != resident.end();) {
       const bool same = it->first == host && it->second.bytes == bytes;
       const bool overlap = it->first < host + bytes && host < it->first + it->second.bytes;
@@ -370,12 +375,37 @@ struct OffloadRunner::Impl {
     Impl& m = *static_cast<Impl*>(self);
     for (auto it = m.resident.begin(); it != m.resident.end();) {
       if (it->first < data + bytes && data < it->first + it->second.bytes) {
-        m.driver.free(it->second.dev);
+        if (!it->second.adopted) m.driver.free(it->second.dev);
         it = m.resident.erase(it);
       } else {
         ++it;
       }
     }
+  }
+  // The end of a run (copy_back): every host copy valid, but adopted memory's device copy, which
+  // is the tensor (uploaded when host code wrote it last; the host copy is then valid too).
+  uint64_t settle() {
+    uint64_t bytes = 0;
+    for (auto& [host, r] : resident) {
+      if (!r.adopted) {
+        bytes += write_back(host, r);
+        r.dev_valid = false;
+      } else if (!r.dev_valid) {
+        driver.upload(r.dev, host, r.bytes);
+        r.dev_valid = true;
+        bytes += r.bytes;
+      }
+    }
+    return bytes;
+  }
+  // Opens the driver on the first call (said once when there is no device).
+  bool open_device(ErrorFormat format) {
+    if (!tried_device) {
+      tried_device = true;
+      device_ok = driver.open(no_device_why);
+      if (!device_ok) say_no_device(err, format);
+    }
+    return device_ok;
   }
   // Before host code: every host copy valid, and no device copy trusted (host code may write).
   uint64_t sync_all() {
@@ -393,7 +423,8 @@ struct OffloadRunner::Impl {
   // Device memory goes with the runner (the host copies are written back before: finish()).
   ~Impl() {
     if (!driver.ready()) return;
-    for (auto& [host, r] : resident) driver.free(r.dev);
+    for (auto& [host, r] : resident)
+      if (!r.adopted) driver.free(r.dev);
     if (err_dev) driver.free(err_dev);
   }
 
@@ -478,12 +509,7 @@ bool OffloadRunner::Impl::on_host(size_t ri, const std::string& why, bool verbos
 // when it goes to the GPU. Opens the driver on the first region that asks.
 std::string OffloadRunner::Impl::tier_policy(size_t ri, int count, const OffloadOptions& options) {
   const EmittedRegion& r = regions[ri];
-  if (!tried_device) {
-    tried_device = true;
-    device_ok = driver.open(no_device_why);
-    if (!device_ok) say_no_device(err, options.error_format);
-  }
-  if (!device_ok) return "no CUDA device (" + no_device_why + ")";
+  if (!open_device(options.error_format)) return "no CUDA device (" + no_device_why + ")";
   if (!r.ok) return "not emitted: " + r.reason;
   if (demoted.count(ri)) return "its GPU result differed from the interpreter's";
   if (options.mode == "auto" && count <= options.threshold)
@@ -698,7 +724,28 @@ void OffloadRunner::at_mark(const tir::Stmt& mark, interp::Frame&) {
     impl_->compare_pending(options_.verbose);
 }
 
-void OffloadRunner::copy_back() { impl_->sync_all(); }
+void OffloadRunner::copy_back() { impl_->settle(); }
+
+bool OffloadRunner::adopt_device_memory(std::byte* host, uint64_t dev, size_t bytes,
+                                        std::string& why) {
+  Impl& m = *impl_;
+  if (!active()) {
+    why = "the offload tier is off";
+    return false;
+  }
+  if (!m.open_device(options_.error_format)) {
+    why = "no CUDA device (" + m.no_device_why + ")";
+    return false;
+  }
+  Impl::Resident r;
+  r.dev = dev;
+  r.bytes = bytes;
+  r.dev_valid = true;
+  r.host_valid = false;
+  r.adopted = true;
+  m.resident[host] = r;
+  return true;
+}
 
 const tir::Stmt* OffloadRunner::region_without_device(std::string& why) {
   for (const EmittedRegion& r : impl_->regions) {

@@ -70,11 +70,19 @@ class OffloadRunner final : public interp::RegionRunner {
   // What the offload-marks pass placed; without it (no Sync marks), results are copied back
   // after every launch.
   void set_marks(const OffloadMarks& marks) { eager_ = marks.eager; }
-  // Every host copy made valid now (the REPL, before it reads the session's tensors).
+  // Every host copy made valid now (the REPL, before it reads the session's tensors); for
+  // adopted device memory, the device copy instead (the tensor is the device's).
   void copy_back();
   // --offload=gpu (spec/offload.md §3): the program's first region that the emitter emits, when
   // no device can run it (`why`: what is missing); null when there is a device or no such region.
   const tir::Stmt* region_without_device(std::string& why);
+  // Device memory that is a tensor's only copy (the Python package's CUDA tensors, DLPack
+  // kDLCUDA; spec/python.md §6): `dev`, `bytes` used in place by every launch and never freed;
+  // `host` a buffer of as many bytes that stands for the tensor in the interpreter's frame,
+  // filled from the device only when host code or the interpreter must read it (a region on the
+  // host, verify, a sync mark). At copy_back the device gets the tensor back if the host wrote it
+  // last. Opens the device now: false, with `why`, when there is none (or the tier is off).
+  bool adopt_device_memory(std::byte* host, uint64_t dev, size_t bytes, std::string& why);
 
  private:
   struct Impl;

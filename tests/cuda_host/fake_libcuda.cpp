@@ -10,6 +10,9 @@
 //                         vx_host_launch (grid, block, entry, kernelParams)
 //   VX_FAKE_CUDA_PROGRAM  the program whose kernels cuModuleGetFunction finds (kernel names
 //                         repeat across programs)
+//   VX_FAKE_CUDA_COPIES  a file to which each copy of more than 4 bytes between host and device
+//                        appends a line, `up BYTES` or `down BYTES` (the Python package's test
+//                        that a CUDA tensor is used in place, tests/python_test.py)
 //   VX_FAKE_CUDA_FLIP     n > 0: the n-th download of more than 4 bytes comes back with the
 //                         lowest bit of its first byte flipped (a wrong GPU result, for verify)
 // "Device memory" is host memory; the module image (NVRTC's cubin) is accepted and not read.
@@ -48,6 +51,15 @@ State& state() {
 }
 
 using Clock = std::chrono::steady_clock;
+
+void log_copy(const char* direction, size_t bytes) {
+  const char* path = std::getenv("VX_FAKE_CUDA_COPIES");
+  if (!path || bytes <= 4) return;
+  if (FILE* f = std::fopen(path, "a")) {
+    std::fprintf(f, "%s %zu\n", direction, bytes);
+    std::fclose(f);
+  }
+}
 
 }  // namespace
 
@@ -129,11 +141,13 @@ int cuMemFree_v2(uint64_t ptr) {
 }
 int cuMemcpyHtoD_v2(uint64_t dst, const void* src, size_t bytes) {
   std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
+  log_copy("up", bytes);
   return kSuccess;
 }
 int cuMemcpyDtoH_v2(void* dst, uint64_t src, size_t bytes) {
   State& s = state();
   std::memcpy(dst, reinterpret_cast<const void*>(src), bytes);
+  log_copy("down", bytes);
   if (bytes > 4 && ++s.downloads == s.flip_at) static_cast<unsigned char*>(dst)[0] ^= 1;
   return kSuccess;
 }
