@@ -98,9 +98,10 @@ for cid in ("gelu_map", "layernorm_map", "softmax_map", "race"):
         fail(f"{cid}: the SVG does not parse: {e}")
     if "accepted" not in result(cid, "text/plain") and cid != "race":
         fail(f"{cid}: {result(cid, 'text/plain')[:200]}")
-    # A map, not its absence: cells labelled with their passes (block:lane), and for the
-    # accepted kernels the note that no two passes write the same element.
-    if not re.search(r'class="label[^"]*"[^>]*>(\d+:\d+|!!)</text>', svg) or "no map" in svg:
+    # A map, not its absence: cells labelled with their passes (block:lane; a collided cell's
+    # first writer marked `!`, spec/cli.md §3.3), and for the accepted kernels the note that no
+    # two passes write the same element.
+    if not re.search(r'class="label[^"]*"[^>]*>\d+:\d+!?</text>', svg) or "no map" in svg:
         fail(f"{cid}: the picture has no map")
     if cid != "race" and "no two passes write the same element" not in svg:
         fail(f"{cid}: the picture does not say that no two passes write the same element")

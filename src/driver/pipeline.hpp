@@ -86,7 +86,7 @@ struct RunRequest {
   int64_t max_steps = 0;            // spec/semantics.md §8.1; 0: no limit
   double max_seconds = 0;
   int max_call_depth = 0;  // nested calls before a stack overflow error; 0: the interpreter's
-  int host_threads = 0;  // 0: VX_HOST_THREADS, else every core (interp::RunOptions)
+  int host_threads = 0;    // 0: VX_HOST_THREADS, else every core (interp::RunOptions)
   const std::atomic<bool>* interrupt = nullptr;  // the REPL's Ctrl-C (interp::RunOptions)
   ErrorFormat error_format = ErrorFormat::Human;
   // Prints a runtime error; null: rendered against the program's file in error_format.
