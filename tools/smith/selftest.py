@@ -4,6 +4,7 @@ hand (spec/semantics.md §4), the output comparison, the reducer, and that the g
 deterministic. No vx needed. Run: /usr/bin/python3 tools/smith/selftest.py"""
 
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -88,6 +89,12 @@ for s in range(40):
     a, b2 = gen.generate(s), gen.generate(s)
     check(a == b2, "seed %d deterministic" % s)
     check("println!" in a and "fn main()" in a, "seed %d prints" % s)
+# a block used as an expression is parenthesized: `{ …; x }.ceil()` at the start of a statement is
+# a block statement and then a syntax error (found by a campaign's reference tier, seed 9000214)
+for s in list(range(300)) + [9000214]:
+    a = gen.generate(s)
+    check(not re.search(r"(?<![(=])\s*\{ let", a.replace("= {", "=(")), "seed %d: a block expression "
+          "not parenthesized: %s" % (s, re.findall(r".{30}(?<![(=])\s*\{ let.{30}", a)[:2]))
 # sizes known at run time (spec/types.md §3.1): some maps make their output with `fill_dims`, of a
 # size from a host loop or a function's argument, now and then over `0..out.len()` blocks
 feats = {}

@@ -84,7 +84,7 @@ def struct_expr(g, t, env, d, reads):
         v = g.fresh("sv")
         bump, rd = refs
         call = "%s(&%s, %s)" % (rd, v, g.expr(pt, env, d, reads))
-        return "{ let mut %s = %s(%s); %s(&mut %s, %s); %s }" % (
+        return "({ let mut %s = %s(%s); %s(&mut %s, %s); %s })" % (
             v, mk, arg, bump, v, g.expr(pt, env, d, reads), call if pt == t else convert(call, pt, t, g))
     if refs:
         k = (k - 0.4) / 0.6
@@ -95,7 +95,7 @@ def struct_expr(g, t, env, d, reads):
         f, ft = g.pick(fields)
         fenv = env + [("%s.%s" % (v, n), nt) for n, nt in fields]
         write = "%s.%s = %s;" % (v, f, g.expr(ft, fenv, d, reads))
-        return "{ let mut %s = %s(%s); %s %s }" % (v, mk, arg, write, g.expr(t, fenv, d, reads))
+        return "({ let mut %s = %s(%s); %s %s })" % (v, mk, arg, write, g.expr(t, fenv, d, reads))
     if k < 0.7:
         # the struct passed to the helper that takes it
         g.feat("struct_pass")

@@ -41,7 +41,7 @@ def tuple_expr(g, t, env, d, reads):
         v = g.fresh("tv")
         parts = ["%s.%d" % (v, i) if g.chance(0.7) else g.expr(e, env, d, reads) for i, e in enumerate(elems)]
         op = g.pick(["==", "!="])
-        eq = "{ let %s = %s; %s %s (%s) }" % (v, call, v, op, ", ".join(parts))
+        eq = "({ let %s = %s; %s %s (%s) })" % (v, call, v, op, ", ".join(parts))
         return eq if t == "bool" else "(%s as i32 as %s)" % (eq, t)
     if k < 0.6:
         # `let (a, _, c) = f(x);` and an expression of the names bound
@@ -55,7 +55,7 @@ def tuple_expr(g, t, env, d, reads):
             names.append((n, e))
             pats.append(n)
         body = g.expr(t, env + names, d, reads)
-        return "{ let (%s) = %s; %s }" % (", ".join(pats), call, body)
+        return "({ let (%s) = %s; %s })" % (", ".join(pats), call, body)
     # one element, converted to t
     i = g.ri(0, len(elems) - 1)
     g.feat("tuple_field")
