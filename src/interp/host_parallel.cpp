@@ -27,7 +27,7 @@ namespace vx::interp {
 
 #ifdef VX_NO_HOST_THREADS
 struct HostThreads::Controls {};
-HostThreads::HostThreads() = default;
+HostThreads::HostThreads(int /*requested: one thread runs them all here*/) {}
 #else
 struct HostThreads::Controls {
   tbb::global_control threads;
