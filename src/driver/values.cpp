@@ -508,7 +508,11 @@ int diff_files(const std::string& a_path, const std::string& b_path, int64_t ulp
       out << name << ": only in " << b_path << "\n";
       differ = true;
     }
-  for (const auto& [name, x] : *a) {
+  for (const auto& named : *a) {
+    // Not a structured binding: the lambdas below capture `x`, which clang 14 (the sanitizer
+    // build's) refuses for a binding's name.
+    const std::string& name = named.first;
+    const Binding& x = named.second;
     auto it = b->find(name);
     if (it == b->end()) continue;
     const Binding& y = it->second;
