@@ -150,6 +150,11 @@ for f in calls.ALIAS_FORMS:
     check(c is None and f.startswith("device_hbm") or c is not None and call not in c, "alias %s's control" % f)
 check({races.any_mutant(s).klass[:5] for s in range(3, 200, 8)} == {"call_"}, "seeds 8k+3 are call mutants")
 check({races.any_mutant(s).klass[:6] for s in range(5, 200, 16)} == {"alias_"}, "seeds 16k+5 are alias mutants")
+# one race mutant in ten has its first index under `dbg!`, evaluated as its argument
+dbgs = [s for s in range(400) if "dbg!(" in races.mutant(s).text()]
+check(20 <= len(dbgs) <= 70 and all(races.mutant(s).note.endswith("dbg!") for s in dbgs), "dbg! mutants: %r" % dbgs)
+m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8], [races.E("dbg", "i32", B("+", B("*", b, C(3)), l))])
+check("out[dbg!(((b * 3) + l))] = 1;" in m.text() and m.truth()[0], "dbg!(b * 3 + l) over 4 lanes collides: %r" % (m.truth(),))
 # run-time shapes: a pub fn called with its loops' values and with larger ones
 check({races.any_mutant(s).klass[:6] for s in range(9, 400, 16)} == {"dyn2d_"}, "seeds 16k+9 are dyn2d mutants")
 check({races.any_mutant(s).klass[:7] for s in range(1, 400, 16)} == {"stride_"}, "seeds 16k+1 are stride mutants")

@@ -41,6 +41,8 @@ class E:
             return self.value
         if op == "as":
             return wrap(self.a.ev(env), self.t)
+        if op == "dbg":
+            return self.a.ev(env)
         x, y = self.a.ev(env), self.b.ev(env)
         if op == "+":
             return wrap(x + y, self.t)
@@ -67,6 +69,8 @@ class E:
             return "%d%s" % (self.value, self.t) if self.t != "i32" else str(self.value)
         if op == "as":
             return "(%s as %s)" % (self.a.text(), self.t)
+        if op == "dbg":
+            return "dbg!(%s)" % self.a.text()
         return "(%s %s %s)" % (self.a.text(), op, self.b.text())
 
 
@@ -380,6 +384,11 @@ def mutant(seed):
             idx = [B("/", o, C(wd)), B("%", o, C(wd))]
             dims = [total // wd, wd]
             note += " 2-D"
+    # now and then the store's first index under `dbg!`, which the rules prove as its argument
+    # (kernel-rules.md §3): an own generator, so that the rest of the seed's mutant is unchanged
+    if random.Random(seed * 15485863 + 3).random() < 0.1:
+        idx = [E("dbg", idx[0].t, idx[0])] + idx[1:]
+        note += " dbg!"
     return Mutant(loops, dims, idx, guard, read, klass, note)
 
 
