@@ -278,6 +278,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_writes_through_argument.vx", "it calls the function `set_first`"},
       {"coefficient_not_constant.vx", "the tensor `out` has a dimension not known statically"},
       {"data_dependent_write.vx", "refused"},
+      {"dbg_index_near_miss.vx", "it calls `dbg!`, which .uir has no instruction for"},
       {"grid_over_limit.vx", "the loop `b` has more passes than a .uir range holds (2^31 - 1)"},
       {"index_too_large.vx", "refused"},
       {"lane_must_fix_index.vx", "refused"},
