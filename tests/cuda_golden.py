@@ -3,8 +3,8 @@
 
 Each tests/cuda_golden/NAME.cu starts with the line `// $ vx emit-cuda PROGRAM` and holds, after
 it, exactly what `vx emit-cuda PROGRAM` prints after the prelude (the kernel error codes of
-kernel_errors.def, vx_math.h, vx_half.h and vx_prelude.cuh, which the emitter puts first and which
-this script checks and strips). PROGRAM is one path relative to the project root, passed to vx as one argument: no shell reads it.
+kernel_errors.def, vx_math.h, vx_half.h, vx_arith.h and vx_prelude.cuh, which the emitter puts
+first and which this script checks and strips). PROGRAM is one path relative to the project root, passed to vx as one argument: no shell reads it.
 
     tests/cuda_golden.py VX            compare; a difference fails with a unified diff
     tests/cuda_golden.py --update VX   rewrite every file from what VX prints now
@@ -18,12 +18,13 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "cuda_golden"
 HEADER = b"// $ vx emit-cuda "
-PRELUDE_PARTS = ("src/numeric/vx_math.h", "src/numeric/vx_half.h", "src/offload/vx_prelude.cuh")
+PRELUDE_PARTS = ("src/numeric/vx_math.h", "src/numeric/vx_half.h", "src/numeric/vx_arith.h",
+                 "src/offload/vx_prelude.cuh")
 
 
 def prelude():
     # emit_cuda.cpp's cuda_prelude(): the kernel error codes of kernel_errors.def as one enum
-    # line, then the three files, each followed by a newline.
+    # line, then the four files, each followed by a newline.
     rows = re.findall(r"^VX_KERNEL_ERROR\((\w+), (\d+)\)",
                       (ROOT / "src/offload/kernel_errors.def").read_text(), re.M)
     errors = "enum {" + "".join(f" vx_kErr{name} = {code}," for name, code in rows) + " };\n"

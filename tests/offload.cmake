@@ -44,6 +44,21 @@ target_link_libraries(fake_cuda PRIVATE ${CMAKE_DL_LIBS})
 add_dependencies(cuda_host_test fake_cuda vx)
 target_compile_definitions(cuda_host_test PRIVATE VX_FAKE_CUDA_DIR="${CMAKE_BINARY_DIR}/fake_cuda")
 
+# arith_tiers: numeric/vx_arith.h's arithmetic on every tier against a model written from the
+# spec in Python (tests/arith_tiers_test.py): the constant folder and the interpreter on edge
+# values of every operator and cast; kernels with every pair of 8-bit operands and every 16-bit
+# integer cast, on the interpreter, through NVRTC and on the stand-in GPU. The sanitizer build
+# runs the folder and the interpreter under UBSan and leaves the stand-in GPU to the release build.
+if(VX_SANITIZE)
+  set(vx_arith_gpu --no-gpu)
+else()
+  set(vx_arith_gpu)
+endif()
+add_test(NAME arith_tiers
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/arith_tiers_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${vx_arith_gpu})
+set_tests_properties(arith_tiers PROPERTIES TIMEOUT 900)
+
 # emit_readable: `vx emit-cuda` keeps the Vx names, indents, writes #line, and --prelude
 # (spec/offload.md §1.1); NVRTC compiles a program whose names clash with C++ and the emitter's.
 if(Python3_EXECUTABLE)

@@ -86,7 +86,7 @@ for word in re.findall(r'"([^"]+)"', keywords.group(1) if keywords else ""):
     wanted[word] = "a keyword"
 for word in re.findall(r'kw\("([^"]+)"\)', grammar):
     wanted[word] = "a word of the grammar"
-for spelling, compound in re.findall(r'^VX_BINOP\(\w+, "([^"]+)", \d+, \w+, "([^"]*)"\)',
+for spelling, compound in re.findall(r'^VX_BINOP\(\w+, "([^"]+)", \d+, \w+, "([^"]*)", \w+\)',
                                      read("src", "parse", "operators.def"), re.M):
     wanted[spelling] = "an operator"
     if compound:

@@ -13,7 +13,7 @@
 namespace vx::tir {
 const char* binop_spelling(BinOp op) {
   static const char* names[] = {
-#define VX_BINOP(E, spelling, precedence, cls, compound) spelling,
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) spelling,
 #include "parse/operators.def"
 #undef VX_BINOP
   };

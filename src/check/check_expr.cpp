@@ -25,7 +25,8 @@ struct OpInfo {
 // Rust's precedence, 1 the loosest (parse/operators.def, spec/grammar.md).
 const std::map<std::string, OpInfo>& op_table() {
   static const std::map<std::string, OpInfo> table = {
-#define VX_BINOP(E, spelling, precedence, cls, compound) {spelling, {precedence, tir::BinOp::E}},
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) \
+  {spelling, {precedence, tir::BinOp::E}},
 #include "parse/operators.def"
 #undef VX_BINOP
   };
@@ -432,6 +433,13 @@ tir::Expr* Checker::check_cast(const ast::Cast& c, const Type* expected) {
         d.helps.push_back(
             "a code point past 255 has no cast: `x as u8 as char` keeps the low "
             "8 bits");
+      e = error_expr(span(c));
+      continue;
+    }
+    if (from == Scalar::Bool && is_float(to.scalar)) {  // as Rust (types.md §6)
+      auto& d =
+          error("E0203", span(ty), "cannot cast `bool` to `" + type_name(to) + "`", "invalid cast");
+      d.helps.push_back("cast through an integer first: `b as u8 as " + type_name(to) + "`");
       e = error_expr(span(c));
       continue;
     }

@@ -693,7 +693,7 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
 tir::BinOp compound_op(const std::string& op) {
   static const std::map<std::string, tir::BinOp> ops = [] {  // parse/operators.def
     std::map<std::string, tir::BinOp> m;
-#define VX_BINOP(E, spelling, precedence, cls, compound) \
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) \
   if (*compound) m.emplace(compound, tir::BinOp::E);
 #include "parse/operators.def"
 #undef VX_BINOP

@@ -1,29 +1,69 @@
 // Constant folding for const items (spec/types.md §consts): a const's value may be any
 // expression of literals, other consts, operators and casts; it is evaluated here with the
-// meaning of spec/semantics.md (wrapping integers, IEEE floats), once, at check time.
+// meaning of spec/semantics.md, once, at check time, by numeric/vx_arith.h's functions (the ones
+// the interpreter and every kernel compute with) on values of the operands' own C++ types.
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "check/checker_impl.hpp"
+#include "numeric/arith.hpp"
 #include "support/half.hpp"
 
 namespace vx::check {
 
 namespace {
 
-// Wraps a 64-bit value to the width and signedness of `s`.
-int64_t wrap_to(Scalar s, uint64_t v) {
-  const ScalarInfo& info = scalar_info(s);
-  if (info.bits >= 64) return static_cast<int64_t>(v);
-  uint64_t mask = (uint64_t(1) << info.bits) - 1;
-  v &= mask;
-  if (info.is_signed && (v >> (info.bits - 1)) & 1) v |= ~mask;
-  return static_cast<int64_t>(v);
+template <class T>
+struct Tag {
+  using type = T;
+};
+
+// Calls f(Tag<T>{}) with the C++ type T of an integer scalar (bool and char as their values' types:
+// bool an i32 of 0 or 1 where it is cast, char a u32 code point).
+template <class F>
+auto with_int(Scalar s, F f) {
+  switch (s) {
+    case Scalar::I8:
+      return f(Tag<int8_t>{});
+    case Scalar::I16:
+      return f(Tag<int16_t>{});
+    case Scalar::I32:
+    case Scalar::Bool:
+      return f(Tag<int32_t>{});
+    case Scalar::I64:
+      return f(Tag<int64_t>{});
+    case Scalar::U8:
+      return f(Tag<uint8_t>{});
+    case Scalar::U16:
+      return f(Tag<uint16_t>{});
+    case Scalar::U32:
+    case Scalar::Char:
+      return f(Tag<uint32_t>{});
+    default:
+      return f(Tag<uint64_t>{});
+  }
 }
 
+// A literal's integer as T, and T back into a literal (sign- or zero-extended, tir.hpp).
+template <class T>
+T int_of(const tir::Literal& l) {
+  return static_cast<T>(static_cast<uint64_t>(l.i));
+}
+template <class T>
+int64_t to_slot(T v) {
+  if constexpr (std::is_signed_v<T>)
+    return static_cast<int64_t>(v);
+  else
+    return static_cast<int64_t>(static_cast<uint64_t>(v));
+}
+
+// A value already of a 16-bit float's precision, or any double, rounded once to `s` (f32 and the
+// halves); the literal holds the rounded value (an f16's as its exact f32).
 double round_to(Scalar s, double v) {
   switch (s) {
     case Scalar::F32:
-      return static_cast<float>(v);
+      return vx_f64_to_f32(v);
     case Scalar::F16:
       return f16_bits_to_f32(f64_to_f16_bits(v));
     case Scalar::BF16:
@@ -33,61 +73,106 @@ double round_to(Scalar s, double v) {
   }
 }
 
+// An integer of type T to the float type `to`, rounded once.
+template <class T>
+double int_to_float(Scalar to, T v) {
+  const bool neg = std::is_signed_v<T> && v < 0;
+  const uint64_t mag =
+      neg ? uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
+  switch (to) {
+    case Scalar::F32:
+      return vx_int_to_float<float>(v);
+    case Scalar::F64:
+      return vx_int_to_float<double>(v);
+    case Scalar::F16:
+      return f16_bits_to_f32(vx_int_to_half(neg, mag, 1));
+    default:
+      return bf16_bits_to_f32(vx_int_to_half(neg, mag, 0));
+  }
+}
+
+// A float's exact value to the integer type `to`: saturating, NaN to 0.
+int64_t float_to_int(Scalar to, double v) {
+  return with_int(to,
+                  [&](auto tag) { return to_slot(vx_saturate<typename decltype(tag)::type>(v)); });
+}
+
+// A comparison of two values of one type (IEEE's on floats: NaN is unordered).
+template <class T>
+bool compare(tir::BinOp op, T x, T y) {
+  using tir::BinOp;
+  return op == BinOp::Eq   ? x == y
+         : op == BinOp::Ne ? x != y
+         : op == BinOp::Lt ? x < y
+         : op == BinOp::Le ? x <= y
+         : op == BinOp::Gt ? x > y
+                           : x >= y;
+}
+
+// `x op y` on floats of type s (f16 and bf16 in f32, rounded back once).
+double float_arith(Scalar s, tir::BinOp op, double x, double y) {
+  using tir::BinOp;
+  auto apply = [&](auto a, auto b) -> double {
+    switch (op) {
+      case BinOp::Add:
+        return vx_add(a, b);
+      case BinOp::Sub:
+        return vx_sub(a, b);
+      case BinOp::Mul:
+        return vx_mul(a, b);
+      case BinOp::Div:
+        return vx_div(a, b, nullptr);
+      default:
+        return vx_rem(a, b, nullptr);
+    }
+  };
+  if (s == Scalar::F64) return apply(x, y);
+  return round_to(s, apply(static_cast<float>(x), static_cast<float>(y)));
+}
+
 }  // namespace
 
 tir::Expr* Checker::fold_constant(tir::Expr* e) {
   using tir::BinOp;
   using tir::ExprKind;
   if (e->kind == ExprKind::Literal) return e;
-  auto lit = [&](const Type& t) {
-    tir::Expr* r = make(ExprKind::Literal, t, e->span);
-    return r;
-  };
+  auto lit = [&](const Type& t) { return make(ExprKind::Literal, t, e->span); };
   if (e->kind == ExprKind::Unary) {
     tir::Expr* a = fold_constant(e->args[0]);
     if (!a) return nullptr;
     tir::Expr* r = lit(e->type);
-    Scalar s = e->type.scalar;
+    const Scalar s = e->type.scalar;
     if (is_float(s))
-      r->lit.f = -a->lit.f;  // `!` is refused on floats
+      r->lit.f = -a->lit.f;  // `!` is refused on floats; negation is exact
     else if (s == Scalar::Bool)
-      r->lit.i = !a->lit.i;
-    else if (e->uop == tir::UnOp::Neg)
-      r->lit.i = wrap_to(s, 0 - static_cast<uint64_t>(a->lit.i));
+      r->lit.i = vx_bnot(a->lit.i != 0);
     else
-      r->lit.i = wrap_to(s, ~static_cast<uint64_t>(a->lit.i));
+      r->lit.i = with_int(s, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T v = int_of<T>(a->lit);
+        return to_slot(e->uop == tir::UnOp::Neg ? vx_neg(v) : vx_bnot(v));
+      });
     return r;
   }
   if (e->kind == ExprKind::Cast) {
     tir::Expr* a = fold_constant(e->args[0]);
     if (!a) return nullptr;
     tir::Expr* r = lit(e->type);
-    Scalar from = a->type.scalar, to = e->type.scalar;
-    if (is_float(to)) {
-      double v = is_float(from) ? a->lit.f
-                 : (is_int(from) && !is_signed_int(from))
-                     ? static_cast<double>(static_cast<uint64_t>(a->lit.i))
-                     : static_cast<double>(a->lit.i);
-      r->lit.f = round_to(to, v);
-    } else if (is_float(from)) {
-      // Saturating, NaN to 0 (spec/semantics.md §casts).
-      double v = std::trunc(a->lit.f);
-      const ScalarInfo& info = scalar_info(to);
-      long double lo = info.is_signed ? -std::ldexp(1.0L, info.bits - 1) : 0.0L;
-      long double hi =
-          info.is_signed ? std::ldexp(1.0L, info.bits - 1) - 1 : std::ldexp(1.0L, info.bits) - 1;
-      if (std::isnan(v))
-        r->lit.i = 0;
-      else if (v <= lo)
-        r->lit.i = static_cast<int64_t>(lo);
-      else if (v >= hi)
-        r->lit.i =
-            info.is_signed ? static_cast<int64_t>(hi) : wrap_to(to, static_cast<uint64_t>(hi));
-      else
-        r->lit.i = info.is_signed ? static_cast<int64_t>(v) : wrap_to(to, static_cast<uint64_t>(v));
-    } else {
-      r->lit.i = wrap_to(to, static_cast<uint64_t>(a->lit.i));
-    }
+    const Scalar from = a->type.scalar, to = e->type.scalar;
+    if (is_float(from) && is_float(to))
+      r->lit.f = round_to(to, a->lit.f);  // one rounding from the exact value
+    else if (is_float(from))
+      r->lit.i = float_to_int(to, a->lit.f);
+    else if (is_float(to))
+      r->lit.f = with_int(from, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return int_to_float(to, int_of<T>(a->lit));
+      });
+    else  // modular: the source's value (sign- or zero-extended) in the target's width
+      r->lit.i = with_int(to, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return to_slot(int_of<T>(a->lit));
+      });
     return r;
   }
   if (e->kind != ExprKind::Binary) return nullptr;
@@ -95,116 +180,79 @@ tir::Expr* Checker::fold_constant(tir::Expr* e) {
   tir::Expr* b = fold_constant(e->args[1]);
   if (!a || !b) return nullptr;
   tir::Expr* r = lit(e->type);
-  Scalar s = a->type.scalar;
-  BinOp op = e->bop;
+  const Scalar s = a->type.scalar;
+  const BinOp op = e->bop;
   if (op == BinOp::And || op == BinOp::Or) {
     r->lit.i = op == BinOp::And ? (a->lit.i && b->lit.i) : (a->lit.i || b->lit.i);
     return r;
   }
-  bool cmp = op == BinOp::Eq || op == BinOp::Ne || op == BinOp::Lt || op == BinOp::Le ||
-             op == BinOp::Gt || op == BinOp::Ge;
+  const bool cmp = tir::binop_class(op) == tir::OpClass::Compare;
   if (is_float(s)) {
-    double x = a->lit.f, y = b->lit.f, v = 0;
-    bool single = s == Scalar::F32 || s == Scalar::F16 || s == Scalar::BF16;
+    const double x = a->lit.f, y = b->lit.f;
+    if (cmp)
+      r->lit.i = compare(op, x, y);
+    else
+      r->lit.f = float_arith(s, op, x, y);
+    return r;
+  }
+  if (s == Scalar::Bool) {  // comparisons and the bit operators of bool
+    const bool x = a->lit.i != 0, y = b->lit.i != 0;
+    r->lit.i = cmp                   ? compare(op, x, y)
+               : op == BinOp::BitAnd ? vx_band(x, y)
+               : op == BinOp::BitOr  ? vx_bor(x, y)
+                                     : vx_bxor(x, y);
+    return r;
+  }
+  const int bits = scalar_info(s).bits;
+  int err = 0;
+  const bool folded = with_int(s, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T x = int_of<T>(a->lit), y = int_of<T>(b->lit);
     if (cmp) {
-      bool c = op == BinOp::Eq   ? x == y
-               : op == BinOp::Ne ? x != y
-               : op == BinOp::Lt ? x < y
-               : op == BinOp::Le ? x <= y
-               : op == BinOp::Gt ? x > y
-                                 : x >= y;
-      r->lit.i = c;
-      return r;
+      r->lit.i = compare(op, x, y);
+      return true;
     }
-    if (single) {
-      float fx = static_cast<float>(x), fy = static_cast<float>(y);
-      v = op == BinOp::Add   ? fx + fy
-          : op == BinOp::Sub ? fx - fy
-          : op == BinOp::Mul ? fx * fy
-          : op == BinOp::Div ? fx / fy
-                             : std::fmod(fx, fy);
-    } else {
-      v = op == BinOp::Add   ? x + y
-          : op == BinOp::Sub ? x - y
-          : op == BinOp::Mul ? x * y
-          : op == BinOp::Div ? x / y
-                             : std::fmod(x, y);
+    // A shift's amount has a type of its own: its value as u64, a negative one far too large.
+    const uint64_t amount = static_cast<uint64_t>(b->lit.i);
+    // The operator's function, as parse/operators.def names it.
+    T v{};
+    switch (op) {
+#define VX_FOLD_Arith(E, fn)                         \
+  case BinOp::E:                                     \
+    v = vx_apply(VX_ARITH_CALLABLE(fn), x, y, &err); \
+    break;
+#define VX_FOLD_Bits VX_FOLD_Arith
+#define VX_FOLD_Shift(E, fn) \
+  case BinOp::E:             \
+    v = fn(x, amount, &err); \
+    break;
+#define VX_FOLD_Compare(E, fn)
+#define VX_FOLD_Logic(E, fn)
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) VX_FOLD_##cls(E, fn)
+#include "parse/operators.def"
+#undef VX_BINOP
+#undef VX_FOLD_Arith
+#undef VX_FOLD_Bits
+#undef VX_FOLD_Shift
+#undef VX_FOLD_Compare
+#undef VX_FOLD_Logic
+      default:
+        return false;
     }
-    r->lit.f = round_to(s, v);
-    return r;
+    r->lit.i = to_slot(v);
+    return true;
+  });
+  if (err == VX_ARITH_DIV_ZERO) {
+    error("E0206", e->span, "the const's value divides by zero", "division by zero");
+    return nullptr;
   }
-  bool is_signed = is_signed_int(s) || s == Scalar::Bool;
-  uint64_t x = static_cast<uint64_t>(a->lit.i), y = static_cast<uint64_t>(b->lit.i);
-  if (cmp) {
-    bool lt = is_signed ? a->lit.i < b->lit.i : x < y;
-    bool eq = x == y;
-    r->lit.i = op == BinOp::Eq   ? eq
-               : op == BinOp::Ne ? !eq
-               : op == BinOp::Lt ? lt
-               : op == BinOp::Le ? (lt || eq)
-               : op == BinOp::Gt ? !(lt || eq)
-                                 : !lt;
-    return r;
+  if (err == VX_ARITH_SHIFT) {
+    error("E0206", e->span,
+          "the const's value shifts by " + std::to_string(b->lit.i) + ", not less than the width " +
+              std::to_string(bits));
+    return nullptr;
   }
-  int bits = scalar_info(s).bits;
-  switch (op) {
-    case BinOp::Add:
-      r->lit.i = wrap_to(s, x + y);
-      break;
-    case BinOp::Sub:
-      r->lit.i = wrap_to(s, x - y);
-      break;
-    case BinOp::Mul:
-      r->lit.i = wrap_to(s, x * y);
-      break;
-    case BinOp::Div:
-    case BinOp::Rem:
-      if (y == 0) {
-        error("E0206", e->span, "the const's value divides by zero", "division by zero");
-        return nullptr;
-      }
-      if (is_signed) {
-        int64_t sx = a->lit.i, sy = b->lit.i;
-        bool overflow = sy == -1 && sx == wrap_to(s, uint64_t(1) << (bits - 1));
-        if (op == BinOp::Div)
-          r->lit.i = overflow ? sx : wrap_to(s, static_cast<uint64_t>(sx / sy));
-        else
-          r->lit.i = overflow ? 0 : sx % sy;
-      } else {
-        r->lit.i = wrap_to(s, op == BinOp::Div ? x / y : x % y);
-      }
-      break;
-    case BinOp::BitAnd:
-      r->lit.i = wrap_to(s, x & y);
-      break;
-    case BinOp::BitOr:
-      r->lit.i = wrap_to(s, x | y);
-      break;
-    case BinOp::BitXor:
-      r->lit.i = wrap_to(s, x ^ y);
-      break;
-    case BinOp::Shl:
-    case BinOp::Shr: {
-      bool neg = is_signed_int(b->type.scalar) && b->lit.i < 0;
-      if (neg || y >= static_cast<uint64_t>(bits)) {
-        error("E0206", e->span,
-              "the const's value shifts by " + std::to_string(b->lit.i) +
-                  ", not less than the width " + std::to_string(bits));
-        return nullptr;
-      }
-      if (op == BinOp::Shl)
-        r->lit.i = wrap_to(s, x << y);
-      else
-        r->lit.i =
-            is_signed
-                ? (a->lit.i >> y)
-                : static_cast<int64_t>((x & (bits == 64 ? ~0ull : ((1ull << bits) - 1))) >> y);
-      break;
-    }
-    default:
-      return nullptr;
-  }
-  return r;
+  return folded ? r : nullptr;
 }
 
 }  // namespace vx::check

@@ -77,14 +77,14 @@ constexpr bool builtin_writes_first(BuiltinId id) {
 
 // The binary operators (parse/operators.def), their classes and precedence.
 enum class BinOp : uint8_t {
-#define VX_BINOP(E, spelling, precedence, cls, compound) E,
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) E,
 #include "parse/operators.def"
 #undef VX_BINOP
 };
 enum class OpClass : uint8_t { Arith, Bits, Shift, Compare, Logic };
 constexpr OpClass binop_class(BinOp op) {
   constexpr OpClass classes[] = {
-#define VX_BINOP(E, spelling, precedence, cls, compound) OpClass::cls,
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) OpClass::cls,
 #include "parse/operators.def"
 #undef VX_BINOP
   };

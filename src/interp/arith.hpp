@@ -1,7 +1,8 @@
-// Scalar arithmetic with Vx's meaning (spec/semantics.md §4–§6) and no C++ undefined behaviour:
-// integers wrap (computed in unsigned types of at least 32 bits), division and shifts check
-// their operands, casts saturate, f16/bf16 compute in f32 and round back. Header-only so that
-// the typed nodes inline it.
+// Scalar arithmetic with Vx's meaning (spec/semantics.md §4–§6), for the interpreter's typed nodes
+// and `.uir`: numeric/vx_arith.h's functions (the arithmetic every tier shares: wrapping
+// integers, checked division and shifts, saturating casts, NaN-aware min/max), with the
+// interpreter's runtime errors where they report an error, and f16/bf16 computed in f32 and
+// rounded back. Header-only so that the typed nodes inline it.
 #pragma once
 #include <cmath>
 #include <limits>
@@ -9,13 +10,9 @@
 
 #include "check/tir.hpp"
 #include "interp/runtime.hpp"
-#include "numeric/vx_math.h"
+#include "numeric/arith.hpp"
 
 namespace vx::interp {
-
-// The unsigned type that integer arithmetic on T wraps in (never promoted to a signed int).
-template <class T>
-using WrapT = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
 
 template <class T>
 inline bool is_nan(T v) {
@@ -49,88 +46,82 @@ std::string div_zero_message(tir::BinOp op);
 [[noreturn]] void shift_error(Span span, bool left, uint64_t amount, bool amount_unsigned,
                               Scalar lhs);
 
+// f16 and bf16 compute in f32 on their exact values and round back once.
 template <class T>
 inline T op_add(T a, T b) {
-  if constexpr (kIsInt<T>)
-    return static_cast<T>(WrapT<T>(a) + WrapT<T>(b));
-  else
+  if constexpr (kIsHalf<T>)
     return narrow<T>(widen(a) + widen(b));
+  else
+    return vx_add(a, b);
 }
 template <class T>
 inline T op_sub(T a, T b) {
-  if constexpr (kIsInt<T>)
-    return static_cast<T>(WrapT<T>(a) - WrapT<T>(b));
-  else
+  if constexpr (kIsHalf<T>)
     return narrow<T>(widen(a) - widen(b));
+  else
+    return vx_sub(a, b);
 }
 template <class T>
 inline T op_mul(T a, T b) {
-  if constexpr (kIsInt<T>)
-    return static_cast<T>(WrapT<T>(a) * WrapT<T>(b));
-  else
+  if constexpr (kIsHalf<T>)
     return narrow<T>(widen(a) * widen(b));
+  else
+    return vx_mul(a, b);
 }
 template <class T>
 inline T op_div(T a, T b, Span span) {
-  if constexpr (kIsInt<T>) {
-    if (b == 0) runtime_error(span, div_zero_message(tir::BinOp::Div));
-    if constexpr (std::is_signed_v<T>) {
-      if (a == std::numeric_limits<T>::min() && b == -1) return a;
-    }
-    return static_cast<T>(a / b);
-  } else {
+  if constexpr (kIsHalf<T>) {
     return narrow<T>(widen(a) / widen(b));
+  } else {
+    int e = 0;
+    const T r = vx_div(a, b, &e);
+    if (e) runtime_error(span, div_zero_message(tir::BinOp::Div));
+    return r;
   }
 }
 template <class T>
 inline T op_rem(T a, T b, Span span) {
-  if constexpr (kIsInt<T>) {
-    if (b == 0) runtime_error(span, div_zero_message(tir::BinOp::Rem));
-    if constexpr (std::is_signed_v<T>) {
-      if (b == -1) return 0;
-    }
-    return static_cast<T>(a % b);
+  if constexpr (kIsHalf<T>) {
+    return narrow<T>(vx_frem(widen(a), widen(b)));
   } else {
-    return narrow<T>(std::fmod(widen(a), widen(b)));
+    int e = 0;
+    const T r = vx_rem(a, b, &e);
+    if (e) runtime_error(span, div_zero_message(tir::BinOp::Rem));
+    return r;
   }
 }
 template <class T>
 inline T op_and(T a, T b) {
-  return static_cast<T>(a & b);
+  return vx_band(a, b);
 }
 template <class T>
 inline T op_or(T a, T b) {
-  return static_cast<T>(a | b);
+  return vx_bor(a, b);
 }
 template <class T>
 inline T op_xor(T a, T b) {
-  return static_cast<T>(a ^ b);
+  return vx_bxor(a, b);
 }
 template <class T>
 inline T op_neg(T a) {
-  if constexpr (kIsInt<T>)
-    return static_cast<T>(WrapT<T>(0) - WrapT<T>(a));
-  else if constexpr (kIsHalf<T>)
+  if constexpr (kIsHalf<T>)
     return T{static_cast<uint16_t>(a.bits ^ 0x8000)};
   else
-    return -a;
+    return vx_neg(a);
 }
 template <class T>
 inline T op_not(T a) {
-  if constexpr (std::is_same_v<T, bool>)
-    return !a;
-  else
-    return static_cast<T>(~WrapT<T>(a));
+  return vx_bnot(a);
 }
 
 // The shift amount arrives as slot bits (sign- or zero-extended) of any integer type.
 template <class T>
 inline T op_shift(T a, uint64_t amount, bool amount_unsigned, bool left, Span span,
                   Scalar lhs_scalar) {
-  constexpr uint64_t bits = sizeof(T) * 8;
-  if (amount >= bits) shift_error(span, left, amount, amount_unsigned, lhs_scalar);
-  if (left) return static_cast<T>(WrapT<T>(a) << amount);
-  return static_cast<T>(a >> amount);  // arithmetic on signed types (C++20)
+  int e = 0;
+  const T r = left ? vx_shl(a, amount, &e) : vx_shr(a, amount, &e);
+  if (e) shift_error(span, left, amount, amount_unsigned, lhs_scalar);
+  return r;
 }
 
 template <class T>
@@ -206,18 +197,6 @@ inline bool apply_cmp(T a, T b) {
 
 // ---- Casts (`as`) -------------------------------------------------------------------------------
 
-// Saturating float -> integer, NaN -> 0 (Rust).
-template <class To>
-inline To saturate_to_int(double d) {
-  if (std::isnan(d)) return 0;
-  constexpr int value_bits = sizeof(To) * 8 - (std::is_signed_v<To> ? 1 : 0);
-  const double upper = std::ldexp(1.0, value_bits);  // max + 1, exact
-  const double lower = std::is_signed_v<To> ? -upper : 0.0;
-  if (d >= upper) return std::numeric_limits<To>::max();
-  if (d <= lower) return std::numeric_limits<To>::min();
-  return static_cast<To>(d);
-}
-
 // An integer to a half in one rounding.
 template <class H>
 inline H int_to_half(bool negative, uint64_t magnitude) {
@@ -234,7 +213,7 @@ inline To cast_value(From v) {
     if constexpr (kIsInt<To>)
       return static_cast<To>(v);  // modular (C++20)
     else if constexpr (std::is_floating_point_v<To>)
-      return static_cast<To>(v);
+      return vx_int_to_float<To>(v);
     else if constexpr (kIsHalf<To>) {
       if constexpr (std::is_signed_v<From>) {
         const bool neg = v < 0;
@@ -249,9 +228,11 @@ inline To cast_value(From v) {
     }
   } else {  // From is a float type
     if constexpr (kIsInt<To>) {
-      return saturate_to_int<To>(static_cast<double>(widen(v)));
+      return vx_saturate<To>(static_cast<double>(widen(v)));
+    } else if constexpr (std::is_same_v<To, float>) {
+      return vx_f64_to_f32(static_cast<double>(widen(v)));  // exact from f32 and the halves
     } else if constexpr (std::is_floating_point_v<To>) {
-      return static_cast<To>(widen(v));
+      return static_cast<To>(widen(v));  // to f64: exact
     } else if constexpr (kIsHalf<To>) {
       if constexpr (std::is_same_v<From, double>)
         return half_from_f64<To>(v);
@@ -268,42 +249,28 @@ inline To cast_value(From v) {
 // Float min/max: a NaN operand is ignored; on equal values (-0.0, 0.0) the receiver is kept.
 template <class T>
 inline T method_max(T a, T b) {
-  if constexpr (kIsFloat<T>)
+  if constexpr (kIsHalf<T>)
     return (cmp_lt(a, b) || is_nan(a)) ? b : a;
   else
-    return a < b ? b : a;
+    return vx_maxm(a, b);
 }
 template <class T>
 inline T method_min(T a, T b) {
-  if constexpr (kIsFloat<T>)
+  if constexpr (kIsHalf<T>)
     return (cmp_lt(b, a) || is_nan(a)) ? b : a;
   else
-    return b < a ? b : a;
+    return vx_minm(a, b);
 }
 template <class T>
 inline T method_abs(T a) {
-  if constexpr (kIsInt<T>) {
-    if constexpr (std::is_signed_v<T>)
-      return a < 0 ? op_neg(a) : a;
-    else
-      return a;
-  } else if constexpr (kIsHalf<T>) {
+  if constexpr (kIsHalf<T>)
     return T{static_cast<uint16_t>(a.bits & 0x7fff)};
-  } else if constexpr (std::is_same_v<T, float>) {
-    return vx_abs_f32(a);
-  } else {
-    return vx_abs_f64(a);
-  }
+  else
+    return vx_abs(a);
 }
 template <class T>
 inline T int_pow(T base, uint32_t e) {
-  WrapT<T> result = 1, b = static_cast<WrapT<T>>(base);
-  while (e) {
-    if (e & 1) result = static_cast<WrapT<T>>(result * b);
-    b = static_cast<WrapT<T>>(b * b);
-    e >>= 1;
-  }
-  return static_cast<T>(result);
+  return vx_ipow(base, e);
 }
 
 }  // namespace vx::interp

@@ -141,8 +141,8 @@ const Node* binary_node(Compiler& c, const tir::Expr& e) {
 
 const Node* Compiler::binary(const tir::Expr& e) {
   switch (e.bop) {
-#define VX_BINOP(E, spelling, precedence, cls, compound) \
-  case BinOp::E:                                         \
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) \
+  case BinOp::E:                                             \
     return binary_node<BinOp::E>(*this, e);
 #include "parse/operators.def"
 #undef VX_BINOP

@@ -28,6 +28,7 @@
 #include <sstream>
 
 #include "check/tir_walk.hpp"
+#include "numeric/arith.hpp"
 #include "offload/emit_cuda_impl.hpp"
 #include "support/half.hpp"
 
@@ -372,7 +373,9 @@ std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
   return out;
 }
 
-// The kernels' error codes (kernel_errors.def), ahead of the prelude that uses them.
+// The kernels' error codes (kernel_errors.def), ahead of the prelude that uses them. vx_arith.h
+// reports its two with the same numbers.
+static_assert(kErrDivZero == VX_ARITH_DIV_ZERO && kErrShift == VX_ARITH_SHIFT);
 const char kKernelErrors[] =
     "enum {"
 #define VX_KERNEL_ERROR(Name, code) " vx_kErr" #Name " = " #code ","
@@ -388,6 +391,10 @@ const std::string& cuda_prelude() {
                                   "\n" +
                                   std::string(
 #include "offload/vx_half_text.inc"
+                                      ) +
+                                  "\n" +
+                                  std::string(
+#include "offload/vx_arith_text.inc"
                                       ) +
                                   "\n" +
                                   std::string(

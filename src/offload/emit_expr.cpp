@@ -37,34 +37,44 @@ std::string float_literal(Scalar s, double d) {
   return r;
 }
 
+// The name of an operator's function in numeric/vx_arith.h (parse/operators.def).
+const char* arith_function(BinOp op) {
+  static const char* names[] = {
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) #fn,
+#include "parse/operators.def"
+#undef VX_BINOP
+  };
+  return names[static_cast<int>(op)];
+}
+
 // `a op b` for the arithmetic, bit and shift operators on `s` (the interpreter's meaning:
-// integers wrap, division and shifts check their operands); `amount` is the shift amount's type.
-// Binary expressions and compound assignments both use it.
+// integers wrap, division and shifts check their operands): on integers, the operator's function
+// of vx_arith.h; on floats, C's operator, which is IEEE's (and vx_frem for `%`). The bit
+// operators are C's on both: `&`, `|`, `^` of one integer type cannot overflow. Binary
+// expressions and compound assignments both use it.
 std::string arith(BinOp op, Scalar s, Scalar amount, const std::string& a, const std::string& b) {
   const bool fl = is_float(s);
   const std::string T = ctype(s);
+  const std::string f = arith_function(op);
   switch (op) {
     case BinOp::Add:
-      return fl ? "(" + a + " + " + b + ")" : "vx_add(" + a + ", " + b + ")";
     case BinOp::Sub:
-      return fl ? "(" + a + " - " + b + ")" : "vx_sub(" + a + ", " + b + ")";
     case BinOp::Mul:
-      return fl ? "(" + a + " * " + b + ")" : "vx_mul(" + a + ", " + b + ")";
+      return fl ? "(" + a + " " + tir::binop_spelling(op) + " " + b + ")"
+                : f + "(" + a + ", " + b + ")";
     case BinOp::Div:
-      return fl ? "(" + a + " / " + b + ")" : "vx_div(" + a + ", " + b + ", vx_err)";
+      return fl ? "(" + a + " / " + b + ")" : f + "(" + a + ", " + b + ", vx_err)";
     case BinOp::Rem:
-      return fl ? "vx_frem(" + a + ", " + b + ")" : "vx_rem(" + a + ", " + b + ", vx_err)";
+      return fl ? "vx_frem(" + a + ", " + b + ")" : f + "(" + a + ", " + b + ", vx_err)";
     case BinOp::BitAnd:
-      return "((" + T + ")(" + a + " & " + b + "))";
     case BinOp::BitOr:
-      return "((" + T + ")(" + a + " | " + b + "))";
     case BinOp::BitXor:
-      return "((" + T + ")(" + a + " ^ " + b + "))";
+      return "((" + T + ")(" + a + " " + tir::binop_spelling(op) + " " + b + "))";
     case BinOp::Shl:
     case BinOp::Shr: {
       const std::string amt = is_signed_int(amount) ? "(unsigned long long)(long long)(" + b + ")"
                                                     : "(unsigned long long)(" + b + ")";
-      return std::string(op == BinOp::Shl ? "vx_shl(" : "vx_shr(") + a + ", " + amt + ", vx_err)";
+      return f + "(" + a + ", " + amt + ", vx_err)";
     }
     default:
       unsupported("this operator");

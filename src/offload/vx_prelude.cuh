@@ -1,8 +1,8 @@
-// vx_prelude.cuh: the runtime helpers every emitted kernel uses after vx_math.h (spec/offload.md).
-// Integer arithmetic wraps (computed in unsigned types), division and shifts check their operands
-// and record an error code instead of undefined behaviour, float->int casts saturate (NaN -> 0),
-// float min/max ignore a NaN operand: the meaning of src/interp/arith.hpp, bit for bit. No
-// standard headers (NVRTC has none); g++ compiles it too under tests/cuda_host/cuda_host.hpp.
+// vx_prelude.cuh: the runtime helpers every emitted kernel uses after vx_math.h, vx_half.h and
+// vx_arith.h (spec/offload.md). The arithmetic itself (wrapping integers, checked division and
+// shifts, saturating casts, NaN-aware min/max) is numeric/vx_arith.h's, the interpreter's; this
+// file adds the 16-bit float types, arrays, checked indices and atomics. No standard headers
+// (NVRTC has none); g++ compiles it too under tests/cuda_host/cuda_host.hpp.
 #ifndef VX_PRELUDE_CUH
 // A kernel's shared arrays past 48 KiB live in one dynamic buffer (emit_cuda.cpp,
 // shared_arrays()); the host harness gives each kernel a static one.
@@ -29,104 +29,6 @@ VX_D void vx_fail(int* e, int code) { *e = code; }
 #else
 #define VX_UNLIKELY(c) (c)
 #endif
-
-#define VX_INT_OPS(T, U)                               \
-  VX_D T vx_add(T a, T b) { return (T)((U)a + (U)b); } \
-  VX_D T vx_sub(T a, T b) { return (T)((U)a - (U)b); } \
-  VX_D T vx_mul(T a, T b) { return (T)((U)a * (U)b); } \
-  VX_D T vx_neg(T a) { return (T)((U)0 - (U)a); }      \
-  VX_D T vx_bnot(T a) { return (T)(~(U)a); }           \
-  VX_D T vx_shl(T a, unsigned long long n, int* e) {   \
-    if (n >= sizeof(T) * 8) {                          \
-      vx_fail(e, vx_kErrShift);                        \
-      return 0;                                        \
-    }                                                  \
-    return (T)((U)a << n);                             \
-  }                                                    \
-  VX_D T vx_shr(T a, unsigned long long n, int* e) {   \
-    if (n >= sizeof(T) * 8) {                          \
-      vx_fail(e, vx_kErrShift);                        \
-      return 0;                                        \
-    }                                                  \
-    return (T)(a >> n);                                \
-  }                                                    \
-  VX_D T vx_maxm(T a, T b) { return a < b ? b : a; }   \
-  VX_D T vx_minm(T a, T b) { return b < a ? b : a; }   \
-  VX_D T vx_ipow(T base, unsigned int ex) {            \
-    U r = 1, b = (U)base;                              \
-    while (ex) {                                       \
-      if (ex & 1) r = (U)(r * b);                      \
-      b = (U)(b * b);                                  \
-      ex >>= 1;                                        \
-    }                                                  \
-    return (T)r;                                       \
-  }                                                    \
-  VX_D bool vx_isnan(T) { return false; }
-
-#define VX_SIGNED_OPS(T, MINV)             \
-  VX_D T vx_div(T a, T b, int* e) {        \
-    if (b == 0) {                          \
-      vx_fail(e, vx_kErrDivZero);          \
-      return 0;                            \
-    }                                      \
-    if (a == MINV && b == (T)-1) return a; \
-    return (T)(a / b);                     \
-  }                                        \
-  VX_D T vx_rem(T a, T b, int* e) {        \
-    if (b == 0) {                          \
-      vx_fail(e, vx_kErrDivZero);          \
-      return 0;                            \
-    }                                      \
-    if (b == (T)-1) return 0;              \
-    return (T)(a % b);                     \
-  }                                        \
-  VX_D T vx_abs(T a) { return a < 0 ? vx_neg(a) : a; }
-
-#define VX_UNSIGNED_OPS(T)          \
-  VX_D T vx_div(T a, T b, int* e) { \
-    if (b == 0) {                   \
-      vx_fail(e, vx_kErrDivZero);   \
-      return 0;                     \
-    }                               \
-    return (T)(a / b);              \
-  }                                 \
-  VX_D T vx_rem(T a, T b, int* e) { \
-    if (b == 0) {                   \
-      vx_fail(e, vx_kErrDivZero);   \
-      return 0;                     \
-    }                               \
-    return (T)(a % b);              \
-  }                                 \
-  VX_D T vx_abs(T a) { return a; }
-
-VX_INT_OPS(signed char, unsigned int)
-VX_INT_OPS(short, unsigned int)
-VX_INT_OPS(int, unsigned int)
-VX_INT_OPS(long long, unsigned long long)
-VX_INT_OPS(unsigned char, unsigned int)
-VX_INT_OPS(unsigned short, unsigned int)
-VX_INT_OPS(unsigned int, unsigned int)
-VX_INT_OPS(unsigned long long, unsigned long long)
-VX_SIGNED_OPS(signed char, (signed char)(-128))
-VX_SIGNED_OPS(short, (short)(-32768))
-VX_SIGNED_OPS(int, (int)(-2147483647 - 1))
-VX_SIGNED_OPS(long long, (long long)(-9223372036854775807LL - 1))
-VX_UNSIGNED_OPS(unsigned char)
-VX_UNSIGNED_OPS(unsigned short)
-VX_UNSIGNED_OPS(unsigned int)
-VX_UNSIGNED_OPS(unsigned long long)
-
-// Floats: min/max keep the receiver on equal values and ignore a NaN operand (arith.hpp).
-VX_D float vx_maxm(float a, float b) { return (a < b || a != a) ? b : a; }
-VX_D float vx_minm(float a, float b) { return (b < a || a != a) ? b : a; }
-VX_D double vx_maxm(double a, double b) { return (a < b || a != a) ? b : a; }
-VX_D double vx_minm(double a, double b) { return (b < a || a != a) ? b : a; }
-VX_D float vx_abs(float a) { return vx_abs_f32(a); }
-VX_D double vx_abs(double a) { return vx_abs_f64(a); }
-VX_D bool vx_isnan(float a) { return a != a; }
-VX_D bool vx_isnan(double a) { return a != a; }
-VX_D float vx_frem(float a, float b) { return fmodf(a, b); }
-VX_D double vx_frem(double a, double b) { return fmod(a, b); }
 
 // f16 and bf16 (spec/semantics.md): storage types whose arithmetic, comparisons and math are
 // f32's on the exact widened values, rounded back once (vx_half.h's conversions: the
@@ -215,24 +117,6 @@ template <class T, int N>
 struct vx_arr {
   T v[N];
 };
-
-// Saturating float -> integer casts (Rust's `as`): NaN -> 0, out of range -> the nearest bound.
-#define VX_SAT(NAME, T, UPPER, LOWER, MAXV, MINV) \
-  VX_D T NAME(double d) {                         \
-    if (d != d) return 0;                         \
-    if (d >= (UPPER)) return MAXV;                \
-    if (d <= (LOWER)) return MINV;                \
-    return (T)d;                                  \
-  }
-VX_SAT(vx_sat_i8, signed char, 128.0, -128.0, (signed char)127, (signed char)(-128))
-VX_SAT(vx_sat_i16, short, 32768.0, -32768.0, (short)32767, (short)(-32768))
-VX_SAT(vx_sat_i32, int, 2147483648.0, -2147483648.0, 2147483647, (int)(-2147483647 - 1))
-VX_SAT(vx_sat_i64, long long, 9223372036854775808.0, -9223372036854775808.0, 9223372036854775807LL,
-       (long long)(-9223372036854775807LL - 1))
-VX_SAT(vx_sat_u8, unsigned char, 256.0, 0.0, (unsigned char)255, (unsigned char)0)
-VX_SAT(vx_sat_u16, unsigned short, 65536.0, 0.0, (unsigned short)65535, (unsigned short)0)
-VX_SAT(vx_sat_u32, unsigned int, 4294967296.0, 0.0, 4294967295u, 0u)
-VX_SAT(vx_sat_u64, unsigned long long, 18446744073709551616.0, 0.0, 18446744073709551615ull, 0ull)
 
 // An index: checked against its dimension (negative or too large records vx_kErrIndex, reads 0).
 VX_D long long vx_ix(long long i, long long n, int* e) {

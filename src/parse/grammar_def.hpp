@@ -489,7 +489,7 @@ auto const cast_def = unary >> cast_types;
 
 // The binary operators of every level (operators.def); the checker applies their precedence.
 x3::symbols<std::string> const binary_ops({
-#define VX_BINOP(E, spelling, precedence, cls, compound) {spelling, spelling},
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) {spelling, spelling},
 #include "parse/operators.def"
 #undef VX_BINOP
 });
@@ -515,7 +515,7 @@ auto const if_expr_def = kw("if") > no_struct[expr] > block > *else_if > -else_b
 // assign = ( "=" | "+=" | … ) expr: `=` and operators.def's compound spellings.
 x3::symbols<std::string> const assign_ops = [] {
   x3::symbols<std::string> ops({{"=", "="}});
-#define VX_BINOP(E, spelling, precedence, cls, compound) \
+#define VX_BINOP(E, spelling, precedence, cls, compound, fn) \
   if (*compound) ops.add(compound, compound);
 #include "parse/operators.def"
 #undef VX_BINOP
