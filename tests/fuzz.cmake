@@ -10,12 +10,13 @@ add_test(NAME fuzz_replay
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/fuzz_replay_test.py ${PROJECT_SOURCE_DIR})
 
 # OSS-Fuzz's build contract, run on this machine with clang (tests/oss_fuzz_test.py): build.sh,
-# the project files, the dictionary against the grammar's tables, fuzz_expectations built and run
-# on its seeds (~40 s). The release build runs it (clang-14 from tools/setup).
+# the project files, the dictionary against the grammar's tables, every harness built (all of vx
+# once more, with clang-14 and ASan) and run on its seeds. The release build runs it (clang-14
+# from tools/setup).
 if(NOT VX_SANITIZE AND NOT VX_FUZZ_ENGINE)
   add_test(NAME oss_fuzz
     COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/oss_fuzz_test.py ${PROJECT_SOURCE_DIR})
-  set_tests_properties(oss_fuzz PROPERTIES TIMEOUT 900)
+  set_tests_properties(oss_fuzz PROPERTIES TIMEOUT 2400)
 endif()
 
 # NAME:RUNS — the harnesses, and the executions of each CI run (the seeds included), chosen so

@@ -13,12 +13,12 @@
   where `unshare -rn` can take it away (it downloads nothing);
 - in $OUT, per harness: the harness, NAME_seed_corpus.zip, NAME.dict, NAME.options, and the shared
   libraries it loads from $OUT/lib (not from the system);
-- each harness run on its unpacked seed corpus with its dictionary (-runs=0: every seed once),
+- every harness run on its unpacked seed corpus with its dictionary (-runs=0: every seed once),
   then a short deterministic campaign.
 
-By default only fuzz_expectations is built (the runner's readers: seconds); the others need all
-of vx compiled with clang and ASan (the sanitizer build's time). VX_OSS_FUZZ_HARNESSES="parse
-check …" or "all" builds those.
+Every harness is built: all of vx compiled once with clang and ASan (about the sanitizer build's
+time), each harness linked to it. VX_OSS_FUZZ_HARNESSES="parse check …" builds only those, for a
+quicker look while working on build.sh.
 
 usage: oss_fuzz_test.py REPO_ROOT
 """
@@ -106,7 +106,7 @@ if missing:
     fail("vx.dict lacks " + ", ".join(f"`{w}` ({wanted[w]})" for w in missing))
 
 # ---- build.sh under the contract --------------------------------------------------------------
-harnesses = os.environ.get("VX_OSS_FUZZ_HARNESSES", "expectations")
+harnesses = os.environ.get("VX_OSS_FUZZ_HARNESSES", "all")
 tmp = tempfile.mkdtemp(prefix="vx_oss_fuzz_")
 src, work, out = (os.path.join(tmp, d) for d in ("src", "work", "out"))
 for d in (src, work, out):
