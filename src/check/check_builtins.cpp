@@ -315,8 +315,16 @@ tir::Expr* Checker::ordering_arg(const ast::Expr& e, const char* enum_name,
 }
 
 namespace {
-const std::vector<std::string> kOrderings = {"Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"};
-const std::vector<std::string> kScopes = {"Block", "Device", "System"};
+const std::vector<std::string> kOrderings = {
+#define VX_ORDERING(Name, before, after, order) #Name,
+#include "check/orderings.def"
+#undef VX_ORDERING
+};
+const std::vector<std::string> kScopes = {
+#define VX_FENCE_SCOPE(Name, cuda) #Name,
+#include "check/orderings.def"
+#undef VX_FENCE_SCOPE
+};
 }  // namespace
 
 tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Span s) {

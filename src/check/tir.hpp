@@ -96,9 +96,18 @@ enum class UnOp : uint8_t { Neg, Not };  // Not: `!` on bool (logical) or intege
 
 enum class Across : uint8_t { None, Blocks, Lanes };
 
-// Atomic orderings and fence scopes are passed to built-ins as i32 literals of these values.
-enum class AtomicOrdering : int32_t { Relaxed, Acquire, Release, AcqRel, SeqCst };
-enum class FenceScope : int32_t { Block, Device, System };
+// Atomic orderings and fence scopes are passed to built-ins as i32 literals of these values
+// (check/orderings.def).
+enum class AtomicOrdering : int32_t {
+#define VX_ORDERING(Name, before, after, order) Name,
+#include "check/orderings.def"
+#undef VX_ORDERING
+};
+enum class FenceScope : int32_t {
+#define VX_FENCE_SCOPE(Name, cuda) Name,
+#include "check/orderings.def"
+#undef VX_FENCE_SCOPE
+};
 
 struct Block;
 struct Stmt;

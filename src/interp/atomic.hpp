@@ -14,16 +14,11 @@ namespace vx::interp {
 
 inline std::memory_order to_order(int32_t o) {
   switch (static_cast<tir::AtomicOrdering>(o)) {
-    case tir::AtomicOrdering::Relaxed:
-      return std::memory_order_relaxed;
-    case tir::AtomicOrdering::Acquire:
-      return std::memory_order_acquire;
-    case tir::AtomicOrdering::Release:
-      return std::memory_order_release;
-    case tir::AtomicOrdering::AcqRel:
-      return std::memory_order_acq_rel;
-    case tir::AtomicOrdering::SeqCst:
-      return std::memory_order_seq_cst;
+#define VX_ORDERING(Name, before, after, order) \
+  case tir::AtomicOrdering::Name:               \
+    return std::memory_order_##order;
+#include "check/orderings.def"
+#undef VX_ORDERING
   }
   return std::memory_order_seq_cst;
 }

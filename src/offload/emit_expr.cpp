@@ -524,11 +524,16 @@ std::string RegionEmitter::dim_query(const Expr& e, std::string& pre) {
 }
 
 std::string RegionEmitter::scoped_fence(const Expr& e, std::string& pre) {
-  const int64_t scope =
-      e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : 1;
-  pre += scope == 0   ? "__threadfence_block();\n"
-         : scope == 1 ? "__threadfence();\n"
-                      : "__threadfence_system();\n";
+  static const char* const kFences[] = {
+#define VX_FENCE_SCOPE(Name, cuda) cuda,
+#include "check/orderings.def"
+#undef VX_FENCE_SCOPE
+  };
+  const int64_t device = static_cast<int64_t>(tir::FenceScope::Device);
+  int64_t scope =
+      e.args.size() > 1 && e.args[1]->kind == ExprKind::Literal ? e.args[1]->lit.i : device;
+  if (scope < 0 || scope > static_cast<int64_t>(tir::FenceScope::System)) scope = device;
+  pre += std::string(kFences[scope]) + "();\n";
   return "0";
 }
 
@@ -556,9 +561,21 @@ std::string RegionEmitter::atomic(const Expr& e, const char* fn, std::string& pr
   if (!t.init.empty()) unsupported("an atomic on an uninit() tile");
   if (t.elem == Scalar::F32) out_.float_atomics = true;
   const std::string idx = "vx_ix(" + as_index(*e.args[1], pre) + ", " + t.size() + ", vx_err)";
-  const int64_t ord = e.args.back()->kind == ExprKind::Literal ? e.args.back()->lit.i : 4;
-  const bool before = ord == 2 || ord == 3 || ord == 4;  // Release, AcqRel, SeqCst
-  const bool after = ord == 1 || ord == 3 || ord == 4;   // Acquire, AcqRel, SeqCst
+  // The fences of its ordering (check/orderings.def); SeqCst where it is not a literal.
+  static const bool kBefore[] = {
+#define VX_ORDERING(Name, before, after, order) before,
+#include "check/orderings.def"
+#undef VX_ORDERING
+  };
+  static const bool kAfter[] = {
+#define VX_ORDERING(Name, before, after, order) after,
+#include "check/orderings.def"
+#undef VX_ORDERING
+  };
+  const int64_t seq_cst = static_cast<int64_t>(tir::AtomicOrdering::SeqCst);
+  int64_t ord = e.args.back()->kind == ExprKind::Literal ? e.args.back()->lit.i : seq_cst;
+  if (ord < 0 || ord > seq_cst) ord = seq_cst;
+  const bool before = kBefore[ord], after = kAfter[ord];
   const char* fence = t.mem == Memory::Smem ? "__threadfence_block();\n" : "__threadfence();\n";
   std::vector<std::string> vals;
   for (size_t k = 2; k + 1 < e.args.size(); ++k) vals.push_back(expr(*e.args[k], pre));

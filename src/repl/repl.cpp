@@ -63,9 +63,12 @@ const char* const kKeywords[] = {
     "blocks", "lanes", "spawn", "on", "return", "break", "continue", "true", "false", "as",
     "unsafe", "pub", "import", "transfer", "Tensor", "Token", "println!", "print!", "assert!",
     "assert_eq!", "Memory::CPU_DRAM", "Memory::HBM", "Memory::SMEM", "Topology::Device",
-    "AtomicOrdering::Relaxed", "AtomicOrdering::Acquire", "AtomicOrdering::Release",
-    "AtomicOrdering::AcqRel", "AtomicOrdering::SeqCst", "FenceScope::Block",
-    "FenceScope::Device", "FenceScope::System"};
+#define VX_ORDERING(Name, before, after, order) "AtomicOrdering::" #Name,
+#define VX_FENCE_SCOPE(Name, cuda) "FenceScope::" #Name,
+#include "check/orderings.def"
+#undef VX_ORDERING
+#undef VX_FENCE_SCOPE
+};
 // clang-format on
 
 // The built-ins as builtins.def lists them: free functions, and methods (after a `.`).
