@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The layers of src/ hold (issue 18): a file includes only headers of its own layer and of the
-layers below it, a header marked internal ("Internal to …" in its opening lines) is included only
-from its own folder, and the libraries of CMakeLists.txt (vx_layer) link only downward.
+layers below it, a header marked internal ("Internal to …" anywhere in the comment it opens with) is
+included only from its own folder, and the libraries of CMakeLists.txt (vx_layer) link only downward.
 
 The order, lowest first (README, "Layers"):
   numeric  the math and f16/bf16 routines that the host and emitted kernels share (header-only)
@@ -47,6 +47,17 @@ def allowed(layer):
     return out
 
 
+def opening_comment(text):
+    """The comment a header opens with: every line up to the first that is not a `//` comment,
+    however long (a line broken inside "Internal to" still counts)."""
+    lines = []
+    for line in text.splitlines():
+        if not line.lstrip().startswith("//"):
+            break
+        lines.append(line.lstrip()[2:].strip())
+    return " ".join(lines)
+
+
 failures = []
 src = os.path.join(ROOT, "src")
 folders = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
@@ -58,8 +69,8 @@ for layer in folders:
     for name in os.listdir(os.path.join(src, layer)):
         if name.endswith((".hpp", ".h")):
             with open(os.path.join(src, layer, name), encoding="utf-8") as f:
-                head = "".join(f.readline() for _ in range(3))
-            if "Internal to" in head:
+                head = opening_comment(f.read())
+            if re.search(r"\bInternal\s+to\b", head):
                 internal[f"{layer}/{name}"] = layer
 
 include = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"', re.M)
