@@ -6,8 +6,8 @@
 
 #include "check/checker.hpp"
 #include "check/tir_walk.hpp"
-#include "driver/pipeline.hpp"
 #include "parse/parser.hpp"
+#include "pipeline/pipeline.hpp"
 #include "support/suggest.hpp"
 
 namespace {

@@ -11,10 +11,10 @@
 
 #include "check/checker.hpp"
 #include "check/tir_walk.hpp"
-#include "driver/pipeline.hpp"
 #include "interp/host_parallel.hpp"
 #include "interp/interpreter.hpp"
 #include "parse/parser.hpp"
+#include "pipeline/pipeline.hpp"
 #include "support/diagnostics.hpp"
 #include "support/internal_error.hpp"
 

@@ -10,8 +10,8 @@
 #include "check/index_dag.hpp"
 #include "check/machine.hpp"
 #include "check/mixed_radix.hpp"
-#include "driver/pipeline.hpp"
 #include "parse/parser.hpp"
+#include "pipeline/pipeline.hpp"
 
 using namespace vx;
 using namespace vx::kr;

@@ -9,9 +9,9 @@ The order, lowest first (README, "Layers"):
   parse    the AST and the grammar
   check    the checker, the typed program, the kernel rules, machine files
   interp   the interpreter and its run-time values
-  offload  the offload marks, the CUDA emitter, NVRTC, the driver, the runner   (beside uir)
+  offload  the offload marks, the CUDA emitter, NVRTC, the CUDA driver API, the runner   (beside uir)
   uir      the loop IR: reader, checker, runner, lowering                       (beside offload)
-  driver   the pipeline
+  pipeline the pipeline's steps, vx call's argument checks, main's values
   repl     `vx repl`
   cli      `vx`'s sub-commands and the conformance runner
 
@@ -30,8 +30,8 @@ BELOW = {
     "interp": {"check"},
     "offload": {"interp"},
     "uir": {"interp"},
-    "driver": {"offload", "uir"},
-    "repl": {"driver"},
+    "pipeline": {"offload", "uir"},
+    "repl": {"pipeline"},
     "cli": {"repl"},
 }
 

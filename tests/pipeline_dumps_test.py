@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`--dump=ast|typed|kernels|cuda|uir` (spec/cli.md §4, driver/pipeline.hpp): what each step of
+"""`--dump=ast|typed|kernels|cuda|uir` (spec/cli.md §4, pipeline/pipeline.hpp): what each step of
 the pipeline made, printed, for a program small enough to work out by hand.
 
 - `check --dump=typed`: every local with its slot, literals with their types, every composite

@@ -16,7 +16,7 @@
 # there the module would be compiled with ASan, UBSan and libFuzzer's coverage hooks, whose
 # runtime a shared module does not carry — the executable must, so Python would have to start
 # with clang's ASan runtime in LD_PRELOAD, and NumPy's and PyTorch's own libraries (not built for
-# ASan) would run under it too; not tried. The C++ the module calls (driver/call.cpp, the
+# ASan) would run under it too; not tried. The C++ the module calls (pipeline/call.cpp, the
 # pipeline, the interpreter) is tested there through `vx call` and `vx run`. With -DVX_PYTHON=ON
 # the sanitizer build compiles the module (clang 14, no warnings) but registers no test.
 if(NOT VX_PYTHON OR VX_SANITIZE)

@@ -14,10 +14,10 @@
 #include <sstream>
 
 #include "check/checker.hpp"
-#include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
+#include "pipeline/pipeline.hpp"
 
 namespace fs = std::filesystem;
 using namespace vx;

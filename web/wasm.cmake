@@ -18,7 +18,7 @@ foreach(entry boost nlohmann xxhash.h)
   file(CREATE_LINK /usr/include/${entry} ${VX_WASM_INCLUDE}/${entry} SYMBOLIC)
 endforeach()
 
-set(VX_WASM_SOURCES ${PROJECT_SOURCE_DIR}/src/driver/pipeline.cpp
+set(VX_WASM_SOURCES ${PROJECT_SOURCE_DIR}/src/pipeline/pipeline.cpp
                     ${PROJECT_SOURCE_DIR}/web/engine/engine.cpp)
 foreach(layer support parse check interp offload uir)
   file(GLOB layer_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${layer}/*.cpp)

@@ -11,8 +11,8 @@
 #include <cstring>
 
 #include "dlpack.hpp"
-#include "driver/call.hpp"
-#include "driver/npy.hpp"
+#include "pipeline/call.hpp"
+#include "pipeline/npy.hpp"
 #include "support/half.hpp"
 #include "support/suggest.hpp"
 

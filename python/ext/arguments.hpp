@@ -2,7 +2,7 @@
 // `bind` sets in the function's frame: scalars checked against their parameter types, and arrays
 // (NumPy, anything with `__dlpack__` or the buffer protocol) taken without a copy, their memory
 // the tensor's. An argument that does not fit is refused before anything runs, with the message
-// `vx call` gives for a `.npy` file (driver/call.hpp) where the two can differ the same way.
+// `vx call` gives for a `.npy` file (pipeline/call.hpp) where the two can differ the same way.
 // Needs the GIL; the BoundCall it fills is read without it, on the run's thread.
 #pragma once
 #include <pybind11/pybind11.h>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "check/tir.hpp"
-#include "driver/params.hpp"
+#include "pipeline/params.hpp"
 
 namespace vx::python {
 

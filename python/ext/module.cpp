@@ -1,5 +1,5 @@
-// The extension module `vx._vx` (spec/python.md): the pipeline of driver/pipeline.hpp called from
-// Python, as `vx call` calls it (driver/call.cpp) but on Python's arrays instead of files. A
+// The extension module `vx._vx` (spec/python.md): the pipeline of pipeline/pipeline.hpp called from
+// Python, as `vx call` calls it (pipeline/call.cpp) but on Python's arrays instead of files. A
 // program is compiled once (through the offload marks, as a library: no `main` needed); each call
 // of a `pub fn` binds Python's arguments (arguments.cpp), releases the GIL, runs the function with
 // the pipeline, and turns its return value, its runtime error or its printed output back into
@@ -18,9 +18,9 @@
 #include "arguments.hpp"
 #include "check/tir_walk.hpp"
 #include "check/write_map.hpp"
-#include "driver/call.hpp"
-#include "driver/params.hpp"
-#include "driver/pipeline.hpp"
+#include "pipeline/call.hpp"
+#include "pipeline/params.hpp"
+#include "pipeline/pipeline.hpp"
 #include "repl/interrupt.hpp"
 #include "results.hpp"
 

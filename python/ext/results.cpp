@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "driver/npy.hpp"
-#include "driver/params.hpp"
+#include "pipeline/npy.hpp"
+#include "pipeline/params.hpp"
 #include "support/half.hpp"
 
 namespace vx::python {

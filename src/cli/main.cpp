@@ -18,9 +18,9 @@
 #include <string_view>
 #include <type_traits>
 
+#include "cli/commands.hpp"
 #include "cli/conformance.hpp"
-#include "cli/driver.hpp"
-#include "driver/values.hpp"
+#include "pipeline/values.hpp"
 #include "repl/explain_text.hpp"
 #include "repl/protocol.hpp"
 #include "repl/repl.hpp"
@@ -150,7 +150,7 @@ int vx_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "vx 0.1.0");
 
-  vx::DriverOptions opts;
+  vx::CommandOptions opts;
   std::string error_format = "human";
   std::string color = "auto";
   auto add_program_options = [&](CLI::App* cmd) {
@@ -234,8 +234,8 @@ int vx_main(int argc, char** argv) {
   auto* parse = app.add_subcommand("parse", "parse a program (and print its AST)");
   add_program_options(parse);
   parse->add_option("--dump", opts.dump, "what to print: ast")->check(CLI::IsMember({"ast"}));
-  // What a step of the pipeline made (driver/pipeline.hpp), printed instead of going on; under
-  // `run`, a FILE.json is the values of main's bindings at its end (driver/values.hpp).
+  // What a step of the pipeline made (pipeline/pipeline.hpp), printed instead of going on; under
+  // `run`, a FILE.json is the values of main's bindings at its end (pipeline/values.hpp).
   const CLI::IsMember steps({"ast", "typed", "kernels", "cuda", "uir"});
   check->add_option("--dump", opts.dump, "print what a step made, and stop")->check(steps);
   run->add_option("--dump", opts.dump,
@@ -391,7 +391,7 @@ int vx_main(int argc, char** argv) {
                : *emit_cuda ? vx::Stage::EmitCuda
                : *lower     ? vx::Stage::Lower
                             : vx::Stage::Parse;
-  int status = vx::with_large_stack([&] { return vx::run_driver(opts, std::cout, std::cerr); },
+  int status = vx::with_large_stack([&] { return vx::run_command(opts, std::cout, std::cerr); },
                                     opts.error_format);
   std::cout.flush();
   return status;

@@ -92,8 +92,8 @@
   VX_ARITH_DIV(T, 0, 0)      \
   VX_MATH_FN T vx_abs(T a) { return a; }
 
-// `long` and `long long` are both 64 bits here (LP64), and distinct types: the host's int64_t is
-// `long`, emitted kernels spell `long long`.
+// `long` and `long long` are distinct types: the host's int64_t is `long` (LP64), emitted kernels
+// spell `long long` (as does WebAssembly's int64_t, whose `long` has 32 bits).
 VX_ARITH_INT(signed char, unsigned int)
 VX_ARITH_INT(short, unsigned int)
 VX_ARITH_INT(int, unsigned int)
@@ -107,7 +107,7 @@ VX_ARITH_INT(unsigned long long, unsigned long long)
 VX_ARITH_SIGNED(signed char, (signed char)(-128))
 VX_ARITH_SIGNED(short, (short)(-32768))
 VX_ARITH_SIGNED(int, (int)(-2147483647 - 1))
-VX_ARITH_SIGNED(long, (long)(-9223372036854775807L - 1))
+VX_ARITH_SIGNED(long, (long)((unsigned long)1 << (sizeof(long) * 8 - 1)))  // 32 bits on wasm32
 VX_ARITH_SIGNED(long long, (long long)(-9223372036854775807LL - 1))
 VX_ARITH_UNSIGNED(unsigned char)
 VX_ARITH_UNSIGNED(unsigned short)

@@ -7,7 +7,7 @@
 #include <cctype>
 #include <memory>
 
-#include "driver/pipeline.hpp"
+#include "pipeline/pipeline.hpp"
 #include "repl/repl.hpp"
 #include "repl/wrapped.hpp"
 

@@ -39,14 +39,14 @@
 #include <sstream>
 
 #include "check/tir_walk.hpp"
-#include "driver/params.hpp"
-#include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/runtime.hpp"  // with_scalar and scalar_text: the interpreter's values
 #include "offload/cuda_driver.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
+#include "pipeline/params.hpp"
+#include "pipeline/pipeline.hpp"
 #include "repl/interrupt.hpp"
 #include "repl/report.hpp"
 #include "repl/save.hpp"

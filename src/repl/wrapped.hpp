@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/pipeline.hpp"
 #include "interp/interpreter.hpp"
 #include "offload/runner.hpp"
+#include "pipeline/pipeline.hpp"
 #include "repl/interrupt.hpp"
 
 namespace vx::repl {

@@ -14,7 +14,7 @@ const char* component_of(const std::string& file) {
       {"src/interp/", "the interpreter"},
       {"src/offload/", "the offload tier"},
       {"src/uir/", "the .uir tools"},
-      {"src/driver/", "the pipeline"},
+      {"src/pipeline/", "the pipeline"},
       {"src/repl/", "the REPL"},
       {"src/cli/", "the command line"},
       {"src/support/", "vx's support code"}};

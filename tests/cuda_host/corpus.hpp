@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "check/machine.hpp"
-#include "driver/pipeline.hpp"
 #include "offload/emit_cuda.hpp"
 #include "parse/parser.hpp"
+#include "pipeline/pipeline.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::testing {

@@ -1,8 +1,8 @@
-// libFuzzer harness: `vx check FILE --explain`, through the pipeline as cli/driver.cpp runs it
+// libFuzzer harness: `vx check FILE --explain`, through the pipeline as cli/commands.cpp runs it
 // (parse, check, the kernel rules on the default machine), with the explain tables and the
 // diagnostics printed in both formats.
-#include "driver/pipeline.hpp"
 #include "fuzz_common.hpp"
+#include "pipeline/pipeline.hpp"
 #include "token_mutator.hpp"
 
 VX_FUZZ_TOKEN_MUTATOR

@@ -52,7 +52,7 @@ inline std::shared_ptr<SourceFile> input_file(const uint8_t* data, size_t size, 
   return std::make_shared<SourceFile>(name, std::string(reinterpret_cast<const char*>(data), size));
 }
 
-// Runs `body` on a thread with the 1 GiB stack `vx` gives run_driver (cli/driver.cpp's
+// Runs `body` on a thread with the 1 GiB stack `vx` gives run_command (cli/commands.cpp's
 // with_large_stack), so that a harness sees what the command line sees. Unlike the CLI it does
 // not catch exceptions: an exception that reaches here is a bug and ends the run (abort).
 inline void on_large_stack(const std::function<void()>& body) {

@@ -1,9 +1,9 @@
 // libFuzzer harness: `vx emit-cuda FILE` without --cubin: the CUDA C++ text of every region
 // (offload/emit_cuda.hpp) of a program the pipeline's front end (parse, check, kernel rules)
 // accepts. NVRTC is not used.
-#include "driver/pipeline.hpp"
 #include "fuzz_common.hpp"
 #include "offload/emit_cuda.hpp"
+#include "pipeline/pipeline.hpp"
 #include "token_mutator.hpp"
 
 VX_FUZZ_TOKEN_MUTATOR

@@ -1,7 +1,7 @@
 // libFuzzer harness: `vx parse FILE --dump=ast`: the pipeline's parse step and its dump, the
 // diagnostics in both formats.
-#include "driver/pipeline.hpp"
 #include "fuzz_common.hpp"
+#include "pipeline/pipeline.hpp"
 #include "token_mutator.hpp"
 
 VX_FUZZ_TOKEN_MUTATOR

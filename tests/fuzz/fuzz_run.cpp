@@ -6,8 +6,8 @@
 // spec/semantics.md §8.1): past them it stops with a runtime error, as the CLI does.
 #include <cstdlib>
 
-#include "driver/pipeline.hpp"
 #include "fuzz_common.hpp"
+#include "pipeline/pipeline.hpp"
 #include "token_mutator.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // The playground's engine (web/README.md): one C entry, vx_request, that takes a request as JSON
 // and answers in JSON, so that the page's Web Worker (web/src/worker.js) needs no bindings
-// library. It runs the same pipeline as `vx check` and `vx run` (driver/pipeline.hpp) with the
+// library. It runs the same pipeline as `vx check` and `vx run` (pipeline/pipeline.hpp) with the
 // offload tier off, and answers with the diagnostics as `--error-format=json` gives them (each
 // with its rustc-style "rendered" text), the explain tables, the write maps as `check --map
 // --error-format=json` gives them, the run's output and its runtime error.
@@ -19,7 +19,7 @@
 
 #include "check/explain.hpp"
 #include "check/write_map.hpp"
-#include "driver/pipeline.hpp"
+#include "pipeline/pipeline.hpp"
 #include "support/error_index.hpp"
 #include "support/internal_error.hpp"
 

@@ -1,22 +1,22 @@
 // `vx`'s sub-commands that take a program: their options, turned into calls of the pipeline
-// (driver/pipeline.hpp), which runs the steps in order.
+// (pipeline/pipeline.hpp), which runs the steps in order.
 #pragma once
 #include <cstdint>
 #include <ostream>
 #include <string>
 
-#include "driver/call.hpp"
+#include "pipeline/call.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx {
 
 enum class Stage { Parse, Check, Run, Call, EmitCuda, Lower };
 
-struct DriverOptions {
+struct CommandOptions {
   std::string file;
   Stage stage = Stage::Run;
   std::string dump;      // "", or a step's output: ast, typed, kernels, cuda, uir (pipeline.hpp);
-                         // under run also FILE.json, main's values (driver/values.hpp)
+                         // under run also FILE.json, main's values (pipeline/values.hpp)
   std::string dump_npy;  // run --dump-npy=DIR: main's tensors as DIR/NAME.npy
   bool dump_regions = false;  // run --dump=FILE.json --dump-regions: also after each region
   ErrorFormat error_format = ErrorFormat::Human;
@@ -41,6 +41,6 @@ struct DriverOptions {
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime
 // error), or main's return value.
-int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err);
+int run_command(const CommandOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace vx

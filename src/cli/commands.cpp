@@ -1,4 +1,4 @@
-#include "cli/driver.hpp"
+#include "cli/commands.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,10 +7,10 @@
 
 #include "check/tir_walk.hpp"
 #include "check/write_map.hpp"
-#include "driver/pipeline.hpp"
-#include "driver/values.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/nvrtc.hpp"
+#include "pipeline/pipeline.hpp"
+#include "pipeline/values.hpp"
 #include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 
@@ -19,7 +19,7 @@ namespace vx {
 // emit-cuda --cubin OUT: every emitted region compiled by NVRTC (as `vx run` compiles them) for
 // --arch, else for the machine file's compute capability; regions that are not emitted are listed.
 int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Machine& machine,
-                  const DriverOptions& options, std::ostream& err) {
+                  const CommandOptions& options, std::ostream& err) {
   std::string arch = options.arch;
   if (arch.empty()) {
     if (machine.device != DeviceKind::Nvidia) {
@@ -72,7 +72,7 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
 }
 
 // `check --map`: the maps of who writes what, on `out` (text, or JSON notes) or into FILE.svg.
-bool write_maps(const DriverOptions& options, const SourceFile& file,
+bool write_maps(const CommandOptions& options, const SourceFile& file,
                 const std::vector<kr::StoreExplain>& stores, std::ostream& out, std::ostream& err) {
   if (options.map == "true") {
     kr::render_maps(
@@ -90,7 +90,7 @@ bool write_maps(const DriverOptions& options, const SourceFile& file,
   return true;
 }
 
-int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& err) {
+int run_command(const CommandOptions& options, std::ostream& out, std::ostream& err) {
   if (options.file.size() > 4 && options.file.ends_with(".uir")) {
     if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
         options.stage == Stage::Call || !options.dump.empty() || !options.map.empty()) {
@@ -109,7 +109,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
                             options.explain, options.error_format, out, err, options.max_steps,
                             options.max_seconds);
   }
-  // `run --dump=FILE.json`: main's values at its end (driver/values.hpp), not a step's output.
+  // `run --dump=FILE.json`: main's values at its end (pipeline/values.hpp), not a step's output.
   const bool values_file = options.stage == Stage::Run && options.dump.ends_with(".json");
   const bool dumping = !options.dump.empty() && !values_file;
   pipeline::Dump dump = pipeline::Dump::Ast;
@@ -209,7 +209,7 @@ int run_driver(const DriverOptions& options, std::ostream& out, std::ostream& er
     return 2;
   }
   if (!values_file && options.dump_npy.empty()) return pipeline::run(c, run, out, err);
-  // main's values at its end (driver/values.hpp); nothing is written after a runtime error.
+  // main's values at its end (pipeline/values.hpp); nothing is written after a runtime error.
   nlohmann::json values, regions = nlohmann::json::array();
   std::string npy_error;
   if (options.dump_regions) {

@@ -1,12 +1,12 @@
 // Exact results as data: the document spec/values.schema.json describes, written from main's
 // frame, and read back by `vx diff`.
-#include "driver/values.hpp"
+#include "pipeline/values.hpp"
 
 #include <cstdio>
 #include <cstring>
 #include <map>
 
-#include "driver/npy.hpp"
+#include "pipeline/npy.hpp"
 #include "support/json_input.hpp"
 #include "support/source.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/pipeline.hpp"
+#include "pipeline/pipeline.hpp"
 
 namespace vx::call {
 

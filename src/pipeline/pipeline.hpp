@@ -1,5 +1,5 @@
 // The pipeline (DESIGN §2, STYLE.md rule 3): the steps every program takes, in this order, and
-// the one API that `vx` (cli/driver.cpp), the REPL (repl/session.cpp), the Python package
+// the one API that `vx` (cli/commands.cpp), the REPL (repl/session.cpp), the Python package
 // (python/ext/module.cpp) and the tests call.
 //
 //   read → parse        (--dump=ast)     parse/parser.hpp

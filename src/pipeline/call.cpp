@@ -1,7 +1,7 @@
 // `vx call`: the parameters of one function set from files and words instead of by a caller.
 // Everything a request can get wrong is found before the run starts; the run itself is
 // pipeline::run with the function as its entry.
-#include "driver/call.hpp"
+#include "pipeline/call.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,8 +11,8 @@
 #include <map>
 #include <memory>
 
-#include "driver/npy.hpp"
-#include "driver/params.hpp"
+#include "pipeline/npy.hpp"
+#include "pipeline/params.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
 #include "support/utf8.hpp"

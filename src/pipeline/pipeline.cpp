@@ -1,4 +1,4 @@
-#include "driver/pipeline.hpp"
+#include "pipeline/pipeline.hpp"
 
 #include <algorithm>
 #include <boost/variant/get.hpp>

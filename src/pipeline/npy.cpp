@@ -4,7 +4,7 @@
 // time and throws its own texts; here the file's dtype is compared with a parameter's type known
 // only at run time, and every problem is reported with the file's name, so the few lines of the
 // format are written out.
-#include "driver/npy.hpp"
+#include "pipeline/npy.hpp"
 
 #include <bit>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "driver/params.hpp"
+#include "pipeline/params.hpp"
 
 #include "support/internal_error.hpp"
 
