@@ -31,8 +31,7 @@ def default_vx():
 
 def config_of(a):
     c = rpt.config_of(a.vx, a.impl, a.gpu, a.gpu_every, not a.no_uir)
-    if getattr(a, "no_nvrtc", False):
-        c["nvrtc"] = False
+    c["nvrtc"] = not getattr(a, "no_nvrtc", False)  # in every report: whether the tier ran
     return c
 
 
