@@ -76,18 +76,15 @@ double round_to(Scalar s, double v) {
 // An integer of type T to the float type `to`, rounded once.
 template <class T>
 double int_to_float(Scalar to, T v) {
-  const bool neg = std::is_signed_v<T> && v < 0;
-  const uint64_t mag =
-      neg ? uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
   switch (to) {
     case Scalar::F32:
       return vx_int_to_float<float>(v);
     case Scalar::F64:
       return vx_int_to_float<double>(v);
     case Scalar::F16:
-      return f16_bits_to_f32(vx_int_to_half(neg, mag, 1));
+      return f16_bits_to_f32(vx_int_to_half_bits(v, true));
     default:
-      return bf16_bits_to_f32(vx_int_to_half(neg, mag, 0));
+      return bf16_bits_to_f32(vx_int_to_half_bits(v, false));
   }
 }
 

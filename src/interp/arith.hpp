@@ -197,12 +197,6 @@ inline bool apply_cmp(T a, T b) {
 
 // ---- Casts (`as`) -------------------------------------------------------------------------------
 
-// An integer to a half in one rounding.
-template <class H>
-inline H int_to_half(bool negative, uint64_t magnitude) {
-  return H{vx_int_to_half(negative, magnitude, std::is_same_v<H, F16>)};
-}
-
 template <class To, class From>
 inline To cast_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
@@ -215,14 +209,7 @@ inline To cast_value(From v) {
     else if constexpr (std::is_floating_point_v<To>)
       return vx_int_to_float<To>(v);
     else if constexpr (kIsHalf<To>) {
-      if constexpr (std::is_signed_v<From>) {
-        const bool neg = v < 0;
-        const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(v))
-                                 : static_cast<uint64_t>(v);
-        return int_to_half<To>(neg, mag);
-      } else {
-        return int_to_half<To>(false, static_cast<uint64_t>(v));
-      }
+      return To{vx_int_to_half_bits(v, std::is_same_v<To, F16>)};
     } else {
       static_assert(sizeof(To) == 0, "no cast to bool");
     }
