@@ -507,15 +507,16 @@ TEST_CASE("two writes at different indices collide as writes, not as a write and
 }
 
 TEST_CASE("two accesses that print alike are named by their lines") {
+  // The second `l` goes past the first's 0..3: block 0 writes element 4, as block 1 does.
   const char* same_name = R"(fn main() {
-    let mut out = transfer(Tensor<f32, [4, 256]>::fill(0.0), Memory::HBM);
+    let mut out = transfer(Tensor<f32, [1024]>::fill(0.0), Memory::HBM);
     spawn on(Topology::Device) {
         for b in 0..4 across blocks {
-            for l in 0..256 across lanes(256) {
-                out[b][l] = 1.0;
+            for l in 0..4 across lanes(4) {
+                out[b * 4 + l] = 1.0;
             }
             for l in 0..256 across lanes(256) {
-                out[b][l] = out[b][l] + 1.0;
+                out[b * 4 + l] = out[b * 4 + l] + 1.0;
             }
         }
     }
@@ -523,8 +524,8 @@ TEST_CASE("two accesses that print alike are named by their lines") {
   auto errs = check_source(same_name);
   REQUIRE(!errs.empty());
   CHECK(errs[0].find("E6032: two passes of this block loop may write the same element of `out`: "
-                     "every access to it in the loop must use the same index, but `out[b][l]` "
-                     "(line 9) and `out[b][l]` (line 6) differ") == 0);
+                     "every access to it in the loop must use the same index, but `out[b * 4 + l]` "
+                     "(line 9) and `out[b * 4 + l]` (line 6) differ") == 0);
   CHECK(errs[0].find("the two are written alike, but a name in them stands for a different "
                      "variable in each") != std::string::npos);
 }

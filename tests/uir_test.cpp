@@ -334,6 +334,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"wrap_u16_scaled_shift.vx", "refused"},
       {"wrap_u8_lane_index.vx", "refused"},
       {"write_outer_variable.vx", "refused"},
+      {"block_code_reads_next_row.vx", "refused"},
       {"block_loop_whole_i64_range.vx",
        "the loop `b` has more passes than a .uir range holds (2^31 - 1)"},
       {"call_writes_atomic_in_if.vx", "it calls the function `hs`"},
@@ -358,6 +359,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"stream_compaction_plain_store.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"sub_tensor_ref_same_row.vx",
        "it declares the tensor `r` other than with `fill` or `uninit`"},
+      {"same_index_reordered_shifted.vx", "refused"},
+      {"stores_overlap.vx", "refused"},
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }

@@ -1,11 +1,13 @@
 // The disjointness half of the kernel rules (spec/kernel-rules.md §4-5): for each across loop,
-// every tensor it writes (and does not make itself) must be written at one hash-consed offset
-// that the mixed-radix rule proves different in every pass, every other access to it must use
-// the same offset node, and a tensor changed by atomics is accessed only by atomics.
+// every index at which it writes a tensor (and does not make the tensor itself) must be proved
+// different in every pass by the mixed-radix rule, every other access to the tensor must reach
+// no element another pass writes (the same canonical polynomial, apart, within the pass, or
+// shifted: §4 step 2), and a tensor changed by atomics is accessed only by atomics.
 #include <algorithm>
 #include <cstdlib>
 #include <set>
 
+#include "check/index_poly.hpp"
 #include "check/kernel_access.hpp"
 #include "check/kernel_rules.hpp"
 #include "check/mixed_radix.hpp"
@@ -201,6 +203,301 @@ class Checker {
     return p;
   }
 
+  // §4 step 2: whether `a` and `b` name one index, as canonical polynomials (`1 + t` is
+  // `t + 1`).
+  bool same_index(const Access& a, const Access& b) {
+    return a.offset && b.offset && forms_.same(a.offset, b.offset);
+  }
+
+  // Whether access `a` reaches, in every pass of `loop`, no element that another pass reaches
+  // through the write `w` (for two writes, in either direction); `why` says how, for --explain.
+  bool accepted(const Access& a, const Access& w, const tir::Stmt* loop,
+                std::string* why = nullptr) {
+    std::string text;
+    if (same_index(a, w)) {
+      if (a.offset != w.offset) text = "the same index as the store, as a polynomial";
+    } else if (auto d = apart(a, w)) {
+      text = *d;
+    } else if (auto s = within_pass(a, w, loop)) {
+      text = "`" + a.text + "` is the store's index with " + *s;
+    } else if (a.write && (s = within_pass(w, a, loop))) {
+      text = "the store's index is `" + a.text + "`'s with " + *s;
+    } else if (auto d = shifted(a, w, loop)) {
+      text = *d;
+    } else if (auto f = common_frame(a, w, loop)) {
+      text = *f;
+    } else {
+      return false;
+    }
+    if (why) *why = text;
+    return true;
+  }
+
+  static std::string range_text(std::pair<__int128, __int128> r) {
+    return r.first == r.second ? int128_text(r.first)
+                               : int128_text(r.first) + " to " + int128_text(r.second);
+  }
+
+  // §4 step 2, apart: the values of one index of `a` (or of its offset) and those of `b` have no
+  // value in common, so no pass of one reaches an element of the other.
+  std::optional<std::string> apart(const Access& a, const Access& b) const {
+    if (!a.offset || !b.offset) return std::nullopt;
+    auto leaf = [&](const IxNode* l) { return facts_.leaf_range(l); };
+    auto differ = [&](const IxNode* x, const IxNode* y) -> std::optional<std::string> {
+      auto rx = value_range(x, leaf), ry = value_range(y, leaf);
+      if (rx.second >= ry.first && ry.second >= rx.first) return std::nullopt;
+      return "`" + a.text + "` and `" + b.text + "` never reach one element: ";
+    };
+    if (!a.indices.empty() && a.indices.size() == b.indices.size()) {
+      for (size_t k = 0; k < a.indices.size(); ++k)
+        if (auto d = differ(a.indices[k].first, b.indices[k].first))
+          return *d + "index " + std::to_string(k + 1) + " is " +
+                 range_text(value_range(a.indices[k].first, leaf)) + " in one and " +
+                 range_text(value_range(b.indices[k].first, leaf)) + " in the other";
+      return std::nullopt;
+    }
+    if (auto d = differ(a.offset, b.offset))
+      return *d + "the offset is " + range_text(value_range(a.offset, leaf)) + " in one and " +
+             range_text(value_range(b.offset, leaf)) + " in the other";
+    return std::nullopt;
+  }
+
+  // §4 step 2, within a pass, through a third access: `a` and `w` are both a proved store
+  // `f`'s index with other values of the digits inside `loop` (`b * 8 + l` of a lane loop and
+  // `b * 8` of block code, both of `b * 8 + l`), so each pass reaches through them only
+  // elements that `f` would reach in that pass.
+  std::optional<std::string> common_frame(const Access& a, const Access& w, const tir::Stmt* loop) {
+    for (const Access& f : facts_.accesses) {
+      if (&f == &a || &f == &w || f.root != w.root || !f.write || f.atomic || !f.offset ||
+          std::find(f.fors.begin(), f.fors.end(), loop) == f.fors.end())
+        continue;
+      auto x = within_pass(a, f, loop);
+      if (!x) continue;
+      if (auto y = within_pass(w, f, loop))
+        return "`" + a.text + "` is `" + f.text + "` with " + *x + ", and the store is `" + f.text +
+               "` with " + *y;
+    }
+    return std::nullopt;
+  }
+
+  // §4 step 2, shifted: `a`'s index is the proved store `w`'s plus a constant d, and the
+  // mixed-radix rule proves `w + d * s` with s a digit of 0 or 1: then no pass reaches through
+  // `a` an element another pass reaches through `w` (`2 * b + 1` beside `2 * b`).
+  std::optional<std::string> shifted(const Access& a, const Access& w, const tir::Stmt* loop) {
+    if (!a.offset || !w.offset || a.atomic || w.atomic) return std::nullopt;
+    auto leaf = [&](const IxNode* l) { return facts_.leaf_range(l); };
+    if (!never_wraps(a.offset, leaf) || !never_wraps(w.offset, leaf)) return std::nullopt;
+    const auto& fa = forms_.exact(a.offset);
+    const auto& fw = forms_.exact(w.offset);
+    if (!fa || !fw) return std::nullopt;
+    Poly diff = *fa;
+    for (const auto& [m, c] : *fw) {
+      __int128& x = diff[m];
+      if (__builtin_sub_overflow(x, c, &x)) return std::nullopt;
+      if (x == 0) diff.erase(m);
+    }
+    if (diff.size() != 1 || !diff.begin()->first.empty()) return std::nullopt;
+    const __int128 d = diff.begin()->second;
+    if (d < INT64_MIN || d > INT64_MAX) return std::nullopt;
+    static const char kWhich = 0;  // the key of the digit s
+    const IxNode* which = facts_.dag->loop(&kWhich, "(which store)");
+    const IxNode* both = facts_.dag->binary(
+        IxOp::Add, w.offset,
+        facts_.dag->binary(IxOp::Mul, facts_.dag->constant(static_cast<int64_t>(d)), which));
+    auto lo = must_find(facts_.loop_lo, loop), hi = must_find(facts_.loop_hi, loop);
+    RadixProof p = prove_unique(
+        both,
+        [&](const IxNode* l) {
+          if (l != which) return classify(l, loop, w);
+          LeafInfo info;
+          info.kind = LeafInfo::Digit;
+          info.lo = 0;
+          info.hi = 1;
+          return info;
+        },
+        lo && hi && *hi <= *lo);
+    if (!p.proved()) return std::nullopt;
+    return "`" + a.text + "` is the store's index plus " + int128_text(d) + ", and `" +
+           to_string(both) + "` is proved";
+  }
+
+  // The smallest and largest value of a digit (a loop index, `i / k` or `i % k`), as the
+  // mixed-radix proof bounds it (fill_range); nullopt: unbounded on that side.
+  struct Bounds {
+    std::optional<__int128> lo, hi;
+  };
+  static Bounds digit_bounds(const IxNode* atom, const LeafInfo& info) {
+    Bounds b;
+    if (atom->op == IxOp::Loop) return {info.lo, info.hi};
+    const int64_t k = atom->b->value;
+    if (atom->op == IxOp::Div) {
+      if (info.lo && *info.lo >= 0) b.lo = *info.lo / k;
+      if (info.hi) b.hi = *info.hi / k;
+      if (b.lo && b.hi && *b.hi < *b.lo) b.hi = b.lo;
+      return b;
+    }
+    if (info.lo && *info.lo >= 0) {
+      if (info.hi && *info.lo / k == *info.hi / k)
+        return {*info.lo % k, std::max(*info.lo % k, *info.hi % k)};
+      return {0, k - 1};
+    }
+    return {-(k - 1), k - 1};
+  }
+
+  // An exact form split as the mixed-radix rule reads it: digits of `loop` itself, digits of the
+  // loops inside it (atom -> coefficient), and the part the same in every pass.
+  struct Split {
+    std::map<int, __int128> own, inner;
+    Poly fixed;
+  };
+  std::optional<Split> split(const Poly& form, const Access& a, const tir::Stmt* loop) {
+    std::map<const IxNode*, bool> fixed_memo;
+    std::function<bool(const IxNode*)> fixed = [&](const IxNode* n) -> bool {
+      if (n->is_const()) return true;
+      if (auto it = fixed_memo.find(n); it != fixed_memo.end()) return it->second;
+      bool r = n->is_leaf() ? !n->too_deep && classify(n, loop, a).kind == LeafInfo::Fixed
+                            : fixed(n->a) && (!n->b || fixed(n->b));
+      fixed_memo[n] = r;
+      return r;
+    };
+    Split out;
+    for (const auto& [m, c] : form) {
+      bool all_fixed =
+          std::all_of(m.begin(), m.end(), [&](int id) { return fixed(forms_.atom(id)); });
+      if (all_fixed) {
+        out.fixed[m] = c;
+        continue;
+      }
+      if (m.size() != 1) return std::nullopt;
+      const IxNode* atom = forms_.atom(m[0]);
+      const IxNode* index = atom;
+      if (atom->op == IxOp::Div || atom->op == IxOp::Rem) {
+        if (!atom->b->is_const() || atom->b->value <= 0) return std::nullopt;
+        index = atom->a;
+      }
+      if (index->op != IxOp::Loop) return std::nullopt;
+      LeafInfo info = classify(index, loop, a);
+      if (info.kind != LeafInfo::Digit) return std::nullopt;
+      (info.parallel ? out.own : out.inner)[m[0]] = c;
+    }
+    return out;
+  }
+
+  // §4 step 2, within a pass: `r`'s index is the proved store `w`'s with the same digits of
+  // `loop` and, for each digit of the loops inside it, another value within that digit's
+  // range. Then in every pass `r` reaches an element that `w` would reach in that pass, which
+  // the mixed-radix rule proves no other pass reaches. Says which values, or nullopt.
+  std::optional<std::string> within_pass(const Access& r, const Access& w, const tir::Stmt* loop) {
+    if (!r.offset || !w.offset || r.atomic || w.atomic) return std::nullopt;
+    auto leaf = [&](const IxNode* l) { return facts_.leaf_range(l); };
+    auto [known, fresh] = proved_.emplace(std::pair{&w, loop}, false);
+    if (fresh) known->second = prove_offset(w, w.offset, loop).proved();
+    if (!known->second || !never_wraps(r.offset, leaf) || !never_wraps(w.offset, leaf))
+      return std::nullopt;
+    const auto& fr = forms_.exact(r.offset);
+    const auto& fw = forms_.exact(w.offset);
+    if (!fr || !fw) return std::nullopt;
+    auto sr = split(*fr, r, loop), sw = split(*fw, w, loop);
+    if (!sr || !sw || sr->own != sw->own) return std::nullopt;
+    // The part the same in every pass: equal but for a constant, which the digits take up.
+    __int128 delta = 0;
+    for (auto* s : {&*sr, &*sw}) {
+      auto it = s->fixed.find({});
+      if (it == s->fixed.end()) continue;
+      if (__builtin_add_overflow(delta, s == &*sr ? it->second : -it->second, &delta))
+        return std::nullopt;
+      s->fixed.erase(it);
+    }
+    if (sr->fixed != sw->fixed) return std::nullopt;
+    auto range_in = [&](int id, const Access& a) {
+      const IxNode* atom = forms_.atom(id);
+      const IxNode* index = atom->op == IxOp::Loop ? atom : atom->a;
+      return digit_bounds(atom, classify(index, loop, a, &a == &r));
+    };
+    auto within = [](const Bounds& v, const Bounds& box) {
+      return (!box.lo || (v.lo && *v.lo >= *box.lo)) && (!box.hi || (v.hi && *v.hi <= *box.hi));
+    };
+    for (const auto& [id, c] : sr->own)
+      if (!within(range_in(id, r), range_in(id, w))) return std::nullopt;
+    // Each digit of `w` inside `loop` takes a value u: the terms of `r` given to it, plus a
+    // constant share of delta.
+    struct Place {
+      int id;
+      __int128 coef;
+      Bounds box, u{0, 0};
+      std::string text;
+      bool itself = false;  // u is the digit itself
+    };
+    std::vector<Place> places;
+    for (const auto& [id, c] : sw->inner)
+      places.push_back({id, c, range_in(id, w), {0, 0}, {}, false});
+    auto magnitude = [](__int128 c) { return c < 0 ? -c : c; };
+    std::stable_sort(places.begin(), places.end(), [&](const Place& x, const Place& y) {
+      return magnitude(x.coef) > magnitude(y.coef);
+    });
+    for (const auto& [id, c] : sr->inner) {
+      Place* to = nullptr;
+      for (Place& p : places)
+        if (p.id == id && p.coef == c && p.text.empty()) {
+          to = &p;
+          to->itself = true;
+        }
+      for (size_t i = 0; !to && i < places.size(); ++i)
+        if (c % places[i].coef == 0) to = &places[i];
+      if (!to) return std::nullopt;
+      if (!to->text.empty()) to->itself = false;
+      const __int128 m = c / to->coef;
+      const Bounds a = range_in(id, r);
+      Bounds add{m >= 0 ? a.lo : a.hi, m >= 0 ? a.hi : a.lo};
+      for (auto [side, from] : {std::pair{&to->u.lo, add.lo}, std::pair{&to->u.hi, add.hi}}) {
+        __int128 v;
+        if (!*side || !from || __builtin_mul_overflow(m, *from, &v) ||
+            __builtin_add_overflow(**side, v, &v))
+          *side = std::nullopt;
+        else
+          *side = v;
+      }
+      const std::string t = to_string(forms_.atom(id));
+      const std::string times = magnitude(m) == 1 ? t : int128_text(magnitude(m)) + " * " + t;
+      to->text += to->text.empty() ? (m < 0 ? "-" : "") + times : (m < 0 ? " - " : " + ") + times;
+    }
+    if (places.empty())
+      return delta == 0 && sr->inner.empty() ? std::optional<std::string>("the same digits")
+                                             : std::nullopt;
+    std::string values;
+    for (size_t i = 0; i < places.size(); ++i) {
+      Place& p = places[i];
+      // The shifts that keep u within the box.
+      std::optional<__int128> lo, hi;
+      if (p.box.lo) {
+        if (!p.u.lo) return std::nullopt;
+        lo = *p.box.lo - *p.u.lo;
+      }
+      if (p.box.hi) {
+        if (!p.u.hi) return std::nullopt;
+        hi = *p.box.hi - *p.u.hi;
+      }
+      if (lo && hi && *lo > *hi) return std::nullopt;
+      __int128 shift = delta / p.coef;
+      if (i + 1 == places.size() && delta % p.coef != 0) return std::nullopt;
+      if (lo && shift < *lo) shift = *lo;
+      if (hi && shift > *hi) shift = *hi;
+      if (i + 1 == places.size() && shift != delta / p.coef) return std::nullopt;
+      __int128 part;
+      if (__builtin_mul_overflow(shift, p.coef, &part) ||
+          __builtin_sub_overflow(delta, part, &delta))
+        return std::nullopt;
+      std::string u = p.text;
+      if (shift != 0 || u.empty())
+        u += u.empty() ? int128_text(shift)
+                       : (shift < 0 ? " - " : " + ") + int128_text(magnitude(shift));
+      const std::string digit = to_string(forms_.atom(p.id));
+      if (!p.itself || shift != 0) values += (values.empty() ? "`" : ", `") + digit + "` = " + u;
+    }
+    if (delta != 0) return std::nullopt;
+    return values.empty() ? "its own digits" : values;
+  }
+
   // The loops to enumerate for a collision: `loop` and the loops inside it that the offsets use.
   const char* level_of(const tir::Stmt* loop) const {
     return loop->across == tir::Across::Blocks ? facts_.words.block_loop : facts_.words.lane_loop;
@@ -341,96 +638,112 @@ class Checker {
           }
         continue;
       }
-      const Access* write = nullptr;
+      // The writes, one for each index the rule tells apart (§4 step 2): the first is the
+      // store every other access is compared with first.
+      std::vector<const Access*> writes;
       for (const Access* a : list)
-        if (a->write && !a->atomic) {
-          write = a;
+        if (a->write && !a->atomic &&
+            std::none_of(writes.begin(), writes.end(),
+                         [&](const Access* w) { return same_index(*a, *w); }))
+          writes.push_back(a);
+      if (writes.empty()) continue;
+      // Every other access must reach, in each pass, no element that another pass writes.
+      for (const Access* a : list) {
+        if (a == writes.front() || reported_.count(a->span.begin)) continue;
+        for (const Access* write : writes) {
+          if (write == a) break;  // a write is compared with the writes before it
+          if (reported_.count(write->span.begin) && a->write) break;
+          if (accepted(*a, *write, loop)) continue;
+          report_other_index(*a, *write, loop, level, name);
           break;
         }
-      if (!write) continue;
-      // The same-expression rule: one offset node for every access.
-      for (const Access* a : list) {
-        if (a == write || reported_.count(a->span.begin)) continue;
-        if (a->offset && write->offset && a->offset == write->offset) continue;
-        if (reported_.count(write->span.begin) && a->write) continue;
-        std::string msg, label;
-        if (!a->offset || !write->offset) {
-          const Access* whole = a->offset ? write : a;
-          msg = (a->write ? "two passes of this " + level + " loop may write the same element of `"
-                          : "a pass of this " + level + " loop may read an element of `" + name +
-                                "` that another pass writes: `");
-          if (a->write)
-            msg += name + "`: `" + whole->text + "` uses the whole tensor";
-          else
-            msg += whole->text + "` uses the whole tensor, which the loop also writes";
-          label = "uses all of `" + name + "`";
-        } else if (a->write) {
-          msg = "two passes of this " + level + " loop may write the same element of `" + name +
-                "`: every access to it in the loop must use the same index, but " +
-                quoted(*a, *write) + " and " + quoted(*write, *a) + " differ";
-          label = "another index of `" + name + "`";
-        } else {
-          msg = "a pass of this " + level + " loop may read an element of `" + name +
-                "` that another pass writes: " + quoted(*a, *write) +
-                " does not use the index of the write " + quoted(*write, *a);
-          label = "read at another index";
-        }
-        auto& d = report(KernelRule::SameIndex, *a, loop, msg, label);
-        d.secondary.push_back({write->span, "written here"});
-        if (a->offset && write->offset && a->text == write->text)
-          d.notes.push_back(
-              "the two are written alike, but a name in them stands for a different "
-              "variable in each (the index of another loop, or another `let`)");
-        if (a->offset && write->offset) {
-          std::string c = collision_text(loop, *write, a);
-          if (!c.empty()) d.notes.push_back(c);
-        }
-        d.helps.push_back("within one pass, read and write `" + name +
-                          "` at the same index; a later " + facts_.words.lane_loop +
-                          " loop may read what this one wrote");
       }
-      if (reported_.count(write->span.begin)) continue;
-      // The mixed-radix proof of the write.
-      if (!write->offset) continue;  // a whole-tensor write: the call rule reports it
-      RadixProof p = prove(*write, loop);
-      if (p.proved()) continue;
-      std::string head =
-          "two passes of this " + level + " loop may write the same element of `" + name + "`: ";
-      std::string why;
-      KernelRule rule = KernelRule::MixedRadix;
-      if (p.failure == RadixProof::NotDetermined) {
-        rule = KernelRule::WriteMustFixLoop;
-        why = "an index of the write must fix `" + loop->var_name + "`";
-      } else if (p.failure == RadixProof::NotDigits) {
-        rule = p.too_large ? KernelRule::IndexTooLarge : KernelRule::IndexNotDigits;
-        why = p.too_large ? p.why  // it may well be a sum of digits: too large to tell
-                          : "the index is not a sum of loop indices times constants: " + p.why;
-      } else if (p.failure == RadixProof::Wraps) {
-        rule = KernelRule::IndexWraps;
-        why = "the index may wrap around: " + p.why;
-      } else {
-        const Comparison& c = p.comparisons[p.failed];
-        const Digit& dg = p.digits[c.digit];
-        if (c.smaller)
-          why = "the coefficient " + std::to_string(c.coefficient) + " of `" + dg.text() +
-                "` is not greater than " + std::to_string(*c.smaller) +
-                ", the most that the digits with smaller coefficients add";
-        else
-          why = "the coefficient " + std::to_string(c.coefficient) + " of `" + dg.text() +
-                "` must be greater than what the smaller digits add, and the largest value of "
-                "one of them is not known";
-      }
-      auto& d = report(rule, *write, loop, head + why, "the write");
-      std::string c = collision_text(loop, *write, nullptr);
-      if (!c.empty()) d.notes.push_back(c);
-      d.notes.push_back("the offset is `" + to_string(write->offset) + "`");
-      d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
-      d.data = {{"kind", "disjointness"},
-                {"loop", level + " loop `" + loop->var_name + "`"},
-                {"tensor", name},
-                {"offset", to_string(write->offset)},
-                {"proof", proof_json(p)}};
+      for (const Access* write : writes)
+        if (!reported_.count(write->span.begin) && write->offset)  // a whole-tensor write: the
+          report_unproved(*write, loop, level, name);              // call rule reports it
     }
+  }
+
+  // An access that may reach an element another pass writes (§4 step 2), reported at `a`.
+  void report_other_index(const Access& a, const Access& write, const tir::Stmt* loop,
+                          const std::string& level, const std::string& name) {
+    std::string msg, label;
+    if (!a.offset || !write.offset) {
+      const Access& whole = a.offset ? write : a;
+      msg = (a.write ? "two passes of this " + level + " loop may write the same element of `"
+                     : "a pass of this " + level + " loop may read an element of `" + name +
+                           "` that another pass writes: `");
+      if (a.write)
+        msg += name + "`: `" + whole.text + "` uses the whole tensor";
+      else
+        msg += whole.text + "` uses the whole tensor, which the loop also writes";
+      label = "uses all of `" + name + "`";
+    } else if (a.write) {
+      msg = "two passes of this " + level + " loop may write the same element of `" + name +
+            "`: every access to it in the loop must use the same index, but " + quoted(a, write) +
+            " and " + quoted(write, a) + " differ";
+      label = "another index of `" + name + "`";
+    } else {
+      msg = "a pass of this " + level + " loop may read an element of `" + name +
+            "` that another pass writes: " + quoted(a, write) +
+            " does not use the index of the write " + quoted(write, a);
+      label = "read at another index";
+    }
+    auto& d = report(KernelRule::SameIndex, a, loop, msg, label);
+    d.secondary.push_back({write.span, "written here"});
+    if (a.offset && write.offset && a.text == write.text)
+      d.notes.push_back(
+          "the two are written alike, but a name in them stands for a different "
+          "variable in each (the index of another loop, or another `let`)");
+    if (a.offset && write.offset) {
+      std::string c = collision_text(loop, write, &a);
+      if (!c.empty()) d.notes.push_back(c);
+    }
+    d.helps.push_back("within one pass, read and write `" + name + "` at the same index; a later " +
+                      facts_.words.lane_loop + " loop may read what this one wrote");
+  }
+
+  // A write the mixed-radix rule does not prove (§4 steps 3-9).
+  void report_unproved(const Access& write, const tir::Stmt* loop, const std::string& level,
+                       const std::string& name) {
+    RadixProof p = prove(write, loop);
+    if (p.proved()) return;
+    std::string head =
+        "two passes of this " + level + " loop may write the same element of `" + name + "`: ";
+    std::string why;
+    KernelRule rule = KernelRule::MixedRadix;
+    if (p.failure == RadixProof::NotDetermined) {
+      rule = KernelRule::WriteMustFixLoop;
+      why = "an index of the write must fix `" + loop->var_name + "`";
+    } else if (p.failure == RadixProof::NotDigits) {
+      rule = p.too_large ? KernelRule::IndexTooLarge : KernelRule::IndexNotDigits;
+      why = p.too_large ? p.why  // it may well be a sum of digits: too large to tell
+                        : "the index is not a sum of loop indices times constants: " + p.why;
+    } else if (p.failure == RadixProof::Wraps) {
+      rule = KernelRule::IndexWraps;
+      why = "the index may wrap around: " + p.why;
+    } else {
+      const Comparison& c = p.comparisons[p.failed];
+      const Digit& dg = p.digits[c.digit];
+      if (c.smaller)
+        why = "the coefficient " + std::to_string(c.coefficient) + " of `" + dg.text() +
+              "` is not greater than " + std::to_string(*c.smaller) +
+              ", the most that the digits with smaller coefficients add";
+      else
+        why = "the coefficient " + std::to_string(c.coefficient) + " of `" + dg.text() +
+              "` must be greater than what the smaller digits add, and the largest value of "
+              "one of them is not known";
+    }
+    auto& d = report(rule, write, loop, head + why, "the write");
+    std::string c = collision_text(loop, write, nullptr);
+    if (!c.empty()) d.notes.push_back(c);
+    d.notes.push_back("the offset is `" + to_string(write.offset) + "`");
+    d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
+    d.data = {{"kind", "disjointness"},
+              {"loop", level + " loop `" + loop->var_name + "`"},
+              {"tensor", name},
+              {"offset", to_string(write.offset)},
+              {"proof", proof_json(p)}};
   }
 
   void build_explain() {
@@ -452,13 +765,21 @@ class Checker {
         } else if (a.offset) {
           c.proof = prove(a, loop);
           if (!c.proof.proved()) c.collision = collision_text(loop, a, nullptr);
-          for (const Access& b : facts_.accesses)
-            if (&b != &a && b.root == a.root && !b.atomic && b.offset != a.offset &&
-                std::find(b.fors.begin(), b.fors.end(), loop) != b.fors.end()) {
-              c.same_expression = "`" + b.text + "` and `" + a.text + "` use different indices";
-              if (c.collision.empty() && b.offset) c.collision = collision_text(loop, a, &b);
-              break;
+          for (const Access& b : facts_.accesses) {
+            if (&b == &a || b.root != a.root || b.atomic ||
+                std::find(b.fors.begin(), b.fors.end(), loop) == b.fors.end())
+              continue;
+            std::string why;
+            if (accepted(b, a, loop, &why)) {
+              if (!why.empty() &&
+                  std::find(c.others.begin(), c.others.end(), why) == c.others.end())
+                c.others.push_back(why);
+              continue;
             }
+            c.same_expression = "`" + b.text + "` and `" + a.text + "` use different indices";
+            if (c.collision.empty() && b.offset) c.collision = collision_text(loop, a, &b);
+            break;
+          }
         } else {
           c.proof.failure = RadixProof::NotDigits;
           c.proof.why = "the store uses the whole tensor";
@@ -476,6 +797,8 @@ class Checker {
   std::vector<StoreExplain>* explain_;
   bool maps_;
   std::set<uint32_t> reported_;
+  PolyForms forms_;
+  std::map<std::pair<const Access*, const tir::Stmt*>, bool> proved_;  // within_pass's
 };
 
 }  // namespace

@@ -96,6 +96,7 @@ nlohmann::json check_json(const LoopCheck& c) {
   }
   j["proof"] = proof_json(c.proof);
   if (!c.same_expression.empty()) j["different_index"] = c.same_expression;
+  if (!c.others.empty()) j["other_indices"] = c.others;
   if (!c.collision.empty()) j["collision"] = c.collision;
   return j;
 }
@@ -146,6 +147,7 @@ void render_explain(std::ostream& out, const SourceFile& file,
       out << "    " << (p.determined ? "ok    " : "FAILS ") << "the digits of `" << par << "` "
           << (p.determined ? "determine it" : "do not determine it") << "\n";
       if (p.failure == RadixProof::Wraps) out << "    FAILS no wrapping: " << p.why << "\n";
+      for (const std::string& why : c.others) out << "    ok    another index: " << why << "\n";
       if (!c.same_expression.empty())
         out << "    FAILS the same index everywhere: " << c.same_expression << "\n";
       if (!c.collision.empty()) out << "    for example: " << c.collision << "\n";

@@ -25,7 +25,10 @@ struct LoopCheck {
   bool atomic_only = false;     // (unused for stores)
   RadixProof proof;
   std::string same_expression;  // empty, or the access whose index differs from the store's
-  std::string collision;        // two passes that collide, when one was found
+  // The other accesses to the tensor with another index that the rule accepts, and why
+  // (spec/kernel-rules.md §4 step 2).
+  std::vector<std::string> others;
+  std::string collision;  // two passes that collide, when one was found
 };
 
 struct StoreExplain {

@@ -410,6 +410,12 @@ std::optional<Wrap> find_wrap(const IxNode* root, const LeafRange& leaf_range,
   return found;
 }
 
+bool never_wraps(const IxNode* n, const LeafRange& leaf_range) {
+  std::optional<Wrap> found;
+  analyse(n, leaf_range, true, found, nullptr);
+  return !found;
+}
+
 std::pair<__int128, __int128> value_range(const IxNode* n, const LeafRange& leaf_range) {
   std::optional<Wrap> none;
   Interval r = analyse(n, leaf_range, false, none);

@@ -1,7 +1,7 @@
 // Index expressions as a hash-consed DAG (spec/kernel-rules.md §4): the kernel rules turn the
 // index of every tensor access into one node, and two structurally equal expressions are the same
-// node, so the same-expression rule of seed 001 is a pointer comparison. Constants are folded
-// (`x + 0`, `x * 1`, `3 * 4`), nothing is reordered: `t + 1` and `1 + t` stay two nodes.
+// node. Constants are folded (`x + 0`, `x * 1`, `3 * 4`), nothing is reordered: `t + 1` and
+// `1 + t` stay two nodes, which index_poly.hpp's canonical polynomials find equal.
 // Every operation keeps the integer type it computes in, so that the prover can refuse an offset
 // whose arithmetic may wrap (find_wrap). The graph's depth is bounded (kMaxIndexDepth): a deeper
 // expression becomes one opaque leaf, so every recursive walk of a graph is bounded too.
@@ -103,6 +103,10 @@ using LeafRange = std::function<std::optional<std::pair<int64_t, int64_t>>(const
 // and the rest of one dimension's index (a bijection modulo 2^bits).
 std::optional<Wrap> find_wrap(const IxNode* n, const LeafRange& leaf_range,
                               const std::function<bool(const IxNode*)>& fixed_leaf = {});
+// Whether no operation of `n` can leave its type's range when every leaf lies in `leaf_range`
+// (stricter than find_wrap, which lets a fixed value wrap): then `n` computes its value in
+// mathematical integers.
+bool never_wraps(const IxNode* n, const LeafRange& leaf_range);
 // "may be as large as 8589934591" / "as small as -…": what `w` says, for messages.
 std::string describe_wrap(const Wrap& w);
 // The values `n` can take, its operations wrapping as Vx's integers do (an operation that may

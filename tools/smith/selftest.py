@@ -8,7 +8,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vxsmith import calls, gen, kinds, races, reduce as red, run as R, runtime_shapes  # noqa: E402
+from vxsmith import calls, gen, kinds, phases, races, reduce as red, run as R, runtime_shapes  # noqa: E402
 from vxsmith.races import B, C, V, Loop, Mutant, cast, wrap  # noqa: E402
 
 failures = 0
@@ -183,6 +183,19 @@ for step, collides in ((8, False), (7, True), (4, True), (16, False)):
     check(m.truth()[0] == collides and m.dims == [20] and
           "for i in (((b * 4) + l)..20).step_by(%d) {" % step in m.text(), "grid stride by %d: %r %r" % (
               step, m.truth(), m.dims))
+
+# phases.py: the oracle knows a block's phases
+check({races.any_mutant(s).klass for s in range(14, 800, 16)} == {"phases"}, "seeds 16k+14 are phase mutants")
+ph = phases.PhaseMutant(2, 4, [("lanes", [(("b * 4 + l", lambda b, l: b * 4 + l), None)]),
+                               ("block", [(("b * 4 + 3", lambda b, l: b * 4 + 3), ("b * 4", lambda b, l: b * 4))])],
+                        "phases", "")
+check(ph.truth() == (False, None, False) and "out[b * 4 + 3] = out[b * 4] + 1;" in ph.text(),
+      "a block's code after its lane loop, at its own row: %r" % (ph.truth(),))
+ph.phases[1] = ("block", [(("b * 4 + 4", lambda b, l: b * 4 + 4), None)])
+check(ph.truth()[0] and ph.truth()[1][3] == 4, "block 0's code writes element 4, block 1's lane 0 too: %r" % (ph.truth(),))
+ph.phases[1] = ("lanes", [(("b * 4 + 3 - l", lambda b, l: b * 4 + 3 - l), ("b * 4 + l", lambda b, l: b * 4 + l))])
+check(ph.truth()[0] and ph.truth()[1][0] == "read", "a reversed store beside a read of `l` in one lane loop: %r" % (
+    ph.truth(),))
 
 # kinds.py: the kind and context of each node of device code
 prog = """fn leaf(x: i32) -> i32 {

@@ -459,8 +459,9 @@ def any_mutant(seed):
     """A race mutant; or (one seed in eight) a program that breaks another rule; or (one in eight)
     a race mutant whose store is in a helper, (one in sixteen) a call with aliased arguments, or
     (one in sixteen) a store through a row reference (calls.py); (one in sixteen each) a kernel of
-    run-time shapes proved index by index, or a grid-stride loop (runtime_shapes.py)."""
-    from . import calls, runtime_shapes
+    run-time shapes proved index by index, or a grid-stride loop (runtime_shapes.py), or one
+    tensor in three phases of a block at other indices (phases.py)."""
+    from . import calls, phases, runtime_shapes
     if seed % 8 == 7:
         return Negative(KLASSES_REFUSE[(seed // 8) % len(KLASSES_REFUSE)])
     if seed % 8 == 3:
@@ -473,4 +474,6 @@ def any_mutant(seed):
         return runtime_shapes.dyn2d_mutant(seed)
     if seed % 16 == 1:
         return runtime_shapes.stride_mutant(seed)
+    if seed % 16 == 14:
+        return phases.phase_mutant(seed)
     return mutant(seed)
