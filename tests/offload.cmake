@@ -67,6 +67,11 @@ if(Python3_EXECUTABLE)
             ${PROJECT_SOURCE_DIR})
 endif()
 
+# emit_options: --no-opt's names and --opt-bisect-limit's decisions (spec/offload.md §1.2).
+add_test(NAME emit_options
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/emit_options_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+
 # cuda_golden: FileCheck checks of the emitted CUDA (tests/cuda_golden/*.check, README.md there):
 # the lines each program's features need, with each optimisation of the emitter off as well.
 # LLVM's FileCheck (Debian's llvm-14-tools, which tools/setup installs) is required: without it
