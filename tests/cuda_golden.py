@@ -28,7 +28,7 @@ PRELUDE_PARTS = ("src/numeric/vx_math.h", "src/numeric/vx_half.h", "src/numeric/
 RUN = re.compile(r"^// RUN: (.*)$", re.M)
 # The `#line` directives of spec/offload.md §1.1 (tests/emit_readable_test.py checks them): left out
 # of what FileCheck reads, so that their format and placement are no check's concern.
-LINE_DIRECTIVE = re.compile(rb"^#line [^\n]*\n", re.M)
+LINE_DIRECTIVE = re.compile(rb"^#(?:line)? +[0-9]+(?: [^\n]*)?\n", re.M)
 EMIT_OPTION = re.compile(r"^--(no-opt=[a-z,-]+|opt-bisect-limit=[0-9]+)$")
 PREFIX = re.compile(r"^--check-prefix=([A-Z][A-Z0-9_-]*)$")
 
