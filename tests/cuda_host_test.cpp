@@ -894,3 +894,83 @@ TEST_CASE("vx run --offload=verify and --offload=gpu through a stand-in CUDA dri
     CHECK_MESSAGE(same == 0, bytes(dir + "/diff.txt"));
   }
 }
+
+// Each optimisation of the emitter switched off (spec/offload.md §1.2): a program whose kernels
+// it changes is emitted without it, built by g++ into the harness, and run by `vx run
+// --no-opt=NAME` through the stand-in driver: verified bit for bit against the interpreter, and
+// under --offload=gpu with the interpreter's output. `vx emit-cuda --no-opt=NAME` prints the
+// kernels that ran (the stand-in runs the harness's, whatever NVRTC compiled).
+TEST_CASE("each emitter optimisation off: the same bits on the stand-in GPU as the interpreter") {
+  {
+    offload::Nvrtc nvrtc;
+    std::string why;
+    if (!nvrtc.load(why))
+      return testing::skip(why + " (the runner compiles with NVRTC before it loads a module)");
+  }
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"dense-tiles", "conformance/book/book_gpu_row_sums_in_shared_memory.vx"},
+      {"register-tiles", "conformance/memory/register_tiles.vx"},
+      {"uniform-lets", "conformance/semantics/let_copies_loop_variable.vx"},
+      {"barrier-free-loops", "conformance/memory/register_tiles.vx"},
+      {"last-barrier", "conformance/book/book_gpu_row_sums_in_shared_memory.vx"},
+      {"proven-indices", "conformance/book/book_gpu_blocks_and_lanes.vx"},
+      {"unrolled-passes", "conformance/book/book_gpu_blocks_and_lanes.vx"},
+      {"warp-reductions", "conformance/builtins/lanes_sum_tree_order.vx"},
+  };
+  // Every name of optimisations.def has its case.
+  std::set<std::string> named, covered;
+  std::istringstream all(offload::optimisation_names());
+  for (std::string n; std::getline(all, n, ',');) named.insert(n.substr(n.find_first_not_of(' ')));
+  for (auto& c : cases) covered.insert(c.first);
+  CHECK(named == covered);
+  auto kernels_text = [](const std::vector<offload::EmittedRegion>& regions) {
+    std::string text;
+    for (auto& r : regions) {
+      std::istringstream in(r.source);
+      for (std::string line; std::getline(in, line);)
+        if (line.rfind("// vx emit-cuda --", 0) != 0) text += line + "\n";
+    }
+    return text;
+  };
+  std::vector<std::unique_ptr<testing::CorpusProgram>> programs;
+  std::vector<std::vector<offload::EmittedRegion>> without(cases.size());
+  std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>> sources;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto& [name, path] = cases[i];
+    INFO(name << " on " << path);
+    programs.push_back(testing::load_program(std::string(VX_SOURCE_DIR) + "/" + path, path));
+    REQUIRE(programs.back());
+    offload::EmitOptions options;
+    std::string error;
+    REQUIRE_MESSAGE(offload::parse_no_opt(name, options.off, error), error);
+    without[i] = offload::emit_regions(*programs.back()->program, options);
+    CHECK(kernels_text(without[i]) !=
+          kernels_text(offload::emit_regions(*programs.back()->program)));
+    sources.emplace_back(path + ":no-opt=" + name, &without[i]);
+  }
+  HostKernels kernels;
+  std::string why;
+  REQUIRE_MESSAGE(kernels.build("no_opt", HostKernels::corpus_sources(sources, 1), why), why);
+  const std::string so = kernels.objects().at(0);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto& [name, path] = cases[i];
+    INFO(name << " on " << path);
+    const std::string env =
+        "VX_CUDA_DRIVER=" VX_FAKE_CUDA_DIR "/libvx_fake_cuda.so VX_FAKE_CUDA_SO=" + so +
+        " VX_FAKE_CUDA_PROGRAM=" + sources[i].first +
+        " VX_CACHE_DIR=" VX_BINARY_DIR "/fake_cuda_runs/kernel_cache";
+    const std::string flags = run_flags(std::string(VX_SOURCE_DIR) + "/" + path);
+    const VxRun ref = run_vx("VX_CACHE=0", "--offload=off " + flags, path);
+    const VxRun ver = run_vx(env, "-v --offload=verify --no-opt=" + name + " " + flags, path);
+    CHECK_MESSAGE(ver.out == ref.out, ver.err);
+    CHECK_MESSAGE(ver.status == ref.status, ver.err);
+    CHECK_MESSAGE(count(ver.err, ", verified bit-identical") >= 1, ver.err);
+    CHECK_MESSAGE(ver.err.find("differs from the interpreter") == std::string::npos, ver.err);
+    const VxRun gpu = run_vx(env, "-v --offload=gpu --no-opt=" + name + " " + flags, path);
+    CHECK_MESSAGE(gpu.out == ref.out, gpu.err);
+    CHECK_MESSAGE(count(gpu.err, " GPU launch(es)") >= 1, gpu.err);
+    const VxRun emitted = run_vx("", "--no-opt=" + name + " " + flags, path, "emit-cuda");
+    for (auto& r : without[i])
+      CHECK_MESSAGE(emitted.out.find(r.source) != std::string::npos, r.name);
+  }
+}

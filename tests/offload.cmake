@@ -67,11 +67,22 @@ if(Python3_EXECUTABLE)
             ${PROJECT_SOURCE_DIR})
 endif()
 
-# cuda_golden: the emitted CUDA of a chosen set of programs, byte for byte, against
-# tests/cuda_golden/*.cu (tests/cuda_golden/README.md; `tests/cuda_golden.py --update VX` rewrites
-# them).
+# emit_options: --no-opt's names and --opt-bisect-limit's decisions (spec/offload.md §1.2).
+add_test(NAME emit_options
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/emit_options_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+
+# cuda_golden: FileCheck checks of the emitted CUDA (tests/cuda_golden/*.check, README.md there):
+# the lines each program's features need, with each optimisation of the emitter off as well.
+# LLVM's FileCheck (Debian's llvm-14-tools, which tools/setup installs) is required: without it
+# the test fails, naming it, rather than skipping.
+find_program(VX_FILECHECK NAMES FileCheck-14 FileCheck)
+if(NOT VX_FILECHECK)
+  set(VX_FILECHECK FileCheck-14)
+endif()
 if(Python3_EXECUTABLE)
   add_test(NAME cuda_golden
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cuda_golden.py $<TARGET_FILE:vx>
+            ${VX_FILECHECK}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()

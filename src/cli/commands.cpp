@@ -90,6 +90,16 @@ bool write_maps(const CommandOptions& options, const SourceFile& file,
   return true;
 }
 
+// --no-opt and --opt-bisect-limit as the emitter takes them; its decisions are said on `err`.
+offload::EmitOptions emit_options(const CommandOptions& options, std::ostream& err) {
+  offload::EmitOptions emit;
+  std::string unused;  // the parser has checked the names
+  offload::parse_no_opt(options.no_opt, emit.off, unused);
+  emit.bisect_limit = options.opt_bisect_limit;
+  emit.bisect_log = &err;
+  return emit;
+}
+
 int run_command(const CommandOptions& options, std::ostream& out, std::ostream& err) {
   if (options.file.size() > 4 && options.file.ends_with(".uir")) {
     if (options.stage == Stage::EmitCuda || options.stage == Stage::Lower ||
@@ -183,11 +193,13 @@ int run_command(const CommandOptions& options, std::ostream& out, std::ostream& 
       return 0;
     case Stage::EmitCuda:
       if (!options.cubin.empty())
-        return compile_cubin(offload::emit_regions(*c.program), machine, options, err);
+        return compile_cubin(offload::emit_regions(*c.program, emit_options(options, err)), machine,
+                             options, err);
       pipeline::print_cuda(out, c,
                            options.prelude == "include"  ? pipeline::CudaPrelude::Include
                            : options.prelude == "header" ? pipeline::CudaPrelude::Header
-                                                         : pipeline::CudaPrelude::Inline);
+                                                         : pipeline::CudaPrelude::Inline,
+                           emit_options(options, err));
       return 0;
     case Stage::Run:
     case Stage::Call:
@@ -198,6 +210,7 @@ int run_command(const CommandOptions& options, std::ostream& out, std::ostream& 
   run.offload.verbose = options.verbose;
   run.offload.profile = options.profile;
   run.offload.error_format = options.error_format;
+  run.offload.emit = emit_options(options, err);
   run.check_races = options.check_races;
   run.max_steps = options.max_steps;
   run.max_seconds = options.max_seconds;

@@ -36,7 +36,11 @@ struct CommandOptions {
   std::string cubin;       // emit-cuda --cubin OUT: compile with NVRTC into OUT instead of printing
   std::string arch;        // emit-cuda --arch sm_XX; empty: the machine file's compute capability
   std::string prelude = "inline";  // emit-cuda --prelude=inline|include|header
-  call::Request call;              // vx call FILE FN --arg … --out …
+  // emit-cuda, run, call: the CUDA emitter's optimisations switched off (--no-opt=NAME,…, checked
+  // by the parser) and --opt-bisect-limit N (-1: none); offload/emit_options.hpp.
+  std::string no_opt;
+  int64_t opt_bisect_limit = -1;
+  call::Request call;  // vx call FILE FN --arg … --out …
 };
 
 // Returns the process exit status: 0, 1 (refused), 2 (usage: unreadable file), 101 (runtime

@@ -14,12 +14,14 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <string_view>
 #include <type_traits>
 
 #include "cli/commands.hpp"
 #include "cli/conformance.hpp"
+#include "offload/emit_options.hpp"
 #include "pipeline/values.hpp"
 #include "repl/explain_text.hpp"
 #include "repl/protocol.hpp"
@@ -174,8 +176,27 @@ int vx_main(int argc, char** argv) {
                     "stop after S seconds of running (a runtime error)")
         ->check(number_in(0.001, 1e9));
   };
+  // The CUDA emitter's optimisations (src/offload/optimisations.def): `vx emit-cuda`, `vx run`
+  // and `vx call`.
+  auto add_emit_options = [&](CLI::App* cmd) {
+    cmd->add_option("--no-opt", opts.no_opt,
+                    "switch these optimisations of the CUDA emitter off: NAME,… or all (" +
+                        vx::offload::optimisation_names() + ")")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+              std::set<vx::offload::Optimisation> off;
+              std::string error;
+              return vx::offload::parse_no_opt(v, off, error) ? std::string() : error;
+            },
+            "NAME,…"));
+    cmd->add_option("--opt-bisect-limit", opts.opt_bisect_limit,
+                    "apply only the CUDA emitter's first N optimisation decisions, saying each "
+                    "on stderr")
+        ->check(number_in<int64_t>(0, INT64_MAX));
+  };
   // How a program runs: `vx run` and `vx call`.
   auto add_run_options = [&](CLI::App* cmd) {
+    add_emit_options(cmd);
     cmd->add_option("--offload", opts.offload, "where spawn regions run (spec/offload.md)")
         ->check(CLI::IsMember({"auto", "off", "gpu", "verify"}));
     cmd->add_flag("-v,--verbose", opts.verbose, "say where each region ran, and why");
@@ -212,6 +233,7 @@ int vx_main(int argc, char** argv) {
                 "with --dump=FILE.json: also the bindings after each spawn region");
   auto* emit_cuda = app.add_subcommand("emit-cuda", "print the CUDA C++ of every spawn region");
   add_program_options(emit_cuda);
+  add_emit_options(emit_cuda);
   emit_cuda->add_option("--cubin", opts.cubin,
                         "compile the kernels with NVRTC into this file instead");
   emit_cuda->add_option("--arch", opts.arch, "with --cubin: sm_XX (default: the machine file's)");

@@ -168,7 +168,9 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   while (p < n) p <<= 1;
   const int64_t h0 = p / 2;  // h0 < n <= 2 * h0
   const std::string N = std::to_string(n), H0 = std::to_string(h0);
-  if (p > 1024) {
+  if (p > 1024 ||
+      !apply(Optimisation::WarpReductions,
+             std::string(tir::builtin_spelling(e.builtin)) + " into `" + result + "`")) {
     need_scratch(t.elem, argmax, true);
     return reduce_general(s, t, N, out);
   }

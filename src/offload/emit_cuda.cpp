@@ -96,6 +96,21 @@ void RegionEmitter::device_function(int index) {
 
 // ---- the region ---------------------------------------------------------------------------------
 
+// The tiles made in block `b` that need no written-flags, and those kept in registers
+// (tile_analysis.hpp), each as the options allow.
+void RegionEmitter::find_tiles(const tir::Block* b) {
+  std::set<int> dense;
+  find_dense_tiles(b, *cur_fn_, dense);
+  for (int slot : dense)
+    if (!dense_tiles_.count(slot) && apply(Optimisation::DenseTiles, "tile `" + base(slot) + "`"))
+      dense_tiles_.insert(slot);
+  std::map<int, int64_t> in_registers;
+  find_register_tiles(b, *cur_fn_, dense_tiles_, ranges_, in_registers);
+  for (auto& [slot, stride] : in_registers)
+    if (!reg_tiles_.count(slot) && apply(Optimisation::RegisterTiles, "tile `" + base(slot) + "`"))
+      reg_tiles_[slot] = stride;
+}
+
 void RegionEmitter::collect_captures() {
   walk_block(spawn_.body, [&](const Stmt* s, const Expr*) {
     if (s && (s->kind == StmtKind::Let || s->kind == StmtKind::For) && s->slot >= 0)
@@ -192,7 +207,8 @@ void RegionEmitter::run() {
   const std::string last_barrier = "__syncthreads();\n";
   if (block_code.size() >= last_barrier.size() &&
       block_code.compare(block_code.size() - last_barrier.size(), last_barrier.size(),
-                         last_barrier) == 0)
+                         last_barrier) == 0 &&
+      apply(Optimisation::LastBarrier, "the kernel's end"))
     block_code.resize(block_code.size() - last_barrier.size());
   code += block_code;
 
@@ -201,6 +217,9 @@ void RegionEmitter::run() {
   while (p2 * 2 <= nt) p2 *= 2;
   std::ostringstream k;
   k << "// " << out_.location << "\n";
+  // Options that change the emitted code stand in it (and so in the kernel cache's key).
+  if (const std::string changed = gate_.options().describe(); !changed.empty())
+    k << "// vx emit-cuda --" << changed << "\n";
   k << "#define VX_NT " << nt << "\n";
   k << "#define VX_P2 " << p2 << "\n";
   k << "#define VX_ZERO_X " << (out_.block[0] > 1 ? "(threadIdx.x == 0)" : "true") << "\n";
@@ -332,7 +351,8 @@ bool uses_atomic_results(const tir::Program& program, const tir::Block* body, st
   return found;
 }
 
-std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
+std::vector<EmittedRegion> emit_regions(const tir::Program& program, const EmitOptions& options) {
+  OptimisationGate gate(options);
   std::vector<std::pair<int, const Stmt*>> spawns;
   for (size_t f = 0; f < program.functions.size(); ++f) {
     std::vector<const Stmt*> found;
@@ -359,7 +379,7 @@ std::vector<EmittedRegion> emit_regions(const tir::Program& program) {
     r.atomic_results = uses_atomic_results(program, r.spawn->body, seen);
     std::map<int, DeviceFn> fns;
     try {
-      RegionEmitter(program, r.function, *r.spawn, r, fns).run();
+      RegionEmitter(program, r.function, *r.spawn, r, fns, gate).run();
       r.ok = true;
     } catch (const Unsupported& u) {
       r.ok = false;

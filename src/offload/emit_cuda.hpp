@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check/tir.hpp"
+#include "offload/emit_options.hpp"
 
 namespace vx::offload {
 
@@ -54,8 +55,10 @@ struct EmittedRegion {
   bool prints = false;  // has a `dbg!`: its printf lines go to stderr (the runner, spec/offload.md)
 };
 
-// Every `spawn on` region of the program, in source order, emitted.
-std::vector<EmittedRegion> emit_regions(const tir::Program& program);
+// Every `spawn on` region of the program, in source order, emitted; `options` may switch
+// optimisations off (emit_options.hpp).
+std::vector<EmittedRegion> emit_regions(const tir::Program& program,
+                                        const EmitOptions& options = {});
 
 // What every kernel needs before it: vx_math.h and the runtime helpers (integer semantics,
 // casts, error flags). Compiles under NVRTC, nvcc, and g++ with tests/cuda_host/cuda_host.hpp.

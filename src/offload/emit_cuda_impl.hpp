@@ -98,12 +98,13 @@ std::string indent_code(const std::string& code);
 class RegionEmitter {
  public:
   RegionEmitter(const tir::Program& p, int fn, const Stmt& spawn, EmittedRegion& out,
-                std::map<int, DeviceFn>& device_fns)
+                std::map<int, DeviceFn>& device_fns, OptimisationGate& gate)
       : prog_(p),
         fn_(p.functions[static_cast<size_t>(fn)]),
         spawn_(spawn),
         out_(out),
-        device_fns_(device_fns) {}
+        device_fns_(device_fns),
+        gate_(gate) {}
 
   void run();
 
@@ -119,6 +120,9 @@ class RegionEmitter {
   const Stmt& spawn_;
   EmittedRegion& out_;
   std::map<int, DeviceFn>& device_fns_;
+  // Whether to apply an optimisation (optimisations.def) here: asked once per decision.
+  OptimisationGate& gate_;
+  bool apply(Optimisation o, const std::string& what) { return gate_.apply(o, out_.name, what); }
   const tir::Function* cur_fn_ = nullptr;  // the function whose slots names refer to
   std::map<int, SlotInfo> slots_;
   // A reference bound by `let` in device code (`let r = &mut m[b];`): the tensor it names, its
@@ -286,6 +290,7 @@ class RegionEmitter {
   void make_tile(const Stmt& s, std::string& out);
   std::optional<std::string> reg_tile_elem(const Expr& e);
   bool barrier_free(const Stmt& s);
+  void find_tiles(const tir::Block* b);
   void find_read_only();
   // A `let` of block code that every thread can compute alike, into a register: a scalar never
   // assigned again in the region, whose value has no effects and calls nothing. All threads see

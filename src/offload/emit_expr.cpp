@@ -153,7 +153,8 @@ std::string RegionEmitter::offset(const TRef& t, const Expr& e, size_t first, st
     const size_t d = k - first;
     const auto iv = interval(*e.args[k]);
     const bool safe =
-        iv && d < t.sdims.size() && t.sdims[d] > 0 && iv->first >= 0 && iv->second < t.sdims[d];
+        iv && d < t.sdims.size() && t.sdims[d] > 0 && iv->first >= 0 && iv->second < t.sdims[d] &&
+        apply(Optimisation::ProvenIndices, "index " + std::to_string(d) + " of `" + t.ptr + "`");
     std::string ix = safe ? as_index(*e.args[k], pre)
                           : "vx_ix(" + as_index(*e.args[k], pre) + ", " + t.dims[d] + ", vx_err)";
     off = off.empty() ? ix : "(" + off + ") * " + t.dims[d] + " + " + ix;

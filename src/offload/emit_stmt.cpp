@@ -325,8 +325,7 @@ bool RegionEmitter::barrier_free(const Stmt& s) {
 }
 
 void RegionEmitter::steps(const tir::Block* b, std::string& out) {
-  find_dense_tiles(b, *cur_fn_, dense_tiles_);
-  find_register_tiles(b, *cur_fn_, dense_tiles_, ranges_, reg_tiles_);
+  find_tiles(b);
   const bool outer_pending = barrier_pending_;
   barrier_pending_ = false;
   std::string group;
@@ -341,7 +340,8 @@ void RegionEmitter::steps(const tir::Block* b, std::string& out) {
     group.clear();
   };
   for (auto* s : b->stmts) {
-    if (redundant_let(*s)) {  // every thread computes it: no shared slot, no barrier
+    // every thread computes it: no shared slot, no barrier
+    if (redundant_let(*s) && apply(Optimisation::UniformLets, "`let " + base(s->slot) + "`")) {
       flush();
       stmt(*s, out, false);
       continue;
@@ -382,7 +382,8 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
     case StmtKind::For:
       if (s.across == tir::Across::Lanes) {
         lane_nest(s, out);
-        if (barrier_free(s)) {
+        if (barrier_free(s) &&
+            apply(Optimisation::BarrierFreeLoops, "the lane loop over `" + name(s.slot) + "`")) {
           barrier_pending_ = true;
         } else {
           out += "__syncthreads();\n";
@@ -534,7 +535,16 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
   const int saved = lane_level_;
   lane_level_ = level;
   const int64_t trips = const_count > 0 ? (const_count + lanes - 1) / lanes : -1;
-  const std::string k = trips > 1 && trips <= 16 ? tmp("k") : "0";
+  // A loop that touches a register tile is unrolled whatever the options: its passes' registers
+  // are numbered by the unrolled counter (reg_tile_elem()).
+  const bool unrolled =
+      trips > 1 && trips <= 16 &&
+      (stmt_has(&s,
+                [&](const Stmt*, const Expr* e) {
+                  return e && e->kind == ExprKind::Var && reg_tiles_.count(e->slot);
+                }) ||
+       apply(Optimisation::UnrolledPasses, "the lane loop over `" + name(s.slot) + "`"));
+  const std::string k = unrolled ? tmp("k") : "0";
   if (nest_depth_ == 1 && s.start->kind == ExprKind::Literal && trips >= 1 &&
       (trips == 1 || k != "0"))
     passes_[s.slot] = LanePass{k, s.start->lit.i, lanes, const_count, trips == 1};
@@ -578,7 +588,7 @@ void RegionEmitter::lane_loop(const Stmt& s, int level, std::string& out) {
       const_count < (int64_t{1} << 31)) {  // a constant trip count: an int counter
     const std::string var = "const " + T + " " + v + " = (" + T + ")((unsigned long long)" + lo +
                             " + (unsigned long long)" + p + ");\n";
-    if (trips <= 16) {
+    if (unrolled) {
       // Few passes per thread: unrolled, so that the passes' loads are in flight together.
       out += "#pragma unroll\nfor (int " + k + " = 0; " + k + " < " + std::to_string(trips) +
              "; ++" + k + ") {\nconst int " + p + " = (int)" + tid + " + " + k + " * " +

@@ -709,7 +709,7 @@ OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& 
   if (const char* t = std::getenv("VX_TIME_KERNEL")) impl_->time_kernel = std::string(t) == "1";
   if (!active()) return;
   interp::g_hbm_free_listener = {&Impl::forget, impl_.get()};
-  impl_->regions = emit_regions(program);
+  impl_->regions = emit_regions(program, options_.emit);
   for (size_t i = 0; i < impl_->regions.size(); ++i) impl_->by_spawn[impl_->regions[i].spawn] = i;
 }
 

@@ -27,6 +27,7 @@ struct OffloadOptions {
   // How `no CUDA device` is said: a line, or a JSON object of the diagnostics' shape
   // (--error-format=json, spec/cli.md §5).
   ErrorFormat error_format = ErrorFormat::Human;
+  EmitOptions emit;  // the emitter's optimisations (--no-opt, --opt-bisect-limit)
 };
 
 // The arguments of one launch, built from the interpreter's frame: the grid (from the block loops'

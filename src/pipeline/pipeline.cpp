@@ -185,7 +185,8 @@ Step step_of(Dump dump) {
   }
 }
 
-void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude) {
+void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude,
+                const offload::EmitOptions& options) {
   constexpr const char* kHeader = "vx_prelude.cuh";
   if (prelude == CudaPrelude::Header) {  // one header, guarded, for any number of .cu files
     out << "// " << kHeader
@@ -199,7 +200,7 @@ void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude) {
         << "\n";
   else
     out << offload::cuda_prelude();
-  for (const auto& r : offload::emit_regions(*c.program)) {
+  for (const auto& r : offload::emit_regions(*c.program, options)) {
     if (r.ok)
       out << "\n" << r.source;
     else

@@ -72,7 +72,8 @@ bool load_machine_for(const std::string& machine_path, const std::string& progra
 // (Inline, also `--dump=cuda`) or `#include "vx_prelude.cuh"` (Include); or that header alone,
 // guarded (Header).
 enum class CudaPrelude { Inline, Include, Header };
-void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude);
+void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude,
+                const offload::EmitOptions& options = {});
 
 // `--dump=`: what one step made, printed. Kernels needs Options::explain.
 enum class Dump { Ast, Typed, Kernels, Cuda, Uir };
