@@ -129,6 +129,20 @@ const IxNode* IndexDag::binary(IxOp op, const IxNode* a, const IxNode* b, IntTyp
   if (op == IxOp::Mul && ((a->is_const() && a->value == 0) || (b->is_const() && b->value == 0)))
     return constant(0);
   if (op == IxOp::Rem && b->is_const() && (b->value == 1 || b->value == -1)) return constant(0);
+  // (x / W) * W + x % W is x for truncating division and W > 0, in any type: |(x / W) * W| <= |x|
+  // cannot wrap (spec/kernel-rules.md §4 step 1: `[x / W][x % W]` of a dimension of W).
+  if (op == IxOp::Add) {
+    auto whole = [](const IxNode* m, const IxNode* r) {
+      if (m->op != IxOp::Mul || r->op != IxOp::Rem || !r->b->is_const() || r->b->value <= 0)
+        return false;
+      const IxNode* d = m->a->op == IxOp::Div ? m->a : m->b;
+      const IxNode* w = d == m->a ? m->b : m->a;
+      return d->op == IxOp::Div && w->is_const() && w->value == r->b->value && d->b == r->b &&
+             d->a == r->a && d->type.bits == r->type.bits && d->type.is_signed == r->type.is_signed;
+    };
+    if (whole(a, b)) return b->a;
+    if (whole(b, a)) return a->a;
+  }
   IxNode n;
   n.op = op;
   n.a = a;

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "check/call_accesses.hpp"
 #include "check/effects.hpp"
 #include "check/kernel_access.hpp"
 #include "check/tir_walk.hpp"
@@ -295,15 +296,37 @@ class RuleWalker {
         if (!fresh)
           it->second = {std::max(it->second.first, b.first), std::min(it->second.second, b.second)};
       }
-    const IxNode* off = build(idx[0]);
+    std::vector<const IxNode*> nodes;
+    for (const tir::Expr* i : idx) nodes.push_back(build(i));
+    return row_major(nodes, t, place);
+  }
+
+  // The row-major offset of the indices `idx` in a tensor of type `t` (`key`: names the symbols
+  // of dimensions `t` does not have). Two indices `[x / W][x % W]` in a dimension of W give x:
+  // (x / W) * W + x % W is x for truncating division (spec/kernel-rules.md §4 step 1).
+  const IxNode* row_major(const std::vector<const IxNode*>& idx, const Type& t, const void* key) {
+    auto dim = [&](size_t k) {
+      if (k < t.dims.size() && t.dims[k] > 0) return dag_.constant(t.dims[k]);
+      return dag_.symbol(k < t.dims.size() ? &t.dims[k] : key, "dim" + std::to_string(k));
+    };
+    const IxNode* off = idx[0];
+    const IxNode* before = nullptr;  // the offset before the last index was added
     for (size_t k = 1; k < idx.size(); ++k) {
-      const IxNode* dim;
-      if (k < t.dims.size() && t.dims[k] > 0)
-        dim = dag_.constant(t.dims[k]);
-      else
-        dim = dag_.symbol(k < t.dims.size() ? &t.dims[k] : static_cast<const void*>(place),
-                          "dim" + std::to_string(k));
-      off = dag_.binary(IxOp::Add, dag_.binary(IxOp::Mul, off, dim), build(idx[k]));
+      const IxNode *hi = idx[k - 1], *lo = idx[k];
+      if (hi->op == IxOp::Div && lo->op == IxOp::Rem && hi->a == lo->a && hi->b->is_const() &&
+          lo->b->is_const() && hi->b->value == lo->b->value && k < t.dims.size() &&
+          t.dims[k] == lo->b->value && (k == 1 || before)) {
+        const IxNode* x = lo->a;
+        off = k == 1 ? x
+                     : dag_.binary(IxOp::Add,
+                                   dag_.binary(IxOp::Mul,
+                                               dag_.binary(IxOp::Mul, before, dim(k - 1)), dim(k)),
+                                   x);
+        before = nullptr;  // the pair is one index: a third cannot join it
+        continue;
+      }
+      before = off;
+      off = dag_.binary(IxOp::Add, dag_.binary(IxOp::Mul, off, dim(k)), lo);
     }
     return off;
   }
@@ -738,6 +761,7 @@ class RuleWalker {
         if (a->type.kind != TypeKind::Ref) continue;
         bool w = i < sums_[f].writes.size() && sums_[f].writes[i];
         int r = root_slot(a);
+        if (r >= 0 && record_call_accesses(e, i, r)) continue;  // checked as the caller's
         if (w && r >= 0 && !facts_.declared_inside(r, loop)) {
           auto& d = error(KernelRule::CallWritesArgument, e->span,
                           "`" + prog_.functions[f].name + "` can write through its argument `" +
@@ -755,12 +779,45 @@ class RuleWalker {
     }
     for (size_t i = 0; i < e->args.size(); ++i) {
       const tir::Expr* a = e->args[i];
-      if (a->type.kind == TypeKind::Ref) {
+      if (a->type.kind == TypeKind::Ref && !summarised_.count({e, i})) {
         bool w = valid && i < sums_[f].writes.size() && sums_[f].writes[i];
         record(a, a->span, w, nullptr);
       }
       walk_expr(a);
     }
+  }
+
+  // §3 rule 3: the accesses a call in an across loop makes through its reference argument `i`
+  // (root slot `r`), recorded as the caller's when every use of the parameter is an element at
+  // indices the rule reads (call_accesses.hpp). Whether it did.
+  bool record_call_accesses(const tir::Expr* call, size_t i, int r) {
+    const tir::Expr* a = call->args[i];
+    const tir::Expr* v = tensor_root(a);
+    if (!v || v->slot < 0 || v->slot >= fn_->slot_count() || prefix_unknown_[v->slot]) return false;
+    std::vector<const IxNode*> prefix, ints;
+    for (const tir::Expr* x : full_indices(a)) prefix.push_back(build(x));
+    for (const tir::Expr* x : call->args)
+      ints.push_back(int_type(x->type).bits ? build(x) : nullptr);
+    auto found = kr::call_accesses(prog_, call->fn_index, static_cast<int>(i), prefix, ints, dag_);
+    if (!found) return false;
+    const Type& t = fn_->slot_types[r];
+    for (const kr::CallAccess& c : *found) {
+      kr::Access acc;
+      acc.root = r;
+      acc.tensor = fn_->slot_names[r];
+      acc.type = &t;
+      acc.write = c.write;
+      acc.offset = row_major(c.indices, t, call);
+      for (size_t k = 0; k < c.indices.size(); ++k)
+        acc.indices.push_back(
+            {c.indices[k], k < t.dims.size() ? std::max<int64_t>(t.dims[k], 0) : 0});
+      acc.span = call->span;
+      acc.text = c.place + "` in `" + prog_.functions[call->fn_index].name + "(…)";
+      acc.fors = fors_;
+      facts_.accesses.push_back(std::move(acc));
+    }
+    summarised_.insert({call, i});
+    return true;
   }
 
   void walk_builtin(const tir::Expr* e) {
@@ -966,6 +1023,8 @@ class RuleWalker {
   std::vector<std::vector<const tir::Expr*>> prefix_;  // a reference local: its row's indices
   std::vector<bool> prefix_unknown_;
   std::set<int> assigned_;
+  // The reference arguments whose accesses a call's summary recorded (record_call_accesses).
+  std::set<std::pair<const tir::Expr*, size_t>> summarised_;
   std::map<int, const tir::Stmt*> loop_of_slot_;
   // A stepped plain loop whose start is not a constant: its start and step (`a + K * j`).
   std::map<const tir::Stmt*, std::pair<const IxNode*, const IxNode*>> stepped_;

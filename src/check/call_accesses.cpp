@@ -1,0 +1,321 @@
+#include "check/call_accesses.hpp"
+
+#include <map>
+#include <set>
+
+#include "check/effects.hpp"
+#include "check/tir_walk.hpp"
+#include "check/types.hpp"
+
+namespace vx::kr {
+
+namespace {
+
+constexpr int kMaxDepth = 8;  // calls followed, one inside the other
+
+IntType int_type(const Type& t) {
+  if (!t.is_scalar() || !is_int(t.scalar)) return {};
+  const auto& info = scalar_info(t.scalar);
+  return IntType{static_cast<uint8_t>(info.bits), info.is_signed};
+}
+
+// The indices of a place after its root: `a[i][j]` and `&mut a[i]`'s.
+std::vector<const tir::Expr*> indices_of(const tir::Expr* e) {
+  std::vector<const tir::Expr*> chain;
+  while (e && (e->kind == tir::ExprKind::Index || e->kind == tir::ExprKind::View ||
+               e->kind == tir::ExprKind::Ref)) {
+    chain.push_back(e);
+    e = e->args.empty() ? nullptr : e->args[0];
+  }
+  std::vector<const tir::Expr*> out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    if ((*it)->kind != tir::ExprKind::Ref)
+      out.insert(out.end(), (*it)->args.begin() + 1, (*it)->args.end());
+  return out;
+}
+
+class Summary {
+ public:
+  Summary(const tir::Program& p, IndexDag& d) : prog_(p), dag_(d) {}
+  std::vector<CallAccess> out;
+
+  // The accesses of function `fn` through the locals of `bound` (slot -> the row it stands for).
+  bool function(int fn, std::map<int, std::vector<const IxNode*>> bound,
+                std::map<int, const IxNode*> env, int depth) {
+    if (fn < 0 || fn >= static_cast<int>(prog_.functions.size()) || depth > kMaxDepth ||
+        on_stack_.count(fn))
+      return false;
+    const tir::Function& g = prog_.functions[fn];
+    // A local assigned anywhere is not one value: an index that uses it is not read.
+    std::set<int> assigned;
+    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
+      if (s && s->kind == tir::StmtKind::Assign && s->target &&
+          s->target->kind == tir::ExprKind::Var)
+        assigned.insert(s->target->slot);
+    });
+    for (int s : assigned) {
+      if (bound.count(s)) return false;
+      env.erase(s);
+    }
+    Frame saved = frame_;
+    frame_ = {&g, std::move(bound), std::move(env), std::move(assigned), depth};
+    on_stack_.insert(fn);
+    bool ok = block(g.body);
+    on_stack_.erase(fn);
+    frame_ = std::move(saved);
+    return ok;
+  }
+
+ private:
+  struct Frame {
+    const tir::Function* fn = nullptr;
+    std::map<int, std::vector<const IxNode*>> bound;
+    std::map<int, const IxNode*> env;
+    std::set<int> assigned;
+    int depth = 0;
+  };
+
+  // The row a place rooted at a bound local stands for, with its own indices after it; nullopt
+  // when it is not rooted at one, or an index cannot be read.
+  std::optional<std::vector<const IxNode*>> row(const tir::Expr* place) {
+    const tir::Expr* root = tensor_root(place);
+    if (!root || !frame_.bound.count(root->slot)) return std::nullopt;
+    std::vector<const IxNode*> r = frame_.bound.at(root->slot);
+    for (const tir::Expr* i : indices_of(place)) {
+      const IxNode* n = build(i);
+      if (!n) return std::nullopt;
+      r.push_back(n);
+    }
+    return r;
+  }
+  bool rooted(const tir::Expr* e) const {
+    const tir::Expr* root = tensor_root(e);
+    return root && frame_.bound.count(root->slot);
+  }
+  std::string text(Span s) const {
+    const std::string& t = prog_.file->text();
+    return s.end <= t.size() && s.begin <= s.end ? t.substr(s.begin, s.end - s.begin) : "";
+  }
+
+  const IxNode* build(const tir::Expr* e) {
+    switch (e->kind) {
+      case tir::ExprKind::Literal:
+        if (e->type.is_scalar() && is_int(e->type.scalar)) return dag_.constant(e->lit.i);
+        return nullptr;
+      case tir::ExprKind::Var: {
+        auto it = frame_.env.find(e->slot);
+        return it == frame_.env.end() ? nullptr : it->second;
+      }
+      case tir::ExprKind::Unary: {
+        if (e->uop != tir::UnOp::Neg) return nullptr;
+        const IxNode* a = build(e->args[0]);
+        return a ? dag_.neg(a, int_type(e->type)) : nullptr;
+      }
+      case tir::ExprKind::Binary: {
+        IxOp op;
+        switch (e->bop) {
+          case tir::BinOp::Add:
+            op = IxOp::Add;
+            break;
+          case tir::BinOp::Sub:
+            op = IxOp::Sub;
+            break;
+          case tir::BinOp::Mul:
+            op = IxOp::Mul;
+            break;
+          case tir::BinOp::Div:
+            op = IxOp::Div;
+            break;
+          case tir::BinOp::Rem:
+            op = IxOp::Rem;
+            break;
+          default:
+            return nullptr;
+        }
+        const IxNode* a = build(e->args[0]);
+        const IxNode* b = a ? build(e->args[1]) : nullptr;
+        return b ? dag_.binary(op, a, b, int_type(e->type)) : nullptr;
+      }
+      case tir::ExprKind::Cast: {
+        const Type& from = e->args[0]->type;
+        if (!from.is_scalar() || !is_int(from.scalar) || !e->type.is_scalar() ||
+            !is_int(e->type.scalar))
+          return nullptr;
+        const auto& a = scalar_info(from.scalar);
+        const auto& b = scalar_info(e->type.scalar);
+        const bool widening = b.bits > a.bits && (b.is_signed || !a.is_signed);
+        return widening || (a.bits == b.bits && a.is_signed == b.is_signed) ? build(e->args[0])
+                                                                            : nullptr;
+      }
+      case tir::ExprKind::Builtin:
+        return e->builtin == tir::BuiltinId::Dbg ? build(e->args[0]) : nullptr;
+      case tir::ExprKind::Unit:
+      case tir::ExprKind::String:
+      case tir::ExprKind::Index:
+      case tir::ExprKind::View:
+      case tir::ExprKind::Ref:
+      case tir::ExprKind::Call:
+      case tir::ExprKind::TensorNew:
+      case tir::ExprKind::Transfer:
+      case tir::ExprKind::If:
+      case tir::ExprKind::BlockExpr:
+      case tir::ExprKind::Print:
+      case tir::ExprKind::Assert:
+      case tir::ExprKind::ArrayLit:
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  bool block(const tir::Block* b) {
+    if (!b) return true;
+    for (const tir::Stmt* s : b->stmts)
+      if (!stmt(s)) return false;
+    return expr(b->tail);
+  }
+
+  bool access(const tir::Expr* place, bool write, bool read) {
+    auto r = row(place);
+    if (!r) return false;
+    if (read) out.push_back({false, *r, text(place->span)});
+    if (write) out.push_back({true, *r, text(place->span)});
+    for (const tir::Expr* i : indices_of(place))
+      if (!expr(i)) return false;
+    return true;
+  }
+
+  bool stmt(const tir::Stmt* s) {
+    switch (s->kind) {
+      case tir::StmtKind::Let:
+        if (s->value &&
+            (s->value->kind == tir::ExprKind::Var || s->value->kind == tir::ExprKind::Ref) &&
+            rooted(s->value)) {
+          // `let r = &mut a;` or `let r = &mut a[i];`: r stands for that row.
+          if (s->value->kind == tir::ExprKind::Var) return false;  // a moved tensor
+          auto r = row(s->value);
+          if (!r || frame_.assigned.count(s->slot)) return false;
+          frame_.bound[s->slot] = *r;
+          return true;
+        }
+        if (!expr(s->value)) return false;
+        if (s->value && s->slot >= 0 && s->slot < frame_.fn->slot_count() &&
+            !frame_.assigned.count(s->slot) && int_type(frame_.fn->slot_types[s->slot]).bits)
+          if (const IxNode* n = build(s->value)) frame_.env[s->slot] = n;
+        return true;
+      case tir::StmtKind::Assign:
+        if (s->target->kind == tir::ExprKind::Index && rooted(s->target))
+          return access(s->target, true, s->compound) && expr(s->value);
+        return expr(s->target) && expr(s->value);
+      case tir::StmtKind::Expr:
+      case tir::StmtKind::Return:
+        return expr(s->value);
+      case tir::StmtKind::While:
+        return expr(s->value) && block(s->body);
+      case tir::StmtKind::Loop:
+      case tir::StmtKind::Spawn:
+        return block(s->body);
+      case tir::StmtKind::For:
+        for (const tir::RangeAdapter& a : s->adapters)
+          if (!expr(a.step)) return false;
+        return expr(s->start) && expr(s->end) && block(s->body);
+      case tir::StmtKind::Break:
+      case tir::StmtKind::Continue:
+      case tir::StmtKind::OffloadMark:
+        return true;
+    }
+    return false;
+  }
+
+  bool args(const tir::Expr* e) {
+    for (const tir::Expr* a : e->args)
+      if (!expr(a)) return false;
+    return true;
+  }
+
+  bool expr(const tir::Expr* e) {
+    if (!e) return true;
+    switch (e->kind) {
+      case tir::ExprKind::Var:
+        return !frame_.bound.count(e->slot);  // any other use of the tensor is not read
+      case tir::ExprKind::Index:
+        if (rooted(e)) return access(e, false, true);
+        return args(e);
+      case tir::ExprKind::View:
+      case tir::ExprKind::Ref:
+        return !rooted(e) && args(e);
+      case tir::ExprKind::Call: {
+        // The parameters the tensor is lent to stand for its rows; the integers are passed on.
+        std::map<int, std::vector<const IxNode*>> lent;
+        std::map<int, const IxNode*> env;
+        int f = e->fn_index;
+        if (f < 0 || f >= static_cast<int>(prog_.functions.size())) return false;
+        const tir::Function& h = prog_.functions[f];
+        for (size_t k = 0; k < e->args.size() && k < h.param_slots.size(); ++k) {
+          const tir::Expr* a = e->args[k];
+          if ((a->kind == tir::ExprKind::Var || a->kind == tir::ExprKind::Ref ||
+               a->kind == tir::ExprKind::View) &&
+              rooted(a)) {
+            if (a->kind == tir::ExprKind::Var && a->type.kind != TypeKind::Ref) return false;
+            auto r = row(a);
+            if (!r) return false;
+            lent[h.param_slots[k]] = *r;
+            continue;
+          }
+          if (!expr(a)) return false;
+          if (int_type(a->type).bits)
+            if (const IxNode* n = build(a)) env[h.param_slots[k]] = n;
+        }
+        if (lent.empty()) return true;
+        return function(f, std::move(lent), std::move(env), frame_.depth + 1);
+      }
+      case tir::ExprKind::Builtin:
+        if ((e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim) &&
+            e->args[0]->kind == tir::ExprKind::Var)
+          return e->args.size() < 2 || expr(e->args[1]);  // a size is not an element
+        for (const tir::Expr* a : e->args)
+          if (a->kind != tir::ExprKind::Index && rooted(a)) return false;  // a routine's
+        return args(e);
+      case tir::ExprKind::If:
+        return args(e) && block(e->block) && block(e->else_block);
+      case tir::ExprKind::BlockExpr:
+        return block(e->block);
+      case tir::ExprKind::Literal:
+      case tir::ExprKind::Unit:
+      case tir::ExprKind::String:
+      case tir::ExprKind::Unary:
+      case tir::ExprKind::Binary:
+      case tir::ExprKind::Cast:
+      case tir::ExprKind::TensorNew:
+      case tir::ExprKind::Transfer:
+      case tir::ExprKind::Print:
+      case tir::ExprKind::Assert:
+      case tir::ExprKind::ArrayLit:
+        return args(e);
+    }
+    return false;
+  }
+
+  const tir::Program& prog_;
+  IndexDag& dag_;
+  Frame frame_;
+  std::set<int> on_stack_;
+};
+
+}  // namespace
+
+std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, int fn, int param,
+                                                     const std::vector<const IxNode*>& prefix,
+                                                     const std::vector<const IxNode*>& ints,
+                                                     IndexDag& dag) {
+  if (fn < 0 || fn >= static_cast<int>(prog.functions.size())) return std::nullopt;
+  const tir::Function& g = prog.functions[fn];
+  if (param < 0 || param >= static_cast<int>(g.param_slots.size())) return std::nullopt;
+  std::map<int, const IxNode*> env;
+  for (size_t k = 0; k < ints.size() && k < g.param_slots.size(); ++k)
+    if (ints[k]) env[g.param_slots[k]] = ints[k];
+  Summary s(prog, dag);
+  if (!s.function(fn, {{g.param_slots[param], prefix}}, std::move(env), 0)) return std::nullopt;
+  return std::move(s.out);
+}
+
+}  // namespace vx::kr
