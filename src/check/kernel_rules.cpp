@@ -195,7 +195,7 @@ class RuleWalker {
       case tir::ExprKind::Builtin:
         if (const IxNode* size = size_of(e)) return size;
         // `dbg!(i)` is `i` (it only prints it): `t[dbg!(b * 256 + l)]` is proved as without it.
-        if (e->builtin == tir::BuiltinId::Dbg) return build(e->args[0]);
+        if (tir::builtin_kind(e->builtin) == tir::BuiltinKind::Debug) return build(e->args[0]);
         break;
       default:
         break;
@@ -207,13 +207,12 @@ class RuleWalker {
   // `t.len()` / `t.dim(k)` of a tensor local: a fixed dimension's constant, or for a `?` one the
   // symbol of that dimension (the same value in every pass, 0 to 2^31 - 1; spec/types.md §3.1).
   const IxNode* size_of(const tir::Expr* e) {
-    if ((e->builtin != tir::BuiltinId::Len && e->builtin != tir::BuiltinId::Dim) ||
-        e->args[0]->kind != tir::ExprKind::Var)
-      return nullptr;
+    const int64_t dim = tir::queried_dim(*e);
+    if (dim < 0 || e->args[0]->kind != tir::ExprKind::Var) return nullptr;
     const int s = e->args[0]->slot;
     if (s < 0 || s >= fn_->slot_count()) return nullptr;
     const Type& t = fn_->slot_types[s];
-    const size_t k = e->builtin == tir::BuiltinId::Dim ? static_cast<size_t>(e->args[1]->lit.i) : 0;
+    const size_t k = static_cast<size_t>(dim);
     if (!t.is_tensor_like() || k >= t.dims.size()) return nullptr;
     if (t.dims[k] != kUnknownDim) return dag_.constant(t.dims[k]);
     return dag_.symbol(&t.dims[k], text(e->span));
@@ -764,11 +763,12 @@ class RuleWalker {
   }
 
   void walk_builtin(const tir::Expr* e) {
-    tir::BuiltinId id = e->builtin;
-    std::string name = tir::builtin_spelling(id);
-    bool lanes_routine =
-        is_reduction(id) || id == tir::BuiltinId::LanesSort || id == tir::BuiltinId::CopyAsync;
-    if (lanes_routine && spawn_ > 0) {
+    const tir::BuiltinId id = e->builtin;
+    const tir::BuiltinRow& row = tir::builtin_row(id);
+    const std::string name = row.spelling;
+    // builtins.def's place and form: a routine of all the lanes of a block stands in block code,
+    // as the whole value of a `let` or as a statement of its own (a token's `let` is E6036's).
+    if (row.place == tir::BuiltinPlace::BlockCode && spawn_ > 0) {
       if (!block_code()) {
         auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
                         "`" + name +
@@ -776,33 +776,31 @@ class RuleWalker {
                             "the code of a block: in a block loop, outside its lane loops",
                         lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
         (void)d;
-      } else if (is_reduction(id) && whole_let_ != e) {
+      } else if (row.form == tir::BuiltinForm::Let && row.result != tir::BuiltinResult::Token &&
+                 whole_let_ != e) {
         auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
                         "`" + name + "` must be the whole value of a `let` in the code of a block",
                         "part of a larger expression");
         d.helps.push_back("write `let s = " + name + "(…);` and use `s`");
-      } else if (id == tir::BuiltinId::LanesSort && whole_stmt_ != e) {
+      } else if (row.form == tir::BuiltinForm::Statement && whole_stmt_ != e) {
         error(KernelRule::LanesRoutinePlacement, e->span,
-              "`lanes::sort` must be a statement of its own in the code of a "
-              "block",
+              "`" + name + "` must be a statement of its own in the code of a block",
               "part of a larger expression");
       }
     }
-    if (id == tir::BuiltinId::CopyAsync) {
-      if (spawn_ > 0 && m_.device != DeviceKind::None && m_.copy_engine == CopyEngine::None) {
-        auto& d =
-            error(KernelRule::NoCopyEngine, e->span,
-                  "the machine " + machine_name() + " has no copy engine for `lanes::copy_async`",
-                  "not on this machine");
-        d.helps.push_back("copy the tile with a lane loop: `tile[t] = x[i + t];`");
-      }
-      if (whole_let_ != e) {
-        auto& d = error("E6036", e->span, "the token of this copy is never waited for",
-                        "the token is dropped");
-        d.helps.push_back(
-            "write `let tok = lanes::copy_async(…);` and `tok.wait();` before the "
-            "tile is read");
-      }
+    if (row.kind == tir::BuiltinKind::Copy && spawn_ > 0 && m_.device != DeviceKind::None &&
+        m_.copy_engine == CopyEngine::None) {
+      auto& d = error(KernelRule::NoCopyEngine, e->span,
+                      "the machine " + machine_name() + " has no copy engine for `" + name + "`",
+                      "not on this machine");
+      d.helps.push_back("copy the tile with a lane loop: `tile[t] = x[i + t];`");
+    }
+    if (row.result == tir::BuiltinResult::Token && whole_let_ != e) {
+      auto& d = error("E6036", e->span, "the token of this copy is never waited for",
+                      "the token is dropped");
+      d.helps.push_back("write `let tok = " + name +
+                        "(…);` and `tok.wait();` before the "
+                        "tile is read");
     }
     if (is_atomic(id) && spawn_ > 0 && m_.device != DeviceKind::None && !e->args.empty()) {
       Scalar sc = e->args[0]->type.scalar;
@@ -827,20 +825,32 @@ class RuleWalker {
         d.helps.push_back("use `AtomicOrdering::Relaxed`, and `scoped_fence` where order matters");
       }
     }
-    // The accesses.
-    if (is_atomic(id) && e->args.size() >= 2) {
-      const bool changes = tir::builtin_writes_first(id);
-      record(e->args[0], e->span, changes, build(e->args[1]), true, changes);
-    } else if (lanes_routine && !e->args.empty()) {
-      bool w = tir::builtin_writes_first(id);
-      record(e->args[0], e->args[0]->span, w, nullptr);
-      if (tir::builtin_effect(id) == tir::BuiltinEffect::CopiesTile && e->args.size() > 1)
-        record(e->args[1], e->args[1]->span, false, nullptr);
+    // The accesses, as builtins.def's effect column says: one element (its linear index the
+    // second argument) of an atomic, a whole tile of a lanes:: routine, and the source of a copy.
+    const bool writes = tir::builtin_writes_first(id);
+    switch (row.effect) {
+      case tir::BuiltinEffect::AtomicLoad:
+      case tir::BuiltinEffect::AtomicChange:
+        if (e->args.size() >= 2)
+          record(e->args[0], e->span, writes, build(e->args[1]), true, writes);
+        break;
+      case tir::BuiltinEffect::ReadsTile:
+      case tir::BuiltinEffect::WritesTile:
+      case tir::BuiltinEffect::CopiesTile:
+        if (!e->args.empty()) record(e->args[0], e->args[0]->span, writes, nullptr);
+        if (row.effect == tir::BuiltinEffect::CopiesTile && e->args.size() > 1)
+          record(e->args[1], e->args[1]->span, false, nullptr);
+        break;
+      case tir::BuiltinEffect::Pure:
+      case tir::BuiltinEffect::Shape:
+      case tir::BuiltinEffect::Orders:
+        break;
     }
     for (size_t i = 0; i < e->args.size(); ++i) {
       const tir::Expr* a = e->args[i];
-      bool tensor_receiver = i == 0 && (id == tir::BuiltinId::Len || id == tir::BuiltinId::Dim);
-      if (tensor_receiver && a->kind == tir::ExprKind::Var) continue;
+      // A query of a tensor's shape reads none of its elements.
+      bool shape_only = i == 0 && row.effect == tir::BuiltinEffect::Shape;
+      if (shape_only && a->kind == tir::ExprKind::Var) continue;
       walk_expr(a);
     }
   }
@@ -904,7 +914,8 @@ class RuleWalker {
     // The tile stays borrowed until the statement that uses the token.
     const tir::Expr* copy = let->value;
     if (!copy || copy->kind != tir::ExprKind::Builtin ||
-        copy->builtin != tir::BuiltinId::CopyAsync || copy->args.size() < 2)
+        tir::builtin_effect(copy->builtin) != tir::BuiltinEffect::CopiesTile ||
+        copy->args.size() < 2)
       return;
     int tile = root_slot(copy->args[0]);
     int src = root_slot(copy->args[1]);

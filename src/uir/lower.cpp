@@ -337,10 +337,11 @@ class Lowerer {
   // `t.len()` / `t.dim(k)`: a fixed dimension, or (with values) a `?` one of a tensor captured
   // from outside the region, whose shape is known when the region starts (spec/types.md §3.1).
   std::optional<int64_t> static_size(const tir::Expr& e) {
-    if (e.builtin != tir::BuiltinId::Len && e.builtin != tir::BuiltinId::Dim) return std::nullopt;
+    const int64_t dim = tir::queried_dim(e);
+    if (dim < 0) return std::nullopt;
     const tir::Expr& t = *e.args[0];
     if (!t.type.is_tensor_like()) return std::nullopt;
-    const size_t k = e.builtin == tir::BuiltinId::Dim ? static_cast<size_t>(e.args[1]->lit.i) : 0;
+    const size_t k = static_cast<size_t>(dim);
     if (k >= t.type.dims.size()) return std::nullopt;
     if (t.type.dims[k] != kUnknownDim) return t.type.dims[k];
     if (!values_ || t.kind != tir::ExprKind::Var) return std::nullopt;
