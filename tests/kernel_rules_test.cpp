@@ -8,6 +8,7 @@
 
 #include "check/checker.hpp"
 #include "check/index_dag.hpp"
+#include "check/loop_nest.hpp"
 #include "check/machine.hpp"
 #include "check/mixed_radix.hpp"
 #include "parse/parser.hpp"
@@ -528,4 +529,58 @@ TEST_CASE("two accesses that print alike are named by their lines") {
                      "(line 9) and `out[b * 4 + l]` (line 6) differ") == 0);
   CHECK(errs[0].find("the two are written alike, but a name in them stands for a different "
                      "variable in each") != std::string::npos);
+}
+
+TEST_CASE("loop nest: one validator for Vx and .uir, with the machine's limits") {
+  Machine m = default_machine();
+  m.lanes_per_block = 512;
+  LoopNest nest(m);
+  NestLoop block;  // a block loop directly in the region
+  NestVerdict v = nest.check(block);
+  CHECK_FALSE(v);
+  nest.enter(block, v);
+  CHECK(nest.in_block_code());
+
+  NestLoop lanes;
+  lanes.level = tir::Across::Lanes;
+  lanes.parent = NestParent::BlockLoop;
+  lanes.lanes = 600;
+  v = nest.check(lanes);
+  CHECK(v.fault == NestFault::TooManyLanes);
+  CHECK(v.rule == KernelRule::LaneCount);
+  CHECK(v.limit == 512);  // the machine's, not the lesson's 1024
+
+  lanes.lanes = 64;
+  v = nest.check(lanes);
+  REQUIRE_FALSE(v);
+  nest.enter(lanes, v);
+  CHECK_FALSE(nest.in_block_code());
+  // A lane loop that is not directly in the lane loop around it is refused, and its lanes do
+  // not count towards the loops inside it.
+  NestLoop misplaced = lanes;
+  misplaced.parent = NestParent::Other;
+  misplaced.lanes = 4;
+  v = nest.check(misplaced);
+  CHECK(v.fault == NestFault::LaneNotDirect);
+  nest.enter(misplaced, v);
+  NestLoop inner = lanes;
+  inner.parent = NestParent::LaneLoop;
+  inner.lanes = 16;
+  v = nest.check(inner);
+  CHECK(v.fault == NestFault::TooManyLanesInNest);
+  CHECK(v.asked == 64 * 16);
+  nest.leave();
+  nest.leave();
+
+  NestLoop block_in_lanes;
+  nest.enter(lanes, nest.check(lanes));
+  CHECK(nest.check(block_in_lanes).fault == NestFault::BlockInLaneLoop);
+  nest.leave();
+  nest.leave();
+  CHECK(nest.block_loops() == 0);
+  CHECK(nest.lane_loops() == 0);
+
+  Machine host = default_machine();
+  host.lanes_per_block = 0;
+  CHECK(LoopNest(host).check(block).fault == NestFault::MachineWithoutLanes);
 }

@@ -368,3 +368,24 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }
+
+TEST_CASE(".uir's loop shape takes its limits from the machine it is checked for") {
+  const std::string text =
+      "buffer %out i32[512]\n%b = range 1 axis=global\n%t = range 512 axis=local\n"
+      "%s = store %out %t 1\n%et = end %s %t\n%eb = end %et %b\n";
+  auto file = std::make_shared<SourceFile>("t.uir", text);
+  Diagnostics diags(file);
+  auto program = uir::read_uir(file, diags);
+  REQUIRE(program);
+  CHECK(uir::check_uir(*program, diags));  // the default machine: the lesson's 1024 threads
+  Machine small = default_machine();
+  small.lanes_per_block = 256;
+  CHECK_FALSE(uir::check_uir(*program, diags, nullptr, small));
+  REQUIRE(diags.error_count() == 1);
+  const Diagnostic& d = diags.list().back();
+  CHECK(d.code == "E6032");
+  CHECK(d.rule == "lane-count");
+  CHECK(
+      d.message ==
+      "the bound of a local loop is the block size: a literal from 1 to 256, and this one is 512");
+}

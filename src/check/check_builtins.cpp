@@ -425,8 +425,10 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
   if (segs.size() == 2 && segs[0].name == "lanes") {
     Type i32 = Type::of(Scalar::I32);
     if (id && (kind == BuiltinKind::Reduce || kind == BuiltinKind::Lanes)) {  // `f(&tile, n)`
+      // A routine that writes its tile (builtins.def's effect) takes it as `&mut`.
+      tir::Expr* t = ref_arg(args[0], tir::builtin_writes_first(*id), "first argument");
+      // lanes::sort's own types: a tile of i64 whose size is a power of two.
       const bool is_sort = *id == BuiltinId::LanesSort;
-      tir::Expr* t = ref_arg(args[0], is_sort, "first argument");
       tir::Expr* n = int_arg(args[1], i32);
       if (t->type.is_error() || n->type.is_error()) return error_expr(s);
       if (t->type.rank() != 1) {
@@ -471,7 +473,8 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       return e;
     }
     if (id && kind == BuiltinKind::Copy) {
-      tir::Expr* tile = ref_arg(args[0], true, "first argument (the tile)");
+      tir::Expr* tile =
+          ref_arg(args[0], tir::builtin_writes_first(*id), "first argument (the tile)");
       tir::Expr* src = ref_arg(args[1], false, "second argument (the source)");
       const ast::Expr& ia = args[2];
       const ast::ArrayLit* arr = whole_array(ia);

@@ -11,6 +11,7 @@
 #include "check/call_accesses.hpp"
 #include "check/effects.hpp"
 #include "check/kernel_access.hpp"
+#include "check/loop_nest.hpp"
 #include "check/tir_walk.hpp"
 
 namespace vx {
@@ -71,7 +72,7 @@ class RuleWalker {
   std::string text(Span s) const { return file_.text().substr(s.begin, s.end - s.begin); }
 
   std::string machine_name() const { return "`" + m_.name + "`"; }
-  bool block_code() const { return blocks_ > 0 && lanes_ == 0; }
+  bool block_code() const { return nest_.in_block_code(); }
   const char* level_word(const tir::Stmt* loop) const {
     return loop->across == tir::Across::Blocks ? "block" : "lane";
   }
@@ -196,7 +197,7 @@ class RuleWalker {
       case tir::ExprKind::Builtin:
         if (const IxNode* size = size_of(e)) return size;
         // `dbg!(i)` is `i` (it only prints it): `t[dbg!(b * 256 + l)]` is proved as without it.
-        if (e->builtin == tir::BuiltinId::Dbg) return build(e->args[0]);
+        if (tir::builtin_kind(e->builtin) == tir::BuiltinKind::Debug) return build(e->args[0]);
         break;
       default:
         break;
@@ -208,13 +209,12 @@ class RuleWalker {
   // `t.len()` / `t.dim(k)` of a tensor local: a fixed dimension's constant, or for a `?` one the
   // symbol of that dimension (the same value in every pass, 0 to 2^31 - 1; spec/types.md §3.1).
   const IxNode* size_of(const tir::Expr* e) {
-    if ((e->builtin != tir::BuiltinId::Len && e->builtin != tir::BuiltinId::Dim) ||
-        e->args[0]->kind != tir::ExprKind::Var)
-      return nullptr;
+    const int64_t dim = tir::queried_dim(*e);
+    if (dim < 0 || e->args[0]->kind != tir::ExprKind::Var) return nullptr;
     const int s = e->args[0]->slot;
     if (s < 0 || s >= fn_->slot_count()) return nullptr;
     const Type& t = fn_->slot_types[s];
-    const size_t k = e->builtin == tir::BuiltinId::Dim ? static_cast<size_t>(e->args[1]->lit.i) : 0;
+    const size_t k = static_cast<size_t>(dim);
     if (!t.is_tensor_like() || k >= t.dims.size()) return nullptr;
     if (t.dims[k] != kUnknownDim) return dag_.constant(t.dims[k]);
     return dag_.symbol(&t.dims[k], text(e->span));
@@ -524,14 +524,23 @@ class RuleWalker {
       passes = kr::int128_text(n);
     }
 
-    bool ok_structure = true;
-    int64_t lanes_here = 0;
+    kr::NestLoop nest_loop;
+    kr::NestVerdict verdict;
     if (s->across != tir::Across::None) {
       Span hdr = kr::loop_header(s, file_);
       auto fail = [&](KernelRule rule, std::string msg, std::string label) -> Diagnostic& {
-        ok_structure = false;
         return error(rule, hdr, std::move(msg), std::move(label));
       };
+      nest_loop.level = s->across;
+      nest_loop.parent = !owner                                 ? kr::NestParent::Other
+                         : owner->kind == tir::StmtKind::Spawn  ? kr::NestParent::Region
+                         : owner->kind != tir::StmtKind::For    ? kr::NestParent::Other
+                         : owner->across == tir::Across::Blocks ? kr::NestParent::BlockLoop
+                         : owner->across == tir::Across::Lanes  ? kr::NestParent::LaneLoop
+                                                                : kr::NestParent::Other;
+      nest_loop.passes = count;
+      nest_loop.lanes_written = s->lanes_written;
+      nest_loop.lanes = s->lanes_written ? s->lane_count : count.value_or(0);
       if (!s->adapters.empty()) {
         // The passes of an across loop are the values of a plain range: the lanes and blocks
         // count them from `a` up by one, and the proofs of §4 take each pass as one of them.
@@ -553,113 +562,102 @@ class RuleWalker {
             fail(KernelRule::OutsideSpawn, "an `across` loop must be inside a `spawn on` region",
                  "outside any `spawn on` region");
         d.helps.push_back("wrap the loop in `spawn on(Topology::Device) { … }`");
-      } else if (!m_.has_blocks_and_lanes()) {
-        auto& d = fail(KernelRule::MachineWithoutLanes,
-                       "the machine " + machine_name() +
-                           " has no blocks and lanes, so it cannot run an `across` loop",
-                       "an `across` loop");
-        d.notes.push_back(
-            "the machine comes from `--machine`; an NVIDIA or an Apple GPU has "
-            "blocks and lanes");
-      } else if (s->across == tir::Across::Blocks) {
-        if (lanes_ > 0) {
-          fail(KernelRule::BlockLoopPlacement, "a block loop cannot be inside a lane loop",
-               "inside the lane loop `" + across_.back()->var_name + "`");
-        } else if (!owner ||
-                   !(owner->kind == tir::StmtKind::Spawn ||
-                     (owner->kind == tir::StmtKind::For && owner->across == tir::Across::Blocks))) {
-          auto& d = fail(KernelRule::BlockLoopPlacement,
-                         "the block loop must be directly in the `spawn on` region",
-                         "not directly in the region");
-          d.helps.push_back("move the loop out of the statement around it");
-        } else if (blocks_ >= 3) {
-          fail(KernelRule::LoopDepth,
-               "at most three block loops can be in each other: the grid of a GPU has three "
-               "dimensions",
-               "a fourth block loop");
-        } else if (count && *count > m_.max_blocks[0]) {
-          fail(KernelRule::GridSize,
-               "a grid of " + m_.name + " has at most " + std::to_string(m_.max_blocks[0]) +
-                   " blocks in a dimension, and this loop asks for " + passes,
-               "too many blocks");
-        }
-      } else {
-        if (blocks_ == 0) {
-          fail(KernelRule::LaneLoopPlacement, "a lane loop must be inside a block loop",
-               "not in a block loop");
-        } else if (lanes_ > 0 && !(owner && owner->kind == tir::StmtKind::For &&
-                                   owner->across == tir::Across::Lanes)) {
-          fail(KernelRule::LaneLoopPlacement,
-               "a lane loop inside another lane loop must be directly in its body",
-               "not directly in the lane loop `" + across_.back()->var_name + "`");
-        } else if (lanes_ >= 3) {
-          fail(KernelRule::LoopDepth,
-               "at most three lane loops can be in each other: the block of a GPU has three "
-               "dimensions",
-               "a fourth lane loop");
-        } else {
-          lanes_here = s->lanes_written ? s->lane_count : count.value_or(0);
-          if (s->lanes_written && lanes_here < 1) {
-            auto& d = fail(KernelRule::LaneCount,
-                           "a block has at least one lane, and this loop asks for " +
-                               std::to_string(lanes_here),
-                           "no lanes");
-            d.helps.push_back("write a number of lanes from 1 up: `across lanes(256)`");
-          } else if (lanes_here <= 0) {
-            auto& d = fail(KernelRule::LaneCount, "the number of lanes must be a constant",
-                           "the range is not constant");
-            d.helps.push_back("write the number of lanes: `across lanes(256)`");
-          } else if (lanes_here > m_.lanes_per_block) {
-            auto& d =
-                fail(KernelRule::LaneCount,
-                     "a block has at most " + std::to_string(m_.lanes_per_block) + " lanes on " +
-                         machine_name() + ", and this loop asks for " + std::to_string(lanes_here),
-                     "too many lanes");
-            if (s->lane_count == 0)
-              d.helps.push_back(
-                  "write a smaller number of lanes: `across lanes(256)`; some lanes "
-                  "then run more than one pass");
-          } else if (lane_product_ * lanes_here > m_.lanes_per_block) {
-            fail(KernelRule::LaneCount,
-                 "the lane loops in each other ask for " +
-                     std::to_string(lane_product_ * lanes_here) + " lanes; a block has at most " +
-                     std::to_string(m_.lanes_per_block) + " on " + machine_name(),
-                 "too many lanes");
-          } else {
-            kr::lane_warnings(diags_, s, hdr, lanes_here, count);
-          }
-        }
+      } else if ((verdict = nest_.check(nest_loop))) {
+        report_nest_fault(verdict, s, hdr, passes);
+      } else if (s->across == tir::Across::Lanes) {
+        kr::lane_warnings(diags_, s, hdr, verdict.lanes, count);
       }
     }
-    (void)ok_structure;
 
     if (s->slot >= 0 && s->slot < fn_->slot_count()) loop_of_slot_[s->slot] = s;
     fors_.push_back(s);
     if (s->slot >= 0 && s->slot < fn_->slot_count()) facts_.decl_fors[s->slot] = fors_;
     facts_.loop_fors[s] = fors_;
     loops_.push_back(s);
-    int64_t saved_product = lane_product_;
     if (s->across != tir::Across::None) {
       across_.push_back(s);
       facts_.across_loops.push_back(s);
-      if (s->across == tir::Across::Blocks)
-        ++blocks_;
-      else {
-        ++lanes_;
-        if (lanes_here > 0) lane_product_ *= lanes_here;
-      }
+      nest_.enter(nest_loop, verdict);
     }
     walk_block(s->body, s);
     if (s->across != tir::Across::None) {
       across_.pop_back();
-      if (s->across == tir::Across::Blocks)
-        --blocks_;
-      else
-        --lanes_;
+      nest_.leave();
     }
-    lane_product_ = saved_product;
     loops_.pop_back();
     fors_.pop_back();
+  }
+
+  // A fault of the loop nest's shape (loop_nest.hpp), in Vx's words.
+  void report_nest_fault(const kr::NestVerdict& v, const tir::Stmt* s, Span hdr,
+                         const std::string& passes) {
+    auto fail = [&](std::string msg, std::string label) -> Diagnostic& {
+      return error(v.rule, hdr, std::move(msg), std::move(label));
+    };
+    const std::string lanes = std::to_string(v.lanes);
+    switch (v.fault) {
+      case kr::NestFault::None:
+        return;
+      case kr::NestFault::MachineWithoutLanes: {
+        auto& d = fail("the machine " + machine_name() +
+                           " has no blocks and lanes, so it cannot run an `across` loop",
+                       "an `across` loop");
+        d.notes.push_back(
+            "the machine comes from `--machine`; an NVIDIA or an Apple GPU has "
+            "blocks and lanes");
+        return;
+      }
+      case kr::NestFault::BlockInLaneLoop:
+        fail("a block loop cannot be inside a lane loop",
+             "inside the lane loop `" + across_.back()->var_name + "`");
+        return;
+      case kr::NestFault::BlockNotDirect:
+        fail("the block loop must be directly in the `spawn on` region",
+             "not directly in the region")
+            .helps.push_back("move the loop out of the statement around it");
+        return;
+      case kr::NestFault::BlocksTooDeep:
+        fail(kr::too_deep_message(tir::Across::Blocks, "block"), "a fourth block loop");
+        return;
+      case kr::NestFault::GridTooLarge:
+        fail("a grid of " + m_.name + " has at most " + std::to_string(v.limit) +
+                 " blocks in a dimension, and this loop asks for " + passes,
+             "too many blocks");
+        return;
+      case kr::NestFault::LaneOutsideBlock:
+        fail("a lane loop must be inside a block loop", "not in a block loop");
+        return;
+      case kr::NestFault::LaneNotDirect:
+        fail("a lane loop inside another lane loop must be directly in its body",
+             "not directly in the lane loop `" + across_.back()->var_name + "`");
+        return;
+      case kr::NestFault::LanesTooDeep:
+        fail(kr::too_deep_message(tir::Across::Lanes, "lane"), "a fourth lane loop");
+        return;
+      case kr::NestFault::NoLanes:
+        fail("a block has at least one lane, and this loop asks for " + lanes, "no lanes")
+            .helps.push_back("write a number of lanes from 1 up: `across lanes(256)`");
+        return;
+      case kr::NestFault::LanesNotConstant:
+        fail("the number of lanes must be a constant", "the range is not constant")
+            .helps.push_back("write the number of lanes: `across lanes(256)`");
+        return;
+      case kr::NestFault::TooManyLanes: {
+        auto& d = fail("a block has at most " + std::to_string(v.limit) + " lanes on " +
+                           machine_name() + ", and this loop asks for " + lanes,
+                       "too many lanes");
+        if (s->lane_count == 0)
+          d.helps.push_back(
+              "write a smaller number of lanes: `across lanes(256)`; some lanes "
+              "then run more than one pass");
+        return;
+      }
+      case kr::NestFault::TooManyLanesInNest:
+        fail("the lane loops in each other ask for " + std::to_string(v.asked) +
+                 " lanes; a block has at most " + std::to_string(v.limit) + " on " + machine_name(),
+             "too many lanes");
+        return;
+    }
   }
 
   // A write to a variable declared outside the innermost across loop.
@@ -821,45 +819,44 @@ class RuleWalker {
   }
 
   void walk_builtin(const tir::Expr* e) {
-    tir::BuiltinId id = e->builtin;
-    std::string name = tir::builtin_spelling(id);
-    bool lanes_routine =
-        is_reduction(id) || id == tir::BuiltinId::LanesSort || id == tir::BuiltinId::CopyAsync;
-    if (lanes_routine && spawn_ > 0) {
+    const tir::BuiltinId id = e->builtin;
+    const tir::BuiltinRow& row = tir::builtin_row(id);
+    const std::string name = row.spelling;
+    // builtins.def's place and form: a routine of all the lanes of a block stands in block code,
+    // as the whole value of a `let` or as a statement of its own (a token's `let` is E6036's).
+    if (row.place == tir::BuiltinPlace::BlockCode && spawn_ > 0) {
       if (!block_code()) {
         auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
                         "`" + name +
                             "` runs with all the lanes of a block, so it must be in "
                             "the code of a block: in a block loop, outside its lane loops",
-                        lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
+                        nest_.lane_loops() > 0 ? "inside a lane loop" : "not in a block loop");
         (void)d;
-      } else if (is_reduction(id) && whole_let_ != e) {
+      } else if (row.form == tir::BuiltinForm::Let && row.result != tir::BuiltinResult::Token &&
+                 whole_let_ != e) {
         auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
                         "`" + name + "` must be the whole value of a `let` in the code of a block",
                         "part of a larger expression");
         d.helps.push_back("write `let s = " + name + "(…);` and use `s`");
-      } else if (id == tir::BuiltinId::LanesSort && whole_stmt_ != e) {
+      } else if (row.form == tir::BuiltinForm::Statement && whole_stmt_ != e) {
         error(KernelRule::LanesRoutinePlacement, e->span,
-              "`lanes::sort` must be a statement of its own in the code of a "
-              "block",
+              "`" + name + "` must be a statement of its own in the code of a block",
               "part of a larger expression");
       }
     }
-    if (id == tir::BuiltinId::CopyAsync) {
-      if (spawn_ > 0 && m_.device != DeviceKind::None && m_.copy_engine == CopyEngine::None) {
-        auto& d =
-            error(KernelRule::NoCopyEngine, e->span,
-                  "the machine " + machine_name() + " has no copy engine for `lanes::copy_async`",
-                  "not on this machine");
-        d.helps.push_back("copy the tile with a lane loop: `tile[t] = x[i + t];`");
-      }
-      if (whole_let_ != e) {
-        auto& d = error("E6036", e->span, "the token of this copy is never waited for",
-                        "the token is dropped");
-        d.helps.push_back(
-            "write `let tok = lanes::copy_async(…);` and `tok.wait();` before the "
-            "tile is read");
-      }
+    if (row.kind == tir::BuiltinKind::Copy && spawn_ > 0 && m_.device != DeviceKind::None &&
+        m_.copy_engine == CopyEngine::None) {
+      auto& d = error(KernelRule::NoCopyEngine, e->span,
+                      "the machine " + machine_name() + " has no copy engine for `" + name + "`",
+                      "not on this machine");
+      d.helps.push_back("copy the tile with a lane loop: `tile[t] = x[i + t];`");
+    }
+    if (row.result == tir::BuiltinResult::Token && whole_let_ != e) {
+      auto& d = error("E6036", e->span, "the token of this copy is never waited for",
+                      "the token is dropped");
+      d.helps.push_back("write `let tok = " + name +
+                        "(…);` and `tok.wait();` before the "
+                        "tile is read");
     }
     if (is_atomic(id) && spawn_ > 0 && m_.device != DeviceKind::None && !e->args.empty()) {
       Scalar sc = e->args[0]->type.scalar;
@@ -884,20 +881,32 @@ class RuleWalker {
         d.helps.push_back("use `AtomicOrdering::Relaxed`, and `scoped_fence` where order matters");
       }
     }
-    // The accesses.
-    if (is_atomic(id) && e->args.size() >= 2) {
-      const bool changes = tir::builtin_writes_first(id);
-      record(e->args[0], e->span, changes, build(e->args[1]), true, changes);
-    } else if (lanes_routine && !e->args.empty()) {
-      bool w = tir::builtin_writes_first(id);
-      record(e->args[0], e->args[0]->span, w, nullptr);
-      if (tir::builtin_effect(id) == tir::BuiltinEffect::CopiesTile && e->args.size() > 1)
-        record(e->args[1], e->args[1]->span, false, nullptr);
+    // The accesses, as builtins.def's effect column says: one element (its linear index the
+    // second argument) of an atomic, a whole tile of a lanes:: routine, and the source of a copy.
+    const bool writes = tir::builtin_writes_first(id);
+    switch (row.effect) {
+      case tir::BuiltinEffect::AtomicLoad:
+      case tir::BuiltinEffect::AtomicChange:
+        if (e->args.size() >= 2)
+          record(e->args[0], e->span, writes, build(e->args[1]), true, writes);
+        break;
+      case tir::BuiltinEffect::ReadsTile:
+      case tir::BuiltinEffect::WritesTile:
+      case tir::BuiltinEffect::CopiesTile:
+        if (!e->args.empty()) record(e->args[0], e->args[0]->span, writes, nullptr);
+        if (row.effect == tir::BuiltinEffect::CopiesTile && e->args.size() > 1)
+          record(e->args[1], e->args[1]->span, false, nullptr);
+        break;
+      case tir::BuiltinEffect::Pure:
+      case tir::BuiltinEffect::Shape:
+      case tir::BuiltinEffect::Orders:
+        break;
     }
     for (size_t i = 0; i < e->args.size(); ++i) {
       const tir::Expr* a = e->args[i];
-      bool tensor_receiver = i == 0 && (id == tir::BuiltinId::Len || id == tir::BuiltinId::Dim);
-      if (tensor_receiver && a->kind == tir::ExprKind::Var) continue;
+      // A query of a tensor's shape reads none of its elements.
+      bool shape_only = i == 0 && row.effect == tir::BuiltinEffect::Shape;
+      if (shape_only && a->kind == tir::ExprKind::Var) continue;
       walk_expr(a);
     }
   }
@@ -908,7 +917,7 @@ class RuleWalker {
       auto& d = error(KernelRule::TilePlacement, e->span,
                       "a tile in shared memory is made in the code of a block: in a block loop, "
                       "outside its lane loops",
-                      lanes_ > 0 ? "inside a lane loop" : "not in a block loop");
+                      nest_.lane_loops() > 0 ? "inside a lane loop" : "not in a block loop");
       d.notes.push_back("a tile lives as long as the code of the block that makes it");
       return;
     }
@@ -961,7 +970,8 @@ class RuleWalker {
     // The tile stays borrowed until the statement that uses the token.
     const tir::Expr* copy = let->value;
     if (!copy || copy->kind != tir::ExprKind::Builtin ||
-        copy->builtin != tir::BuiltinId::CopyAsync || copy->args.size() < 2)
+        tir::builtin_effect(copy->builtin) != tir::BuiltinEffect::CopiesTile ||
+        copy->args.size() < 2)
       return;
     int tile = root_slot(copy->args[0]);
     int src = root_slot(copy->args[1]);
@@ -1033,8 +1043,7 @@ class RuleWalker {
   std::set<std::pair<uint32_t, std::string>> reported_outer_;  // a span and the name written
 
   int spawn_ = 0;
-  int blocks_ = 0, lanes_ = 0;
-  int64_t lane_product_ = 1;
+  kr::LoopNest nest_{m_};
   std::vector<const tir::Stmt*> fors_, across_, loops_;
   const tir::Expr* whole_let_ = nullptr;
   const tir::Expr* whole_stmt_ = nullptr;

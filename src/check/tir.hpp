@@ -32,25 +32,41 @@ enum class BuiltinKind : uint8_t { Reduce, Lanes, Atomic, Fence, Copy, Method, Q
 // builtins.def's effects: what a call does to the tensors it is given.
 enum class BuiltinEffect : uint8_t {
   Pure,
+  Shape,
   ReadsTile,
   WritesTile,
   CopiesTile,
   AtomicLoad,
-  AtomicChange
+  AtomicChange,
+  Orders
 };
+// builtins.def's places: where a call may stand in a `spawn on` region.
+enum class BuiltinPlace : uint8_t { Anywhere, BlockCode };
+// builtins.def's forms: a value (not collective), or a collective call standing as the whole
+// value of a `let` or as a statement of its own.
+enum class BuiltinForm : uint8_t { Value, Let, Statement };
 // builtins.def's result rules: the type of a call of the built-in.
 enum class BuiltinResult : uint8_t { ElemOfTile, ElemOfTensor, SameAsReceiver, I32, Unit, Token };
-// What the checker and the REPL read of a row (the back ends expand the table themselves).
+// What the checker, the kernel rules, the emitter and the REPL read of a row (the back ends
+// expand the table themselves for their dispatch).
 struct BuiltinRow {
   const char* spelling;
   BuiltinKind kind;
   int arity;  // the arguments written, a method's receiver not counted
   BuiltinResult result;
   BuiltinEffect effect;
+  BuiltinPlace place;
+  BuiltinForm form;
 };
 inline constexpr BuiltinRow kBuiltinRows[] = {
-#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) \
-  {spelling, BuiltinKind::kind, arity, BuiltinResult::result, BuiltinEffect::effect},
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, place, form, interp, emit) \
+  {spelling,                                                                            \
+   BuiltinKind::kind,                                                                   \
+   arity,                                                                               \
+   BuiltinResult::result,                                                               \
+   BuiltinEffect::effect,                                                               \
+   BuiltinPlace::place,                                                                 \
+   BuiltinForm::form},
 #include "check/builtins.def"
 #undef VX_BUILTIN
 };
@@ -60,6 +76,9 @@ constexpr BuiltinKind builtin_kind(BuiltinId id) { return builtin_row(id).kind; 
 constexpr bool is_atomic(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Atomic; }
 constexpr bool is_reduction(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Reduce; }
 constexpr BuiltinEffect builtin_effect(BuiltinId id) { return builtin_row(id).effect; }
+constexpr BuiltinForm builtin_form(BuiltinId id) { return builtin_row(id).form; }
+// Whether all the lanes of a block run a call together (builtins.def's form).
+constexpr bool is_collective(BuiltinId id) { return builtin_form(id) != BuiltinForm::Value; }
 // Whether a call writes (atomically or not) the tensor of its first argument.
 constexpr bool builtin_writes_first(BuiltinId id) {
   switch (builtin_effect(id)) {
@@ -68,8 +87,27 @@ constexpr bool builtin_writes_first(BuiltinId id) {
     case BuiltinEffect::AtomicChange:
       return true;
     case BuiltinEffect::Pure:
+    case BuiltinEffect::Shape:
     case BuiltinEffect::ReadsTile:
     case BuiltinEffect::AtomicLoad:
+    case BuiltinEffect::Orders:
+      return false;
+  }
+  return true;
+}
+// Whether a call does more to memory than read values: it writes, accesses atomically or orders
+// accesses (a fence). Such a call is never moved, merged or left out by the emitter.
+constexpr bool builtin_acts_on_memory(BuiltinId id) {
+  switch (builtin_effect(id)) {
+    case BuiltinEffect::WritesTile:
+    case BuiltinEffect::CopiesTile:
+    case BuiltinEffect::AtomicLoad:
+    case BuiltinEffect::AtomicChange:
+    case BuiltinEffect::Orders:
+      return true;
+    case BuiltinEffect::Pure:
+    case BuiltinEffect::Shape:
+    case BuiltinEffect::ReadsTile:
       return false;
   }
   return true;
@@ -178,6 +216,13 @@ struct Expr {
   Block* else_block = nullptr;  // If
   std::vector<FormatPiece> format;
 };
+
+// The dimension a query of a tensor's shape (builtins.def's effect Shape) asks for: `t.dim(k)`'s
+// constant k, `t.len()`'s 0; -1 for any other call.
+inline int64_t queried_dim(const Expr& e) {
+  if (e.kind != ExprKind::Builtin || builtin_effect(e.builtin) != BuiltinEffect::Shape) return -1;
+  return e.args.size() > 1 ? e.args[1]->lit.i : 0;
+}
 
 enum class StmtKind : uint8_t {
   Let,     // slot = init (init may be null: the local is assigned before use)

@@ -466,8 +466,8 @@ const Node* dbg(Compiler& c, const tir::Expr& e) {
 
 const Node* Compiler::builtin(const tir::Expr& e) {
   switch (e.builtin) {
-#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) \
-  case BuiltinId::E:                                                       \
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, place, form, interp, emit) \
+  case BuiltinId::E:                                                                    \
     return interp(*this, e);
 #include "check/builtins.def"
 #undef VX_BUILTIN

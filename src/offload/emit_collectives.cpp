@@ -1,12 +1,55 @@
 // The CUDA emitter's collectives (emit_cuda_impl.hpp): statements that every thread of the block
 // runs together: lanes:: reductions in the tree order of DESIGN §3.7 (so the bits equal the
-// interpreter's), lanes::sort, and copy_async between HBM and a tile.
+// interpreter's), lanes::sort, copy_async between HBM and a tile, and its wait.
 #include <algorithm>
 
 #include "offload/emit_cuda_impl.hpp"
 #include "support/internal_error.hpp"
 
 namespace vx::offload::emit {
+
+// builtins.def's collective rows (form Let or Statement): a Reduce row through the shared tree,
+// any other through the member its emit column names.
+void RegionEmitter::collective(const Stmt& s, const Expr& e, std::string& out) {
+#define VX_BLOCK_KIND(E, emit) \
+  case BuiltinId::E:           \
+    return emit(s, e, out);
+#define VX_BLOCK_KIND_Reduce(E, emit) \
+  case BuiltinId::E:                  \
+    return reduce(s, out);
+#define VX_BLOCK_KIND_Lanes VX_BLOCK_KIND
+#define VX_BLOCK_KIND_Copy VX_BLOCK_KIND
+#define VX_BLOCK_KIND_Atomic VX_BLOCK_KIND
+#define VX_BLOCK_KIND_Fence VX_BLOCK_KIND
+#define VX_BLOCK_KIND_Method VX_BLOCK_KIND
+#define VX_BLOCK_KIND_Query VX_BLOCK_KIND
+#define VX_BLOCK_KIND_Debug VX_BLOCK_KIND
+#define VX_BLOCK_FORM_Value(E, kind, emit)
+#define VX_BLOCK_FORM_Let(E, kind, emit) VX_BLOCK_KIND_##kind(E, emit)
+#define VX_BLOCK_FORM_Statement VX_BLOCK_FORM_Let
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, place, form, interp, emit) \
+  VX_BLOCK_FORM_##form(E, kind, emit)
+  switch (e.builtin) {
+#include "check/builtins.def"
+    default:
+      break;
+  }
+#undef VX_BUILTIN
+#undef VX_BLOCK_FORM_Value
+#undef VX_BLOCK_FORM_Let
+#undef VX_BLOCK_FORM_Statement
+#undef VX_BLOCK_KIND
+#undef VX_BLOCK_KIND_Reduce
+#undef VX_BLOCK_KIND_Lanes
+#undef VX_BLOCK_KIND_Copy
+#undef VX_BLOCK_KIND_Atomic
+#undef VX_BLOCK_KIND_Fence
+#undef VX_BLOCK_KIND_Method
+#undef VX_BLOCK_KIND_Query
+#undef VX_BLOCK_KIND_Debug
+  internal_error(std::string("a collective call of ") + tir::builtin_spelling(e.builtin) +
+                 " that builtins.def does not mark collective");
+}
 
 void RegionEmitter::reduce(const Stmt& s, std::string& out) {
   const Expr& e = *s.value;
@@ -69,7 +112,8 @@ std::string RegionEmitter::combine(BuiltinId b, Scalar elem, const std::string& 
 #define VX_STEP_Method VX_STEP_OTHER
 #define VX_STEP_Query VX_STEP_OTHER
 #define VX_STEP_Debug VX_STEP_OTHER
-#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) VX_STEP_##kind(E, emit)
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, place, form, interp, emit) \
+  VX_STEP_##kind(E, emit)
   switch (b) {
 #include "check/builtins.def"
     default:
@@ -227,7 +271,7 @@ void RegionEmitter::reduce_constant(const Stmt& s, const TRef& t, int64_t n, std
   out += "#if VX_NT >= 32\n" + warp + "#else\n" + general + "#endif\n";
 }
 
-void RegionEmitter::sort(const Expr& e, std::string& out) {
+void RegionEmitter::sort(const Stmt&, const Expr& e, std::string& out) {
   std::string pre;
   TRef t = tensor_ref(*e.args[0], pre);
   const int64_t size = t.static_size();
@@ -252,7 +296,8 @@ void RegionEmitter::sort(const Expr& e, std::string& out) {
   out += "}\n__syncthreads();\n}\n}\n";
 }
 
-void RegionEmitter::copy_async(const Expr& e, std::string& out) {
+void RegionEmitter::copy_async(const Stmt& s, const Expr& e, std::string& out) {
+  if (s.kind == StmtKind::Let) slots_[s.slot].store = Store::Reg;  // the token
   std::string pre;
   TRef tile = tensor_ref(*e.args[0], pre);
   TRef src = tensor_ref(*e.args[1], pre);
@@ -313,6 +358,15 @@ void RegionEmitter::copy_async(const Expr& e, std::string& out) {
   } else {
     out += "__syncthreads();\n}\n";
   }
+}
+
+// `tok.wait()`: cp.async copies of this thread done, then every thread's visible
+// (spec/offload.md).
+void RegionEmitter::wait(const Stmt&, const Expr&, std::string& out) {
+  out +=
+      "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm "
+      "volatile(\"cp.async.wait_all;\" ::: "
+      "\"memory\");\n__syncthreads();\n#endif\n";
 }
 
 }  // namespace vx::offload::emit

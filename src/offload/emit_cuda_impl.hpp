@@ -285,8 +285,12 @@ class RegionEmitter {
   std::string combine(BuiltinId b, Scalar elem, const std::string& a, const std::string& ai,
                       const std::string& x, const std::string& xi) const;
   std::string reduce_source(const TRef& t, const std::string& i) const;
-  void sort(const Expr& e, std::string& out);
-  void copy_async(const Expr& e, std::string& out);
+  // builtins.def's collective rows as steps of block code: `s` the `let` or the statement that
+  // holds the call `e` (emit_collectives.cpp).
+  void collective(const Stmt& s, const Expr& e, std::string& out);
+  void sort(const Stmt& s, const Expr& e, std::string& out);
+  void copy_async(const Stmt& s, const Expr& e, std::string& out);
+  void wait(const Stmt& s, const Expr& e, std::string& out);
   void make_tile(const Stmt& s, std::string& out);
   std::optional<std::string> reg_tile_elem(const Expr& e);
   bool barrier_free(const Stmt& s);

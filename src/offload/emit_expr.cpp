@@ -353,15 +353,13 @@ std::string RegionEmitter::call(const Expr& e, std::string& pre) {
   return r + "vx_err)";
 }
 
-// builtins.def's emit column: an Atomic row's is the prelude's function, a Reduce row's its
-// combining step (combine, in emit_collectives.cpp), any other row's the member called here.
+// builtins.def's emit column: an Atomic row's is the prelude's function, any other value row's
+// the member called here. A collective row stands as a step of block code (collective, in
+// emit_collectives.cpp), never in an expression.
 std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
 #define VX_EMIT_VALUE(E, emit) \
   case BuiltinId::E:           \
     return emit(e, pre);
-#define VX_EMIT_Reduce(E, emit) \
-  case BuiltinId::E:            \
-    return block_statement(e, pre);
 #define VX_EMIT_Atomic(E, emit) \
   case BuiltinId::E:            \
     return atomic(e, #emit, pre);
@@ -371,13 +369,23 @@ std::string RegionEmitter::builtin(const Expr& e, std::string& pre) {
 #define VX_EMIT_Method VX_EMIT_VALUE
 #define VX_EMIT_Query VX_EMIT_VALUE
 #define VX_EMIT_Debug VX_EMIT_VALUE
-#define VX_BUILTIN(E, spelling, kind, arity, result, effect, interp, emit) VX_EMIT_##kind(E, emit)
+#define VX_EMIT_FORM_Value(E, kind, emit) VX_EMIT_##kind(E, emit)
+#define VX_EMIT_COLLECTIVE(E, kind, emit) \
+  case BuiltinId::E:                      \
+    return block_statement(e, pre);
+#define VX_EMIT_FORM_Let VX_EMIT_COLLECTIVE
+#define VX_EMIT_FORM_Statement VX_EMIT_COLLECTIVE
+#define VX_BUILTIN(E, spelling, kind, arity, result, effect, place, form, interp, emit) \
+  VX_EMIT_FORM_##form(E, kind, emit)
   switch (e.builtin) {
 #include "check/builtins.def"
   }
 #undef VX_BUILTIN
+#undef VX_EMIT_FORM_Value
+#undef VX_EMIT_COLLECTIVE
+#undef VX_EMIT_FORM_Let
+#undef VX_EMIT_FORM_Statement
 #undef VX_EMIT_VALUE
-#undef VX_EMIT_Reduce
 #undef VX_EMIT_Atomic
 #undef VX_EMIT_Lanes
 #undef VX_EMIT_Fence
@@ -538,7 +546,7 @@ std::string RegionEmitter::scoped_fence(const Expr& e, std::string& pre) {
   return "0";
 }
 
-// The lanes:: routines, copy_async and wait as values: emit_stmt.cpp emits them as statements.
+// A collective row (builtins.def's form) as a value: collective emits them as steps of block code.
 std::string RegionEmitter::block_statement(const Expr& e, std::string&) {
   unsupported(std::string(tir::builtin_spelling(e.builtin)) +
               " here (lanes:: routines and copy_async stand as the whole value of a `let` in "

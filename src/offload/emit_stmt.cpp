@@ -304,9 +304,7 @@ bool RegionEmitter::barrier_free(const Stmt& s) {
              reg_tiles_.count(base_slot(st->target->args[0])) == 0;
     if (e->kind == ExprKind::Call) return true;
     if (e->kind == ExprKind::Builtin &&
-        (is_atomic(e->builtin) || is_reduction(e->builtin) ||
-         e->builtin == BuiltinId::ScopedFence || e->builtin == BuiltinId::LanesSort ||
-         e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait))
+        (tir::builtin_acts_on_memory(e->builtin) || tir::is_collective(e->builtin)))
       return true;
     if (e->kind != ExprKind::Var) return false;
     auto it = slots_.find(e->slot);
@@ -422,28 +420,16 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
     }
     case StmtKind::Let:
       if (s.value && strip(s.value)->kind == ExprKind::TensorNew) return make_tile(s, out);
-      if (s.value && s.value->kind == ExprKind::Builtin && is_reduction(s.value->builtin))
-        return reduce(s, out);
       if (s.value && s.value->kind == ExprKind::Builtin &&
-          s.value->builtin == BuiltinId::CopyAsync) {
-        slots_[s.slot].store = Store::Reg;
-        return copy_async(*s.value, out);
-      }
+          tir::builtin_form(s.value->builtin) == tir::BuiltinForm::Let)
+        return collective(s, *s.value, out);
       unsupported(
           "a `let` whose value holds a lane loop or a lanes:: routine inside an expression");
     case StmtKind::Expr: {
       const Expr& v = *s.value;
-      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::LanesSort) return sort(v, out);
-      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::CopyAsync)
-        return copy_async(v, out);
-      if (v.kind == ExprKind::Builtin && v.builtin == BuiltinId::Wait) {
-        // cp.async copies of this thread done, then every thread's visible (spec/offload.md)
-        out +=
-            "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nasm "
-            "volatile(\"cp.async.wait_all;\" ::: "
-            "\"memory\");\n__syncthreads();\n#endif\n";
-        return;
-      }
+      if (v.kind == ExprKind::Builtin &&
+          tir::builtin_form(v.builtin) == tir::BuiltinForm::Statement)
+        return collective(s, v, out);
       if (v.kind == ExprKind::If && v.type.is_unit()) {
         if (expr_impure(v.args[0]))
           unsupported("an `if` condition with side effects around a lane loop");

@@ -77,7 +77,7 @@ OffloadMarks insert_sync_points(tir::Program& program) {
     if (e->kind != ExprKind::Builtin && e->kind != ExprKind::Print && e->kind != ExprKind::Assert)
       return false;
     if (e->kind == ExprKind::Builtin &&
-        (e->builtin == tir::BuiltinId::Len || e->builtin == tir::BuiltinId::Dim))
+        tir::builtin_effect(e->builtin) == tir::BuiltinEffect::Shape)  // reads no element
       return false;
     for (const tir::Expr* a : e->args)
       if (a->type.is_tensor_like()) return true;

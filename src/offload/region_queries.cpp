@@ -8,7 +8,6 @@
 
 namespace vx::offload {
 
-using tir::BuiltinId;
 using tir::Expr;
 using tir::ExprKind;
 using tir::Stmt;
@@ -43,27 +42,21 @@ const Expr* strip(const Expr* e) {
   return e;
 }
 
+// builtins.def's form: a collective call stands as the whole value of a `let` or as a statement
+// of its own.
 bool is_collective_stmt(const Stmt* s) {
   const Expr* v = strip(s->value);
   if (!v) return false;
-  if (s->kind == StmtKind::Let) {
-    if (v->kind == ExprKind::TensorNew) return true;
-    if (v->kind == ExprKind::Builtin &&
-        (is_reduction(v->builtin) || v->builtin == BuiltinId::CopyAsync))
-      return true;
-  }
-  if (s->kind == StmtKind::Expr && v->kind == ExprKind::Builtin &&
-      (v->builtin == BuiltinId::LanesSort || v->builtin == BuiltinId::CopyAsync ||
-       v->builtin == BuiltinId::Wait))
-    return true;
-  return false;
+  if (s->kind == StmtKind::Let && v->kind == ExprKind::TensorNew) return true;
+  if (v->kind != ExprKind::Builtin) return false;
+  const tir::BuiltinForm form = tir::builtin_form(v->builtin);
+  return (s->kind == StmtKind::Let && form == tir::BuiltinForm::Let) ||
+         (s->kind == StmtKind::Expr && form == tir::BuiltinForm::Statement);
 }
 bool has_collective(const Stmt* s) {
   return stmt_has(s, [](const Stmt* st, const Expr* e) {
     if (st) return is_collective_stmt(st);
-    return e->kind == ExprKind::Builtin &&
-           (is_reduction(e->builtin) || e->builtin == BuiltinId::LanesSort ||
-            e->builtin == BuiltinId::CopyAsync || e->builtin == BuiltinId::Wait);
+    return e->kind == ExprKind::Builtin && tir::is_collective(e->builtin);
   });
 }
 bool escapes(const Stmt* s) {
@@ -107,9 +100,7 @@ bool expr_impure(const Expr* e) {
       return;
     }
     if (x->kind == ExprKind::Builtin &&
-        (is_atomic(x->builtin) || x->builtin == BuiltinId::ScopedFence ||
-         is_reduction(x->builtin) || x->builtin == BuiltinId::LanesSort ||
-         x->builtin == BuiltinId::CopyAsync))
+        (tir::builtin_acts_on_memory(x->builtin) || tir::is_collective(x->builtin)))
       found = true;
     if (x->kind == ExprKind::Print || x->kind == ExprKind::Assert) found = true;
   });

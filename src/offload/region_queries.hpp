@@ -19,8 +19,9 @@ int base_slot(const tir::Expr* e);
 bool has_lane_loop(const tir::Stmt* s);
 // `unsafe { e }` and `{ e }` with no statements: e.
 const tir::Expr* strip(const tir::Expr* e);
-// A statement every thread of the block runs together: a tile's creation, a lanes:: reduction,
-// sort, copy_async or wait.
+// A statement every thread of the block runs together: a tile's creation, or a call that
+// builtins.def's form marks collective (a lanes:: routine, copy_async, wait) standing as its form
+// says.
 bool is_collective_stmt(const tir::Stmt* s);
 bool has_collective(const tir::Stmt* s);
 // A break/continue in `s` that leaves `s` (not caught by a loop inside it).

@@ -1,5 +1,6 @@
-// The kernel rules for .uir (spec/uir.md §5): the lesson's shape of global and local loops, then
-// the one disjointness check of src/check. Each range becomes a synthetic `for` statement and each
+// The kernel rules for .uir (spec/uir.md §5): the lesson's shape of global and local loops (the
+// loop-nest validator of src/check, with the limits of a machine), then the one disjointness
+// check of src/check. Each range becomes a synthetic `for` statement and each
 // buffer a slot, every offset becomes a node of the same hash-consed IndexDag the Vx checker uses,
 // and check_disjointness (mixed-radix proof, same-expression rule, explain tables) runs unchanged:
 // a global loop is a block loop, a local loop a lane loop. Needs a program read_uir accepted.
@@ -7,14 +8,13 @@
 
 #include "check/kernel_access.hpp"
 #include "check/kernel_rules.hpp"
+#include "check/loop_nest.hpp"
 #include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 
 namespace vx::uir {
 
 namespace {
-
-constexpr int64_t kMaxLocal = 1024;  // the lesson: a local bound is a literal from 1 to 1024
 
 kr::IxOp ix_op(Op op) {
   switch (op) {
@@ -33,12 +33,13 @@ kr::IxOp ix_op(Op op) {
 
 class UirChecker {
  public:
-  UirChecker(const Program& p, Diagnostics& d) : p_(p), diags_(d), ix_(p.nodes.size()) {}
+  UirChecker(const Program& p, const Machine& m, Diagnostics& d)
+      : p_(p), diags_(d), nest_(m), ix_(p.nodes.size()) {}
 
   bool run(std::vector<kr::StoreExplain>* explain) {
     size_t before = diags_.error_count();
     prepare();
-    shape(p_.top, 0, 0, 1, nullptr);
+    shape(p_.top, nullptr);
     if (diags_.error_count() != before) return false;
     kr::check_disjointness(facts_, diags_, explain);
     return diags_.error_count() == before;
@@ -183,12 +184,12 @@ class UirChecker {
     return kernel_rule_error(diags_, rule, n.span, std::move(msg), std::move(label));
   }
 
-  // The lesson's rules for the shape of a kernel (spec/uir.md §5.1).
-  void shape(const std::vector<int>& list, int globals, int locals, int64_t product,
-             const Node* parent) {
+  // The lesson's rules for the shape of a kernel (spec/uir.md §5.1): print outside the loops
+  // that run at the same time, and the loop nest's (loop_nest.hpp).
+  void shape(const std::vector<int>& list, const Node* parent) {
     for (int i : list) {
       const Node& n = p_.nodes[i];
-      if (n.op == Op::Print && (globals > 0 || locals > 0)) {
+      if (n.op == Op::Print && (nest_.block_loops() > 0 || nest_.lane_loops() > 0)) {
         auto& d = fail(KernelRule::PrintsInPass, n,
                        "`print` cannot be in a global or local loop: its iterations run at "
                        "the same time",
@@ -196,58 +197,85 @@ class UirChecker {
         d.helps.push_back("print after the loop's `end`");
       }
       if (n.op != Op::Range) continue;
-      int g = globals, l = locals;
-      int64_t prod = product;
-      if (n.axis == Axis::Global) {
-        if (locals > 0) {
-          fail(KernelRule::BlockLoopPlacement, n, "a global loop cannot be inside a local loop",
-               "inside a local loop");
-        } else if (parent && parent->axis != Axis::Global) {
-          auto& d = fail(KernelRule::BlockLoopPlacement, n,
-                         "a global loop is at the top level or directly in another global loop",
-                         "inside the plain loop `%" + parent->name + "`");
-          d.helps.push_back("move the loop out of the plain loop around it");
-        } else if (globals >= 3) {
-          fail(KernelRule::LoopDepth, n,
-               "at most three global loops can be in each other: the grid of a GPU has three "
-               "dimensions",
-               "a fourth global loop");
-        }
-        ++g;
-      } else if (n.axis == Axis::Local) {
-        if (globals == 0) {
-          fail(KernelRule::LaneLoopPlacement, n, "a local loop must be inside a global loop",
-               "not in a global loop");
-        } else if (locals > 0 && parent->axis != Axis::Local) {
-          fail(KernelRule::LaneLoopPlacement, n,
-               "a local loop inside another local loop must be directly in its body",
-               "not directly in a local loop");
-        } else if (locals >= 3) {
-          fail(KernelRule::LoopDepth, n,
-               "at most three local loops can be in each other: the block of a GPU has three "
-               "dimensions",
-               "a fourth local loop");
-        } else if (n.count < 1 || n.count > kMaxLocal) {
-          fail(KernelRule::LaneCount, n,
-               "the bound of a local loop is the block size: a literal from 1 to 1024, and "
-               "this one is " +
-                   std::to_string(n.count),
-               "not a block size");
-        } else if (product * n.count > kMaxLocal) {
-          fail(KernelRule::LaneCount, n,
-               "the local loops in each other ask for " + std::to_string(product * n.count) +
-                   " threads; a block has at most 1024",
-               "too many threads");
-        }
-        ++l;
-        prod = product * std::max<int64_t>(n.count, 1);
+      if (n.axis == Axis::None) {
+        shape(n.body, &n);
+        continue;
       }
-      shape(n.body, g, l, prod, &n);
+      kr::NestLoop loop;
+      loop.level = n.axis == Axis::Global ? tir::Across::Blocks : tir::Across::Lanes;
+      loop.parent = !parent                        ? kr::NestParent::Region
+                    : parent->axis == Axis::Global ? kr::NestParent::BlockLoop
+                    : parent->axis == Axis::Local  ? kr::NestParent::LaneLoop
+                                                   : kr::NestParent::Other;
+      loop.passes = n.count;
+      loop.lanes_written = true;  // a local loop's bound is its block size
+      loop.lanes = n.count;
+      const kr::NestVerdict v = nest_.check(loop);
+      if (v) report(v, n, parent);
+      nest_.enter(loop, v);
+      shape(n.body, &n);
+      nest_.leave();
+    }
+  }
+
+  // A fault of the loop nest's shape, in the lesson's words.
+  void report(const kr::NestVerdict& v, const Node& n, const Node* parent) {
+    const std::string bound = std::to_string(v.limit);
+    switch (v.fault) {
+      case kr::NestFault::None:
+        return;
+      case kr::NestFault::MachineWithoutLanes:
+        fail(v.rule, n, "the machine has no blocks and threads for a global or local loop",
+             "not on this machine");
+        return;
+      case kr::NestFault::BlockInLaneLoop:
+        fail(v.rule, n, "a global loop cannot be inside a local loop", "inside a local loop");
+        return;
+      case kr::NestFault::BlockNotDirect:
+        fail(v.rule, n, "a global loop is at the top level or directly in another global loop",
+             "inside the plain loop `%" + parent->name + "`")
+            .helps.push_back("move the loop out of the plain loop around it");
+        return;
+      case kr::NestFault::BlocksTooDeep:
+        fail(v.rule, n, kr::too_deep_message(tir::Across::Blocks, "global"),
+             "a fourth global loop");
+        return;
+      case kr::NestFault::GridTooLarge:
+        fail(v.rule, n,
+             "a grid has at most " + bound + " blocks in a dimension, and this loop has " +
+                 std::to_string(n.count) + " iterations",
+             "too many blocks");
+        return;
+      case kr::NestFault::LaneOutsideBlock:
+        fail(v.rule, n, "a local loop must be inside a global loop", "not in a global loop");
+        return;
+      case kr::NestFault::LaneNotDirect:
+        fail(v.rule, n, "a local loop inside another local loop must be directly in its body",
+             "not directly in a local loop");
+        return;
+      case kr::NestFault::LanesTooDeep:
+        fail(v.rule, n, kr::too_deep_message(tir::Across::Lanes, "local"), "a fourth local loop");
+        return;
+      case kr::NestFault::NoLanes:
+      case kr::NestFault::LanesNotConstant:
+      case kr::NestFault::TooManyLanes:
+        fail(v.rule, n,
+             "the bound of a local loop is the block size: a literal from 1 to " + bound +
+                 ", and this one is " + std::to_string(n.count),
+             "not a block size");
+        return;
+      case kr::NestFault::TooManyLanesInNest:
+        fail(v.rule, n,
+             "the local loops in each other ask for " + std::to_string(v.asked) +
+                 " threads; a block has at most " + bound,
+             "too many threads");
+        return;
     }
   }
 
   const Program& p_;
   Diagnostics& diags_;
+  kr::LoopNest nest_;
   tir::Program tir_;  // the arena of the synthetic loops
   tir::Function fn_;
   kr::IndexDag dag_;
@@ -259,8 +287,9 @@ class UirChecker {
 
 }  // namespace
 
-bool check_uir(const Program& program, Diagnostics& diags, std::vector<kr::StoreExplain>* explain) {
-  return UirChecker(program, diags).run(explain);
+bool check_uir(const Program& program, Diagnostics& diags, std::vector<kr::StoreExplain>* explain,
+               const Machine& machine) {
+  return UirChecker(program, machine, diags).run(explain);
 }
 
 }  // namespace vx::uir

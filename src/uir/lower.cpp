@@ -337,10 +337,11 @@ class Lowerer {
   // `t.len()` / `t.dim(k)`: a fixed dimension, or (with values) a `?` one of a tensor captured
   // from outside the region, whose shape is known when the region starts (spec/types.md §3.1).
   std::optional<int64_t> static_size(const tir::Expr& e) {
-    if (e.builtin != tir::BuiltinId::Len && e.builtin != tir::BuiltinId::Dim) return std::nullopt;
+    const int64_t dim = tir::queried_dim(e);
+    if (dim < 0) return std::nullopt;
     const tir::Expr& t = *e.args[0];
     if (!t.type.is_tensor_like()) return std::nullopt;
-    const size_t k = e.builtin == tir::BuiltinId::Dim ? static_cast<size_t>(e.args[1]->lit.i) : 0;
+    const size_t k = static_cast<size_t>(dim);
     if (k >= t.type.dims.size()) return std::nullopt;
     if (t.type.dims[k] != kUnknownDim) return t.type.dims[k];
     if (!values_ || t.kind != tir::ExprKind::Var) return std::nullopt;
@@ -369,14 +370,15 @@ class Lowerer {
     std::string axis = s.across == tir::Across::Blocks ? " axis=global" : "";
     int64_t saved_threads = threads_;
     if (s.across == tir::Across::Lanes) {
-      // A local bound is the block size (at most 1024 threads); a lane loop with more passes
-      // than that runs them as a plain loop of the block's code, which the block loop checks.
-      if (count >= 1 && threads_ * count <= 1024) {
+      // A local bound is the block size (at most the threads a block of the machine check_uir
+      // uses has); a lane loop with more passes than that runs them as a plain loop of the
+      // block's code, which the block loop checks.
+      if (count >= 1 && threads_ * count <= block_threads_) {
         axis = " axis=local";
         threads_ *= count;
       } else {
-        line("# `" + s.var_name + "`: " + std::to_string(count) +
-             " passes, more than a block's 1024 threads: a plain loop");
+        line("# `" + s.var_name + "`: " + std::to_string(count) + " passes, more than a block's " +
+             std::to_string(block_threads_) + " threads: a plain loop");
       }
     }
     std::string range = def(name, "range " + std::to_string(count) + axis);
@@ -520,6 +522,7 @@ class Lowerer {
   int temps_ = 0;
   int depth_ = 0;
   int64_t threads_ = 1;  // the product of the local ranges open here
+  const int64_t block_threads_ = default_machine().lanes_per_block;
 };
 
 void find_spawns(const tir::Block* b, std::vector<const tir::Stmt*>& out);
