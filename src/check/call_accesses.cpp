@@ -9,18 +9,13 @@
 
 namespace vx::kr {
 
-namespace {
-
-constexpr int kMaxDepth = 8;  // calls followed, one inside the other
-
 IntType int_type(const Type& t) {
   if (!t.is_scalar() || !is_int(t.scalar)) return {};
   const auto& info = scalar_info(t.scalar);
   return IntType{static_cast<uint8_t>(info.bits), info.is_signed};
 }
 
-// The indices of a place after its root: `a[i][j]` and `&mut a[i]`'s.
-std::vector<const tir::Expr*> indices_of(const tir::Expr* e) {
+std::vector<const tir::Expr*> place_indices(const tir::Expr* e) {
   std::vector<const tir::Expr*> chain;
   while (e && (e->kind == tir::ExprKind::Index || e->kind == tir::ExprKind::View ||
                e->kind == tir::ExprKind::Ref)) {
@@ -33,6 +28,36 @@ std::vector<const tir::Expr*> indices_of(const tir::Expr* e) {
       out.insert(out.end(), (*it)->args.begin() + 1, (*it)->args.end());
   return out;
 }
+
+std::optional<IxOp> index_op(tir::BinOp op) {
+  switch (op) {
+    case tir::BinOp::Add:
+      return IxOp::Add;
+    case tir::BinOp::Sub:
+      return IxOp::Sub;
+    case tir::BinOp::Mul:
+      return IxOp::Mul;
+    case tir::BinOp::Div:
+      return IxOp::Div;
+    case tir::BinOp::Rem:
+      return IxOp::Rem;
+    default:
+      return std::nullopt;
+  }
+}
+
+bool keeps_value(const Type& from, const Type& to) {
+  if (!from.is_scalar() || !is_int(from.scalar) || !to.is_scalar() || !is_int(to.scalar))
+    return false;
+  const auto& a = scalar_info(from.scalar);
+  const auto& b = scalar_info(to.scalar);
+  return (b.bits > a.bits && (b.is_signed || !a.is_signed)) ||
+         (a.bits == b.bits && a.is_signed == b.is_signed);
+}
+
+namespace {
+
+constexpr int kMaxDepth = 8;  // calls followed, one inside the other
 
 class Summary {
  public:
@@ -81,7 +106,7 @@ class Summary {
     const tir::Expr* root = tensor_root(place);
     if (!root || !frame_.bound.count(root->slot)) return std::nullopt;
     std::vector<const IxNode*> r = frame_.bound.at(root->slot);
-    for (const tir::Expr* i : indices_of(place)) {
+    for (const tir::Expr* i : place_indices(place)) {
       const IxNode* n = build(i);
       if (!n) return std::nullopt;
       r.push_back(n);
@@ -112,41 +137,13 @@ class Summary {
         return a ? dag_.neg(a, int_type(e->type)) : nullptr;
       }
       case tir::ExprKind::Binary: {
-        IxOp op;
-        switch (e->bop) {
-          case tir::BinOp::Add:
-            op = IxOp::Add;
-            break;
-          case tir::BinOp::Sub:
-            op = IxOp::Sub;
-            break;
-          case tir::BinOp::Mul:
-            op = IxOp::Mul;
-            break;
-          case tir::BinOp::Div:
-            op = IxOp::Div;
-            break;
-          case tir::BinOp::Rem:
-            op = IxOp::Rem;
-            break;
-          default:
-            return nullptr;
-        }
-        const IxNode* a = build(e->args[0]);
+        auto op = index_op(e->bop);
+        const IxNode* a = op ? build(e->args[0]) : nullptr;
         const IxNode* b = a ? build(e->args[1]) : nullptr;
-        return b ? dag_.binary(op, a, b, int_type(e->type)) : nullptr;
+        return b ? dag_.binary(*op, a, b, int_type(e->type)) : nullptr;
       }
-      case tir::ExprKind::Cast: {
-        const Type& from = e->args[0]->type;
-        if (!from.is_scalar() || !is_int(from.scalar) || !e->type.is_scalar() ||
-            !is_int(e->type.scalar))
-          return nullptr;
-        const auto& a = scalar_info(from.scalar);
-        const auto& b = scalar_info(e->type.scalar);
-        const bool widening = b.bits > a.bits && (b.is_signed || !a.is_signed);
-        return widening || (a.bits == b.bits && a.is_signed == b.is_signed) ? build(e->args[0])
-                                                                            : nullptr;
-      }
+      case tir::ExprKind::Cast:
+        return keeps_value(e->args[0]->type, e->type) ? build(e->args[0]) : nullptr;
       case tir::ExprKind::Builtin:
         return e->builtin == tir::BuiltinId::Dbg ? build(e->args[0]) : nullptr;
       case tir::ExprKind::Unit:
@@ -179,7 +176,7 @@ class Summary {
     if (!r) return false;
     if (read) out.push_back({false, *r, text(place->span)});
     if (write) out.push_back({true, *r, text(place->span)});
-    for (const tir::Expr* i : indices_of(place))
+    for (const tir::Expr* i : place_indices(place))
       if (!expr(i)) return false;
     return true;
   }

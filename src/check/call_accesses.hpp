@@ -13,6 +13,15 @@
 
 namespace vx::kr {
 
+// What both readers of index expressions share (kernel_rules.cpp reads the caller's, this file
+// the callee's): the integer type of a scalar (mathematical for anything else), the indices of
+// a place outer view first (`tiles[0][r][c]` -> {0, r, c}), the operator of an index's binary
+// operation, and whether an integer cast keeps every value (widening, or the same type).
+IntType int_type(const Type& t);
+std::vector<const tir::Expr*> place_indices(const tir::Expr* e);
+std::optional<IxOp> index_op(tir::BinOp op);
+bool keeps_value(const Type& from, const Type& to);
+
 struct CallAccess {
   bool write = false;
   std::vector<const IxNode*> indices;  // in the argument's root tensor, its row's first

@@ -21,20 +21,8 @@ namespace {
 using kr::IxNode;
 using kr::IxOp;
 
-// The indices of a place, outer view first: `tiles[0][r][c]` -> {0, r, c}.
-std::vector<const tir::Expr*> place_indices(const tir::Expr* e) {
-  std::vector<const tir::Expr*> out;
-  std::vector<const tir::Expr*> chain;
-  while (e && (e->kind == tir::ExprKind::Index || e->kind == tir::ExprKind::View ||
-               e->kind == tir::ExprKind::Ref)) {
-    chain.push_back(e);
-    e = e->args.empty() ? nullptr : e->args[0];
-  }
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-    if ((*it)->kind != tir::ExprKind::Ref)
-      out.insert(out.end(), (*it)->args.begin() + 1, (*it)->args.end());
-  return out;
-}
+using kr::int_type;
+using kr::place_indices;
 
 class RuleWalker {
  public:
@@ -91,12 +79,6 @@ class RuleWalker {
   }
 
   // ---- index expressions
-  static kr::IntType int_type(const Type& t) {
-    if (!t.is_scalar() || !is_int(t.scalar)) return {};
-    const auto& info = scalar_info(t.scalar);
-    return kr::IntType{static_cast<uint8_t>(info.bits), info.is_signed};
-  }
-
   // The values a node can take in any pass (FunctionFacts::leaf_range of its leaves).
   std::pair<__int128, __int128> range_of(const IxNode* n) const {
     return kr::value_range(n, [&](const IxNode* leaf) { return facts_.leaf_range(leaf); });
@@ -150,42 +132,17 @@ class RuleWalker {
         if (e->uop == tir::UnOp::Neg) return dag_.neg(build(e->args[0]), int_type(e->type));
         break;
       case tir::ExprKind::Binary: {
-        IxOp op;
-        switch (e->bop) {
-          case tir::BinOp::Add:
-            op = IxOp::Add;
-            break;
-          case tir::BinOp::Sub:
-            op = IxOp::Sub;
-            break;
-          case tir::BinOp::Mul:
-            op = IxOp::Mul;
-            break;
-          case tir::BinOp::Div:
-            op = IxOp::Div;
-            break;
-          case tir::BinOp::Rem:
-            op = IxOp::Rem;
-            break;
-          case tir::BinOp::Shl:
-          case tir::BinOp::Shr:
-          case tir::BinOp::BitAnd:
-            if (const IxNode* n = bits_op(e)) return n;
-            return dag_.opaque(e, "(" + text(e->span) + ")");
-          default:
-            return dag_.opaque(e, "(" + text(e->span) + ")");
-        }
-        return dag_.binary(op, build(e->args[0]), build(e->args[1]), int_type(e->type));
+        if (auto op = kr::index_op(e->bop))
+          return dag_.binary(*op, build(e->args[0]), build(e->args[1]), int_type(e->type));
+        if (e->bop == tir::BinOp::Shl || e->bop == tir::BinOp::Shr || e->bop == tir::BinOp::BitAnd)
+          if (const IxNode* n = bits_op(e)) return n;
+        return dag_.opaque(e, "(" + text(e->span) + ")");
       }
       case tir::ExprKind::Cast: {
         const Type& from = e->args[0]->type;
         if (from.is_scalar() && is_int(from.scalar) && e->type.is_scalar() &&
             is_int(e->type.scalar)) {
-          const auto& a = scalar_info(from.scalar);
-          const auto& b = scalar_info(e->type.scalar);
-          bool widening = b.bits > a.bits && (b.is_signed || !a.is_signed);
-          if (widening || (a.bits == b.bits && a.is_signed == b.is_signed))
-            return build(e->args[0]);
+          if (kr::keeps_value(from, e->type)) return build(e->args[0]);
           // A narrowing or sign-changing cast is the identity on the values the operand can
           // take when they all fit the target type (`l as u16` with `l` in 0..256).
           const IxNode* x = build(e->args[0]);
