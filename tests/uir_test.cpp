@@ -186,6 +186,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "half_kernels.vx: the tensor `t` has the type `f16`, which .uir does not have",
       "host_blocks_many.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "if_branch_runs_once.vx: it uses `if`, and .uir has no control flow but ranges",
+      "index_from_helper_and_if.vx: it calls the function `at`",
       "lane_copies_on_the_cpu.vx: it declares `first`, which is not a scalar or tensor",
       "lanes_argmax_ties.vx: it uses `if`, and .uir has no control flow but ranges",
       "lanes_max_argmax.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -365,6 +366,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_reads_neighbour.vx", "it calls the function `shift`"},
       {"call_stores_in_own_loop.vx", "it calls the function `clear`"},
       {"div_mod_pair_narrow.vx", "refused"},
+      {"index_from_helper_halves.vx", "it calls the function `half`"},
+      {"index_from_if_arms_differ.vx", "it uses `if`, and .uir has no control flow but ranges"},
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }

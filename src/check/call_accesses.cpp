@@ -64,6 +64,41 @@ class Summary {
   Summary(const tir::Program& p, IndexDag& d) : prog_(p), dag_(d) {}
   std::vector<CallAccess> out;
 
+  // The value of a call of `fn` (call_value).
+  const IxNode* value(int fn, std::map<int, const IxNode*> env, int depth) {
+    if (fn < 0 || fn >= static_cast<int>(prog_.functions.size()) || depth > kMaxDepth ||
+        on_stack_.count(fn))
+      return nullptr;
+    const tir::Function& g = prog_.functions[fn];
+    if (!int_type(g.ret).bits || !g.body) return nullptr;
+    std::set<int> assigned = assigned_in(g);
+    for (int s : assigned) env.erase(s);
+    Frame saved = frame_;
+    frame_ = {&g, {}, std::move(env), assigned, depth};
+    on_stack_.insert(fn);
+    const tir::Block* b = g.body;
+    const IxNode* r = nullptr;
+    bool ok = true;
+    for (size_t k = 0; k < b->stmts.size() && ok; ++k) {
+      const tir::Stmt* s = b->stmts[k];
+      if (s->kind == tir::StmtKind::Let && s->value && s->slot >= 0 && s->slot < g.slot_count() &&
+          !assigned.count(s->slot) && int_type(g.slot_types[s->slot]).bits) {
+        const IxNode* n = build(s->value);
+        if (n) frame_.env[s->slot] = n;
+        ok = n != nullptr;
+      } else if (s->kind == tir::StmtKind::Return && s->value && k + 1 == b->stmts.size() &&
+                 !b->tail) {
+        r = build(s->value);
+      } else {
+        ok = false;
+      }
+    }
+    if (ok && !r && b->tail) r = build(b->tail);
+    on_stack_.erase(fn);
+    frame_ = std::move(saved);
+    return ok ? r : nullptr;
+  }
+
   // The accesses of function `fn` through the locals of `bound` (slot -> the row it stands for).
   bool function(int fn, std::map<int, std::vector<const IxNode*>> bound,
                 std::map<int, const IxNode*> env, int depth) {
@@ -71,13 +106,7 @@ class Summary {
         on_stack_.count(fn))
       return false;
     const tir::Function& g = prog_.functions[fn];
-    // A local assigned anywhere is not one value: an index that uses it is not read.
-    std::set<int> assigned;
-    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
-      if (s && s->kind == tir::StmtKind::Assign && s->target &&
-          s->target->kind == tir::ExprKind::Var)
-        assigned.insert(s->target->slot);
-    });
+    std::set<int> assigned = assigned_in(g);
     for (int s : assigned) {
       if (bound.count(s)) return false;
       env.erase(s);
@@ -92,6 +121,17 @@ class Summary {
   }
 
  private:
+  // A local assigned anywhere is not one value: an index that uses it is not read.
+  static std::set<int> assigned_in(const tir::Function& g) {
+    std::set<int> assigned;
+    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
+      if (s && s->kind == tir::StmtKind::Assign && s->target &&
+          s->target->kind == tir::ExprKind::Var)
+        assigned.insert(s->target->slot);
+    });
+    return assigned;
+  }
+
   struct Frame {
     const tir::Function* fn = nullptr;
     std::map<int, std::vector<const IxNode*>> bound;
@@ -146,12 +186,21 @@ class Summary {
         return keeps_value(e->args[0]->type, e->type) ? build(e->args[0]) : nullptr;
       case tir::ExprKind::Builtin:
         return e->builtin == tir::BuiltinId::Dbg ? build(e->args[0]) : nullptr;
+      case tir::ExprKind::Call: {
+        if (e->fn_index < 0 || e->fn_index >= static_cast<int>(prog_.functions.size()))
+          return nullptr;
+        const tir::Function& h = prog_.functions[e->fn_index];
+        std::map<int, const IxNode*> env;
+        for (size_t k = 0; k < e->args.size() && k < h.param_slots.size(); ++k)
+          if (int_type(e->args[k]->type).bits)
+            if (const IxNode* n = build(e->args[k])) env[h.param_slots[k]] = n;
+        return value(e->fn_index, std::move(env), frame_.depth + 1);
+      }
       case tir::ExprKind::Unit:
       case tir::ExprKind::String:
       case tir::ExprKind::Index:
       case tir::ExprKind::View:
       case tir::ExprKind::Ref:
-      case tir::ExprKind::Call:
       case tir::ExprKind::TensorNew:
       case tir::ExprKind::Transfer:
       case tir::ExprKind::If:
@@ -299,6 +348,17 @@ class Summary {
 };
 
 }  // namespace
+
+const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<const IxNode*>& ints,
+                         IndexDag& dag) {
+  if (fn < 0 || fn >= static_cast<int>(prog.functions.size())) return nullptr;
+  const tir::Function& g = prog.functions[fn];
+  std::map<int, const IxNode*> env;
+  for (size_t k = 0; k < ints.size() && k < g.param_slots.size(); ++k)
+    if (ints[k]) env[g.param_slots[k]] = ints[k];
+  Summary s(prog, dag);
+  return s.value(fn, std::move(env), 0);
+}
 
 std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, int fn, int param,
                                                      const std::vector<const IxNode*>& prefix,

@@ -36,4 +36,10 @@ std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, i
                                                      const std::vector<const IxNode*>& ints,
                                                      IndexDag& dag);
 
+// The value of a call of `fn` that returns an integer computed from its arguments: its body is
+// integer `let`s never assigned and a value (or one `return`), built like an index from
+// `ints` (as call_accesses'); null when it is anything else.
+const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<const IxNode*>& ints,
+                         IndexDag& dag);
+
 }  // namespace vx::kr

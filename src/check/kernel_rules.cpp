@@ -10,6 +10,7 @@
 
 #include "check/call_accesses.hpp"
 #include "check/effects.hpp"
+#include "check/index_poly.hpp"
 #include "check/kernel_access.hpp"
 #include "check/loop_nest.hpp"
 #include "check/tir_walk.hpp"
@@ -156,11 +157,37 @@ class RuleWalker {
         // `dbg!(i)` is `i` (it only prints it): `t[dbg!(b * 256 + l)]` is proved as without it.
         if (tir::builtin_kind(e->builtin) == tir::BuiltinKind::Debug) return build(e->args[0]);
         break;
+      case tir::ExprKind::If:
+        if (const IxNode* n = equal_arms(e)) return n;
+        break;
+      case tir::ExprKind::Call:
+        // A helper that computes an index from its arguments (call_accesses.hpp).
+        if (int_type(e->type).bits) {
+          std::vector<const IxNode*> ints;
+          for (const tir::Expr* x : e->args)
+            ints.push_back(int_type(x->type).bits ? build(x) : nullptr);
+          if (const IxNode* n = kr::call_value(prog_, e->fn_index, ints, dag_)) return n;
+        }
+        break;
       default:
         break;
     }
     std::string t = text(e->span);
     return dag_.opaque(e, t.empty() ? "?" : t);
+  }
+
+  // An `if` (or a `match`, an `if` chain by now) whose arms are each a value, one index as
+  // canonical polynomials (spec/kernel-rules.md §4 step 1): that index, whichever arm runs.
+  const IxNode* equal_arms(const tir::Expr* e) {
+    if (!e->block || !e->else_block) return nullptr;
+    const IxNode* first = nullptr;
+    for (const tir::Block* b : {e->block, e->else_block}) {
+      if (!b->stmts.empty() || !b->tail) return nullptr;
+      const IxNode* n = build(b->tail);
+      if (first && !forms_.same(first, n)) return nullptr;
+      if (!first) first = n;
+    }
+    return first;
   }
 
   // `t.len()` / `t.dim(k)` of a tensor local: a fixed dimension's constant, or for a `?` one the
@@ -990,6 +1017,7 @@ class RuleWalker {
   std::vector<std::vector<const tir::Expr*>> prefix_;  // a reference local: its row's indices
   std::vector<bool> prefix_unknown_;
   std::set<int> assigned_;
+  kr::PolyForms forms_;  // equal_arms's comparisons
   // The reference arguments whose accesses a call's summary recorded (record_call_accesses).
   std::set<std::pair<const tir::Expr*, size_t>> summarised_;
   std::map<int, const tir::Stmt*> loop_of_slot_;
