@@ -41,7 +41,7 @@ class E:
             return self.value
         if op == "as":
             return wrap(self.a.ev(env), self.t)
-        if op == "dbg":
+        if op in ("dbg", "ifsame", "call"):
             return self.a.ev(env)
         x, y = self.a.ev(env), self.b.ev(env)
         if op == "+":
@@ -71,7 +71,33 @@ class E:
             return "(%s as %s)" % (self.a.text(), self.t)
         if op == "dbg":
             return "dbg!(%s)" % self.a.text()
+        if op == "ifsame":  # the same index in both arms, the second commuted
+            return "(if %s { %s } else { %s })" % (self.name, self.a.text(), self.b.text())
+        if op == "call":  # a helper that returns a's value from the variables it names
+            return "%s(%s)" % (self.name, ", ".join(n for n, _ in self.value))
         return "(%s %s %s)" % (self.a.text(), op, self.b.text())
+
+    def helpers(self):
+        """The definitions of the helpers this expression calls."""
+        out = []
+        if self.op == "call":
+            out.append("fn %s(%s) -> %s {\n    %s\n}" % (
+                self.name, ", ".join("%s: %s" % nt for nt in self.value), self.t, self.a.text()))
+        for x in (self.a, self.b):
+            if isinstance(x, E):
+                out += x.helpers()
+        return out
+
+
+def commuted(e):
+    """e with the operands of every + and * swapped: the same value, another text."""
+    if e.op in ("v", "c"):
+        return e
+    a = commuted(e.a) if isinstance(e.a, E) else e.a
+    b = commuted(e.b) if isinstance(e.b, E) else e.b
+    if e.op in ("+", "*"):
+        a, b = b, a
+    return E(e.op, e.t, a, b, e.name, e.value)
 
 
 def V(name, t="i32"):
@@ -150,8 +176,17 @@ class Mutant:
             st = "if %s { %s }" % (self.guard[0], st)
         return st
 
+    def helper_defs(self):
+        """The helpers the store's and the read's indices call."""
+        out = []
+        for e in list(self.idx) + list(self.read or []):
+            for h in e.helpers():
+                if h not in out:
+                    out.append(h)
+        return out
+
     def text(self):
-        lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note)] + self.items() + ["fn main() {",
+        lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note)] + self.helper_defs() + self.items() + ["fn main() {",
                  "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims))]
         lines += self.region_lines() + self.checksum_lines()
         return "\n".join(lines) + "\n"
@@ -389,6 +424,16 @@ def mutant(seed):
     if random.Random(seed * 15485863 + 3).random() < 0.1:
         idx = [E("dbg", idx[0].t, idx[0])] + idx[1:]
         note += " dbg!"
+    # now and then the store's first index in an `if` whose arms are it and it commuted, or
+    # returned by a helper (kernel-rules.md §4 step 1): own generators, as for dbg!
+    form = random.Random(seed * 2654435761 + 7).random()
+    if form < 0.08:
+        idx = [E("ifsame", idx[0].t, idx[0], commuted(idx[0]), name="b >= 0")] + idx[1:]
+        note += " if-same"
+    elif form < 0.16:
+        params = [(lp.name, lp.t) for lp in loops]
+        idx = [E("call", idx[0].t, idx[0], name="ix", value=params)] + idx[1:]
+        note += " helper"
     return Mutant(loops, dims, idx, guard, read, klass, note)
 
 
