@@ -368,6 +368,9 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"div_mod_pair_narrow.vx", "refused"},
       {"index_from_helper_halves.vx", "it calls the function `half`"},
       {"index_from_if_arms_differ.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"limit_guarded_store.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"limit_not_mixed_radix.vx", "refused"},
+      {"limit_wrapping_bijection.vx", "refused"},
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }

@@ -703,6 +703,56 @@ class Checker {
                       facts_.words.lane_loop + " loop may read what this one wrote");
   }
 
+  // The close variant of a refused store that the rule proves, when the refusal is one an
+  // extension of §4 answers (spec/kernel-rules.md §4.11).
+  std::optional<std::string> provable_form(const Access& write, const tir::Stmt* loop,
+                                           const RadixProof& p) const {
+    // A stride that is not a constant: a flat row-major index over run-time sizes.
+    if (p.failure == RadixProof::NotDigits && !p.too_large && write.indices.size() == 1 &&
+        p.why.find(", not a constant") != std::string::npos)
+      return std::string("index each dimension instead of flattening: `") + write.tensor +
+             "[r][c]` of a `[?, ?]` tensor is proved index by index, whatever its sizes "
+             "(spec/kernel-rules.md §4 step 9)";
+    // A plain loop that starts at the loop's index and counts by one: a grid-stride loop
+    // without its stride.
+    if (p.failure != RadixProof::NotDetermined) return std::nullopt;
+    const IxNode* own = facts_.dag->loop(loop, loop->var_name);
+    std::set<const IxNode*> seen;
+    std::function<bool(const IxNode*, const IxNode*)> uses = [&](const IxNode* n,
+                                                                 const IxNode* leaf) -> bool {
+      if (!n || !seen.insert(n).second) return false;
+      if (n == leaf) return true;
+      return !n->is_leaf() && (uses(n->a, leaf) || uses(n->b, leaf));
+    };
+    std::vector<const IxNode*> leaves;
+    std::set<const IxNode*> walked;
+    std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
+      if (!n || !walked.insert(n).second) return;
+      if (n->op == IxOp::Loop) leaves.push_back(n);
+      if (!n->is_leaf()) {
+        collect(n->a);
+        collect(n->b);
+      }
+    };
+    collect(write.offset);
+    for (const IxNode* leaf : leaves) {
+      auto* s = static_cast<const tir::Stmt*>(leaf->key);
+      auto b = facts_.loop_bounds.find(s);
+      if (s == loop || s->across != tir::Across::None || !s->adapters.empty() ||
+          b == facts_.loop_bounds.end())
+        continue;
+      seen.clear();
+      if (!uses(b->second.first, own)) continue;
+      auto lo = must_find(facts_.loop_lo, loop), hi = must_find(facts_.loop_hi, loop);
+      const std::string k = lo && hi ? std::to_string(*hi - *lo + 1) : "K";
+      return "`" + s->var_name + "` starts at `" + loop->var_name +
+             "` and counts up by one, so the passes overlap: step it by the passes of `" +
+             loop->var_name + "`, `for " + s->var_name + " in (…).step_by(" + k +
+             ")`, a grid-stride loop, which is proved (spec/kernel-rules.md §4 step 10)";
+    }
+    return std::nullopt;
+  }
+
   // A write the mixed-radix rule does not prove (§4 steps 3-9).
   void report_unproved(const Access& write, const tir::Stmt* loop, const std::string& level,
                        const std::string& name) {
@@ -738,6 +788,7 @@ class Checker {
     std::string c = collision_text(loop, write, nullptr);
     if (!c.empty()) d.notes.push_back(c);
     d.notes.push_back("the offset is `" + to_string(write.offset) + "`");
+    if (auto h = provable_form(write, loop, p)) d.helps.push_back(*h);
     d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
     d.data = {{"kind", "disjointness"},
               {"loop", level + " loop `" + loop->var_name + "`"},
