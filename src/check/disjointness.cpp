@@ -503,9 +503,9 @@ class Checker {
     return loop->across == tir::Across::Blocks ? facts_.words.block_loop : facts_.words.lane_loop;
   }
 
-  std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
-                                std::vector<const tir::Stmt*>& stmts) const {
-    std::set<const IxNode*> used, seen;  // seen: a graph is walked once per node, not per path
+  // The Loop leaves of some nodes (each node walked once, not once per path).
+  static std::set<const IxNode*> loop_leaves(std::initializer_list<const IxNode*> roots) {
+    std::set<const IxNode*> used, seen;
     std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
       if (!n || !seen.insert(n).second) return;
       if (n->op == IxOp::Loop) used.insert(n);
@@ -514,8 +514,13 @@ class Checker {
         collect(n->b);
       }
     };
-    collect(a.offset);
-    collect(other);
+    for (const IxNode* r : roots) collect(r);
+    return used;
+  }
+
+  std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
+                                std::vector<const tir::Stmt*>& stmts) const {
+    std::set<const IxNode*> used = loop_leaves({a.offset, other});
     std::vector<LoopRange> out;
     auto it = std::find(a.fors.begin(), a.fors.end(), loop);
     for (; it != a.fors.end(); ++it) {
@@ -724,18 +729,7 @@ class Checker {
       if (n == leaf) return true;
       return !n->is_leaf() && (uses(n->a, leaf) || uses(n->b, leaf));
     };
-    std::vector<const IxNode*> leaves;
-    std::set<const IxNode*> walked;
-    std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
-      if (!n || !walked.insert(n).second) return;
-      if (n->op == IxOp::Loop) leaves.push_back(n);
-      if (!n->is_leaf()) {
-        collect(n->a);
-        collect(n->b);
-      }
-    };
-    collect(write.offset);
-    for (const IxNode* leaf : leaves) {
+    for (const IxNode* leaf : loop_leaves({write.offset})) {
       auto* s = static_cast<const tir::Stmt*>(leaf->key);
       auto b = facts_.loop_bounds.find(s);
       if (s == loop || s->across != tir::Across::None || !s->adapters.empty() ||
