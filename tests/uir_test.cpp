@@ -371,6 +371,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"limit_guarded_store.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"limit_not_mixed_radix.vx", "refused"},
       {"limit_wrapping_bijection.vx", "refused"},
+      {"let_mut_index_in_if.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"let_mut_index_in_loop.vx", "refused"},
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }

@@ -39,6 +39,7 @@ class RuleWalker {
     facts_.dag = &dag_;
     facts_.decl_fors.assign(n, {});
     env_.assign(n, nullptr);
+    now_.assign(n, nullptr);
     alias_.resize(n);
     for (int i = 0; i < n; ++i) alias_[i] = i;
     prefix_.assign(n, {});
@@ -127,6 +128,7 @@ class RuleWalker {
           return dag_.loop(it->second, it->second->var_name, int_type(fn_->slot_types[s]));
         }
         if (env_[s]) return env_[s];
+        if (now_[s]) return now_[s];
         return dag_.var(&fn_->slot_types[s], fn_->slot_names[s], int_type(fn_->slot_types[s]));
       }
       case tir::ExprKind::Unary:
@@ -382,6 +384,8 @@ class RuleWalker {
         if (s->value && t.is_scalar() && is_int(t.scalar) && !assigned_.count(s->slot)) {
           const IxNode* n = build(s->value);
           if (foldable(n)) env_[s->slot] = n;
+        } else if (t.is_scalar() && is_int(t.scalar)) {
+          set_now(s->slot, s->value ? build(s->value) : nullptr);
         }
         return;
       }
@@ -395,6 +399,7 @@ class RuleWalker {
             name = name.substr(0, name.find('.'));
           if (reported_outer_.insert({s->span.begin, name}).second)
             check_outer_write(t->slot, s->span, name);
+          assign_now(s);
         } else if (t->kind == tir::ExprKind::Index && t->args[0]->type.is_array()) {
           // An array is a value of its pass: an element written is the variable written.
           check_outer_write(root_slot(t), s->span, t->text);
@@ -418,10 +423,12 @@ class RuleWalker {
         return;
       case tir::StmtKind::While:
       case tir::StmtKind::Loop:
+        forget(s->body);  // each pass of the loop may start from another pass's values
         if (s->value) walk_expr(s->value);
         loops_.push_back(s);
         walk_block(s->body, s);
         loops_.pop_back();
+        forget(s->body);
         return;
       case tir::StmtKind::For:
         walk_for(s, owner);
@@ -563,7 +570,9 @@ class RuleWalker {
       facts_.across_loops.push_back(s);
       nest_.enter(nest_loop, verdict);
     }
+    forget(s->body);
     walk_block(s->body, s);
+    forget(s->body);
     if (s->across != tir::Across::None) {
       across_.pop_back();
       nest_.leave();
@@ -701,20 +710,35 @@ class RuleWalker {
           d.helps.push_back("write the values into a tensor and print them after the region");
         }
         break;
-      case tir::ExprKind::If:
+      case tir::ExprKind::If: {
         walk_expr(e->args.empty() ? nullptr : e->args[0]);
+        // Each arm starts from the values before the `if`; after it, what an arm assigns is
+        // not known.
+        const auto before = now_;
         walk_block(e->block, nullptr);
+        now_ = before;
         walk_block(e->else_block, nullptr);
+        now_ = before;
+        forget(e->block);
+        forget(e->else_block);
         return;
+      }
       case tir::ExprKind::BlockExpr:
         walk_block(e->block, nullptr);
         return;
+      case tir::ExprKind::Binary:
+        if (e->bop == tir::BinOp::And || e->bop == tir::BinOp::Or) {
+          // The right side may not run: what it assigns is not known after it.
+          for (const tir::Expr* a : e->args) walk_expr(a);
+          for (const tir::Expr* a : e->args) forget_in(a);
+          return;
+        }
+        break;
       case tir::ExprKind::Literal:
       case tir::ExprKind::Unit:
       case tir::ExprKind::String:
       case tir::ExprKind::Var:
       case tir::ExprKind::Unary:
-      case tir::ExprKind::Binary:
       case tir::ExprKind::Cast:
       case tir::ExprKind::Transfer:
       case tir::ExprKind::Assert:
@@ -722,6 +746,38 @@ class RuleWalker {
         break;
     }
     for (const tir::Expr* a : e->args) walk_expr(a);
+  }
+
+  // ---- the values of assigned integer locals, statement by statement (§4 step 1)
+  // `now_[slot]`: the value a `let mut` integer local holds here, when every assignment on the
+  // way is one the rule reads and its leaves do not change; null: not known (a leaf of its own).
+  void set_now(int slot, const IxNode* v) {
+    if (slot >= 0 && slot < static_cast<int>(now_.size()))
+      now_[slot] = v && foldable(v) ? v : nullptr;
+  }
+  void assign_now(const tir::Stmt* s) {
+    const int slot = s->target->slot;
+    if (slot < 0 || slot >= fn_->slot_count()) return;
+    const Type& t = fn_->slot_types[slot];
+    if (!t.is_scalar() || !is_int(t.scalar)) return;
+    const IxNode* v = build(s->value);
+    if (s->compound) {
+      auto op = kr::index_op(s->op);
+      v = op && now_[slot] ? dag_.binary(*op, now_[slot], v, int_type(t)) : nullptr;
+    }
+    set_now(slot, v);
+  }
+  void forget(const tir::Block* b) {
+    tir::walk_block(b, [&](const tir::Stmt* st, const tir::Expr*) { forget_stmt(st); });
+  }
+  void forget_in(const tir::Expr* e) {
+    tir::walk_expr(e, [&](const tir::Stmt* st, const tir::Expr*) { forget_stmt(st); });
+  }
+  void forget_stmt(const tir::Stmt* st) {
+    if (st && st->kind == tir::StmtKind::Assign && st->target &&
+        st->target->kind == tir::ExprKind::Var && st->target->slot >= 0 &&
+        st->target->slot < static_cast<int>(now_.size()))
+      now_[st->target->slot] = nullptr;
   }
 
   void walk_call(const tir::Expr* e) {
@@ -1017,7 +1073,8 @@ class RuleWalker {
   std::vector<std::vector<const tir::Expr*>> prefix_;  // a reference local: its row's indices
   std::vector<bool> prefix_unknown_;
   std::set<int> assigned_;
-  kr::PolyForms forms_;  // equal_arms's comparisons
+  std::vector<const IxNode*> now_;  // set_now
+  kr::PolyForms forms_;             // equal_arms's comparisons
   // The reference arguments whose accesses a call's summary recorded (record_call_accesses).
   std::set<std::pair<const tir::Expr*, size_t>> summarised_;
   std::map<int, const tir::Stmt*> loop_of_slot_;

@@ -162,8 +162,14 @@ m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8],
                     value=[("b", "i32"), ("l", "i32")])])
 check("fn ix(b: i32, l: i32) -> i32 {\n    (if b >= 0 { ((b * 3) + l) } else { (l + (3 * b)) })\n}" in m.text()
       and "out[ix(b, l)] = 1;" in m.text() and m.truth()[0], "a helper of an if of equal arms: %r" % (m.text(),))
+# the store's index summed into a `let mut` first
+m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8],
+           [races.E("mutacc", "i32", B("*", b, C(4)), l, name="ix")])
+check("let mut ix: i32 = (b * 4); ix += l; out[ix] = 1;" in m.text() and m.truth() == (False, None, False),
+      "a let mut index: %r" % (m.text(),))
 forms = [races.mutant(s).note for s in range(400)]
-check(15 <= sum("helper" in n for n in forms) <= 50 and 15 <= sum("if-same" in n for n in forms) <= 50,
+check(15 <= sum("helper" in n for n in forms) <= 50 and 15 <= sum("if-same" in n for n in forms) <= 50 and
+      10 <= sum("let-mut" in n for n in forms) <= 50,
       "helper and if-same mutants: %d, %d" % (sum("helper" in n for n in forms), sum("if-same" in n for n in forms)))
 # run-time shapes: a pub fn called with its loops' values and with larger ones
 check({races.any_mutant(s).klass[:6] for s in range(9, 400, 16)} == {"dyn2d_"}, "seeds 16k+9 are dyn2d mutants")

@@ -43,6 +43,8 @@ class E:
             return wrap(self.a.ev(env), self.t)
         if op in ("dbg", "ifsame", "call"):
             return self.a.ev(env)
+        if op == "mutacc":  # `let mut ix = a; ix += b;` and then `ix`
+            return wrap(self.a.ev(env) + self.b.ev(env), self.t)
         x, y = self.a.ev(env), self.b.ev(env)
         if op == "+":
             return wrap(x + y, self.t)
@@ -75,6 +77,8 @@ class E:
             return "(if %s { %s } else { %s })" % (self.name, self.a.text(), self.b.text())
         if op == "call":  # a helper that returns a's value from the variables it names
             return "%s(%s)" % (self.name, ", ".join(n for n, _ in self.value))
+        if op == "mutacc":
+            return self.name
         return "(%s %s %s)" % (self.a.text(), op, self.b.text())
 
     def helpers(self):
@@ -165,13 +169,21 @@ class Mutant:
         """Lines before the header of loop k (none here; a row reference, calls.py)."""
         return []
 
+    def index_prelude(self):
+        """The statements before the store that its first index needs: `let mut ix = a; ix += b;`."""
+        e = self.idx[0] if self.idx else None
+        if e is None or e.op != "mutacc":
+            return ""
+        return "let mut %s: %s = %s; %s += %s; " % (e.name, e.t, e.a.text(), e.name, e.b.text())
+
     def statement(self):
         """The innermost statement: the store (and the read) under the guard."""
+        pre = self.index_prelude()
         store = "out%s" % "".join("[%s]" % e.text() for e in self.idx)
         val = "1"
         if self.read is not None:
             val = "out%s + 1" % "".join("[%s]" % e.text() for e in self.read)
-        st = "%s = %s;" % (store, val)
+        st = pre + "%s = %s;" % (store, val)
         if self.guard is not None:
             st = "if %s { %s }" % (self.guard[0], st)
         return st
@@ -434,6 +446,9 @@ def mutant(seed):
         params = [(lp.name, lp.t) for lp in loops]
         idx = [E("call", idx[0].t, idx[0], name="ix", value=params)] + idx[1:]
         note += " helper"
+    elif form < 0.24 and idx[0].op == "+":
+        idx = [E("mutacc", idx[0].t, idx[0].a, idx[0].b, name="ix")] + idx[1:]
+        note += " let-mut"
     return Mutant(loops, dims, idx, guard, read, klass, note)
 
 
