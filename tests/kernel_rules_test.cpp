@@ -588,7 +588,8 @@ TEST_CASE("loop nest: one validator for Vx and .uir, with the machine's limits")
 
 TEST_CASE("a refused store's help shows the close variant the rule proves") {
   // A flat index over run-time sizes: per dimension on a [?, ?] tensor instead (§4 step 9).
-  auto flat = check_source(R"(pub fn scale(out: &mut Tensor<f32, [?], Memory::HBM>, rows: i32, cols: i32) {
+  auto flat =
+      check_source(R"(pub fn scale(out: &mut Tensor<f32, [?], Memory::HBM>, rows: i32, cols: i32) {
     spawn on(Topology::Device) {
         for r in 0..rows across blocks {
             for c in 0..cols across lanes(256) { out[r * cols + c] = 2.0; }
@@ -614,7 +615,8 @@ fn main() {})");
   REQUIRE(stride.size() == 1);
   CHECK(stride[0].find("an index of the write must fix `l`") != std::string::npos);
   CHECK(stride[0].find("help: `c` starts at `l` and counts up by one, so the passes overlap: step "
-                       "it by the passes of `l`, `for c in (…).step_by(256)`") != std::string::npos);
+                       "it by the passes of `l`, `for c in (…).step_by(256)`") !=
+        std::string::npos);
   // The same store stepped as the help says is proved, and one that does not start at `l` gets
   // no such help.
   CHECK(check_source(R"(pub fn gs(out: &mut Tensor<f32, [?], Memory::HBM>, n: i32) {
@@ -626,7 +628,8 @@ fn main() {})");
         }
     }
 }
-fn main() {})").empty());
+fn main() {})")
+            .empty());
   auto other = check_source(R"(pub fn gs(out: &mut Tensor<f32, [?], Memory::HBM>, n: i32) {
     spawn on(Topology::Device) {
         for b in 0..1 across blocks {

@@ -55,6 +55,64 @@ bool keeps_value(const Type& from, const Type& to) {
          (a.bits == b.bits && a.is_signed == b.is_signed);
 }
 
+// The row-major offset of the indices `idx` in a tensor of type `t` (`key`: names the symbols
+// of dimensions `t` does not have). Two indices `[x / W][x % W]` in a dimension of W give x:
+// (x / W) * W + x % W is x for truncating division (spec/kernel-rules.md §4 step 1).
+const IxNode* row_major(IndexDag& dag, const std::vector<const IxNode*>& idx, const Type& t,
+                        const void* key) {
+  auto dim = [&](size_t k) {
+    if (k < t.dims.size() && t.dims[k] > 0) return dag.constant(t.dims[k]);
+    return dag.symbol(k < t.dims.size() ? &t.dims[k] : key, "dim" + std::to_string(k));
+  };
+  const IxNode* off = idx[0];
+  const IxNode* before = nullptr;  // the offset before the last index was added
+  for (size_t k = 1; k < idx.size(); ++k) {
+    const IxNode *hi = idx[k - 1], *lo = idx[k];
+    if (hi->op == IxOp::Div && lo->op == IxOp::Rem && hi->a == lo->a && hi->b->is_const() &&
+        lo->b->is_const() && hi->b->value == lo->b->value && k < t.dims.size() &&
+        t.dims[k] == lo->b->value && (k == 1 || before)) {
+      const IxNode* x = lo->a;
+      off = k == 1
+                ? x
+                : dag.binary(
+                      IxOp::Add,
+                      dag.binary(IxOp::Mul, dag.binary(IxOp::Mul, before, dim(k - 1)), dim(k)), x);
+      before = nullptr;  // the pair is one index: a third cannot join it
+      continue;
+    }
+    before = off;
+    off = dag.binary(IxOp::Add, dag.binary(IxOp::Mul, off, dim(k)), lo);
+  }
+  return off;
+}
+
+bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<int64_t> loop_lo,
+                        std::optional<int64_t> loop_hi) {
+  IntType t = e->type;
+  if (t.math()) return true;
+  __int128 tmin = t.is_signed ? -(static_cast<__int128>(1) << (t.bits - 1)) : 0;
+  __int128 tmax = t.is_signed ? (static_cast<__int128>(1) << (t.bits - 1)) - 1
+                              : (static_cast<__int128>(1) << t.bits) - 1;
+  __int128 lo = loop_lo ? *loop_lo : tmin, hi = loop_hi ? *loop_hi : tmax;
+  __int128 span = tmax - tmin + 1, sum_lo = lo + c, sum_hi = hi + c;
+  // The part above the type wraps down by 2^bits, the part below up: neither may meet the bounds.
+  auto meets = [&](__int128 a, __int128 b) { return a <= dim - 1 && b >= 0; };
+  if (sum_hi > tmax && meets(std::max(sum_lo, tmax + 1) - span, sum_hi - span)) return false;
+  if (sum_lo < tmin && meets(sum_lo + span, std::min(sum_hi, tmin - 1) + span)) return false;
+  return true;
+}
+
+void forget_assigned(const tir::Block* b, const tir::Expr* e, std::vector<const IxNode*>& values) {
+  auto forget = [&](const tir::Stmt* st, const tir::Expr*) {
+    if (st && st->kind == tir::StmtKind::Assign && st->target &&
+        st->target->kind == tir::ExprKind::Var && st->target->slot >= 0 &&
+        st->target->slot < static_cast<int>(values.size()))
+      values[st->target->slot] = nullptr;
+  };
+  tir::walk_block(b, forget);
+  tir::walk_expr(e, forget);
+}
+
 namespace {
 
 constexpr int kMaxDepth = 8;  // calls followed, one inside the other

@@ -12,6 +12,7 @@
 #include "check/effects.hpp"
 #include "check/index_poly.hpp"
 #include "check/kernel_access.hpp"
+#include "check/kernel_tokens.hpp"
 #include "check/loop_nest.hpp"
 #include "check/tir_walk.hpp"
 
@@ -23,6 +24,13 @@ using kr::IxNode;
 using kr::IxOp;
 
 using kr::int_type;
+
+// A loop's known bound, or nullopt.
+std::optional<int64_t> find_or(const std::map<const tir::Stmt*, std::optional<int64_t>>& m,
+                               const tir::Stmt* s) {
+  auto it = m.find(s);
+  return it == m.end() ? std::nullopt : it->second;
+}
 using kr::place_indices;
 
 class RuleWalker {
@@ -222,26 +230,6 @@ class RuleWalker {
     return r;
   }
 
-  // Whether `i + c` in 0 ..= dim - 1 (`e` is that sum) puts `i` in -c ..= dim - 1 - c: not when
-  // the sum may wrap around into the bounds, from the loop's range (or its type's, unknown).
-  bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim) const {
-    kr::IntType t = e->type;
-    if (t.math()) return true;
-    __int128 tmin = t.is_signed ? -(static_cast<__int128>(1) << (t.bits - 1)) : 0;
-    __int128 tmax = t.is_signed ? (static_cast<__int128>(1) << (t.bits - 1)) - 1
-                                : (static_cast<__int128>(1) << t.bits) - 1;
-    __int128 lo = tmin, hi = tmax;
-    auto* loop = static_cast<const tir::Stmt*>(e->a->key);
-    if (auto l = facts_.loop_lo.find(loop); l != facts_.loop_lo.end() && l->second) lo = *l->second;
-    if (auto h = facts_.loop_hi.find(loop); h != facts_.loop_hi.end() && h->second) hi = *h->second;
-    __int128 span = tmax - tmin + 1, sum_lo = lo + c, sum_hi = hi + c;
-    // The part above the type wraps down by 2^bits, the part below up: neither may meet the bounds.
-    auto meets = [&](__int128 a, __int128 b) { return a <= dim - 1 && b >= 0; };
-    if (sum_hi > tmax && meets(std::max(sum_lo, tmax + 1) - span, sum_hi - span)) return false;
-    if (sum_lo < tmin && meets(sum_lo + span, std::min(sum_hi, tmin - 1) + span)) return false;
-    return true;
-  }
-
   // The linear offset of `place` (an Index), row-major over the tensor's shape; `bounds` gets
   // what staying in bounds says about loop indices used alone in one dimension.
   // The indices of a place in its root tensor: a reference `let r = &mut m[b];` adds its row's
@@ -269,7 +257,10 @@ class RuleWalker {
             e->a->op == IxOp::Loop) {
           if (e->op == IxOp::Sub && e->b->value == INT64_MIN) continue;
           shift = e->op == IxOp::Add ? e->b->value : -e->b->value;
-          if (!shift_keeps_bounds(e, shift, t.dims[k])) continue;
+          auto* loop = static_cast<const tir::Stmt*>(e->a->key);
+          if (!kr::shift_keeps_bounds(e, shift, t.dims[k], find_or(facts_.loop_lo, loop),
+                                      find_or(facts_.loop_hi, loop)))
+            continue;
           e = e->a;
         }
         if (e->op != IxOp::Loop) continue;
@@ -284,37 +275,7 @@ class RuleWalker {
       }
     std::vector<const IxNode*> nodes;
     for (const tir::Expr* i : idx) nodes.push_back(build(i));
-    return row_major(nodes, t, place);
-  }
-
-  // The row-major offset of the indices `idx` in a tensor of type `t` (`key`: names the symbols
-  // of dimensions `t` does not have). Two indices `[x / W][x % W]` in a dimension of W give x:
-  // (x / W) * W + x % W is x for truncating division (spec/kernel-rules.md §4 step 1).
-  const IxNode* row_major(const std::vector<const IxNode*>& idx, const Type& t, const void* key) {
-    auto dim = [&](size_t k) {
-      if (k < t.dims.size() && t.dims[k] > 0) return dag_.constant(t.dims[k]);
-      return dag_.symbol(k < t.dims.size() ? &t.dims[k] : key, "dim" + std::to_string(k));
-    };
-    const IxNode* off = idx[0];
-    const IxNode* before = nullptr;  // the offset before the last index was added
-    for (size_t k = 1; k < idx.size(); ++k) {
-      const IxNode *hi = idx[k - 1], *lo = idx[k];
-      if (hi->op == IxOp::Div && lo->op == IxOp::Rem && hi->a == lo->a && hi->b->is_const() &&
-          lo->b->is_const() && hi->b->value == lo->b->value && k < t.dims.size() &&
-          t.dims[k] == lo->b->value && (k == 1 || before)) {
-        const IxNode* x = lo->a;
-        off = k == 1 ? x
-                     : dag_.binary(IxOp::Add,
-                                   dag_.binary(IxOp::Mul,
-                                               dag_.binary(IxOp::Mul, before, dim(k - 1)), dim(k)),
-                                   x);
-        before = nullptr;  // the pair is one index: a third cannot join it
-        continue;
-      }
-      before = off;
-      off = dag_.binary(IxOp::Add, dag_.binary(IxOp::Mul, off, dim(k)), lo);
-    }
-    return off;
+    return kr::row_major(dag_, nodes, t, place);
   }
 
   void record(const tir::Expr* place, Span span, bool write, const IxNode* offset,
@@ -348,7 +309,14 @@ class RuleWalker {
     if (!b) return;
     for (size_t k = 0; k < b->stmts.size(); ++k) {
       walk_stmt(b->stmts[k], owner);
-      if (b->stmts[k]->kind == tir::StmtKind::Let) check_token(b, k);
+      if (b->stmts[k]->kind == tir::StmtKind::Let)
+        kr::check_token({*fn_, diags_, [&](const tir::Expr* e) { return root_slot(e); },
+                         [&](const tir::Expr* e) -> std::optional<int64_t> {
+                           const IxNode* n = build(e);
+                           return n->is_const() ? std::optional<int64_t>(n->value) : std::nullopt;
+                         },
+                         reported_borrow_},
+                        b, k);
     }
     if (b->tail) walk_expr(b->tail);
   }
@@ -767,18 +735,8 @@ class RuleWalker {
     }
     set_now(slot, v);
   }
-  void forget(const tir::Block* b) {
-    tir::walk_block(b, [&](const tir::Stmt* st, const tir::Expr*) { forget_stmt(st); });
-  }
-  void forget_in(const tir::Expr* e) {
-    tir::walk_expr(e, [&](const tir::Stmt* st, const tir::Expr*) { forget_stmt(st); });
-  }
-  void forget_stmt(const tir::Stmt* st) {
-    if (st && st->kind == tir::StmtKind::Assign && st->target &&
-        st->target->kind == tir::ExprKind::Var && st->target->slot >= 0 &&
-        st->target->slot < static_cast<int>(now_.size()))
-      now_[st->target->slot] = nullptr;
-  }
+  void forget(const tir::Block* b) { kr::forget_assigned(b, nullptr, now_); }
+  void forget_in(const tir::Expr* e) { kr::forget_assigned(nullptr, e, now_); }
 
   void walk_call(const tir::Expr* e) {
     int f = e->fn_index;
@@ -845,7 +803,7 @@ class RuleWalker {
       acc.tensor = fn_->slot_names[r];
       acc.type = &t;
       acc.write = c.write;
-      acc.offset = row_major(c.indices, t, call);
+      acc.offset = kr::row_major(dag_, c.indices, t, call);
       for (size_t k = 0; k < c.indices.size(); ++k)
         acc.indices.push_back(
             {c.indices[k], k < t.dims.size() ? std::max<int64_t>(t.dims[k], 0) : 0});
@@ -981,82 +939,6 @@ class RuleWalker {
                       "this tile does not fit");
       d.helps.push_back("use smaller tiles, or tile the work in steps");
     }
-  }
-
-  // ---- tokens (E6036) and the tile they borrow (E0304)
-  void check_token(const tir::Block* b, size_t k) {
-    const tir::Stmt* let = b->stmts[k];
-    if (let->slot < 0 || let->slot >= fn_->slot_count()) return;
-    if (fn_->slot_types[let->slot].kind != TypeKind::Token) return;
-    int tok = let->slot;
-    auto is_token = [&](const tir::Stmt*, const tir::Expr* e) {
-      return e && e->kind == tir::ExprKind::Var && e->slot == tok;
-    };
-    auto uses_token = [&](const tir::Expr* e) { return tir::expr_has(e, is_token); };
-    auto stmt_uses = [&](const tir::Stmt* s) { return tir::stmt_has(s, is_token); };
-    size_t end = b->stmts.size();
-    for (size_t j = k + 1; j < b->stmts.size(); ++j)
-      if (stmt_uses(b->stmts[j])) {
-        end = j;
-        break;
-      }
-    bool used = end < b->stmts.size() || (b->tail && uses_token(b->tail));
-    if (!used) {
-      auto& d = error("E6036", let->span, "the token `" + let->var_name + "` is never waited for",
-                      "a copy token with no `.wait()`");
-      d.helps.push_back("call `" + let->var_name + ".wait();` before the tile is read");
-      return;
-    }
-    // The tile stays borrowed until the statement that uses the token.
-    const tir::Expr* copy = let->value;
-    if (!copy || copy->kind != tir::ExprKind::Builtin ||
-        tir::builtin_effect(copy->builtin) != tir::BuiltinEffect::CopiesTile ||
-        copy->args.size() < 2)
-      return;
-    int tile = root_slot(copy->args[0]);
-    int src = root_slot(copy->args[1]);
-    auto borrowed = place_indices(copy->args[0]);
-    auto overlaps = [&](const tir::Expr* place) {
-      auto idx = place_indices(place);
-      for (size_t i = 0; i < borrowed.size() && i < idx.size(); ++i) {
-        const IxNode* x = build(borrowed[i]);
-        const IxNode* y = build(idx[i]);
-        if (x->is_const() && y->is_const() && x->value != y->value) return false;
-      }
-      return true;
-    };
-    std::string tile_text = text(copy->args[0]->span);
-    if (!tile_text.empty() && tile_text.rfind("&mut ", 0) == 0) tile_text = tile_text.substr(5);
-    // Each place once, in every statement up to the one that uses the token: in their bodies and
-    // in the blocks of their expressions too. `targets`: the places assigned (a walk visits a
-    // statement before its expressions).
-    std::set<const tir::Expr*> targets;
-    auto check_place = [&](const tir::Stmt* st, const tir::Expr* e) {
-      if (st && st->kind == tir::StmtKind::Assign && st->target) targets.insert(st->target);
-      if (!e) return;
-      bool place =
-          e->kind == tir::ExprKind::Index || (e->kind == tir::ExprKind::Ref && e != copy->args[0]);
-      if (!place) return;
-      int r = root_slot(e);
-      bool conflict =
-          (r == tile && tile >= 0 && overlaps(e)) || (targets.count(e) && r == src && src >= 0);
-      if (!conflict || reported_borrow_.count(e->span.begin)) return;
-      reported_borrow_.insert(e->span.begin);
-      auto& d = error("E0304", e->span,
-                      r == tile ? "`" + tile_text +
-                                      "` is used while a copy fills it: the "
-                                      "token `" +
-                                      let->var_name + "` holds its borrow until `" + let->var_name +
-                                      ".wait()`"
-                                : "`" + fn_->slot_names[src] +
-                                      "` is written while a copy "
-                                      "reads it, before `" +
-                                      let->var_name + ".wait()`",
-                      "used before the `.wait()`");
-      d.secondary.push_back({let->span, "the copy starts here"});
-      d.helps.push_back("call `" + let->var_name + ".wait();` first");
-    };
-    for (size_t j = k + 1; j < end; ++j) tir::walk_stmt(b->stmts[j], check_place);
   }
 
   const tir::Program& prog_;
