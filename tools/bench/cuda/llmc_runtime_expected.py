@@ -79,7 +79,7 @@ def residual(B, T, C, picks):
 def gelu(B, T, C, picks):
     x = lcg(37021, (B, T, C), "0.00000047683716", "-4.0")
     cube = f32("0.044715") * x * x * x
-    th = round_f32(np.tanh((f32("0.7978846") * (x + cube)).astype(F64)))
+    th = round_f32(np.tanh((f32("0.7978845") * (x + cube)).astype(F64)))
     out = F32(0.5) * x * (F32(1) + th)
     return line("gelu", [out[p] for p in picks], [out])
 
