@@ -117,6 +117,32 @@ def matmul(B, T, C, OC, picks, sums=True):
     return line("matmul", [out[p] for p in picks], [out] if sums else [])
 
 
+def matmul_picks(B, T, C, OC, picks):
+    """The bench's matmul: only the picked outputs (the whole is 14.5 G multiply-adds)."""
+    inp = lcg(37041, (B, T, C))
+    weight = lcg(37042, (OC, C), "0.000000059604645", "-0.5")
+    bias = lcg(37043, (OC,), "0.000000059604645", "-0.5")
+    vals = []
+    for b, t, o in picks:
+        val = bias[o]
+        for i in range(C):
+            val = val + inp[b, t, i] * weight[o, i]
+        vals.append(val)
+    return line("matmul", vals, [])
+
+
+def softmax_picks(B, T, V, picks):
+    """The bench's softmax: only the rows of the picked outputs."""
+    vals = []
+    for b, t, c in picks:
+        r = (b % B) * T + t % T
+        x = lcg_floats(37051, V, "0.00000095367432", "-8.0", skip=r * V)
+        offset = tree(row_parts(x, -np.inf, np.maximum), np.maximum)
+        e = exp(x - offset)
+        vals.append(e[c] / tree(row_parts(e, 0, np.add), np.add))
+    return line("softmax", vals, [])
+
+
 def softmax(B, T, V, picks, sums=True):
     out = np.zeros((B, T, V), dtype=F32)
     rows = max(1, (1 << 21) // V)
@@ -177,6 +203,22 @@ def attention_out(qkv, att, B, T, C, NH, b, t, c):
     return val
 
 
+def attention_picks(B, T, C, NH):
+    """The bench's attention: only the rows that the picked outputs need."""
+    qkv = lcg(37071, (B, T, 3 * C))
+    rows = {}
+
+    def row(bh, t):
+        if (bh, t) not in rows:
+            rows[bh, t] = attention_rows(qkv, B, T, C, NH, bh, t)
+        return rows[bh, t]
+    picks = [(0, 0, 0), (13, 500, 400), (B * NH - 1, T - 1, T - 1), (50, 700, 650)]
+    return (line("preatt", [row(bh, t)[0][t2] for bh, t, t2 in picks], []) +
+            line("att", [row(bh, t)[1][t2] for bh, t, t2 in picks], []) +
+            line("attention", [attention_out(qkv, lambda bh, t: row(bh, t)[1], B, T, C, NH, b, t, c)
+                               for b, t, c in [(0, 0, 0), (4, 17, 300), (B - 1, T - 1, C - 1)]], []))
+
+
 def attention_small(B, T, C, NH):
     qkv = lcg(37071, (B, T, 3 * C))
     pre = np.zeros((B * NH, T, T), dtype=F32)
@@ -205,7 +247,18 @@ SMALL = {
     "residual": lambda: residual(2, 5, 264, PICKS),
     "crossentropy": lambda: crossentropy(2, 5, 300),
 }
-BIG = {}
+GPT2 = dict(B=8, T=1024, C=768)
+BENCH_PICKS = [(0, 0, 0), (4, 17, 300), (-1, -1, -1)]
+BIG = {
+    "encoder": lambda: encoder(**GPT2, V=50257, picks=BENCH_PICKS),
+    "layernorm": lambda: layernorm(**GPT2, picks=BENCH_PICKS, row=(5, 100)),
+    "matmul": lambda: matmul_picks(**GPT2, OC=2304, picks=[(0, 0, 0), (4, 17, 1000), (7, 1023, 2303)]),
+    "attention": lambda: attention_picks(**GPT2, NH=12),
+    "softmax": lambda: softmax_picks(8, 1024, 50257, [(0, 0, 0), (4, 17, 30000), (7, 1023, 50256)]),
+    "gelu": lambda: gelu(**GPT2, picks=BENCH_PICKS),
+    "residual": lambda: residual(**GPT2, picks=BENCH_PICKS),
+    "crossentropy": lambda: crossentropy(8, 1024, 50257),
+}
 
 
 def kernels(path):
