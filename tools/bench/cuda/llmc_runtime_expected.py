@@ -17,7 +17,9 @@ the lanes:: trees in spec/builtins.md §2's order, the f64 sums one add after an
 tanh and sqrt are correctly rounded (spec/math.md): sqrt is np.sqrt in f32 (IEEE), the others are
 computed in f64 and rounded to f32 by `round_f32`, which stops with an error when the f64 value is
 too near a midpoint between two floats to tell. It also checks that the kernels of each bench
-program are those of its conformance twin, word for word.
+program are those of its conformance twin, word for word. The programs of ONE_VALUE (llm.c's forms
+that the kernel rules once refused) have no bench twin: each fills its inputs with a constant and
+prints one output.
 
 The helpers (the LCG, the trees, `{}` formatting) are those of tests/cuda_host/programs/
 llmc_expected.py, which computes the outputs of the constant-size llm.c programs the same way.
@@ -236,6 +238,59 @@ def attention_small(B, T, C, NH):
             line("attention", [out[0, 0, 0], out[1, 2, 260], out[-1, -1, -1]], [out, att]))
 
 
+# ---- llm.c's forms with one printed value: constant inputs, no bench twin ----------------------
+
+def softmax_reload(B, T, V, x, pick):
+    """Kernel 2: out = exp(inp - max) stored, each lane's sum read back from out, out /= total."""
+    inp = np.full((B, T, V), x, dtype=F32)
+    out = np.zeros((B, T, V), dtype=F32)
+    for b in range(B):
+        for t in range(T):
+            offset = tree(row_parts(inp[b, t], -np.inf, np.maximum), np.maximum)
+            out[b, t] = exp(inp[b, t] - offset)
+            total = tree(row_parts(out[b, t], 0, np.add), np.add)
+            out[b, t] = out[b, t] / total
+    return show(out[pick]) + "\n"
+
+
+def attention_softmax_two_loops(B, T, NH, x, pick):
+    """attention_softmax_kernel1: att = exp(preatt - max) for t2 <= t, then att *= inv, 0 past t."""
+    preatt = np.full((B * NH, T, T), x, dtype=F32)
+    att = np.zeros((B * NH, T, T), dtype=F32)
+    for bh in range(B * NH):
+        for t in range(T):
+            maxval = F32(-np.finfo(F32).max)
+            for t2 in range(t + 1):
+                if preatt[bh, t, t2] > maxval:
+                    maxval = preatt[bh, t, t2]
+            expsum = F32(0)
+            for t2 in range(t + 1):
+                expv = exp(preatt[bh, t, t2] - maxval)
+                expsum = expsum + expv
+                att[bh, t, t2] = expv
+            inv = F32(0) if expsum == 0 else F32(1) / expsum
+            for t2 in range(T):
+                att[bh, t, t2] = att[bh, t, t2] * inv if t2 <= t else F32(0)
+    return show(att[pick]) + "\n"
+
+
+def grid_stride_store(B, T, C, x1, x2, pick):
+    """out[b][t][c] = inp1[b][t][c] + inp2[b][t][c], c = l + 256 j of lane l."""
+    out = np.full((B, T, C), x1, dtype=F32) + np.full((B, T, C), x2, dtype=F32)
+    return show(out[pick]) + "\n"
+
+
+def crossentropy_flat(B, T, V, p, target, pick):
+    """losses[i / T][i % T] = -log(probs[b][t][targets[b][t]]), i = blk 256 + l < B T."""
+    probs = np.full((B, T, V), p, dtype=F32)
+    targets = np.full((B, T), target, dtype=np.int64)
+    losses = np.zeros((B, T), dtype=F32)
+    for i in range(B * T):
+        b, t = i // T, i % T
+        losses[b, t] = -round_f32(np.log(probs[b, t, targets[b, t]].astype(F64)))
+    return show(losses[pick]) + "\n"
+
+
 PICKS = [(0, 0, 0), (1, 2, 260), (-1, -1, -1)]
 SMALL = {
     "encoder": lambda: encoder(2, 5, 264, 50, PICKS),
@@ -246,6 +301,12 @@ SMALL = {
     "gelu": lambda: gelu(2, 5, 264, PICKS),
     "residual": lambda: residual(2, 5, 264, PICKS),
     "crossentropy": lambda: crossentropy(2, 5, 300),
+}
+ONE_VALUE = {  # the arguments of each program's main: sizes, the fill values, the printed element
+    "softmax_reload": lambda: softmax_reload(2, 5, 300, 1.0, (1, 4, 299)),
+    "attention_softmax_two_loops": lambda: attention_softmax_two_loops(2, 5, 2, 0.5, (3, 4, 4)),
+    "grid_stride_store": lambda: grid_stride_store(2, 5, 264, 1.5, 0.25, (1, 4, 263)),
+    "crossentropy_flat": lambda: crossentropy_flat(2, 5, 300, 0.5, 7, (1, 4)),
 }
 GPT2 = dict(B=8, T=1024, C=768)
 BENCH_PICKS = [(0, 0, 0), (4, 17, 300), (-1, -1, -1)]
@@ -273,11 +334,11 @@ def main():
     write, bench = "--write" in sys.argv, "--bench" in sys.argv
     only = [a for a in sys.argv[1:] if not a.startswith("--")]
     bad = 0
-    jobs = [(os.path.join(CONFORMANCE, f"llmc_runtime_{n}.stdout"), f) for n, f in SMALL.items()
-            if not only or n in only]
+    jobs = [(os.path.join(CONFORMANCE, f"llmc_runtime_{n}.stdout"), f)
+            for n, f in list(SMALL.items()) + list(ONE_VALUE.items()) if not only or n in only]
     if bench:
         jobs += [(os.path.join(HERE, f"{n}_runtime.stdout"), f) for n, f in BIG.items() if not only or n in only]
-    for name in SMALL:
+    for name in SMALL:  # ONE_VALUE's programs have no bench twin
         twin = os.path.join(HERE, f"{name}_runtime.vx")
         if os.path.exists(twin) and kernels(os.path.join(CONFORMANCE, f"llmc_runtime_{name}.vx")) != kernels(twin):
             print(f"{os.path.relpath(twin)}: its kernels differ from llmc_runtime_{name}.vx's")
