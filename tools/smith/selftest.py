@@ -201,7 +201,7 @@ for step, collides in ((8, False), (7, True), (4, True), (16, False)):
               step, m.truth(), m.dims))
 
 # phases.py: the oracle knows a block's phases
-check({races.any_mutant(s).klass for s in range(14, 800, 16)} == {"phases"}, "seeds 16k+14 are phase mutants")
+check({races.any_mutant(s).klass for s in range(14, 800, 16)} == {"phases", "phases_rows"}, "seeds 16k+14 are phase mutants")
 ph = phases.PhaseMutant(2, 4, [("lanes", [(("b * 4 + l", lambda b, l: b * 4 + l), None)]),
                                ("block", [(("b * 4 + 3", lambda b, l: b * 4 + 3), ("b * 4", lambda b, l: b * 4))])],
                         "phases", "")

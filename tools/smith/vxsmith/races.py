@@ -283,7 +283,7 @@ class Mutant:
                     return hit
             return None
 
-        hit = rec(0, {})
+        hit = rec(0, dict(getattr(self, "env0", {})))  # env0: a kernel's parameters
         if hit:
             return True, hit, oob
         for el, ps in readers.items():
