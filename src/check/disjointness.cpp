@@ -225,8 +225,9 @@ class Checker {
                                            facts_.dag->constant(static_cast<int64_t>(stride)));
       combined = combined ? facts_.dag->binary(IxOp::Add, term, combined) : term;
       if (k == 0) break;
-      stride *= terms[k].width;
-      if (terms[k].width <= 0 || stride > INT64_MAX) return nullptr;
+      if (terms[k].width <= 0 || __builtin_mul_overflow(stride, terms[k].width, &stride) ||
+          stride > INT64_MAX)
+        return nullptr;
     }
     return combined;
   }
