@@ -74,7 +74,6 @@ constexpr const BuiltinRow& builtin_row(BuiltinId id) { return kBuiltinRows[stat
 constexpr const char* builtin_spelling(BuiltinId id) { return builtin_row(id).spelling; }
 constexpr BuiltinKind builtin_kind(BuiltinId id) { return builtin_row(id).kind; }
 constexpr bool is_atomic(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Atomic; }
-constexpr bool is_reduction(BuiltinId id) { return builtin_kind(id) == BuiltinKind::Reduce; }
 constexpr BuiltinEffect builtin_effect(BuiltinId id) { return builtin_row(id).effect; }
 constexpr BuiltinForm builtin_form(BuiltinId id) { return builtin_row(id).form; }
 // Whether all the lanes of a block run a call together (builtins.def's form).

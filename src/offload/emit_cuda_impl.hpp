@@ -195,9 +195,6 @@ class RegionEmitter {
     auto it = local_name_sets_.find(cur_fn_);
     return it == local_name_sets_.end() ? none : it->second;
   }
-  Scalar slot_scalar(int slot) const {
-    return cur_fn_->slot_types[static_cast<size_t>(slot)].scalar;
-  }
   const Type& slot_type(int slot) const { return cur_fn_->slot_types[static_cast<size_t>(slot)]; }
 
   // A local's name: its Vx name (base()), with `s_` when it lives in shared memory.
