@@ -936,7 +936,9 @@ TEST_CASE("each emitter optimisation off: the same bits on the stand-in GPU as t
   std::vector<std::vector<offload::EmittedRegion>> without(cases.size());
   std::vector<std::pair<std::string, const std::vector<offload::EmittedRegion>*>> sources;
   for (size_t i = 0; i < cases.size(); ++i) {
-    const auto& [name, path] = cases[i];
+    // Named, not structured bindings: INFO's lambda captures them, which clang 14 refuses.
+    const auto& name = cases[i].first;
+    const auto& path = cases[i].second;
     INFO(name << " on " << path);
     programs.push_back(testing::load_program(std::string(VX_SOURCE_DIR) + "/" + path, path));
     REQUIRE(programs.back());
@@ -953,7 +955,9 @@ TEST_CASE("each emitter optimisation off: the same bits on the stand-in GPU as t
   REQUIRE_MESSAGE(kernels.build("no_opt", HostKernels::corpus_sources(sources, 1), why), why);
   const std::string so = kernels.objects().at(0);
   for (size_t i = 0; i < cases.size(); ++i) {
-    const auto& [name, path] = cases[i];
+    // Named, not structured bindings: INFO's lambda captures them, which clang 14 refuses.
+    const auto& name = cases[i].first;
+    const auto& path = cases[i].second;
     INFO(name << " on " << path);
     const std::string env =
         "VX_CUDA_DRIVER=" VX_FAKE_CUDA_DIR "/libvx_fake_cuda.so VX_FAKE_CUDA_SO=" + so +
