@@ -74,6 +74,10 @@ class Checker {
   Span span(const ast::position_tagged& n) const { return parsed_.span(n); }
   Diagnostic& error(const char* code, Span span, std::string message, std::string label = {});
   Type resolve_type(const ast::Type& t);
+  // One per kind of ast::Type (checker.cpp); tuples and arrays: check_tuple.cpp, check_array.cpp.
+  Type resolve_named(const ast::NamedType& n);
+  Type resolve_ref(const ast::RefType& r);
+  Type resolve_tensor_type(const ast::TensorType& tt);
   Type resolve_str(const ast::RefType& r);
   void check_elided_lifetime(const FnSig& sig);
   bool const_value(const std::string& name, Span use, Type& type, tir::Literal& value);
@@ -81,6 +85,14 @@ class Checker {
   tir::Block* check_block(const ast::Block& b, const Type* expected, Type& result,
                           bool new_scope = true);
   void check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out);
+  // One per kind of ast::Stmt (check_stmt.cpp); each fills `st` and appends what it lowers to.
+  void check_let(const ast::LetStmt& let, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_return(const ast::ReturnStmt& ret, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_while(const ast::WhileStmt& w, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_for(const ast::ForStmt& f, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_spawn(const ast::SpawnStmt& sp, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_expr_stmt(const ast::ExprStmt& es, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_assign(const ast::ExprStmt& es, tir::Stmt* st, std::vector<tir::Stmt*>& out);
   // `st` (an Assign, its operator set) of the element `base[idx…]`: the target, the value, out.
   void assign_element(tir::Stmt* st, tir::Expr* base,
                       const std::vector<const ast::IndexSuffix*>& idx, const ast::AssignTail& a,
