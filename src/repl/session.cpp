@@ -37,6 +37,8 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "check/tir_walk.hpp"
 #include "interp/interpreter.hpp"
@@ -799,12 +801,13 @@ struct Session::Impl {
     for (const ast::Item& it : parsed->program.items) {
       Item item;
       Span s = boost::apply_visitor([&](const auto& x) { return parsed->span(x); }, it.get());
-      if (const auto* f = boost::get<ast::FnItem>(&it))
-        item.name = f->name.name, item.kind = "fn";
-      else if (const auto* c = boost::get<ast::ConstItem>(&it))
-        item.name = c->name.name, item.kind = "const";
-      else if (const auto* st = boost::get<ast::StructItem>(&it))
-        item.name = st->name.name, item.kind = "struct";
+      using Named = std::pair<std::string, std::string>;  // its name and kind
+      std::tie(item.name, item.kind) = ast::visit(
+          it, [](const ast::Attribute&) { return Named(); },
+          [](const ast::ImportItem&) { return Named(); },
+          [](const ast::FnItem& f) { return Named(f.name.name, "fn"); },
+          [](const ast::ConstItem& c) { return Named(c.name.name, "const"); },
+          [](const ast::StructItem& st) { return Named(st.name.name, "struct"); });
       item.text = in.text.substr(s.begin, s.end - s.begin);
       item.origin = input;
       item.from = s.begin;
