@@ -86,6 +86,7 @@ std::vector<std::string> check_source(const std::string& src, Machine m = defaul
     if (d.severity == Severity::Warning) continue;  // the errors; warnings are tested on their own
     std::string s = d.code + ": " + d.message;
     for (const auto& n : d.notes) s += " | " + n;
+    for (const auto& h : d.helps) s += " | help: " + h;
     out.push_back(s);
   }
   return out;
@@ -583,4 +584,62 @@ TEST_CASE("loop nest: one validator for Vx and .uir, with the machine's limits")
   Machine host = default_machine();
   host.lanes_per_block = 0;
   CHECK(LoopNest(host).check(block).fault == NestFault::MachineWithoutLanes);
+}
+
+TEST_CASE("a refused store's help shows the close variant the rule proves") {
+  // A flat index over run-time sizes: per dimension on a [?, ?] tensor instead (§4 step 9).
+  auto flat =
+      check_source(R"(pub fn scale(out: &mut Tensor<f32, [?], Memory::HBM>, rows: i32, cols: i32) {
+    spawn on(Topology::Device) {
+        for r in 0..rows across blocks {
+            for c in 0..cols across lanes(256) { out[r * cols + c] = 2.0; }
+        }
+    }
+}
+fn main() {})");
+  REQUIRE(flat.size() == 1);
+  CHECK(flat[0].find("the coefficient of `r` is `cols`, not a constant") != std::string::npos);
+  CHECK(flat[0].find("help: index each dimension instead of flattening: `out[r][c]` of a `[?, ?]` "
+                     "tensor is proved index by index") != std::string::npos);
+  // A loop from the lane's index counting by one: the grid-stride loop (§4 step 10).
+  auto stride = check_source(R"(pub fn gs(out: &mut Tensor<f32, [?], Memory::HBM>, n: i32) {
+    spawn on(Topology::Device) {
+        for b in 0..1 across blocks {
+            for l in 0..256 across lanes(256) {
+                for c in l..n { out[c] = 1.0; }
+            }
+        }
+    }
+}
+fn main() {})");
+  REQUIRE(stride.size() == 1);
+  CHECK(stride[0].find("an index of the write must fix `l`") != std::string::npos);
+  CHECK(stride[0].find("help: `c` starts at `l` and counts up by one, so the passes overlap: step "
+                       "it by the passes of `l`, `for c in (…).step_by(256)`") !=
+        std::string::npos);
+  // The same store stepped as the help says is proved, and one that does not start at `l` gets
+  // no such help.
+  CHECK(check_source(R"(pub fn gs(out: &mut Tensor<f32, [?], Memory::HBM>, n: i32) {
+    spawn on(Topology::Device) {
+        for b in 0..1 across blocks {
+            for l in 0..256 across lanes(256) {
+                for c in (l..n).step_by(256) { out[c] = 1.0; }
+            }
+        }
+    }
+}
+fn main() {})")
+            .empty());
+  auto other = check_source(R"(pub fn gs(out: &mut Tensor<f32, [?], Memory::HBM>, n: i32) {
+    spawn on(Topology::Device) {
+        for b in 0..1 across blocks {
+            for l in 0..256 across lanes(256) {
+                for c in 0..n { out[c] = 1.0; }
+            }
+        }
+    }
+}
+fn main() {})");
+  REQUIRE(other.size() == 1);
+  CHECK(other[0].find("starts at") == std::string::npos);
 }

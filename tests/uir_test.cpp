@@ -186,6 +186,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "half_kernels.vx: the tensor `t` has the type `f16`, which .uir does not have",
       "host_blocks_many.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "if_branch_runs_once.vx: it uses `if`, and .uir has no control flow but ranges",
+      "index_from_helper_and_if.vx: it calls the function `at`",
       "lane_copies_on_the_cpu.vx: it declares `first`, which is not a scalar or tensor",
       "lanes_argmax_ties.vx: it uses `if`, and .uir has no control flow but ranges",
       "lanes_max_argmax.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -194,6 +195,22 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "lanes_sum_tree_order.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "lanes_sum_unordered.vx: it calls `lanes::sum_unordered`, which .uir has no instruction for",
       "lanes_sum_whole_let.vx: it calls `lanes::sum`, which .uir has no instruction for",
+      "llmc_runtime_attention.vx: it uses `if`, and .uir has no control flow but ranges",
+      "llmc_runtime_attention.vx: the loop `t2` has a bound that is not known before the region "
+      "runs",
+      "llmc_runtime_attention_softmax_two_loops.vx: the loop `t2` has a bound that is not known "
+      "before the region runs",
+      "llmc_runtime_crossentropy.vx: it calls `log`, which .uir has no instruction for",
+      "llmc_runtime_crossentropy_flat.vx: it uses `if`, and .uir has no control flow but ranges",
+      "llmc_runtime_gelu.vx: it calls `tanh`, which .uir has no instruction for",
+      "llmc_runtime_grid_stride_store.vx: the loop `c` runs over a range with `.step_by()`, and a "
+      ".uir range counts up by one",
+      "llmc_runtime_layernorm.vx: the loop `c` runs over a range with `.step_by()`, and a .uir "
+      "range counts up by one",
+      "llmc_runtime_softmax.vx: the loop `c` runs over a range with `.step_by()`, and a .uir range "
+      "counts up by one",
+      "llmc_runtime_softmax_reload.vx: the loop `c` runs over a range with `.step_by()`, and a "
+      ".uir range counts up by one",
       "loop_labels_on_device.vx: the loop `p` has a bound that is not known before the region "
       "runs",
       "loop_tuple_on_device.vx: it uses `loop`, and .uir has no control flow but ranges",
@@ -365,6 +382,17 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_reads_neighbour.vx", "it calls the function `shift`"},
       {"call_stores_in_own_loop.vx", "it calls the function `clear`"},
       {"div_mod_pair_narrow.vx", "refused"},
+      {"index_from_helper_halves.vx", "it calls the function `half`"},
+      {"index_from_if_arms_differ.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"limit_guarded_store.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"limit_not_mixed_radix.vx", "refused"},
+      {"limit_wrapping_bijection.vx", "refused"},
+      {"let_mut_index_in_if.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"let_mut_index_in_loop.vx", "refused"},
+      {"llmc_runtime_attention_4d.vx",
+       "the loop `b` has a bound that is not known before the region runs"},
+      {"llmc_runtime_attention_value_per_head.vx",
+       "the loop `b` has a bound that is not known before the region runs"},
   };
   CHECK_MESSAGE(outcome == expected, "outcomes:\n" << got.str());
 }

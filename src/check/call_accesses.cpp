@@ -55,6 +55,64 @@ bool keeps_value(const Type& from, const Type& to) {
          (a.bits == b.bits && a.is_signed == b.is_signed);
 }
 
+// The row-major offset of the indices `idx` in a tensor of type `t` (`key`: names the symbols
+// of dimensions `t` does not have). Two indices `[x / W][x % W]` in a dimension of W give x:
+// (x / W) * W + x % W is x for truncating division (spec/kernel-rules.md §4 step 1).
+const IxNode* row_major(IndexDag& dag, const std::vector<const IxNode*>& idx, const Type& t,
+                        const void* key) {
+  auto dim = [&](size_t k) {
+    if (k < t.dims.size() && t.dims[k] > 0) return dag.constant(t.dims[k]);
+    return dag.symbol(k < t.dims.size() ? &t.dims[k] : key, "dim" + std::to_string(k));
+  };
+  const IxNode* off = idx[0];
+  const IxNode* before = nullptr;  // the offset before the last index was added
+  for (size_t k = 1; k < idx.size(); ++k) {
+    const IxNode *hi = idx[k - 1], *lo = idx[k];
+    if (hi->op == IxOp::Div && lo->op == IxOp::Rem && hi->a == lo->a && hi->b->is_const() &&
+        lo->b->is_const() && hi->b->value == lo->b->value && k < t.dims.size() &&
+        t.dims[k] == lo->b->value && (k == 1 || before)) {
+      const IxNode* x = lo->a;
+      off = k == 1
+                ? x
+                : dag.binary(
+                      IxOp::Add,
+                      dag.binary(IxOp::Mul, dag.binary(IxOp::Mul, before, dim(k - 1)), dim(k)), x);
+      before = nullptr;  // the pair is one index: a third cannot join it
+      continue;
+    }
+    before = off;
+    off = dag.binary(IxOp::Add, dag.binary(IxOp::Mul, off, dim(k)), lo);
+  }
+  return off;
+}
+
+bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<int64_t> loop_lo,
+                        std::optional<int64_t> loop_hi) {
+  IntType t = e->type;
+  if (t.math()) return true;
+  __int128 tmin = t.is_signed ? -(static_cast<__int128>(1) << (t.bits - 1)) : 0;
+  __int128 tmax = t.is_signed ? (static_cast<__int128>(1) << (t.bits - 1)) - 1
+                              : (static_cast<__int128>(1) << t.bits) - 1;
+  __int128 lo = loop_lo ? *loop_lo : tmin, hi = loop_hi ? *loop_hi : tmax;
+  __int128 span = tmax - tmin + 1, sum_lo = lo + c, sum_hi = hi + c;
+  // The part above the type wraps down by 2^bits, the part below up: neither may meet the bounds.
+  auto meets = [&](__int128 a, __int128 b) { return a <= dim - 1 && b >= 0; };
+  if (sum_hi > tmax && meets(std::max(sum_lo, tmax + 1) - span, sum_hi - span)) return false;
+  if (sum_lo < tmin && meets(sum_lo + span, std::min(sum_hi, tmin - 1) + span)) return false;
+  return true;
+}
+
+void forget_assigned(const tir::Block* b, const tir::Expr* e, std::vector<const IxNode*>& values) {
+  auto forget = [&](const tir::Stmt* st, const tir::Expr*) {
+    if (st && st->kind == tir::StmtKind::Assign && st->target &&
+        st->target->kind == tir::ExprKind::Var && st->target->slot >= 0 &&
+        st->target->slot < static_cast<int>(values.size()))
+      values[st->target->slot] = nullptr;
+  };
+  tir::walk_block(b, forget);
+  tir::walk_expr(e, forget);
+}
+
 namespace {
 
 constexpr int kMaxDepth = 8;  // calls followed, one inside the other
@@ -64,6 +122,41 @@ class Summary {
   Summary(const tir::Program& p, IndexDag& d) : prog_(p), dag_(d) {}
   std::vector<CallAccess> out;
 
+  // The value of a call of `fn` (call_value).
+  const IxNode* value(int fn, std::map<int, const IxNode*> env, int depth) {
+    if (fn < 0 || fn >= static_cast<int>(prog_.functions.size()) || depth > kMaxDepth ||
+        on_stack_.count(fn))
+      return nullptr;
+    const tir::Function& g = prog_.functions[fn];
+    if (!int_type(g.ret).bits || !g.body) return nullptr;
+    std::set<int> assigned = assigned_in(g);
+    for (int s : assigned) env.erase(s);
+    Frame saved = frame_;
+    frame_ = {&g, {}, std::move(env), assigned, depth};
+    on_stack_.insert(fn);
+    const tir::Block* b = g.body;
+    const IxNode* r = nullptr;
+    bool ok = true;
+    for (size_t k = 0; k < b->stmts.size() && ok; ++k) {
+      const tir::Stmt* s = b->stmts[k];
+      if (s->kind == tir::StmtKind::Let && s->value && s->slot >= 0 && s->slot < g.slot_count() &&
+          !assigned.count(s->slot) && int_type(g.slot_types[s->slot]).bits) {
+        const IxNode* n = build(s->value);
+        if (n) frame_.env[s->slot] = n;
+        ok = n != nullptr;
+      } else if (s->kind == tir::StmtKind::Return && s->value && k + 1 == b->stmts.size() &&
+                 !b->tail) {
+        r = build(s->value);
+      } else {
+        ok = false;
+      }
+    }
+    if (ok && !r && b->tail) r = build(b->tail);
+    on_stack_.erase(fn);
+    frame_ = std::move(saved);
+    return ok ? r : nullptr;
+  }
+
   // The accesses of function `fn` through the locals of `bound` (slot -> the row it stands for).
   bool function(int fn, std::map<int, std::vector<const IxNode*>> bound,
                 std::map<int, const IxNode*> env, int depth) {
@@ -71,13 +164,7 @@ class Summary {
         on_stack_.count(fn))
       return false;
     const tir::Function& g = prog_.functions[fn];
-    // A local assigned anywhere is not one value: an index that uses it is not read.
-    std::set<int> assigned;
-    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
-      if (s && s->kind == tir::StmtKind::Assign && s->target &&
-          s->target->kind == tir::ExprKind::Var)
-        assigned.insert(s->target->slot);
-    });
+    std::set<int> assigned = assigned_in(g);
     for (int s : assigned) {
       if (bound.count(s)) return false;
       env.erase(s);
@@ -92,6 +179,17 @@ class Summary {
   }
 
  private:
+  // A local assigned anywhere is not one value: an index that uses it is not read.
+  static std::set<int> assigned_in(const tir::Function& g) {
+    std::set<int> assigned;
+    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
+      if (s && s->kind == tir::StmtKind::Assign && s->target &&
+          s->target->kind == tir::ExprKind::Var)
+        assigned.insert(s->target->slot);
+    });
+    return assigned;
+  }
+
   struct Frame {
     const tir::Function* fn = nullptr;
     std::map<int, std::vector<const IxNode*>> bound;
@@ -146,12 +244,21 @@ class Summary {
         return keeps_value(e->args[0]->type, e->type) ? build(e->args[0]) : nullptr;
       case tir::ExprKind::Builtin:
         return e->builtin == tir::BuiltinId::Dbg ? build(e->args[0]) : nullptr;
+      case tir::ExprKind::Call: {
+        if (e->fn_index < 0 || e->fn_index >= static_cast<int>(prog_.functions.size()))
+          return nullptr;
+        const tir::Function& h = prog_.functions[e->fn_index];
+        std::map<int, const IxNode*> env;
+        for (size_t k = 0; k < e->args.size() && k < h.param_slots.size(); ++k)
+          if (int_type(e->args[k]->type).bits)
+            if (const IxNode* n = build(e->args[k])) env[h.param_slots[k]] = n;
+        return value(e->fn_index, std::move(env), frame_.depth + 1);
+      }
       case tir::ExprKind::Unit:
       case tir::ExprKind::String:
       case tir::ExprKind::Index:
       case tir::ExprKind::View:
       case tir::ExprKind::Ref:
-      case tir::ExprKind::Call:
       case tir::ExprKind::TensorNew:
       case tir::ExprKind::Transfer:
       case tir::ExprKind::If:
@@ -299,6 +406,17 @@ class Summary {
 };
 
 }  // namespace
+
+const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<const IxNode*>& ints,
+                         IndexDag& dag) {
+  if (fn < 0 || fn >= static_cast<int>(prog.functions.size())) return nullptr;
+  const tir::Function& g = prog.functions[fn];
+  std::map<int, const IxNode*> env;
+  for (size_t k = 0; k < ints.size() && k < g.param_slots.size(); ++k)
+    if (ints[k]) env[g.param_slots[k]] = ints[k];
+  Summary s(prog, dag);
+  return s.value(fn, std::move(env), 0);
+}
 
 std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, int fn, int param,
                                                      const std::vector<const IxNode*>& prefix,

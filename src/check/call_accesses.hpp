@@ -1,3 +1,5 @@
+// How the kernel rules read index expressions across calls, and the helpers both of their
+// readers share (kernel_rules.cpp reads the caller's expressions, this file the callee's).
 // The accesses a call makes through one reference argument (spec/kernel-rules.md §3 rule 3),
 // when they can all be read: every use of the parameter in the callee, and in the functions it
 // lends the parameter to, is an element read or written at indices computed from the callee's
@@ -21,6 +23,17 @@ IntType int_type(const Type& t);
 std::vector<const tir::Expr*> place_indices(const tir::Expr* e);
 std::optional<IxOp> index_op(tir::BinOp op);
 bool keeps_value(const Type& from, const Type& to);
+// The row-major offset of the indices `idx` in a tensor of type `t` (`key`: names the symbols of
+// dimensions `t` does not have); `[x / W][x % W]` in a dimension of W is x.
+const IxNode* row_major(IndexDag& dag, const std::vector<const IxNode*>& idx, const Type& t,
+                        const void* key);
+// Whether `i + c` in 0 ..= dim - 1 (`e` is that sum, `i` a loop index from `loop_lo` to
+// `loop_hi`, unknown: its type's range) puts `i` in -c ..= dim - 1 - c: not when the sum may
+// wrap around into the bounds.
+bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<int64_t> loop_lo,
+                        std::optional<int64_t> loop_hi);
+// Sets `values[slot]` to null for every local that `b` or `e` (either may be null) assigns.
+void forget_assigned(const tir::Block* b, const tir::Expr* e, std::vector<const IxNode*>& values);
 
 struct CallAccess {
   bool write = false;
@@ -35,5 +48,11 @@ std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, i
                                                      const std::vector<const IxNode*>& prefix,
                                                      const std::vector<const IxNode*>& ints,
                                                      IndexDag& dag);
+
+// The value of a call of `fn` that returns an integer computed from its arguments: its body is
+// integer `let`s never assigned and a value (or one `return`), built like an index from
+// `ints` (as call_accesses'); null when it is anything else.
+const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<const IxNode*>& ints,
+                         IndexDag& dag);
 
 }  // namespace vx::kr

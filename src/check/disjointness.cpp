@@ -119,6 +119,7 @@ class Checker {
   // have (§4.9's proof; the row-major one keeps such a digit unbounded, §4 step 4).
   LeafInfo classify(const IxNode* leaf, const tir::Stmt* loop, const Access& a,
                     bool ranges = false) const {
+    if (auto it = whole_index_.find(leaf); it != whole_index_.end()) return it->second;
     LeafInfo info;
     switch (leaf->op) {
       case IxOp::Loop: {
@@ -157,33 +158,90 @@ class Checker {
   RadixProof prove(const Access& a, const tir::Stmt* loop) const {
     RadixProof p = prove_offset(a, a.offset, loop);
     if (p.proved() || a.indices.size() < 2) return p;
-    // Index by index (§4.9): an in-bounds access reaches one element per tuple of indices, so
-    // the tuple, not the row-major offset, must differ between passes. Any function of the
-    // tuple that differs proves it; this one gives each index a stride of the widths of the
-    // indices after it (a dimension's size where the type fixes it, else the range of values
-    // the index can take), so that the strides of `?` dimensions are constants.
-    const IxNode* combined = nullptr;
-    __int128 stride = 1;
-    for (size_t k = a.indices.size(); k-- > 0;) {
-      const auto& [index, size] = a.indices[k];
-      const IxNode* term =
-          stride == 1 ? index
-                      : facts_.dag->binary(IxOp::Mul, index,
-                                           facts_.dag->constant(static_cast<int64_t>(stride)));
-      combined = combined ? facts_.dag->binary(IxOp::Add, term, combined) : term;
-      if (k == 0) break;
-      __int128 width = size;
-      if (width <= 0) {
-        auto [lo, hi] = value_range(index, [&](const IxNode* l) { return facts_.leaf_range(l); });
-        width = hi - lo + 1;
-      }
-      stride *= width;
-      if (width <= 0 || stride > INT64_MAX) return p;  // no constant stride: the first proof's
-    }
+    const IxNode* combined = combination(a, loop, nullptr);
+    if (!combined) return p;  // no constant stride: the first proof's failure
     RadixProof q = prove_offset(a, combined, loop, true);
     if (!q.proved()) return p;
     q.per_dimension = to_string(combined);
     return q;
+  }
+
+  // Index by index (§4.9): an in-bounds access reaches one element per tuple of indices, so the
+  // tuple, not the row-major offset, must differ between passes, and any function of the tuple
+  // that differs proves it. This one gives each index (those with `keep[k]`, when given) a
+  // stride of the widths of the indices after it: a dimension's size where the type fixes it,
+  // else the range of values the index can take. A pair `[x / W][x % W]` is x (the quotient and
+  // remainder by any W tell the values of x apart). An index that holds no digit of `loop` but
+  // changes within a pass is one digit of its own, bounded by its value range and its
+  // dimension: whatever its value, it cannot make two passes' tuples equal. Null when a stride
+  // does not fit an i64.
+  const IxNode* combination(const Access& a, const tir::Stmt* loop,
+                            const std::vector<bool>* keep) const {
+    auto leaf = [&](const IxNode* l) { return facts_.leaf_range(l); };
+    const IxNode* own = facts_.dag->loop(loop, loop->var_name);
+    struct Term {
+      const IxNode* node;
+      __int128 width;
+    };
+    std::vector<Term> terms;
+    auto kept = [&](size_t k) { return !keep || (*keep)[k]; };
+    for (size_t k = 0; k < a.indices.size(); ++k) {
+      if (!kept(k)) continue;
+      const IxNode* e = a.indices[k].first;
+      const int64_t size = a.indices[k].second;
+      if (k + 1 < a.indices.size() && kept(k + 1)) {
+        const IxNode* r = a.indices[k + 1].first;
+        if (e->op == IxOp::Div && r->op == IxOp::Rem && e->a == r->a && e->b == r->b) {
+          auto [lo, hi] = value_range(e->a, leaf);
+          terms.push_back({e->a, hi - lo + 1});
+          ++k;
+          continue;
+        }
+      }
+      auto [lo, hi] = value_range(e, leaf);
+      if (!loop_leaves({e}).count(own) && varies_within(e, loop, a)) {
+        // In bounds: 0 ..= size - 1, a `?` dimension's size at most 2^31 - 1.
+        lo = std::max<__int128>(lo, 0);
+        hi = std::min<__int128>(hi, (size > 0 ? size : int64_t{INT32_MAX}) - 1);
+        if (hi < lo) hi = lo;
+        const IxNode* d = facts_.dag->loop(&a.indices[k], "(index " + std::to_string(k + 1) + ")");
+        LeafInfo info;
+        info.kind = LeafInfo::Digit;
+        info.lo = static_cast<int64_t>(lo);
+        info.hi = static_cast<int64_t>(hi);
+        whole_index_[d] = info;
+        terms.push_back({d, hi - lo + 1});
+        continue;
+      }
+      terms.push_back({e, size > 0 ? __int128{size} : hi - lo + 1});
+    }
+    if (terms.empty()) return nullptr;
+    const IxNode* combined = nullptr;
+    __int128 stride = 1;
+    for (size_t k = terms.size(); k-- > 0;) {
+      const IxNode* term =
+          stride == 1 ? terms[k].node
+                      : facts_.dag->binary(IxOp::Mul, terms[k].node,
+                                           facts_.dag->constant(static_cast<int64_t>(stride)));
+      combined = combined ? facts_.dag->binary(IxOp::Add, term, combined) : term;
+      if (k == 0) break;
+      if (terms[k].width <= 0 || __builtin_mul_overflow(stride, terms[k].width, &stride) ||
+          stride > INT64_MAX)
+        return nullptr;
+    }
+    return combined;
+  }
+
+  // Whether an index can change within a pass of `loop`: it has a digit of a loop inside it, or
+  // a value declared inside it.
+  bool varies_within(const IxNode* e, const tir::Stmt* loop, const Access& a) const {
+    std::set<const IxNode*> seen;
+    std::function<bool(const IxNode*)> walk = [&](const IxNode* n) -> bool {
+      if (!n || !seen.insert(n).second) return false;
+      if (n->is_leaf()) return n->too_deep || classify(n, loop, a).kind != LeafInfo::Fixed;
+      return walk(n->a) || walk(n->b);
+    };
+    return walk(e);
   }
 
   RadixProof prove_offset(const Access& a, const IxNode* offset, const tir::Stmt* loop,
@@ -226,6 +284,8 @@ class Checker {
       text = *d;
     } else if (auto f = common_frame(a, w, loop)) {
       text = *f;
+    } else if (auto r = same_rows(a, w, loop)) {
+      text = *r;
     } else {
       return false;
     }
@@ -278,6 +338,26 @@ class Checker {
                "` with " + *y;
     }
     return std::nullopt;
+  }
+
+  // §4 step 2, the same row: `a` and the store `w` have the same indices (as polynomials) in
+  // some dimensions, and those indices alone, combined as §4.9 combines them, tell the passes
+  // of `loop` apart: no pass reaches a row (those indices' values) another pass reaches.
+  std::optional<std::string> same_rows(const Access& a, const Access& w, const tir::Stmt* loop) {
+    const size_t n = w.indices.size();
+    if (!a.offset || !w.offset || a.atomic || w.atomic || n < 2 || a.indices.size() != n)
+      return std::nullopt;
+    std::vector<bool> keep(n);
+    std::string which;
+    for (size_t k = 0; k < n; ++k)
+      if ((keep[k] = forms_.same(a.indices[k].first, w.indices[k].first)))
+        which += (which.empty() ? "" : ", ") + std::to_string(k + 1);
+    if (which.empty() || std::all_of(keep.begin(), keep.end(), [](bool b) { return b; }))
+      return std::nullopt;
+    const IxNode* c = combination(w, loop, &keep);
+    if (!c || !prove_offset(w, c, loop, true).proved()) return std::nullopt;
+    return "`" + a.text + "` and `" + w.text + "` have the same index " + which + ", and `" +
+           to_string(c) + "` is proved: no two passes share those";
   }
 
   // §4 step 2, shifted: `a`'s index is the proved store `w`'s plus a constant d, and the
@@ -503,9 +583,9 @@ class Checker {
     return loop->across == tir::Across::Blocks ? facts_.words.block_loop : facts_.words.lane_loop;
   }
 
-  std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
-                                std::vector<const tir::Stmt*>& stmts) const {
-    std::set<const IxNode*> used, seen;  // seen: a graph is walked once per node, not per path
+  // The Loop leaves of some nodes (each node walked once, not once per path).
+  static std::set<const IxNode*> loop_leaves(std::initializer_list<const IxNode*> roots) {
+    std::set<const IxNode*> used, seen;
     std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
       if (!n || !seen.insert(n).second) return;
       if (n->op == IxOp::Loop) used.insert(n);
@@ -514,8 +594,13 @@ class Checker {
         collect(n->b);
       }
     };
-    collect(a.offset);
-    collect(other);
+    for (const IxNode* r : roots) collect(r);
+    return used;
+  }
+
+  std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
+                                std::vector<const tir::Stmt*>& stmts) const {
+    std::set<const IxNode*> used = loop_leaves({a.offset, other});
     std::vector<LoopRange> out;
     auto it = std::find(a.fors.begin(), a.fors.end(), loop);
     for (; it != a.fors.end(); ++it) {
@@ -703,6 +788,45 @@ class Checker {
                       facts_.words.lane_loop + " loop may read what this one wrote");
   }
 
+  // The close variant of a refused store that the rule proves, when the refusal is one an
+  // extension of §4 answers (spec/kernel-rules.md §4.11).
+  std::optional<std::string> provable_form(const Access& write, const tir::Stmt* loop,
+                                           const RadixProof& p) const {
+    // A stride that is not a constant: a flat row-major index over run-time sizes.
+    if (p.failure == RadixProof::NotDigits && !p.too_large && write.indices.size() == 1 &&
+        p.why.find(", not a constant") != std::string::npos)
+      return std::string("index each dimension instead of flattening: `") + write.tensor +
+             "[r][c]` of a `[?, ?]` tensor is proved index by index, whatever its sizes "
+             "(spec/kernel-rules.md §4 step 9)";
+    // A plain loop that starts at the loop's index and counts by one: a grid-stride loop
+    // without its stride.
+    if (p.failure != RadixProof::NotDetermined) return std::nullopt;
+    const IxNode* own = facts_.dag->loop(loop, loop->var_name);
+    std::set<const IxNode*> seen;
+    std::function<bool(const IxNode*, const IxNode*)> uses = [&](const IxNode* n,
+                                                                 const IxNode* leaf) -> bool {
+      if (!n || !seen.insert(n).second) return false;
+      if (n == leaf) return true;
+      return !n->is_leaf() && (uses(n->a, leaf) || uses(n->b, leaf));
+    };
+    for (const IxNode* leaf : loop_leaves({write.offset})) {
+      auto* s = static_cast<const tir::Stmt*>(leaf->key);
+      auto b = facts_.loop_bounds.find(s);
+      if (s == loop || s->across != tir::Across::None || !s->adapters.empty() ||
+          b == facts_.loop_bounds.end())
+        continue;
+      seen.clear();
+      if (!uses(b->second.first, own)) continue;
+      auto lo = must_find(facts_.loop_lo, loop), hi = must_find(facts_.loop_hi, loop);
+      const std::string k = lo && hi ? std::to_string(*hi - *lo + 1) : "K";
+      return "`" + s->var_name + "` starts at `" + loop->var_name +
+             "` and counts up by one, so the passes overlap: step it by the passes of `" +
+             loop->var_name + "`, `for " + s->var_name + " in (…).step_by(" + k +
+             ")`, a grid-stride loop, which is proved (spec/kernel-rules.md §4 step 10)";
+    }
+    return std::nullopt;
+  }
+
   // A write the mixed-radix rule does not prove (§4 steps 3-9).
   void report_unproved(const Access& write, const tir::Stmt* loop, const std::string& level,
                        const std::string& name) {
@@ -738,6 +862,7 @@ class Checker {
     std::string c = collision_text(loop, write, nullptr);
     if (!c.empty()) d.notes.push_back(c);
     d.notes.push_back("the offset is `" + to_string(write.offset) + "`");
+    if (auto h = provable_form(write, loop, p)) d.helps.push_back(*h);
     d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
     d.data = {{"kind", "disjointness"},
               {"loop", level + " loop `" + loop->var_name + "`"},
@@ -798,6 +923,8 @@ class Checker {
   bool maps_;
   std::set<uint32_t> reported_;
   PolyForms forms_;
+  // combination()'s digits that stand for a whole index, and their ranges.
+  mutable std::map<const IxNode*, LeafInfo> whole_index_;
   std::map<std::pair<const Access*, const tir::Stmt*>, bool> proved_;  // within_pass's
 };
 

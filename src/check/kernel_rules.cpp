@@ -10,7 +10,9 @@
 
 #include "check/call_accesses.hpp"
 #include "check/effects.hpp"
+#include "check/index_poly.hpp"
 #include "check/kernel_access.hpp"
+#include "check/kernel_tokens.hpp"
 #include "check/loop_nest.hpp"
 #include "check/tir_walk.hpp"
 
@@ -22,6 +24,13 @@ using kr::IxNode;
 using kr::IxOp;
 
 using kr::int_type;
+
+// A loop's known bound, or nullopt.
+std::optional<int64_t> find_or(const std::map<const tir::Stmt*, std::optional<int64_t>>& m,
+                               const tir::Stmt* s) {
+  auto it = m.find(s);
+  return it == m.end() ? std::nullopt : it->second;
+}
 using kr::place_indices;
 
 class RuleWalker {
@@ -38,6 +47,7 @@ class RuleWalker {
     facts_.dag = &dag_;
     facts_.decl_fors.assign(n, {});
     env_.assign(n, nullptr);
+    now_.assign(n, nullptr);
     alias_.resize(n);
     for (int i = 0; i < n; ++i) alias_[i] = i;
     prefix_.assign(n, {});
@@ -126,6 +136,7 @@ class RuleWalker {
           return dag_.loop(it->second, it->second->var_name, int_type(fn_->slot_types[s]));
         }
         if (env_[s]) return env_[s];
+        if (now_[s]) return now_[s];
         return dag_.var(&fn_->slot_types[s], fn_->slot_names[s], int_type(fn_->slot_types[s]));
       }
       case tir::ExprKind::Unary:
@@ -156,11 +167,37 @@ class RuleWalker {
         // `dbg!(i)` is `i` (it only prints it): `t[dbg!(b * 256 + l)]` is proved as without it.
         if (tir::builtin_kind(e->builtin) == tir::BuiltinKind::Debug) return build(e->args[0]);
         break;
+      case tir::ExprKind::If:
+        if (const IxNode* n = equal_arms(e)) return n;
+        break;
+      case tir::ExprKind::Call:
+        // A helper that computes an index from its arguments (call_accesses.hpp).
+        if (int_type(e->type).bits) {
+          std::vector<const IxNode*> ints;
+          for (const tir::Expr* x : e->args)
+            ints.push_back(int_type(x->type).bits ? build(x) : nullptr);
+          if (const IxNode* n = kr::call_value(prog_, e->fn_index, ints, dag_)) return n;
+        }
+        break;
       default:
         break;
     }
     std::string t = text(e->span);
     return dag_.opaque(e, t.empty() ? "?" : t);
+  }
+
+  // An `if` (or a `match`, an `if` chain by now) whose arms are each a value, one index as
+  // canonical polynomials (spec/kernel-rules.md §4 step 1): that index, whichever arm runs.
+  const IxNode* equal_arms(const tir::Expr* e) {
+    if (!e->block || !e->else_block) return nullptr;
+    const IxNode* first = nullptr;
+    for (const tir::Block* b : {e->block, e->else_block}) {
+      if (!b->stmts.empty() || !b->tail) return nullptr;
+      const IxNode* n = build(b->tail);
+      if (first && !forms_.same(first, n)) return nullptr;
+      if (!first) first = n;
+    }
+    return first;
   }
 
   // `t.len()` / `t.dim(k)` of a tensor local: a fixed dimension's constant, or for a `?` one the
@@ -193,26 +230,6 @@ class RuleWalker {
     return r;
   }
 
-  // Whether `i + c` in 0 ..= dim - 1 (`e` is that sum) puts `i` in -c ..= dim - 1 - c: not when
-  // the sum may wrap around into the bounds, from the loop's range (or its type's, unknown).
-  bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim) const {
-    kr::IntType t = e->type;
-    if (t.math()) return true;
-    __int128 tmin = t.is_signed ? -(static_cast<__int128>(1) << (t.bits - 1)) : 0;
-    __int128 tmax = t.is_signed ? (static_cast<__int128>(1) << (t.bits - 1)) - 1
-                                : (static_cast<__int128>(1) << t.bits) - 1;
-    __int128 lo = tmin, hi = tmax;
-    auto* loop = static_cast<const tir::Stmt*>(e->a->key);
-    if (auto l = facts_.loop_lo.find(loop); l != facts_.loop_lo.end() && l->second) lo = *l->second;
-    if (auto h = facts_.loop_hi.find(loop); h != facts_.loop_hi.end() && h->second) hi = *h->second;
-    __int128 span = tmax - tmin + 1, sum_lo = lo + c, sum_hi = hi + c;
-    // The part above the type wraps down by 2^bits, the part below up: neither may meet the bounds.
-    auto meets = [&](__int128 a, __int128 b) { return a <= dim - 1 && b >= 0; };
-    if (sum_hi > tmax && meets(std::max(sum_lo, tmax + 1) - span, sum_hi - span)) return false;
-    if (sum_lo < tmin && meets(sum_lo + span, std::min(sum_hi, tmin - 1) + span)) return false;
-    return true;
-  }
-
   // The linear offset of `place` (an Index), row-major over the tensor's shape; `bounds` gets
   // what staying in bounds says about loop indices used alone in one dimension.
   // The indices of a place in its root tensor: a reference `let r = &mut m[b];` adds its row's
@@ -240,7 +257,10 @@ class RuleWalker {
             e->a->op == IxOp::Loop) {
           if (e->op == IxOp::Sub && e->b->value == INT64_MIN) continue;
           shift = e->op == IxOp::Add ? e->b->value : -e->b->value;
-          if (!shift_keeps_bounds(e, shift, t.dims[k])) continue;
+          auto* loop = static_cast<const tir::Stmt*>(e->a->key);
+          if (!kr::shift_keeps_bounds(e, shift, t.dims[k], find_or(facts_.loop_lo, loop),
+                                      find_or(facts_.loop_hi, loop)))
+            continue;
           e = e->a;
         }
         if (e->op != IxOp::Loop) continue;
@@ -255,37 +275,7 @@ class RuleWalker {
       }
     std::vector<const IxNode*> nodes;
     for (const tir::Expr* i : idx) nodes.push_back(build(i));
-    return row_major(nodes, t, place);
-  }
-
-  // The row-major offset of the indices `idx` in a tensor of type `t` (`key`: names the symbols
-  // of dimensions `t` does not have). Two indices `[x / W][x % W]` in a dimension of W give x:
-  // (x / W) * W + x % W is x for truncating division (spec/kernel-rules.md §4 step 1).
-  const IxNode* row_major(const std::vector<const IxNode*>& idx, const Type& t, const void* key) {
-    auto dim = [&](size_t k) {
-      if (k < t.dims.size() && t.dims[k] > 0) return dag_.constant(t.dims[k]);
-      return dag_.symbol(k < t.dims.size() ? &t.dims[k] : key, "dim" + std::to_string(k));
-    };
-    const IxNode* off = idx[0];
-    const IxNode* before = nullptr;  // the offset before the last index was added
-    for (size_t k = 1; k < idx.size(); ++k) {
-      const IxNode *hi = idx[k - 1], *lo = idx[k];
-      if (hi->op == IxOp::Div && lo->op == IxOp::Rem && hi->a == lo->a && hi->b->is_const() &&
-          lo->b->is_const() && hi->b->value == lo->b->value && k < t.dims.size() &&
-          t.dims[k] == lo->b->value && (k == 1 || before)) {
-        const IxNode* x = lo->a;
-        off = k == 1 ? x
-                     : dag_.binary(IxOp::Add,
-                                   dag_.binary(IxOp::Mul,
-                                               dag_.binary(IxOp::Mul, before, dim(k - 1)), dim(k)),
-                                   x);
-        before = nullptr;  // the pair is one index: a third cannot join it
-        continue;
-      }
-      before = off;
-      off = dag_.binary(IxOp::Add, dag_.binary(IxOp::Mul, off, dim(k)), lo);
-    }
-    return off;
+    return kr::row_major(dag_, nodes, t, place);
   }
 
   void record(const tir::Expr* place, Span span, bool write, const IxNode* offset,
@@ -319,7 +309,14 @@ class RuleWalker {
     if (!b) return;
     for (size_t k = 0; k < b->stmts.size(); ++k) {
       walk_stmt(b->stmts[k], owner);
-      if (b->stmts[k]->kind == tir::StmtKind::Let) check_token(b, k);
+      if (b->stmts[k]->kind == tir::StmtKind::Let)
+        kr::check_token({*fn_, diags_, [&](const tir::Expr* e) { return root_slot(e); },
+                         [&](const tir::Expr* e) -> std::optional<int64_t> {
+                           const IxNode* n = build(e);
+                           return n->is_const() ? std::optional<int64_t>(n->value) : std::nullopt;
+                         },
+                         reported_borrow_},
+                        b, k);
     }
     if (b->tail) walk_expr(b->tail);
   }
@@ -355,6 +352,8 @@ class RuleWalker {
         if (s->value && t.is_scalar() && is_int(t.scalar) && !assigned_.count(s->slot)) {
           const IxNode* n = build(s->value);
           if (foldable(n)) env_[s->slot] = n;
+        } else if (t.is_scalar() && is_int(t.scalar)) {
+          set_now(s->slot, s->value ? build(s->value) : nullptr);
         }
         return;
       }
@@ -368,6 +367,7 @@ class RuleWalker {
             name = name.substr(0, name.find('.'));
           if (reported_outer_.insert({s->span.begin, name}).second)
             check_outer_write(t->slot, s->span, name);
+          assign_now(s);
         } else if (t->kind == tir::ExprKind::Index && t->args[0]->type.is_array()) {
           // An array is a value of its pass: an element written is the variable written.
           check_outer_write(root_slot(t), s->span, t->text);
@@ -391,10 +391,12 @@ class RuleWalker {
         return;
       case tir::StmtKind::While:
       case tir::StmtKind::Loop:
+        forget(s->body);  // each pass of the loop may start from another pass's values
         if (s->value) walk_expr(s->value);
         loops_.push_back(s);
         walk_block(s->body, s);
         loops_.pop_back();
+        forget(s->body);
         return;
       case tir::StmtKind::For:
         walk_for(s, owner);
@@ -536,7 +538,9 @@ class RuleWalker {
       facts_.across_loops.push_back(s);
       nest_.enter(nest_loop, verdict);
     }
+    forget(s->body);
     walk_block(s->body, s);
+    forget(s->body);
     if (s->across != tir::Across::None) {
       across_.pop_back();
       nest_.leave();
@@ -674,20 +678,35 @@ class RuleWalker {
           d.helps.push_back("write the values into a tensor and print them after the region");
         }
         break;
-      case tir::ExprKind::If:
+      case tir::ExprKind::If: {
         walk_expr(e->args.empty() ? nullptr : e->args[0]);
+        // Each arm starts from the values before the `if`; after it, what an arm assigns is
+        // not known.
+        const auto before = now_;
         walk_block(e->block, nullptr);
+        now_ = before;
         walk_block(e->else_block, nullptr);
+        now_ = before;
+        forget(e->block);
+        forget(e->else_block);
         return;
+      }
       case tir::ExprKind::BlockExpr:
         walk_block(e->block, nullptr);
         return;
+      case tir::ExprKind::Binary:
+        if (e->bop == tir::BinOp::And || e->bop == tir::BinOp::Or) {
+          // The right side may not run: what it assigns is not known after it.
+          for (const tir::Expr* a : e->args) walk_expr(a);
+          for (const tir::Expr* a : e->args) forget_in(a);
+          return;
+        }
+        break;
       case tir::ExprKind::Literal:
       case tir::ExprKind::Unit:
       case tir::ExprKind::String:
       case tir::ExprKind::Var:
       case tir::ExprKind::Unary:
-      case tir::ExprKind::Binary:
       case tir::ExprKind::Cast:
       case tir::ExprKind::Transfer:
       case tir::ExprKind::Assert:
@@ -696,6 +715,28 @@ class RuleWalker {
     }
     for (const tir::Expr* a : e->args) walk_expr(a);
   }
+
+  // ---- the values of assigned integer locals, statement by statement (§4 step 1)
+  // `now_[slot]`: the value a `let mut` integer local holds here, when every assignment on the
+  // way is one the rule reads and its leaves do not change; null: not known (a leaf of its own).
+  void set_now(int slot, const IxNode* v) {
+    if (slot >= 0 && slot < static_cast<int>(now_.size()))
+      now_[slot] = v && foldable(v) ? v : nullptr;
+  }
+  void assign_now(const tir::Stmt* s) {
+    const int slot = s->target->slot;
+    if (slot < 0 || slot >= fn_->slot_count()) return;
+    const Type& t = fn_->slot_types[slot];
+    if (!t.is_scalar() || !is_int(t.scalar)) return;
+    const IxNode* v = build(s->value);
+    if (s->compound) {
+      auto op = kr::index_op(s->op);
+      v = op && now_[slot] ? dag_.binary(*op, now_[slot], v, int_type(t)) : nullptr;
+    }
+    set_now(slot, v);
+  }
+  void forget(const tir::Block* b) { kr::forget_assigned(b, nullptr, now_); }
+  void forget_in(const tir::Expr* e) { kr::forget_assigned(nullptr, e, now_); }
 
   void walk_call(const tir::Expr* e) {
     int f = e->fn_index;
@@ -762,7 +803,7 @@ class RuleWalker {
       acc.tensor = fn_->slot_names[r];
       acc.type = &t;
       acc.write = c.write;
-      acc.offset = row_major(c.indices, t, call);
+      acc.offset = kr::row_major(dag_, c.indices, t, call);
       for (size_t k = 0; k < c.indices.size(); ++k)
         acc.indices.push_back(
             {c.indices[k], k < t.dims.size() ? std::max<int64_t>(t.dims[k], 0) : 0});
@@ -900,82 +941,6 @@ class RuleWalker {
     }
   }
 
-  // ---- tokens (E6036) and the tile they borrow (E0304)
-  void check_token(const tir::Block* b, size_t k) {
-    const tir::Stmt* let = b->stmts[k];
-    if (let->slot < 0 || let->slot >= fn_->slot_count()) return;
-    if (fn_->slot_types[let->slot].kind != TypeKind::Token) return;
-    int tok = let->slot;
-    auto is_token = [&](const tir::Stmt*, const tir::Expr* e) {
-      return e && e->kind == tir::ExprKind::Var && e->slot == tok;
-    };
-    auto uses_token = [&](const tir::Expr* e) { return tir::expr_has(e, is_token); };
-    auto stmt_uses = [&](const tir::Stmt* s) { return tir::stmt_has(s, is_token); };
-    size_t end = b->stmts.size();
-    for (size_t j = k + 1; j < b->stmts.size(); ++j)
-      if (stmt_uses(b->stmts[j])) {
-        end = j;
-        break;
-      }
-    bool used = end < b->stmts.size() || (b->tail && uses_token(b->tail));
-    if (!used) {
-      auto& d = error("E6036", let->span, "the token `" + let->var_name + "` is never waited for",
-                      "a copy token with no `.wait()`");
-      d.helps.push_back("call `" + let->var_name + ".wait();` before the tile is read");
-      return;
-    }
-    // The tile stays borrowed until the statement that uses the token.
-    const tir::Expr* copy = let->value;
-    if (!copy || copy->kind != tir::ExprKind::Builtin ||
-        tir::builtin_effect(copy->builtin) != tir::BuiltinEffect::CopiesTile ||
-        copy->args.size() < 2)
-      return;
-    int tile = root_slot(copy->args[0]);
-    int src = root_slot(copy->args[1]);
-    auto borrowed = place_indices(copy->args[0]);
-    auto overlaps = [&](const tir::Expr* place) {
-      auto idx = place_indices(place);
-      for (size_t i = 0; i < borrowed.size() && i < idx.size(); ++i) {
-        const IxNode* x = build(borrowed[i]);
-        const IxNode* y = build(idx[i]);
-        if (x->is_const() && y->is_const() && x->value != y->value) return false;
-      }
-      return true;
-    };
-    std::string tile_text = text(copy->args[0]->span);
-    if (!tile_text.empty() && tile_text.rfind("&mut ", 0) == 0) tile_text = tile_text.substr(5);
-    // Each place once, in every statement up to the one that uses the token: in their bodies and
-    // in the blocks of their expressions too. `targets`: the places assigned (a walk visits a
-    // statement before its expressions).
-    std::set<const tir::Expr*> targets;
-    auto check_place = [&](const tir::Stmt* st, const tir::Expr* e) {
-      if (st && st->kind == tir::StmtKind::Assign && st->target) targets.insert(st->target);
-      if (!e) return;
-      bool place =
-          e->kind == tir::ExprKind::Index || (e->kind == tir::ExprKind::Ref && e != copy->args[0]);
-      if (!place) return;
-      int r = root_slot(e);
-      bool conflict =
-          (r == tile && tile >= 0 && overlaps(e)) || (targets.count(e) && r == src && src >= 0);
-      if (!conflict || reported_borrow_.count(e->span.begin)) return;
-      reported_borrow_.insert(e->span.begin);
-      auto& d = error("E0304", e->span,
-                      r == tile ? "`" + tile_text +
-                                      "` is used while a copy fills it: the "
-                                      "token `" +
-                                      let->var_name + "` holds its borrow until `" + let->var_name +
-                                      ".wait()`"
-                                : "`" + fn_->slot_names[src] +
-                                      "` is written while a copy "
-                                      "reads it, before `" +
-                                      let->var_name + ".wait()`",
-                      "used before the `.wait()`");
-      d.secondary.push_back({let->span, "the copy starts here"});
-      d.helps.push_back("call `" + let->var_name + ".wait();` first");
-    };
-    for (size_t j = k + 1; j < end; ++j) tir::walk_stmt(b->stmts[j], check_place);
-  }
-
   const tir::Program& prog_;
   const Machine& m_;
   const std::vector<FunctionEffects>& sums_;
@@ -990,6 +955,8 @@ class RuleWalker {
   std::vector<std::vector<const tir::Expr*>> prefix_;  // a reference local: its row's indices
   std::vector<bool> prefix_unknown_;
   std::set<int> assigned_;
+  std::vector<const IxNode*> now_;  // set_now
+  kr::PolyForms forms_;             // equal_arms's comparisons
   // The reference arguments whose accesses a call's summary recorded (record_call_accesses).
   std::set<std::pair<const tir::Expr*, size_t>> summarised_;
   std::map<int, const tir::Stmt*> loop_of_slot_;

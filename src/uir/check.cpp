@@ -80,6 +80,21 @@ class UirChecker {
     collect(p_.top, fors);
   }
 
+  // A one-element buffer read or written at offset 0 (a Vx `let mut` scalar, lowered).
+  bool cell(const Operand& buf, const Operand& off) const {
+    return buf.node >= 0 && p_.nodes[buf.node].dims == std::vector<int64_t>{1} && off.node < 0 &&
+           off.bits == 0;
+  }
+  // The cells a range's body stores, at any depth: their values there are not known after it,
+  // nor at the start of each of its passes.
+  void forget_cells(const std::vector<int>& list) {
+    for (int i : list) {
+      const Node& n = p_.nodes[i];
+      if (n.op == Op::Store) cells_.erase(n.args[0].node);
+      if (n.op == Op::Range) forget_cells(n.body);
+    }
+  }
+
   void collect(const std::vector<int>& list, std::vector<const tir::Stmt*>& fors) {
     for (int i : list) {
       const Node& n = p_.nodes[i];
@@ -91,9 +106,18 @@ class UirChecker {
         facts_.loop_lo[s] = 0;
         facts_.loop_hi[s] = n.count - 1;
         if (s->across != tir::Across::None) facts_.across_loops.push_back(s);
+        forget_cells(n.body);
         collect(n.body, fors);
+        forget_cells(n.body);
         fors.pop_back();
       }
+      // spec/uir.md §5.2: a load of a cell after a store to it in the same range body, with no
+      // range between that stores it, is the value stored (a Vx `let mut` followed as
+      // kernel-rules.md §4 step 1 follows it).
+      if (n.op == Op::Store && cell(n.args[0], n.args[1])) cells_[n.args[0].node] = n.args[2];
+      if (n.op == Op::Load && cell(n.args[0], n.args[1]) && is_int(n.type) && !ix_[i])
+        if (auto it = cells_.find(n.args[0].node); it != cells_.end())
+          ix_[i] = index_of(it->second);
       if (n.op == Op::Load || n.op == Op::Store) {
         const Node& buf = p_.nodes[n.args[0].node];
         kr::Access a;
@@ -283,6 +307,7 @@ class UirChecker {
   std::map<int, const tir::Stmt*> stmt_of_;
   std::map<int, int> slot_of_;
   std::vector<const kr::IxNode*> ix_;
+  std::map<int, Operand> cells_;  // cell -> the value last stored to it, where known
 };
 
 }  // namespace

@@ -152,9 +152,25 @@ check({races.any_mutant(s).klass[:5] for s in range(3, 200, 8)} == {"call_"}, "s
 check({races.any_mutant(s).klass[:6] for s in range(5, 200, 16)} == {"alias_"}, "seeds 16k+5 are alias mutants")
 # one race mutant in ten has its first index under `dbg!`, evaluated as its argument
 dbgs = [s for s in range(400) if "dbg!(" in races.mutant(s).text()]
-check(20 <= len(dbgs) <= 70 and all(races.mutant(s).note.endswith("dbg!") for s in dbgs), "dbg! mutants: %r" % dbgs)
+check(20 <= len(dbgs) <= 70 and all("dbg!" in races.mutant(s).note for s in dbgs), "dbg! mutants: %r" % dbgs)
 m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8], [races.E("dbg", "i32", B("+", B("*", b, C(3)), l))])
 check("out[dbg!(((b * 3) + l))] = 1;" in m.text() and m.truth()[0], "dbg!(b * 3 + l) over 4 lanes collides: %r" % (m.truth(),))
+# the store's index in an `if` of equal arms (one commuted), or returned by a helper
+e = B("+", B("*", b, C(3)), l)
+m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8],
+           [races.E("call", "i32", races.E("ifsame", "i32", e, races.commuted(e), name="b >= 0"), name="ix",
+                    value=[("b", "i32"), ("l", "i32")])])
+check("fn ix(b: i32, l: i32) -> i32 {\n    (if b >= 0 { ((b * 3) + l) } else { (l + (3 * b)) })\n}" in m.text()
+      and "out[ix(b, l)] = 1;" in m.text() and m.truth()[0], "a helper of an if of equal arms: %r" % (m.text(),))
+# the store's index summed into a `let mut` first
+m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8],
+           [races.E("mutacc", "i32", B("*", b, C(4)), l, name="ix")])
+check("let mut ix: i32 = (b * 4); ix += l; out[ix] = 1;" in m.text() and m.truth() == (False, None, False),
+      "a let mut index: %r" % (m.text(),))
+forms = [races.mutant(s).note for s in range(400)]
+check(15 <= sum("helper" in n for n in forms) <= 50 and 15 <= sum("if-same" in n for n in forms) <= 50 and
+      10 <= sum("let-mut" in n for n in forms) <= 50,
+      "helper and if-same mutants: %d, %d" % (sum("helper" in n for n in forms), sum("if-same" in n for n in forms)))
 # run-time shapes: a pub fn called with its loops' values and with larger ones
 check({races.any_mutant(s).klass[:6] for s in range(9, 400, 16)} == {"dyn2d_"}, "seeds 16k+9 are dyn2d mutants")
 check({races.any_mutant(s).klass[:7] for s in range(1, 400, 16)} == {"stride_"}, "seeds 16k+1 are stride mutants")
@@ -185,7 +201,7 @@ for step, collides in ((8, False), (7, True), (4, True), (16, False)):
               step, m.truth(), m.dims))
 
 # phases.py: the oracle knows a block's phases
-check({races.any_mutant(s).klass for s in range(14, 800, 16)} == {"phases"}, "seeds 16k+14 are phase mutants")
+check({races.any_mutant(s).klass for s in range(14, 800, 16)} == {"phases", "phases_rows"}, "seeds 16k+14 are phase mutants")
 ph = phases.PhaseMutant(2, 4, [("lanes", [(("b * 4 + l", lambda b, l: b * 4 + l), None)]),
                                ("block", [(("b * 4 + 3", lambda b, l: b * 4 + 3), ("b * 4", lambda b, l: b * 4))])],
                         "phases", "")

@@ -145,7 +145,7 @@ class CallMutant(Mutant):
             ref = "&mut out[%s]" % idx[0].text()
             idx = idx[1:]
         args = [ref] + [e.text() for e in idx + read] + [self.value.text()]
-        st = "%s(%s);" % ("hw2" if self.outer else "hw", ", ".join(args))
+        st = self.index_prelude() + "%s(%s);" % ("hw2" if self.outer else "hw", ", ".join(args))
         if self.main_guard is not None:
             st = "if %s { %s }" % (self.main_guard[0], st)
         return st

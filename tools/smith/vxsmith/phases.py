@@ -15,9 +15,11 @@ def _idx(text, fn):
 
 
 class PhaseMutant(Mutant):
-    def __init__(self, nb, nl, phases, klass, note):
-        self.nb, self.nl, self.phases = nb, nl, phases
-        self.dims = [nb * nl + 1]  # one spare element: `b * nl + nl` is in bounds for every b
+    def __init__(self, nb, nl, phases, klass, note, rows=False):
+        self.nb, self.nl, self.phases, self.rows = nb, nl, phases, rows
+        # one spare element: `b * nl + nl` is in bounds for every b; by rows, a spare row and
+        # column (`out[b + 1][c]`, `out[b][nl]`)
+        self.dims = [nb + 1, nl + 1] if rows else [nb * nl + 1]
         self.klass, self.note = klass, note
         self.loops = []
 
@@ -36,11 +38,16 @@ class PhaseMutant(Mutant):
 
     @staticmethod
     def _statement(w, r):
-        return "out[%s] = %s;" % (w[0], "out[%s] + 1" % r[0] if r else "1")
+        return "out%s = %s;" % (PhaseMutant._place(w[0]), "out%s + 1" % PhaseMutant._place(r[0]) if r else "1")
+
+    @staticmethod
+    def _place(text):
+        """`[i]`, or `[row][col]` for an index given as a (row, col) pair of texts."""
+        return "[%s][%s]" % text if isinstance(text, tuple) else "[%s]" % text
 
     def text(self):
         lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note), "fn main() {",
-                 "    let mut out = transfer(Tensor<i32, [%d]>::fill(0), Memory::HBM);" % self.dims[0]]
+                 "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims))]
         return "\n".join(lines + self.region_lines() + self.checksum_lines()) + "\n"
 
     def truth(self, limit=1 << 18):
@@ -55,7 +62,11 @@ class PhaseMutant(Mutant):
                             if acc is None:
                                 continue
                             e = acc[1](b, l)
-                            if e < 0 or e >= n:
+                            if self.rows:  # (row, column), each in its dimension
+                                if not (0 <= e[0] < self.dims[0] and 0 <= e[1] < self.dims[1]):
+                                    oob = True
+                                    continue
+                            elif e < 0 or e >= n:
                                 oob = True
                                 continue
                             events.setdefault(e, []).append((write, b, ph, l))
@@ -113,4 +124,17 @@ def phase_mutant(seed):
         phases.append(("lanes", [(_idx(row(forms[w3][0]), forms[w3][1]),
                                   _idx(row(forms[r3][0]), forms[r3][1]))]))
     note = "first read %s, block %s, second %s/%s" % (first_read, [c1, c2] if block else "-", w3, r3)
+    if random.Random(seed * 9973 + 5).random() < 0.35:
+        # by rows: `out[b][c]` for `b * nl + c`, and now and then the next row (`out[b + 1][c]`)
+        nxt = random.Random(seed * 9973 + 6).random() < 0.2
+
+        def by_rows(ix, first):
+            text, fn = ix
+            col = text.replace("b * %d + " % nl, "").replace(" + b * %d" % nl, "").replace("%d * b + " % nl, "")
+            row = "b + 1" if nxt and not first else "b"
+            return ((row, col), lambda b, l, fn=fn, dr=(1 if nxt and not first else 0): (b + dr, fn(b, l) - b * nl))
+
+        phases = [(kind, [(by_rows(w, k == 0), by_rows(r, False) if r else None) for w, r in stmts])
+                  for k, (kind, stmts) in enumerate(phases)]
+        return PhaseMutant(nb, nl, phases, "phases_rows", note + (", next row" if nxt else ""), rows=True)
     return PhaseMutant(nb, nl, phases, "phases", note)

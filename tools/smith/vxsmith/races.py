@@ -41,8 +41,10 @@ class E:
             return self.value
         if op == "as":
             return wrap(self.a.ev(env), self.t)
-        if op == "dbg":
+        if op in ("dbg", "ifsame", "call"):
             return self.a.ev(env)
+        if op == "mutacc":  # `let mut ix = a; ix += b;` and then `ix`
+            return wrap(self.a.ev(env) + self.b.ev(env), self.t)
         x, y = self.a.ev(env), self.b.ev(env)
         if op == "+":
             return wrap(x + y, self.t)
@@ -71,7 +73,35 @@ class E:
             return "(%s as %s)" % (self.a.text(), self.t)
         if op == "dbg":
             return "dbg!(%s)" % self.a.text()
+        if op == "ifsame":  # the same index in both arms, the second commuted
+            return "(if %s { %s } else { %s })" % (self.name, self.a.text(), self.b.text())
+        if op == "call":  # a helper that returns a's value from the variables it names
+            return "%s(%s)" % (self.name, ", ".join(n for n, _ in self.value))
+        if op == "mutacc":
+            return self.name
         return "(%s %s %s)" % (self.a.text(), op, self.b.text())
+
+    def helpers(self):
+        """The definitions of the helpers this expression calls."""
+        out = []
+        if self.op == "call":
+            out.append("fn %s(%s) -> %s {\n    %s\n}" % (
+                self.name, ", ".join("%s: %s" % nt for nt in self.value), self.t, self.a.text()))
+        for x in (self.a, self.b):
+            if isinstance(x, E):
+                out += x.helpers()
+        return out
+
+
+def commuted(e):
+    """e with the operands of every + and * swapped: the same value, another text."""
+    if e.op in ("v", "c"):
+        return e
+    a = commuted(e.a) if isinstance(e.a, E) else e.a
+    b = commuted(e.b) if isinstance(e.b, E) else e.b
+    if e.op in ("+", "*"):
+        a, b = b, a
+    return E(e.op, e.t, a, b, e.name, e.value)
 
 
 def V(name, t="i32"):
@@ -139,19 +169,36 @@ class Mutant:
         """Lines before the header of loop k (none here; a row reference, calls.py)."""
         return []
 
+    def index_prelude(self):
+        """The statements before the store that its first index needs: `let mut ix = a; ix += b;`."""
+        e = self.idx[0] if self.idx else None
+        if e is None or e.op != "mutacc":
+            return ""
+        return "let mut %s: %s = %s; %s += %s; " % (e.name, e.t, e.a.text(), e.name, e.b.text())
+
     def statement(self):
         """The innermost statement: the store (and the read) under the guard."""
+        pre = self.index_prelude()
         store = "out%s" % "".join("[%s]" % e.text() for e in self.idx)
         val = "1"
         if self.read is not None:
             val = "out%s + 1" % "".join("[%s]" % e.text() for e in self.read)
-        st = "%s = %s;" % (store, val)
+        st = pre + "%s = %s;" % (store, val)
         if self.guard is not None:
             st = "if %s { %s }" % (self.guard[0], st)
         return st
 
+    def helper_defs(self):
+        """The helpers the store's and the read's indices call."""
+        out = []
+        for e in list(self.idx) + list(self.read or []):
+            for h in e.helpers():
+                if h not in out:
+                    out.append(h)
+        return out
+
     def text(self):
-        lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note)] + self.items() + ["fn main() {",
+        lines = ["// vx smith race mutant: %s %s" % (self.klass, self.note)] + self.helper_defs() + self.items() + ["fn main() {",
                  "    let mut out = transfer(Tensor<i32, [%s]>::fill(0), Memory::HBM);" % ", ".join(map(str, self.dims))]
         lines += self.region_lines() + self.checksum_lines()
         return "\n".join(lines) + "\n"
@@ -236,7 +283,7 @@ class Mutant:
                     return hit
             return None
 
-        hit = rec(0, {})
+        hit = rec(0, dict(getattr(self, "env0", {})))  # env0: a kernel's parameters
         if hit:
             return True, hit, oob
         for el, ps in readers.items():
@@ -389,6 +436,19 @@ def mutant(seed):
     if random.Random(seed * 15485863 + 3).random() < 0.1:
         idx = [E("dbg", idx[0].t, idx[0])] + idx[1:]
         note += " dbg!"
+    # now and then the store's first index in an `if` whose arms are it and it commuted, or
+    # returned by a helper (kernel-rules.md §4 step 1): own generators, as for dbg!
+    form = random.Random(seed * 2654435761 + 7).random()
+    if form < 0.08:
+        idx = [E("ifsame", idx[0].t, idx[0], commuted(idx[0]), name="b >= 0")] + idx[1:]
+        note += " if-same"
+    elif form < 0.16:
+        params = [(lp.name, lp.t) for lp in loops]
+        idx = [E("call", idx[0].t, idx[0], name="ix", value=params)] + idx[1:]
+        note += " helper"
+    elif form < 0.24 and idx[0].op == "+":
+        idx = [E("mutacc", idx[0].t, idx[0].a, idx[0].b, name="ix")] + idx[1:]
+        note += " let-mut"
     return Mutant(loops, dims, idx, guard, read, klass, note)
 
 

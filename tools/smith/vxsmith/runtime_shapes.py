@@ -26,7 +26,7 @@ from .races import B, C, Loop, Mutant, V
 
 FORMS_2D = ["exact", "transposed", "row_halves", "col_halves", "fixed_row", "fixed_col", "col_mod",
             "row_mod", "col_shift", "same_var", "plain_inner", "plain_inner_dropped", "flat_const_width",
-            "flat_exact"]
+            "flat_exact", "pair_param", "pair_mismatch"]
 FORMS_STRIDE = ["grid", "grid_short", "grid_long", "lanes_only", "half_grid", "twice_grid", "offset_start",
                 "interleaved", "rows"]
 
@@ -68,7 +68,9 @@ class RuntimeMutant(Mutant):
         self.shape_text = shape_text  # the parameter's dimensions: "?, ?", "?, 16", "3, 16", "?"
 
     def _at(self, values):
-        """Sets the ends of the loops that end at a parameter to `values` (one call's)."""
+        """Sets the ends of the loops that end at a parameter to `values` (one call's), and the
+        parameters' values for the indices that use them (`env0`)."""
+        self.env0 = dict(zip(self.params, values))
         for lp in self.loops:
             if getattr(lp, "hi_text", None) in self.params:
                 lp.hi = values[self.params.index(lp.hi_text)]
@@ -78,7 +80,7 @@ class RuntimeMutant(Mutant):
         best = [0] * len(self.idx)
         for values in self.calls:
             self._at(values)
-            best = [max(x, _span(e, self.loops)) for x, e in zip(best, self.idx)]
+            best = [max(x, _span(e, self.loops, self.env0)) for x, e in zip(best, self.idx)]
         self._at(self.calls[0])
         self.dims = [x + 1 + s for x, s in zip(best, spans)]
 
@@ -125,9 +127,9 @@ def _bound(r, name, value, params):
     return None
 
 
-def _span(e, loops):
+def _span(e, loops, env0=None):
     """The largest value of the expression over every pass (enumerated: the loops here have at
-    most a few hundred values each)."""
+    most a few hundred values each); `env0`: the values of the kernel's parameters."""
     best = 0
 
     def rec(k, env):
@@ -142,7 +144,7 @@ def _span(e, loops):
             env[loops[k].name] = v
             rec(k + 1, env)
 
-    rec(0, {})
+    rec(0, dict(env0 or {}))
     return best
 
 
@@ -185,6 +187,15 @@ def dyn2d_mutant(seed):
         # out[b * W + l] of a `[?]` tensor: W a constant, the lane loop's end perhaps past it
         w = r.choice([cols, cols, max(1, cols - 1), cols + 1])
         idx = [B("+", B("*", b, C(w)), l)]
+    elif form in ("pair_param", "pair_mismatch"):
+        # `[x / w][x % w]` with w a parameter (index by index the pair is x, §4 step 9), or a
+        # near miss dividing by w but taking the remainder by a constant
+        lanes.hi_text = None
+        params[:] = [p for p in params if p[0] != "cols"]
+        x = B("+", B("*", b, C(cols)), l)
+        params.append(("w", r.choice([2, 3, cols, cols + 1, 7])))
+        m = r.choice([2, 4])
+        idx = [B("/", x, V("w")), B("%", x, V("w") if form == "pair_param" else C(m))]
     else:  # flat_exact: the same with the width the lane loop's own constant end
         lanes.hi_text = None
         params[:] = [p for p in params if p[0] != "cols"]
