@@ -82,6 +82,9 @@ if(NOT VX_SANITIZE)
   # ExprKind, no chain of boost::get tests over an AST variant's alternatives (issue 36).
   add_test(NAME dispatch
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/dispatch_check.py ${PROJECT_SOURCE_DIR})
+  # No file of src/ over 1,000 lines: a file that grows past it is split by job (issue 36).
+  add_test(NAME file_sizes
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/file_sizes_check.py ${PROJECT_SOURCE_DIR})
   # Every JSON vx reads goes through support/json_input.cpp, which limits its size and nesting.
   add_test(NAME json_input
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/json_input_check.py ${PROJECT_SOURCE_DIR})

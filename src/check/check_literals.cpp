@@ -1,9 +1,11 @@
-// Integer and float literals: their digits, radix and suffix, the type an unsuffixed one takes
-// from what is expected, and the range of that type (spec/types.md §literals).
+// Literals: integers and floats (their digits, radix and suffix, the type an unsuffixed one takes
+// from what is expected, the range of that type, and how to give a `let` of one another type),
+// characters and strings (spec/types.md §literals, spec/grammar.md §1.3).
 #include <cmath>
 
 #include "check/checker_impl.hpp"
 #include "support/half.hpp"
+#include "support/utf8.hpp"
 
 namespace vx::check {
 
@@ -159,6 +161,84 @@ tir::Expr* Checker::check_float_lit(const ast::FloatLit& l, const Type* expected
     error("E0004", s, "literal out of range for `" + type_name(t) + "`", "rounds to infinity");
     return error_expr(s);
   }
+  return e;
+}
+
+// A `let` of an unsuffixed literal whose type is not the one wanted: how to give it that one.
+void Checker::literal_type_help(Diagnostic& d, const tir::Expr* e, const Type& wanted) {
+  if (e->kind != tir::ExprKind::Var) return;
+  const Local* l = lookup(e->text);
+  if (l && l->slot == e->slot) literal_type_help(d, *l, wanted);
+}
+
+namespace {
+
+// Whether an integer value is in the range of the integer type `s`.
+bool int_fits(int64_t v, Scalar s) {
+  const ScalarInfo& info = scalar_info(s);
+  const __int128 top = __int128{1} << (info.is_signed ? info.bits - 1 : info.bits);
+  return v >= (info.is_signed ? -top : 0) && v < top;
+}
+
+// Whether a float literal of value `f` is out of range for the float type `s` (E0004).
+bool rounds_to_infinity(double f, Scalar s) {
+  switch (s) {
+    case Scalar::F16:
+      return std::isinf(f16_bits_to_f32(f64_to_f16_bits(f)));
+    case Scalar::BF16:
+      return std::isinf(bf16_bits_to_f32(f64_to_bf16_bits(f)));
+    case Scalar::F32:  // from 2^128 - 2^103, half an ulp above the largest f32, it rounds up
+      return std::abs(f) >= std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
+    default:
+      return std::isinf(f);
+  }
+}
+
+}  // namespace
+
+void Checker::literal_type_help(Diagnostic& d, const Local& l, const Type& wanted) {
+  const tir::Expr* v = l.literal_value;
+  if (!v || !l.type.is_scalar() || !wanted.is_scalar() || !is_number(wanted.scalar) ||
+      is_float(wanted.scalar) != is_float(l.type.scalar) || wanted == l.type)
+    return;
+  // The `let` it suggests must be accepted: an integer only when it is one literal that fits.
+  const bool one = v->kind == tir::ExprKind::Literal;
+  if (is_int(wanted.scalar) && !(one && int_fits(v->lit.i, wanted.scalar))) return;
+  if (is_float(wanted.scalar) && one && rounds_to_infinity(v->lit.f, wanted.scalar)) return;
+  const std::string has = type_name(l.type), want = type_name(wanted);
+  d.secondary.push_back({v->span, "`" + l.name + "` is `" + has +
+                                      "`: this literal has no suffix, and its `let` no type"});
+  const std::string_view init =
+      std::string_view(diags_.file().text()).substr(v->span.begin, v->span.end - v->span.begin);
+  const bool short_init = init.size() <= 40 && init.find('\n') == std::string_view::npos;
+  d.helps.push_back("give `" + l.name + "` the type `" + want + "`: `let " +
+                    (l.is_mut ? "mut " : "") + l.name + ": " + want + " = " +
+                    (short_init ? std::string(init) : "…") + ";`");
+}
+
+tir::Expr* Checker::string_literal(const ast::StringLit& l, Span s) {
+  tir::Expr* e = make(tir::ExprKind::String, Type::kind_only(TypeKind::String), s);
+  e->text = l.value;
+  return e;
+}
+
+// A character literal holds exactly one code point (spec/grammar.md §1.3); rustc's words for the
+// others.
+tir::Expr* Checker::check_char_lit(const ast::CharLit& l, Span s) {
+  size_t i = 0;
+  const uint32_t cp = l.value.empty() ? 0 : decode_utf8(l.value, i);
+  if (l.value.empty() || i != l.value.size()) {
+    auto& d = error("E0004", s,
+                    l.value.empty() ? "empty character literal"
+                                    : "character literal may only contain one codepoint",
+                    l.value.empty() ? "empty" : "more than one code point");
+    if (!l.value.empty())
+      d.helps.push_back("if you meant to write a string literal, use double quotes: `\"" + l.value +
+                        "\"`");
+    return error_expr(s);
+  }
+  tir::Expr* e = make(tir::ExprKind::Literal, Type::of(Scalar::Char), s);
+  e->lit.i = cp;
   return e;
 }
 
