@@ -731,8 +731,8 @@ OffloadRunner::~OffloadRunner() {
   if (interp::g_hbm_free_listener.context == impl_.get()) interp::g_hbm_free_listener = {};
 }
 
-void OffloadRunner::at_mark(const tir::Stmt& mark, interp::Frame&) {
-  if (mark.mark == tir::MarkKind::Sync)  // host code that may touch tensors follows
+void OffloadRunner::at_mark(const tir::Mark& mark, interp::Frame&) {
+  if (mark.kind == tir::MarkKind::Sync)  // host code that may touch tensors follows
     impl_->sync_all();
   else  // the end of a region: compare a verify launch's results
     impl_->compare_pending(options_.verbose);
