@@ -54,7 +54,7 @@ struct Session::Impl {
   Impl(SessionOptions o, std::ostream& out_, std::ostream& err_)
       : options(std::move(o)), out(out_), err(err_), uir(out_, err_, hooks) {}
 
-  // -- diagnostics, placed in what the user typed
+  // -- diagnostics, placed in what the user typed (session_report.cpp)
 
   // Where a span lies: the input, or the text of a session item (entered earlier).
   struct Place {
@@ -73,10 +73,9 @@ struct Session::Impl {
   void deliver(std::ostream& o, const SourceFile* file, const Diagnostic& m) const;
   void report_all(const Attempt& a, const SourceFile& input) const;
 
-  // -- composing
+  // -- composing (session_statements.cpp)
 
   void glue_items(Composed& c, const std::set<std::string>& except = {}) const;
-
   enum class Tail { None, Let, Drop };
   struct TailSpan {
     size_t begin = 0, end = 0;
@@ -93,7 +92,7 @@ struct Session::Impl {
   // wrapper is there.
   bool refuse_main_calls(const Attempt& a, const SourceFile& input) const;
 
-  // -- running
+  // -- running (session_statements.cpp)
 
   std::string runner_mode(const Attempt& a);
 
@@ -103,7 +102,7 @@ struct Session::Impl {
   // Keeps the CUDA C++ of the last region that lies in the input, for :emit.
   void remember_region(const Attempt& a, const SourceFile& input);
 
-  // -- statements
+  // -- statements (session_statements.cpp)
 
   // The top-level `let`s of main at the "leave" marker: the session's (the first `decls`
   // statements), then the input's (after `enter`); the last of a name wins.
@@ -124,7 +123,6 @@ struct Session::Impl {
   static std::optional<Binding> take_aggregate(interp::Frame& f, const std::string& name,
                                                const tir::Function::Aggregate& aggregate,
                                                bool is_mut, const tir::Function& fn);
-
   bool eval_statements(const Input& in, bool type_only);
 
   // The input as :save writes it: a final expression becomes a statement, with the value the
@@ -133,7 +131,7 @@ struct Session::Impl {
   static std::string saved_statement(const std::string& text, const std::optional<TailSpan>& tail,
                                      bool shown, const std::string& value);
 
-  // -- items (and whole programs)
+  // -- items (and whole programs) (session_items.cpp; eval, eval_uir and load: session.cpp)
 
   // The items of an input, parsed alone (its diagnostics are already in the input's terms).
   struct ParsedItems {
@@ -147,22 +145,18 @@ struct Session::Impl {
                    ParsedItems& out_items);
   // The session's items but those the input redefines, the input, and a `main` unless it has one.
   Composed compose_items(const Input& in, const ParsedItems& p) const;
-
   bool eval_items(const Input& in);
-
   static bool is_items(const std::string& text) { return is_items_input(text); }
 
   bool eval(const Input& in);
-
   bool eval_uir(const Input& in);
-
   bool load(const std::string& path);
 
-  // -- :save
+  // -- :save (session.cpp)
 
   bool save(const std::string& path, bool overwrite);
 
-  // -- :check
+  // -- :check (session_show.cpp)
 
   // With `map`, the maps of who writes what (:map) instead of the tables; with `map_file`, into
   // that file (:map svg FILE).
@@ -173,13 +167,11 @@ struct Session::Impl {
   // declared as the new one, so it goes, with a note.
   void forget_bindings_of_struct(const std::string& name);
 
-  // -- :show, :vars, and :type of a function
+  // -- :show, :vars, and :type of a function (session_show.cpp)
 
   const Binding* binding(const std::string& name) const;
   const Item* function(const std::string& name) const;
-
   bool show(const std::string& text);
-
   void list_vars();
 
   // `:type f` for a function the session holds (and no binding hides): its signature.
