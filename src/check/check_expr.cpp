@@ -93,27 +93,6 @@ tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const
   return error_expr(where);
 }
 
-void Checker::mark_moved(tir::Expr* e, Span at) {
-  if (move_struct_tensor(e, at)) return;  // check_struct_tensor.cpp
-  // The value of an `if`, a `match` or a block moves what its branches' values move (each
-  // branch's tail; a binding moved on one path is moved after them, spec/memory.md §2).
-  if ((e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr) &&
-      !e->type.is_tuple()) {
-    for (tir::Block* b : {e->block, e->else_block})
-      if (b && b->tail) mark_moved(b->tail, at);
-    return;
-  }
-  // A tensor local used by value (not through a reference) is moved.
-  if (e->kind == tir::ExprKind::Var && e->type.kind == TypeKind::Tensor) {
-    Local* l = lookup(e->text);
-    if (l && l->slot == e->slot) {  // not a local of a block that has ended, shadowing it
-      if (!l->moved) let_borrow_conflict(l->slot, l->name, at, true);
-      l->moved = true;
-      l->moved_at = at;
-    }
-  }
-}
-
 tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
   Local* l = lookup(name);
   if (!l) {

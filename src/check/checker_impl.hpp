@@ -1,5 +1,7 @@
-// Internal to the checker: the state shared by its files (checker.cpp for items and statements,
-// check_expr.cpp for expressions, check_builtins.cpp for literals, built-ins and macros).
+// Internal to the checker: the state shared by its files (checker.cpp for items, types and blocks,
+// check_stmt.cpp for statements, check_expr.cpp for expressions, check_literals.cpp for literals,
+// check_builtins.cpp for calls, built-ins and methods, check_macros.cpp for macros, moves.cpp for
+// moves and borrows).
 #pragma once
 #include <map>
 #include <optional>
@@ -70,7 +72,7 @@ class Checker {
         session_decls_(std::move(session_decls)) {}
   void run(bool needs_main);
 
-  // ---- checker.cpp: items, types, statements, scopes
+  // ---- checker.cpp: items, types, blocks, scopes (statements: check_stmt.cpp)
   Span span(const ast::position_tagged& n) const { return parsed_.span(n); }
   Diagnostic& error(const char* code, Span span, std::string message, std::string label = {});
   Type resolve_type(const ast::Type& t);
@@ -341,7 +343,8 @@ class Checker {
   // the callee saw as a view.
   bool copied_back(int slot) const;
 
-  // ---- check_builtins.cpp: literals, calls, built-ins, methods, macros
+  // ---- check_builtins.cpp: calls, built-ins, methods (literals: check_literals.cpp; macros:
+  // check_macros.cpp)
   tir::Expr* check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span span);
   tir::Expr* check_float_lit(const ast::FloatLit& l, const Type* expected, bool negate, Span span);
   tir::Expr* check_call(const ast::PathExpr& p, const Type* expected, Span span);
@@ -382,7 +385,7 @@ class Checker {
   tir::Function* fn_ = nullptr;
   const FnSig* sig_ = nullptr;
   std::vector<std::vector<Local>> scopes_;
-  // ---- checker.cpp: `let r = &t;`, `&mut t`, `&m[i]`, `&mut m.w`: the tensor local that `r`
+  // ---- moves.cpp: `let r = &t;`, `&mut t`, `&m[i]`, `&mut m.w`: the tensor local that `r`
   // borrows is not assigned whole or moved where `r` is used after (E0305, rustc's E0505 and
   // E0506; spec/types.md §4): later in the code, or earlier in a loop around both that began
   // after the borrow (its next pass uses `r` again).
@@ -408,10 +411,10 @@ class Checker {
   void use_let_borrow(const Local& l, Span at);
   void report_let_borrow(const LetBorrow& b, const LetBorrow::Conflict& c, Span later_use);
   int loop_depth_ = 0;
-  // Moves follow the paths of the program (spec/memory.md §2): the move state of every local in
-  // scope, in scope order, is saved where paths part (the branches of an `if`, a loop's passes,
-  // `break` and `continue`) and merged where they meet, a local being moved after the meeting
-  // when it is moved on one of the paths that reach it.
+  // Moves (moves.cpp) follow the paths of the program (spec/memory.md §2): the move state of every
+  // local in scope, in scope order, is saved where paths part (the branches of an `if`, a loop's
+  // passes, `break` and `continue`) and merged where they meet, a local being moved after the
+  // meeting when it is moved on one of the paths that reach it.
   struct MoveMark {
     bool moved = false;
     Span at;
