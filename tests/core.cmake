@@ -78,6 +78,13 @@ if(NOT VX_SANITIZE)
   # No call in src/ answers bad input with an exception: the checked forms instead (issue 14).
   add_test(NAME throwing_calls
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/throwing_calls_check.py ${PROJECT_SOURCE_DIR})
+  # A pass names every kind of node it dispatches on: no `default:` in a switch over StmtKind or
+  # ExprKind, no chain of boost::get tests over an AST variant's alternatives (issue 36).
+  add_test(NAME dispatch
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/dispatch_check.py ${PROJECT_SOURCE_DIR})
+  # No file of src/ over 1,000 lines: a file that grows past it is split by job (issue 36).
+  add_test(NAME file_sizes
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/file_sizes_check.py ${PROJECT_SOURCE_DIR})
   # Every JSON vx reads goes through support/json_input.cpp, which limits its size and nesting.
   add_test(NAME json_input
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/json_input_check.py ${PROJECT_SOURCE_DIR})

@@ -279,8 +279,8 @@ class HarnessRunner final : public interp::RegionRunner {
     return pending_ ? regions_[pending_->region].location : "";
   }
 
-  void at_mark(const tir::Stmt& mark, interp::Frame&) override {
-    if (mark.mark != tir::MarkKind::Checkpoint) return;
+  void at_mark(const tir::Mark& mark, interp::Frame&) override {
+    if (mark.kind != tir::MarkKind::Checkpoint) return;
     if (pending_) compare();
     pending_.reset();
   }
@@ -603,12 +603,14 @@ TEST_CASE("every corpus kernel runs on the host harness bit for bit with the int
     INFO(l.program->path);
     regions_emitted += static_cast<int>(l.regions.size());
     HarnessRunner runner(*l.program->program, l.program->path, l.regions, kernels, totals);
-    offload::insert_checkpoints(*l.program->program);
+    tir::Marks checkpoints;
+    offload::mark_checkpoints(*l.program->program, checkpoints);
     std::ostringstream out, err;
     RunOptions run;
     run.out = &out;
     run.err = &err;
     run.runner = &runner;
+    run.marks = &checkpoints;
     const int status = run_program(*l.program->program, run);
     for (auto& f : runner.failures) FAIL_CHECK(f);
     // A runtime error inside a region leaves its comparison pending: the kernel must have flagged

@@ -368,19 +368,44 @@ fn main() {
 }
 )";
   auto p = from_source(text);
-  tir::Program& prog = *p->program;
-  const size_t before = prog.functions[0].body->stmts.size();
-  offload::OffloadMarks sp = offload::insert_sync_points(prog);
+  const tir::Program& prog = *p->program;
+  const tir::Block* body = prog.functions[0].body;
+  const size_t before = body->stmts.size();
+  offload::OffloadMarks sp;
+  offload::mark_sync_points(prog, sp);
   CHECK_FALSE(sp.eager);
   // Marks before: `let mut h` (a new tensor), the `for y` loop (not inside it), `let mut g`,
-  // `let b` and the println!; none inside `for k`, whose body is the region alone.
+  // `let b` and the println!; none before `for k` or inside it, whose body is the region alone.
   CHECK(sp.syncs == 5);
-  CHECK(prog.functions[0].body->stmts.size() == before + 5);
-  const tir::Stmt* for_k = nullptr;
-  for (const tir::Stmt* s : prog.functions[0].body->stmts)
-    if (s->kind == tir::StmtKind::For && s->var_name == "k") for_k = s;
-  REQUIRE(for_k);
+  CHECK(body->stmts.size() == before);  // the marks stand beside the program, not in it
+  REQUIRE(before == 6);
+  for (size_t i = 0; i <= before; ++i) {
+    INFO("position " << i);
+    const std::vector<tir::Mark>* at = sp.marks.at(body, i);
+    if (i == 3 || i == before) {
+      CHECK_FALSE(at);
+    } else {
+      REQUIRE(at);
+      REQUIRE(at->size() == 1);
+      CHECK((*at)[0].kind == tir::MarkKind::Sync);
+      CHECK((*at)[0].span.begin == body->stmts[i]->span.begin);
+    }
+  }
+  const tir::Stmt* for_k = body->stmts[3];
+  REQUIRE(for_k->kind == tir::StmtKind::For);
+  CHECK(for_k->var_name == "k");
   CHECK(for_k->body->stmts.size() == 1);
+  CHECK_FALSE(sp.marks.at(for_k->body, 0));
+  CHECK_FALSE(sp.marks.at(for_k->body, 1));
+  // The whole step adds a checkpoint after the region, `for k`'s only statement: at the end of
+  // its body.
+  const offload::OffloadMarks all = offload::offload_marks(prog);
+  const std::vector<tir::Mark>* cp = all.marks.at(for_k->body, 1);
+  REQUIRE(cp);
+  REQUIRE(cp->size() == 1);
+  CHECK((*cp)[0].kind == tir::MarkKind::Checkpoint);
+  CHECK((*cp)[0].span.begin == for_k->body->stmts[0]->span.begin);
+  CHECK(all.syncs == 5);
 
   // A loop that reads tensor data in its own condition while launching cannot hold a mark: such
   // a program copies results back after every launch.
@@ -399,7 +424,7 @@ fn main() {
     }
 }
 )");
-  CHECK(offload::insert_sync_points(*q->program).eager);
+  CHECK(offload::offload_marks(*q->program).eager);
 }
 
 TEST_CASE("verify compares bit for bit, and f32-atomic regions within their bound") {

@@ -31,7 +31,7 @@ struct Outcome {
 };
 
 // Lowers each region at its entry and compares at its checkpoint (the offload mark that
-// insert_checkpoints puts after it).
+// mark_checkpoints puts after it).
 class LoweringHook final : public interp::RegionRunner {
  public:
   LoweringHook(const tir::Program& p, std::string name, Outcome& out)
@@ -39,8 +39,8 @@ class LoweringHook final : public interp::RegionRunner {
     for (auto [f, s] : uir::program_regions(p)) fn_of_[s] = f;
   }
 
-  void at_mark(const tir::Stmt& mark, interp::Frame& frame) override {
-    if (mark.mark != tir::MarkKind::Checkpoint) return;
+  void at_mark(const tir::Mark& mark, interp::Frame& frame) override {
+    if (mark.kind != tir::MarkKind::Checkpoint) return;
     if (pending_) compare(frame);
     pending_.reset();
   }

@@ -1,5 +1,6 @@
-// Expressions: operator precedence, literal inference, variables and moves, indexing and views,
-// references, casts, `if` and blocks (spec/types.md, spec/grammar.md §precedence).
+// Expressions: operator precedence, variables and moves, indexing and views, references, casts,
+// `if` and blocks, paths (spec/types.md, spec/grammar.md §precedence). Literals are in
+// check_literals.cpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <cmath>
@@ -11,7 +12,6 @@
 #include "support/half.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
-#include "support/utf8.hpp"
 
 namespace vx::check {
 
@@ -91,74 +91,6 @@ tir::Expr* Checker::coerce(tir::Expr* e, const Type& expected, Span where, const
   else
     literal_type_help(d, e, expected);
   return error_expr(where);
-}
-
-void Checker::literal_type_help(Diagnostic& d, const tir::Expr* e, const Type& wanted) {
-  if (e->kind != tir::ExprKind::Var) return;
-  const Local* l = lookup(e->text);
-  if (l && l->slot == e->slot) literal_type_help(d, *l, wanted);
-}
-
-// Whether an integer value is in the range of the integer type `s`.
-static bool int_fits(int64_t v, Scalar s) {
-  const ScalarInfo& info = scalar_info(s);
-  const __int128 top = __int128{1} << (info.is_signed ? info.bits - 1 : info.bits);
-  return v >= (info.is_signed ? -top : 0) && v < top;
-}
-
-// Whether a float literal of value `f` is out of range for the float type `s` (E0004).
-static bool rounds_to_infinity(double f, Scalar s) {
-  switch (s) {
-    case Scalar::F16:
-      return std::isinf(f16_bits_to_f32(f64_to_f16_bits(f)));
-    case Scalar::BF16:
-      return std::isinf(bf16_bits_to_f32(f64_to_bf16_bits(f)));
-    case Scalar::F32:  // from 2^128 - 2^103, half an ulp above the largest f32, it rounds up
-      return std::abs(f) >= std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
-    default:
-      return std::isinf(f);
-  }
-}
-
-void Checker::literal_type_help(Diagnostic& d, const Local& l, const Type& wanted) {
-  const tir::Expr* v = l.literal_value;
-  if (!v || !l.type.is_scalar() || !wanted.is_scalar() || !is_number(wanted.scalar) ||
-      is_float(wanted.scalar) != is_float(l.type.scalar) || wanted == l.type)
-    return;
-  // The `let` it suggests must be accepted: an integer only when it is one literal that fits.
-  const bool one = v->kind == tir::ExprKind::Literal;
-  if (is_int(wanted.scalar) && !(one && int_fits(v->lit.i, wanted.scalar))) return;
-  if (is_float(wanted.scalar) && one && rounds_to_infinity(v->lit.f, wanted.scalar)) return;
-  const std::string has = type_name(l.type), want = type_name(wanted);
-  d.secondary.push_back({v->span, "`" + l.name + "` is `" + has +
-                                      "`: this literal has no suffix, and its `let` no type"});
-  const std::string_view init =
-      std::string_view(diags_.file().text()).substr(v->span.begin, v->span.end - v->span.begin);
-  const bool short_init = init.size() <= 40 && init.find('\n') == std::string_view::npos;
-  d.helps.push_back("give `" + l.name + "` the type `" + want + "`: `let " +
-                    (l.is_mut ? "mut " : "") + l.name + ": " + want + " = " +
-                    (short_init ? std::string(init) : "…") + ";`");
-}
-
-void Checker::mark_moved(tir::Expr* e, Span at) {
-  if (move_struct_tensor(e, at)) return;  // check_struct_tensor.cpp
-  // The value of an `if`, a `match` or a block moves what its branches' values move (each
-  // branch's tail; a binding moved on one path is moved after them, spec/memory.md §2).
-  if ((e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr) &&
-      !e->type.is_tuple()) {
-    for (tir::Block* b : {e->block, e->else_block})
-      if (b && b->tail) mark_moved(b->tail, at);
-    return;
-  }
-  // A tensor local used by value (not through a reference) is moved.
-  if (e->kind == tir::ExprKind::Var && e->type.kind == TypeKind::Tensor) {
-    Local* l = lookup(e->text);
-    if (l && l->slot == e->slot) {  // not a local of a block that has ended, shadowing it
-      if (!l->moved) let_borrow_conflict(l->slot, l->name, at, true);
-      l->moved = true;
-      l->moved_at = at;
-    }
-  }
 }
 
 tir::Expr* Checker::use_var(const std::string& name, Span span, bool as_move) {
@@ -279,18 +211,27 @@ bool Checker::untyped_literal(const ast::Cast& c) const {
       ++i;
     return i == text.size();
   };
-  if (auto* il = boost::get<ast::IntLit>(&p.base)) return suffix_free(il->text, false);
-  if (auto* fl = boost::get<ast::FloatLit>(&p.base)) return suffix_free(fl->text, true);
-  if (auto* par = boost::get<ast::Paren>(&p.base)) {
-    const ast::Expr& inner = par->inner.get();
-    if (par->is_tuple()) {  // a tuple of unsuffixed literals only
-      for (const ast::Expr& e : par->rest)
-        if (!e.rest.empty() || !untyped_literal(e.first)) return false;
-      return inner.rest.empty() && untyped_literal(inner.first);
-    }
-    return untyped_literal(inner);
-  }
-  return false;
+  return ast::visit(
+      p.base, [&](const ast::FloatLit& fl) { return suffix_free(fl.text, true); },
+      [&](const ast::IntLit& il) { return suffix_free(il.text, false); },
+      [](const ast::BoolLit&) { return false; }, [](const ast::StringLit&) { return false; },
+      [](const ast::CharLit&) { return false; }, [](const ast::TensorCtor&) { return false; },
+      [](const ast::MacroCall&) { return false; }, [](const ast::PathExpr&) { return false; },
+      [](const ast::ArrayLit&) { return false; }, [](const ast::StructLit&) { return false; },
+      [](const ast::UnitLit&) { return false; },
+      [&](const ast::Paren& par) {
+        const ast::Expr& inner = par.inner.get();
+        if (par.is_tuple()) {  // a tuple of unsuffixed literals only
+          for (const ast::Expr& e : par.rest)
+            if (!e.rest.empty() || !untyped_literal(e.first)) return false;
+          return inner.rest.empty() && untyped_literal(inner.first);
+        }
+        return untyped_literal(inner);
+      },
+      [](const ast::UnsafeBlock&) { return false; }, [](const ast::LoopExpr&) { return false; },
+      [](const ast::x3::forward_ast<ast::IfExpr>&) { return false; },
+      [](const ast::x3::forward_ast<ast::MatchExpr>&) { return false; },
+      [](const ast::x3::forward_ast<ast::Block>&) { return false; });
 }
 
 bool Checker::untyped_literal(const ast::Expr& e) const {
@@ -640,29 +581,35 @@ tir::Expr* Checker::check_postfix(const ast::Postfix& p, const Type* expected, b
   tir::Expr* cur = check_primary(p.base, nullptr);
   size_t i = 0;
   while (i < p.suffixes.size()) {
-    if (boost::get<ast::IndexSuffix>(&p.suffixes[i])) {
-      std::vector<const ast::IndexSuffix*> idx;
-      size_t j = i;
-      while (j < p.suffixes.size() && boost::get<ast::IndexSuffix>(&p.suffixes[j]))
-        idx.push_back(&ast::must_get<ast::IndexSuffix>(p.suffixes[j++]));
-      Span s{whole.begin, span(p.suffixes[j - 1]).end};
-      if (!cur->type.is_error() && cur->kind != tir::ExprKind::Var) {
-        error("E0204", s, "only a tensor or array variable can be indexed",
-              "bind it with `let` first");
-        cur = error_expr(s);
-      } else {
-        cur = check_index(cur, idx, s, false);
-      }
-      i = j;
-    } else if (const auto* f = boost::get<ast::FieldSuffix>(&p.suffixes[i])) {
-      cur = tuple_field(cur, *f, Span{whole.begin, span(p.suffixes[i]).end});
-      ++i;
-    } else {
-      const auto& m = ast::must_get<ast::MethodSuffix>(p.suffixes[i]);
-      Span s{whole.begin, span(p.suffixes[i]).end};
-      cur = check_method(cur, m, s);
-      ++i;
-    }
+    const Span upto{whole.begin, span(p.suffixes[i]).end};
+    i = ast::visit(
+        p.suffixes[i],
+        [&](const ast::IndexSuffix&) {  // `t[a][b]`: the run of indices is one index
+          std::vector<const ast::IndexSuffix*> idx;
+          size_t j = i;
+          for (; j < p.suffixes.size(); ++j) {
+            const auto* ix = boost::get<ast::IndexSuffix>(&p.suffixes[j]);
+            if (!ix) break;
+            idx.push_back(ix);
+          }
+          Span s{whole.begin, span(p.suffixes[j - 1]).end};
+          if (!cur->type.is_error() && cur->kind != tir::ExprKind::Var) {
+            error("E0204", s, "only a tensor or array variable can be indexed",
+                  "bind it with `let` first");
+            cur = error_expr(s);
+          } else {
+            cur = check_index(cur, idx, s, false);
+          }
+          return j;
+        },
+        [&](const ast::MethodSuffix& m) {
+          cur = check_method(cur, m, upto);
+          return i + 1;
+        },
+        [&](const ast::FieldSuffix& f) {
+          cur = tuple_field(cur, f, upto);
+          return i + 1;
+        });
   }
   return cur;
 }
@@ -807,32 +754,6 @@ tir::Expr* Checker::check_if(const ast::IfExpr& e, const Type* expected, Span s)
   return r;
 }
 
-tir::Expr* Checker::string_literal(const ast::StringLit& l, Span s) {
-  tir::Expr* e = make(tir::ExprKind::String, Type::kind_only(TypeKind::String), s);
-  e->text = l.value;
-  return e;
-}
-
-// A character literal holds exactly one code point (spec/grammar.md §1.3); rustc's words for the
-// others.
-tir::Expr* Checker::check_char_lit(const ast::CharLit& l, Span s) {
-  size_t i = 0;
-  const uint32_t cp = l.value.empty() ? 0 : decode_utf8(l.value, i);
-  if (l.value.empty() || i != l.value.size()) {
-    auto& d = error("E0004", s,
-                    l.value.empty() ? "empty character literal"
-                                    : "character literal may only contain one codepoint",
-                    l.value.empty() ? "empty" : "more than one code point");
-    if (!l.value.empty())
-      d.helps.push_back("if you meant to write a string literal, use double quotes: `\"" + l.value +
-                        "\"`");
-    return error_expr(s);
-  }
-  tir::Expr* e = make(tir::ExprKind::Literal, Type::of(Scalar::Char), s);
-  e->lit.i = cp;
-  return e;
-}
-
 namespace {
 
 // The associated constants of a scalar type, as Rust names them (spec/types.md §1): `i32::MAX`,
@@ -943,49 +864,52 @@ tir::Expr* Checker::check_assoc_path(const ast::Path& path, Span s) {
 
 tir::Expr* Checker::check_primary(const ast::Primary& p, const Type* expected) {
   Span s = span(p);
-  if (auto* l = boost::get<ast::IntLit>(&p)) return check_int_lit(*l, expected, false, s);
-  if (auto* l = boost::get<ast::FloatLit>(&p)) return check_float_lit(*l, expected, false, s);
-  if (auto* l = boost::get<ast::BoolLit>(&p)) {
-    tir::Expr* e = make(tir::ExprKind::Literal, Type::of(Scalar::Bool), s);
-    e->lit.i = l->text == "true";
-    return e;
-  }
-  if (auto* l = boost::get<ast::StringLit>(&p)) return host_only(string_literal(*l, s));
-  if (auto* l = boost::get<ast::CharLit>(&p)) return check_char_lit(*l, s);
-  if (auto* c = boost::get<ast::TensorCtor>(&p)) return check_tensor_ctor(*c, s);
-  if (auto* m = boost::get<ast::MacroCall>(&p)) return check_macro(*m, s);
-  if (auto* pe = boost::get<ast::PathExpr>(&p)) {
-    if (pe->call_args) return check_call(*pe, expected, s);
-    const auto& segs = pe->path.segments;
-    if (segs.size() == 1) return use_var(segs[0].name, s, true);
-    return check_assoc_path(pe->path, s);
-  }
-  if (auto* a = boost::get<ast::ArrayLit>(&p)) return check_array_lit(*a, expected, s);
-  if (auto* sl = boost::get<ast::StructLit>(&p)) return check_struct_lit(*sl, s);
-  if (boost::get<ast::UnitLit>(&p)) return make(tir::ExprKind::Unit, Type::unit(), s);
-  if (auto* par = boost::get<ast::Paren>(&p))
-    return par->is_tuple() ? check_tuple_lit(*par, expected, s)
-                           : check_expr(par->inner.get(), expected);
-  if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {
-    ++unsafe_depth_;
+  auto block_expr = [&](const ast::Block& body) {
     Type t;
-    tir::Block* b = check_block(ub->body.get(), expected, t);
-    --unsafe_depth_;
+    tir::Block* b = check_block(body, expected, t);
     tir::Expr* e = make(tir::ExprKind::BlockExpr, t.is_error() ? Type::unit() : t, s);
     e->block = b;
     return as_flat(e);
-  }
-  if (auto* lp = boost::get<ast::LoopExpr>(&p)) return check_loop_expr(*lp, expected, s);
-  if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p))
-    return as_flat(check_if(ie->get(), expected, s));
-  if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
-    return as_flat(check_match(me->get(), expected, s));
-  const auto& blk = ast::must_get<ast::x3::forward_ast<ast::Block>>(p);
-  Type t;
-  tir::Block* b = check_block(blk.get(), expected, t);
-  tir::Expr* e = make(tir::ExprKind::BlockExpr, t.is_error() ? Type::unit() : t, s);
-  e->block = b;
-  return as_flat(e);
+  };
+  return ast::visit(
+      p, [&](const ast::FloatLit& l) { return check_float_lit(l, expected, false, s); },
+      [&](const ast::IntLit& l) { return check_int_lit(l, expected, false, s); },
+      [&](const ast::BoolLit& l) {
+        tir::Expr* e = make(tir::ExprKind::Literal, Type::of(Scalar::Bool), s);
+        e->lit.i = l.text == "true";
+        return e;
+      },
+      [&](const ast::StringLit& l) { return host_only(string_literal(l, s)); },
+      [&](const ast::CharLit& l) { return check_char_lit(l, s); },
+      [&](const ast::TensorCtor& c) { return check_tensor_ctor(c, s); },
+      [&](const ast::MacroCall& m) { return check_macro(m, s); },
+      [&](const ast::PathExpr& pe) {
+        if (pe.call_args) return check_call(pe, expected, s);
+        const auto& segs = pe.path.segments;
+        if (segs.size() == 1) return use_var(segs[0].name, s, true);
+        return check_assoc_path(pe.path, s);
+      },
+      [&](const ast::ArrayLit& a) { return check_array_lit(a, expected, s); },
+      [&](const ast::StructLit& sl) { return check_struct_lit(sl, s); },
+      [&](const ast::UnitLit&) { return make(tir::ExprKind::Unit, Type::unit(), s); },
+      [&](const ast::Paren& par) {
+        return par.is_tuple() ? check_tuple_lit(par, expected, s)
+                              : check_expr(par.inner.get(), expected);
+      },
+      [&](const ast::UnsafeBlock& ub) {
+        ++unsafe_depth_;
+        tir::Expr* e = block_expr(ub.body.get());
+        --unsafe_depth_;
+        return e;
+      },
+      [&](const ast::LoopExpr& lp) { return check_loop_expr(lp, expected, s); },
+      [&](const ast::x3::forward_ast<ast::IfExpr>& ie) {
+        return as_flat(check_if(ie.get(), expected, s));
+      },
+      [&](const ast::x3::forward_ast<ast::MatchExpr>& me) {
+        return as_flat(check_match(me.get(), expected, s));
+      },
+      [&](const ast::x3::forward_ast<ast::Block>& blk) { return block_expr(blk.get()); });
 }
 
 }  // namespace vx::check

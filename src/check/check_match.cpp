@@ -224,62 +224,66 @@ bool Checker::pattern_value(const ast::PatValue& v, const Type& t, Int& out) {
           "expected `" + type_name(t) + "`, found " + (kind ? found : "`" + found + "`"));
     return false;
   };
-  if (const auto* il = boost::get<ast::IntLit>(&v.atom)) {
-    if (!t.is_scalar() || t.scalar == Scalar::Bool || t.scalar == Scalar::Char)
-      return mismatch("integer");
-    tir::Expr* e = check_int_lit(*il, &t, v.negative, s);
-    if (e->type.is_error()) return false;
-    if (e->type != t) return mismatch(type_name(e->type));
-    out = literal_value(e->lit, t.scalar);
-    return true;
-  }
-  if (v.negative && !boost::get<ast::Path>(&v.atom)) {
-    const std::string what = boost::get<ast::BoolLit>(&v.atom) ? "bool" : "char";
-    error("E0202", s, "cannot apply unary operator `-` to type `" + what + "`",
+  auto negated = [&](const char* what) {
+    error("E0202", s, std::string("cannot apply unary operator `-` to type `") + what + "`",
           "cannot be negated");
     return false;
-  }
-  if (const auto* bl = boost::get<ast::BoolLit>(&v.atom)) {
-    if (t.scalar != Scalar::Bool || !t.is_scalar()) return mismatch("bool");
-    out = bl->text == "true";
-    return true;
-  }
-  if (const auto* cl = boost::get<ast::CharLit>(&v.atom)) {
-    tir::Expr* e = check_char_lit(*cl, s);
-    if (e->type.is_error()) return false;
-    if (e->type != t) return mismatch("char");
-    out = literal_value(e->lit, t.scalar);
-    return true;
-  }
-  const ast::Path& path = ast::must_get<ast::Path>(v.atom);
-  if (v.negative) {
-    auto& d = error("E0001", s, "a `-` in a pattern stands only before a number literal",
-                    "not a literal");
-    d.helps.push_back("write the negative value as a literal, or name it in a `const`");
-    return false;
-  }
-  tir::Expr* e = nullptr;
-  if (path.segments.size() == 1) {
-    const std::string& name = path.segments[0].name;
-    Type ct;
-    tir::Literal cv;
-    if (!const_value(name, s, ct, cv)) {
-      auto& d = error("E0100", s, "cannot find constant `" + name + "`",
-                      "not a constant: a range pattern's bounds are literals or constants");
-      d.helps.push_back("a name alone binds the value (`" + name + " => …`); in a range, write " +
-                        "a literal or a `const`");
-      return false;
-    }
-    if (ct.is_error()) return false;
-    e = make(tir::ExprKind::Literal, ct, s);
-    e->lit = cv;
-  } else {
-    e = check_assoc_path(path, s);
-    if (e->type.is_error()) return false;
-  }
-  if (e->type != t) return mismatch(type_name(e->type));
-  out = literal_value(e->lit, t.scalar);
-  return true;
+  };
+  return ast::visit(
+      v.atom,
+      [&](const ast::IntLit& il) {
+        if (!t.is_scalar() || t.scalar == Scalar::Bool || t.scalar == Scalar::Char)
+          return mismatch("integer");
+        tir::Expr* e = check_int_lit(il, &t, v.negative, s);
+        if (e->type.is_error()) return false;
+        if (e->type != t) return mismatch(type_name(e->type));
+        out = literal_value(e->lit, t.scalar);
+        return true;
+      },
+      [&](const ast::BoolLit& bl) {
+        if (v.negative) return negated("bool");
+        if (t.scalar != Scalar::Bool || !t.is_scalar()) return mismatch("bool");
+        out = bl.text == "true";
+        return true;
+      },
+      [&](const ast::CharLit& cl) {
+        if (v.negative) return negated("char");
+        tir::Expr* e = check_char_lit(cl, s);
+        if (e->type.is_error()) return false;
+        if (e->type != t) return mismatch("char");
+        out = literal_value(e->lit, t.scalar);
+        return true;
+      },
+      [&](const ast::Path& path) {  // a constant: `LO..=HI`, `i32::MAX`
+        if (v.negative) {
+          auto& d = error("E0001", s, "a `-` in a pattern stands only before a number literal",
+                          "not a literal");
+          d.helps.push_back("write the negative value as a literal, or name it in a `const`");
+          return false;
+        }
+        tir::Expr* e = nullptr;
+        if (path.segments.size() == 1) {
+          const std::string& name = path.segments[0].name;
+          Type ct;
+          tir::Literal cv;
+          if (!const_value(name, s, ct, cv)) {
+            auto& d = error("E0100", s, "cannot find constant `" + name + "`",
+                            "not a constant: a range pattern's bounds are literals or constants");
+            d.helps.push_back("a name alone binds the value (`" + name +
+                              " => …`); in a range, write " + "a literal or a `const`");
+            return false;
+          }
+          if (ct.is_error()) return false;
+          e = make(tir::ExprKind::Literal, ct, s);
+          e->lit = cv;
+        } else {
+          e = check_assoc_path(path, s);
+          if (e->type.is_error()) return false;
+        }
+        if (e->type != t) return mismatch(type_name(e->type));
+        out = literal_value(e->lit, t.scalar);
+        return true;
+      });
 }
 
 Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t,

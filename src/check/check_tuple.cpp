@@ -436,58 +436,62 @@ void Checker::bind_pattern(const ast::LetPattern& p, const Type& t,
                            const std::vector<tir::Expr*>& leaves, size_t first,
                            std::set<std::string>& names, std::vector<tir::Stmt*>& out) {
   const int count = t.leaf_count();
-  if (const auto* b = boost::get<ast::BindPat>(&p)) {
-    const std::string& name = b->name.name;
-    if (name == "_")  // the elements are still evaluated
-      return drop_leaves(leaves, first, first + static_cast<size_t>(count), out);
-    if (!names.insert(name).second)
-      error("E0102", span(b->name),
-            "identifier `" + name + "` is bound more than once in the same pattern",
-            "used in a pattern more than once");
-    if (!t.is_tuple()) {
-      tir::Stmt* st = prog_.new_stmt();
-      st->kind = tir::StmtKind::Let;
-      st->span = span(*b);
-      st->value = leaves[first];
-      st->var_name = name;
-      st->slot = declare(name, t, b->is_mut, span(b->name));
-      out.push_back(st);
-      return;
-    }
-    tir::Expr* sub = new_flat(t, span(*b));
-    sub->args.assign(leaves.begin() + static_cast<long>(first),
-                     leaves.begin() + static_cast<long>(first) + count);
-    declare_tuple(name, t, b->is_mut, span(b->name), sub, out);
-    return;
-  }
-  const ast::TuplePat& tp = ast::must_get<ast::x3::forward_ast<ast::TuplePat>>(p).get();
-  // A struct is not taken apart by a tuple pattern (`let (x, n) = p;`), as in Rust (E0308).
-  if (!t.is_tuple() || t.is_struct() || t.elems.size() != tp.elems.size()) {
-    auto& d = error(
-        "E0200", span(tp),
-        !t.is_tuple() || t.is_struct()
-            ? "mismatched types: expected `" + type_name(t) + "`, found a tuple"
-            : "mismatched types: expected a tuple with " + std::to_string(t.elems.size()) +
-                  " element" + (t.elems.size() == 1 ? "" : "s") + ", found one with " +
-                  std::to_string(tp.elems.size()) + " element" + (tp.elems.size() == 1 ? "" : "s"),
-        "expected `" + type_name(t) + "`");
-    (void)d;
-    declare_unchecked(tp);
-    return;
-  }
-  size_t at = first;
-  for (size_t i = 0; i < tp.elems.size(); ++i) {
-    bind_pattern(tp.elems[i], t.elems[i], leaves, at, names, out);
-    at += static_cast<size_t>(t.elems[i].leaf_count());
-  }
+  ast::visit(
+      p,
+      [&](const ast::BindPat& b) {
+        const std::string& name = b.name.name;
+        if (name == "_")  // the elements are still evaluated
+          return drop_leaves(leaves, first, first + static_cast<size_t>(count), out);
+        if (!names.insert(name).second)
+          error("E0102", span(b.name),
+                "identifier `" + name + "` is bound more than once in the same pattern",
+                "used in a pattern more than once");
+        if (!t.is_tuple()) {
+          tir::Stmt* st = prog_.new_stmt();
+          st->kind = tir::StmtKind::Let;
+          st->span = span(b);
+          st->value = leaves[first];
+          st->var_name = name;
+          st->slot = declare(name, t, b.is_mut, span(b.name));
+          out.push_back(st);
+          return;
+        }
+        tir::Expr* sub = new_flat(t, span(b));
+        sub->args.assign(leaves.begin() + static_cast<long>(first),
+                         leaves.begin() + static_cast<long>(first) + count);
+        declare_tuple(name, t, b.is_mut, span(b.name), sub, out);
+      },
+      [&](const ast::x3::forward_ast<ast::TuplePat>& pat) {
+        const ast::TuplePat& tp = pat.get();
+        // A struct is not taken apart by a tuple pattern (`let (x, n) = p;`), as in Rust (E0308).
+        if (!t.is_tuple() || t.is_struct() || t.elems.size() != tp.elems.size()) {
+          auto& d = error("E0200", span(tp),
+                          !t.is_tuple() || t.is_struct()
+                              ? "mismatched types: expected `" + type_name(t) + "`, found a tuple"
+                              : "mismatched types: expected a tuple with " +
+                                    std::to_string(t.elems.size()) + " element" +
+                                    (t.elems.size() == 1 ? "" : "s") + ", found one with " +
+                                    std::to_string(tp.elems.size()) + " element" +
+                                    (tp.elems.size() == 1 ? "" : "s"),
+                          "expected `" + type_name(t) + "`");
+          (void)d;
+          declare_unchecked(tp);
+          return;
+        }
+        size_t at = first;
+        for (size_t i = 0; i < tp.elems.size(); ++i) {
+          bind_pattern(tp.elems[i], t.elems[i], leaves, at, names, out);
+          at += static_cast<size_t>(t.elems[i].leaf_count());
+        }
+      });
 }
 
 void Checker::declare_unchecked(const ast::TuplePat& p) {
   for (const ast::LetPattern& e : p.elems) {
-    if (const auto* b = boost::get<ast::BindPat>(&e))
-      declare(b->name.name, Type::error(), b->is_mut, span(b->name));
-    else
-      declare_unchecked(ast::must_get<ast::x3::forward_ast<ast::TuplePat>>(e).get());
+    ast::visit(
+        e,
+        [&](const ast::BindPat& b) { declare(b.name.name, Type::error(), b.is_mut, span(b.name)); },
+        [&](const ast::x3::forward_ast<ast::TuplePat>& tp) { declare_unchecked(tp.get()); });
   }
 }
 

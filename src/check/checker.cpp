@@ -1,4 +1,5 @@
-// Items, types and statements. Expressions are in check_expr.cpp, built-ins in check_builtins.cpp.
+// Items, types and blocks. Statements are in check_stmt.cpp, expressions in check_expr.cpp,
+// built-ins in check_builtins.cpp, moves and borrows in moves.cpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 
@@ -51,18 +52,22 @@ void Checker::run(bool needs_main) {
     return true;
   };
   for (const auto& item : parsed_.program.items) {
-    if (auto* f = boost::get<ast::FnItem>(&item)) {
-      if (!define(f->name.name, span(f->name))) continue;
-      FnSig sig;
-      sig.name = f->name.name;
-      sig.span = span(f->name);
-      sig.item = f;
-      fn_by_name_[sig.name] = static_cast<int>(sigs_.size());
-      sigs_.push_back(std::move(sig));
-    } else if (auto* c = boost::get<ast::ConstItem>(&item)) {
-      if (!define(c->name.name, span(c->name))) continue;
-      consts_[c->name.name].item = c;
-    }
+    ast::visit(
+        item, [](const ast::Attribute&) {}, [](const ast::ImportItem&) {},
+        [&](const ast::FnItem& f) {
+          if (!define(f.name.name, span(f.name))) return;
+          FnSig sig;
+          sig.name = f.name.name;
+          sig.span = span(f.name);
+          sig.item = &f;
+          fn_by_name_[sig.name] = static_cast<int>(sigs_.size());
+          sigs_.push_back(std::move(sig));
+        },
+        [&](const ast::ConstItem& c) {
+          if (!define(c.name.name, span(c.name))) return;
+          consts_[c.name.name].item = &c;
+        },
+        [](const ast::StructItem&) {});  // collect_structs, next
   }
   collect_structs();
   // Signatures (after every const is known, so that dimensions can name consts).
@@ -188,62 +193,70 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
 }
 
 Type Checker::resolve_type(const ast::Type& t) {
-  if (auto* n = boost::get<ast::NamedType>(&t)) {
-    Scalar s;
-    if (scalar_by_name(n->name, s)) return Type::of(s);
-    if (n->name == "()" || n->name == "void") return Type::unit();
-    if (n->name == "Token") return Type::token();
-    if (n->name == "str") {
-      auto& d = error("E0104", span(*n), "the type `str` is only used behind a reference",
-                      "a string slice is `&str`");
-      d.helps.push_back("write `&str`");
-      return Type::error();
-    }
-    if (has_struct(n->name)) return struct_type(n->name, span(*n));
-    auto& d = error("E0104", span(*n), "unknown type `" + n->name + "`", "not a type");
-    std::vector<std::string> types = {"Token"};
-    for (const auto& [name, info] : structs_) types.push_back(name);
+  return ast::visit(
+      t, [&](const ast::NamedType& n) { return resolve_named(n); },
+      [&](const ast::TensorType& tt) { return resolve_tensor_type(tt); },
+      [&](const ast::RefType& r) { return resolve_ref(r); },
+      [&](const ast::ArrayType& a) { return resolve_array_type(a); },
+      [&](const ast::TupleType& tu) { return resolve_tuple(tu); });
+}
+
+Type Checker::resolve_named(const ast::NamedType& n) {
+  Scalar s;
+  if (scalar_by_name(n.name, s)) return Type::of(s);
+  if (n.name == "()" || n.name == "void") return Type::unit();
+  if (n.name == "Token") return Type::token();
+  if (n.name == "str") {
+    auto& d = error("E0104", span(n), "the type `str` is only used behind a reference",
+                    "a string slice is `&str`");
+    d.helps.push_back("write `&str`");
+    return Type::error();
+  }
+  if (has_struct(n.name)) return struct_type(n.name, span(n));
+  auto& d = error("E0104", span(n), "unknown type `" + n.name + "`", "not a type");
+  std::vector<std::string> types = {"Token"};
+  for (const auto& [name, info] : structs_) types.push_back(name);
 #define VX_SCALAR(E, name, ctype, bits, is_int, is_signed, is_float, cuda, atomic) \
   types.push_back(name);
 #include "check/scalar_types.def"
 #undef VX_SCALAR
-    if (n->name == "usize" || n->name == "isize")
-      d.helps.push_back("Vx has no `" + n->name +
-                        "`: an index may be of any integer type, and a length is `i32` "
-                        "(`t.len()`); write `i32` or `i64`");
-    else if (auto near = closest_name(n->name, types))
-      d.helps.push_back("a type with a similar name exists: `" + *near + "`");
+  if (n.name == "usize" || n.name == "isize")
+    d.helps.push_back("Vx has no `" + n.name +
+                      "`: an index may be of any integer type, and a length is `i32` "
+                      "(`t.len()`); write `i32` or `i64`");
+  else if (auto near = closest_name(n.name, types))
+    d.helps.push_back("a type with a similar name exists: `" + *near + "`");
+  return Type::error();
+}
+
+Type Checker::resolve_ref(const ast::RefType& r) {
+  const auto* named = boost::get<ast::NamedType>(&r.inner.get());
+  if (named && named->name == "str") return resolve_str(r);
+  if (r.lifetime) {
+    auto& d = error("E0210", span(*r.lifetime), "a lifetime can only be written in `&'static str`",
+                    "not supported here");
+    d.notes.push_back("references to tensors take no lifetime (spec/types.md §5)");
     return Type::error();
   }
-  if (auto* tu = boost::get<ast::TupleType>(&t)) return resolve_tuple(*tu);
-  if (auto* r = boost::get<ast::RefType>(&t)) {
-    const auto* named = boost::get<ast::NamedType>(&r->inner.get());
-    if (named && named->name == "str") return resolve_str(*r);
-    if (r->lifetime) {
-      auto& d = error("E0210", span(*r->lifetime),
-                      "a lifetime can only be written in `&'static str`", "not supported here");
-      d.notes.push_back("references to tensors take no lifetime (spec/types.md §5)");
-      return Type::error();
-    }
-    Type inner = resolve_type(r->inner.get());
-    if (inner.is_error()) return inner;
-    if (inner.is_struct()) {  // check_struct_ref.cpp
-      inner.struct_ref = true;
-      inner.ref_mut = r->is_mut;
-      return inner;
-    }
-    if (inner.kind != TypeKind::Tensor) {
-      error("E0104", span(*r),
-            "references are to tensors and structs only, not to `" + type_name(inner) + "`",
-            "unsupported reference");
-      return Type::error();
-    }
-    inner.kind = TypeKind::Ref;
-    inner.ref_mut = r->is_mut;
+  Type inner = resolve_type(r.inner.get());
+  if (inner.is_error()) return inner;
+  if (inner.is_struct()) {  // check_struct_ref.cpp
+    inner.struct_ref = true;
+    inner.ref_mut = r.is_mut;
     return inner;
   }
-  if (auto* a = boost::get<ast::ArrayType>(&t)) return resolve_array_type(*a);
-  const auto& tt = ast::must_get<ast::TensorType>(t);
+  if (inner.kind != TypeKind::Tensor) {
+    error("E0104", span(r),
+          "references are to tensors and structs only, not to `" + type_name(inner) + "`",
+          "unsupported reference");
+    return Type::error();
+  }
+  inner.kind = TypeKind::Ref;
+  inner.ref_mut = r.is_mut;
+  return inner;
+}
+
+Type Checker::resolve_tensor_type(const ast::TensorType& tt) {
   Type elem = resolve_type(tt.elem.get());
   if (elem.is_error()) return elem;
   if (!elem.is_scalar() || elem.scalar == Scalar::Char) {
@@ -564,76 +577,6 @@ Local* Checker::lookup(const std::string& name) {
   return nullptr;
 }
 
-Checker::MoveState Checker::save_moves() const {
-  MoveState state;
-  for (const auto& scope : scopes_)
-    for (const Local& l : scope) state.push_back({l.moved, l.moved_at});
-  return state;
-}
-
-void Checker::restore_moves(const MoveState& state) {
-  size_t i = 0;
-  for (auto& scope : scopes_)
-    for (Local& l : scope) {
-      if (i == state.size()) return;
-      l.moved = state[i].moved;
-      l.moved_at = state[i].at;
-      ++i;
-    }
-}
-
-void Checker::merge_moves(MoveState& into, const MoveState& other) {
-  for (size_t i = 0; i < into.size() && i < other.size(); ++i)
-    if (!into[i].moved && other[i].moved) into[i] = other[i];
-}
-
-void Checker::join_moves(std::optional<MoveState>& at) const {
-  if (at)
-    merge_moves(*at, save_moves());
-  else
-    at = save_moves();
-}
-
-void Checker::enter_loop(const char* kind, Span head, const tir::Stmt* stmt,
-                         const boost::optional<ast::Label>& label) {
-  ++loop_depth_;
-  loop_flows_.emplace_back();
-  LoopFlow& flow = loop_flows_.back();
-  flow.kind = kind;
-  flow.head = head;
-  flow.stmt = stmt;
-  if (label) flow.label = label->name;
-}
-
-Checker::LoopFlow Checker::leave_loop(const MoveState& before, const tir::Block* body) {
-  LoopFlow flow = std::move(loop_flows_.back());
-  loop_flows_.pop_back();
-  // The end of a pass, when the body can reach it: a body that ends in `break` (`loop { break
-  // t; }`) or `continue` moves nothing into the next pass there.
-  MoveState end = never_ends(body, true) ? before : save_moves();
-  if (flow.at_continue) merge_moves(end, *flow.at_continue);
-  size_t i = 0;
-  for (auto& scope : scopes_)
-    for (Local& l : scope) {
-      if (i >= before.size()) break;
-      if (end[i].moved && !before[i].moved) {
-        auto& d = error("E0301", end[i].at, "use of moved value `" + l.name + "`",
-                        "value moved here, in the previous pass of the loop");
-        d.helps.push_back("give `" + l.name + "` a new value before the pass ends (`" + l.name +
-                          " = …;` on every path), move it after the loop, or make a new tensor "
-                          "in each pass");
-        end[i].moved = false;  // reported once
-      }
-      ++i;
-    }
-  MoveState after = before;
-  merge_moves(after, end);
-  if (flow.at_break) merge_moves(after, *flow.at_break);
-  restore_moves(after);
-  --loop_depth_;
-  return flow;
-}
-
 int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span decl) {
   int slot = fn_->slot_count();
   fn_->slot_types.push_back(t);
@@ -688,442 +631,6 @@ tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type
     result = Type::unit();
   if (new_scope) scopes_.pop_back();
   return blk;
-}
-
-tir::BinOp compound_op(const std::string& op) {
-  static const std::map<std::string, tir::BinOp> ops = [] {  // parse/operators.def
-    std::map<std::string, tir::BinOp> m;
-#define VX_BINOP(E, spelling, precedence, cls, compound, fn) \
-  if (*compound) m.emplace(compound, tir::BinOp::E);
-#include "parse/operators.def"
-#undef VX_BINOP
-    return m;
-  }();
-  return must_find(ops, op);
-}
-
-namespace {
-// Where the value of a block-like expression comes from, for a message: the tail of its first
-// block that has a value, into nested `if`s and blocks.
-Span value_origin(const tir::Expr* e) {
-  for (;;) {
-    const tir::Expr* next = nullptr;
-    if (e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr)
-      for (const tir::Block* b : {e->block, e->else_block})
-        if (!next && b && b->tail && !b->tail->type.is_unit()) next = b->tail;
-    if (!next) return e->span;
-    e = next;
-  }
-}
-}  // namespace
-
-void Checker::record_let_borrow(const std::string& ref, int ref_slot, const tir::Expr* value,
-                                Span at) {
-  const tir::Expr* e = value;
-  while (e && (e->kind == tir::ExprKind::Ref || e->kind == tir::ExprKind::View) && !e->args.empty())
-    e = e->args[0];
-  if (!e || e->kind != tir::ExprKind::Var) return;
-  int root = -1;
-  if (e->type.kind == TypeKind::Tensor) {
-    root = e->slot;
-  } else {  // `let r2 = &mut r[1];` of a reference `r` bound by let: borrows what `r` borrows
-    for (const LetBorrow& b : let_borrows_)
-      if (b.ref_slot == e->slot) root = b.root_slot;
-  }
-  if (root >= 0) let_borrows_.push_back({ref, ref_slot, root, at, at.begin, std::nullopt});
-}
-
-void Checker::report_let_borrow(const LetBorrow& b, const LetBorrow::Conflict& c, Span later_use) {
-  auto& d = error("E0305", c.at,
-                  c.is_move ? "cannot move out of `" + c.name + "` because it is borrowed"
-                            : "cannot assign to `" + c.name + "` because it is borrowed",
-                  c.is_move ? "move out of `" + c.name + "` occurs here"
-                            : "`" + c.name + "` is assigned to here but it was already borrowed");
-  d.secondary.push_back({b.at, "`" + c.name + "` is borrowed here, by `" + b.ref + "`"});
-  d.secondary.push_back({later_use, "borrow later used here"});
-  d.helps.push_back("use `" + b.ref + "` only before this, or borrow again after it");
-}
-
-void Checker::let_borrow_conflict(int slot, const std::string& name, Span at, bool is_move) {
-  if (slot < 0) return;  // (a reported borrow's root is -1)
-  for (LetBorrow& b : let_borrows_) {
-    if (b.root_slot != slot || b.pending) continue;
-    const Local* r = lookup(b.ref);
-    if (!r || r->slot != b.ref_slot) continue;  // out of scope, or shadowed: the borrow has ended
-    const LetBorrow::Conflict c{name, at, is_move};
-    // A loop around this that began after the borrow and used `r`: its next pass uses it again.
-    bool used_in_loop = false;
-    for (const LoopFlow& loop : loop_flows_)
-      if (loop.head.begin > b.at.begin && b.last_use >= loop.head.begin) used_in_loop = true;
-    if (used_in_loop) {
-      report_let_borrow(b, c, Span{b.last_use, b.last_use + static_cast<uint32_t>(b.ref.size())});
-      continue;
-    }
-    b.pending = c;
-  }
-}
-
-void Checker::use_let_borrow(const Local& l, Span at) {
-  for (LetBorrow& b : let_borrows_) {
-    if (b.ref_slot != l.slot) continue;
-    b.last_use = at.begin;
-    if (b.pending) {
-      report_let_borrow(b, *b.pending, at);
-      b.pending.reset();
-      b.root_slot = -1;  // reported once
-    }
-  }
-}
-
-void Checker::check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out) {
-  tir::Stmt* st = prog_.new_stmt();
-  st->span = span(s);
-  if (const auto* let = boost::get<ast::LetStmt>(&s)) {
-    st->kind = tir::StmtKind::Let;
-    Type declared;
-    bool has_type = false;
-    if (let->type) {
-      declared = resolve_type(*let->type);
-      has_type = true;
-    }
-    Type t = declared;
-    if (let->init) {
-      st->value = check_expr(*let->init, has_type ? &declared : nullptr);
-      if (has_type)
-        st->value = coerce(st->value, declared, span(*let->init));
-      else
-        t = st->value->type;
-      mark_moved(st->value, span(*let->init));
-    } else if (!(has_type && session_decl(span(s)))) {
-      // Vx has no deferred initialisation (spec/grammar.md §3): a binding always has a value.
-      const std::string shown = has_type ? ": " + type_name(declared) : "";
-      error("E0001", span(s), "Vx has no `let` without a value",
-            "give `" + let->name.name + "` its first value here: `let " +
-                (let->is_mut ? "mut " : "") + let->name.name + shown + " = …;`");
-      t = Type::error();
-    }
-    if (t.is_struct_ref()) return declare_struct_ref(let->name.name, t, st->value, span(let->name));
-    if (t.is_tuple()) {
-      declare_tuple(let->name.name, t, let->is_mut, span(let->name),
-                    st->value && st->value->type.is_tuple() ? st->value : nullptr, out);
-      return;
-    }
-    if (t.kind == TypeKind::Tensor && t.memory == Memory::Smem && spawn_depth_ == 0)
-      error("E0402", st->span, "an SMEM tile can only be made in a `spawn on` region",
-            "`" + let->name.name + "` is made in host code");
-    st->var_name = let->name.name;
-    st->slot = declare(let->name.name, t, let->is_mut, span(let->name));
-    if (!has_type && let->init && t.is_scalar() && untyped_literal(*let->init))
-      scopes_.back().back().literal_value = st->value;
-    if (st->value && t.kind == TypeKind::Ref)
-      record_let_borrow(let->name.name, st->slot, st->value, span(*let->init));
-    out.push_back(st);
-    return;
-  }
-  if (const auto* lt = boost::get<ast::LetTupleStmt>(&s))
-    return check_let_tuple(*lt, st->span, out);
-  if (const auto* ret = boost::get<ast::ReturnStmt>(&s)) {
-    st->kind = tir::StmtKind::Return;
-    // Inside a block loop, leaving the across loop is the kernel rules' E6032.
-    if (spawn_depth_ > 0 && block_loop_depth_ == 0) {
-      error("E0503", st->span, "`return` cannot leave a `spawn on` region",
-            "inside a `spawn on` region");
-    }
-    if (ret->value) {
-      st->value = check_expr(*ret->value, &sig_->ret);
-      st->value = coerce(st->value, sig_->ret, span(*ret->value), "the returned value");
-      mark_moved(st->value, span(*ret->value));
-      if (sig_->ret.is_tuple()) {
-        if (write_back_params_.empty()) return return_tuple(st->value, st->span, out, true);
-        return_tuple(st->value, st->span, out, false);
-        st->value = nullptr;
-      }
-    } else if (!sig_->ret.is_unit() && !sig_->ret.is_error()) {
-      error("E0200", st->span,
-            "`return;` in a function that returns `" + type_name(sig_->ret) + "`",
-            "expected a value");
-    }
-    return return_with_write_back(st, out);
-  }
-  if (const auto* b = boost::get<ast::BreakStmt>(&s)) return check_break(*b, st, out);
-  if (const auto* c = boost::get<ast::ContinueStmt>(&s)) return check_continue(*c, st, out);
-  if (const auto* w = boost::get<ast::WhileStmt>(&s)) {
-    st->kind = tir::StmtKind::While;
-    Type b = Type::of(Scalar::Bool);
-    st->value = coerce(check_expr(w->cond, &b), b, span(w->cond), "the condition");
-    const MoveState before = save_moves();
-    enter_loop("while", loop_head(st->span, w->body.get()), st, w->label);
-    Type r;
-    Type unit;
-    st->body = check_block(w->body.get(), &unit, r);
-    leave_loop(before, st->body);
-    out.push_back(st);
-    return;
-  }
-  if (const auto* f = boost::get<ast::ForStmt>(&s)) {
-    const ast::ForRange& range = f->range;
-    st->kind = tir::StmtKind::For;
-    st->inclusive = range.range_op == "..=";
-    // The bounds share one integer type; an unsuffixed literal takes the other's.
-    bool start_lit = untyped_literal(range.start.first) && range.start.rest.empty();
-    if (start_lit) {
-      st->end = check_expr(range.end, nullptr);
-      st->start = check_expr(range.start, &st->end->type);
-    } else {
-      st->start = check_expr(range.start, nullptr);
-      st->end = check_expr(range.end, &st->start->type);
-    }
-    Type t = st->start->type;
-    if (!t.is_error() && !(t.is_scalar() && is_int(t.scalar))) {
-      error("E0200", span(range.start), "a range needs integers, not `" + type_name(t) + "`");
-      t = Type::error();
-    }
-    if (!t.is_error()) st->end = coerce(st->end, t, span(range.end), "the end of the range");
-    check_range_adapters(range, st);
-    // Where an across loop may stand is a kernel rule (E6032, check/kernel_rules.cpp).
-    if (f->across) {
-      st->across = f->across->level == "blocks" ? tir::Across::Blocks : tir::Across::Lanes;
-      if (f->across->lane_count) {
-        if (st->across == tir::Across::Blocks) {
-          error("E0001", span(*f->across->lane_count), "`across blocks` takes no count",
-                "write `across blocks`");
-        } else {
-          Type i32 = Type::of(Scalar::I32);
-          tir::Expr* n =
-              check_int_lit(*f->across->lane_count, &i32, false, span(*f->across->lane_count));
-          if (!n->type.is_error()) {
-            st->lane_count = static_cast<int>(n->lit.i);
-            st->lanes_written = true;
-          }
-        }
-      }
-    }
-    const MoveState before = save_moves();
-    scopes_.emplace_back();
-    st->var_name = f->var.name;
-    st->slot = declare(f->var.name, t, false, span(f->var));
-    enter_loop("for", loop_head(st->span, f->body.get()), st, f->label);
-    if (st->across == tir::Across::Blocks) ++block_loop_depth_;
-    Type r, unit;
-    st->body = check_block(f->body.get(), &unit, r);
-    if (st->across == tir::Across::Blocks) --block_loop_depth_;
-    leave_loop(before, st->body);
-    scopes_.pop_back();
-    out.push_back(st);
-    return;
-  }
-  if (const auto* sp = boost::get<ast::SpawnStmt>(&s)) {
-    st->kind = tir::StmtKind::Spawn;
-    const auto& segs = sp->topology.segments;
-    if (!(segs.size() == 2 && segs[0].name == "Topology" && segs[1].name == "Device")) {
-      std::string name;
-      for (size_t i = 0; i < segs.size(); ++i) name += (i ? "::" : "") + segs[i].name;
-      error("E0403", span(sp->topology), "unknown topology `" + name + "`",
-            "expected `Topology::Device`");
-    }
-    if (spawn_depth_ > 0)
-      error("E0404", st->span, "a `spawn on` region cannot be inside another one",
-            "nested `spawn on`");
-    if (fn_index_ >= 0) has_spawn_[fn_index_] = true;
-    int saved_loops = loop_depth_;
-    loop_depth_ = 0;
-    ++spawn_depth_;
-    Type r, unit;
-    st->body = check_block(sp->body.get(), &unit, r);
-    --spawn_depth_;
-    loop_depth_ = saved_loops;
-    out.push_back(st);
-    return;
-  }
-  const auto& es = ast::must_get<ast::ExprStmt>(s);
-  // A block-like statement without `;` before the end of its block (`loop { … }`, `if`, a block)
-  // is a statement of type `()`, as in Rust (rustc's E0308): `loop { break 5; } i = 1;` is E0200.
-  // With `;` its value, if any, is dropped. (The block's last one is its tail: check_block.)
-  const bool unit_stmt = !es.assign && !es.semicolon;
-  const Type unit = Type::unit();
-  if (const ast::LoopExpr* lp = es.assign ? nullptr : bare_loop(es.expr)) {
-    // A `loop` statement: a value of its `break`s is E0200 there without `;`, else not used.
-    LoopParts parts = check_loop(*lp, unit_stmt ? &unit : nullptr, span(*lp), false);
-    out.insert(out.end(), parts.stmts.begin(), parts.stmts.end());
-    return;
-  }
-  if (!es.assign) {
-    st->kind = tir::StmtKind::Expr;
-    st->value = check_expr(es.expr, unit_stmt ? &unit : nullptr);
-    const Type& vt = st->value->type;
-    if (unit_stmt && !vt.is_unit() && !vt.is_error()) {
-      auto& d = error("E0200", value_origin(st->value),
-                      "mismatched types: expected `()`, found `" + type_name(vt) + "`",
-                      "expected `()`, found `" + type_name(vt) + "`");
-      d.secondary.push_back({span(es), "expected this to be `()`"});
-      d.helps.push_back(
-          "end the statement with `;` to drop its value, or make it the last expression of "
-          "the block");
-    }
-    mark_moved(st->value, span(es.expr));
-    if (vt.is_tuple()) {  // its prelude, and the elements that have effects
-      out.insert(out.end(), st->value->block->stmts.begin(), st->value->block->stmts.end());
-      return drop_leaves(st->value->args, 0, st->value->args.size(), out);
-    }
-    out.push_back(st);
-    return;
-  }
-  // Assignment: the target is a local or a tensor element.
-  st->kind = tir::StmtKind::Assign;
-  const ast::AssignTail& a = *es.assign;
-  st->compound = a.op != "=";
-  if (st->compound) st->op = compound_op(a.op);
-  const ast::Expr& target = es.expr;
-  Span tspan = span(target);
-  const ast::Postfix* place = nullptr;
-  if (target.rest.empty() && target.first.types.empty() && target.first.operand.ops.empty())
-    place = &target.first.operand.operand;
-  const ast::PathExpr* pe = place ? place_root(*place) : nullptr;
-  bool simple_name = pe && !pe->call_args && pe->path.segments.size() == 1;
-  bool all_index = place && std::all_of(place->suffixes.begin(), place->suffixes.end(),
-                                        [](const ast::Suffix& x) {
-                                          return boost::get<ast::IndexSuffix>(&x) != nullptr;
-                                        });
-  const bool all_field =
-      place && !place->suffixes.empty() &&
-      std::all_of(place->suffixes.begin(), place->suffixes.end(),
-                  [](const ast::Suffix& x) { return boost::get<ast::FieldSuffix>(&x) != nullptr; });
-  if (simple_name && pe == boost::get<ast::PathExpr>(&place->base) && !all_index &&
-      !lookup(pe->path.segments[0].name)) {
-    // `q.n += 1;` of no `q`: E0100, as a read of `q.n` says it (with a name that is near).
-    check_expr(target, nullptr);
-    check_expr(a.value, nullptr);
-    return;
-  }
-  if (simple_name && pe == boost::get<ast::PathExpr>(&place->base)) {
-    Local* l = lookup(pe->path.segments[0].name);
-    if (l && (l->type.is_tuple() || all_field)) {
-      if (all_field && !l->type.is_tuple()) {
-        error("E0211", tspan,
-              l->type.is_scalar() ? "`" + type_name(l->type) +
-                                        "` is a primitive type and therefore doesn't have fields"
-                                  : "no field on type `" + type_name(l->type) + "`",
-              "not a tuple");
-        check_expr(a.value, nullptr);
-        return;
-      }
-      return check_tuple_assign(*l, *place, a, tspan, out);
-    }
-  }
-  // `*r = value;` of a `&mut` reference to a struct writes every field (check_struct_ref.cpp).
-  if (!place && target.rest.empty() && target.first.types.empty() &&
-      target.first.operand.ops.size() == 1 && target.first.operand.ops[0] == "*") {
-    const ast::Postfix& inner = target.first.operand.operand;
-    const auto* ipe = boost::get<ast::PathExpr>(&inner.base);
-    Local* l = ipe && !ipe->call_args && ipe->path.segments.size() == 1 && inner.suffixes.empty()
-                   ? lookup(ipe->path.segments[0].name)
-                   : nullptr;
-    if (l && l->type.is_struct_ref()) return check_tuple_assign(*l, inner, a, tspan, out, true);
-  }
-  if (!simple_name || !all_index) {
-    error("E0200", tspan, "cannot assign to this expression",
-          "expected a variable or a tensor element");
-    st->target = error_expr(tspan);
-    st->value = check_expr(a.value, nullptr);
-    out.push_back(st);
-    return;
-  }
-  const std::string& name = pe->path.segments[0].name;
-  Local* local = lookup(name);
-  if (local && local->type.kind == TypeKind::Ref && place->suffixes.empty() &&
-      pe != boost::get<ast::PathExpr>(&place->base)) {
-    error("E0300", tspan, "cannot assign to `*" + name + "`: assign to its elements instead");
-    st->target = error_expr(tspan);
-    st->value = check_expr(a.value, nullptr);
-    out.push_back(st);
-    return;
-  }
-  if (!local) {
-    Type ct;
-    tir::Literal cv;
-    if (const_value(name, tspan, ct, cv))
-      error("E0300", tspan, "cannot assign to const `" + name + "`", "a const");
-    else
-      error("E0100", span(pe->path), "cannot find `" + name + "` in this scope", "not found");
-    st->target = error_expr(tspan);
-    st->value = check_expr(a.value, nullptr);
-    out.push_back(st);
-    return;
-  }
-  if (place->suffixes.empty()) {
-    if (!local->is_mut && !local->type.is_error()) {
-      auto& d = error("E0300", tspan, "cannot assign twice to immutable variable `" + name + "`",
-                      "cannot assign to an immutable variable");
-      d.secondary.push_back({local->decl, "declared here without `mut`"});
-      d.helps.push_back("declare it with `let mut " + name + "`");
-    }
-    if (local->type.kind == TypeKind::Ref && !local->type.is_error()) {
-      error("E0300", tspan, "cannot assign to reference parameter `" + name + "`",
-            "assign to its elements instead");
-    }
-    tir::Expr* t = make(tir::ExprKind::Var, local->type, tspan);
-    t->slot = local->slot;
-    t->text = name;
-    st->target = t;
-    st->value = check_expr(a.value, &local->type);
-    if (st->compound && !local->type.is_error() &&
-        !(local->type.is_scalar() && is_number(local->type.scalar)) &&
-        !(local->type.is_scalar(Scalar::Bool) &&
-          (st->op == tir::BinOp::BitAnd || st->op == tir::BinOp::BitOr ||
-           st->op == tir::BinOp::BitXor)))
-      error("E0202", tspan, "`" + a.op + "` cannot be applied to `" + type_name(local->type) + "`");
-    if (st->compound && (st->op == tir::BinOp::Shl || st->op == tir::BinOp::Shr)) {
-      if (!st->value->type.is_error() &&
-          !(st->value->type.is_scalar() && is_int(st->value->type.scalar)))
-        error("E0202", span(a.value), "a shift amount must be an integer");
-    } else {
-      st->value = coerce(st->value, local->type, span(a.value), nullptr, local);
-    }
-    if (!st->compound) {
-      mark_moved(st->value, span(a.value));
-      let_borrow_conflict(local->slot, name, tspan, false);
-      local->moved = false;  // a new value
-    }
-    if (local->moved) error("E0301", tspan, "use of moved value `" + name + "`");
-    out.push_back(st);
-    return;
-  }
-  // An element of a tensor.
-  tir::Expr* base = use_var(name, span(pe->path), false);
-  if (!base->type.is_error()) {
-    if (base->type.kind == TypeKind::Ref && !base->type.ref_mut) {
-      auto& d = error("E0302", tspan, "cannot assign through `&` reference `" + name + "`",
-                      "`" + name + "` is a `&` reference, so its elements cannot be written");
-      d.helps.push_back("take it as `&mut`");
-    } else if ((base->type.kind == TypeKind::Tensor || base->type.is_array()) && !local->is_mut) {
-      auto& d = error("E0300", tspan, "cannot assign to an element of immutable `" + name + "`",
-                      "cannot assign");
-      d.secondary.push_back({local->decl, "declared here without `mut`"});
-      d.helps.push_back("declare it with `let mut " + name + "`");
-    }
-  }
-  std::vector<const ast::IndexSuffix*> idx;
-  for (const auto& sfx : place->suffixes) idx.push_back(&ast::must_get<ast::IndexSuffix>(sfx));
-  assign_element(st, base, idx, a, tspan, out);
-}
-
-void Checker::assign_element(tir::Stmt* st, tir::Expr* base,
-                             const std::vector<const ast::IndexSuffix*>& idx,
-                             const ast::AssignTail& a, Span tspan, std::vector<tir::Stmt*>& out) {
-  st->target = check_index(base, idx, tspan, false);
-  Type et = st->target->type;
-  st->value = check_expr(a.value, et.is_error() ? nullptr : &et);
-  if (st->compound && (st->op == tir::BinOp::Shl || st->op == tir::BinOp::Shr)) {
-    if (!st->value->type.is_error() &&
-        !(st->value->type.is_scalar() && is_int(st->value->type.scalar)))
-      error("E0202", span(a.value), "a shift amount must be an integer");
-  } else if (!et.is_error()) {
-    st->value = coerce(st->value, et, span(a.value));
-    if (st->compound && et.is_scalar(Scalar::Bool) && st->op != tir::BinOp::BitAnd &&
-        st->op != tir::BinOp::BitOr && st->op != tir::BinOp::BitXor)
-      error("E0202", tspan, "`" + a.op + "` cannot be applied to `bool`");
-  }
-  out.push_back(st);
 }
 
 }  // namespace vx::check

@@ -1,5 +1,7 @@
-// Internal to the checker: the state shared by its files (checker.cpp for items and statements,
-// check_expr.cpp for expressions, check_builtins.cpp for literals, built-ins and macros).
+// Internal to the checker: the state shared by its files (checker.cpp for items, types and blocks,
+// check_stmt.cpp for statements, check_expr.cpp for expressions, check_literals.cpp for literals,
+// check_builtins.cpp for calls, built-ins and methods, check_macros.cpp for macros, moves.cpp for
+// moves and borrows).
 #pragma once
 #include <map>
 #include <optional>
@@ -70,10 +72,14 @@ class Checker {
         session_decls_(std::move(session_decls)) {}
   void run(bool needs_main);
 
-  // ---- checker.cpp: items, types, statements, scopes
+  // ---- checker.cpp: items, types, blocks, scopes (statements: check_stmt.cpp)
   Span span(const ast::position_tagged& n) const { return parsed_.span(n); }
   Diagnostic& error(const char* code, Span span, std::string message, std::string label = {});
   Type resolve_type(const ast::Type& t);
+  // One per kind of ast::Type (checker.cpp); tuples and arrays: check_tuple.cpp, check_array.cpp.
+  Type resolve_named(const ast::NamedType& n);
+  Type resolve_ref(const ast::RefType& r);
+  Type resolve_tensor_type(const ast::TensorType& tt);
   Type resolve_str(const ast::RefType& r);
   void check_elided_lifetime(const FnSig& sig);
   bool const_value(const std::string& name, Span use, Type& type, tir::Literal& value);
@@ -81,6 +87,14 @@ class Checker {
   tir::Block* check_block(const ast::Block& b, const Type* expected, Type& result,
                           bool new_scope = true);
   void check_stmt(const ast::Stmt& s, std::vector<tir::Stmt*>& out);
+  // One per kind of ast::Stmt (check_stmt.cpp); each fills `st` and appends what it lowers to.
+  void check_let(const ast::LetStmt& let, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_return(const ast::ReturnStmt& ret, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_while(const ast::WhileStmt& w, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_for(const ast::ForStmt& f, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_spawn(const ast::SpawnStmt& sp, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_expr_stmt(const ast::ExprStmt& es, tir::Stmt* st, std::vector<tir::Stmt*>& out);
+  void check_assign(const ast::ExprStmt& es, tir::Stmt* st, std::vector<tir::Stmt*>& out);
   // `st` (an Assign, its operator set) of the element `base[idx…]`: the target, the value, out.
   void assign_element(tir::Stmt* st, tir::Expr* base,
                       const std::vector<const ast::IndexSuffix*>& idx, const ast::AssignTail& a,
@@ -329,7 +343,8 @@ class Checker {
   // the callee saw as a view.
   bool copied_back(int slot) const;
 
-  // ---- check_builtins.cpp: literals, calls, built-ins, methods, macros
+  // ---- check_builtins.cpp: calls, built-ins, methods (literals: check_literals.cpp; macros:
+  // check_macros.cpp)
   tir::Expr* check_int_lit(const ast::IntLit& l, const Type* expected, bool negate, Span span);
   tir::Expr* check_float_lit(const ast::FloatLit& l, const Type* expected, bool negate, Span span);
   tir::Expr* check_call(const ast::PathExpr& p, const Type* expected, Span span);
@@ -370,7 +385,7 @@ class Checker {
   tir::Function* fn_ = nullptr;
   const FnSig* sig_ = nullptr;
   std::vector<std::vector<Local>> scopes_;
-  // ---- checker.cpp: `let r = &t;`, `&mut t`, `&m[i]`, `&mut m.w`: the tensor local that `r`
+  // ---- moves.cpp: `let r = &t;`, `&mut t`, `&m[i]`, `&mut m.w`: the tensor local that `r`
   // borrows is not assigned whole or moved where `r` is used after (E0305, rustc's E0505 and
   // E0506; spec/types.md §4): later in the code, or earlier in a loop around both that began
   // after the borrow (its next pass uses `r` again).
@@ -396,10 +411,10 @@ class Checker {
   void use_let_borrow(const Local& l, Span at);
   void report_let_borrow(const LetBorrow& b, const LetBorrow::Conflict& c, Span later_use);
   int loop_depth_ = 0;
-  // Moves follow the paths of the program (spec/memory.md §2): the move state of every local in
-  // scope, in scope order, is saved where paths part (the branches of an `if`, a loop's passes,
-  // `break` and `continue`) and merged where they meet, a local being moved after the meeting
-  // when it is moved on one of the paths that reach it.
+  // Moves (moves.cpp) follow the paths of the program (spec/memory.md §2): the move state of every
+  // local in scope, in scope order, is saved where paths part (the branches of an `if`, a loop's
+  // passes, `break` and `continue`) and merged where they meet, a local being moved after the
+  // meeting when it is moved on one of the paths that reach it.
   struct MoveMark {
     bool moved = false;
     Span at;

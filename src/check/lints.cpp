@@ -9,6 +9,7 @@
 #include <set>
 
 #include "check/tir_walk.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx {
 
@@ -160,9 +161,15 @@ bool stmt_never_ends(const Stmt* s, bool jumps) {
       return expr_never_ends(s->value, jumps);
     case StmtKind::Loop:
       return !has_break(s);
-    default:
+    case StmtKind::Let:
+    case StmtKind::Assign:
+    case StmtKind::While:
+    case StmtKind::For:
+    case StmtKind::Spawn:
+    case StmtKind::OffloadMark:
       return false;
   }
+  internal_error("unknown statement kind");
 }
 
 void unreachable_in(const tir::Block* b, std::vector<Found>& out) {
@@ -223,9 +230,20 @@ std::optional<std::string> ignored_value(const tir::Program& p, const Expr* v) {
     case ExprKind::Var:
       if (v->type.is_scalar()) return "statement with no effect";
       return std::nullopt;
-    default:
+    case ExprKind::Unit:
+    case ExprKind::String:
+    case ExprKind::View:
+    case ExprKind::Ref:
+    case ExprKind::TensorNew:
+    case ExprKind::Transfer:
+    case ExprKind::If:
+    case ExprKind::BlockExpr:
+    case ExprKind::Print:
+    case ExprKind::Assert:
+    case ExprKind::ArrayLit:
       return std::nullopt;
   }
+  internal_error("unknown expression kind");
 }
 
 void unused_results(const tir::Program& p, const tir::Function& f, std::vector<Found>& out) {

@@ -235,14 +235,8 @@ enum class StmtKind : uint8_t {
   Return,  // return value (value may be null)
   Break,
   Continue,
-  OffloadMark,  // inserted after checking by the offload-marks pass (offload/marks.hpp), never
-                // written: `mark` says what the runner does there
-};
-
-// What the offload tier does at an OffloadMark (offload/marks.hpp).
-enum class MarkKind : uint8_t {
-  Checkpoint,  // a region has just ended: verify compares the GPU's results with the interpreter's
-  Sync,        // host code that may touch tensors follows: the GPU's results are copied back
+  OffloadMark,  // retired, never made: the offload marks are a table beside the program
+                // (check/tir_marks.hpp); it goes with its last cases (issue 36)
 };
 
 // An adapter of a `for` range, `.rev()` or `.step_by(step)` (spec/semantics.md §3): the passes
@@ -274,7 +268,6 @@ struct Stmt {
   // many loops inside that one it leaves too (0: the innermost is the target).
   const Stmt* jump_target = nullptr;
   int levels = 0;
-  MarkKind mark = MarkKind::Checkpoint;  // OffloadMark (a Checkpoint has its region's span)
 
   // Its own expressions (not its body's), in the order they run: the target, the value, a
   // range's bounds and steps; some may be null.

@@ -22,6 +22,7 @@
 #include "interp/atomic.hpp"
 #include "interp/compiler.hpp"
 #include "interp/math_methods.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::interp {
 namespace {
@@ -775,9 +776,21 @@ class LaneBuilder {
         return load<T>(e);
       case ExprKind::Builtin:
         return method<T>(e);
-      default:
+      case ExprKind::Unit:
+      case ExprKind::String:
+      case ExprKind::View:
+      case ExprKind::Ref:
+      case ExprKind::Call:
+      case ExprKind::TensorNew:
+      case ExprKind::Transfer:
+      case ExprKind::If:
+      case ExprKind::BlockExpr:
+      case ExprKind::Print:
+      case ExprKind::Assert:
+      case ExprKind::ArrayLit:
         return nullptr;
     }
+    internal_error("unknown expression kind");
   }
 
   template <class T>

@@ -405,11 +405,16 @@ struct SpawnStmt final : StmtNode {
 };
 
 // An offload mark (offload/marks.hpp): the runner acts there; the interpreter does nothing.
+// The offload marks at a place in a block (check/tir_marks.hpp), handed to the runner in order,
+// then the statement that stands there, if any: a block keeps one node per statement (main's
+// count of the statements that ran, RunOptions::at_end, reads them so).
 struct MarkStmt final : StmtNode {
-  const tir::Stmt* stmt;
+  const std::vector<tir::Mark>* marks;
+  const StmtNode* then = nullptr;
   Flow exec(Frame& f) const override {
-    if (f.ctx->runner) f.ctx->runner->at_mark(*stmt, f);
-    return Flow::Normal;
+    if (f.ctx->runner)
+      for (const tir::Mark& m : *marks) f.ctx->runner->at_mark(m, f);
+    return then ? then->exec(f) : Flow::Normal;
   }
 };
 
@@ -468,13 +473,23 @@ struct CatchFlow final : StmtNode {
 
 StmtList Compiler::block_stmts(const tir::Block& b, Tail tail) {
   StmtList out;
-  for (const tir::Stmt* s : b.stmts) out.push_back(stmt(*s));
+  for (size_t i = 0; i < b.stmts.size(); ++i) out.push_back(marked(b, i, stmt(*b.stmts[i])));
+  if (const StmtNode* m = marked(b, b.stmts.size(), nullptr)) out.push_back(m);
   if (tail == Tail::Skip) return out;
   if (b.tail)
     out.push_back(tail_stmt(*b.tail, tail));
   else if (tail == Tail::Return)
     out.push_back(make<ReturnStmt>());
   return out;
+}
+
+const StmtNode* Compiler::marked(const tir::Block& b, size_t position, const StmtNode* then) {
+  const std::vector<tir::Mark>* at = marks && !record_races ? marks->at(&b, position) : nullptr;
+  if (!at) return then;  // under --check-races regions stay in the interpreter: no runner acts
+  auto* n = make<MarkStmt>();
+  n->marks = at;
+  n->then = then;
+  return n;
 }
 
 // The tail of a block that is run as a statement (Discard) or that is a function's value
@@ -605,12 +620,8 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
       n->body = block_stmts(*s.body, Tail::Discard);
       return n;
     }
-    case StmtKind::OffloadMark: {
-      if (record_races) return make<NoStmt>();  // regions stay in the interpreter: no runner acts
-      auto* n = make<MarkStmt>();
-      n->stmt = &s;
-      return n;
-    }
+    case StmtKind::OffloadMark:  // retired, never made (check/tir_marks.hpp)
+      return make<NoStmt>();
     case StmtKind::Return: {
       if (expr_block_depth_ > 0) escape_seen_ = true;
       auto* r = make<ReturnStmt>();

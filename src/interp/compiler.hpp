@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check/tir.hpp"
+#include "check/tir_marks.hpp"
 #include "interp/nodes.hpp"
 
 namespace vx::interp {
@@ -162,6 +163,8 @@ class Compiler {
   const tir::Program& program() const { return program_; }
   // `--check-races`: compile element accesses, across loops and regions into recording nodes.
   bool record_races = false;
+  // The offload marks to hand to the runner (RunOptions::marks); null: none.
+  const tir::Marks* marks = nullptr;
   bool has_dbg = false;  // a `dbg!` was compiled: blocks run in order, so its lines do too
   // The source text of a span (assert!'s message).
   std::string source_text(Span span) const;
@@ -171,6 +174,8 @@ class Compiler {
   const StmtNode* stmt(const tir::Stmt& s);
   const StmtNode* stmt_inner(const tir::Stmt& s);
   StmtList block_stmts(const tir::Block& b, Tail tail);
+  // `then` (the statement at `position` of `b`, or null) behind the offload marks there, if any.
+  const StmtNode* marked(const tir::Block& b, size_t position, const StmtNode* then);
   const StmtNode* tail_stmt(const tir::Expr& e, Tail tail);
   const StmtNode* for_stmt(const tir::Stmt& s);
   const StmtNode* for_store(const tir::Stmt& s);  // compile_index.cpp; null when it does not fit

@@ -340,6 +340,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
       internal_error("the program has no main");
     Compiler compiler(program);
     compiler.record_races = options.race_recorder != nullptr;
+    compiler.marks = options.marks;
     auto functions = compiler.compile_all();
     HostThreads threads(options.host_threads);
     ExecContext ctx;

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "check/tir.hpp"
+#include "check/tir_marks.hpp"
 #include "interp/runtime.hpp"
 #include "support/diagnostics.hpp"
 
@@ -22,14 +23,17 @@ class RegionRunner {
   virtual ~RegionRunner() = default;
   // Returns true when it ran the region; false lets the interpreter run it.
   virtual bool run_region(const tir::Stmt& spawn, Frame& frame) = 0;
-  // An OffloadMark statement (offload/marks.hpp) was reached. (Not under `--check-races`.)
-  virtual void at_mark(const tir::Stmt& mark, Frame& frame) {}
+  // An offload mark (RunOptions::marks, check/tir_marks.hpp) was reached. (Not under
+  // `--check-races`.)
+  virtual void at_mark(const tir::Mark& mark, Frame& frame) {}
 };
 
 struct RunOptions {
   std::ostream* out = &std::cout;
   std::ostream* err = &std::cerr;
   RegionRunner* runner = nullptr;  // null: every region runs in the interpreter
+  // The offload marks (offload/marks.hpp), each handed to `runner` where it stands; null: none.
+  const tir::Marks* marks = nullptr;
   // `--check-races` (race_check.hpp): when set, the program is compiled with recording nodes
   // and every region runs in the interpreter; null compiles the normal tree.
   RaceRecorder* race_recorder = nullptr;

@@ -263,9 +263,13 @@ std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
       unsupported("println!/print! in device code");
     case ExprKind::Assert:
       unsupported("assert! in device code");
-    default:
+    case ExprKind::View:
+    case ExprKind::Ref:
+    case ExprKind::TensorNew:
+    case ExprKind::Transfer:
       unsupported("this expression kind in device code");
   }
+  internal_error("unknown expression kind");
 }
 
 std::string RegionEmitter::block_value(const tir::Block* b, const Type& type, std::string& pre) {

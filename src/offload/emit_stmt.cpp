@@ -451,7 +451,10 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
       }
       unsupported("an expression holding a lane loop or a lanes:: routine in block code");
     }
-    default:
+    case StmtKind::Assign:
+    case StmtKind::Spawn:
+    case StmtKind::Return:
+    case StmtKind::OffloadMark:
       unsupported("this statement around a lane loop");
   }
 }

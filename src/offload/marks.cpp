@@ -9,47 +9,32 @@ namespace vx::offload {
 
 using tir::ExprKind;
 
-namespace {
-
-tir::Stmt* new_mark(tir::Program& program, tir::MarkKind kind, Span span) {
-  tir::Stmt* mark = program.new_stmt();
-  mark->kind = tir::StmtKind::OffloadMark;
-  mark->mark = kind;
-  mark->span = span;
-  return mark;
-}
-
-}  // namespace
-
-void insert_checkpoints(tir::Program& program) {
-  std::function<void(tir::Block*)> blk;
-  std::function<void(tir::Expr*)> ex = [&](tir::Expr* e) {
+void mark_checkpoints(const tir::Program& program, tir::Marks& marks) {
+  std::function<void(const tir::Block*)> blk;
+  std::function<void(const tir::Expr*)> ex = [&](const tir::Expr* e) {
     if (!e) return;
     for (auto* a : e->args) ex(a);
     blk(e->block);
     blk(e->else_block);
   };
-  blk = [&](tir::Block* b) {
+  blk = [&](const tir::Block* b) {
     if (!b) return;
     for (size_t i = 0; i < b->stmts.size(); ++i) {
-      tir::Stmt* s = b->stmts[i];
+      const tir::Stmt* s = b->stmts[i];
       ex(s->target);
       ex(s->value);
       if (s->kind == tir::StmtKind::Spawn) {
-        b->stmts.insert(b->stmts.begin() + static_cast<long>(i) + 1,
-                        new_mark(program, tir::MarkKind::Checkpoint, s->span));
-        ++i;
+        marks.add(b, i + 1, {tir::MarkKind::Checkpoint, s->span});
         continue;
       }
       blk(s->body);
     }
     ex(b->tail);
   };
-  for (auto& f : program.functions) blk(f.body);
+  for (const auto& f : program.functions) blk(f.body);
 }
 
-OffloadMarks insert_sync_points(tir::Program& program) {
-  OffloadMarks out;
+void mark_sync_points(const tir::Program& program, OffloadMarks& out) {
   // Functions that run a region, directly or through calls (a fixed point over the call graph).
   std::vector<bool> regions(program.functions.size(), false);
   auto runs_region = [&](const tir::Stmt* st, const tir::Expr* e) {
@@ -86,18 +71,16 @@ OffloadMarks insert_sync_points(tir::Program& program) {
   auto has_block = [](const tir::Stmt*, const tir::Expr* e) {
     return e && (e->block || e->else_block);
   };
-  std::function<void(tir::Block*)> blk = [&](tir::Block* b) {
+  std::function<void(const tir::Block*)> blk = [&](const tir::Block* b) {
     if (!b) return;
     for (size_t i = 0; i < b->stmts.size(); ++i) {
-      tir::Stmt* s = b->stmts[i];
-      // A region: the runner syncs what it captures. A mark: nothing to sync before.
-      if (s->kind == tir::StmtKind::Spawn || s->kind == tir::StmtKind::OffloadMark) continue;
+      const tir::Stmt* s = b->stmts[i];
+      // A region: the runner syncs what it captures.
+      if (s->kind == tir::StmtKind::Spawn) continue;
       if (!tir::stmt_has(s, runs_region)) {
         if (!tir::stmt_has(s, tensors)) continue;
-        b->stmts.insert(b->stmts.begin() + static_cast<long>(i),
-                        new_mark(program, tir::MarkKind::Sync, s->span));
+        out.marks.add(b, i, {tir::MarkKind::Sync, s->span});
         ++out.syncs;
-        ++i;
         continue;
       }
       // A statement that runs regions: its own expressions (a loop's range, a condition) read
@@ -113,7 +96,7 @@ OffloadMarks insert_sync_points(tir::Program& program) {
       if (tir::expr_has(b->tail, runs_region) || tir::expr_has(b->tail, has_block)) {
         out.eager = true;
       } else {
-        b->stmts.push_back(new_mark(program, tir::MarkKind::Sync, b->tail->span));
+        out.marks.add(b, b->stmts.size(), {tir::MarkKind::Sync, b->tail->span});
         ++out.syncs;
       }
     }
@@ -130,18 +113,19 @@ OffloadMarks insert_sync_points(tir::Program& program) {
       }
     });
   };
-  for (auto& f : program.functions)
+  for (const auto& f : program.functions)
     tir::walk_block(f.body, [&](const tir::Stmt* st, const tir::Expr*) {
       if (st && st->kind == tir::StmtKind::Spawn) from_region(st->body);
     });
   for (size_t f = 0; f < program.functions.size(); ++f)
     if (!in_region[f]) blk(program.functions[f].body);
-  return out;
 }
 
-OffloadMarks insert_offload_marks(tir::Program& program) {
-  insert_checkpoints(program);
-  return insert_sync_points(program);
+OffloadMarks offload_marks(const tir::Program& program) {
+  OffloadMarks out;
+  mark_checkpoints(program, out.marks);
+  mark_sync_points(program, out);
+  return out;
 }
 
 }  // namespace vx::offload

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "check/tir_walk.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::offload {
 
@@ -85,9 +86,15 @@ bool escapes(const Stmt* s) {
         for (const Expr* e : x->exprs())
           if (ex(e)) return true;
         return false;
-      default:
+      case StmtKind::Let:
+      case StmtKind::Assign:
+      case StmtKind::Expr:
+      case StmtKind::Spawn:
+      case StmtKind::Return:
+      case StmtKind::OffloadMark:
         return ex(x->target) || ex(x->value) || blk(x->body);
     }
+    internal_error("unknown statement kind");
   };
   return st(s);
 }

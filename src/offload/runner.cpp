@@ -30,6 +30,7 @@
 #include "offload/cuda_driver.hpp"
 #include "offload/nvrtc.hpp"
 #include "support/half.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::offload {
 namespace {
@@ -107,9 +108,22 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
         return v.rank ? static_cast<uint64_t>(v.dims[0]) : 0;
       }
       return std::nullopt;
-    default:
+    case ExprKind::Unit:
+    case ExprKind::String:
+    case ExprKind::Index:
+    case ExprKind::View:
+    case ExprKind::Ref:
+    case ExprKind::Call:
+    case ExprKind::TensorNew:
+    case ExprKind::Transfer:
+    case ExprKind::If:
+    case ExprKind::BlockExpr:
+    case ExprKind::Print:
+    case ExprKind::Assert:
+    case ExprKind::ArrayLit:
       return std::nullopt;
   }
+  internal_error("unknown expression kind");
 }
 
 // `no CUDA device`, said once on stderr (spec/cli.md §2): under --error-format=json as an object of
@@ -717,8 +731,8 @@ OffloadRunner::~OffloadRunner() {
   if (interp::g_hbm_free_listener.context == impl_.get()) interp::g_hbm_free_listener = {};
 }
 
-void OffloadRunner::at_mark(const tir::Stmt& mark, interp::Frame&) {
-  if (mark.mark == tir::MarkKind::Sync)  // host code that may touch tensors follows
+void OffloadRunner::at_mark(const tir::Mark& mark, interp::Frame&) {
+  if (mark.kind == tir::MarkKind::Sync)  // host code that may touch tensors follows
     impl_->sync_all();
   else  // the end of a region: compare a verify launch's results
     impl_->compare_pending(options_.verbose);

@@ -66,7 +66,7 @@ class OffloadRunner final : public interp::RegionRunner {
   bool active() const { return options_.mode != "off"; }
   bool run_region(const tir::Stmt& spawn, interp::Frame& frame) override;
   // A Checkpoint compares a verified launch; a Sync copies the GPU's results back (marks.hpp).
-  void at_mark(const tir::Stmt& mark, interp::Frame& frame) override;
+  void at_mark(const tir::Mark& mark, interp::Frame& frame) override;
   void finish();  // prints the --profile table
   // What the offload-marks pass placed; without it (no Sync marks), results are copied back
   // after every launch.

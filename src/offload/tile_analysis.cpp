@@ -5,6 +5,7 @@
 
 #include "check/tir_walk.hpp"
 #include "offload/region_queries.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::offload {
 
@@ -53,7 +54,21 @@ std::optional<std::pair<int64_t, int64_t>> index_interval(const Expr& e,
       }
       break;
     }
-    default:
+    case ExprKind::Unit:
+    case ExprKind::String:
+    case ExprKind::Unary:
+    case ExprKind::Index:
+    case ExprKind::View:
+    case ExprKind::Ref:
+    case ExprKind::Call:
+    case ExprKind::Builtin:
+    case ExprKind::TensorNew:
+    case ExprKind::Transfer:
+    case ExprKind::If:
+    case ExprKind::BlockExpr:
+    case ExprKind::Print:
+    case ExprKind::Assert:
+    case ExprKind::ArrayLit:
       return std::nullopt;
   }
   const ScalarInfo& si = scalar_info(e.type.scalar);
@@ -101,9 +116,25 @@ std::optional<int64_t> owned_offset(const Expr& e, int var) {
         if (auto c = owned_offset(a, var)) return *c - b.lit.i;
       return std::nullopt;
     }
-    default:
+    case ExprKind::Literal:
+    case ExprKind::Unit:
+    case ExprKind::String:
+    case ExprKind::Unary:
+    case ExprKind::Index:
+    case ExprKind::View:
+    case ExprKind::Ref:
+    case ExprKind::Call:
+    case ExprKind::Builtin:
+    case ExprKind::TensorNew:
+    case ExprKind::Transfer:
+    case ExprKind::If:
+    case ExprKind::BlockExpr:
+    case ExprKind::Print:
+    case ExprKind::Assert:
+    case ExprKind::ArrayLit:
       return std::nullopt;
   }
+  internal_error("unknown expression kind");
 }
 
 // An uninit() tile needs written-flags only if a read could find an element not yet written.

@@ -4,10 +4,13 @@
 // (spec/grammar.md).
 #pragma once
 #include <boost/fusion/include/adapt_struct.hpp>
+#include <boost/mpl/size.hpp>
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "support/internal_error.hpp"
@@ -432,6 +435,28 @@ const T& must_get(const Variant& v, const char* file = __builtin_FILE(),
   if (!p)
     internal_error("an AST variant does not hold the alternative it always holds", file, line);
   return *p;
+}
+
+// What a pass does with each kind of node: `ast::visit(stmt, [&](const ast::LetStmt& l) {…}, …)`,
+// one lambda per alternative of the variant, each naming its alternative (no `auto` parameter,
+// no catch-all), so that an alternative added to the AST and left out of a pass is a compile
+// error in that pass rather than a silent fall-through (issue 36). Every lambda returns the
+// same type. An `if (boost::get<T>(&v))` that asks whether a node is one kind stays for that.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+template <class Variant, class... F>
+decltype(auto) visit(const Variant& v, F&&... f) {
+  using Alternatives = typename Variant::variant_type::types;
+  static_assert(sizeof...(F) == boost::mpl::size<Alternatives>::value,
+                "ast::visit takes one lambda per alternative of the variant");
+  static_assert((requires { &std::decay_t<F>::operator(); } && ...),
+                "ast::visit takes lambdas that name their alternative, not `auto`");
+  return boost::apply_visitor(Overloaded<std::decay_t<F>...>{std::forward<F>(f)...}, v.get());
 }
 
 }  // namespace vx::ast

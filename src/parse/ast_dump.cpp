@@ -35,41 +35,41 @@ class Dumper {
   }
 
   void type(const ast::Type& t) {
-    if (auto* n = boost::get<ast::NamedType>(&t)) return line(*n, "Type " + n->name);
-    if (auto* r = boost::get<ast::RefType>(&t)) {
-      std::string text = "RefType &";
-      if (r->lifetime) text += "'" + r->lifetime->name + (r->is_mut ? " " : "");
-      line(*r, text + (r->is_mut ? "mut" : ""));
-      Indent in(*this);
-      return type(r->inner.get());
-    }
-    if (auto* a = boost::get<ast::ArrayType>(&t)) {
-      line(*a, "ArrayType ; " + a->len.text);
-      Indent in(*this);
-      return type(a->elem.get());
-    }
-    if (auto* tu = boost::get<ast::TupleType>(&t)) {
-      line(*tu, "TupleType");
-      Indent in(*this);
-      for (const ast::Type& e : tu->elems) type(e);
-      return;
-    }
-    const auto& tt = ast::must_get<ast::TensorType>(t);
-    std::string dims;
-    for (size_t i = 0; i < tt.dims.size(); ++i) dims += (i ? ", " : "") + tt.dims[i].text;
-    line(tt, "TensorType [" + dims + "]" + (tt.memory ? " " + path(*tt.memory) : ""));
-    Indent in(*this);
-    type(tt.elem.get());
+    ast::visit(
+        t, [&](const ast::NamedType& n) { line(n, "Type " + n.name); },
+        [&](const ast::TensorType& tt) {
+          std::string dims;
+          for (size_t i = 0; i < tt.dims.size(); ++i) dims += (i ? ", " : "") + tt.dims[i].text;
+          line(tt, "TensorType [" + dims + "]" + (tt.memory ? " " + path(*tt.memory) : ""));
+          Indent in(*this);
+          type(tt.elem.get());
+        },
+        [&](const ast::RefType& r) {
+          std::string text = "RefType &";
+          if (r.lifetime) text += "'" + r.lifetime->name + (r.is_mut ? " " : "");
+          line(r, text + (r.is_mut ? "mut" : ""));
+          Indent in(*this);
+          type(r.inner.get());
+        },
+        [&](const ast::ArrayType& a) {
+          line(a, "ArrayType ; " + a.len.text);
+          Indent in(*this);
+          type(a.elem.get());
+        },
+        [&](const ast::TupleType& tu) {
+          line(tu, "TupleType");
+          Indent in(*this);
+          for (const ast::Type& e : tu.elems) type(e);
+        });
   }
 
   static std::string pattern(const ast::TuplePat& t) {
     std::string s = "(";
     for (size_t i = 0; i < t.elems.size(); ++i) {
       s += i ? ", " : "";
-      if (auto* b = boost::get<ast::BindPat>(&t.elems[i]))
-        s += (b->is_mut ? "mut " : "") + b->name.name;
-      else
-        s += pattern(ast::must_get<ast::x3::forward_ast<ast::TuplePat>>(t.elems[i]).get());
+      s += ast::visit(
+          t.elems[i], [](const ast::BindPat& b) { return (b.is_mut ? "mut " : "") + b.name.name; },
+          [](const ast::x3::forward_ast<ast::TuplePat>& tp) { return pattern(tp.get()); });
     }
     return s + (t.elems.size() == 1 ? ",)" : ")");
   }
@@ -112,86 +112,87 @@ class Dumper {
     Indent in(*this);
     primary(p.base);
     for (const auto& s : p.suffixes) {
-      if (auto* ix = boost::get<ast::IndexSuffix>(&s)) {
-        line(*ix, "Index");
-        Indent in2(*this);
-        expr(ix->index.get());
-      } else if (auto* fs = boost::get<ast::FieldSuffix>(&s)) {
-        line(*fs, "Field ." + fs->name);
-      } else {
-        const auto& m = ast::must_get<ast::MethodSuffix>(s);
-        line(m, "MethodCall ." + m.name.name);
-        Indent in2(*this);
-        exprs(m.args);
-      }
+      ast::visit(
+          s,
+          [&](const ast::IndexSuffix& ix) {
+            line(ix, "Index");
+            Indent in2(*this);
+            expr(ix.index.get());
+          },
+          [&](const ast::MethodSuffix& m) {
+            line(m, "MethodCall ." + m.name.name);
+            Indent in2(*this);
+            exprs(m.args);
+          },
+          [&](const ast::FieldSuffix& fs) { line(fs, "Field ." + fs.name); });
     }
   }
 
   void primary(const ast::Primary& p) {
-    if (auto* l = boost::get<ast::IntLit>(&p)) return line(*l, "IntLit " + l->text);
-    if (auto* l = boost::get<ast::FloatLit>(&p)) return line(*l, "FloatLit " + l->text);
-    if (auto* l = boost::get<ast::BoolLit>(&p)) return line(*l, "BoolLit " + l->text);
-    if (auto* l = boost::get<ast::StringLit>(&p)) {
-      std::string esc;
-      for (char c : l->value)
-        esc += c == '\n' ? std::string("\\n") : c == '"' ? "\\\"" : std::string(1, c);
-      return line(*l, "StringLit \"" + esc + "\"");
-    }
-    if (auto* l = boost::get<ast::CharLit>(&p))
-      return line(*l, "CharLit '" + (l->value == "\n" ? std::string("\\n") : l->value) + "'");
-    if (auto* c = boost::get<ast::TensorCtor>(&p)) {
-      line(*c, "TensorCtor ::" + c->method.name);
-      Indent in(*this);
-      type(ast::Type(c->type));
-      return exprs(c->args);
-    }
-    if (auto* m = boost::get<ast::MacroCall>(&p)) {
-      line(*m, "MacroCall " + m->name.name + "!");
-      Indent in(*this);
-      return exprs(m->args);
-    }
-    if (auto* pe = boost::get<ast::PathExpr>(&p)) {
-      if (!pe->call_args) return line(*pe, "Path " + path(pe->path));
-      line(*pe, "Call " + path(pe->path));
-      Indent in(*this);
-      return exprs(*pe->call_args);
-    }
-    if (auto* a = boost::get<ast::ArrayLit>(&p)) {
-      line(*a, a->repeat ? "ArrayRepeat ; " + a->repeat->text : "Array");
-      Indent in(*this);
-      return exprs(a->elems);
-    }
-    if (auto* sl = boost::get<ast::StructLit>(&p)) {
-      line(*sl, "StructLit " + path(sl->name));
-      Indent in(*this);
-      for (const auto& f : sl->fields) {
-        line(f, "FieldInit " + f.name.name);
-        Indent in2(*this);
-        if (f.value) expr(f.value->get());
-      }
-      return;
-    }
-    if (auto* u = boost::get<ast::UnitLit>(&p)) return line(*u, "Unit");
-    if (auto* par = boost::get<ast::Paren>(&p)) {
-      line(*par, par->is_tuple() ? "Tuple" : "Paren");
-      Indent in(*this);
-      expr(par->inner.get());
-      return exprs(par->rest);
-    }
-    if (auto* ub = boost::get<ast::UnsafeBlock>(&p)) {
-      line(*ub, "Unsafe");
-      Indent in(*this);
-      return block(ub->body.get());
-    }
-    if (auto* lp = boost::get<ast::LoopExpr>(&p)) {
-      line(*lp, lp->label ? "Loop '" + lp->label->name : std::string("Loop"));
-      Indent in(*this);
-      return block(lp->body.get());
-    }
-    if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
-    if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
-      return match_expr(me->get());
-    block(ast::must_get<ast::x3::forward_ast<ast::Block>>(p).get());
+    ast::visit(
+        p, [&](const ast::FloatLit& l) { line(l, "FloatLit " + l.text); },
+        [&](const ast::IntLit& l) { line(l, "IntLit " + l.text); },
+        [&](const ast::BoolLit& l) { line(l, "BoolLit " + l.text); },
+        [&](const ast::StringLit& l) {
+          std::string esc;
+          for (char c : l.value)
+            esc += c == '\n' ? std::string("\\n") : c == '"' ? "\\\"" : std::string(1, c);
+          line(l, "StringLit \"" + esc + "\"");
+        },
+        [&](const ast::CharLit& l) {
+          line(l, "CharLit '" + (l.value == "\n" ? std::string("\\n") : l.value) + "'");
+        },
+        [&](const ast::TensorCtor& c) {
+          line(c, "TensorCtor ::" + c.method.name);
+          Indent in(*this);
+          type(ast::Type(c.type));
+          exprs(c.args);
+        },
+        [&](const ast::MacroCall& m) {
+          line(m, "MacroCall " + m.name.name + "!");
+          Indent in(*this);
+          exprs(m.args);
+        },
+        [&](const ast::PathExpr& pe) {
+          if (!pe.call_args) return line(pe, "Path " + path(pe.path));
+          line(pe, "Call " + path(pe.path));
+          Indent in(*this);
+          exprs(*pe.call_args);
+        },
+        [&](const ast::ArrayLit& a) {
+          line(a, a.repeat ? "ArrayRepeat ; " + a.repeat->text : "Array");
+          Indent in(*this);
+          exprs(a.elems);
+        },
+        [&](const ast::StructLit& sl) {
+          line(sl, "StructLit " + path(sl.name));
+          Indent in(*this);
+          for (const auto& f : sl.fields) {
+            line(f, "FieldInit " + f.name.name);
+            Indent in2(*this);
+            if (f.value) expr(f.value->get());
+          }
+        },
+        [&](const ast::UnitLit& u) { line(u, "Unit"); },
+        [&](const ast::Paren& par) {
+          line(par, par.is_tuple() ? "Tuple" : "Paren");
+          Indent in(*this);
+          expr(par.inner.get());
+          exprs(par.rest);
+        },
+        [&](const ast::UnsafeBlock& ub) {
+          line(ub, "Unsafe");
+          Indent in(*this);
+          block(ub.body.get());
+        },
+        [&](const ast::LoopExpr& lp) {
+          line(lp, lp.label ? "Loop '" + lp.label->name : std::string("Loop"));
+          Indent in(*this);
+          block(lp.body.get());
+        },
+        [&](const ast::x3::forward_ast<ast::IfExpr>& ie) { if_expr(ie.get()); },
+        [&](const ast::x3::forward_ast<ast::MatchExpr>& me) { match_expr(me.get()); },
+        [&](const ast::x3::forward_ast<ast::Block>& b) { block(b.get()); });
   }
 
   void if_expr(const ast::IfExpr& e) {
@@ -252,11 +253,13 @@ class Dumper {
   }
   std::string pat_value(const ast::PatValue& v) {
     std::string text = v.negative ? "-" : "";
-    if (auto* i = boost::get<ast::IntLit>(&v.atom)) return text + i->text;
-    if (auto* b = boost::get<ast::BoolLit>(&v.atom)) return text + b->text;
-    if (auto* c = boost::get<ast::CharLit>(&v.atom))
-      return text + "'" + (c->value == "\n" ? std::string("\\n") : c->value) + "'";
-    return text + path(ast::must_get<ast::Path>(v.atom));
+    return text + ast::visit(
+                      v.atom, [](const ast::IntLit& i) { return i.text; },
+                      [](const ast::BoolLit& b) { return b.text; },
+                      [](const ast::CharLit& c) {
+                        return "'" + (c.value == "\n" ? std::string("\\n") : c.value) + "'";
+                      },
+                      [](const ast::Path& p) { return path(p); });
   }
 
   void block(const ast::Block& b) {
@@ -266,112 +269,115 @@ class Dumper {
   }
 
   void stmt(const ast::Stmt& s) {
-    if (auto* l = boost::get<ast::LetStmt>(&s)) {
-      line(*l, std::string("Let ") + (l->is_mut ? "mut " : "") + l->name.name);
-      Indent in(*this);
-      if (l->type) type(*l->type);
-      if (l->init) expr(*l->init);
-      return;
-    }
-    if (auto* l = boost::get<ast::LetTupleStmt>(&s)) {
-      line(*l, "LetTuple " + pattern(l->pat));
-      Indent in(*this);
-      if (l->type) type(*l->type);
-      if (l->init) expr(*l->init);
-      return;
-    }
-    if (auto* r = boost::get<ast::ReturnStmt>(&s)) {
-      line(*r, "Return");
-      Indent in(*this);
-      if (r->value) expr(*r->value);
-      return;
-    }
-    if (auto* b = boost::get<ast::BreakStmt>(&s)) {
-      line(*b, b->label ? "Break '" + b->label->name : std::string("Break"));
-      Indent in(*this);
-      if (b->value) expr(*b->value);
-      return;
-    }
-    if (auto* c = boost::get<ast::ContinueStmt>(&s))
-      return line(*c, c->label ? "Continue '" + c->label->name : std::string("Continue"));
-    if (auto* w = boost::get<ast::WhileStmt>(&s)) {
-      line(*w, w->label ? "While '" + w->label->name : std::string("While"));
-      Indent in(*this);
-      expr(w->cond);
-      return block(w->body.get());
-    }
-    if (auto* f = boost::get<ast::ForStmt>(&s)) {
-      std::string across;
-      if (f->across) {
-        across = " across " + f->across->level;
-        if (f->across->lane_count) across += "(" + f->across->lane_count->text + ")";
-      }
-      line(*f, (f->label ? "For '" + f->label->name + " " : std::string("For ")) + f->var.name +
-                   " " + f->range.range_op + across);
-      Indent in(*this);
-      expr(f->range.start);
-      expr(f->range.end);
-      for (const ast::MethodSuffix& m : f->range.adapters) {
-        line(m, "RangeAdapter ." + m.name.name);
-        Indent in2(*this);
-        for (const ast::Expr& a : m.args) expr(a);
-      }
-      return block(f->body.get());
-    }
-    if (auto* sp = boost::get<ast::SpawnStmt>(&s)) {
-      line(*sp, "SpawnOn " + path(sp->topology));
-      Indent in(*this);
-      return block(sp->body.get());
-    }
-    const auto& es = ast::must_get<ast::ExprStmt>(s);
-    if (es.assign) {
-      line(es, "Assign " + es.assign->op);
-      Indent in(*this);
-      expr(es.expr);
-      return expr(es.assign->value);
-    }
-    line(es, es.semicolon ? "ExprStmt" : "TailExpr");
-    Indent in(*this);
-    expr(es.expr);
+    ast::visit(
+        s,
+        [&](const ast::LetStmt& l) {
+          line(l, std::string("Let ") + (l.is_mut ? "mut " : "") + l.name.name);
+          Indent in(*this);
+          if (l.type) type(*l.type);
+          if (l.init) expr(*l.init);
+        },
+        [&](const ast::LetTupleStmt& l) {
+          line(l, "LetTuple " + pattern(l.pat));
+          Indent in(*this);
+          if (l.type) type(*l.type);
+          if (l.init) expr(*l.init);
+        },
+        [&](const ast::ReturnStmt& r) {
+          line(r, "Return");
+          Indent in(*this);
+          if (r.value) expr(*r.value);
+        },
+        [&](const ast::BreakStmt& b) {
+          line(b, b.label ? "Break '" + b.label->name : std::string("Break"));
+          Indent in(*this);
+          if (b.value) expr(*b.value);
+        },
+        [&](const ast::ContinueStmt& c) {
+          line(c, c.label ? "Continue '" + c.label->name : std::string("Continue"));
+        },
+        [&](const ast::WhileStmt& w) {
+          line(w, w.label ? "While '" + w.label->name : std::string("While"));
+          Indent in(*this);
+          expr(w.cond);
+          block(w.body.get());
+        },
+        [&](const ast::ForStmt& f) {
+          std::string across;
+          if (f.across) {
+            across = " across " + f.across->level;
+            if (f.across->lane_count) across += "(" + f.across->lane_count->text + ")";
+          }
+          line(f, (f.label ? "For '" + f.label->name + " " : std::string("For ")) + f.var.name +
+                      " " + f.range.range_op + across);
+          Indent in(*this);
+          expr(f.range.start);
+          expr(f.range.end);
+          for (const ast::MethodSuffix& m : f.range.adapters) {
+            line(m, "RangeAdapter ." + m.name.name);
+            Indent in2(*this);
+            for (const ast::Expr& a : m.args) expr(a);
+          }
+          block(f.body.get());
+        },
+        [&](const ast::SpawnStmt& sp) {
+          line(sp, "SpawnOn " + path(sp.topology));
+          Indent in(*this);
+          block(sp.body.get());
+        },
+        [&](const ast::ExprStmt& es) {
+          if (es.assign) {
+            line(es, "Assign " + es.assign->op);
+            Indent in(*this);
+            expr(es.expr);
+            return expr(es.assign->value);
+          }
+          line(es, es.semicolon ? "ExprStmt" : "TailExpr");
+          Indent in(*this);
+          expr(es.expr);
+        });
   }
 
   void program(const ast::Program& p) {
     line(p, "Program");
     Indent in(*this);
     for (const auto& item : p.items) {
-      if (auto* a = boost::get<ast::Attribute>(&item)) {
-        line(*a, std::string(a->inner ? "InnerAttribute #![" : "Attribute #[") + a->text + "]");
-      } else if (auto* im = boost::get<ast::ImportItem>(&item)) {
-        line(*im, "Import " + path(im->path));
-      } else if (auto* f = boost::get<ast::FnItem>(&item)) {
-        line(*f, std::string(f->is_pub ? "PubFn " : "Fn ") + f->name.name);
-        Indent in2(*this);
-        for (const auto& prm : f->params) {
-          line(prm, std::string(prm.is_mut ? "Param mut " : "Param ") + prm.name.name);
-          Indent in3(*this);
-          type(prm.type);
-        }
-        if (f->ret) {
-          out_ << std::string(depth_ * 2, ' ') << "Returns\n";
-          Indent in3(*this);
-          type(*f->ret);
-        }
-        block(f->body);
-      } else if (auto* st = boost::get<ast::StructItem>(&item)) {
-        line(*st, std::string(st->is_pub ? "PubStruct " : "Struct ") + st->name.name);
-        Indent in2(*this);
-        for (const auto& fd : st->fields) {
-          line(fd, std::string(fd.is_pub ? "PubField " : "Field ") + fd.name.name);
-          Indent in3(*this);
-          type(fd.type);
-        }
-      } else {
-        const auto& c = ast::must_get<ast::ConstItem>(item);
-        line(c, std::string(c.is_pub ? "PubConst " : "Const ") + c.name.name);
-        Indent in2(*this);
-        type(c.type);
-        expr(c.value);
-      }
+      ast::visit(
+          item,
+          [&](const ast::Attribute& a) {
+            line(a, std::string(a.inner ? "InnerAttribute #![" : "Attribute #[") + a.text + "]");
+          },
+          [&](const ast::ImportItem& im) { line(im, "Import " + path(im.path)); },
+          [&](const ast::FnItem& f) {
+            line(f, std::string(f.is_pub ? "PubFn " : "Fn ") + f.name.name);
+            Indent in2(*this);
+            for (const auto& prm : f.params) {
+              line(prm, std::string(prm.is_mut ? "Param mut " : "Param ") + prm.name.name);
+              Indent in3(*this);
+              type(prm.type);
+            }
+            if (f.ret) {
+              out_ << std::string(depth_ * 2, ' ') << "Returns\n";
+              Indent in3(*this);
+              type(*f.ret);
+            }
+            block(f.body);
+          },
+          [&](const ast::ConstItem& c) {
+            line(c, std::string(c.is_pub ? "PubConst " : "Const ") + c.name.name);
+            Indent in2(*this);
+            type(c.type);
+            expr(c.value);
+          },
+          [&](const ast::StructItem& st) {
+            line(st, std::string(st.is_pub ? "PubStruct " : "Struct ") + st.name.name);
+            Indent in2(*this);
+            for (const auto& fd : st.fields) {
+              line(fd, std::string(fd.is_pub ? "PubField " : "Field ") + fd.name.name);
+              Indent in3(*this);
+              type(fd.type);
+            }
+          });
     }
   }
 

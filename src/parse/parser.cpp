@@ -226,10 +226,11 @@ class DepthCheck {
   void program(const ast::Program& p) {
     for (const auto& item : p.items) {
       if (failed_) return;
-      if (auto* f = boost::get<ast::FnItem>(&item))
-        stmts(f->body);
-      else if (auto* c = boost::get<ast::ConstItem>(&item))
-        expr(c->value);
+      ast::visit(
+          item, [](const ast::Attribute&) {}, [](const ast::ImportItem&) {},
+          [&](const ast::FnItem& f) { stmts(f.body); },
+          [&](const ast::ConstItem& c) { expr(c.value); },
+          [](const ast::StructItem&) {});  // a field's type has no expression
     }
   }
 
@@ -274,40 +275,44 @@ class DepthCheck {
     int d = primary(p.base);
     for (const auto& s : p.suffixes) {
       if (failed_) break;
-      if (auto* ix = boost::get<ast::IndexSuffix>(&s)) {
-        d = at(std::max(d, expr(ix->index.get())) + 1, *ix, "this index");
-      } else if (auto* fs = boost::get<ast::FieldSuffix>(&s)) {
-        d = at(d + 1, *fs, "this field");
-      } else {
-        const auto& m = ast::must_get<ast::MethodSuffix>(s);
-        d = at(std::max(d, exprs(m.args)) + 1, m, "this method call");
-      }
+      d = ast::visit(
+          s,
+          [&](const ast::IndexSuffix& ix) {
+            return at(std::max(d, expr(ix.index.get())) + 1, ix, "this index");
+          },
+          [&](const ast::MethodSuffix& m) {
+            return at(std::max(d, exprs(m.args)) + 1, m, "this method call");
+          },
+          [&](const ast::FieldSuffix& fs) { return at(d + 1, fs, "this field"); });
     }
     return d;
   }
   int primary(const ast::Primary& p) {
-    if (auto* c = boost::get<ast::TensorCtor>(&p)) return at(exprs(c->args) + 1, *c, "this call");
-    if (auto* m = boost::get<ast::MacroCall>(&p)) return at(exprs(m->args) + 1, *m, "this call");
-    if (auto* pe = boost::get<ast::PathExpr>(&p))
-      return pe->call_args ? at(exprs(*pe->call_args) + 1, *pe, "this call") : 1;
-    if (auto* a = boost::get<ast::ArrayLit>(&p)) return at(exprs(a->elems) + 1, *a, "this array");
-    if (auto* sl = boost::get<ast::StructLit>(&p)) {
-      int d = 0;
-      for (const auto& f : sl->fields)
-        if (f.value) d = std::max(d, expr(f.value->get()));
-      return at(d + 1, *sl, "this struct literal");
-    }
-    if (auto* par = boost::get<ast::Paren>(&p))
-      return at(std::max(expr(par->inner.get()), exprs(par->rest)) + 1, *par, "this `(`");
-    if (auto* ub = boost::get<ast::UnsafeBlock>(&p))
-      return at(block(ub->body.get()) + 1, *ub, "this block");
-    if (auto* lp = boost::get<ast::LoopExpr>(&p))
-      return at(block(lp->body.get()) + 1, *lp, "this `loop`");
-    if (auto* ie = boost::get<ast::x3::forward_ast<ast::IfExpr>>(&p)) return if_expr(ie->get());
-    if (auto* me = boost::get<ast::x3::forward_ast<ast::MatchExpr>>(&p))
-      return match_expr(me->get());
-    if (auto* b = boost::get<ast::x3::forward_ast<ast::Block>>(&p)) return block(b->get());
-    return 1;  // a literal or `()`
+    return ast::visit(
+        p, [](const ast::FloatLit&) { return 1; }, [](const ast::IntLit&) { return 1; },
+        [](const ast::BoolLit&) { return 1; }, [](const ast::StringLit&) { return 1; },
+        [](const ast::CharLit&) { return 1; },
+        [&](const ast::TensorCtor& c) { return at(exprs(c.args) + 1, c, "this call"); },
+        [&](const ast::MacroCall& m) { return at(exprs(m.args) + 1, m, "this call"); },
+        [&](const ast::PathExpr& pe) {
+          return pe.call_args ? at(exprs(*pe.call_args) + 1, pe, "this call") : 1;
+        },
+        [&](const ast::ArrayLit& a) { return at(exprs(a.elems) + 1, a, "this array"); },
+        [&](const ast::StructLit& sl) {
+          int d = 0;
+          for (const auto& f : sl.fields)
+            if (f.value) d = std::max(d, expr(f.value->get()));
+          return at(d + 1, sl, "this struct literal");
+        },
+        [](const ast::UnitLit&) { return 1; },
+        [&](const ast::Paren& par) {
+          return at(std::max(expr(par.inner.get()), exprs(par.rest)) + 1, par, "this `(`");
+        },
+        [&](const ast::UnsafeBlock& ub) { return at(block(ub.body.get()) + 1, ub, "this block"); },
+        [&](const ast::LoopExpr& lp) { return at(block(lp.body.get()) + 1, lp, "this `loop`"); },
+        [&](const ast::x3::forward_ast<ast::IfExpr>& ie) { return if_expr(ie.get()); },
+        [&](const ast::x3::forward_ast<ast::MatchExpr>& me) { return match_expr(me.get()); },
+        [&](const ast::x3::forward_ast<ast::Block>& b) { return block(b.get()); });
   }
   // The checker makes a `match` a block holding its scrutinee's `let` and a chain of `if`s, one
   // per arm, nested from the last: each arm adds two (its `if` and the block around it), and the
@@ -362,22 +367,23 @@ class DepthCheck {
   int block(const ast::Block& b) { return at(stmts(b) + 1, b, "this block"); }
   // A statement adds no level: its expressions and blocks count.
   int stmt(const ast::Stmt& s) {
-    if (auto* l = boost::get<ast::LetStmt>(&s)) return l->init ? expr(*l->init) : 0;
-    if (auto* l = boost::get<ast::LetTupleStmt>(&s)) return l->init ? expr(*l->init) : 0;
-    if (auto* r = boost::get<ast::ReturnStmt>(&s)) return r->value ? expr(*r->value) : 0;
-    if (auto* w = boost::get<ast::WhileStmt>(&s))
-      return std::max(expr(w->cond), block(w->body.get()));
-    if (auto* f = boost::get<ast::ForStmt>(&s)) {
-      int d = std::max({expr(f->range.start), expr(f->range.end), block(f->body.get())});
-      for (const ast::MethodSuffix& m : f->range.adapters)
-        for (const ast::Expr& a : m.args) d = std::max(d, expr(a));
-      return d;
-    }
-    if (auto* sp = boost::get<ast::SpawnStmt>(&s)) return block(sp->body.get());
-    if (auto* e = boost::get<ast::ExprStmt>(&s))
-      return std::max(expr(e->expr), e->assign ? expr(e->assign->value) : 0);
-    if (auto* b = boost::get<ast::BreakStmt>(&s)) return b->value ? expr(*b->value) : 0;
-    return 0;  // continue
+    return ast::visit(
+        s, [&](const ast::LetStmt& l) { return l.init ? expr(*l.init) : 0; },
+        [&](const ast::LetTupleStmt& l) { return l.init ? expr(*l.init) : 0; },
+        [&](const ast::ReturnStmt& r) { return r.value ? expr(*r.value) : 0; },
+        [&](const ast::BreakStmt& b) { return b.value ? expr(*b.value) : 0; },
+        [](const ast::ContinueStmt&) { return 0; },
+        [&](const ast::WhileStmt& w) { return std::max(expr(w.cond), block(w.body.get())); },
+        [&](const ast::ForStmt& f) {
+          int d = std::max({expr(f.range.start), expr(f.range.end), block(f.body.get())});
+          for (const ast::MethodSuffix& m : f.range.adapters)
+            for (const ast::Expr& a : m.args) d = std::max(d, expr(a));
+          return d;
+        },
+        [&](const ast::SpawnStmt& sp) { return block(sp.body.get()); },
+        [&](const ast::ExprStmt& e) {
+          return std::max(expr(e.expr), e.assign ? expr(e.assign->value) : 0);
+        });
   }
 
   const ParsedProgram& parsed_;

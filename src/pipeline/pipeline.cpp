@@ -99,14 +99,14 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
     c.refused_at = Step::KernelRules;
     return c;
   }
-  if (options.through == Step::OffloadMarks) insert_marks(c);
+  if (options.through == Step::OffloadMarks) mark_offload(c);
   return c;
 }
 
 }  // namespace
 
-void insert_marks(Compiled& c) {
-  if (!c.marks) c.marks = offload::insert_offload_marks(*c.program);
+void mark_offload(Compiled& c) {
+  if (!c.marks) c.marks = offload::offload_marks(*c.program);
 }
 
 bool load_machine_for(const std::string& machine_path, const std::string& program_path,
@@ -214,7 +214,7 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
       dump_ast(out, *c.parsed, *c.file);
       return;
     case Dump::Typed:
-      tir::print_program(out, *c.program);
+      tir::print_program(out, *c.program, c.marks ? &c.marks->marks : nullptr);
       return;
     case Dump::Kernels:
       print_kernels(out, c);
@@ -231,7 +231,7 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
 // ---- running ------------------------------------------------------------------------------------
 
 int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream& err) {
-  insert_marks(c);
+  mark_offload(c);
   offload::OffloadRunner offload(*c.program, request.offload, err);
   // --offload=gpu asks for the GPU: without one it is an error before anything runs, not a quiet
   // run on the host (spec/offload.md §3).
@@ -262,6 +262,7 @@ int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream&
       render_diagnostic(o, *c.file, d, ErrorFormat::Json);
     };
   run.runner = runner;
+  run.marks = &c.marks->marks;
   // --check-races: the interpreter records every pass of every across loop and stops at the
   // first collision (interp/race_check.hpp); regions then run in the interpreter.
   interp::RaceRecorder races;

@@ -50,17 +50,19 @@ struct Compiled {
   std::unique_ptr<ParsedProgram> parsed;  // null: the parser refused
   // Null: the checker refused, or `through` was Parse. Kept when the kernel rules refuse.
   std::unique_ptr<tir::Program> program;
-  std::vector<kr::StoreExplain> explained;     // with Options::explain
-  std::optional<offload::OffloadMarks> marks;  // set once the offload-marks step ran
-  std::optional<Step> refused_at;              // the step that refused, if one did
+  std::vector<kr::StoreExplain> explained;  // with Options::explain
+  // The marked program's marks (offload/marks.hpp), beside `program`: set once the
+  // offload-marks step ran.
+  std::optional<offload::OffloadMarks> marks;
+  std::optional<Step> refused_at;  // the step that refused, if one did
   bool ok() const { return !refused_at; }
 };
 
 // Runs the steps through `options.through` on `file`.
 Compiled compile(std::shared_ptr<SourceFile> file, const Options& options = {});
 // The offload-marks step on a program the kernel rules accepted (once; compile runs it when
-// `through` is OffloadMarks). Apart so that the REPL can find its statements before.
-void insert_marks(Compiled& compiled);
+// `through` is OffloadMarks, and run when it has not run): `compiled.marks`.
+void mark_offload(Compiled& compiled);
 
 // Reads a machine file for a program. A relative path that is not found from here is looked up
 // beside the program and in the directories above it (`// run-flags: --machine fleet/l4.vx`

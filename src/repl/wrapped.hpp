@@ -153,9 +153,9 @@ struct SessionRunner final : interp::RegionRunner {
     if (open_on_gpu) poll(spawn.span);
     return open_on_gpu;
   }
-  void at_mark(const tir::Stmt& mark, interp::Frame& frame) override {
+  void at_mark(const tir::Mark& mark, interp::Frame& frame) override {
     poll(mark.span);
-    if (mark.mark == tir::MarkKind::Checkpoint) {
+    if (mark.kind == tir::MarkKind::Checkpoint) {
       if (open && on_timed) {
         const std::chrono::duration<double, std::milli> ms =
             std::chrono::steady_clock::now() - started;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "interp/runtime.hpp"
+#include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 
 namespace vx::uir {
@@ -329,9 +330,23 @@ class Lowerer {
             return std::nullopt;
         }
       }
-      default:
+      case tir::ExprKind::Unit:
+      case tir::ExprKind::String:
+      case tir::ExprKind::Unary:
+      case tir::ExprKind::Index:
+      case tir::ExprKind::View:
+      case tir::ExprKind::Ref:
+      case tir::ExprKind::Call:
+      case tir::ExprKind::TensorNew:
+      case tir::ExprKind::Transfer:
+      case tir::ExprKind::If:
+      case tir::ExprKind::BlockExpr:
+      case tir::ExprKind::Print:
+      case tir::ExprKind::Assert:
+      case tir::ExprKind::ArrayLit:
         return std::nullopt;
     }
+    internal_error("unknown expression kind");
   }
 
   // `t.len()` / `t.dim(k)`: a fixed dimension, or (with values) a `?` one of a tensor captured
@@ -501,9 +516,15 @@ class Lowerer {
         fail("it uses `assert!`");
       case tir::ExprKind::ArrayLit:
         fail("it makes an array, and .uir has no arrays");
-      default:
+      case tir::ExprKind::Unit:
+      case tir::ExprKind::String:
+      case tir::ExprKind::View:
+      case tir::ExprKind::Ref:
+      case tir::ExprKind::TensorNew:
+      case tir::ExprKind::Transfer:
         fail("it uses an expression .uir cannot say (a reference, a view or a tensor)");
     }
+    internal_error("unknown expression kind");
   }
 
   const tir::Program& p_;
