@@ -6,6 +6,7 @@
 #include "check/effects.hpp"
 #include "check/tir_walk.hpp"
 #include "check/types.hpp"
+#include "support/internal_error.hpp"
 
 namespace vx::kr {
 
@@ -203,7 +204,7 @@ class Summary {
   std::optional<std::vector<const IxNode*>> row(const tir::Expr* place) {
     const tir::Expr* root = tensor_root(place);
     if (!root || !frame_.bound.count(root->slot)) return std::nullopt;
-    std::vector<const IxNode*> r = frame_.bound.at(root->slot);
+    std::vector<const IxNode*> r = must_find(frame_.bound, root->slot);
     for (const tir::Expr* i : place_indices(place)) {
       const IxNode* n = build(i);
       if (!n) return std::nullopt;
