@@ -802,21 +802,13 @@ class Checker {
     // without its stride.
     if (p.failure != RadixProof::NotDetermined) return std::nullopt;
     const IxNode* own = facts_.dag->loop(loop, loop->var_name);
-    std::set<const IxNode*> seen;
-    std::function<bool(const IxNode*, const IxNode*)> uses = [&](const IxNode* n,
-                                                                 const IxNode* leaf) -> bool {
-      if (!n || !seen.insert(n).second) return false;
-      if (n == leaf) return true;
-      return !n->is_leaf() && (uses(n->a, leaf) || uses(n->b, leaf));
-    };
     for (const IxNode* leaf : loop_leaves({write.offset})) {
       auto* s = static_cast<const tir::Stmt*>(leaf->key);
       auto b = facts_.loop_bounds.find(s);
       if (s == loop || s->across != tir::Across::None || !s->adapters.empty() ||
           b == facts_.loop_bounds.end())
         continue;
-      seen.clear();
-      if (!uses(b->second.first, own)) continue;
+      if (!loop_leaves({b->second.first}).count(own)) continue;
       auto lo = must_find(facts_.loop_lo, loop), hi = must_find(facts_.loop_hi, loop);
       const std::string k = lo && hi ? std::to_string(*hi - *lo + 1) : "K";
       return "`" + s->var_name + "` starts at `" + loop->var_name +

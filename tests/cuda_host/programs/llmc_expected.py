@@ -298,18 +298,27 @@ def main():
         if kernels(os.path.join(HERE, name + ".vx")) != kernels(twin):
             print(f"{name}.vx: its kernels differ from {os.path.relpath(twin, HERE)}'s")
             bad += 1
+    bad += write_or_check(jobs, write, HERE)
+    sys.exit(1 if bad else 0)
+
+
+def write_or_check(jobs, write, base):
+    """Each (path, compute) of `jobs`: writes compute()'s text to path (`write`), or checks that
+    path holds it; paths printed relative to `base`. Returns the number that differ."""
+    bad = 0
     for path, compute in jobs:
         text = compute()
+        rel = os.path.relpath(path, base)
         if write:
             with open(path, "w") as f:
                 f.write(text)
-            print(f"wrote {os.path.relpath(path, HERE)}: {text.splitlines()[-1]}")
+            print(f"wrote {rel}: {text.splitlines()[-1]}")
         elif not os.path.exists(path) or open(path).read() != text:
-            print(f"{os.path.relpath(path, HERE)}: expected\n{text}")
+            print(f"{rel}: expected\n{text}")
             bad += 1
         else:
-            print(f"ok {os.path.relpath(path, HERE)}")
-    sys.exit(1 if bad else 0)
+            print(f"ok {rel}")
+    return bad
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..", "..")
 CONFORMANCE = os.path.join(ROOT, "conformance", "kernel_rules")
 sys.path.insert(0, os.path.join(ROOT, "tests", "cuda_host", "programs"))
-from llmc_expected import F32, F64, U32, f32, fsum, lcg_floats, lcg_states, round_f32, show, tree  # noqa: E402
+from llmc_expected import F32, F64, U32, f32, fsum, lcg_floats, lcg_states, round_f32, show, tree, write_or_check  # noqa: E402
 
 
 def lcg(seed, shape, scale="0.00000011920929", offset="-1.0"):
@@ -343,18 +343,7 @@ def main():
         if os.path.exists(twin) and kernels(os.path.join(CONFORMANCE, f"llmc_runtime_{name}.vx")) != kernels(twin):
             print(f"{os.path.relpath(twin)}: its kernels differ from llmc_runtime_{name}.vx's")
             bad += 1
-    for path, compute in jobs:
-        text = compute()
-        rel = os.path.relpath(path, ROOT)
-        if write:
-            with open(path, "w") as f:
-                f.write(text)
-            print(f"wrote {rel}: {text.splitlines()[-1]}")
-        elif not os.path.exists(path) or open(path).read() != text:
-            print(f"{rel}: expected\n{text}")
-            bad += 1
-        else:
-            print(f"ok {rel}")
+    bad += write_or_check(jobs, write, ROOT)
     sys.exit(1 if bad else 0)
 
 
