@@ -391,6 +391,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"let_mut_index_in_loop.vx", "refused"},
       {"llmc_runtime_attention_4d.vx",
        "the loop `b` has a bound that is not known before the region runs"},
+      {"pair_runtime_divisor_mismatch.vx",
+       "the tensor `losses` has a dimension not known statically"},
       {"llmc_runtime_attention_value_per_head.vx",
        "the loop `b` has a bound that is not known before the region runs"},
   };
