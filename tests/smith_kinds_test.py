@@ -64,7 +64,6 @@ EXCLUDED = [
      "let t = Tensor<i32, [2], Memory::SMEM>::fill(x);", "refused"),
     ("Return", ACROSS, "E6032 LeavesAcrossLoop (kernel-rules.md §2.6): each lane must get to the end "
      "of the loop", "if x > 100 { return; }", "refused"),
-    ("OffloadMark", CONTEXTS, "never made: retired, the offload marks are a table beside the program", None, None),
 ]
 
 # (kind, contexts, why, snippet): accepted and interpreted, not emitted for the GPU yet.

@@ -325,7 +325,6 @@ class Summary {
         return expr(s->start) && expr(s->end) && block(s->body);
       case tir::StmtKind::Break:
       case tir::StmtKind::Continue:
-      case tir::StmtKind::OffloadMark:
         return true;
     }
     return false;

@@ -132,7 +132,6 @@ class Walk {
         return;
       case tir::StmtKind::Break:
       case tir::StmtKind::Continue:
-      case tir::StmtKind::OffloadMark:
         return;
     }
   }

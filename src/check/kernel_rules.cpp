@@ -442,8 +442,6 @@ class RuleWalker {
         }
         return;
       }
-      case tir::StmtKind::OffloadMark:  // placed after these rules ran (offload/marks.hpp)
-        return;
     }
   }
 

@@ -166,7 +166,6 @@ bool stmt_never_ends(const Stmt* s, bool jumps) {
     case StmtKind::While:
     case StmtKind::For:
     case StmtKind::Spawn:
-    case StmtKind::OffloadMark:
       return false;
   }
   internal_error("unknown statement kind");

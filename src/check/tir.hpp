@@ -235,8 +235,6 @@ enum class StmtKind : uint8_t {
   Return,  // return value (value may be null)
   Break,
   Continue,
-  OffloadMark,  // retired, never made: the offload marks are a table beside the program
-                // (check/tir_marks.hpp); it goes with its last cases (issue 36)
 };
 
 // An adapter of a `for` range, `.rev()` or `.step_by(step)` (spec/semantics.md §3): the passes

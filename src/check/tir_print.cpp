@@ -145,9 +145,6 @@ class Printer {
       case StmtKind::Continue:
         out_ << "continue;\n";
         return;
-      case StmtKind::OffloadMark:  // retired, never made (check/tir_marks.hpp)
-        out_ << "\n";
-        return;
     }
   }
 

@@ -418,10 +418,6 @@ struct MarkStmt final : StmtNode {
   }
 };
 
-struct NoStmt final : StmtNode {
-  Flow exec(Frame&) const override { return Flow::Normal; }
-};
-
 struct ReturnStmt final : StmtNode {
   const Node* value = nullptr;
   bool is_tensor = false;
@@ -620,8 +616,6 @@ const StmtNode* Compiler::stmt_inner(const tir::Stmt& s) {
       n->body = block_stmts(*s.body, Tail::Discard);
       return n;
     }
-    case StmtKind::OffloadMark:  // retired, never made (check/tir_marks.hpp)
-      return make<NoStmt>();
     case StmtKind::Return: {
       if (expr_block_depth_ > 0) escape_seen_ = true;
       auto* r = make<ReturnStmt>();

@@ -15,7 +15,7 @@ namespace vx::offload::emit {
 // and compute-sanitizer about its code name that line (spec/offload.md §1.1); once, where a step
 // and the statement it holds both begin.
 void RegionEmitter::mark_line(const Stmt& s, std::string& out) {
-  if (!prog_.file || s.kind == StmtKind::OffloadMark) return;
+  if (!prog_.file) return;
   // A block's last `if` made a statement has the span of the block's end: its condition's line.
   Span at = s.span;
   if (s.kind == StmtKind::Expr && s.value)
@@ -268,8 +268,6 @@ void RegionEmitter::stmt(const Stmt& s, std::string& out, bool step_level) {
     }
     case StmtKind::Spawn:
       unsupported("a nested spawn");
-    case StmtKind::OffloadMark:  // host code only (marks.hpp): never inside a region
-      return;
   }
 }
 
@@ -454,7 +452,6 @@ void RegionEmitter::step(const Stmt& s, std::string& out) {
     case StmtKind::Assign:
     case StmtKind::Spawn:
     case StmtKind::Return:
-    case StmtKind::OffloadMark:
       unsupported("this statement around a lane loop");
   }
 }

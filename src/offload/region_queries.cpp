@@ -91,7 +91,6 @@ bool escapes(const Stmt* s) {
       case StmtKind::Expr:
       case StmtKind::Spawn:
       case StmtKind::Return:
-      case StmtKind::OffloadMark:
         return ex(x->target) || ex(x->value) || blk(x->body);
     }
     internal_error("unknown statement kind");

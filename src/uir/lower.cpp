@@ -203,8 +203,6 @@ class Lowerer {
         fail("it uses `break`");
       case tir::StmtKind::Continue:
         fail("it uses `continue`");
-      case tir::StmtKind::OffloadMark:  // host code only (offload/marks.hpp): never in a region
-        return;
     }
   }
 
