@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The ids of the kernel rules (E6032, spec/kernel-rules.md; src/check/kernel_rules.def).
+"""The ids of the kernel rules (E6032, spec/kernel-rules.md; src/rules/kernel_rules.def).
 
 Checks that spec/errors.md's E6032 section lists exactly the rules of kernel_rules.def, in its
 order and with its sections; that `vx explain ID` prints each one's item; that every E6032 diagnostic that `vx check --error-format=json`
@@ -26,7 +26,7 @@ def fail(msg):
 
 
 table = re.findall(r'^VX_KERNEL_RULE\(\w+, "([a-z0-9-]+)", "(§[0-9.]+)"\)',
-                   open(os.path.join(ROOT, "src/check/kernel_rules.def"), encoding="utf-8").read(),
+                   open(os.path.join(ROOT, "src/rules/kernel_rules.def"), encoding="utf-8").read(),
                    re.M)
 if len(table) < 20:
     fail("kernel_rules.def: %d rules read, expected at least 20" % len(table))

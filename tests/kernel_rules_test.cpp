@@ -1,18 +1,18 @@
 // Unit tests of the kernel rules (spec/kernel-rules.md): the mixed-radix prover on seed 001's
 // GEMM table and check-yourself cases, hash-consing, machine files, and whole programs.
-#include "check/kernel_rules.hpp"
+#include "rules/kernel_rules.hpp"
 
 #include <doctest/doctest.h>
 
 #include <map>
 
 #include "check/checker.hpp"
-#include "check/index_dag.hpp"
-#include "check/loop_nest.hpp"
-#include "check/machine.hpp"
-#include "check/mixed_radix.hpp"
 #include "parse/parser.hpp"
 #include "pipeline/pipeline.hpp"
+#include "rules/index_dag.hpp"
+#include "rules/loop_nest.hpp"
+#include "rules/machine.hpp"
+#include "rules/mixed_radix.hpp"
 
 using namespace vx;
 using namespace vx::kr;

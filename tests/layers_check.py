@@ -7,8 +7,10 @@ The order, lowest first (README, "Layers"):
   numeric  the math and f16/bf16 routines that the host and emitted kernels share (header-only)
   support  source files, diagnostics, formatting, the error index, the large-stack runner
   parse    the AST and the grammar
-  check    the checker, the typed program, the kernel rules, machine files
-  interp   the interpreter and its run-time values
+  check    the checker: types, moves and borrows, the typed program (tir.hpp), the effects table
+  rules    the kernel rules: the rules, the prover, explain, the write map, machine files, the
+           loop-nest validator that Vx and .uir share                          (beside interp)
+  interp   the interpreter and its run-time values                             (beside rules)
   offload  the offload marks, the CUDA emitter, NVRTC, the CUDA driver API, the runner   (beside uir)
   uir      the loop IR: reader, checker, runner, lowering                       (beside offload)
   pipeline the pipeline's steps, vx call's argument checks, main's values
@@ -27,10 +29,11 @@ BELOW = {
     "support": {"numeric"},
     "parse": {"support"},
     "check": {"parse"},
+    "rules": {"check"},
     "interp": {"check"},
     "offload": {"interp"},
-    "uir": {"interp"},
-    "pipeline": {"offload", "uir"},
+    "uir": {"interp", "rules"},
+    "pipeline": {"offload", "uir", "rules"},
     "repl": {"pipeline"},
     "cli": {"repl"},
 }

@@ -199,7 +199,7 @@ TEST_CASE("the kernel cache returns the same cubin") {
   // A key file that holds another text (another program of the same digest, or one cut short) is
   // a miss: the kernels are compiled again, and both files replaced.
   std::vector<char> c;
-  for (const std::string other : {key_text + " ", key_text.substr(0, key_text.size() - 1)}) {
+  for (const std::string& other : {key_text + " ", key_text.substr(0, key_text.size() - 1)}) {
     std::ofstream(key, std::ios::binary) << other;
     c.clear();
     REQUIRE(nvrtc.compile(tu, "sm_90", c, log, &cached));

@@ -17,12 +17,12 @@
 
 #include "arguments.hpp"
 #include "check/tir_walk.hpp"
-#include "check/write_map.hpp"
 #include "pipeline/call.hpp"
 #include "pipeline/params.hpp"
 #include "pipeline/pipeline.hpp"
 #include "repl/interrupt.hpp"
 #include "results.hpp"
+#include "rules/write_map.hpp"
 
 namespace vx::python {
 

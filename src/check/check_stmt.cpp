@@ -150,7 +150,7 @@ void Checker::check_for(const ast::ForStmt& f, tir::Stmt* st, std::vector<tir::S
   }
   if (!t.is_error()) st->end = coerce(st->end, t, span(range.end), "the end of the range");
   check_range_adapters(range, st);
-  // Where an across loop may stand is a kernel rule (E6032, check/kernel_rules.cpp).
+  // Where an across loop may stand is a kernel rule (E6032, rules/kernel_rules.cpp).
   if (f.across) {
     st->across = f.across->level == "blocks" ? tir::Across::Blocks : tir::Across::Lanes;
     if (f.across->lane_count) {

@@ -6,11 +6,11 @@
 #include <map>
 
 #include "check/tir_walk.hpp"
-#include "check/write_map.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/nvrtc.hpp"
 #include "pipeline/pipeline.hpp"
 #include "pipeline/values.hpp"
+#include "rules/write_map.hpp"
 #include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 

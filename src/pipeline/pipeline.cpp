@@ -6,11 +6,11 @@
 #include <set>
 
 #include "check/checker.hpp"
-#include "check/kernel_rules.hpp"
 #include "check/tir_print.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/race_check.hpp"
 #include "offload/emit_cuda.hpp"
+#include "rules/kernel_rules.hpp"
 #include "uir/uir.hpp"
 
 namespace vx::pipeline {

@@ -4,7 +4,7 @@
 //
 //   read → parse        (--dump=ast)     parse/parser.hpp
 //        → check        (--dump=typed)   check/checker.hpp
-//        → kernel rules (--dump=kernels) check/kernel_rules.hpp; --explain keeps their proofs
+//        → kernel rules (--dump=kernels) rules/kernel_rules.hpp; --explain keeps their proofs
 //        → offload marks                 offload/marks.hpp (shown by `run --dump=typed`)
 //        → emit CUDA    (--dump=cuda)    offload/emit_cuda.hpp
 //        → lower        (--dump=uir)     uir/uir.hpp
@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "check/explain.hpp"
-#include "check/machine.hpp"
 #include "check/tir.hpp"
 #include "offload/marks.hpp"
 #include "offload/runner.hpp"
 #include "parse/parser.hpp"
+#include "rules/explain.hpp"
+#include "rules/machine.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::pipeline {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "check/explain.hpp"
-#include "check/write_map.hpp"
+#include "rules/explain.hpp"
+#include "rules/write_map.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::repl {

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "check/machine.hpp"
 #include "interp/interpreter.hpp"
 #include "repl/interrupt.hpp"
 #include "repl/session.hpp"
 #include "repl/session_values.hpp"
 #include "repl/uir_session.hpp"
 #include "repl/wrapped.hpp"
+#include "rules/machine.hpp"
 
 namespace vx::repl {
 

@@ -4,10 +4,10 @@
 #include <optional>
 #include <sstream>
 
-#include "check/explain.hpp"
 #include "repl/interrupt.hpp"
 #include "repl/report.hpp"
 #include "repl/session.hpp"
+#include "rules/explain.hpp"
 #include "uir/uir.hpp"
 
 namespace vx::repl {

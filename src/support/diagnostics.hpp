@@ -29,7 +29,7 @@ struct Diagnostic {
   std::vector<std::string> notes;  // `= note: …` lines
   std::vector<std::string> helps;  // `= help: …` lines
   nlohmann::json data;             // extra machine-readable data (explain tables …)
-  std::string rule;                // E6032: which kernel rule (check/kernel_rules.def), for JSON
+  std::string rule;                // E6032: which kernel rule (rules/kernel_rules.def), for JSON
   std::string lint;                // a warning's name (`idle_lanes`), for `#[allow(…)]` and JSON
 };
 

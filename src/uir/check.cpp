@@ -6,9 +6,9 @@
 // a global loop is a block loop, a local loop a lane loop. Needs a program read_uir accepted.
 #include <algorithm>
 
-#include "check/kernel_access.hpp"
-#include "check/kernel_rules.hpp"
-#include "check/loop_nest.hpp"
+#include "rules/kernel_access.hpp"
+#include "rules/kernel_rules.hpp"
+#include "rules/loop_nest.hpp"
 #include "support/internal_error.hpp"
 #include "uir/uir.hpp"
 

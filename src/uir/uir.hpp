@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "check/explain.hpp"
-#include "check/machine.hpp"
 #include "check/tir.hpp"
 #include "check/types.hpp"
 #include "interp/runtime.hpp"
+#include "rules/explain.hpp"
+#include "rules/machine.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::uir {
@@ -89,7 +89,7 @@ bool uir_type(Scalar s);
 // E0004, E0100, E0102, E0104, E0200, E0206) and returns nothing when there was an error.
 std::optional<Program> read_uir(std::shared_ptr<const SourceFile> file, Diagnostics& diags);
 
-// The kernel rules of spec/uir.md §5: the shape of global and local loops (check/loop_nest.hpp,
+// The kernel rules of spec/uir.md §5: the shape of global and local loops (rules/loop_nest.hpp,
 // with the limits of `machine`: the lesson's 1024 threads a block are the default H100's), then
 // the disjointness check of src/check (one prover: the same IndexDag, mixed-radix proof and
 // same-expression rule as Vx kernels). With `explain`, records every store's proof.

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "check/machine.hpp"
 #include "offload/emit_cuda.hpp"
 #include "parse/parser.hpp"
 #include "pipeline/pipeline.hpp"
+#include "rules/machine.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::testing {

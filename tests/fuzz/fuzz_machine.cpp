@@ -1,15 +1,15 @@
-// libFuzzer harness: machine files (check/machine.hpp's load_machine, read through a memfd as
+// libFuzzer harness: machine files (rules/machine.hpp's load_machine, read through a memfd as
 // `--machine FILE` reads a path), then the kernel rules and the emitter of a fixed kernel under
 // the machine read.
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "check/checker.hpp"
-#include "check/kernel_rules.hpp"
-#include "check/machine.hpp"
 #include "fuzz_common.hpp"
 #include "offload/emit_cuda.hpp"
 #include "parse/parser.hpp"
+#include "rules/kernel_rules.hpp"
+#include "rules/machine.hpp"
 
 namespace {
 // A kernel that uses what a machine file describes: blocks, lanes, shared memory, an atomic.

@@ -1,7 +1,7 @@
 // libFuzzer harness: `vx run FILE.uir --explain` (spec/uir.md): the reader, the checker with the
 // explain tables in both formats, then the runner.
-#include "check/explain.hpp"
 #include "fuzz_common.hpp"
+#include "rules/explain.hpp"
 #include "uir/uir.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

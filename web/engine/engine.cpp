@@ -17,9 +17,9 @@
 #include <sstream>
 #include <string>
 
-#include "check/explain.hpp"
-#include "check/write_map.hpp"
 #include "pipeline/pipeline.hpp"
+#include "rules/explain.hpp"
+#include "rules/write_map.hpp"
 #include "support/error_index.hpp"
 #include "support/internal_error.hpp"
 

@@ -4,8 +4,8 @@ Each mutant is one region: block loops, lane loops, perhaps a plain loop inside,
 store `out[IDX] = …` (perhaps with a read `out[IDX2]` in the same phase). IDX is an expression
 tree evaluated here with the exact integer semantics of Vx (spec/semantics.md §4: every `+ - *`
 wraps at its type's width in two's complement, `/` rounds toward zero, `%` has the sign of the
-left operand, `as` between integers keeps the value modulo 2^bits). Nothing from src/check is
-used: the truth is the set of elements each pass of the region touches, over every pass.
+left operand, `as` between integers keeps the value modulo 2^bits). Nothing from src/check or
+src/rules is used: the truth is the set of elements each pass of the region touches, over every pass.
 
 A pass is one value of the block and lane variables (plain loops inside a lane are the same
 pass). Two passes collide when one writes an element the other writes or reads (every two passes

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "check/explain.hpp"
+#include "rules/explain.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::kr {

@@ -7,11 +7,12 @@
 // those accesses at the call as if the caller made them, instead of refusing the call. Needs the
 // typed program and the index graph.
 #pragma once
+#include <functional>
 #include <optional>
 #include <vector>
 
-#include "check/index_dag.hpp"
 #include "check/tir.hpp"
+#include "rules/index_dag.hpp"
 
 namespace vx::kr {
 
@@ -32,6 +33,11 @@ const IxNode* row_major(IndexDag& dag, const std::vector<const IxNode*>& idx, co
 // wrap around into the bounds.
 bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<int64_t> loop_lo,
                         std::optional<int64_t> loop_hi);
+// §4 step 1, value ranges: `a << b` is `a * 2^b` in its type `t` (both wrap alike), and on
+// values that are never negative (`never_negative`) `a >> b` is `a / 2^b` and `a & (2^b - 1)` is
+// `a % 2^b`, for a constant b; null for any other operation `op`.
+const IxNode* bits_index(IndexDag& dag, tir::BinOp op, const IxNode* a, const IxNode* b, IntType t,
+                         const std::function<bool(const IxNode*)>& never_negative);
 // Sets `values[slot]` to null for every local that `b` or `e` (either may be null) assigns.
 void forget_assigned(const tir::Block* b, const tir::Expr* e, std::vector<const IxNode*>& values);
 

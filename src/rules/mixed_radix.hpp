@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "check/index_dag.hpp"
+#include "rules/index_dag.hpp"
 
 namespace vx::kr {
 

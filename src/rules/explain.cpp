@@ -1,4 +1,4 @@
-#include "check/explain.hpp"
+#include "rules/explain.hpp"
 
 #include <algorithm>
 #include <iomanip>

@@ -1,5 +1,6 @@
-#include "check/call_accesses.hpp"
+#include "rules/call_accesses.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -85,6 +86,23 @@ const IxNode* row_major(IndexDag& dag, const std::vector<const IxNode*>& idx, co
     off = dag.binary(IxOp::Add, dag.binary(IxOp::Mul, off, dim(k)), lo);
   }
   return off;
+}
+
+const IxNode* bits_index(IndexDag& dag, tir::BinOp op, const IxNode* a, const IxNode* b, IntType t,
+                         const std::function<bool(const IxNode*)>& never_negative) {
+  if (t.math()) return nullptr;
+  if (op == tir::BinOp::Shl || op == tir::BinOp::Shr) {
+    if (!b->is_const() || b->value < 0 || b->value >= std::min<int64_t>(t.bits, 62)) return nullptr;
+    const IxNode* power = dag.constant(int64_t{1} << b->value);
+    if (op == tir::BinOp::Shl) return dag.binary(IxOp::Mul, a, power, t);
+    return never_negative(a) ? dag.binary(IxOp::Div, a, power, t) : nullptr;
+  }
+  if (op != tir::BinOp::BitAnd) return nullptr;
+  if (a->is_const()) std::swap(a, b);
+  if (!b->is_const() || b->value < 0 || b->value >= (int64_t{1} << 62)) return nullptr;
+  const int64_t m = b->value + 1;
+  if ((m & (m - 1)) != 0 || !never_negative(a)) return nullptr;
+  return dag.binary(IxOp::Rem, a, dag.constant(m), t);
 }
 
 bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<int64_t> loop_lo,

@@ -1,5 +1,5 @@
 // The shape of a kernel's loop nest (loop_nest.hpp).
-#include "check/loop_nest.hpp"
+#include "rules/loop_nest.hpp"
 
 namespace vx::kr {
 

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "check/index_dag.hpp"
+#include "rules/index_dag.hpp"
 
 namespace vx::kr {
 

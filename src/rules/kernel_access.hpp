@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "check/explain.hpp"
-#include "check/index_dag.hpp"
 #include "check/tir.hpp"
+#include "rules/explain.hpp"
+#include "rules/index_dag.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::kr {

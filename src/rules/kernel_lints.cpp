@@ -2,7 +2,7 @@
 // whose lanes its block does not use well.
 #include <string>
 
-#include "check/kernel_access.hpp"
+#include "rules/kernel_access.hpp"
 
 namespace vx::kr {
 

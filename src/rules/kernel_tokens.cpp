@@ -1,9 +1,9 @@
-#include "check/kernel_tokens.hpp"
+#include "rules/kernel_tokens.hpp"
 
 #include <string>
 
-#include "check/call_accesses.hpp"
 #include "check/tir_walk.hpp"
+#include "rules/call_accesses.hpp"
 
 namespace vx::kr {
 

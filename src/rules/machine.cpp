@@ -2,7 +2,7 @@
 // an integer literal (underscores and a suffix allowed), `true`/`false`, or an enum path
 // (`Device::NVIDIA`, `CopyEngine::TMA`). The values are read from the source text of the
 // item's value, so a machine file needs no `fn main` and is never type-checked as a program.
-#include "check/machine.hpp"
+#include "rules/machine.hpp"
 
 #include <cctype>
 #include <map>

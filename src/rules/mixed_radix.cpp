@@ -1,4 +1,4 @@
-#include "check/mixed_radix.hpp"
+#include "rules/mixed_radix.hpp"
 
 #include <algorithm>
 #include <map>

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "check/write_map.hpp"
+#include "rules/write_map.hpp"
 
 namespace vx::kr {
 

@@ -6,9 +6,9 @@
 #pragma once
 #include <vector>
 
-#include "check/explain.hpp"
-#include "check/machine.hpp"
 #include "check/tir.hpp"
+#include "rules/explain.hpp"
+#include "rules/machine.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx {
@@ -16,12 +16,12 @@ namespace vx {
 // The rules of E6032, from kernel_rules.def.
 enum class KernelRule {
 #define VX_KERNEL_RULE(Id, id, section) Id,
-#include "check/kernel_rules.def"
+#include "rules/kernel_rules.def"
 #undef VX_KERNEL_RULE
 };
 inline constexpr const char* kKernelRuleIds[] = {
 #define VX_KERNEL_RULE(Id, id, section) id,
-#include "check/kernel_rules.def"
+#include "rules/kernel_rules.def"
 #undef VX_KERNEL_RULE
 };
 // The id a diagnostic of the rule carries ("write-must-fix-loop").

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "check/mixed_radix.hpp"
+#include "rules/mixed_radix.hpp"
 #include "support/diagnostics.hpp"
 
 namespace vx::kr {

@@ -1,4 +1,4 @@
-#include "check/index_poly.hpp"
+#include "rules/index_poly.hpp"
 
 #include <algorithm>
 

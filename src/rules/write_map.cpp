@@ -2,13 +2,13 @@
 // across loops around a store, and the plain loops inside them that its offset uses, evaluates
 // the offset of each as the program does, and records the first writer of every element and the
 // elements that two passes running at the same time both write.
-#include "check/write_map.hpp"
+#include "rules/write_map.hpp"
 
 #include <algorithm>
 #include <set>
 #include <unordered_map>
 
-#include "check/kernel_access.hpp"
+#include "rules/kernel_access.hpp"
 #include "support/internal_error.hpp"
 
 namespace vx::kr {

@@ -1,4 +1,4 @@
-#include "check/index_dag.hpp"
+#include "rules/index_dag.hpp"
 
 #include <algorithm>
 #include <unordered_map>

@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <set>
 
-#include "check/index_poly.hpp"
-#include "check/kernel_access.hpp"
-#include "check/kernel_rules.hpp"
-#include "check/mixed_radix.hpp"
-#include "check/write_map.hpp"
+#include "rules/index_poly.hpp"
+#include "rules/kernel_access.hpp"
+#include "rules/kernel_rules.hpp"
+#include "rules/mixed_radix.hpp"
+#include "rules/write_map.hpp"
 #include "support/internal_error.hpp"
 #include "support/pass_name.hpp"
 

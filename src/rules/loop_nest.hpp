@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "check/kernel_rules.hpp"
-#include "check/machine.hpp"
 #include "check/tir.hpp"
+#include "rules/kernel_rules.hpp"
+#include "rules/machine.hpp"
 
 namespace vx::kr {
 

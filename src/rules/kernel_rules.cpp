@@ -1,20 +1,20 @@
 // The structure half of the kernel rules (spec/kernel-rules.md §2-3, §6-8): walks every function
 // once, checks where across loops, block routines, tiles, atomics, copies and tokens stand, and
 // collects each tensor access with its hash-consed offset for disjointness.cpp.
-#include "check/kernel_rules.hpp"
+#include "rules/kernel_rules.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <set>
 #include <unordered_map>
 
-#include "check/call_accesses.hpp"
 #include "check/effects.hpp"
-#include "check/index_poly.hpp"
-#include "check/kernel_access.hpp"
-#include "check/kernel_tokens.hpp"
-#include "check/loop_nest.hpp"
 #include "check/tir_walk.hpp"
+#include "rules/call_accesses.hpp"
+#include "rules/index_poly.hpp"
+#include "rules/kernel_access.hpp"
+#include "rules/kernel_tokens.hpp"
+#include "rules/loop_nest.hpp"
 
 namespace vx {
 
@@ -94,26 +94,12 @@ class RuleWalker {
     return kr::value_range(n, [&](const IxNode* leaf) { return facts_.leaf_range(leaf); });
   }
 
-  // §4 step 1, value ranges: `x << k` is `x * 2^k` in its type (both wrap alike), and on values
-  // that are never negative `x >> k` is `x / 2^k` and `x & (2^k - 1)` is `x % 2^k`.
+  // §4 step 1, value ranges: shifts and masks (call_accesses.hpp).
   const IxNode* bits_op(const tir::Expr* e) {
-    const kr::IntType t = int_type(e->type);
     const IxNode* a = build(e->args[0]);
     const IxNode* b = build(e->args[1]);
-    if (t.math()) return nullptr;
-    if (e->bop == tir::BinOp::Shl || e->bop == tir::BinOp::Shr) {
-      if (!b->is_const() || b->value < 0 || b->value >= std::min<int64_t>(t.bits, 62))
-        return nullptr;
-      const IxNode* power = dag_.constant(int64_t{1} << b->value);
-      if (e->bop == tir::BinOp::Shl) return dag_.binary(IxOp::Mul, a, power, t);
-      return range_of(a).first >= 0 ? dag_.binary(IxOp::Div, a, power, t) : nullptr;
-    }
-    if (e->bop != tir::BinOp::BitAnd) return nullptr;
-    if (a->is_const()) std::swap(a, b);
-    if (!b->is_const() || b->value < 0 || b->value >= (int64_t{1} << 62)) return nullptr;
-    const int64_t m = b->value + 1;
-    if ((m & (m - 1)) != 0 || range_of(a).first < 0) return nullptr;
-    return dag_.binary(IxOp::Rem, a, dag_.constant(m), t);
+    return kr::bits_index(dag_, e->bop, a, b, int_type(e->type),
+                          [&](const IxNode* n) { return range_of(n).first >= 0; });
   }
 
   const IxNode* build(const tir::Expr* e) {
@@ -179,7 +165,18 @@ class RuleWalker {
           if (const IxNode* n = kr::call_value(prog_, e->fn_index, ints, dag_)) return n;
         }
         break;
-      default:
+      // Any other expression is an opaque value: its text is its name.
+      case tir::ExprKind::Unit:
+      case tir::ExprKind::String:
+      case tir::ExprKind::Index:
+      case tir::ExprKind::View:
+      case tir::ExprKind::Ref:
+      case tir::ExprKind::TensorNew:
+      case tir::ExprKind::Transfer:
+      case tir::ExprKind::BlockExpr:
+      case tir::ExprKind::Print:
+      case tir::ExprKind::Assert:
+      case tir::ExprKind::ArrayLit:
         break;
     }
     std::string t = text(e->span);
