@@ -235,8 +235,9 @@ tir::Expr* Checker::check_call(const ast::PathExpr& p, const Type* expected, Spa
       return error_expr(s);
     }
     if (x->type.is_error()) return error_expr(s);
-    bool fresh = x->kind == tir::ExprKind::TensorNew;  // `transfer(Tensor<…>::fill(v), M)`
-    if (!fresh && (x->kind != tir::ExprKind::Var || x->type.kind != TypeKind::Tensor)) {
+    // Any tensor value: a binding (moved), `Tensor<…>::fill(v)`, a call that returns one, an
+    // `if` or a block whose value is one (what its arms move is moved), another `transfer`.
+    if (x->type.kind != TypeKind::Tensor) {
       error("E0200", span(args[0]), "`transfer` moves a tensor, found `" + type_name(x->type) + "`",
             x->type.kind == TypeKind::Ref ? "a reference cannot be moved" : "not a tensor");
       return error_expr(s);

@@ -176,8 +176,9 @@ enum class ExprKind : uint8_t {
               // scopes are i32 literals (AtomicOrdering, FenceScope)
   TensorNew,  // `Tensor<…>::fill(args[0])` (builtin_fill = true) or `::uninit()`; type is Tensor;
               // `::fill_dims([args[1], …], args[0])`: one integer size per dimension after it
-  Transfer,   // `transfer(args[0], Memory::M)`: args[0] is a Var holding a tensor, which is moved;
-              // type is the same tensor in the new memory
+  Transfer,   // `transfer(args[0], Memory::M)`: args[0] is a tensor value (a Var, which is
+              // moved, TensorNew, a Call, an If or BlockExpr, a Transfer); type is the same
+              // tensor in the new memory
   If,         // if args[0] { block } else { else_block } (else_block may be null); `else if`
               // chains are nested: else_block holds a tail If
   BlockExpr,  // `{ … }` or `unsafe { … }`: `block`

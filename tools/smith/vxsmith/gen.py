@@ -66,6 +66,8 @@ class Gen:
         # Sizes known at run time (run_time_sizes) draw from a generator of their own, so the rest
         # of a seed's program is the one it was before they existed.
         self.rs = random.Random(seed * 65537 + 29)
+        # So do the forms of a transfer's argument (spec/memory.md §2: any tensor value).
+        self.tf = random.Random(seed * 40503 + 7)
 
     # ---- small utilities
     def feat(self, name, k=1):
@@ -262,8 +264,22 @@ class Gen:
         w("%s%s = %s;" % (h, "".join("[%s]" % i for i in idx), val))
         for _ in shape:
             w.close()
-        w("let %s = transfer(%s, Memory::HBM);" % (name, h))
+        w("let %s = transfer(%s, Memory::HBM);" % (name, self.tensor_value(h)))
         return name
+
+    def tensor_value(self, h):
+        """The host tensor `h` as one of the values `transfer` takes: itself, a block, an `if`
+        whose arms are it, or another transfer."""
+        form = self.tf.choice(["plain", "plain", "block", "if", "transfer"])
+        if form != "plain":
+            self.feat("transfer_of_" + form)
+        if form == "block":
+            return "{ %s }" % h
+        if form == "if":
+            return "if %s.len() > 0 { %s } else { %s }" % (h, h, h)
+        if form == "transfer":
+            return "transfer(%s, Memory::CPU_DRAM)" % h
+        return h
 
     def print_tensor(self, w, name, t, shape, tol=None):
         """Move an HBM tensor back and print it (every element, or a checksum and samples); returns
