@@ -16,6 +16,8 @@
   explain footer;
 - warnings: the two lane lints, `#![allow]` / `#[allow]` on the file and on an item, `-D
   warnings`, JSON;
+- sizes in the environment (VX_CACHE_MAX, VX_MEMORY_LIMIT): a value that is not one is a usage
+  error naming it;
 - `vx conformance --format junit` is well-formed XML (python's expat parser) whatever the
   programs print: U+FFFE, U+FFFF, control characters, bytes that are not UTF-8.
 
@@ -508,6 +510,23 @@ if r.returncode != 1 or "error[E6032]" not in r.err or \
 r = vx("check", "--explain", program("refused_type.vx", "fn main() { let x: i32 = 1.5; }\n"))
 if r.returncode != 1 or r.out != "" or "error[E0200]" not in r.err:
     fail(f"check --explain of a mistyped program: want exit 1, no table, got {r.returncode} {r.out!r}")
+
+# Sizes from the environment (support/byte_size.hpp): a value that is not a size is a usage error
+# before anything runs, exit status 2, naming the variable; a suffix alone is not a size.
+hello = program("hello_sizes.vx", "fn main() {\n    println!(\"ran\");\n}\n")
+form = "is not a size (a number of bytes, with an optional K, M, G or T suffix)"
+for var, value, status in [("VX_CACHE_MAX", "lots", 2), ("VX_CACHE_MAX", "K", 2),
+                           ("VX_CACHE_MAX", "12Q", 2), ("VX_CACHE_MAX", "99999999999T", 2),
+                           ("VX_MEMORY_LIMIT", "K", 2), ("VX_MEMORY_LIMIT", "-1", 2),
+                           ("VX_CACHE_MAX", "0", 0), ("VX_CACHE_MAX", "64m", 0),
+                           ("VX_MEMORY_LIMIT", "1g", 0)]:
+    r = subprocess.run([VX, "run", hello], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                       env=dict(os.environ, **{var: value}))
+    want_err = f"error: {var}={value} {form}\n" if status else ""
+    want_out = "" if status else "ran\n"
+    if (r.returncode, r.stdout, r.stderr) != (status, want_out, want_err):
+        fail(f"run with {var}={value}: want {status} {want_out!r} {want_err!r}, "
+             f"got {r.returncode} {r.stdout!r} {r.stderr!r}")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -227,6 +228,128 @@ TEST_CASE("the kernel cache returns the same cubin") {
   CHECK(c == a);
   std::filesystem::remove_all(dir);
   unsetenv("VX_CACHE_DIR");
+}
+
+TEST_CASE("the kernel cache keeps at most its bound, the least recently used removed first") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(VX_BINARY_DIR) / "offload_test_trim";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto t0 = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  // Entries A, B, C of 100 + 10, 200 + 10 and 300 + 10 bytes, used in that order; a key whose
+  // cubin is gone (10 bytes); files of other names (never counted, never removed).
+  auto write = [&](const std::string& name, size_t bytes) {
+    std::ofstream(dir / name, std::ios::binary) << std::string(bytes, 'x');
+  };
+  const std::string a(32, 'a'), b(32, 'b'), c(32, 'c'), k(32, 'd');
+  const std::string names[] = {a, b, c};
+  for (int i = 0; i < 3; ++i) {
+    write(names[i] + ".cubin", 100 * static_cast<size_t>(i + 1));
+    write(names[i] + ".key", 10);
+    fs::last_write_time(dir / (names[i] + ".cubin"), t0 + std::chrono::minutes(i));
+  }
+  write(k + ".key", 10);
+  write("notes.txt", 5000);
+  write(a + ".cubin.tmp.12", 5000);
+  write("ABCDEF" + std::string(26, '0') + ".cubin", 5000);  // not a key: upper case
+  auto present = [&] {
+    std::set<std::string> out;
+    for (auto& e : fs::directory_iterator(dir)) out.insert(e.path().filename().string());
+    return out;
+  };
+  const std::set<std::string> others = {"notes.txt", a + ".cubin.tmp.12",
+                                        "ABCDEF" + std::string(26, '0') + ".cubin"};
+  auto with = [&](std::initializer_list<std::string> entries) {
+    std::set<std::string> out = others;
+    for (const std::string& e : entries) {
+      out.insert(e + ".cubin");
+      out.insert(e + ".key");
+    }
+    return out;
+  };
+  // 640 bytes held: a bound of 640 removes nothing.
+  offload::trim_kernel_cache(dir.string(), 640);
+  std::set<std::string> all = with({a, b, c});
+  all.insert(k + ".key");
+  CHECK(present() == all);
+  // 630: the key alone goes first, and is enough.
+  offload::trim_kernel_cache(dir.string(), 630);
+  CHECK(present() == with({a, b, c}));
+  // 520: A (110) goes and is enough; 519: B (210) goes too, 310 left.
+  offload::trim_kernel_cache(dir.string(), 520);
+  CHECK(present() == with({b, c}));
+  offload::trim_kernel_cache(dir.string(), 519);
+  CHECK(present() == with({c}));
+  // A use renews an entry: B written after C was, then C used (its time renewed, as a hit does).
+  write(b + ".cubin", 200);
+  write(b + ".key", 10);
+  fs::last_write_time(dir / (b + ".cubin"), t0 + std::chrono::minutes(5));
+  fs::last_write_time(dir / (c + ".cubin"), t0 + std::chrono::minutes(7));
+  offload::trim_kernel_cache(dir.string(), 519);
+  CHECK(present() == with({c}));
+  offload::trim_kernel_cache(dir.string(), 0);
+  CHECK(present() == others);
+  // A directory that is not there is left alone.
+  fs::remove_all(dir);
+  offload::trim_kernel_cache(dir.string(), 0);
+  CHECK(!fs::exists(dir));
+}
+
+TEST_CASE("VX_CACHE_MAX bounds the kernel cache as kernels are compiled; a hit renews an entry") {
+  offload::Nvrtc nvrtc;
+  std::string why;
+  if (!nvrtc.load(why)) return skip(why);
+  namespace fs = std::filesystem;
+  const std::string dir = std::string(VX_BINARY_DIR) + "/offload_test_bound";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  setenv("VX_CACHE_DIR", dir.c_str(), 1);
+  auto p = from_source(kRowSums);
+  const std::string tu = offload::cuda_translation_unit(offload::emit_regions(*p->program));
+  std::vector<char> cubin;
+  std::string log;
+  bool cached = false;
+  // Each architecture is an entry of its own: their sizes, unbounded.
+  std::map<std::string, std::uintmax_t> bytes;
+  std::map<std::string, std::string> stem;
+  for (const char* arch : {"sm_80", "sm_86", "sm_90"}) {
+    std::set<fs::path> before;
+    for (auto& e : fs::directory_iterator(dir)) before.insert(e.path());
+    REQUIRE(nvrtc.compile(tu, arch, cubin, log, &cached));
+    for (auto& e : fs::directory_iterator(dir))
+      if (!before.count(e.path())) {
+        bytes[arch] += fs::file_size(e.path());
+        stem[arch] = e.path().stem().string();
+      }
+  }
+  REQUIRE(bytes.size() == 3);
+  auto entries = [&] {
+    std::set<std::string> out;
+    for (auto& e : fs::directory_iterator(dir))
+      for (auto& [arch, s] : stem)
+        if (e.path().stem() == s && e.path().extension() == ".cubin") out.insert(arch);
+    return out;
+  };
+  CHECK(entries() == std::set<std::string>{"sm_80", "sm_86", "sm_90"});
+  // A bound that holds sm_80 and sm_90: sm_80 is used again, sm_86 compiled again, and the
+  // least recently used, sm_90, makes room for it.
+  fs::remove_all(dir);
+  for (const char* arch : {"sm_80", "sm_90"}) REQUIRE(nvrtc.compile(tu, arch, cubin, log));
+  const std::string bound = std::to_string(bytes["sm_80"] + bytes["sm_86"]);
+  setenv("VX_CACHE_MAX", bound.c_str(), 1);
+  REQUIRE(nvrtc.compile(tu, "sm_80", cubin, log, &cached));
+  CHECK(cached);
+  REQUIRE(nvrtc.compile(tu, "sm_86", cubin, log, &cached));
+  CHECK(!cached);
+  CHECK(entries() == std::set<std::string>{"sm_80", "sm_86"});
+  // A bound smaller than any entry leaves the cache empty after each compile.
+  setenv("VX_CACHE_MAX", "1K", 1);
+  REQUIRE(nvrtc.compile(tu, "sm_90", cubin, log, &cached));
+  CHECK(!cached);
+  CHECK(fs::is_empty(dir));
+  unsetenv("VX_CACHE_MAX");
+  unsetenv("VX_CACHE_DIR");
+  fs::remove_all(dir);
 }
 
 namespace {

@@ -37,6 +37,11 @@ int compile_cubin(const std::vector<offload::EmittedRegion>& regions, const Mach
         options.error_format);
     return 2;
   }
+  std::string cache_error;
+  if (!offload::kernel_cache_limit(&cache_error)) {
+    render_plain_error(err, cache_error, options.error_format);
+    return 2;
+  }
   size_t emitted = 0;
   for (auto& r : regions) {
     if (r.ok)

@@ -59,6 +59,7 @@
 #include "interp/compiler.hpp"
 #include "interp/host_parallel.hpp"
 #include "interp/race_check.hpp"
+#include "support/byte_size.hpp"
 #include "support/diagnostics.hpp"
 #include "support/pass_name.hpp"
 
@@ -282,22 +283,13 @@ int64_t memory_limit(std::string* error) {
     if (pages > 0 && page > 0) return static_cast<int64_t>(pages) * page / 2;
     return int64_t{8} << 30;
   }
-  const std::string s = env;
-  size_t i = 0;
-  unsigned __int128 v = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && v <= INT64_MAX) v = v * 10 + (s[i++] - '0');
-  int shift = 0;
-  if (i + 1 == s.size()) {
-    const char c = s[i] & ~0x20;  // upper case
-    shift = c == 'K' ? 10 : c == 'M' ? 20 : c == 'G' ? 30 : c == 'T' ? 40 : -1;
-    if (shift > 0) ++i;
-  }
-  if (i == 0 || i != s.size() || shift < 0 || (v << shift) > INT64_MAX) {
-    *error = "VX_MEMORY_LIMIT=" + s +
-             " is not a size (a number of bytes, with an optional K, M, G or T suffix)";
+  const std::optional<int64_t> v = parse_byte_size(env);
+  if (!v) {
+    *error = "VX_MEMORY_LIMIT=" + std::string(env) + " is not a size (" +
+             std::string(byte_size_form()) + ")";
     return 0;
   }
-  return static_cast<int64_t>(v << shift);
+  return *v;
 }
 
 // Has TBB start the host threads' workers now, in the background, when the program has an

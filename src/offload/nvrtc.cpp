@@ -4,12 +4,16 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+
+#include "support/byte_size.hpp"
 
 namespace vx::offload {
 
@@ -49,6 +53,68 @@ std::string digest_hex(const std::string& data) {
   std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
                 static_cast<unsigned long long>(h.low64));
   return buf;
+}
+
+std::optional<std::uintmax_t> kernel_cache_limit(std::string* error) {
+  const char* env = std::getenv("VX_CACHE_MAX");
+  if (!env || !*env) return std::uintmax_t{1} << 30;
+  const std::optional<int64_t> v = parse_byte_size(env);
+  if (!v) {
+    *error = "VX_CACHE_MAX=" + std::string(env) + " is not a size (" +
+             std::string(byte_size_form()) + ")";
+    return std::nullopt;
+  }
+  return static_cast<std::uintmax_t>(*v);
+}
+
+void trim_kernel_cache(const std::string& dir, std::uintmax_t limit) {
+  namespace fs = std::filesystem;
+  struct Entry {
+    fs::file_time_type used;
+    std::uintmax_t bytes = 0;
+    fs::path cubin, key;
+  };
+  auto is_key_name = [](const std::string& stem) {
+    return stem.size() == 32 && stem.find_first_not_of("0123456789abcdef") == std::string::npos;
+  };
+  std::map<std::string, Entry> entries;  // by KEY
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    const std::string stem = p.stem().string();
+    if (!is_key_name(stem) || !it->is_regular_file(ec)) continue;
+    std::error_code size_error;
+    const std::uintmax_t bytes = fs::file_size(p, size_error);
+    if (size_error) continue;
+    Entry& e = entries[stem];
+    if (p.extension() == ".cubin") {
+      e.cubin = p;
+      e.used = fs::last_write_time(p, size_error);
+    } else if (p.extension() == ".key") {
+      e.key = p;
+    } else {
+      continue;
+    }
+    e.bytes += bytes;
+  }
+  std::vector<Entry*> order;
+  std::uintmax_t total = 0;
+  for (auto& [stem, e] : entries) {
+    total += e.bytes;
+    order.push_back(&e);
+  }
+  // Oldest first; a key alone (no cubin: its time is the epoch's) before any entry.
+  std::stable_sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) {
+    if (a->cubin.empty() != b->cubin.empty()) return a->cubin.empty();
+    return a->used < b->used;
+  });
+  for (const Entry* e : order) {
+    if (total <= limit) break;
+    // The cubin first: a key alone is a miss, a cubin alone would never be read again.
+    if (!e->cubin.empty()) fs::remove(e->cubin, ec);
+    if (!e->key.empty()) fs::remove(e->key, ec);
+    total -= e->bytes;
+  }
 }
 
 std::string kernel_cache_dir() {
@@ -123,6 +189,9 @@ bool Nvrtc::compile(const std::string& source, const std::string& arch, std::vec
       cubin.assign(std::istreambuf_iterator<char>(in), {});
       if (!cubin.empty()) {
         if (cached) *cached = true;
+        // Used now: the last that trim_kernel_cache removes.
+        std::filesystem::last_write_time(path, std::filesystem::file_time_type::clock::now(),
+                                         stat_error);
         return true;
       }
     }
@@ -154,6 +223,8 @@ bool Nvrtc::compile(const std::string& source, const std::string& arch, std::vec
     // The key first: a cubin is read only beside its key, and each file appears whole.
     replace_file(key_path, key_text.data(), key_text.size());
     replace_file(path, cubin.data(), cubin.size());
+    std::string limit_error;  // a bad VX_CACHE_MAX is reported before anything runs
+    if (const auto limit = kernel_cache_limit(&limit_error)) trim_kernel_cache(dir, *limit);
   }
   return true;
 }

@@ -2,6 +2,8 @@
 // -fmad=false --std=c++17, through a disk cache. Needs nothing at build time; at run time it finds
 // libnvrtc on the loader path or in the CUDA toolkit ($CUDA_HOME, /usr/local/cuda).
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,15 @@ class Nvrtc {
 // The kernel cache directory: $VX_CACHE_DIR, else $XDG_CACHE_HOME/vx/kernels, else
 // ~/.cache/vx/kernels; empty when VX_CACHE=0.
 std::string kernel_cache_dir();
+
+// The most bytes the kernel cache may hold: $VX_CACHE_MAX (a size, support/byte_size.hpp), else
+// 1 GiB. nullopt, with `error` saying so, when VX_CACHE_MAX is not a size.
+std::optional<std::uintmax_t> kernel_cache_limit(std::string* error);
+
+// Removes the kernel cache's least recently used entries (a KEY.cubin, by its modification time,
+// which a hit renews, with its KEY.key) until its entries hold at most `limit` bytes. A key
+// without its cubin goes first; files of other names are left alone.
+void trim_kernel_cache(const std::string& dir, std::uintmax_t limit);
 
 // The cache key of a text: its XXH3-128 digest (xxHash, seed 0) as 32 hex digits, high half
 // first, as `xxhsum -H2` prints it. A cubin is stored as KEY.cubin beside KEY.key, the whole text

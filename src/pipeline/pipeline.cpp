@@ -10,6 +10,7 @@
 #include "interp/interpreter.hpp"
 #include "interp/race_check.hpp"
 #include "offload/emit_cuda.hpp"
+#include "offload/nvrtc.hpp"
 #include "rules/kernel_rules.hpp"
 #include "uir/uir.hpp"
 
@@ -231,6 +232,13 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
 // ---- running ------------------------------------------------------------------------------------
 
 int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream& err) {
+  // A kernel cache bound that is not a size is a usage error before anything runs, as
+  // VX_MEMORY_LIMIT's is (spec/offload.md §2).
+  std::string cache_error;
+  if (!offload::kernel_cache_limit(&cache_error)) {
+    render_plain_error(err, cache_error, request.error_format);
+    return 2;
+  }
   mark_offload(c);
   offload::OffloadRunner offload(*c.program, request.offload, err);
   // --offload=gpu asks for the GPU: without one it is an error before anything runs, not a quiet
