@@ -16,8 +16,8 @@
   explain footer;
 - warnings: the two lane lints, `#![allow]` / `#[allow]` on the file and on an item, `-D
   warnings`, JSON;
-- sizes in the environment (VX_CACHE_MAX, VX_MEMORY_LIMIT): a value that is not one is a usage
-  error naming it;
+- sizes and counts in the environment (VX_CACHE_MAX, VX_MEMORY_LIMIT, VX_OFFLOAD_THRESHOLD): a
+  value that is not one is a usage error naming it;
 - `vx conformance --format junit` is well-formed XML (python's expat parser) whatever the
   programs print: U+FFFE, U+FFFF, control characters, bytes that are not UTF-8.
 
@@ -519,10 +519,14 @@ for var, value, status in [("VX_CACHE_MAX", "lots", 2), ("VX_CACHE_MAX", "K", 2)
                            ("VX_CACHE_MAX", "12Q", 2), ("VX_CACHE_MAX", "99999999999T", 2),
                            ("VX_MEMORY_LIMIT", "K", 2), ("VX_MEMORY_LIMIT", "-1", 2),
                            ("VX_CACHE_MAX", "0", 0), ("VX_CACHE_MAX", "64m", 0),
-                           ("VX_MEMORY_LIMIT", "1g", 0)]:
+                           ("VX_MEMORY_LIMIT", "1g", 0),
+                           ("VX_OFFLOAD_THRESHOLD", "abc", 2), ("VX_OFFLOAD_THRESHOLD", "-1", 2),
+                           ("VX_OFFLOAD_THRESHOLD", "", 2), ("VX_OFFLOAD_THRESHOLD", "2147483648", 2),
+                           ("VX_OFFLOAD_THRESHOLD", "0", 0), ("VX_OFFLOAD_THRESHOLD", "2147483647", 0)]:
     r = subprocess.run([VX, "run", hello], capture_output=True, text=True, cwd=ROOT, timeout=60,
                        env=dict(os.environ, **{var: value}))
-    want_err = f"error: {var}={value} {form}\n" if status else ""
+    says = "is not a number of launches (0 to 2147483647)" if var == "VX_OFFLOAD_THRESHOLD" else form
+    want_err = f"error: {var}={value} {says}\n" if status else ""
     want_out = "" if status else "ran\n"
     if (r.returncode, r.stdout, r.stderr) != (status, want_out, want_err):
         fail(f"run with {var}={value}: want {status} {want_out!r} {want_err!r}, "

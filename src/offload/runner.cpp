@@ -715,11 +715,38 @@ void OffloadRunner::Impl::keep_results(size_t ri, bool verify, bool eager, Launc
   stats[ri].bytes += l.moved;
 }
 
+namespace {
+
+// VX_OFFLOAD_THRESHOLD's value: unset, nullopt and no error.
+std::optional<int> offload_threshold(std::string* error) {
+  const char* t = std::getenv("VX_OFFLOAD_THRESHOLD");
+  if (!t) return std::nullopt;
+  const std::string s = t;
+  int64_t v = 0;
+  bool ok = !s.empty() && s.size() <= 10;
+  for (char c : s) ok = ok && c >= '0' && c <= '9';
+  if (ok) v = std::stoll(s);
+  if (!ok || v > INT32_MAX) {
+    *error = "VX_OFFLOAD_THRESHOLD=" + s + " is not a number of launches (0 to 2147483647)";
+    return std::nullopt;
+  }
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+std::string offload_environment_error() {
+  std::string error;
+  offload_threshold(&error);
+  if (error.empty()) kernel_cache_limit(&error);
+  return error;
+}
+
 OffloadRunner::OffloadRunner(const tir::Program& program, const OffloadOptions& options,
                              std::ostream& err)
     : impl_(std::make_unique<Impl>(program, err)), options_(options) {
-  if (const char* t = std::getenv("VX_OFFLOAD_THRESHOLD"))
-    options_.threshold = std::max(0, std::atoi(t));
+  std::string threshold_error;  // offload_environment_error says it before a run
+  if (const std::optional<int> t = offload_threshold(&threshold_error)) options_.threshold = *t;
   if (const char* t = std::getenv("VX_TIME_KERNEL")) impl_->time_kernel = std::string(t) == "1";
   if (!active()) return;
   interp::g_hbm_free_listener = {&Impl::forget, impl_.get()};

@@ -59,6 +59,11 @@ struct VerifyResult {
 VerifyResult compare_launch(const std::byte* host, const std::byte* gpu, size_t bytes,
                             Scalar scalar, bool float_atomics);
 
+// What the environment says of offloading (spec/offload.md §2 and §3): VX_OFFLOAD_THRESHOLD, a
+// number of launches (0 to 2^31 - 1), and VX_CACHE_MAX, a size. The first that says something
+// else, as a usage error's text; empty when both are unset or good.
+std::string offload_environment_error();
+
 class OffloadRunner final : public interp::RegionRunner {
  public:
   OffloadRunner(const tir::Program& program, const OffloadOptions& options, std::ostream& err);

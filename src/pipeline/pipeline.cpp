@@ -10,7 +10,7 @@
 #include "interp/interpreter.hpp"
 #include "interp/race_check.hpp"
 #include "offload/emit_cuda.hpp"
-#include "offload/nvrtc.hpp"
+#include "offload/runner.hpp"
 #include "rules/kernel_rules.hpp"
 #include "uir/uir.hpp"
 
@@ -232,11 +232,10 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
 // ---- running ------------------------------------------------------------------------------------
 
 int run(Compiled& c, const RunRequest& request, std::ostream& out, std::ostream& err) {
-  // A kernel cache bound that is not a size is a usage error before anything runs, as
-  // VX_MEMORY_LIMIT's is (spec/offload.md §2).
-  std::string cache_error;
-  if (!offload::kernel_cache_limit(&cache_error)) {
-    render_plain_error(err, cache_error, request.error_format);
+  // A VX_OFFLOAD_THRESHOLD or VX_CACHE_MAX that says nothing offloading can use is a usage error
+  // before anything runs, as a VX_MEMORY_LIMIT that is not a size is (spec/offload.md §2).
+  if (const std::string e = offload::offload_environment_error(); !e.empty()) {
+    render_plain_error(err, e, request.error_format);
     return 2;
   }
   mark_offload(c);
