@@ -586,6 +586,52 @@ TEST_CASE("loop nest: one validator for Vx and .uir, with the machine's limits")
   CHECK(LoopNest(host).check(block).fault == NestFault::MachineWithoutLanes);
 }
 
+TEST_CASE("a read at another index is told to wait for a later loop of its own level") {
+  // Blocks: a later block loop of the region, which is accepted (each block loop ends before the
+  // next starts), not a later lane loop, which runs in one block.
+  const char* const head = R"(fn main() {
+    let mut out = transfer(Tensor<f32, [1024]>::fill(0.0), Memory::HBM);
+    let mut o2 = transfer(Tensor<f32, [1024]>::fill(0.0), Memory::HBM);
+    spawn on(Topology::Device) {
+)";
+  auto blocks = check_source(std::string(head) + R"(        for b in 0..4 across blocks {
+            for l in 0..256 across lanes(256) {
+                out[b * 256 + l] = out[(b * 256 + l + 1) % 1024] + 1.0;
+            }
+        }
+    }
+})");
+  REQUIRE(blocks.size() == 1);
+  CHECK(blocks[0].find("a pass of this block loop may read an element of `out`") !=
+        std::string::npos);
+  CHECK(blocks[0].find("help: within one pass, read and write `out` at the same index; a later "
+                       "block loop may read what this one wrote") != std::string::npos);
+  CHECK(check_source(std::string(head) + R"(        for b in 0..4 across blocks {
+            for l in 0..256 across lanes(256) { out[b * 256 + l] = 1.0; }
+        }
+        for b in 0..4 across blocks {
+            for l in 0..256 across lanes(256) {
+                o2[b * 256 + l] = out[(b * 256 + l + 1) % 1024] + 1.0;
+            }
+        }
+    }
+})")
+            .empty());
+  // Lanes: a later lane loop of the block.
+  auto lanes = check_source(std::string(head) + R"(        for b in 0..4 across blocks {
+            let mut t = unsafe { Tensor<f32, [256], Memory::SMEM>::uninit() };
+            for l in 0..256 across lanes(256) { t[l] = 1.0; }
+            for l in 0..256 across lanes(256) { t[l] = t[(l + 1) % 256] + 1.0; }
+            for l in 0..256 across lanes(256) { out[b * 256 + l] = t[l]; }
+        }
+    }
+})");
+  REQUIRE(lanes.size() == 1);
+  CHECK(lanes[0].find("a pass of this lane loop may read an element of `t`") != std::string::npos);
+  CHECK(lanes[0].find("lane 1 writes element 1 and lane 0 reads it") != std::string::npos);
+  CHECK(lanes[0].find("a later lane loop may read what this one wrote") != std::string::npos);
+}
+
 TEST_CASE("a refused store's help shows the close variant the rule proves") {
   // A flat index over run-time sizes: per dimension on a [?, ?] tensor instead (§4 step 9).
   auto flat =

@@ -784,8 +784,10 @@ class Checker {
       std::string c = collision_text(loop, write, &a);
       if (!c.empty()) d.notes.push_back(c);
     }
+    // A later loop of the same level runs once every pass of this one is done: a block loop after
+    // this one in the region, a lane loop after this one in the block's code.
     d.helps.push_back("within one pass, read and write `" + name + "` at the same index; a later " +
-                      facts_.words.lane_loop + " loop may read what this one wrote");
+                      level + " loop may read what this one wrote");
   }
 
   // The close variant of a refused store that the rule proves, when the refusal is one an
