@@ -632,6 +632,39 @@ TEST_CASE("a read at another index is told to wait for a later loop of its own l
   CHECK(lanes[0].find("a later lane loop may read what this one wrote") != std::string::npos);
 }
 
+TEST_CASE("index by index, a failed combination is reported when the offset is no sum of digits") {
+  // `r / 2 * dim1 + c` is no sum of digits; index by index `r / 2` gets a digit table and fails
+  // to fix `r`, which is what the message says (it said the coefficient was `dim1`).
+  auto halves =
+      check_source(R"(pub fn h(out: &mut Tensor<f32, [?, ?], Memory::HBM>, rows: i32, cols: i32) {
+    spawn on(Topology::Device) {
+        for r in 0..rows across blocks {
+            for c in 0..cols across lanes(256) { out[r / 2][c] = 1.0; }
+        }
+    }
+}
+fn main() {})");
+  REQUIRE(halves.size() == 1);
+  CHECK(
+      halves[0].starts_with("E6032: two passes of this block loop may write the same element of "
+                            "`out`: an index of the write must fix `r` | "));
+  CHECK(halves[0].find("the offset is `r / 2 * dim1 + c`, and index by index (§4.9) `r / 2 * "
+                       "2147483647 + (index 2)`") != std::string::npos);
+  CHECK(halves[0].find("`dim1`, not a constant") == std::string::npos);
+  // A flat index has no combination: the offset's failure stays, with its help.
+  auto flat =
+      check_source(R"(pub fn f(out: &mut Tensor<f32, [?], Memory::HBM>, rows: i32, cols: i32) {
+    spawn on(Topology::Device) {
+        for r in 0..rows across blocks {
+            for c in 0..cols across lanes(256) { out[r / 2 * cols + c] = 1.0; }
+        }
+    }
+}
+fn main() {})");
+  REQUIRE(flat.size() == 1);
+  CHECK(flat[0].find("is `cols`, not a constant") != std::string::npos);
+}
+
 TEST_CASE("a refused store's help shows the close variant the rule proves") {
   // A flat index over run-time sizes: per dimension on a [?, ?] tensor instead (§4 step 9).
   auto flat =

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -722,15 +723,14 @@ std::optional<int> offload_threshold(std::string* error) {
   const char* t = std::getenv("VX_OFFLOAD_THRESHOLD");
   if (!t) return std::nullopt;
   const std::string s = t;
-  int64_t v = 0;
-  bool ok = !s.empty() && s.size() <= 10;
-  for (char c : s) ok = ok && c >= '0' && c <= '9';
-  if (ok) v = std::stoll(s);
-  if (!ok || v > INT32_MAX) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || ec != std::errc() || end != s.data() + s.size()) {
     *error = "VX_OFFLOAD_THRESHOLD=" + s + " is not a number of launches (0 to 2147483647)";
     return std::nullopt;
   }
-  return static_cast<int>(v);
+  return v;
 }
 
 }  // namespace

@@ -161,7 +161,13 @@ class Checker {
     const IxNode* combined = combination(a, loop, nullptr);
     if (!combined) return p;  // no constant stride: the first proof's failure
     RadixProof q = prove_offset(a, combined, loop, true);
-    if (!q.proved()) return p;
+    // Neither proves it: the failure that says more. A row-major offset whose strides are not
+    // constants (`r * dim1 + c` of a `[?, ?]` tensor) is no sum of digits, and only index by
+    // index do the digits get a table and comparisons that name what fails (`r / 2` does not fix
+    // `r`).
+    const bool says_more =
+        p.failure == RadixProof::NotDigits && !p.too_large && q.failure != RadixProof::NotDigits;
+    if (!q.proved() && !says_more) return p;
     q.per_dimension = to_string(combined);
     return q;
   }
@@ -855,7 +861,9 @@ class Checker {
     auto& d = report(rule, write, loop, head + why, "the write");
     std::string c = collision_text(loop, write, nullptr);
     if (!c.empty()) d.notes.push_back(c);
-    d.notes.push_back("the offset is `" + to_string(write.offset) + "`");
+    d.notes.push_back(
+        "the offset is `" + to_string(write.offset) + "`" +
+        (p.per_dimension.empty() ? "" : ", and index by index (§4.9) `" + p.per_dimension + "`"));
     if (auto h = provable_form(write, loop, p)) d.helps.push_back(*h);
     d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
     d.data = {{"kind", "disjointness"},
