@@ -10,6 +10,10 @@ without a diagnostic. The checked forms name the broken invariant with its file 
   m.at(k)                   must_find(m, k)
   std::get<T>(variant)      std::get_if<T>(&variant)
 
+Nor one that reads bad text as a number without telling: `std::atoi("abc")` is 0, and
+VX_OFFLOAD_THRESHOLD=abc put every region on the GPU at once (a usage error now). std::from_chars,
+or strtol with its end pointer tested, says whether it read a number.
+
 usage: throwing_calls_check.py REPO_ROOT
 """
 import os
@@ -24,14 +28,17 @@ FORBIDDEN = [
     (re.compile(r"\bstd::sto(i|l|ul|ll|ull|f|d|ld)\s*\("), "std::sto* throws on bad text: use std::from_chars"),
     (re.compile(r"\.at\("), "at() throws out_of_range: use must_find"),
     (re.compile(r"\bstd::get<\s*[A-Za-z_]"), "std::get<T> of a variant throws: use std::get_if"),
+    (re.compile(r"\b(std::)?ato(i|l|ll|f)\s*\("), "ato* reads bad text as 0 without telling: use std::from_chars"),
 ]
 
 # The patterns themselves, on lines they must and must not flag: a check that cannot fail is none.
 MUST_FLAG = ["const auto& m = boost::get<ast::MethodSuffix>(s);", "idx = std::stoul(name);",
              "x = m.at(k);", "auto& v = std::get<Foo>(var);",
-             "f(boost::get<ast::Path>(v.atom));", "n = std::stoi (t);"]
+             "f(boost::get<ast::Path>(v.atom));", "n = std::stoi (t);",
+             "options_.threshold = std::max(0, std::atoi(t));", "s.flip_at = atol(f);"]
 MUST_PASS = ["if (auto* p = boost::get<ast::Path>(&v.atom)) {", "std::get<0>(pair)",
-             "const T* p = boost::get<T>(&v);", "d = at(d + 1, *fs);", "std::from_chars(a, b, n);"]
+             "const T* p = boost::get<T>(&v);", "d = at(d + 1, *fs);", "std::from_chars(a, b, n);",
+             "const long n = std::strtol(env, &end, 10);", "int format(int n);"]
 
 
 def flags(line):
