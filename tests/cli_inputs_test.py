@@ -16,8 +16,8 @@
   explain footer;
 - warnings: the two lane lints, `#![allow]` / `#[allow]` on the file and on an item, `-D
   warnings`, JSON;
-- sizes and counts in the environment (VX_CACHE_MAX, VX_MEMORY_LIMIT, VX_OFFLOAD_THRESHOLD): a
-  value that is not one is a usage error naming it;
+- sizes and counts in the environment (VX_CACHE_MAX, VX_MEMORY_LIMIT, VX_OFFLOAD_THRESHOLD,
+  VX_HOST_THREADS): a value that is not one is a usage error naming it;
 - `vx conformance --format junit` is well-formed XML (python's expat parser) whatever the
   programs print: U+FFFE, U+FFFF, control characters, bytes that are not UTF-8.
 
@@ -511,7 +511,7 @@ r = vx("check", "--explain", program("refused_type.vx", "fn main() { let x: i32 
 if r.returncode != 1 or r.out != "" or "error[E0200]" not in r.err:
     fail(f"check --explain of a mistyped program: want exit 1, no table, got {r.returncode} {r.out!r}")
 
-# Sizes from the environment (support/byte_size.hpp): a value that is not a size is a usage error
+# Sizes from the environment (support/env_numbers.hpp): a value that is not a size is a usage error
 # before anything runs, exit status 2, naming the variable; a suffix alone is not a size.
 hello = program("hello_sizes.vx", "fn main() {\n    println!(\"ran\");\n}\n")
 form = "is not a size (a number of bytes, with an optional K, M, G or T suffix)"
@@ -522,10 +522,14 @@ for var, value, status in [("VX_CACHE_MAX", "lots", 2), ("VX_CACHE_MAX", "K", 2)
                            ("VX_MEMORY_LIMIT", "1g", 0),
                            ("VX_OFFLOAD_THRESHOLD", "abc", 2), ("VX_OFFLOAD_THRESHOLD", "-1", 2),
                            ("VX_OFFLOAD_THRESHOLD", "", 2), ("VX_OFFLOAD_THRESHOLD", "2147483648", 2),
-                           ("VX_OFFLOAD_THRESHOLD", "0", 0), ("VX_OFFLOAD_THRESHOLD", "2147483647", 0)]:
+                           ("VX_OFFLOAD_THRESHOLD", "0", 0), ("VX_OFFLOAD_THRESHOLD", "2147483647", 0),
+                           ("VX_HOST_THREADS", "0", 2), ("VX_HOST_THREADS", "4097", 2),
+                           ("VX_HOST_THREADS", "two", 2), ("VX_HOST_THREADS", "+2", 2),
+                           ("VX_HOST_THREADS", "3", 0), ("VX_HOST_THREADS", "4096", 0)]:
     r = subprocess.run([VX, "run", hello], capture_output=True, text=True, cwd=ROOT, timeout=60,
                        env=dict(os.environ, **{var: value}))
-    says = "is not a number of launches (0 to 2147483647)" if var == "VX_OFFLOAD_THRESHOLD" else form
+    says = {"VX_OFFLOAD_THRESHOLD": "is not a number of launches (0 to 2147483647)",
+            "VX_HOST_THREADS": "is not a number of threads (1 to 4096)"}.get(var, form)
     want_err = f"error: {var}={value} {says}\n" if status else ""
     want_out = "" if status else "ran\n"
     if (r.returncode, r.stdout, r.stderr) != (status, want_out, want_err):

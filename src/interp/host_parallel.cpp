@@ -22,8 +22,20 @@
 
 #include "check/tir_walk.hpp"
 #include "interp/atomic.hpp"
+#include "support/env_numbers.hpp"
 
 namespace vx::interp {
+
+std::optional<int> host_threads_from_env(std::string* error) {
+  const char* env = std::getenv("VX_HOST_THREADS");
+  if (!env) return std::nullopt;
+  const std::optional<int64_t> n = parse_count(env, 1, 4096);
+  if (!n) {
+    *error = "VX_HOST_THREADS=" + std::string(env) + " is not a number of threads (1 to 4096)";
+    return std::nullopt;
+  }
+  return static_cast<int>(*n);
+}
 
 #ifdef VX_NO_HOST_THREADS
 struct HostThreads::Controls {};
@@ -41,10 +53,9 @@ HostThreads::HostThreads(int requested) {
   count_ = tbb::info::default_concurrency();
   if (requested >= 1 && requested <= 4096) {
     count_ = requested;
-  } else if (const char* env = std::getenv("VX_HOST_THREADS")) {
-    char* end = nullptr;
-    const long n = std::strtol(env, &end, 10);
-    if (end != env && *end == '\0' && n >= 1 && n <= 4096) count_ = static_cast<int>(n);
+  } else {
+    std::string error;  // said before the run (run_on_this_thread)
+    if (const std::optional<int> n = host_threads_from_env(&error)) count_ = *n;
   }
   if (count_ < 1) count_ = 1;
   // Block code may call functions up to the call-depth limit, as the main thread may

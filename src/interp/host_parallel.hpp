@@ -7,13 +7,19 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "interp/nodes.hpp"
 
 namespace vx::interp {
 
+// VX_HOST_THREADS: digits, 1 to 4096; nullopt when unset. Anything else sets `error` (a usage
+// error before the run, as a VX_MEMORY_LIMIT that is not a size is).
+std::optional<int> host_threads_from_env(std::string* error);
+
 // The number of host threads for a run: `requested` when it is positive (the Python package's
-// host_threads=), else VX_HOST_THREADS when it is a positive integer, else every core. While alive,
+// host_threads=), else VX_HOST_THREADS when it is good, else every core. While alive,
 // it limits TBB to that many threads (tbb::global_control) and gives TBB's workers a stack as deep
 // as the interpreter's call-depth limit needs.
 class HostThreads {

@@ -59,8 +59,8 @@
 #include "interp/compiler.hpp"
 #include "interp/host_parallel.hpp"
 #include "interp/race_check.hpp"
-#include "support/byte_size.hpp"
 #include "support/diagnostics.hpp"
+#include "support/env_numbers.hpp"
 #include "support/pass_name.hpp"
 
 namespace vx::interp {
@@ -320,6 +320,7 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
   std::ostream& err = *options.err;
   std::string limit_error;
   g_memory_limit = memory_limit(&limit_error);
+  if (limit_error.empty() && options.host_threads < 1) host_threads_from_env(&limit_error);
   if (!limit_error.empty()) {
     render_plain_error(err, limit_error, options.error_format);
     return 2;

@@ -13,7 +13,7 @@
 #include <map>
 #include <sstream>
 
-#include "support/byte_size.hpp"
+#include "support/env_numbers.hpp"
 
 namespace vx::offload {
 

@@ -43,7 +43,7 @@ class Nvrtc {
 // ~/.cache/vx/kernels; empty when VX_CACHE=0.
 std::string kernel_cache_dir();
 
-// The most bytes the kernel cache may hold: $VX_CACHE_MAX (a size, support/byte_size.hpp), else
+// The most bytes the kernel cache may hold: $VX_CACHE_MAX (a size, support/env_numbers.hpp), else
 // 1 GiB. nullopt, with `error` saying so, when VX_CACHE_MAX is not a size.
 std::optional<std::uintmax_t> kernel_cache_limit(std::string* error);
 

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -30,6 +29,7 @@
 #include "check/tir_walk.hpp"
 #include "offload/cuda_driver.hpp"
 #include "offload/nvrtc.hpp"
+#include "support/env_numbers.hpp"
 #include "support/half.hpp"
 #include "support/internal_error.hpp"
 
@@ -722,15 +722,13 @@ namespace {
 std::optional<int> offload_threshold(std::string* error) {
   const char* t = std::getenv("VX_OFFLOAD_THRESHOLD");
   if (!t) return std::nullopt;
-  const std::string s = t;
-  int v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits || ec != std::errc() || end != s.data() + s.size()) {
-    *error = "VX_OFFLOAD_THRESHOLD=" + s + " is not a number of launches (0 to 2147483647)";
+  const std::optional<int64_t> v = parse_count(t, 0, INT32_MAX);
+  if (!v) {
+    *error =
+        "VX_OFFLOAD_THRESHOLD=" + std::string(t) + " is not a number of launches (0 to 2147483647)";
     return std::nullopt;
   }
-  return v;
+  return static_cast<int>(*v);
 }
 
 }  // namespace

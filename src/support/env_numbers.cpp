@@ -1,4 +1,6 @@
-#include "support/byte_size.hpp"
+#include "support/env_numbers.hpp"
+
+#include <charconv>
 
 namespace vx {
 
@@ -15,6 +17,15 @@ std::optional<int64_t> parse_byte_size(std::string_view s) {
   if (i == 0 || i != s.size() || shift < 0 || v > INT64_MAX || (v << shift) > INT64_MAX)
     return std::nullopt;
   return static_cast<int64_t>(v << shift);
+}
+
+std::optional<int64_t> parse_count(std::string_view s, int64_t lo, int64_t hi) {
+  int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos ||
+      ec != std::errc() || end != s.data() + s.size() || v < lo || v > hi)
+    return std::nullopt;
+  return v;
 }
 
 std::string_view byte_size_form() {
