@@ -27,14 +27,9 @@
 namespace vx::interp {
 
 std::optional<int> host_threads_from_env(std::string* error) {
-  const char* env = std::getenv("VX_HOST_THREADS");
-  if (!env) return std::nullopt;
-  const std::optional<int64_t> n = parse_count(env, 1, 4096);
-  if (!n) {
-    *error = "VX_HOST_THREADS=" + std::string(env) + " is not a number of threads (1 to 4096)";
-    return std::nullopt;
-  }
-  return static_cast<int>(*n);
+  if (const auto n = env_count("VX_HOST_THREADS", 1, 4096, "threads", error))
+    return static_cast<int>(*n);
+  return std::nullopt;
 }
 
 #ifdef VX_NO_HOST_THREADS

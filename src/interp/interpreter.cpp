@@ -276,20 +276,12 @@ namespace {
 // VX_MEMORY_LIMIT: bytes, with an optional K, M, G or T suffix (powers of 1024); unset: half of
 // the physical memory (8 GiB when that is unknown). Sets `error` when the value is not a size.
 int64_t memory_limit(std::string* error) {
-  const char* env = std::getenv("VX_MEMORY_LIMIT");
-  if (!env || !*env) {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0) return static_cast<int64_t>(pages) * page / 2;
-    return int64_t{8} << 30;
-  }
-  const std::optional<int64_t> v = parse_byte_size(env);
-  if (!v) {
-    *error = "VX_MEMORY_LIMIT=" + std::string(env) + " is not a size (" +
-             std::string(byte_size_form()) + ")";
-    return 0;
-  }
-  return *v;
+  if (const std::optional<int64_t> v = env_byte_size("VX_MEMORY_LIMIT", error)) return *v;
+  if (!error->empty()) return 0;
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) return static_cast<int64_t>(pages) * page / 2;
+  return int64_t{8} << 30;
 }
 
 // Has TBB start the host threads' workers now, in the background, when the program has an
@@ -318,11 +310,11 @@ struct RunJob {
 
 int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
   std::ostream& err = *options.err;
-  std::string limit_error;
-  g_memory_limit = memory_limit(&limit_error);
-  if (limit_error.empty() && options.host_threads < 1) host_threads_from_env(&limit_error);
-  if (!limit_error.empty()) {
-    render_plain_error(err, limit_error, options.error_format);
+  std::string env_error;
+  g_memory_limit = memory_limit(&env_error);
+  if (env_error.empty() && options.host_threads < 1) host_threads_from_env(&env_error);
+  if (!env_error.empty()) {
+    render_plain_error(err, env_error, options.error_format);
     return 2;
   }
   RunLimits limits =

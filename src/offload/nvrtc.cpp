@@ -56,15 +56,13 @@ std::string digest_hex(const std::string& data) {
 }
 
 std::optional<std::uintmax_t> kernel_cache_limit(std::string* error) {
-  const char* env = std::getenv("VX_CACHE_MAX");
-  if (!env || !*env) return std::uintmax_t{1} << 30;
-  const std::optional<int64_t> v = parse_byte_size(env);
-  if (!v) {
-    *error = "VX_CACHE_MAX=" + std::string(env) + " is not a size (" +
-             std::string(byte_size_form()) + ")";
+  std::string not_a_size;
+  const std::optional<int64_t> v = env_byte_size("VX_CACHE_MAX", &not_a_size);
+  if (!not_a_size.empty()) {
+    *error = not_a_size;
     return std::nullopt;
   }
-  return static_cast<std::uintmax_t>(*v);
+  return v ? static_cast<std::uintmax_t>(*v) : std::uintmax_t{1} << 30;  // unset: 1 GiB
 }
 
 void trim_kernel_cache(const std::string& dir, std::uintmax_t limit) {

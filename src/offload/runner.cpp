@@ -720,15 +720,9 @@ namespace {
 
 // VX_OFFLOAD_THRESHOLD's value: unset, nullopt and no error.
 std::optional<int> offload_threshold(std::string* error) {
-  const char* t = std::getenv("VX_OFFLOAD_THRESHOLD");
-  if (!t) return std::nullopt;
-  const std::optional<int64_t> v = parse_count(t, 0, INT32_MAX);
-  if (!v) {
-    *error =
-        "VX_OFFLOAD_THRESHOLD=" + std::string(t) + " is not a number of launches (0 to 2147483647)";
-    return std::nullopt;
-  }
-  return static_cast<int>(*v);
+  if (const auto v = env_count("VX_OFFLOAD_THRESHOLD", 0, INT32_MAX, "launches", error))
+    return static_cast<int>(*v);
+  return std::nullopt;
 }
 
 }  // namespace

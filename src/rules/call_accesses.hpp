@@ -35,7 +35,9 @@ bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<i
                         std::optional<int64_t> loop_hi);
 // §4 step 1, value ranges: `a << b` is `a * 2^b` in its type `t` (both wrap alike), and on
 // values that are never negative (`never_negative`) `a >> b` is `a / 2^b` and `a & (2^b - 1)` is
-// `a % 2^b`, for a constant b; null for any other operation `op`.
+// `a % 2^b`, for a constant b; null for any other operation `op`. Only the caller's reader
+// (kernel_rules.cpp) asks it: a callee's index with a shift or a mask is not read (the call keeps
+// its refusal), as before the function moved here.
 const IxNode* bits_index(IndexDag& dag, tir::BinOp op, const IxNode* a, const IxNode* b, IntType t,
                          const std::function<bool(const IxNode*)>& never_negative);
 // Sets `values[slot]` to null for every local that `b` or `e` (either may be null) assigns.

@@ -1,6 +1,7 @@
 #include "support/env_numbers.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
 namespace vx {
 
@@ -28,8 +29,25 @@ std::optional<int64_t> parse_count(std::string_view s, int64_t lo, int64_t hi) {
   return v;
 }
 
-std::string_view byte_size_form() {
-  return "a number of bytes, with an optional K, M, G or T suffix";
+std::optional<int64_t> env_byte_size(const char* name, std::string* error) {
+  const char* env = std::getenv(name);
+  if (!env || !*env) return std::nullopt;
+  const std::optional<int64_t> v = parse_byte_size(env);
+  if (!v)
+    *error = std::string(name) + "=" + env +
+             " is not a size (a number of bytes, with an optional K, M, G or T suffix)";
+  return v;
+}
+
+std::optional<int64_t> env_count(const char* name, int64_t lo, int64_t hi, const char* what,
+                                 std::string* error) {
+  const char* env = std::getenv(name);
+  if (!env) return std::nullopt;
+  const std::optional<int64_t> v = parse_count(env, lo, hi);
+  if (!v)
+    *error = std::string(name) + "=" + env + " is not a number of " + what + " (" +
+             std::to_string(lo) + " to " + std::to_string(hi) + ")";
+  return v;
 }
 
 }  // namespace vx
