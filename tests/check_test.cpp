@@ -19,9 +19,10 @@ struct Checked {
   std::unique_ptr<vx::tir::Program> program;
 };
 
-Checked check(const std::string& text) {
+// The program checked and lowered (through Check: as the checker typed it, `match` kept).
+Checked check(const std::string& text, vx::pipeline::Step through = vx::pipeline::Step::Lower) {
   vx::pipeline::Options front;
-  front.through = vx::pipeline::Step::Check;
+  front.through = through;
   vx::pipeline::Compiled p =
       vx::pipeline::compile(std::make_shared<vx::SourceFile>("t.vx", text), front);
   Checked c;
@@ -262,6 +263,62 @@ TEST_CASE("a match becomes a block of ifs that tests the scrutinee once") {
   REQUIRE(second);
   CHECK(second->kind == vx::tir::ExprKind::If);
   CHECK(second->else_block->tail->kind == vx::tir::ExprKind::Literal);  // `_ => 3`: no test
+}
+
+TEST_CASE("the typed program keeps a match, with its patterns; the lowering makes it the ifs") {
+  using vx::tir::Pattern;
+  const std::string text =
+      "fn g() -> i32 { 4 }\nfn main() {\n  let _k = match g() { 0 | 7..=9 => 1, x if x > 2 => x, "
+      "_ => 3, 5 => 4 };\n}";
+  auto typed = check(text, vx::pipeline::Step::Check);
+  REQUIRE(typed.program);
+  const vx::tir::Expr* e = let_init(typed, 0);
+  REQUIRE(e);
+  REQUIRE(e->kind == vx::tir::ExprKind::Match);
+  const vx::tir::Match& m = *e->match;
+  REQUIRE(m.arms.size() == 4);  // `5 => 4`, after the arm that covers the rest, is kept here
+  CHECK(m.last == 2);
+  CHECK(m.taken() == 3);
+  REQUIRE(m.setup->stmts.size() == 1);  // the hidden local holding `g()`
+  REQUIRE(m.slots.size() == 1);
+  CHECK(m.setup->stmts[0]->slot == m.slots[0]);
+  // Arm 1: an or-pattern of the value 0 and the range 7..=9, each testing that local.
+  const Pattern& first = m.arms[0].pattern;
+  REQUIRE(first.kind == Pattern::Kind::Or);
+  REQUIRE(first.subs.size() == 2);
+  CHECK(first.subs[0].kind == Pattern::Kind::Value);
+  CHECK((first.subs[0].lo == 0 && first.subs[0].hi == 0));
+  CHECK((first.subs[1].lo == 7 && first.subs[1].hi == 9));
+  CHECK(first.subs[1].var->slot == m.slots[0]);
+  CHECK(vx::tir::has_test(first));
+  CHECK(!m.arms[0].guard);
+  // Arm 2: a name (no test) and a guard; arms 3 and 4: `_` and 5.
+  CHECK(!vx::tir::has_test(m.arms[1].pattern));
+  CHECK(m.arms[1].guard);
+  CHECK(!vx::tir::has_test(m.arms[2].pattern));
+  CHECK(vx::tir::has_test(m.arms[3].pattern));
+
+  auto lowered = check(text);
+  REQUIRE(lowered.program);
+  const vx::tir::Expr* b = let_init(lowered, 0);
+  REQUIRE(b->kind == vx::tir::ExprKind::BlockExpr);
+  CHECK(b->from_match);
+  CHECK(!b->match);
+  // `if t == 0 || (t >= 7 && t <= 9) { 1 } else { if x > 2 { x } else { 3 } }`: arm 4 is gone.
+  const vx::tir::Expr* top = b->block->tail;
+  REQUIRE(top->kind == vx::tir::ExprKind::If);
+  CHECK(top->args[0]->bop == vx::tir::BinOp::Or);
+  CHECK(top->args[0]->args[0]->bop == vx::tir::BinOp::Eq);
+  CHECK(top->args[0]->args[1]->bop == vx::tir::BinOp::And);
+  const vx::tir::Expr* second = top->else_block->tail;
+  REQUIRE(second->kind == vx::tir::ExprKind::If);
+  CHECK(second->args[0]->bop == vx::tir::BinOp::Gt);  // the guard alone: a name has no test
+  CHECK(second->else_block->tail->kind == vx::tir::ExprKind::Literal);
+  CHECK(second->else_block->tail->lit.i == 3);
+  // What the lowering left out is not in the program the back ends read: no literal 4.
+  CHECK(!vx::tir::expr_has(b, [](const vx::tir::Stmt*, const vx::tir::Expr* x) {
+    return x && x->kind == vx::tir::ExprKind::Literal && x->lit.i == 4;
+  }));
 }
 
 TEST_CASE("a parse error names a keyword or a list it expected in words, never a C++ type") {

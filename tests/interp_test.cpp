@@ -756,7 +756,7 @@ fn main() {
 }
 )";
   pipeline::Options front;
-  front.through = pipeline::Step::Check;
+  front.through = pipeline::Step::Lower;
   pipeline::Compiled c = pipeline::compile(std::make_shared<SourceFile>("test.vx", text), front);
   {
     std::ostringstream e;

@@ -8,8 +8,9 @@ The order, lowest first (README, "Layers"):
   support  source files, diagnostics, formatting, the error index, the large-stack runner
   parse    the AST and the grammar
   check    the checker: types, moves and borrows, the typed program (tir.hpp), the effects table
+  lower    the lowering step: the typed program made the one the back ends read   (beside rules)
   rules    the kernel rules: the rules, the prover, explain, the write map, machine files, the
-           loop-nest validator that Vx and .uir share                          (beside interp)
+           loop-nest validator that Vx and .uir share               (beside interp and lower)
   interp   the interpreter and its run-time values                             (beside rules)
   offload  the offload marks, the CUDA emitter, NVRTC, the CUDA driver API, the runner   (beside uir)
   uir      the loop IR: reader, checker, runner, lowering                       (beside offload)
@@ -29,11 +30,12 @@ BELOW = {
     "support": {"numeric"},
     "parse": {"support"},
     "check": {"parse"},
+    "lower": {"check"},
     "rules": {"check"},
     "interp": {"check"},
     "offload": {"interp"},
     "uir": {"interp", "rules"},
-    "pipeline": {"offload", "uir", "rules"},
+    "pipeline": {"offload", "uir", "rules", "lower"},
     "repl": {"pipeline"},
     "cli": {"repl"},
 }

@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""`--dump=ast|typed|kernels|cuda|uir` (spec/cli.md §4, pipeline/pipeline.hpp): what each step of
-the pipeline made, printed, for a program small enough to work out by hand.
+"""`--dump=ast|typed|lowered|kernels|cuda|uir` (spec/cli.md §4, pipeline/pipeline.hpp): what each
+step of the pipeline made, printed, for programs small enough to work out by hand.
 
 - `check --dump=typed`: every local with its slot, literals with their types, every composite
   expression with its type, the loops with their across levels and positions;
-- `run --dump=typed`: the same program as the run executes it, with the offload marks: a sync
-  before each host statement that touches a tensor, a checkpoint after the region;
+- `run --dump=lowered`: the same program as the run executes it, with the offload marks: a sync
+  before each host statement that touches a tensor, a checkpoint after the region; `run
+  --dump=typed` is `check --dump=typed` (no marks: they are placed on the lowered program);
+- a `match`: `--dump=typed` shows it with its patterns, guard and arms, `--dump=lowered` as the
+  block of its scrutinee's locals and the chain of `if`s of its tests (worked out by hand from
+  spec/cli.md §4; the layout, indentation included, is the implementation's, so lines are
+  compared without their leading spaces); the checker's warnings come with the lowered program
+  only;
 - `check --dump=kernels`: the store and what the kernel rules proved, with the digits of the
   offset y * 8 + x (coefficients 8 and 1, worked out by hand);
 - `check --dump=cuda` is exactly `emit-cuda`'s output, `--dump=uir` exactly `lower --to uir`'s;
@@ -50,6 +56,70 @@ TYPED_BODY = [
     "    let h%3: Tensor<i32, [4, 8]> = (transfer(g%0, Memory::CPU_DRAM) : Tensor<i32, [4, 8]>);",
     '    println!("{}", (h%3[3i32][7i32] : i32));',
 ]
+# A `match` on a tuple of two locals: `v` is immutable, tested itself; `k` is `mut`, so its value
+# goes into a hidden local `_match` first. Arm 2's alternatives are an or-pattern, then its guard; `(u, _)`
+# completes the cover and is the chain's final `else` (`u` is `v`'s own local).
+MATCH_PROGRAM = """fn main() {
+    let v = 7;
+    let w = 1;
+    let mut k = v;
+    k -= 7;
+    let r = match (v, k) {
+        (0, _) => 1,
+        (1..=9, 0) | (10, _) if v > 2 => 2,
+        (u, _) => u,
+    };
+    println!("{}", r);
+}
+"""
+MATCH_HEAD = "fn main() -> () {  // 1:4, 5 slots"
+MATCH_TYPED = [
+    MATCH_HEAD,
+    "let v%0: i32 = 7i32;",
+    "let w%1: i32 = 1i32;",
+    "let k%2: i32 = v%0;",
+    "k%2 -= 7i32;",
+    "let r%4: i32 = (match {",
+    "let _match%3: i32 = k%2;",
+    "} v%0, _match%3 {",
+    "(0i32, _) => {",
+    "1i32",
+    "}",
+    "(1i32..=9i32, 0i32) | (10i32, _) if (v%0 > 2i32 : bool) => {",
+    "2i32",
+    "}",
+    "(_, _) => {",
+    "v%0",
+    "}",
+    "} : i32);",
+    'println!("{}", r%4);',
+    "}",
+]
+BETWEEN = "((v%0 >= 1i32 : bool) && (v%0 <= 9i32 : bool) : bool)"
+ARM2 = f"((({BETWEEN} && (_match%3 == 0i32 : bool) : bool) || (v%0 == 10i32 : bool) : bool)" \
+       " && (v%0 > 2i32 : bool) : bool)"
+MATCH_LOWERED = [
+    MATCH_HEAD,
+    "let v%0: i32 = 7i32;",
+    "let w%1: i32 = 1i32;",
+    "let k%2: i32 = v%0;",
+    "k%2 -= 7i32;",
+    "let r%4: i32 = ({",
+    "let _match%3: i32 = k%2;",
+    "(if (v%0 == 0i32 : bool) {",
+    "1i32",
+    "} else {",
+    f"(if {ARM2} {{",
+    "2i32",
+    "} else {",
+    "v%0",
+    "} : i32)",
+    "} : i32)",
+    "} : i32);",
+    'println!("{}", r%4);',
+    "}",
+]
+
 SYNC = "    // offload mark: sync (the GPU's results copied back)"
 CHECKPOINT = "    // offload mark: checkpoint after the region at 3:5"
 
@@ -82,12 +152,32 @@ with tempfile.TemporaryDirectory() as tmp:
     r = vx("check", "--dump=typed", path)
     expect_lines("check --dump=typed", r.stdout, [head] + TYPED_BODY + ["}"])
 
-    r = vx("run", "--offload=off", "--dump=typed", path)
+    r = vx("check", "--dump=lowered", path)  # no `match`: lowering changes nothing
+    expect_lines("check --dump=lowered", r.stdout, [head] + TYPED_BODY + ["}"])
+
+    r = vx("run", "--offload=off", "--dump=lowered", path)
     marked = [head, SYNC, TYPED_BODY[0]] + TYPED_BODY[1:8] + [CHECKPOINT, SYNC, TYPED_BODY[8],
                                                               SYNC, TYPED_BODY[9], "}"]
-    expect_lines("run --dump=typed", r.stdout, marked)
+    expect_lines("run --dump=lowered", r.stdout, marked)
     if "31" in r.stdout:
-        fail("run --dump=typed ran the program")
+        fail("run --dump=lowered ran the program")
+    r = vx("run", "--offload=off", "--dump=typed", path)
+    expect_lines("run --dump=typed", r.stdout, [head] + TYPED_BODY + ["}"])
+
+    match_path = os.path.join(tmp, "m.vx")
+    with open(match_path, "w") as f:
+        f.write(MATCH_PROGRAM)
+    r = vx("run", match_path)
+    if r.returncode != 0 or r.stdout != "2\n":  # (7, 0): not (0, _); (1..=9, 0) and 7 > 2
+        fail(f"the match program: status {r.returncode}, stdout {r.stdout!r}")
+    for dump, want in (("typed", MATCH_TYPED), ("lowered", MATCH_LOWERED)):
+        r = vx("check", f"--dump={dump}", match_path)
+        expect_lines(f"check --dump={dump} of a match", "\n".join(
+            line.lstrip() for line in r.stdout.splitlines()), want)
+        warned = "unused variable: `w`" in r.stderr
+        if warned != (dump == "lowered"):
+            fail(f"check --dump={dump}: the unused_variables warning is "
+                 f"{'given' if warned else 'missing'}: {r.stderr!r}")
 
     r = vx("check", "--dump=kernels", path)
     expect_lines("check --dump=kernels", r.stdout, [

@@ -255,7 +255,7 @@ def check_with_vx(vx):
 
 # What each kind looks like in `vx check --dump=typed` (check/tir_print.cpp), for the kinds a
 # program's text shows: the dump of a function that kinds.py says has one must match.
-DUMP_SIGNS = {"If": r"\(if ", "BlockExpr": r"\(\{", "Loop": r"\bloop \{", "While": r"\bwhile ",
+DUMP_SIGNS = {"If": r"\(if ", "BlockExpr": r"\(\{", "Match": r"\(match ", "Loop": r"\bloop \{", "While": r"\bwhile ",
               "For": r"\bfor ", "Let": r"\blet ", "Return": r"\breturn\b", "Break": r"\bbreak\b",
               "Continue": r"\bcontinue\b", "Builtin": r"\.\w+\(|lanes::|atomic_\w+\(|scoped_fence",
               "Ref": r"\(&", "View": r"\(&\(", "ArrayLit": r"\(\[", "Cast": r" as ",

@@ -134,7 +134,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
   int programs = 0;
   for (const fs::path& path : accepted_programs_with_regions()) {
     pipeline::Options front;
-    front.through = pipeline::Step::Check;  // some name another machine (run-flags)
+    front.through = pipeline::Step::Lower;  // some name another machine (run-flags)
     pipeline::Compiled c =
         pipeline::compile(std::make_shared<SourceFile>(path.string(), read_text(path)), front);
     REQUIRE_MESSAGE(c.ok(), path.string());
@@ -264,7 +264,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
     if (text.find("//~ ERROR E6032") == std::string::npos) continue;
     if (text.find("run-flags") != std::string::npos) continue;  // another machine's limits
     pipeline::Options front;
-    front.through = pipeline::Step::Check;  // the kernel rules refuse these
+    front.through = pipeline::Step::Lower;  // the kernel rules refuse these
     pipeline::Compiled c =
         pipeline::compile(std::make_shared<SourceFile>(e.path().string(), text), front);
     REQUIRE_MESSAGE(c.program, e.path().string());

@@ -20,7 +20,7 @@ endforeach()
 
 set(VX_WASM_SOURCES ${PROJECT_SOURCE_DIR}/src/pipeline/pipeline.cpp
                     ${PROJECT_SOURCE_DIR}/web/engine/engine.cpp)
-foreach(layer support parse check rules interp offload uir)
+foreach(layer support parse check lower rules interp offload uir)
   file(GLOB layer_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${layer}/*.cpp)
   list(APPEND VX_WASM_SOURCES ${layer_sources})
 endforeach()

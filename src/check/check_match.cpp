@@ -1,10 +1,11 @@
 // `match` on integers, `bool`s, `char`s and tuples of them (spec/semantics.md §3, spec/types.md
 // §2 and §8): the checker types the patterns, proves the arms exhaustive over the scrutinee's type
 // (E0208, with rustc's usefulness algorithm, match_usefulness.hpp), finds the patterns no value
-// reaches (the `unreachable_patterns` lint), and makes the `match` what every back end already
-// runs: a block holding the scrutinee's scalars in locals, then a chain of `if`s, one per arm,
-// whose final `else` is the arm that completes the cover of the type. A name in a pattern is the
-// local of the scalars it matches, so the arms read the scrutinee's own locals.
+// reaches (the `unreachable_patterns` lint) and the arm that completes the cover of the type, and
+// makes a Match of the typed program (tir.hpp): the scrutinee's scalars in locals, and each arm's
+// typed pattern, guard and body. The lowering step (lower/lower_match.cpp) makes it the chain of
+// `if`s every back end runs. A name in a pattern is the local of the scalars it matches, so the
+// arms read the scrutinee's own locals.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <functional>
@@ -28,37 +29,6 @@ using patterns::Pat;
 Int literal_value(const tir::Literal& l, Scalar t) {
   if (t == Scalar::Bool) return l.i != 0 ? 1 : 0;
   return scalar_info(t).is_signed ? Int{l.i} : Int{static_cast<uint64_t>(l.i)};
-}
-
-// The `||` (or `&&`) of the tests, as a balanced tree (as deep as the logarithm of their number,
-// so that a pattern of many alternatives stays within the depth limit, spec/grammar.md §1.5);
-// parser.cpp's estimate of that depth follows this shape.
-tir::Expr* join_tests(tir::Program& prog, const std::vector<tir::Expr*>& tests, size_t from,
-                      size_t to, Span span, tir::BinOp op) {
-  if (to - from == 1) return tests[from];
-  const size_t mid = from + (to - from) / 2;
-  tir::Expr* e = prog.new_expr();
-  e->kind = tir::ExprKind::Binary;
-  e->type = Type::of(Scalar::Bool);
-  e->span = span;
-  e->bop = op;
-  e->args = {join_tests(prog, tests, from, mid, span, op),
-             join_tests(prog, tests, mid, to, span, op)};
-  return e;
-}
-
-// The `||` of the tests, or null (every value) when one is null.
-tir::Expr* any_of(tir::Program& prog, const std::vector<tir::Expr*>& tests, Span span) {
-  if (tests.empty() || std::any_of(tests.begin(), tests.end(), [](tir::Expr* e) { return !e; }))
-    return nullptr;
-  return join_tests(prog, tests, 0, tests.size(), span, tir::BinOp::Or);
-}
-
-// The `&&` of the tests that are not null (null when none is).
-tir::Expr* all_of(tir::Program& prog, std::vector<tir::Expr*> tests, Span span) {
-  tests.erase(std::remove(tests.begin(), tests.end(), nullptr), tests.end());
-  if (tests.empty()) return nullptr;
-  return join_tests(prog, tests, 0, tests.size(), span, tir::BinOp::And);
 }
 
 // How much work the usefulness algorithm may do for one `match` (rustc has such a limit too): two
@@ -196,19 +166,19 @@ struct PatName {
   Span span;
 };
 
-// One alternative of a pattern (or a part of one): the values it matches, the test of them (null:
-// every value), the names it binds.
+// One alternative of a pattern (or a part of one): the values it matches (for usefulness), its
+// typed pattern (what the lowering tests), the names it binds.
 struct Checker::PatAltInfo {
   bool ok = true;
   Pat pat;
-  tir::Expr* test = nullptr;
+  tir::Pattern typed;
   std::vector<PatName> names;
   Span span;
 };
 
 struct Checker::MatchArmInfo {
   std::vector<PatAltInfo> alts;
-  tir::Expr* cond = nullptr;  // null: the arm takes every value that reaches it
+  tir::Expr* guard = nullptr;
   tir::Block* body = nullptr;
   Type type;
   bool checked = false;
@@ -291,6 +261,7 @@ Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t,
   PatAltInfo info;
   info.span = span(alt);
   info.pat.span = info.span;
+  info.typed.span = info.span;
   auto bind = [&](const std::string& name, Span at) {
     for (const PatName& n : info.names)
       if (n.name == name) {
@@ -357,29 +328,10 @@ Checker::PatAltInfo Checker::pattern_alt(const ast::PatAlt& alt, const Type& t,
     info.pat.kind = Pat::Kind::Wild;
     return info;
   }
-  // The test of the value: `m == v`, `m >= lo`, `m <= hi` or both.
-  const Type boolean = Type::of(Scalar::Bool);
-  const int slot = slots.front();
-  auto compare = [&](tir::BinOp op, Int v) {
-    tir::Expr* var = read_slot(slot, info.span);
-    tir::Expr* lit = make(tir::ExprKind::Literal, t, info.span);
-    lit->lit.i = static_cast<int64_t>(static_cast<uint64_t>(v));
-    tir::Expr* e = make(tir::ExprKind::Binary, boolean, info.span);
-    e->bop = op;
-    e->args = {var, lit};
-    return e;
-  };
-  if (lo == hi) {
-    info.test = compare(tir::BinOp::Eq, lo);
-  } else if (lo <= all.front().lo) {
-    info.test = compare(tir::BinOp::Le, hi);
-  } else if (hi >= all.back().hi) {
-    info.test = compare(tir::BinOp::Ge, lo);
-  } else {
-    info.test = make(tir::ExprKind::Binary, boolean, info.span);
-    info.test->bop = tir::BinOp::And;
-    info.test->args = {compare(tir::BinOp::Ge, lo), compare(tir::BinOp::Le, hi)};
-  }
+  info.typed.kind = tir::Pattern::Kind::Value;
+  info.typed.var = read_slot(slots.front(), info.span);
+  info.typed.lo = lo;
+  info.typed.hi = hi;
   return info;
 }
 
@@ -390,7 +342,7 @@ void Checker::tuple_pattern(const ast::PatTuple& p, const Type& t, const std::ve
     PatAltInfo inner = pattern_alts(p.elems[0].alts, t, slots, s);
     info.ok = inner.ok;
     info.pat = std::move(inner.pat);
-    info.test = inner.test;
+    info.typed = std::move(inner.typed);
     info.names = std::move(inner.names);
     return;
   }
@@ -428,7 +380,8 @@ void Checker::tuple_pattern(const ast::PatTuple& p, const Type& t, const std::ve
   }
   // Element `i` of the type: the pattern's element before the `..`, or counted from the end.
   info.pat.kind = Pat::Kind::Tuple;
-  std::vector<tir::Expr*> tests;
+  info.typed.kind = tir::Pattern::Kind::Tuple;
+  info.typed.span = s;
   size_t first = 0;  // its first scalar
   size_t before = p.elems.size();
   for (size_t k = 0; k < p.elems.size(); ++k)
@@ -445,12 +398,13 @@ void Checker::tuple_pattern(const ast::PatTuple& p, const Type& t, const std::ve
       e = &p.elems[p.elems.size() - (n - i)];
     if (!e) {
       info.pat.subs.emplace_back();
+      info.typed.subs.emplace_back();
       continue;
     }
     PatAltInfo part = pattern_alts(e->alts, t.elems[i], sub, span(*e));
     info.ok = info.ok && part.ok;
     info.pat.subs.push_back(std::move(part.pat));
-    tests.push_back(part.test);
+    info.typed.subs.push_back(std::move(part.typed));
     for (PatName& name : part.names) {
       const bool twice = std::any_of(info.names.begin(), info.names.end(),
                                      [&](const PatName& x) { return x.name == name.name; });
@@ -464,7 +418,6 @@ void Checker::tuple_pattern(const ast::PatTuple& p, const Type& t, const std::ve
       info.names.push_back(std::move(name));
     }
   }
-  info.test = all_of(prog_, std::move(tests), s);
 }
 
 Checker::PatAltInfo Checker::pattern_alts(const std::vector<ast::PatAlt>& alts, const Type& t,
@@ -474,17 +427,19 @@ Checker::PatAltInfo Checker::pattern_alts(const std::vector<ast::PatAlt>& alts, 
   info.span = s;
   info.pat.span = s;
   info.pat.kind = Pat::Kind::Or;
+  info.typed.kind = tir::Pattern::Kind::Or;
+  info.typed.span = s;
   std::vector<PatAltInfo> parts;
-  std::vector<tir::Expr*> tests;
   for (const ast::PatAlt& alt : alts) {
     parts.push_back(pattern_alt(alt, t, slots));
     info.ok = info.ok && parts.back().ok;
-    tests.push_back(parts.back().test);
   }
   if (info.ok && !same_names(parts)) info.ok = false;
   info.names = parts.front().names;
-  for (PatAltInfo& part : parts) info.pat.subs.push_back(std::move(part.pat));
-  info.test = any_of(prog_, tests, s);
+  for (PatAltInfo& part : parts) {
+    info.pat.subs.push_back(std::move(part.pat));
+    info.typed.subs.push_back(std::move(part.typed));
+  }
   return info;
 }
 
@@ -603,21 +558,26 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
       patterns_ok = patterns_ok && a.alts.back().ok;
     }
     if (patterns_ok && !same_names(a.alts)) patterns_ok = false;
-    // The arm's test: any alternative's, then the guard.
-    std::vector<tir::Expr*> tests;
-    for (const PatAltInfo& alt : a.alts) tests.push_back(alt.test);
-    a.cond = any_of(prog_, tests, span(m.arms[k]));
   }
+  // Each arm's typed pattern: an Or of its alternatives, which the lowering tests first, then the
+  // guard.
+  auto arm_pattern = [&](size_t k) {
+    tir::Pattern p;
+    p.kind = tir::Pattern::Kind::Or;
+    p.span = span(m.arms[k]);
+    for (const PatAltInfo& alt : arms[k].alts) p.subs.push_back(alt.typed);
+    return p;
+  };
   // A scrutinee that is a local no test reads (`match x { _ => … }`, `0..=255` of a u8) is still
   // evaluated, as in Rust: a read of it, so that `unused_variables` does not call it unused.
   for (size_t i = 0; i < leaves.size(); ++i) {
     if (leaves[i]->kind != tir::ExprKind::Var || leaves[i]->slot != slots[i]) continue;
     const int slot = slots[i];
-    const bool read = std::any_of(arms.begin(), arms.end(), [&](const MatchArmInfo& a) {
-      return a.cond && tir::expr_has(a.cond, [&](const tir::Stmt*, const tir::Expr* e) {
-               return e && e->kind == tir::ExprKind::Var && e->slot == slot;
-             });
-    });
+    bool read = false;
+    for (size_t k = 0; k < n && !read; ++k)
+      tir::walk_pattern(arm_pattern(k), [&](const tir::Stmt*, const tir::Expr* e) {
+        read = read || (e && e->kind == tir::ExprKind::Var && e->slot == slot);
+      });
     if (!read)
       outer->stmts.push_back(let_slot(hidden_slot(leaves[i]->type, kMatchValueName, scrut_span),
                                       leaves[i], scrut_span));
@@ -653,16 +613,8 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
         l.slot = name.slots.front();
       scopes_.back().push_back(std::move(l));
     }
-    if (const auto& g = m.arms[k].guard) {
-      tir::Expr* guard = coerce(check_expr(*g, &boolean), boolean, span(*g), "the guard");
-      tir::Expr* both = guard;
-      if (a.cond) {
-        both = make(tir::ExprKind::Binary, boolean, span(m.arms[k]));
-        both->bop = tir::BinOp::And;
-        both->args = {a.cond, guard};
-      }
-      a.cond = both;
-    }
+    if (const auto& g = m.arms[k].guard)
+      a.guard = coerce(check_expr(*g, &boolean), boolean, span(*g), "the guard");
     a.body = check_arm_body(m.arms[k].body, want, a.type);
     scopes_.pop_back();
     a.checked = true;
@@ -798,28 +750,15 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     last = lo;
   }
 
-  // The chain of `if`s, from the last arm that can be taken: its body is the final `else`.
-  const Type value_type = result.is_error() ? Type::unit() : result;
-  tir::Block* chain = arms[last].body;
-  tir::Expr* top = nullptr;
-  for (size_t k = last; k-- > 0;) {
-    tir::Expr* e = make(tir::ExprKind::If, value_type, span(m.arms[k]));
-    e->args = {arms[k].cond};
-    e->block = arms[k].body;
-    e->else_block = chain;
-    top = e;
-    chain = prog_.new_block();
-    chain->span = span(m.arms[k]);
-    chain->tail = e;
-  }
-  if (!top) {
-    top = make(tir::ExprKind::BlockExpr, value_type, span(m.arms[last]));
-    top->block = arms[last].body;
-  }
-  set_tail(outer, top);
-  tir::Expr* r = make(tir::ExprKind::BlockExpr, value_type, s);
-  r->block = outer;
-  r->from_match = true;
+  // The typed `match`: the lowering makes it the chain of `if`s (lower/lower_match.cpp).
+  tir::Match* node = prog_.new_match();
+  node->setup = outer;
+  node->slots = slots;
+  node->last = last;
+  for (size_t k = 0; k < n; ++k)
+    node->arms.push_back({arm_pattern(k), arms[k].guard, arms[k].body, span(m.arms[k])});
+  tir::Expr* r = make(tir::ExprKind::Match, result.is_error() ? Type::unit() : result, s);
+  r->match = node;
   return r;
 }
 

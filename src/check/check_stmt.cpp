@@ -27,9 +27,8 @@ namespace {
 Span value_origin(const tir::Expr* e) {
   for (;;) {
     const tir::Expr* next = nullptr;
-    if (e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr)
-      for (const tir::Block* b : {e->block, e->else_block})
-        if (!next && b && b->tail && !b->tail->type.is_unit()) next = b->tail;
+    for (const tir::Block* b : tir::branches(e))
+      if (!next && b->tail && !b->tail->type.is_unit()) next = b->tail;
     if (!next) return e->span;
     e = next;
   }

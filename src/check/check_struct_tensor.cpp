@@ -170,11 +170,11 @@ bool Checker::move_struct_tensor(tir::Expr* e, Span at) {
 }
 
 void Checker::move_branch_values(tir::Expr* e) {
-  for (tir::Block* b : {e->block, e->else_block}) {
-    if (!b || !b->tail) continue;
+  for (tir::Block* b : tir::branches(e)) {
+    if (!b->tail) continue;
     tir::Expr* t = b->tail;
-    const bool branches =
-        t->kind == tir::ExprKind::If || (t->kind == tir::ExprKind::BlockExpr && t->block->tail);
+    const bool branches = t->kind == tir::ExprKind::If || t->kind == tir::ExprKind::Match ||
+                          (t->kind == tir::ExprKind::BlockExpr && t->block->tail);
     if (branches)
       move_branch_values(t);
     else

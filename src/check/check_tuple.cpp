@@ -167,8 +167,8 @@ void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
     return;
   }
   // An `if`, a `match` or a block: each branch's value goes into the slots.
-  for (tir::Block* b : {e->block, e->else_block}) {
-    if (!b || !b->tail) continue;
+  for (tir::Block* b : tir::branches(e)) {
+    if (!b->tail) continue;
     tir::Expr* tail = b->tail;
     b->tail = nullptr;
     if (tail->type.is_tuple())
@@ -177,6 +177,7 @@ void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
       set_tail(b, tail);
   }
   e->type = Type::unit();
+  if (e->match) e->match->routed = true;
   tir::Stmt* st = prog_.new_stmt();
   st->kind = tir::StmtKind::Expr;
   st->span = e->span;

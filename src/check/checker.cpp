@@ -17,7 +17,6 @@ std::unique_ptr<tir::Program> check_program(const ParsedProgram& parsed, Diagnos
   check::Checker checker(parsed, diags, *program, options.session_decls);
   checker.run(options.needs_main);
   if (diags.has_errors()) return nullptr;
-  lint_program(*program, diags);
   return program;
 }
 

@@ -1,7 +1,9 @@
 // The checker, first part (spec/types.md, spec/semantics.md, spec/memory.md, spec/errors.md):
 // resolves names and scopes, infers literal types, checks types, calls and returns, `let` vs
-// `let mut`, moves, references and the memory rule, and builds the typed program (tir.hpp).
-// Needs a parsed program. A program with any error yields no typed program.
+// `let mut`, moves, references and the memory rule, and builds the typed program (tir.hpp), whose
+// `match`es the lowering step (lower/lower.hpp) rewrites before anything else reads it; the
+// checker's warnings (lints.hpp) are read off the lowered program. Needs a parsed program. A
+// program with any error yields no typed program.
 #pragma once
 #include <memory>
 #include <vector>

@@ -26,6 +26,7 @@ const tir::Expr* tensor_root(const tir::Expr* e) {
       case tir::ExprKind::Transfer:
       case tir::ExprKind::If:
       case tir::ExprKind::BlockExpr:
+      case tir::ExprKind::Match:
       case tir::ExprKind::Print:
       case tir::ExprKind::Assert:
       case tir::ExprKind::ArrayLit:
@@ -144,6 +145,8 @@ class Walk {
       case tir::ExprKind::String:
       case tir::ExprKind::Var:
         return;
+      case tir::ExprKind::Match:
+        tir::unlowered();
       case tir::ExprKind::Print:
         out_.prints = true;
         break;

@@ -137,6 +137,12 @@ bool expr_never_ends(const Expr* e, bool jumps) {
   if (e->kind == ExprKind::If)
     return e->else_block && never_ends(e->block, jumps) && never_ends(e->else_block, jumps);
   if (e->kind == ExprKind::BlockExpr) return never_ends(e->block, jumps);
+  if (e->kind == ExprKind::Match) {  // as its lowering (lower/lower_match.cpp): every arm taken
+    if (never_ends(e->match->setup, jumps)) return true;
+    for (const tir::Block* b : tir::branches(e))
+      if (!never_ends(b, jumps)) return false;
+    return true;
+  }
   return false;
 }
 
@@ -237,6 +243,7 @@ std::optional<std::string> ignored_value(const tir::Program& p, const Expr* v) {
     case ExprKind::Transfer:
     case ExprKind::If:
     case ExprKind::BlockExpr:
+    case ExprKind::Match:
     case ExprKind::Print:
     case ExprKind::Assert:
     case ExprKind::ArrayLit:

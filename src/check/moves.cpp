@@ -12,10 +12,11 @@ void Checker::mark_moved(tir::Expr* e, Span at) {
   if (move_struct_tensor(e, at)) return;  // check_struct_tensor.cpp
   // The value of an `if`, a `match` or a block moves what its branches' values move (each
   // branch's tail; a binding moved on one path is moved after them, spec/memory.md §2).
-  if ((e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr) &&
+  if ((e->kind == tir::ExprKind::If || e->kind == tir::ExprKind::BlockExpr ||
+       e->kind == tir::ExprKind::Match) &&
       !e->type.is_tuple()) {
-    for (tir::Block* b : {e->block, e->else_block})
-      if (b && b->tail) mark_moved(b->tail, at);
+    for (tir::Block* b : tir::branches(e))
+      if (b->tail) mark_moved(b->tail, at);
     return;
   }
   // A tensor local used by value (not through a reference) is moved.

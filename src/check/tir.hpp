@@ -12,6 +12,7 @@
 
 #include "check/types.hpp"
 #include "support/format.hpp"
+#include "support/internal_error.hpp"
 #include "support/source.hpp"
 
 namespace vx::tir {
@@ -187,7 +188,12 @@ enum class ExprKind : uint8_t {
               // assert_eq!(args[0], args[1]) when `is_assert_eq`
   ArrayLit,   // `[a, b, c]`: args are the elements (scalars, or arrays for `[[T; M]; N]`); or
               // `[v; N]`: args is v alone, repeated (the same when N is 1); type is Array
+  Match,      // `match`: `match` holds the scrutinee's locals and the arms. Only the checker's
+              // typed program has it: the lowering step (lower/lower.hpp) makes each a BlockExpr
+              // (`from_match`) of a chain of `if`s before the kernel rules and the back ends.
 };
+
+struct Match;
 
 struct FormatPiece {
   std::string literal;  // printed before the argument
@@ -208,13 +214,84 @@ struct Expr {
   bool builtin_fill = false;   // TensorNew
   bool newline = false;        // Print
   bool is_assert_eq = false;   // Assert
-  bool from_match = false;     // BlockExpr: a `match`, made a block of `if`s by the checker
+  bool from_match = false;     // BlockExpr: a `match`, made a block of `if`s by the lowering
   std::string text;            // String; for Var, the variable's name (for messages)
   std::vector<int> out_slots;  // Call of a function with ret_slots: the locals it writes
   std::vector<Expr*> args;
   Block* block = nullptr;       // If (then), BlockExpr
   Block* else_block = nullptr;  // If
   std::vector<FormatPiece> format;
+  Match* match = nullptr;  // Match
+};
+
+// A `match` in a step that reads the lowered program: the lowering step did not run, a bug in vx.
+[[noreturn]] inline void unlowered(const char* file = __builtin_FILE(),
+                                   int line = __builtin_LINE()) {
+  internal_error("a `match` reached a step that reads the lowered program (lower/lower.hpp)", file,
+                 line);
+}
+
+// The blocks whose value is the value of `e`: an `if`'s two, a block expression's, the bodies of a
+// `match`'s arms that a value reaches; none for other kinds.
+inline std::vector<Block*> branches(const Expr* e);
+
+// A pattern of a `match` arm, typed: what the lowering tests the scrutinee's locals against.
+// A Value pattern tests one scalar local (`var` reads it) for the values lo..=hi, which are
+// not all of its type's; Any matches every value (`_`, a name, a range over the whole type);
+// a Tuple pattern has one pattern per element (Any for those a `..` covers); an Or pattern
+// has its alternatives. `span` is where the nodes of its test point.
+struct Pattern {
+  enum class Kind : uint8_t { Any, Value, Tuple, Or };
+  Kind kind = Kind::Any;
+  Span span;
+  Expr* var = nullptr;  // Value: a Var of the local it tests
+  __int128 lo = 0, hi = 0;
+  std::vector<Pattern> subs;
+};
+
+// Whether a pattern has a test: a Value has; a Tuple has when an element has; an Or has when
+// every alternative has (an alternative that matches every value makes the whole match it).
+inline bool has_test(const Pattern& p) {
+  switch (p.kind) {
+    case Pattern::Kind::Any:
+      return false;
+    case Pattern::Kind::Value:
+      return true;
+    case Pattern::Kind::Tuple:
+      for (const Pattern& sub : p.subs)
+        if (has_test(sub)) return true;
+      return false;
+    case Pattern::Kind::Or:
+      for (const Pattern& sub : p.subs)
+        if (!has_test(sub)) return false;
+      return !p.subs.empty();
+  }
+  return false;
+}
+
+// One arm of a `match`: its pattern (an Or of the alternatives written, its span the arm's),
+// its guard (or null) and its body.
+struct MatchArm {
+  Pattern pattern;
+  Expr* guard = nullptr;
+  Block* body = nullptr;
+  Span span;
+};
+
+// A `match` of the typed program. `setup` holds the statements that put the scrutinee's
+// scalars in locals (none when they are immutable locals already); the arms test those. The arm
+// `last` completes the cover of the scrutinee's type: the lowering makes it the chain's final
+// `else`, and the arms after it, which no value reaches, are left out.
+struct Match {
+  Block* setup = nullptr;
+  std::vector<int> slots;  // the scrutinee's scalars, in order
+  std::vector<MatchArm> arms;
+  size_t last = 0;
+  // A `match` whose tuple value the checker put into locals (check_tuple.cpp's route_into): its
+  // arms assign them, and the lowering makes each `if` of the chain a statement.
+  bool routed = false;
+  // The arms a value can reach: those up to `last`.
+  size_t taken() const { return arms.empty() ? 0 : last + 1; }
 };
 
 // The dimension a query of a tensor's shape (builtins.def's effect Shape) asks for: `t.dim(k)`'s
@@ -318,6 +395,17 @@ struct UnreachablePattern {
   std::vector<std::pair<Span, std::string>> because;
 };
 
+inline std::vector<Block*> branches(const Expr* e) {
+  std::vector<Block*> out;
+  if (e->match) {
+    for (size_t k = 0; k < e->match->taken(); ++k) out.push_back(e->match->arms[k].body);
+    return out;
+  }
+  for (Block* b : {e->block, e->else_block})
+    if (b) out.push_back(b);
+  return out;
+}
+
 struct Program {
   std::vector<Function> functions;
   std::vector<UnreachablePattern> unreachable_patterns;  // found by the checker
@@ -327,11 +415,13 @@ struct Program {
   Expr* new_expr() { return &exprs_.emplace_back(); }
   Stmt* new_stmt() { return &stmts_.emplace_back(); }
   Block* new_block() { return &blocks_.emplace_back(); }
+  Match* new_match() { return &matches_.emplace_back(); }
 
  private:
   std::deque<Expr> exprs_;
   std::deque<Stmt> stmts_;
   std::deque<Block> blocks_;
+  std::deque<Match> matches_;
 };
 
 }  // namespace vx::tir

@@ -59,7 +59,11 @@ class Printer {
       stmt(*b->stmts[i], depth);
     }
     marks_at(b, b->stmts.size(), depth);
-    if (b->tail) out_ << indent(depth) << expr(*b->tail) << "\n";
+    if (!b->tail) return;
+    const int saved = depth_;  // the blocks inside the tail indent from its own depth
+    depth_ = depth;
+    out_ << indent(depth) << expr(*b->tail) << "\n";
+    depth_ = saved;
   }
   void marks_at(const Block* b, size_t position, int depth) {
     const std::vector<Mark>* at = marks_ ? marks_->at(b, position) : nullptr;
@@ -157,6 +161,50 @@ class Printer {
     return text;
   }
 
+  // `match _match%4, y%1 { 0i32 | 2i32..=5i32 => { … } … }`, the scrutinee's setup before it
+  // (`match { let _match%4: … } _match%4 { … }`); a name in a pattern is `_` (it binds the
+  // scrutinee's own locals).
+  std::string match(const Match& m) {
+    std::string text = "match ";
+    if (m.setup && !m.setup->stmts.empty()) text += braced_text(m.setup, depth_).substr(1) + " ";
+    for (size_t i = 0; i < m.slots.size(); ++i) text += (i ? ", " : "") + local(m.slots[i]);
+    text += " {\n";
+    for (size_t k = 0; k < m.arms.size(); ++k) {
+      const MatchArm& arm = m.arms[k];
+      text += indent(depth_ + 1) + pattern(arm.pattern);
+      if (arm.guard) text += " if " + expr(*arm.guard);
+      text += " =>" + braced_text(arm.body, depth_ + 1);
+      if (k == m.last && k + 1 < m.arms.size())
+        text += "  // completes the cover: the arms below are never taken";
+      text += "\n";
+    }
+    return text + indent(depth_) + "}";
+  }
+  std::string pattern(const Pattern& p) {
+    std::string text;
+    switch (p.kind) {
+      case Pattern::Kind::Any:
+        return "_";
+      case Pattern::Kind::Value: {
+        Expr value;
+        value.kind = ExprKind::Literal;
+        value.type = p.var->type;
+        value.lit.i = static_cast<int64_t>(static_cast<uint64_t>(p.lo));
+        text = expr(value);
+        if (p.hi == p.lo) return text;
+        value.lit.i = static_cast<int64_t>(static_cast<uint64_t>(p.hi));
+        return text + "..=" + expr(value);
+      }
+      case Pattern::Kind::Tuple:
+        for (size_t i = 0; i < p.subs.size(); ++i) text += (i ? ", " : "") + pattern(p.subs[i]);
+        return "(" + text + (p.subs.size() == 1 ? ",)" : ")");
+      case Pattern::Kind::Or:
+        for (size_t i = 0; i < p.subs.size(); ++i) text += (i ? " | " : "") + pattern(p.subs[i]);
+        return text;
+    }
+    return "?";
+  }
+
   std::string expr(const Expr& e) {
     switch (e.kind) {
       case ExprKind::Literal:
@@ -230,6 +278,8 @@ class Printer {
       }
       case ExprKind::BlockExpr:
         return typed(braced_text(e.block, depth_).substr(1), e.type);
+      case ExprKind::Match:
+        return typed(match(*e.match), e.type);
       case ExprKind::ArrayLit:
         if (e.args.size() == 1 && e.type.dims[0] > 1)
           return typed("[" + expr(*e.args[0]) + "; " + std::to_string(e.type.dims[0]) + "]",

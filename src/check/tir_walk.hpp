@@ -1,6 +1,8 @@
 // Generic walks over the typed program: f(stmt, nullptr) for every statement and f(nullptr, expr)
 // for every expression, in source order, into loop bodies, spawn bodies and the blocks of `if`
-// and block expressions. Used by the CUDA emitter and the offload runner.
+// and block expressions. A `match` is walked as its lowering runs it: the scrutinee's setup, then
+// for each arm a value can reach, the locals its test reads, its guard and its body. Used by the
+// checker, its lints, the kernel rules, the CUDA emitter and the offload runner.
 #pragma once
 #include <functional>
 #include <set>
@@ -26,6 +28,14 @@ void walk_block(const Block* b, const F& f) {
   for (auto* s : b->stmts) walk_stmt(s, f);
   walk_expr(b->tail, f);
 }
+// The Vars of the locals that the test of `p` reads, in the order the test reads them (none for a
+// pattern without a test, tir.hpp).
+template <class F>
+void walk_pattern(const Pattern& p, const F& f) {
+  if (!has_test(p)) return;
+  if (p.kind == Pattern::Kind::Value) walk_expr(p.var, f);
+  for (const Pattern& sub : p.subs) walk_pattern(sub, f);
+}
 template <class F>
 void walk_expr(const Expr* e, const F& f) {
   if (!e) return;
@@ -33,6 +43,18 @@ void walk_expr(const Expr* e, const F& f) {
   for (auto* a : e->args) walk_expr(a, f);
   walk_block(e->block, f);
   walk_block(e->else_block, f);
+  if (e->match) {
+    walk_block(e->match->setup, f);
+    const size_t taken = e->match->taken();
+    for (size_t k = 0; k < taken; ++k) {
+      const MatchArm& arm = e->match->arms[k];
+      if (k + 1 < taken) {  // the last arm taken is the chain's `else`: no test, no guard
+        walk_pattern(arm.pattern, f);
+        walk_expr(arm.guard, f);
+      }
+      walk_block(arm.body, f);
+    }
+  }
 }
 
 // Whether pred holds somewhere in the statement, the block or the expression.

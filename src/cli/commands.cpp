@@ -132,7 +132,7 @@ int run_command(const CommandOptions& options, std::ostream& out, std::ostream& 
     const std::optional<pipeline::Dump> named = pipeline::dump_by_name(options.dump);
     if (!named) {
       render_plain_error(
-          err, "--dump takes ast, typed, kernels, cuda or uir, not `" + options.dump + "`",
+          err, "--dump takes ast, typed, lowered, kernels, cuda or uir, not `" + options.dump + "`",
           options.error_format);
       return 2;
     }
@@ -159,8 +159,8 @@ int run_command(const CommandOptions& options, std::ostream& out, std::ostream& 
       options.explain || !options.map.empty() || (dumping && dump == pipeline::Dump::Kernels);
   front.maps = !options.map.empty();
   front.deny_warnings = options.deny_warnings;
-  // A dump stops at the step that makes it; under `run`, the program the run executes (with its
-  // offload marks).
+  // A dump stops at the step that makes it; under `run`, the lowered program is the one the run
+  // executes (with its offload marks).
   // Only a run starts at `main` (E0103 without one); `check`, `emit-cuda`, `lower` and `call`
   // take a library file of `pub fn`s as well (spec/cli.md §3).
   front.needs_main =
@@ -169,9 +169,9 @@ int run_command(const CommandOptions& options, std::ostream& out, std::ostream& 
                   : options.stage == Stage::Run || options.stage == Stage::Call
                       ? pipeline::Step::OffloadMarks
                       : pipeline::Step::KernelRules;
-  if (dumping && (options.stage != Stage::Run || dump == pipeline::Dump::Ast))
+  if (dumping && (options.stage != Stage::Run || pipeline::step_of(dump) < pipeline::Step::Lower))
     front.through = pipeline::step_of(dump);
-  if (options.skip_kernel_rules) front.through = std::min(front.through, pipeline::Step::Check);
+  if (options.skip_kernel_rules) front.through = std::min(front.through, pipeline::Step::Lower);
   pipeline::Compiled c = pipeline::compile(file, front);
   // The tables also for a program the kernel rules refused: its error says to look at them (a
   // program the parser or the checker refused never reached the rules).

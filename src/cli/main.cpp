@@ -258,7 +258,7 @@ int vx_main(int argc, char** argv) {
   parse->add_option("--dump", opts.dump, "what to print: ast")->check(CLI::IsMember({"ast"}));
   // What a step of the pipeline made (pipeline/pipeline.hpp), printed instead of going on; under
   // `run`, a FILE.json is the values of main's bindings at its end (pipeline/values.hpp).
-  const CLI::IsMember steps({"ast", "typed", "kernels", "cuda", "uir"});
+  const CLI::IsMember steps({"ast", "typed", "lowered", "kernels", "cuda", "uir"});
   check->add_option("--dump", opts.dump, "print what a step made, and stop")->check(steps);
   run->add_option("--dump", opts.dump,
                   "print what a step made, and stop; or FILE.json: write main's values there")

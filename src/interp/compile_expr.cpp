@@ -276,6 +276,8 @@ TensorOperand Compiler::tensor_operand(const tir::Expr& e) {
 const Node* Compiler::value(const tir::Expr& e) {
   using tir::ExprKind;
   switch (e.kind) {
+    case ExprKind::Match:  // lowered before this step
+      tir::unlowered();
     case ExprKind::Literal:
       return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {
         using T = decltype(tag);

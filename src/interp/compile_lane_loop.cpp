@@ -737,6 +737,8 @@ class LaneBuilder {
   const LaneExpr<T>* expr(const tir::Expr& e) {
     if (!e.type.is_scalar()) return nullptr;
     switch (e.kind) {
+      case ExprKind::Match:  // lowered before this step
+        tir::unlowered();
       case ExprKind::Literal: {
         auto* n = with_buffer(c_.make<LaneValue<T>>());
         n->lit = literal_value<T>(e.lit);

@@ -56,6 +56,8 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
   if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
   const Scalar s = e.type.scalar;
   switch (e.kind) {
+    case ExprKind::Match:  // lowered before this step
+      tir::unlowered();
     case ExprKind::Literal:
       return norm(static_cast<uint64_t>(e.lit.i), s);
     case ExprKind::Var:

@@ -22,6 +22,8 @@ std::optional<std::pair<int64_t, int64_t>> index_interval(const Expr& e,
   if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> r;
   switch (e.kind) {
+    case ExprKind::Match:  // lowered before this step
+      tir::unlowered();
     case ExprKind::Literal:
       if (!is_signed_int(e.type.scalar) && e.lit.i < 0) return std::nullopt;  // u64 above 2^63
       r = std::make_pair(e.lit.i, e.lit.i);
@@ -99,6 +101,8 @@ std::optional<LanePass> pass_shape(const Stmt& s) {
 // literals and integer casts), nullopt otherwise.
 std::optional<int64_t> owned_offset(const Expr& e, int var) {
   switch (e.kind) {
+    case ExprKind::Match:  // lowered before this step
+      tir::unlowered();
     case ExprKind::Var:
       if (e.slot == var) return int64_t{0};
       return std::nullopt;

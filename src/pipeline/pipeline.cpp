@@ -6,9 +6,11 @@
 #include <set>
 
 #include "check/checker.hpp"
+#include "check/lints.hpp"
 #include "check/tir_print.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/race_check.hpp"
+#include "lower/lower.hpp"
 #include "offload/emit_cuda.hpp"
 #include "offload/runner.hpp"
 #include "rules/kernel_rules.hpp"
@@ -94,6 +96,9 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
     return c;
   }
   if (options.through == Step::Check) return c;
+  lower::lower_program(*c.program);
+  lint_program(*c.program, *c.diags);
+  if (options.through == Step::Lower) return c;
   static const Machine kDefault = default_machine();
   if (!check_kernel_rules(*c.program, options.machine ? *options.machine : kDefault, *c.diags,
                           options.explain ? &c.explained : nullptr, options.maps)) {
@@ -169,6 +174,7 @@ void print_kernels(std::ostream& out, const Compiled& c) {
 std::optional<Dump> dump_by_name(const std::string& name) {
   if (name == "ast") return Dump::Ast;
   if (name == "typed") return Dump::Typed;
+  if (name == "lowered") return Dump::Lowered;
   if (name == "kernels") return Dump::Kernels;
   if (name == "cuda") return Dump::Cuda;
   if (name == "uir") return Dump::Uir;
@@ -181,9 +187,14 @@ Step step_of(Dump dump) {
       return Step::Parse;
     case Dump::Typed:
       return Step::Check;
-    default:
+    case Dump::Lowered:
+      return Step::Lower;
+    case Dump::Kernels:
+    case Dump::Cuda:
+    case Dump::Uir:
       return Step::KernelRules;
   }
+  return Step::KernelRules;
 }
 
 void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude,
@@ -215,6 +226,7 @@ void print_dump(std::ostream& out, Dump dump, const Compiled& c) {
       dump_ast(out, *c.parsed, *c.file);
       return;
     case Dump::Typed:
+    case Dump::Lowered:
       tir::print_program(out, *c.program, c.marks ? &c.marks->marks : nullptr);
       return;
     case Dump::Kernels:

@@ -4,11 +4,12 @@
 //
 //   read → parse        (--dump=ast)     parse/parser.hpp
 //        → check        (--dump=typed)   check/checker.hpp
-//        → kernel rules (--dump=kernels) rules/kernel_rules.hpp; --explain keeps their proofs
-//        → offload marks                 offload/marks.hpp (shown by `run --dump=typed`)
-//        → emit CUDA    (--dump=cuda)    offload/emit_cuda.hpp
-//        → lower        (--dump=uir)     uir/uir.hpp
-//        → run                           interp/interpreter.hpp, with offload/runner.hpp
+//        → lower        (--dump=lowered) lower/lower.hpp, then the checker's lints
+//        (check/lints.hpp) → kernel rules (--dump=kernels) rules/kernel_rules.hpp; --explain keeps
+//        their proofs → offload marks                 offload/marks.hpp (shown by `run
+//        --dump=lowered`) → emit CUDA    (--dump=cuda)    offload/emit_cuda.hpp → to .uir
+//        (--dump=uir)     uir/uir.hpp → run                           interp/interpreter.hpp, with
+//        offload/runner.hpp
 //
 // Each step needs the one before it; a step that refuses ends the list, with its diagnostics.
 #pragma once
@@ -31,7 +32,7 @@
 namespace vx::pipeline {
 
 // The front end's steps, in order.
-enum class Step { Parse, Check, KernelRules, OffloadMarks };
+enum class Step { Parse, Check, Lower, KernelRules, OffloadMarks };
 
 struct Options {
   Step through = Step::KernelRules;  // the last step to run
@@ -48,7 +49,8 @@ struct Compiled {
   std::shared_ptr<SourceFile> file;
   std::unique_ptr<Diagnostics> diags;     // every step's diagnostics, warnings included
   std::unique_ptr<ParsedProgram> parsed;  // null: the parser refused
-  // Null: the checker refused, or `through` was Parse. Kept when the kernel rules refuse.
+  // Null: the checker refused, or `through` was Parse. Typed as the checker made it when `through`
+  // was Check, else lowered (lower/lower.hpp). Kept when the kernel rules refuse.
   std::unique_ptr<tir::Program> program;
   std::vector<kr::StoreExplain> explained;  // with Options::explain
   // The marked program's marks (offload/marks.hpp), beside `program`: set once the
@@ -78,7 +80,7 @@ void print_cuda(std::ostream& out, const Compiled& c, CudaPrelude prelude,
                 const offload::EmitOptions& options = {});
 
 // `--dump=`: what one step made, printed. Kernels needs Options::explain.
-enum class Dump { Ast, Typed, Kernels, Cuda, Uir };
+enum class Dump { Ast, Typed, Lowered, Kernels, Cuda, Uir };
 std::optional<Dump> dump_by_name(const std::string& name);  // "ast", "typed", …
 Step step_of(Dump dump);                                    // the last step a dump needs
 void print_dump(std::ostream& out, Dump dump, const Compiled& compiled);

@@ -241,6 +241,8 @@ class Summary {
 
   const IxNode* build(const tir::Expr* e) {
     switch (e->kind) {
+      case tir::ExprKind::Match:  // lowered before this step
+        tir::unlowered();
       case tir::ExprKind::Literal:
         if (e->type.is_scalar() && is_int(e->type.scalar)) return dag_.constant(e->lit.i);
         return nullptr;
@@ -357,6 +359,8 @@ class Summary {
   bool expr(const tir::Expr* e) {
     if (!e) return true;
     switch (e->kind) {
+      case tir::ExprKind::Match:  // lowered before this step
+        tir::unlowered();
       case tir::ExprKind::Var:
         return !frame_.bound.count(e->slot);  // any other use of the tensor is not read
       case tir::ExprKind::Index:

@@ -104,6 +104,8 @@ class RuleWalker {
 
   const IxNode* build(const tir::Expr* e) {
     switch (e->kind) {
+      case tir::ExprKind::Match:  // lowered before this step
+        tir::unlowered();
       case tir::ExprKind::Literal:
         if (e->type.is_scalar() && is_int(e->type.scalar)) return dag_.constant(e->lit.i);
         break;
@@ -638,6 +640,8 @@ class RuleWalker {
   void walk_expr(const tir::Expr* e) {
     if (!e) return;
     switch (e->kind) {
+      case tir::ExprKind::Match:  // lowered before this step
+        tir::unlowered();
       case tir::ExprKind::Index: {
         int r = e->args[0]->type.is_array() ? -1 : root_slot(e);  // an array: no shared memory
         std::map<const IxNode*, std::pair<int64_t, int64_t>> b;

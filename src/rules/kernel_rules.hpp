@@ -1,8 +1,8 @@
 // The kernel rules (spec/kernel-rules.md, seed 000's list, DESIGN §4): every rule that keeps an
 // `across` loop's result equal to the sequential one — where across loops may stand, what their
 // passes may write (the mixed-radix proof of seed 001 with the same-expression rule), atomics,
-// block routines, tiles, the machine's limits (E6032), copy tokens (E6036, E0304). Runs after
-// check_program on the typed program it built; it reports and never changes the program.
+// block routines, tiles, the machine's limits (E6032), copy tokens (E6036, E0304). Runs on the
+// lowered program (check_program's, then lower/lower.hpp's step); it reports and never changes it.
 #pragma once
 #include <vector>
 

@@ -3,7 +3,8 @@
 // row-major offset in i64; immutable scalars become SSA nodes and mutable ones one-element
 // buffers, so the sequential meaning is kept bit for bit. What .uir cannot say (control flow,
 // calls and built-ins, comparisons, f16/bf16/bool, sub-tensor views) makes the region
-// unlowerable, with the reason. Needs a program that check_program and the kernel rules accepted.
+// unlowerable, with the reason. Needs a lowered program (lower/lower.hpp) that the kernel rules
+// accepted.
 #include <set>
 #include <sstream>
 
@@ -293,6 +294,8 @@ class Lowerer {
   std::optional<int64_t> static_int(const tir::Expr& e) {
     if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
     switch (e.kind) {
+      case tir::ExprKind::Match:  // lowered before this step
+        tir::unlowered();
       case tir::ExprKind::Literal:
         return e.lit.i;
       case tir::ExprKind::Var:
@@ -452,6 +455,8 @@ class Lowerer {
 
   Val expr(const tir::Expr& e) {
     switch (e.kind) {
+      case tir::ExprKind::Match:  // lowered before this step
+        tir::unlowered();
       case tir::ExprKind::Literal:
         return literal(e);
       case tir::ExprKind::Var: {

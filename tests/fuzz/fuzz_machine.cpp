@@ -6,6 +6,7 @@
 
 #include "check/checker.hpp"
 #include "fuzz_common.hpp"
+#include "lower/lower.hpp"
 #include "offload/emit_cuda.hpp"
 #include "parse/parser.hpp"
 #include "rules/kernel_rules.hpp"
@@ -50,6 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!parsed) return;
     auto program = vx::check_program(*parsed, diags);
     if (!program) return;
+    vx::lower::lower_program(*program);
     vx::check_kernel_rules(*program, machine, diags);
     vx::emit_diagnostics(vx::fuzz::null_stream(), diags, vx::ErrorFormat::Human);
   });

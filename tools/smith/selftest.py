@@ -239,8 +239,8 @@ fn main() {
 """
 f = kinds.features(prog)
 for k in ["If@helper_block", "Return@helper_block", "Call@helper_block", "Loop@nested_helper", "Break@nested_helper",
-          "BlockExpr@nested_helper", "TensorNew@block", "Call@block", "Ref@block", "View@block", "BlockExpr@lane",
-          "If@lane", "Unit@lane", "Cast@lane", "Builtin@lane", "ArrayLit@lane", "Index@lane", "Assign@lane",
+          "BlockExpr@nested_helper", "TensorNew@block", "Call@block", "Ref@block", "View@block", "Match@lane",
+          "Unit@lane", "Cast@lane", "Builtin@lane", "ArrayLit@lane", "Index@lane", "Assign@lane",
           "For@block", "Let@lane"]:
     check(f.get("kind:" + k), "kinds: %s in %r" % (k, sorted(f)))
 # what the checker drops or does not make: the arms after one that every value reaches, an array
@@ -271,7 +271,8 @@ fn main() {
 }
 """)
 check(f.get("builtin:abs@helper_block") and not f.get("builtin:max@helper_block"), "the arm after `y =>`: %r" % f)
-check(f.get("kind:If@helper_block") == 1, "one If for `1 =>`: %r" % f)
+check(f.get("kind:Match@helper_block") == 1 and f.get("kind:If@helper_block") is None,
+      "one Match (the typed program's; no If until the lowering): %r" % f)
 check(not f.get("kind:ArrayLit@block") and f.get("builtin:lanes::copy_async@block") == 1, "copy_async: %r" % f)
 check(f.get("kind:Ref@block") == 2, "&mut t and &src, not &mut sv: %r" % f)
 # host code has no context: main's println!, transfers and region are none of these

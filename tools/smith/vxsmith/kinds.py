@@ -17,9 +17,9 @@ seed range lacks a (kind, context) pair the language accepts.
 Built-ins are named too: `builtin:NAME@ctx`, by the spelling of their row in builtins.def (an
 atomic without its type).
 
-How the checker lowers what it reads (as `vx check --dump=typed` prints it): a `match` is a
-`BlockExpr` (`from_match`) of an `If` chain of its arms (a `Let` holds the scrutinee unless it is
-a variable; an arm's block is its `If`'s); `&m[i]` of a tensor of higher rank is a `Ref` of a
+How the checker types what it reads (as `vx check --dump=typed` prints it): a `match` is a
+`Match` (a `Let` holds the scrutinee unless it is a variable; an arm's block is its own, and the
+lowering step later makes the arms a chain of `If`s); `&m[i]` of a tensor of higher rank is a `Ref` of a
 `View`; `x.f` of a struct and `t.0` of a tuple are `Var`s (their leaves' locals), and `&s` of a
 struct passes its fields (no `Ref`); `Tensor<…>::fill` / `uninit` / `fill_dims` are `TensorNew`;
 every method (`x.abs()`, `t.len()`, `tok.wait()`), `lanes::` routine, atomic and fence is a
@@ -494,10 +494,10 @@ class _Parser:
         self.kind("Var")
 
     def match(self):
-        """`match e { pat [if guard] => arm, … }`: a BlockExpr of an If chain of the arms (their
-        patterns are comparisons of the scrutinee, which a Let holds unless it is a variable); an
-        arm's block is its If's, an arm `x = e` an Assign, the last `_` the last `else`."""
-        self.kind("BlockExpr")
+        """`match e { pat [if guard] => arm, … }`: a Match (its patterns test the scrutinee, which
+        a Let holds unless it is a variable); an arm `x = e` is an Assign, and the arms after one
+        that every value reaches are not counted (the lowering drops them)."""
+        self.kind("Match")
         start = len(self.kinds)
         self.expr()
         if self.kinds[start:] != [("Var", self.ctx)]:
@@ -507,11 +507,9 @@ class _Parser:
         while not self.eat("}"):
             first, kept = self.i, (len(self.kinds), len(self.calls), len(self.builtins))
             self.skip_pattern(("=>", "if"))
-            # names, `_` and `..` match every value: such an arm is the chain's last `else`
+            # names, `_` and `..` match every value: the arms after such an arm are dropped
             always = all(t in ("(", ")", ",", "_", "..") or re.match(r"[a-z_]\w*$", t) and t not in ("true", "false")
                          for t in self.t[first:self.i]) and self.peek() != "if"
-            if not always:
-                self.kind("If")
             if self.eat("if"):
                 self.expr()
             self.want("=>")

@@ -1,0 +1,16 @@
+// The lowering step (pipeline/pipeline.hpp, `--dump=lowered`): rewrites the checker's typed
+// program into the program that the lints, the kernel rules and every back end read. Each `match`
+// becomes a block expression (`from_match`) of the scrutinee's locals and a chain of `if`s, one
+// per arm a value reaches: an arm's test is its patterns' comparisons of those locals, then its
+// guard; the arm that completes the cover of the type is the final `else`. Tuples and structs are
+// not lowered here yet: the checker gives each a local per scalar as it types them
+// (check/check_tuple.cpp, check/check_struct*.cpp).
+// Needs a typed program the checker accepted (check/checker.hpp); lowers it in place, once.
+#pragma once
+#include "check/tir.hpp"
+
+namespace vx::lower {
+
+void lower_program(tir::Program& program);
+
+}  // namespace vx::lower
