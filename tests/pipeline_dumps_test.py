@@ -9,9 +9,8 @@ step of the pipeline made, printed, for programs small enough to work out by han
   --dump=typed` is `check --dump=typed` (no marks: they are placed on the lowered program);
 - a `match`: `--dump=typed` shows it with its patterns, guard and arms, `--dump=lowered` as the
   block of its scrutinee's locals and the chain of `if`s of its tests (worked out by hand from
-  spec/cli.md §4; the layout, indentation included, is the implementation's, so lines are
-  compared without their leading spaces); the checker's warnings come with the lowered program
-  only;
+  spec/cli.md §4, each line at its depth: four spaces per block it is in); the checker's warnings
+  come with the lowered program only;
 - `check --dump=kernels`: the store and what the kernel rules proved, with the digits of the
   offset y * 8 + x (coefficients 8 and 1, worked out by hand);
 - `check --dump=cuda` is exactly `emit-cuda`'s output, `--dump=uir` exactly `lower --to uir`'s;
@@ -72,52 +71,52 @@ MATCH_PROGRAM = """fn main() {
     println!("{}", r);
 }
 """
-MATCH_HEAD = "fn main() -> () {  // 1:4, 5 slots"
+MATCH_HEAD = (0, "fn main() -> () {  // 1:4, 5 slots")
 MATCH_TYPED = [
     MATCH_HEAD,
-    "let v%0: i32 = 7i32;",
-    "let w%1: i32 = 1i32;",
-    "let k%2: i32 = v%0;",
-    "k%2 -= 7i32;",
-    "let r%4: i32 = (match {",
-    "let _match%3: i32 = k%2;",
-    "} v%0, _match%3 {",
-    "(0i32, _) => {",
-    "1i32",
-    "}",
-    "(1i32..=9i32, 0i32) | (10i32, _) if (v%0 > 2i32 : bool) => {",
-    "2i32",
-    "}",
-    "(_, _) => {",
-    "v%0",
-    "}",
-    "} : i32);",
-    'println!("{}", r%4);',
-    "}",
+    (1, "let v%0: i32 = 7i32;"),
+    (1, "let w%1: i32 = 1i32;"),
+    (1, "let k%2: i32 = v%0;"),
+    (1, "k%2 -= 7i32;"),
+    (1, "let r%4: i32 = (match {"),
+    (2, "let _match%3: i32 = k%2;"),
+    (1, "} v%0, _match%3 {"),
+    (2, "(0i32, _) => {"),
+    (3, "1i32"),
+    (2, "}"),
+    (2, "(1i32..=9i32, 0i32) | (10i32, _) if (v%0 > 2i32 : bool) => {"),
+    (3, "2i32"),
+    (2, "}"),
+    (2, "(_, _) => {"),
+    (3, "v%0"),
+    (2, "}"),
+    (1, "} : i32);"),
+    (1, 'println!("{}", r%4);'),
+    (0, "}"),
 ]
 BETWEEN = "((v%0 >= 1i32 : bool) && (v%0 <= 9i32 : bool) : bool)"
 ARM2 = f"((({BETWEEN} && (_match%3 == 0i32 : bool) : bool) || (v%0 == 10i32 : bool) : bool)" \
        " && (v%0 > 2i32 : bool) : bool)"
 MATCH_LOWERED = [
     MATCH_HEAD,
-    "let v%0: i32 = 7i32;",
-    "let w%1: i32 = 1i32;",
-    "let k%2: i32 = v%0;",
-    "k%2 -= 7i32;",
-    "let r%4: i32 = ({",
-    "let _match%3: i32 = k%2;",
-    "(if (v%0 == 0i32 : bool) {",
-    "1i32",
-    "} else {",
-    f"(if {ARM2} {{",
-    "2i32",
-    "} else {",
-    "v%0",
-    "} : i32)",
-    "} : i32)",
-    "} : i32);",
-    'println!("{}", r%4);',
-    "}",
+    (1, "let v%0: i32 = 7i32;"),
+    (1, "let w%1: i32 = 1i32;"),
+    (1, "let k%2: i32 = v%0;"),
+    (1, "k%2 -= 7i32;"),
+    (1, "let r%4: i32 = ({"),
+    (2, "let _match%3: i32 = k%2;"),
+    (2, "(if (v%0 == 0i32 : bool) {"),
+    (3, "1i32"),
+    (2, "} else {"),
+    (3, f"(if {ARM2} {{"),
+    (4, "2i32"),
+    (3, "} else {"),
+    (4, "v%0"),
+    (3, "} : i32)"),
+    (2, "} : i32)"),
+    (1, "} : i32);"),
+    (1, 'println!("{}", r%4);'),
+    (0, "}"),
 ]
 
 SYNC = "    // offload mark: sync (the GPU's results copied back)"
@@ -172,8 +171,8 @@ with tempfile.TemporaryDirectory() as tmp:
         fail(f"the match program: status {r.returncode}, stdout {r.stdout!r}")
     for dump, want in (("typed", MATCH_TYPED), ("lowered", MATCH_LOWERED)):
         r = vx("check", f"--dump={dump}", match_path)
-        expect_lines(f"check --dump={dump} of a match", "\n".join(
-            line.lstrip() for line in r.stdout.splitlines()), want)
+        expect_lines(f"check --dump={dump} of a match", r.stdout,
+                     ["    " * depth + text for depth, text in want])
         warned = "unused variable: `w`" in r.stderr
         if warned != (dump == "lowered"):
             fail(f"check --dump={dump}: the unused_variables warning is "

@@ -561,21 +561,20 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   }
   // Each arm's typed pattern: an Or of its alternatives, which the lowering tests first, then the
   // guard.
-  auto arm_pattern = [&](size_t k) {
-    tir::Pattern p;
-    p.kind = tir::Pattern::Kind::Or;
-    p.span = span(m.arms[k]);
-    for (const PatAltInfo& alt : arms[k].alts) p.subs.push_back(alt.typed);
-    return p;
-  };
+  std::vector<tir::Pattern> arm_patterns(n);
+  for (size_t k = 0; k < n; ++k) {
+    arm_patterns[k].kind = tir::Pattern::Kind::Or;
+    arm_patterns[k].span = span(m.arms[k]);
+    for (PatAltInfo& alt : arms[k].alts) arm_patterns[k].subs.push_back(std::move(alt.typed));
+  }
   // A scrutinee that is a local no test reads (`match x { _ => … }`, `0..=255` of a u8) is still
   // evaluated, as in Rust: a read of it, so that `unused_variables` does not call it unused.
   for (size_t i = 0; i < leaves.size(); ++i) {
     if (leaves[i]->kind != tir::ExprKind::Var || leaves[i]->slot != slots[i]) continue;
     const int slot = slots[i];
     bool read = false;
-    for (size_t k = 0; k < n && !read; ++k)
-      tir::walk_pattern(arm_pattern(k), [&](const tir::Stmt*, const tir::Expr* e) {
+    for (const tir::Pattern& p : arm_patterns)
+      tir::walk_pattern(p, [&](const tir::Stmt*, const tir::Expr* e) {
         read = read || (e && e->kind == tir::ExprKind::Var && e->slot == slot);
       });
     if (!read)
@@ -756,7 +755,8 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   node->slots = slots;
   node->last = last;
   for (size_t k = 0; k < n; ++k)
-    node->arms.push_back({arm_pattern(k), arms[k].guard, arms[k].body, span(m.arms[k])});
+    node->arms.push_back(
+        {std::move(arm_patterns[k]), arms[k].guard, arms[k].body, span(m.arms[k])});
   tir::Expr* r = make(tir::ExprKind::Match, result.is_error() ? Type::unit() : result, s);
   r->match = node;
   return r;

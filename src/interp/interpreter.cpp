@@ -276,12 +276,11 @@ namespace {
 // VX_MEMORY_LIMIT: bytes, with an optional K, M, G or T suffix (powers of 1024); unset: half of
 // the physical memory (8 GiB when that is unknown). Sets `error` when the value is not a size.
 int64_t memory_limit(std::string* error) {
-  if (const std::optional<int64_t> v = env_byte_size("VX_MEMORY_LIMIT", error)) return *v;
-  if (!error->empty()) return 0;
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGESIZE);
-  if (pages > 0 && page > 0) return static_cast<int64_t>(pages) * page / 2;
-  return int64_t{8} << 30;
+  const int64_t half =
+      pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page / 2 : int64_t{8} << 30;
+  return env_byte_size("VX_MEMORY_LIMIT", half, error).value_or(0);
 }
 
 // Has TBB start the host threads' workers now, in the background, when the program has an

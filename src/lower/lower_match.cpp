@@ -87,11 +87,14 @@ class Lowering {
           if (Expr* t = test(sub)) tests.push_back(t);
         return tests.empty() ? nullptr : joined(tests, 0, tests.size(), p.span, tir::BinOp::And);
       }
-      case Pattern::Kind::Or: {
-        if (!tir::has_test(p)) return nullptr;
+      case Pattern::Kind::Or: {  // an alternative every value matches: so does the whole
         std::vector<Expr*> tests;
-        for (const Pattern& sub : p.subs) tests.push_back(test(sub));
-        return joined(tests, 0, tests.size(), p.span, tir::BinOp::Or);
+        for (const Pattern& sub : p.subs) {
+          Expr* t = test(sub);
+          if (!t) return nullptr;
+          tests.push_back(t);
+        }
+        return tests.empty() ? nullptr : joined(tests, 0, tests.size(), p.span, tir::BinOp::Or);
       }
     }
     return nullptr;

@@ -56,13 +56,9 @@ std::string digest_hex(const std::string& data) {
 }
 
 std::optional<std::uintmax_t> kernel_cache_limit(std::string* error) {
-  std::string not_a_size;
-  const std::optional<int64_t> v = env_byte_size("VX_CACHE_MAX", &not_a_size);
-  if (!not_a_size.empty()) {
-    *error = not_a_size;
-    return std::nullopt;
-  }
-  return v ? static_cast<std::uintmax_t>(*v) : std::uintmax_t{1} << 30;  // unset: 1 GiB
+  if (const auto v = env_byte_size("VX_CACHE_MAX", int64_t{1} << 30, error))  // unset: 1 GiB
+    return static_cast<std::uintmax_t>(*v);
+  return std::nullopt;
 }
 
 void trim_kernel_cache(const std::string& dir, std::uintmax_t limit) {

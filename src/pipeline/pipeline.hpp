@@ -4,12 +4,12 @@
 //
 //   read → parse        (--dump=ast)     parse/parser.hpp
 //        → check        (--dump=typed)   check/checker.hpp
-//        → lower        (--dump=lowered) lower/lower.hpp, then the checker's lints
-//        (check/lints.hpp) → kernel rules (--dump=kernels) rules/kernel_rules.hpp; --explain keeps
-//        their proofs → offload marks                 offload/marks.hpp (shown by `run
-//        --dump=lowered`) → emit CUDA    (--dump=cuda)    offload/emit_cuda.hpp → to .uir
-//        (--dump=uir)     uir/uir.hpp → run                           interp/interpreter.hpp, with
-//        offload/runner.hpp
+//        → lower        (--dump=lowered) lower/lower.hpp; then the lints, check/lints.hpp
+//        → kernel rules (--dump=kernels) rules/kernel_rules.hpp; --explain keeps their proofs
+//        → offload marks                 offload/marks.hpp (shown by `run --dump=lowered`)
+//        → emit CUDA    (--dump=cuda)    offload/emit_cuda.hpp
+//        → to .uir      (--dump=uir)     uir/uir.hpp
+//        → run                           interp/interpreter.hpp, with offload/runner.hpp
 //
 // Each step needs the one before it; a step that refuses ends the list, with its diagnostics.
 #pragma once

@@ -29,9 +29,9 @@ std::optional<int64_t> parse_count(std::string_view s, int64_t lo, int64_t hi) {
   return v;
 }
 
-std::optional<int64_t> env_byte_size(const char* name, std::string* error) {
+std::optional<int64_t> env_byte_size(const char* name, int64_t unset, std::string* error) {
   const char* env = std::getenv(name);
-  if (!env || !*env) return std::nullopt;
+  if (!env || !*env) return unset;
   const std::optional<int64_t> v = parse_byte_size(env);
   if (!v)
     *error = std::string(name) + "=" + env +

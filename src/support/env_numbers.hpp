@@ -16,9 +16,9 @@ std::optional<int64_t> parse_byte_size(std::string_view text);
 // The count `text` names when it is digits alone, from `lo` to `hi`; nullopt otherwise.
 std::optional<int64_t> parse_count(std::string_view text, int64_t lo, int64_t hi);
 
-// The size in the variable `name`: nullopt when it is unset or empty, and also when it is not a
-// size, then with `error` set to "NAME=VALUE is not a size (…)".
-std::optional<int64_t> env_byte_size(const char* name, std::string* error);
+// The size in the variable `name`, `unset` when it is unset or empty; nullopt when it is not a
+// size, with `error` set to "NAME=VALUE is not a size (…)".
+std::optional<int64_t> env_byte_size(const char* name, int64_t unset, std::string* error);
 
 // The count in the variable `name`, from `lo` to `hi`: nullopt when it is unset, and also when it
 // is anything else (empty included), then with `error` set to "NAME=VALUE is not a number of
