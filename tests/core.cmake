@@ -36,6 +36,13 @@ else()
   add_test(NAME deep_exprs COMMAND ${CMAKE_COMMAND} -E false)
 endif()
 
+# Every expression form as a const's value, checked outside any function: a verdict (status 0,
+# or 1 with coded, placed errors), never a crash (spec/semantics.md §1).
+add_test(NAME const_contexts
+  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/const_contexts.py $<TARGET_FILE:vx>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(const_contexts PROPERTIES TIMEOUT 300)
+
 # The prover's integer paths at every i32/u32/i64/u64 extreme, in every position of an index and
 # of a loop's bounds: exit status 0 or 1 and no internal error; under UBSan, no overflow.
 add_test(NAME prover_extremes

@@ -135,17 +135,9 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
     c.state = ConstInfo::InProgress;
     c.type = resolve_type(c.item->type);
     if (c.type.kind == TypeKind::String) {
-      // A `&str` const is a string literal (spec/types.md §1), made outside any function or
-      // region whatever use asked for it first (E0405 is the use's).
-      auto saved_fn = fn_;
-      const int saved_index = fn_index_, saved_spawn = spawn_depth_;
-      fn_ = nullptr;
-      fn_index_ = -1;
-      spawn_depth_ = 0;
-      tir::Expr* e = check_expr(c.item->value, &c.type);
-      fn_ = saved_fn;
-      fn_index_ = saved_index;
-      spawn_depth_ = saved_spawn;
+      // A `&str` const is a string literal (spec/types.md §1).
+      tir::Expr* e = check_const_value(c);
+      if (!e) e = error_expr(span(c.item->value));
       e = coerce(e, c.type, span(c.item->value), "the value");
       if (!e->type.is_error() && e->kind != tir::ExprKind::String)
         error("E0206", span(c.item->value), "the value of a `&str` const must be a string literal",
@@ -159,11 +151,9 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
               "a const must have a scalar type or `&str`, not `" + type_name(c.type) + "`");
       c.state = ConstInfo::Failed;
     } else {
-      // A const's value is a literal, possibly negated, or another const.
-      auto saved_fn = fn_;
-      fn_ = nullptr;
-      tir::Expr* e = check_expr(c.item->value, &c.type);
-      fn_ = saved_fn;
+      // A const's value is made of literals, other consts, operators and casts.
+      tir::Expr* e = check_const_value(c);
+      if (!e) e = error_expr(span(c.item->value));
       if (!e->type.is_error()) e = coerce(e, c.type, span(c.item->value), "the value");
       if (!e->type.is_error()) {
         size_t errors = diags_.error_count();

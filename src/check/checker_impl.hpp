@@ -83,6 +83,10 @@ class Checker {
   Type resolve_str(const ast::RefType& r);
   void check_elided_lifetime(const FnSig& sig);
   bool const_value(const std::string& name, Span use, Type& type, tir::Literal& value);
+  // The value of const `c` (of type `c.type`), checked outside any function. E0206 before it is
+  // checked for a part other than a literal, a const, an operator or `as` (spec/semantics.md §1):
+  // a block, `match`, loop or tuple would need a function's locals. Null when refused.
+  tir::Expr* check_const_value(const ConstInfo& c);
   void check_function(int index);
   tir::Block* check_block(const ast::Block& b, const Type* expected, Type& result,
                           bool new_scope = true);

@@ -8,11 +8,88 @@
 
 #include "check/checker_impl.hpp"
 #include "numeric/arith.hpp"
+#include "parse/ast.hpp"
 #include "support/half.hpp"
 
 namespace vx::check {
 
 namespace {
+
+// The first part of a const's value that is not a literal, a const's name, `-`, `!`, a binary
+// operator, `as` or parentheses (spec/semantics.md §1), and what it is; null when there is none.
+struct NonConstant {
+  const ast::position_tagged* at = nullptr;
+  const char* what = nullptr;
+};
+
+NonConstant non_constant(const ast::Expr& e);
+
+NonConstant non_constant(const ast::Primary& p) {
+  using F = ast::x3::forward_ast<ast::IfExpr>;
+  using M = ast::x3::forward_ast<ast::MatchExpr>;
+  using B = ast::x3::forward_ast<ast::Block>;
+  const NonConstant none;
+  return ast::visit(
+      p, [&](const ast::FloatLit&) { return none; }, [&](const ast::IntLit&) { return none; },
+      [&](const ast::BoolLit&) { return none; }, [&](const ast::StringLit&) { return none; },
+      [&](const ast::CharLit&) { return none; },
+      [&](const ast::TensorCtor& n) {
+        return NonConstant{&n, "a tensor"};
+      },
+      [&](const ast::MacroCall& n) {
+        return NonConstant{&n, "a macro"};
+      },
+      [&](const ast::PathExpr& n) {
+        return n.call_args ? NonConstant{&n, "a call"} : none;
+      },
+      [&](const ast::ArrayLit& n) {
+        return NonConstant{&n, "an array"};
+      },
+      [&](const ast::StructLit& n) {
+        return NonConstant{&n, "a struct"};
+      },
+      [&](const ast::UnitLit& n) {
+        return NonConstant{&n, "`()`"};
+      },
+      [&](const ast::Paren& n) {
+        return n.is_tuple() ? NonConstant{&n, "a tuple"} : non_constant(n.inner.get());
+      },
+      [&](const ast::UnsafeBlock& n) {
+        return NonConstant{&n, "a block"};
+      },
+      [&](const ast::LoopExpr& n) {
+        return NonConstant{&n, "a loop"};
+      },
+      [&](const F& n) {
+        return NonConstant{&n.get(), "an `if`"};
+      },
+      [&](const M& n) {
+        return NonConstant{&n.get(), "a `match`"};
+      },
+      [&](const B& n) {
+        return NonConstant{&n.get(), "a block"};
+      });
+}
+
+NonConstant non_constant(const ast::Cast& c) {
+  const ast::Unary& u = c.operand;
+  for (const std::string& op : u.ops)
+    if (op != "-" && op != "!") return {&u, op == "*" ? "a dereference" : "a reference"};
+  if (!u.operand.suffixes.empty()) {
+    const ast::Suffix& sfx = u.operand.suffixes.front();
+    return {&sfx, ast::visit(
+                      sfx, [](const ast::IndexSuffix&) { return "an index"; },
+                      [](const ast::MethodSuffix&) { return "a method call"; },
+                      [](const ast::FieldSuffix&) { return "a field"; })};
+  }
+  return non_constant(u.operand.base);
+}
+
+NonConstant non_constant(const ast::Expr& e) {
+  NonConstant found = non_constant(e.first);
+  for (size_t i = 0; i < e.rest.size() && !found.at; ++i) found = non_constant(e.rest[i].operand);
+  return found;
+}
 
 template <class T>
 struct Tag {
@@ -128,6 +205,36 @@ double float_arith(Scalar s, tir::BinOp op, double x, double y) {
 }
 
 }  // namespace
+
+tir::Expr* Checker::check_const_value(const ConstInfo& c) {
+  const ast::Expr& value = c.item->value;
+  if (const NonConstant found = non_constant(value); found.at) {
+    auto& d = error("E0206", span(value),
+                    c.type.kind == TypeKind::String
+                        ? "the value of a `&str` const must be a string literal"
+                        : "the value of a const must be made of literals, consts, operators and "
+                          "casts",
+                    "not a constant value");
+    const std::string why = std::string(found.what) + " is not a constant";
+    const Span part = span(*found.at);
+    if (part.begin == d.span.begin && part.end == d.span.end)
+      d.label = why;
+    else
+      d.secondary.push_back({part, why});
+    return nullptr;
+  }
+  // Outside any function or region, whatever use asked for the const first (E0405 is the use's).
+  tir::Function* const saved_fn = fn_;
+  const int saved_index = fn_index_, saved_spawn = spawn_depth_;
+  fn_ = nullptr;
+  fn_index_ = -1;
+  spawn_depth_ = 0;
+  tir::Expr* e = check_expr(value, &c.type);
+  fn_ = saved_fn;
+  fn_index_ = saved_index;
+  spawn_depth_ = saved_spawn;
+  return e;
+}
 
 tir::Expr* Checker::fold_constant(tir::Expr* e) {
   using tir::BinOp;
