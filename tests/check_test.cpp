@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "check/checker.hpp"
+#include "check/flat_tuples.hpp"
 #include "check/tir_walk.hpp"
 #include "parse/parser.hpp"
 #include "pipeline/pipeline.hpp"
@@ -319,6 +320,68 @@ TEST_CASE("the typed program keeps a match, with its patterns; the lowering make
   CHECK(!vx::tir::expr_has(b, [](const vx::tir::Stmt*, const vx::tir::Expr* x) {
     return x && x->kind == vx::tir::ExprKind::Literal && x->lit.i == 4;
   }));
+}
+
+TEST_CASE("the typed program keeps tuple ==, {:?} and assert_eq!; the lowering takes them apart") {
+  using vx::tir::ExprKind;
+  const std::string text =
+      "fn main() {\n  let t = (1, 2.5);\n  let _e = t != (1, 3.5);\n"
+      "  println!(\"{:?}\", t);\n  assert_eq!(t, (1, 2.5));\n}";
+  auto typed = check(text, vx::pipeline::Step::Check);
+  REQUIRE(typed.program);
+  const auto& f = typed.program->functions[typed.program->main_index];
+  // `let t` is two locals (t.0, t.1); `_e` is the third let: a `!=` of two flat tuples.
+  const vx::tir::Expr* ne = let_init(typed, 2);
+  REQUIRE(ne);
+  REQUIRE(ne->kind == ExprKind::Binary);
+  CHECK(ne->bop == vx::tir::BinOp::Ne);
+  REQUIRE(ne->args.size() == 2);
+  CHECK(vx::tir::is_flat(ne->args[0]));
+  CHECK(vx::tir::is_flat(ne->args[1]));
+  CHECK(ne->args[1]->args[1]->lit.f == 3.5);
+  // The print: one argument, the tuple, with one piece; the assert_eq!: the two tuples.
+  const vx::tir::Expr* print = f.body->stmts[3]->value;
+  REQUIRE(print->kind == ExprKind::Print);
+  REQUIRE(print->args.size() == 1);
+  CHECK(print->args[0]->type.is_tuple());
+  CHECK(print->format.size() == 1);
+  const vx::tir::Expr* eq = f.body->stmts[4]->value;
+  REQUIRE(eq->kind == ExprKind::Assert);
+  CHECK(eq->is_assert_eq);
+  CHECK(eq->args[0]->type.is_tuple());
+
+  auto lowered = check(text);
+  REQUIRE(lowered.program);
+  const auto& g = lowered.program->functions[lowered.program->main_index];
+  // `t.0 != 1 || t.1 != 3.5`: both sides are plain reads and literals, so nothing runs first.
+  const vx::tir::Expr* any = let_init(lowered, 2);
+  REQUIRE(any->kind == ExprKind::Binary);
+  CHECK(any->bop == vx::tir::BinOp::Or);
+  CHECK(any->args[0]->bop == vx::tir::BinOp::Ne);
+  CHECK(any->args[1]->bop == vx::tir::BinOp::Ne);
+  CHECK(any->args[1]->args[1]->lit.f == 3.5);
+  // No tuple-typed value is left anywhere for the back ends.
+  for (const auto* s : g.body->stmts)
+    CHECK(!vx::tir::expr_has(s->value, [](const vx::tir::Stmt*, const vx::tir::Expr* x) {
+      return x && x->type.is_tuple();
+    }));
+  // The print's pieces: `(`, `, `, `)` around its two scalars.
+  const vx::tir::Expr* printed = g.body->stmts[3]->value;
+  REQUIRE(printed->kind == ExprKind::Print);
+  REQUIRE(printed->args.size() == 2);
+  REQUIRE(printed->format.size() == 3);
+  CHECK(printed->format[0].literal == "(");
+  CHECK(printed->format[1].literal == ", ");
+  CHECK(printed->format[2].literal == ")");
+  CHECK(printed->format[0].spec.kind == '?');
+  // assert_eq! is an assert! of the `&&` of the elements' `==`, with assert_eq!'s message.
+  const vx::tir::Expr* lowered_eq = g.body->stmts[4]->value;
+  REQUIRE(lowered_eq->kind == ExprKind::BlockExpr);  // t's scalars read into locals first
+  const vx::tir::Expr* assert_ = lowered_eq->block->stmts.back()->value;
+  REQUIRE(assert_->kind == ExprKind::Assert);
+  CHECK(!assert_->is_assert_eq);
+  CHECK(assert_->args[0]->bop == vx::tir::BinOp::And);
+  CHECK(assert_->format[0].literal == "assertion `left == right` failed\n  left: (");
 }
 
 TEST_CASE("a parse error names a keyword or a list it expected in words, never a C++ type") {

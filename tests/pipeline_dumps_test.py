@@ -11,6 +11,9 @@ step of the pipeline made, printed, for programs small enough to work out by han
   block of its scrutinee's locals and the chain of `if`s of its tests (worked out by hand from
   spec/cli.md §4, each line at its depth: four spaces per block it is in); the checker's warnings
   come with the lowered program only;
+- tuples: `--dump=typed` keeps `==` of two tuples and a tuple printed with `{:?}`,
+  `--dump=lowered` has the `&&` of the scalars' `==` (after the locals that keep the reads in
+  order) and the print of the scalars;
 - `check --dump=kernels`: the store and what the kernel rules proved, with the digits of the
   offset y * 8 + x (coefficients 8 and 1, worked out by hand);
 - `check --dump=cuda` is exactly `emit-cuda`'s output, `--dump=uir` exactly `lower --to uir`'s;
@@ -119,6 +122,48 @@ MATCH_LOWERED = [
     (0, "}"),
 ]
 
+# Tuples: `==` of two tuples and a tuple printed with `{:?}` are kept by the typed program (a
+# tuple value is its scalars in parentheses, after what runs first); the lowering compares the
+# scalars and prints them. `n` is read into `_tuple%3` before the block that changes it; the
+# lowering reads the left tuple's scalars into locals of its own (5, 6), as the right one is
+# literals; `t`'s scalars and `same` are plain reads, so the print needs no local.
+TUPLE_PROGRAM = """fn main() {
+    let t = (1, 2.5);
+    let mut n = 0;
+    let same = (n, { n += 1; n }) == (0, 1);
+    println!("{:?} {}", t, same);
+}
+"""
+TUPLE_START = [
+    (1, "let t.0%0: i32 = 1i32;"),
+    (1, "let t.1%1: f64 = 2.5f64;"),
+    (1, "let n%2: i32 = 0i32;"),
+]
+TUPLE_TYPED = [(0, "fn main() -> () {  // 1:4, 5 slots")] + TUPLE_START + [
+    (1, "let same%4: bool = (({"),
+    (2, "let _tuple%3: i32 = n%2;"),
+    (2, "(_tuple%3, ({"),
+    (3, "n%2 += 1i32;"),
+    (3, "n%2"),
+    (2, "} : i32))"),
+    (1, "} : (i32, i32)) == ((0i32, 1i32) : (i32, i32)) : bool);"),
+    (1, 'println!("{:?} {}", ((t.0%0, t.1%1) : (i32, f64)), same%4);'),
+    (0, "}"),
+]
+TUPLE_LOWERED = [(0, "fn main() -> () {  // 1:4, 7 slots")] + TUPLE_START + [
+    (1, "let same%4: bool = ({"),
+    (2, "let _tuple%3: i32 = n%2;"),
+    (2, "let _tuple%5: i32 = _tuple%3;"),
+    (2, "let _tuple%6: i32 = ({"),
+    (3, "n%2 += 1i32;"),
+    (3, "n%2"),
+    (2, "} : i32);"),
+    (2, "((_tuple%5 == 0i32 : bool) && (_tuple%6 == 1i32 : bool) : bool)"),
+    (1, "} : bool);"),
+    (1, 'println!("({}, {}) {}", t.0%0, t.1%1, same%4);'),
+    (0, "}"),
+]
+
 SYNC = "    // offload mark: sync (the GPU's results copied back)"
 CHECKPOINT = "    // offload mark: checkpoint after the region at 3:5"
 
@@ -177,6 +222,17 @@ with tempfile.TemporaryDirectory() as tmp:
         if warned != (dump == "lowered"):
             fail(f"check --dump={dump}: the unused_variables warning is "
                  f"{'given' if warned else 'missing'}: {r.stderr!r}")
+
+    tuple_path = os.path.join(tmp, "t.vx")
+    with open(tuple_path, "w") as f:
+        f.write(TUPLE_PROGRAM)
+    r = vx("run", tuple_path)
+    if r.returncode != 0 or r.stdout != "(1, 2.5) true\n":  # (0, 1) == (0, 1): n read, then 1
+        fail(f"the tuple program: status {r.returncode}, stdout {r.stdout!r}")
+    for dump, want in (("typed", TUPLE_TYPED), ("lowered", TUPLE_LOWERED)):
+        r = vx("check", f"--dump={dump}", tuple_path)
+        expect_lines(f"check --dump={dump} of tuples", r.stdout,
+                     ["    " * depth + text for depth, text in want])
 
     r = vx("check", "--dump=kernels", path)
     expect_lines("check --dump=kernels", r.stdout, [

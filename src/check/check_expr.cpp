@@ -43,13 +43,7 @@ Span join(Span a, Span b) {
 
 }  // namespace
 
-tir::Expr* Checker::make(tir::ExprKind k, const Type& t, Span s) {
-  tir::Expr* e = prog_.new_expr();
-  e->kind = k;
-  e->type = t;
-  e->span = s;
-  return e;
-}
+tir::Expr* Checker::make(tir::ExprKind k, const Type& t, Span s) { return flat().make(k, t, s); }
 
 tir::Expr* Checker::error_expr(Span s) { return make(tir::ExprKind::Unit, Type::error(), s); }
 

@@ -147,8 +147,7 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
             "unused argument");
       ok = false;
     }
-  into->args = std::move(values);
-  if (ok) expand_tuple_args(into);
+  into->args = std::move(values);  // a tuple stays one argument until the lowering
   return ok;
 }
 
@@ -199,7 +198,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
       return e;
     }
     if (!check_format(m.args, 0, s, e)) return error_expr(s);
-    return with_format_prelude(e);
+    return e;
   }
   if (name == "assert") {
     if (m.args.empty()) {
@@ -216,7 +215,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     // Format pieces index args from 0 for the message; shift them past the condition.
     for (auto& p : e->format)
       if (p.arg >= 0) ++p.arg;
-    return with_format_prelude(e);
+    return e;
   }
   if (name == "assert_eq") {
     if (m.args.size() < 2) {
@@ -237,8 +236,8 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     if (m.args.size() > 2 && !check_format(m.args, 2, s, e)) return error_expr(s);
     if (a->type.is_error() || b->type.is_error()) return error_expr(s);
     if (a->type.is_struct() && a->type == b->type) return struct_compare_error(a->type, "==", s, s);
-    if (a->type.is_tuple() && a->type == b->type) return assert_eq_tuples(e, a, b);
-    if (!(a->type.is_scalar() || a->type.kind == TypeKind::String || a->type.is_array()) ||
+    if (!(a->type.is_scalar() || a->type.kind == TypeKind::String || a->type.is_array() ||
+          a->type.is_tuple()) ||
         a->type != b->type) {
       error("E0200", s,
             "`assert_eq!` compares two scalars, two `&str`, two arrays or two tuples of one type, "
@@ -249,7 +248,7 @@ tir::Expr* Checker::check_macro(const ast::MacroCall& m, Span s) {
     e->args.insert(e->args.begin(), {a, b});
     for (auto& p : e->format)
       if (p.arg >= 0) p.arg += 2;
-    return with_format_prelude(e);
+    return e;
   }
   if (name == "dbg") return check_dbg(m, s);
   auto& d = error("E0502", span(m.name), "unknown macro `" + name + "!`", "not a macro");

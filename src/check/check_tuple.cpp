@@ -1,9 +1,10 @@
 // Tuples (spec/types.md §8). The checker gives every scalar of a tuple a local of its own and
-// takes every tuple value apart where it is used, so the typed program holds scalars only and
-// every back end (the interpreter, the kernel rules, the CUDA emitter) runs tuples unchanged: a
-// tuple local is its scalars' locals, `(a, b) == t` is `a == t.0 && b == t.1`, a function that
-// returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots) that the
-// call copies into the caller's (tir::Expr::out_slots).
+// takes tuple values apart where they are used, so that every back end (the interpreter, the
+// kernel rules, the CUDA emitter) runs tuples unchanged: a tuple local is its scalars' locals, a
+// function that returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots)
+// that the call copies into the caller's (tir::Expr::out_slots). The typed program keeps `==` and
+// `!=` of two tuples, tuples printed and assert_eq! of two tuples; the lowering takes those apart
+// (lower/lower_tuples.cpp). Both build with check/flat_tuples.hpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <charconv>
@@ -15,49 +16,18 @@ namespace vx::check {
 
 namespace {
 
-// A scalar that reads the same whenever it is read: a literal or a local.
-bool plain(const tir::Expr* e) {
-  return e->kind == tir::ExprKind::Literal || e->kind == tir::ExprKind::Var;
-}
-
-bool is_flat(const tir::Expr* e) {
-  return e->type.is_tuple() && e->kind == tir::ExprKind::BlockExpr && e->block && !e->block->tail &&
-         static_cast<int>(e->args.size()) == e->type.leaf_count();
-}
-
-// Whether running `e` can have an effect or read what an effect changes: anything but a plain
-// scalar, or a flat tuple with a prelude or such a scalar.
-bool has_effect(const tir::Expr* e) {
-  if (!e->type.is_tuple()) return !plain(e);
-  if (!e->block->stmts.empty()) return true;
-  for (const tir::Expr* a : e->args)
-    if (!plain(a)) return true;
-  return false;
-}
-
 bool tuple_element_ok(const Type& t) {
   return t.is_scalar() || (t.is_tuple() && !t.struct_ref && !holds_tensor(t)) || t.is_error();
 }
 
-void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
-                  std::vector<tir::FormatPiece>& out);
-
 }  // namespace
 
-tir::Expr* Checker::new_flat(const Type& t, Span s) {
-  tir::Expr* e = make(tir::ExprKind::BlockExpr, t, s);
-  e->block = prog_.new_block();
-  e->block->span = s;
-  return e;
-}
+tir::FlatBuilder Checker::flat() { return tir::FlatBuilder(prog_, fn_); }
+
+tir::Expr* Checker::new_flat(const Type& t, Span s) { return flat().new_flat(t, s); }
 
 int Checker::hidden_slot(const Type& t, const std::string& name, Span decl, bool is_mut) {
-  const int slot = fn_->slot_count();
-  fn_->slot_types.push_back(t);
-  fn_->slot_names.push_back(name);
-  fn_->slot_decls.push_back(decl);
-  fn_->slot_mut.push_back(is_mut);
-  return slot;
+  return flat().hidden_slot(t, name, decl, is_mut);
 }
 
 std::vector<int> Checker::leaf_slots(const Type& t, const std::string& name, Span decl,
@@ -73,89 +43,29 @@ std::vector<int> Checker::leaf_slots(const Type& t, const std::string& name, Spa
 }
 
 tir::Stmt* Checker::let_slot(int slot, tir::Expr* value, Span s) {
-  tir::Stmt* st = prog_.new_stmt();
-  st->kind = tir::StmtKind::Let;
-  st->span = s;
-  st->slot = slot;
-  st->value = value;
-  st->var_name = fn_->slot_names[static_cast<size_t>(slot)];
-  return st;
+  return flat().let_slot(slot, value, s);
 }
 
-tir::Expr* Checker::read_slot(int slot, Span s) {
-  tir::Expr* e = make(tir::ExprKind::Var, fn_->slot_types[static_cast<size_t>(slot)], s);
-  e->slot = slot;
-  e->text = fn_->slot_names[static_cast<size_t>(slot)];
-  return e;
-}
+tir::Expr* Checker::read_slot(int slot, Span s) { return flat().read_slot(slot, s); }
 
 tir::Stmt* Checker::assign_slot(int slot, tir::Expr* value, Span s) {
-  tir::Stmt* st = prog_.new_stmt();
-  st->kind = tir::StmtKind::Assign;
-  st->span = s;
-  st->target = read_slot(slot, s);
-  st->value = value;
-  return st;
+  return flat().assign_slot(slot, value, s);
 }
 
-void Checker::materialize(tir::Expr* flat, bool all) {
-  int last = all ? static_cast<int>(flat->args.size()) - 1 : -1;
-  for (int k = 0; k < static_cast<int>(flat->args.size()) && !all; ++k)
-    if (!plain(flat->args[static_cast<size_t>(k)])) last = k;
-  for (int k = 0; k <= last; ++k) {
-    tir::Expr*& leaf = flat->args[static_cast<size_t>(k)];
-    if (leaf->kind == tir::ExprKind::Literal) continue;
-    const int slot = hidden_slot(leaf->type, tir::kTupleTemp, leaf->span);
-    flat->block->stmts.push_back(let_slot(slot, leaf, leaf->span));
-    leaf = read_slot(slot, leaf->span);
-  }
-}
+void Checker::materialize(tir::Expr* e, bool all) { flat().materialize(e, all); }
 
 std::vector<tir::Expr*> Checker::sequence(std::vector<tir::Expr*>& parts,
                                           std::vector<tir::Stmt*>& pre) {
-  std::vector<tir::Expr*> leaves;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    bool later = false;
-    for (size_t j = i + 1; j < parts.size(); ++j) later = later || has_effect(parts[j]);
-    tir::Expr* p = parts[i];
-    if (p->type.is_tuple()) {
-      materialize(p, later);
-      pre.insert(pre.end(), p->block->stmts.begin(), p->block->stmts.end());
-      p->block->stmts.clear();
-      leaves.insert(leaves.end(), p->args.begin(), p->args.end());
-      continue;
-    }
-    if (later && p->kind != tir::ExprKind::Literal && !p->type.is_tensor_like() &&
-        p->type.is_scalar()) {
-      const int slot = hidden_slot(p->type, tir::kTupleTemp, p->span);
-      pre.push_back(let_slot(slot, p, p->span));
-      p = read_slot(slot, p->span);
-    }
-    leaves.push_back(p);
-  }
-  return leaves;
+  return flat().sequence(parts, pre);
 }
 
 void Checker::drop_leaves(const std::vector<tir::Expr*>& leaves, size_t from, size_t to,
                           std::vector<tir::Stmt*>& out) {
-  for (size_t k = from; k < to && k < leaves.size(); ++k) {
-    if (plain(leaves[k])) continue;
-    tir::Stmt* st = prog_.new_stmt();
-    st->kind = tir::StmtKind::Expr;
-    st->span = leaves[k]->span;
-    st->value = leaves[k];
-    out.push_back(st);
-  }
+  flat().drop_leaves(leaves, from, to, out);
 }
 
 tir::Expr* Checker::with_prelude(std::vector<tir::Stmt*> pre, tir::Expr* value) {
-  if (pre.empty()) return value;
-  tir::Expr* e = make(tir::ExprKind::BlockExpr, value->type, value->span);
-  e->block = prog_.new_block();
-  e->block->span = value->span;
-  e->block->stmts = std::move(pre);
-  set_tail(e->block, value);
-  return e;
+  return flat().with_prelude(std::move(pre), value);
 }
 
 void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
@@ -346,69 +256,12 @@ tir::Expr* Checker::tuple_compare(const OpTree& t, tir::BinOp op, tir::Expr* a, 
     d.notes.push_back("spec/types.md §8: Vx does not order tuples");
     return error_expr(t.span);
   }
-  std::vector<tir::Expr*> parts = {a, b};
-  std::vector<tir::Stmt*> pre;
-  std::vector<tir::Expr*> leaves = sequence(parts, pre);
-  return with_prelude(std::move(pre), compare_leaves(op, leaves, t.span));
-}
-
-tir::Expr* Checker::compare_leaves(tir::BinOp op, const std::vector<tir::Expr*>& leaves, Span s) {
-  const size_t n = leaves.size() / 2;
-  // As Rust's PartialEq for tuples: `==` is every element's `==`, `!=` any element's `!=`.
-  tir::Expr* result = nullptr;
-  const Span span = s;
-  for (size_t k = 0; k < n; ++k) {
-    tir::Expr* c = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), span);
-    c->bop = op;
-    c->args = {leaves[k], leaves[n + k]};
-    if (!result) {
-      result = c;
-      continue;
-    }
-    tir::Expr* j = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), span);
-    j->bop = op == tir::BinOp::Eq ? tir::BinOp::And : tir::BinOp::Or;
-    j->args = {result, c};
-    result = j;
-  }
-  return result;
-}
-
-tir::Expr* Checker::assert_eq_tuples(tir::Expr* e, tir::Expr* a, tir::Expr* b) {
-  // `assert!(a == b, "assertion `left == right` failed[: message]\n  left: {:?}\n right: {:?}")`,
-  // the message rustc's assert_eq! prints; every scalar read once, before the comparison.
-  std::vector<tir::Stmt*> pre;
-  if (e->block) pre = std::move(e->block->stmts);  // the message's own prelude
-  e->block = nullptr;
-  materialize(a, true);
-  materialize(b, true);
-  std::vector<tir::Expr*> parts = {a, b};
-  std::vector<tir::Expr*> leaves = sequence(parts, pre);
-  tir::Expr* cond = compare_leaves(tir::BinOp::Eq, leaves, e->span);
-  const int first = 1 + static_cast<int>(e->args.size());  // after the condition and the message's
-  std::vector<tir::FormatPiece> pieces;
-  std::string text = "assertion `left == right` failed";
-  if (!e->format.empty()) text += ": ";
-  for (tir::FormatPiece& p : e->format) {
-    p.literal = text + p.literal;
-    text.clear();
-    if (p.arg >= 0) ++p.arg;
-    if (p.arg >= 0 || !p.literal.empty()) pieces.push_back(std::move(p));
-  }
-  fmt::Spec debug;
-  debug.kind = '?';
-  int next = first;
-  text += "\n  left: ";
-  tuple_pieces(a->type, debug, next, 0, text, pieces);
-  text += "\n right: ";
-  tuple_pieces(b->type, debug, next, 0, text, pieces);
-  tir::FormatPiece last;
-  last.literal = std::move(text);
-  pieces.push_back(std::move(last));
-  e->is_assert_eq = false;
-  e->format = std::move(pieces);
-  e->args.insert(e->args.begin(), cond);
-  e->args.insert(e->args.end(), leaves.begin(), leaves.end());
-  return with_prelude(std::move(pre), e);
+  // The typed program keeps the comparison; the lowering compares the scalars
+  // (lower/lower_tuples.cpp).
+  tir::Expr* e = make(tir::ExprKind::Binary, Type::of(Scalar::Bool), t.span);
+  e->bop = op;
+  e->args = {a, b};
+  return e;
 }
 
 void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut, Span decl,
@@ -710,98 +563,20 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   return flat;
 }
 
-namespace {
-
-// The pieces that print a tuple of type `t` whose scalars are arguments from `next` on, as Rust's
-// `{:?}` (`(1, 2.5)`, `(7,)`) or `{:#?}` (one element a line, indented by four spaces) does.
-void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
-                  std::vector<tir::FormatPiece>& out) {
-  const bool pretty = spec.alternate;
-  // A struct as `#[derive(Debug)]` prints it: `P { x: 1.0, n: 2 }`, or `P {` and a field a line.
-  text += t.is_struct() ? t.name + (pretty ? " {" : " { ") : "(";
-  for (size_t i = 0; i < t.elems.size(); ++i) {
-    if (pretty)
-      text += "\n" + std::string(static_cast<size_t>(indent + 4), ' ');
-    else if (i > 0)
-      text += ", ";
-    if (t.is_struct()) text += t.fields[i] + ": ";
-    if (t.elems[i].is_tuple()) {
-      tuple_pieces(t.elems[i], spec, next, indent + 4, text, out);
-    } else {
-      tir::FormatPiece p;
-      p.literal = std::move(text);
-      text.clear();
-      p.arg = next++;
-      p.spec = spec;
-      p.spec.alternate = false;  // `{:#?}` of a scalar is its `{:?}`
-      out.push_back(std::move(p));
-    }
-    if (pretty) text += ",";
-  }
-  if (pretty)
-    text += "\n" + std::string(static_cast<size_t>(indent), ' ');
-  else if (t.elems.size() == 1 && !t.is_struct())
-    text += ",";
-  text += t.is_struct() ? (pretty ? "}" : " }") : ")";
-}
-
-}  // namespace
-
-void Checker::expand_tuple_args(tir::Expr* print) {
-  bool any = false;
-  for (const tir::Expr* a : print->args) any = any || a->type.is_tuple();
-  if (!any) return;
-  std::vector<tir::Expr*> parts = print->args;
-  // Where each argument's scalars start among the new arguments.
-  std::vector<int> start;
-  int n = 0;
-  for (const tir::Expr* a : parts) {
-    start.push_back(n);
-    n += a->type.is_tuple() ? static_cast<int>(a->args.size()) : 1;
-  }
-  std::vector<Type> types;
-  for (const tir::Expr* a : parts) types.push_back(a->type);
-  std::vector<tir::Stmt*> pre;
-  print->args = sequence(parts, pre);
-  std::vector<tir::FormatPiece> pieces;
-  std::string text;  // printed before the next piece
-  for (tir::FormatPiece& p : print->format) {
-    text += p.literal;
-    if (p.arg < 0) continue;
-    const size_t k = static_cast<size_t>(p.arg);
-    if (!types[k].is_tuple()) {
-      p.literal = std::move(text);
-      text.clear();
-      p.arg = start[k];
-      pieces.push_back(std::move(p));
-      continue;
-    }
-    int next = start[k];
-    tuple_pieces(types[k], p.spec, next, 0, text, pieces);
-  }
-  if (!text.empty()) {
-    tir::FormatPiece p;
-    p.literal = std::move(text);
-    pieces.push_back(std::move(p));
-  }
-  print->format = std::move(pieces);
-  if (!pre.empty()) {
-    print->block = prog_.new_block();
-    print->block->stmts = std::move(pre);
-  }
-}
-
-tir::Expr* Checker::with_format_prelude(tir::Expr* e) {
-  if (!e->block) return e;
-  std::vector<tir::Stmt*> pre = std::move(e->block->stmts);
-  e->block = nullptr;
-  return with_prelude(std::move(pre), e);
-}
-
 void Checker::check_no_tuples(const tir::Function& f) {
+  // The tuples the lowering takes apart (lower/lower_tuples.cpp): the operands of `==` and `!=`,
+  // the arguments of a print and an assert.
+  std::set<const tir::Expr*> kept;
+  tir::walk_block(f.body, [&](const tir::Stmt*, const tir::Expr* e) {
+    const bool compare = e && e->kind == tir::ExprKind::Binary &&
+                         (e->bop == tir::BinOp::Eq || e->bop == tir::BinOp::Ne);
+    if (e && (compare || e->kind == tir::ExprKind::Print || e->kind == tir::ExprKind::Assert))
+      for (const tir::Expr* a : e->args)
+        if (is_flat(a)) kept.insert(a);
+  });
   bool reported = false;
   tir::walk_block(f.body, [&](const tir::Stmt* s, const tir::Expr* e) {
-    if (reported) return;
+    if (reported || kept.count(e)) return;
     if (s && s->kind == tir::StmtKind::Let && s->slot >= 0 &&
         fn_->slot_types[static_cast<size_t>(s->slot)].is_tuple()) {
       error("E0200", s->span, "Vx cannot keep a tuple here", "a tuple value");

@@ -576,18 +576,7 @@ int Checker::declare(const std::string& name, const Type& t, bool is_mut, Span d
   return slot;
 }
 
-void Checker::set_tail(tir::Block* blk, tir::Expr* e) {
-  if (e->type.is_unit() && e->kind != tir::ExprKind::Unit) {
-    // A unit-valued tail (`if c { … }` without else, a call returning ()) acts as a statement.
-    tir::Stmt* st = prog_.new_stmt();
-    st->kind = tir::StmtKind::Expr;
-    st->span = e->span;
-    st->value = e;
-    blk->stmts.push_back(st);
-  } else {
-    blk->tail = e;
-  }
-}
+void Checker::set_tail(tir::Block* blk, tir::Expr* e) { flat().set_tail(blk, e); }
 
 tir::Block* Checker::check_block(const ast::Block& b, const Type* expected, Type& result,
                                  bool new_scope) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "check/checker.hpp"
+#include "check/flat_tuples.hpp"
 
 namespace vx::check {
 
@@ -173,10 +174,10 @@ class Checker {
   void mark_moved(tir::Expr* e, Span at);
   bool compatible(const Type& param, const Type& arg) const;
 
-  // ---- check_tuple.cpp: tuples (spec/types.md §8). A tuple value is a "flat tuple": a
-  // BlockExpr of the tuple's type whose block holds what runs first and whose args are its
-  // scalars in order (nested tuples' inlined). Its consumers take it apart; none reaches the
-  // back ends.
+  // ---- check_tuple.cpp: tuples (spec/types.md §8). A tuple value is a "flat tuple"
+  // (check/flat_tuples.hpp). Its consumers take it apart, but for the comparisons, prints and
+  // assert_eq! that the lowering takes apart (lower/lower_tuples.cpp); none reaches the back ends.
+  tir::FlatBuilder flat();
   tir::Expr* new_flat(const Type& t, Span s);
   int hidden_slot(const Type& t, const std::string& name, Span decl, bool is_mut = false);
   std::vector<int> leaf_slots(const Type& t, const std::string& name, Span decl, bool is_mut);
@@ -205,12 +206,8 @@ class Checker {
   // `.N` of `base`; the element's type and the range of its scalars, or false (reported).
   bool tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem, int& first);
   tir::Expr* tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span s);
+  // `a == b`, `a != b` of two tuples, kept for the lowering; E0202 for another operator.
   tir::Expr* tuple_compare(const OpTree& t, tir::BinOp op, tir::Expr* a, tir::Expr* b);
-  // `==` (all) or `!=` (any) of the first half of `leaves` with the second.
-  tir::Expr* compare_leaves(tir::BinOp op, const std::vector<tir::Expr*>& leaves, Span s);
-  // assert_eq! of two tuples (`e` holds its message): an assert! of their `==` whose message is
-  // assert_eq!'s, the tuples printed with `{:?}`.
-  tir::Expr* assert_eq_tuples(tir::Expr* e, tir::Expr* a, tir::Expr* b);
   void declare_tuple(const std::string& name, const Type& t, bool is_mut, Span decl,
                      tir::Expr* value, std::vector<tir::Stmt*>& out,
                      std::vector<int>* slots = nullptr);
@@ -227,11 +224,8 @@ class Checker {
   void return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out, bool with_return);
   // A call: tuple arguments give their scalars, and a tuple result comes as a flat tuple.
   tir::Expr* finish_call(tir::Expr* call, const FnSig& sig);
-  // println!'s tuple arguments, printed as Rust's `{:?}` does: their scalars become arguments.
-  void expand_tuple_args(tir::Expr* print);
-  // A print or assert whose tuple arguments left a prelude in its `block`: the prelude first.
-  tir::Expr* with_format_prelude(tir::Expr* e);
-  // What no consumer took apart: a tuple where Vx cannot use one.
+  // What no consumer took apart: a tuple where Vx cannot use one (the operands the lowering
+  // takes apart aside).
   void check_no_tuples(const tir::Function& f);
 
   // ---- check_struct.cpp: structs (spec/types.md §9), tuples with a name and named fields

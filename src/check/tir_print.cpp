@@ -276,8 +276,18 @@ class Printer {
         if (e.else_block) text += " else" + braced_text(e.else_block, depth_);
         return typed(text, e.type);
       }
-      case ExprKind::BlockExpr:
-        return typed(braced_text(e.block, depth_).substr(1), e.type);
+      case ExprKind::BlockExpr: {
+        std::string text = braced_text(e.block, depth_).substr(1);
+        if (e.type.is_tuple() && !e.block->tail) {       // a flat tuple (check/flat_tuples.hpp)
+          const bool prelude = !e.block->stmts.empty();  // the scalars on a line of the block
+          depth_ += prelude;
+          const std::string tuple = "(" + args(e.args) + (e.args.size() == 1 ? ",)" : ")");
+          depth_ -= prelude;
+          if (!prelude) return typed(tuple, e.type);
+          text.insert(text.rfind('\n') + 1, indent(depth_ + 1) + tuple + "\n");
+        }
+        return typed(text, e.type);
+      }
       case ExprKind::Match:
         return typed(match(*e.match), e.type);
       case ExprKind::ArrayLit:
@@ -304,7 +314,10 @@ class Printer {
             format += c == '\n'  ? std::string("\\n")
                       : c == '"' ? std::string("\\\"")
                                  : std::string(1, c);
-          if (p.arg >= 0) format += "{}";
+          if (p.arg >= 0)  // a tuple the lowering has not taken apart: `{:?}`, `{:#?}`
+            format += !e.args[static_cast<size_t>(p.arg)]->type.is_tuple() ? "{}"
+                      : p.spec.alternate                                   ? "{:#?}"
+                                                                           : "{:?}";
         }
         text += format + "\"";
         for (const FormatPiece& p : e.format)

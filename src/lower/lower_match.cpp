@@ -6,6 +6,7 @@
 
 #include "check/match_usefulness.hpp"
 #include "lower/lower.hpp"
+#include "lower/lower_tuples.hpp"
 
 namespace vx::lower {
 
@@ -19,7 +20,7 @@ using tir::Stmt;
 
 class Lowering {
  public:
-  explicit Lowering(tir::Program& program) : prog_(program) {}
+  Lowering(tir::Program& program, tir::Function& fn) : prog_(program), build_(program, &fn) {}
 
   void block(Block* b) {
     if (!b) return;
@@ -29,6 +30,7 @@ class Lowering {
 
  private:
   tir::Program& prog_;
+  tir::FlatBuilder build_;  // the function's hidden locals (check/flat_tuples.hpp)
 
   void stmt(Stmt* s) {
     for (Expr* e : s->exprs()) expr(e);
@@ -41,6 +43,7 @@ class Lowering {
     for (Expr* a : e->args) expr(a);
     block(e->block);
     block(e->else_block);
+    lower_tuple_use(build_, e);  // lower_tuples.cpp
     if (e->kind != ExprKind::Match) return;
     tir::Match& m = *e->match;
     block(m.setup);
@@ -51,15 +54,8 @@ class Lowering {
     lower_match(e);
   }
 
-  Expr* make(ExprKind kind, const Type& type, Span span) {
-    Expr* e = prog_.new_expr();
-    e->kind = kind;
-    e->type = type;
-    e->span = span;
-    return e;
-  }
   Expr* binary(tir::BinOp op, Expr* a, Expr* b, Span span) {
-    Expr* e = make(ExprKind::Binary, Type::of(Scalar::Bool), span);
+    Expr* e = build_.make(ExprKind::Binary, Type::of(Scalar::Bool), span);
     e->bop = op;
     e->args = {a, b};
     return e;
@@ -111,7 +107,7 @@ class Lowering {
         *var = *p.var;
       }
       first = false;
-      Expr* lit = make(ExprKind::Literal, t, p.span);
+      Expr* lit = build_.make(ExprKind::Literal, t, p.span);
       lit->lit.i = static_cast<int64_t>(static_cast<uint64_t>(v));
       return binary(op, var, lit, p.span);
     };
@@ -121,14 +117,6 @@ class Lowering {
     if (p.hi >= all.back().hi) return compare(tir::BinOp::Ge, p.lo);
     Expr* lo = compare(tir::BinOp::Ge, p.lo);
     return binary(tir::BinOp::And, lo, compare(tir::BinOp::Le, p.hi), p.span);
-  }
-
-  Stmt* statement(Expr* e) {
-    Stmt* st = prog_.new_stmt();
-    st->kind = tir::StmtKind::Expr;
-    st->span = e->span;
-    st->value = e;
-    return st;
   }
 
   // The Match `e` made a BlockExpr: its setup, then the chain of `if`s from the arm that
@@ -141,7 +129,7 @@ class Lowering {
       const tir::MatchArm& arm = m.arms[k];
       Expr* cond = test(arm.pattern);
       if (arm.guard) cond = cond ? binary(tir::BinOp::And, cond, arm.guard, arm.span) : arm.guard;
-      Expr* branch = make(ExprKind::If, e->type, arm.span);
+      Expr* branch = build_.make(ExprKind::If, e->type, arm.span);
       branch->args = {cond};
       branch->block = arm.body;
       branch->else_block = chain;
@@ -149,17 +137,17 @@ class Lowering {
       chain = prog_.new_block();
       chain->span = arm.span;
       if (m.routed)
-        chain->stmts.push_back(statement(branch));
+        chain->stmts.push_back(build_.statement(branch));
       else
         chain->tail = branch;
     }
     if (!top) {
-      top = make(ExprKind::BlockExpr, e->type, m.arms[m.last].span);
+      top = build_.make(ExprKind::BlockExpr, e->type, m.arms[m.last].span);
       top->block = m.arms[m.last].body;
     }
     Block* outer = m.setup;
     if (top->type.is_unit())  // a unit-valued chain is the block's last statement
-      outer->stmts.push_back(statement(top));
+      outer->stmts.push_back(build_.statement(top));
     else
       outer->tail = top;
     e->kind = ExprKind::BlockExpr;
@@ -172,8 +160,7 @@ class Lowering {
 }  // namespace
 
 void lower_program(tir::Program& program) {
-  Lowering lowering(program);
-  for (tir::Function& f : program.functions) lowering.block(f.body);
+  for (tir::Function& f : program.functions) Lowering(program, f).block(f.body);
 }
 
 }  // namespace vx::lower

@@ -1,0 +1,165 @@
+// Flat tuples (check/flat_tuples.hpp): the hidden locals of a function, and the order in which a
+// tuple's scalars are read.
+#include "check/flat_tuples.hpp"
+
+namespace vx::tir {
+
+namespace {
+
+// Whether running `e` can have an effect or read what an effect changes: anything but a plain
+// scalar, or a flat tuple with a prelude or such a scalar.
+bool has_effect(const Expr* e) {
+  if (!e->type.is_tuple()) return !plain(e);
+  if (!e->block->stmts.empty()) return true;
+  for (const Expr* a : e->args)
+    if (!plain(a)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool plain(const Expr* e) { return e->kind == ExprKind::Literal || e->kind == ExprKind::Var; }
+
+bool is_flat(const Expr* e) {
+  return e->type.is_tuple() && e->kind == ExprKind::BlockExpr && e->block && !e->block->tail &&
+         static_cast<int>(e->args.size()) == e->type.leaf_count();
+}
+
+Expr* FlatBuilder::make(ExprKind kind, const Type& type, Span span) {
+  Expr* e = prog_.new_expr();
+  e->kind = kind;
+  e->type = type;
+  e->span = span;
+  return e;
+}
+
+Expr* FlatBuilder::new_flat(const Type& t, Span s) {
+  Expr* e = make(ExprKind::BlockExpr, t, s);
+  e->block = prog_.new_block();
+  e->block->span = s;
+  return e;
+}
+
+int FlatBuilder::hidden_slot(const Type& t, const std::string& name, Span decl, bool is_mut) {
+  const int slot = fn_->slot_count();
+  fn_->slot_types.push_back(t);
+  fn_->slot_names.push_back(name);
+  fn_->slot_decls.push_back(decl);
+  fn_->slot_mut.push_back(is_mut);
+  return slot;
+}
+
+Stmt* FlatBuilder::let_slot(int slot, Expr* value, Span s) {
+  Stmt* st = prog_.new_stmt();
+  st->kind = StmtKind::Let;
+  st->span = s;
+  st->slot = slot;
+  st->value = value;
+  st->var_name = fn_->slot_names[static_cast<size_t>(slot)];
+  return st;
+}
+
+Expr* FlatBuilder::read_slot(int slot, Span s) {
+  Expr* e = make(ExprKind::Var, fn_->slot_types[static_cast<size_t>(slot)], s);
+  e->slot = slot;
+  e->text = fn_->slot_names[static_cast<size_t>(slot)];
+  return e;
+}
+
+Stmt* FlatBuilder::assign_slot(int slot, Expr* value, Span s) {
+  Stmt* st = prog_.new_stmt();
+  st->kind = StmtKind::Assign;
+  st->span = s;
+  st->target = read_slot(slot, s);
+  st->value = value;
+  return st;
+}
+
+Stmt* FlatBuilder::statement(Expr* e) {
+  Stmt* st = prog_.new_stmt();
+  st->kind = StmtKind::Expr;
+  st->span = e->span;
+  st->value = e;
+  return st;
+}
+
+void FlatBuilder::set_tail(Block* blk, Expr* e) {
+  if (e->type.is_unit() && e->kind != ExprKind::Unit)
+    blk->stmts.push_back(statement(e));  // `if c { … }` without else, a call returning ()
+  else
+    blk->tail = e;
+}
+
+void FlatBuilder::materialize(Expr* flat, bool all) {
+  int last = all ? static_cast<int>(flat->args.size()) - 1 : -1;
+  for (int k = 0; k < static_cast<int>(flat->args.size()) && !all; ++k)
+    if (!plain(flat->args[static_cast<size_t>(k)])) last = k;
+  for (int k = 0; k <= last; ++k) {
+    Expr*& leaf = flat->args[static_cast<size_t>(k)];
+    if (leaf->kind == ExprKind::Literal) continue;
+    const int slot = hidden_slot(leaf->type, kTupleTemp, leaf->span);
+    flat->block->stmts.push_back(let_slot(slot, leaf, leaf->span));
+    leaf = read_slot(slot, leaf->span);
+  }
+}
+
+std::vector<Expr*> FlatBuilder::sequence(std::vector<Expr*>& parts, std::vector<Stmt*>& pre) {
+  std::vector<Expr*> leaves;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bool later = false;
+    for (size_t j = i + 1; j < parts.size(); ++j) later = later || has_effect(parts[j]);
+    Expr* p = parts[i];
+    if (p->type.is_tuple()) {
+      materialize(p, later);
+      pre.insert(pre.end(), p->block->stmts.begin(), p->block->stmts.end());
+      p->block->stmts.clear();
+      leaves.insert(leaves.end(), p->args.begin(), p->args.end());
+      continue;
+    }
+    if (later && p->kind != ExprKind::Literal && !p->type.is_tensor_like() && p->type.is_scalar()) {
+      const int slot = hidden_slot(p->type, kTupleTemp, p->span);
+      pre.push_back(let_slot(slot, p, p->span));
+      p = read_slot(slot, p->span);
+    }
+    leaves.push_back(p);
+  }
+  return leaves;
+}
+
+void FlatBuilder::drop_leaves(const std::vector<Expr*>& leaves, size_t from, size_t to,
+                              std::vector<Stmt*>& out) {
+  for (size_t k = from; k < to && k < leaves.size(); ++k)
+    if (!plain(leaves[k])) out.push_back(statement(leaves[k]));
+}
+
+Expr* FlatBuilder::with_prelude(std::vector<Stmt*> pre, Expr* value) {
+  if (pre.empty()) return value;
+  Expr* e = make(ExprKind::BlockExpr, value->type, value->span);
+  e->block = prog_.new_block();
+  e->block->span = value->span;
+  e->block->stmts = std::move(pre);
+  set_tail(e->block, value);
+  return e;
+}
+
+Expr* FlatBuilder::compare_leaves(BinOp op, const std::vector<Expr*>& leaves, Span s) {
+  const size_t n = leaves.size() / 2;
+  // `==` is every element's `==`, `!=` any element's `!=`.
+  Expr* result = nullptr;
+  for (size_t k = 0; k < n; ++k) {
+    Expr* c = make(ExprKind::Binary, Type::of(Scalar::Bool), s);
+    c->bop = op;
+    c->args = {leaves[k], leaves[n + k]};
+    if (!result) {
+      result = c;
+      continue;
+    }
+    Expr* j = make(ExprKind::Binary, Type::of(Scalar::Bool), s);
+    j->bop = op == BinOp::Eq ? BinOp::And : BinOp::Or;
+    j->args = {result, c};
+    result = j;
+  }
+  return result;
+}
+
+}  // namespace vx::tir

@@ -1,0 +1,54 @@
+// Flat tuples (spec/types.md §8): a tuple value in the typed program is a BlockExpr of the
+// tuple's type whose block holds what runs first and whose args are its scalars in order (a
+// nested tuple's inlined). The checker makes them and takes most of them apart as it types
+// (check/check_tuple.cpp); the lowering (lower/lower_tuples.cpp) takes apart those the typed
+// program keeps: `==` and `!=` of two tuples, tuples printed with `{:?}` and assert_eq! of two
+// tuples. Both build with this: the hidden locals of one function and the order their values
+// are read in.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "check/tir.hpp"
+
+namespace vx::tir {
+
+// A scalar that reads the same whenever it is read: a literal or a local.
+bool plain(const Expr* e);
+bool is_flat(const Expr* e);
+
+class FlatBuilder {
+ public:
+  // `fn` is where hidden locals go; null outside a function (make only).
+  FlatBuilder(Program& program, Function* fn) : prog_(program), fn_(fn) {}
+
+  Expr* make(ExprKind kind, const Type& type, Span span);
+  Expr* new_flat(const Type& t, Span s);
+  int hidden_slot(const Type& t, const std::string& name, Span decl, bool is_mut = false);
+  Stmt* let_slot(int slot, Expr* value, Span s);
+  Stmt* assign_slot(int slot, Expr* value, Span s);
+  Expr* read_slot(int slot, Span s);
+  Stmt* statement(Expr* e);
+  // `e` as the tail of `blk`, or as its last statement when it is a unit value other than `()`.
+  void set_tail(Block* blk, Expr* e);
+  // Moves the scalars of a flat tuple into locals (those up to the last one with an effect, or
+  // all when `all`), so that what runs after cannot change them.
+  void materialize(Expr* flat, bool all);
+  // Puts the preludes of `parts` (flat tuples and scalars) into `pre` in order, and makes each
+  // part's values safe to read after the parts that follow. Returns their scalars in order.
+  std::vector<Expr*> sequence(std::vector<Expr*>& parts, std::vector<Stmt*>& pre);
+  // Statements that evaluate leaves[from, to) for their effects only (none for a plain read).
+  void drop_leaves(const std::vector<Expr*>& leaves, size_t from, size_t to,
+                   std::vector<Stmt*>& out);
+  // `value` after `pre` (a BlockExpr when `pre` is not empty).
+  Expr* with_prelude(std::vector<Stmt*> pre, Expr* value);
+  // `==` (all) or `!=` (any) of the first half of `leaves` with the second, as Rust's PartialEq
+  // for tuples.
+  Expr* compare_leaves(BinOp op, const std::vector<Expr*>& leaves, Span s);
+
+ private:
+  Program& prog_;
+  Function* fn_;
+};
+
+}  // namespace vx::tir

@@ -1,0 +1,163 @@
+// Tuples (lower/lower_tuples.hpp): the comparisons, prints and asserts of tuple values. Every
+// scalar is read once, in the order spec/semantics.md §2 gives, as the checker's own consumers of
+// a tuple read them (check/check_tuple.cpp).
+#include "lower/lower_tuples.hpp"
+
+#include <string>
+#include <vector>
+
+namespace vx::lower {
+
+namespace {
+
+using tir::Expr;
+using tir::ExprKind;
+using tir::FormatPiece;
+using tir::Stmt;
+
+// The pieces that print a tuple of type `t` whose scalars are arguments from `next` on, as Rust's
+// `{:?}` (`(1, 2.5)`, `(7,)`) or `{:#?}` (one element a line, indented by four spaces) does.
+void tuple_pieces(const Type& t, const fmt::Spec& spec, int& next, int indent, std::string& text,
+                  std::vector<FormatPiece>& out) {
+  const bool pretty = spec.alternate;
+  // A struct as `#[derive(Debug)]` prints it: `P { x: 1.0, n: 2 }`, or `P {` and a field a line.
+  text += t.is_struct() ? t.name + (pretty ? " {" : " { ") : "(";
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    if (pretty)
+      text += "\n" + std::string(static_cast<size_t>(indent + 4), ' ');
+    else if (i > 0)
+      text += ", ";
+    if (t.is_struct()) text += t.fields[i] + ": ";
+    if (t.elems[i].is_tuple()) {
+      tuple_pieces(t.elems[i], spec, next, indent + 4, text, out);
+    } else {
+      FormatPiece p;
+      p.literal = std::move(text);
+      text.clear();
+      p.arg = next++;
+      p.spec = spec;
+      p.spec.alternate = false;  // `{:#?}` of a scalar is its `{:?}`
+      out.push_back(std::move(p));
+    }
+    if (pretty) text += ",";
+  }
+  if (pretty)
+    text += "\n" + std::string(static_cast<size_t>(indent), ' ');
+  else if (t.elems.size() == 1 && !t.is_struct())
+    text += ",";
+  text += t.is_struct() ? (pretty ? "}" : " }") : ")";
+}
+
+// The format arguments of `e` from `first` on (a print's, an assert's message) with each tuple
+// replaced by its scalars, and the pieces that print them; returns what must run first.
+std::vector<Stmt*> expand_tuple_args(tir::FlatBuilder& build, Expr* e, size_t first) {
+  bool any = false;
+  for (size_t k = first; k < e->args.size(); ++k) any = any || e->args[k]->type.is_tuple();
+  if (!any) return {};
+  std::vector<Expr*> parts(e->args.begin() + static_cast<long>(first), e->args.end());
+  // Where each argument's scalars start among the new arguments.
+  std::vector<int> start;
+  int n = static_cast<int>(first);
+  for (const Expr* a : parts) {
+    start.push_back(n);
+    n += a->type.is_tuple() ? static_cast<int>(a->args.size()) : 1;
+  }
+  std::vector<Type> types;
+  for (const Expr* a : parts) types.push_back(a->type);
+  std::vector<Stmt*> pre;
+  std::vector<Expr*> leaves = build.sequence(parts, pre);
+  e->args.resize(first);
+  e->args.insert(e->args.end(), leaves.begin(), leaves.end());
+  std::vector<FormatPiece> pieces;
+  std::string text;  // printed before the next piece
+  for (FormatPiece& p : e->format) {
+    text += p.literal;
+    if (p.arg < 0) continue;
+    const size_t k = static_cast<size_t>(p.arg) - first;
+    if (!types[k].is_tuple()) {
+      p.literal = std::move(text);
+      text.clear();
+      p.arg = start[k];
+      pieces.push_back(std::move(p));
+      continue;
+    }
+    int next = start[k];
+    tuple_pieces(types[k], p.spec, next, 0, text, pieces);
+  }
+  if (!text.empty()) {
+    FormatPiece p;
+    p.literal = std::move(text);
+    pieces.push_back(std::move(p));
+  }
+  e->format = std::move(pieces);
+  return pre;
+}
+
+// assert_eq!(a, b[, message…]) of two tuples, its message's tuples expanded already: the
+// `assert!(a == b, "assertion `left == right` failed[: message]\n  left: {:?}\n right: {:?}")`
+// that rustc's assert_eq! prints; every scalar read once, before the comparison.
+void assert_eq_tuples(tir::FlatBuilder& build, Expr* e, std::vector<Stmt*>& pre) {
+  Expr* a = e->args[0];
+  Expr* b = e->args[1];
+  const std::vector<Expr*> message(e->args.begin() + 2, e->args.end());
+  build.materialize(a, true);
+  build.materialize(b, true);
+  std::vector<Expr*> parts = {a, b};
+  std::vector<Expr*> leaves = build.sequence(parts, pre);
+  Expr* cond = build.compare_leaves(tir::BinOp::Eq, leaves, e->span);
+  const int first = 1 + static_cast<int>(message.size());  // after the condition and the message's
+  std::vector<FormatPiece> pieces;
+  std::string text = "assertion `left == right` failed";
+  if (!e->format.empty()) text += ": ";
+  for (FormatPiece& p : e->format) {
+    p.literal = text + p.literal;
+    text.clear();
+    if (p.arg >= 0) --p.arg;  // past the condition, where a and b were
+    if (p.arg >= 0 || !p.literal.empty()) pieces.push_back(std::move(p));
+  }
+  fmt::Spec debug;
+  debug.kind = '?';
+  int next = first;
+  text += "\n  left: ";
+  tuple_pieces(a->type, debug, next, 0, text, pieces);
+  text += "\n right: ";
+  tuple_pieces(b->type, debug, next, 0, text, pieces);
+  FormatPiece last;
+  last.literal = std::move(text);
+  pieces.push_back(std::move(last));
+  e->is_assert_eq = false;
+  e->format = std::move(pieces);
+  e->args = {cond};
+  e->args.insert(e->args.end(), message.begin(), message.end());
+  e->args.insert(e->args.end(), leaves.begin(), leaves.end());
+}
+
+// `e` made `value` after `pre`, in place (a BlockExpr when `pre` is not empty).
+void after_prelude(tir::FlatBuilder& build, Expr* e, std::vector<Stmt*> pre, Expr* value) {
+  if (value == e && pre.empty()) return;
+  if (value == e) {
+    value = build.make(e->kind, e->type, e->span);
+    *value = *e;
+  }
+  *e = *build.with_prelude(std::move(pre), value);
+}
+
+}  // namespace
+
+void lower_tuple_use(tir::FlatBuilder& build, Expr* e) {
+  const bool compare =
+      e->kind == ExprKind::Binary && (e->bop == tir::BinOp::Eq || e->bop == tir::BinOp::Ne);
+  if (compare && e->args[0]->type.is_tuple()) {
+    std::vector<Expr*> parts = e->args;
+    std::vector<Stmt*> pre;
+    std::vector<Expr*> leaves = build.sequence(parts, pre);
+    after_prelude(build, e, std::move(pre), build.compare_leaves(e->bop, leaves, e->span));
+  }
+  if (e->kind != ExprKind::Print && e->kind != ExprKind::Assert) return;
+  const size_t first = e->kind == ExprKind::Print ? 0 : e->is_assert_eq ? 2 : 1;
+  std::vector<Stmt*> pre = expand_tuple_args(build, e, first);
+  if (e->is_assert_eq && e->args[0]->type.is_tuple()) assert_eq_tuples(build, e, pre);
+  after_prelude(build, e, std::move(pre), e);
+}
+
+}  // namespace vx::lower

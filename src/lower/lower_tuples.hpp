@@ -1,0 +1,15 @@
+// Tuples (lower/lower.hpp): the uses of a tuple value that the typed program keeps, taken apart
+// into its scalars (check/flat_tuples.hpp).
+#pragma once
+#include "check/flat_tuples.hpp"
+
+namespace vx::lower {
+
+// Lowers `e` in place when it is `==` or `!=` of two tuples (the `&&` of the elements' `==`, the
+// `||` of their `!=`), a print or an assert with tuple arguments (each tuple's scalars become
+// arguments, printed as Rust's `{:?}` and `{:#?}` print a tuple or a struct), or assert_eq! of two
+// tuples (an assert! of their `==` whose message is assert_eq!'s); the expressions inside `e`
+// must be lowered already. Anything else is left as it is.
+void lower_tuple_use(tir::FlatBuilder& build, tir::Expr* e);
+
+}  // namespace vx::lower
