@@ -384,6 +384,42 @@ TEST_CASE("the typed program keeps tuple ==, {:?} and assert_eq!; the lowering t
   CHECK(assert_->format[0].literal == "assertion `left == right` failed\n  left: (");
 }
 
+TEST_CASE(
+    "an if whose value is a tuple names its locals; the lowering has each branch assign them") {
+  using vx::tir::ExprKind;
+  const std::string text =
+      "fn main() {\n  let c = true;\n  let p = if c { (1, 2.5) } else { (3, 4.5) };\n"
+      "  println!(\"{}\", p.1);\n}";
+  auto typed = check(text, vx::pipeline::Step::Check);
+  REQUIRE(typed.program);
+  // `let c`, then the two hidden locals' lets, then the `if` as a statement, then p's lets.
+  const auto& f = typed.program->functions[typed.program->main_index];
+  const vx::tir::Expr* branch = f.body->stmts[3]->value;
+  REQUIRE(branch->kind == ExprKind::If);
+  CHECK(branch->type.is_tuple());
+  REQUIRE(branch->into_slots.size() == 2);
+  CHECK(branch->into_slots[0] == f.body->stmts[1]->slot);
+  CHECK(branch->into_slots[1] == f.body->stmts[2]->slot);
+  CHECK(vx::tir::is_flat(branch->block->tail));
+  CHECK(branch->else_block->tail->args[1]->lit.f == 4.5);
+
+  auto lowered = check(text);
+  REQUIRE(lowered.program);
+  const auto& g = lowered.program->functions[lowered.program->main_index];
+  const vx::tir::Expr* routed = g.body->stmts[3]->value;
+  REQUIRE(routed->kind == ExprKind::If);
+  CHECK(routed->type.is_unit());
+  CHECK(routed->into_slots.empty());
+  // `else { _tuple.0 = 3; _tuple.1 = 4.5; }`
+  const vx::tir::Block* other = routed->else_block;
+  CHECK(!other->tail);
+  REQUIRE(other->stmts.size() == 2);
+  CHECK(other->stmts[0]->kind == vx::tir::StmtKind::Assign);
+  CHECK(other->stmts[0]->target->slot == branch->into_slots[0]);
+  CHECK(other->stmts[1]->target->slot == branch->into_slots[1]);
+  CHECK(other->stmts[1]->value->lit.f == 4.5);
+}
+
 TEST_CASE("a parse error names a keyword or a list it expected in words, never a C++ type") {
   auto c = check("fn main() {\n  spawn x {}\n}\n");
   REQUIRE(c.diags->list().size() == 1);

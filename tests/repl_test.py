@@ -464,8 +464,10 @@ class Piped:
                                   bufsize=1)
         self.out, self.err = [""], [""]
         self.seen_out = self.seen_err = 0
-        for stream, buf in ((self.p.stdout, self.out), (self.p.stderr, self.err)):
-            threading.Thread(target=self._read, args=(stream, buf), daemon=True).start()
+        self.readers = [threading.Thread(target=self._read, args=(stream, buf), daemon=True)
+                        for stream, buf in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
+        for t in self.readers:
+            t.start()
 
     @staticmethod
     def _read(stream, buf):
@@ -501,13 +503,18 @@ class Piped:
         self.expect("err", pattern, what)
 
     def close(self):
+        """The exit status, once the readers have everything the REPL wrote: a process that has
+        ended may still have output in its pipes that a reader has not taken yet."""
         self.p.stdin.close()
         try:
-            return self.p.wait(timeout=60)
+            status = self.p.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.p.kill()
             fail("vx repl did not end at the end of its input")
-            return None
+            status = None
+        for t in self.readers:
+            t.join(timeout=60)
+        return status
 
 
 INTERRUPTED = (r"error: interrupted.*?\n --> <repl>:\d+:\d+\n.*?= note: the input changed "

@@ -3,11 +3,13 @@
 // kernel rules, the CUDA emitter) runs tuples unchanged: a tuple local is its scalars' locals, a
 // function that returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots)
 // that the call copies into the caller's (tir::Expr::out_slots). The typed program keeps `==` and
-// `!=` of two tuples, tuples printed and assert_eq! of two tuples; the lowering takes those apart
-// (lower/lower_tuples.cpp). Both build with check/flat_tuples.hpp.
+// `!=` of two tuples, tuples printed and assert_eq! of two tuples, and an `if`, `match` or block
+// whose value is a tuple names the locals it goes to (tir::Expr::into_slots); the lowering takes
+// those apart (lower/lower_tuples.cpp). Both build with check/flat_tuples.hpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <charconv>
+#include <functional>
 
 #include "check/checker_impl.hpp"
 #include "check/tir_walk.hpp"
@@ -70,29 +72,11 @@ tir::Expr* Checker::with_prelude(std::vector<tir::Stmt*> pre, tir::Expr* value) 
 
 void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
                          std::vector<tir::Stmt*>& out) {
-  if (is_flat(e)) {
-    out.insert(out.end(), e->block->stmts.begin(), e->block->stmts.end());
-    for (size_t k = 0; k < slots.size() && k < e->args.size(); ++k)
-      out.push_back(assign_slot(slots[k], e->args[k], e->args[k]->span));
-    return;
-  }
-  // An `if`, a `match` or a block: each branch's value goes into the slots.
-  for (tir::Block* b : tir::branches(e)) {
-    if (!b->tail) continue;
-    tir::Expr* tail = b->tail;
-    b->tail = nullptr;
-    if (tail->type.is_tuple())
-      route_into(tail, slots, b->stmts);
-    else
-      set_tail(b, tail);
-  }
-  e->type = Type::unit();
-  if (e->match) e->match->routed = true;
-  tir::Stmt* st = prog_.new_stmt();
-  st->kind = tir::StmtKind::Expr;
-  st->span = e->span;
-  st->value = e;
-  out.push_back(st);
+  if (is_flat(e)) return flat().assign_flat(e, slots, out);
+  // An `if`, a `match` or a block: the lowering puts each branch's value into the slots
+  // (lower/lower_tuples.cpp).
+  e->into_slots = slots;
+  out.push_back(flat().statement(e));
 }
 
 tir::Expr* Checker::zero_of(const Type& t, Span s) {
@@ -566,8 +550,15 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
 void Checker::check_no_tuples(const tir::Function& f) {
   // The tuples the lowering takes apart (lower/lower_tuples.cpp): the operands of `==` and `!=`,
   // the arguments of a print and an assert.
+  // And an `if`, `match` or block whose value goes into locals, with its branches' values.
   std::set<const tir::Expr*> kept;
+  std::function<void(const tir::Expr*)> routed = [&](const tir::Expr* e) {
+    kept.insert(e);
+    for (tir::Block* b : tir::branches(e))
+      if (b->tail && b->tail->type.is_tuple()) routed(b->tail);
+  };
   tir::walk_block(f.body, [&](const tir::Stmt*, const tir::Expr* e) {
+    if (e && !e->into_slots.empty()) routed(e);
     const bool compare = e && e->kind == tir::ExprKind::Binary &&
                          (e->bop == tir::BinOp::Eq || e->bop == tir::BinOp::Ne);
     if (e && (compare || e->kind == tir::ExprKind::Print || e->kind == tir::ExprKind::Assert))

@@ -217,6 +217,9 @@ struct Expr {
   bool from_match = false;     // BlockExpr: a `match`, made a block of `if`s by the lowering
   std::string text;            // String; for Var, the variable's name (for messages)
   std::vector<int> out_slots;  // Call of a function with ret_slots: the locals it writes
+  // If, BlockExpr, Match of a tuple type, in the typed program only: the locals its value goes
+  // to, one per scalar; the lowering assigns each branch's value to them (lower_tuples.hpp).
+  std::vector<int> into_slots;
   std::vector<Expr*> args;
   Block* block = nullptr;       // If (then), BlockExpr
   Block* else_block = nullptr;  // If
@@ -287,8 +290,8 @@ struct Match {
   std::vector<int> slots;  // the scrutinee's scalars, in order
   std::vector<MatchArm> arms;
   size_t last = 0;
-  // A `match` whose tuple value the checker put into locals (check_tuple.cpp's route_into): its
-  // arms assign them, and the lowering makes each `if` of the chain a statement.
+  // A `match` whose tuple value goes into locals (Expr::into_slots): the lowering has its arms
+  // assign them, and makes each `if` of the chain a statement.
   bool routed = false;
   // The arms a value can reach: those up to `last`.
   size_t taken() const { return arms.empty() ? 0 : last + 1; }

@@ -205,7 +205,16 @@ class Printer {
     return "?";
   }
 
-  std::string expr(const Expr& e) {
+  // An expression, and the locals its tuple value goes to (Expr::into_slots), as a call's.
+  std::string expr(const Expr& e) { return value(e) + into(e.into_slots); }
+  // ` -> (a%1, b%2)`: the locals a tuple's scalars are written into; nothing for none.
+  std::string into(const std::vector<int>& slots) const {
+    std::string text;
+    for (size_t k = 0; k < slots.size(); ++k)
+      text += (k ? ", " : " -> (") + local(slots[k]) + (k + 1 == slots.size() ? ")" : "");
+    return text;
+  }
+  std::string value(const Expr& e) {
     switch (e.kind) {
       case ExprKind::Literal:
         if (e.type.is_scalar(Scalar::Bool)) return e.lit.i ? "true" : "false";
@@ -246,12 +255,8 @@ class Printer {
       case ExprKind::Ref:
         return typed(std::string(e.type.ref_mut ? "&mut " : "&") + expr(*e.args[0]), e.type);
       case ExprKind::Call: {
-        std::string outs;  // a tuple's scalars, written into these locals
-        for (size_t k = 0; k < e.out_slots.size(); ++k)
-          outs += (k ? ", " : " -> (") + local(e.out_slots[k]) +
-                  (k + 1 == e.out_slots.size() ? ")" : "");
         return typed(program_.functions[static_cast<size_t>(e.fn_index)].name + "(" + args(e.args) +
-                         ")" + outs,
+                         ")" + into(e.out_slots),
                      e.type);
       }
       case ExprKind::Builtin: {

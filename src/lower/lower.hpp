@@ -3,9 +3,11 @@
 // becomes a block expression (`from_match`) of the scrutinee's locals and a chain of `if`s, one
 // per arm a value reaches: an arm's test is its patterns' comparisons of those locals, then its
 // guard; the arm that completes the cover of the type is the final `else`. `==` and `!=` of two
-// tuples, tuples printed with `{:?}` and assert_eq! of two tuples become their scalars' code
-// (lower_tuples.hpp). The rest of tuples and structs is not lowered here yet: the checker gives
-// each a local per scalar as it types them (check/check_tuple.cpp, check/check_struct*.cpp).
+// tuples, tuples printed with `{:?}` and assert_eq! of two tuples become their scalars' code, and
+// each branch of an `if`, `match` or block whose value is a tuple assigns its scalars to the
+// locals the checker named (lower_tuples.hpp). The rest of tuples and structs is not lowered here
+// yet: the checker gives each tuple a local per scalar and takes apart its other uses as it types
+// them (check/check_tuple.cpp, check/check_struct*.cpp).
 // Needs a typed program the checker accepted (check/checker.hpp); lowers it in place, once.
 #pragma once
 #include "check/tir.hpp"

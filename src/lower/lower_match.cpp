@@ -40,6 +40,7 @@ class Lowering {
   // The expressions inside `e` first (a `match` in an arm of another is lowered before it).
   void expr(Expr* e) {
     if (!e) return;
+    if (!e->into_slots.empty()) route_tuple_value(build_, e);  // before its branches are lowered
     for (Expr* a : e->args) expr(a);
     block(e->block);
     block(e->else_block);

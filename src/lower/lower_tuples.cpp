@@ -142,7 +142,39 @@ void after_prelude(tir::FlatBuilder& build, Expr* e, std::vector<Stmt*> pre, Exp
   *e = *build.with_prelude(std::move(pre), value);
 }
 
+void route(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots,
+           std::vector<Stmt*>& out);
+
+// Each branch's value of the `if`, `match` or block `e` into `slots`; `e` of type `()`.
+void route_branches(tir::FlatBuilder& build, Expr* e, const std::vector<int>& slots) {
+  for (tir::Block* b : tir::branches(e)) {
+    if (!b->tail) continue;
+    Expr* tail = b->tail;
+    b->tail = nullptr;
+    if (tail->type.is_tuple())
+      route(build, tail, slots, b->stmts);
+    else
+      build.set_tail(b, tail);
+  }
+  e->type = Type::unit();
+  if (e->match) e->match->routed = true;
+}
+
+// The value `v` of a branch (a flat tuple, or an `if`, `match` or block of one) into `slots`.
+void route(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots,
+           std::vector<Stmt*>& out) {
+  if (tir::is_flat(v)) return build.assign_flat(v, slots, out);
+  route_branches(build, v, slots);
+  out.push_back(build.statement(v));
+}
+
 }  // namespace
+
+void route_tuple_value(tir::FlatBuilder& build, Expr* e) {
+  const std::vector<int> slots = std::move(e->into_slots);
+  e->into_slots.clear();
+  route_branches(build, e, slots);  // `e` is a statement already
+}
 
 void lower_tuple_use(tir::FlatBuilder& build, Expr* e) {
   const bool compare =

@@ -1,5 +1,6 @@
-// Tuples (lower/lower.hpp): the uses of a tuple value that the typed program keeps, taken apart
-// into its scalars (check/flat_tuples.hpp).
+// Tuples (lower/lower.hpp): the uses of a tuple value that the typed program keeps, and the
+// values of `if`s, `match`es and blocks that are tuples, taken apart into their scalars
+// (check/flat_tuples.hpp).
 #pragma once
 #include "check/flat_tuples.hpp"
 
@@ -11,5 +12,10 @@ namespace vx::lower {
 // tuples (an assert! of their `==` whose message is assert_eq!'s); the expressions inside `e`
 // must be lowered already. Anything else is left as it is.
 void lower_tuple_use(tir::FlatBuilder& build, tir::Expr* e);
+
+// An `if`, `match` or block whose tuple value goes into locals (Expr::into_slots), before the
+// expressions inside it are lowered: each branch's value assigned to them (a branch whose value is
+// such an `if` again, that `if` so), and `e` a statement of type `()`.
+void route_tuple_value(tir::FlatBuilder& build, tir::Expr* e);
 
 }  // namespace vx::lower
