@@ -330,8 +330,13 @@ TEST_CASE("the typed program keeps tuple ==, {:?} and assert_eq!; the lowering t
   auto typed = check(text, vx::pipeline::Step::Check);
   REQUIRE(typed.program);
   const auto& f = typed.program->functions[typed.program->main_index];
-  // `let t` is two locals (t.0, t.1); `_e` is the third let: a `!=` of two flat tuples.
-  const vx::tir::Expr* ne = let_init(typed, 2);
+  // `let t` is a statement of the flat tuple that declares t's two locals (t.0, t.1), which the
+  // lowering makes two lets; `_e` is the first let: a `!=` of two flat tuples.
+  const vx::tir::Expr* t = f.body->stmts[0]->value;
+  REQUIRE(vx::tir::is_flat(t));
+  CHECK(t->declares);
+  CHECK(t->into_slots == std::vector<int>{0, 1});
+  const vx::tir::Expr* ne = let_init(typed, 0);
   REQUIRE(ne);
   REQUIRE(ne->kind == ExprKind::Binary);
   CHECK(ne->bop == vx::tir::BinOp::Ne);
@@ -340,12 +345,12 @@ TEST_CASE("the typed program keeps tuple ==, {:?} and assert_eq!; the lowering t
   CHECK(vx::tir::is_flat(ne->args[1]));
   CHECK(ne->args[1]->args[1]->lit.f == 3.5);
   // The print: one argument, the tuple, with one piece; the assert_eq!: the two tuples.
-  const vx::tir::Expr* print = f.body->stmts[3]->value;
+  const vx::tir::Expr* print = f.body->stmts[2]->value;
   REQUIRE(print->kind == ExprKind::Print);
   REQUIRE(print->args.size() == 1);
   CHECK(print->args[0]->type.is_tuple());
   CHECK(print->format.size() == 1);
-  const vx::tir::Expr* eq = f.body->stmts[4]->value;
+  const vx::tir::Expr* eq = f.body->stmts[3]->value;
   REQUIRE(eq->kind == ExprKind::Assert);
   CHECK(eq->is_assert_eq);
   CHECK(eq->args[0]->type.is_tuple());
@@ -392,14 +397,21 @@ TEST_CASE(
       "  println!(\"{}\", p.1);\n}";
   auto typed = check(text, vx::pipeline::Step::Check);
   REQUIRE(typed.program);
-  // `let c`, then the two hidden locals' lets, then the `if` as a statement, then p's lets.
+  // `let c`, then `let p`: the flat tuple of the `if`'s value, which declares p's locals; what
+  // runs first is the two hidden locals' lets, then the `if` as a statement naming them.
   const auto& f = typed.program->functions[typed.program->main_index];
-  const vx::tir::Expr* branch = f.body->stmts[3]->value;
+  const vx::tir::Expr* p = f.body->stmts[1]->value;
+  REQUIRE(vx::tir::is_flat(p));
+  CHECK(p->declares);
+  const vx::tir::Block* pre = p->block;
+  REQUIRE(pre->stmts.size() == 3);
+  const vx::tir::Expr* branch = pre->stmts[2]->value;
   REQUIRE(branch->kind == ExprKind::If);
   CHECK(branch->type.is_tuple());
+  CHECK(!branch->declares);
   REQUIRE(branch->into_slots.size() == 2);
-  CHECK(branch->into_slots[0] == f.body->stmts[1]->slot);
-  CHECK(branch->into_slots[1] == f.body->stmts[2]->slot);
+  CHECK(branch->into_slots[0] == pre->stmts[0]->slot);
+  CHECK(branch->into_slots[1] == pre->stmts[1]->slot);
   CHECK(vx::tir::is_flat(branch->block->tail));
   CHECK(branch->else_block->tail->args[1]->lit.f == 4.5);
 
@@ -418,6 +430,30 @@ TEST_CASE(
   CHECK(other->stmts[0]->target->slot == branch->into_slots[0]);
   CHECK(other->stmts[1]->target->slot == branch->into_slots[1]);
   CHECK(other->stmts[1]->value->lit.f == 4.5);
+
+  // A function's tuple value goes into its return locals: kept as one statement naming them,
+  // made one assignment a scalar by the lowering.
+  const std::string fn_text = "fn two(a: i32) -> (i32, i32) {\n  (a, a + 1)\n}\nfn main() {}";
+  auto two = check(fn_text, vx::pipeline::Step::Check);
+  REQUIRE(two.program);
+  const vx::tir::Function& t = two.program->functions[0];
+  REQUIRE(t.body->stmts.size() == 1);
+  const vx::tir::Expr* stored = t.body->stmts[0]->value;
+  CHECK(vx::tir::is_flat(stored));
+  CHECK(stored->into_slots == t.ret_slots);
+  auto two_lowered = check(fn_text);
+  REQUIRE(two_lowered.program);
+  const vx::tir::Function& u = two_lowered.program->functions[0];
+  // `a` is read into a local first, since `a + 1` after it could change what it reads.
+  REQUIRE(u.body->stmts.size() == 3);
+  CHECK(u.body->stmts[0]->kind == vx::tir::StmtKind::Let);
+  CHECK(u.body->stmts[0]->value->slot == u.param_slots[0]);
+  for (size_t k = 0; k < 2; ++k) {
+    CHECK(u.body->stmts[k + 1]->kind == vx::tir::StmtKind::Assign);
+    CHECK(u.body->stmts[k + 1]->target->slot == u.ret_slots[k]);
+  }
+  CHECK(u.body->stmts[1]->value->slot == u.body->stmts[0]->slot);
+  CHECK(u.body->stmts[2]->value->bop == vx::tir::BinOp::Add);
 }
 
 TEST_CASE("a parse error names a keyword or a list it expected in words, never a C++ type") {

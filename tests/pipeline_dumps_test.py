@@ -122,9 +122,9 @@ MATCH_LOWERED = [
     (0, "}"),
 ]
 
-# Tuples: `==` of two tuples and a tuple printed with `{:?}` are kept by the typed program (a
-# tuple value is its scalars in parentheses, after what runs first); the lowering compares the
-# scalars and prints them. `n` is read into `_tuple%3` before the block that changes it; the
+# Tuples: `let t = (…)`, `==` of two tuples and a tuple printed with `{:?}` are kept by the typed
+# program (a tuple value is its scalars in parentheses, after what runs first; the `let` names
+# the locals it declares); the lowering declares, compares and prints the scalars. `n` is read into `_tuple%3` before the block that changes it; the
 # lowering reads the left tuple's scalars into locals of its own (5, 6), as the right one is
 # literals; `t`'s scalars and `same` are plain reads, so the print needs no local.
 TUPLE_PROGRAM = """fn main() {
@@ -134,12 +134,10 @@ TUPLE_PROGRAM = """fn main() {
     println!("{:?} {}", t, same);
 }
 """
-TUPLE_START = [
-    (1, "let t.0%0: i32 = 1i32;"),
-    (1, "let t.1%1: f64 = 2.5f64;"),
+TUPLE_TYPED = [
+    (0, "fn main() -> () {  // 1:4, 5 slots"),
+    (1, "((1i32, 2.5f64) : (i32, f64)) -> let (t.0%0, t.1%1);"),
     (1, "let n%2: i32 = 0i32;"),
-]
-TUPLE_TYPED = [(0, "fn main() -> () {  // 1:4, 5 slots")] + TUPLE_START + [
     (1, "let same%4: bool = (({"),
     (2, "let _tuple%3: i32 = n%2;"),
     (2, "(_tuple%3, ({"),
@@ -150,7 +148,11 @@ TUPLE_TYPED = [(0, "fn main() -> () {  // 1:4, 5 slots")] + TUPLE_START + [
     (1, 'println!("{:?} {}", ((t.0%0, t.1%1) : (i32, f64)), same%4);'),
     (0, "}"),
 ]
-TUPLE_LOWERED = [(0, "fn main() -> () {  // 1:4, 7 slots")] + TUPLE_START + [
+TUPLE_LOWERED = [
+    (0, "fn main() -> () {  // 1:4, 7 slots"),
+    (1, "let t.0%0: i32 = 1i32;"),
+    (1, "let t.1%1: f64 = 2.5f64;"),
+    (1, "let n%2: i32 = 0i32;"),
     (1, "let same%4: bool = ({"),
     (2, "let _tuple%3: i32 = n%2;"),
     (2, "let _tuple%5: i32 = _tuple%3;"),

@@ -72,9 +72,8 @@ tir::Expr* Checker::with_prelude(std::vector<tir::Stmt*> pre, tir::Expr* value) 
 
 void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
                          std::vector<tir::Stmt*>& out) {
-  if (is_flat(e)) return flat().assign_flat(e, slots, out);
-  // An `if`, a `match` or a block: the lowering puts each branch's value into the slots
-  // (lower/lower_tuples.cpp).
+  // The lowering assigns the scalars (lower/lower_tuples.cpp): a flat tuple's after its prelude,
+  // each branch's value of an `if`, a `match` or a block.
   e->into_slots = slots;
   out.push_back(flat().statement(e));
 }
@@ -260,13 +259,14 @@ void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut,
   if (!l.leaves.empty()) fn_->aggregates[l.leaves.front()] = {t, l.leaves};
   if (holds_tensor(t)) struct_leaf_slots_.insert(l.leaves.begin(), l.leaves.end());
   if (slots) *slots = l.leaves;
-  if (value) {
-    out.insert(out.end(), value->block->stmts.begin(), value->block->stmts.end());
-    value->block->stmts.clear();
+  if (value) {  // a statement of the value that declares the locals: the lowering makes the lets
+    value->into_slots = l.leaves;
+    value->declares = true;
+    out.push_back(flat().statement(value));
+    out.back()->span = decl;
+  } else if (!slots) {  // `let t: (i32, f32);`
+    for (int leaf : l.leaves) out.push_back(let_slot(leaf, nullptr, decl));
   }
-  if (!slots || value)
-    for (size_t k = 0; k < l.leaves.size(); ++k)
-      out.push_back(let_slot(l.leaves[k], value ? value->args[k] : nullptr, decl));
   scopes_.back().push_back(std::move(l));
 }
 

@@ -199,8 +199,8 @@ class Checker {
   tir::Expr* as_flat(tir::Expr* e);
   // The first value of a hidden local of type `t` (a scalar, or an array field of a struct).
   tir::Expr* zero_of(const Type& t, Span s);
-  // `e`'s value into `slots`: a flat tuple's scalars assigned after its prelude; an `if`, `match`
-  // or block kept whole, naming them (tir::Expr::into_slots) for the lowering.
+  // `e`'s value into `slots`: a statement of `e` naming them (tir::Expr::into_slots), for the
+  // lowering to assign.
   void route_into(tir::Expr* e, const std::vector<int>& slots, std::vector<tir::Stmt*>& out);
   Type resolve_tuple(const ast::TupleType& t);
   tir::Expr* check_tuple_lit(const ast::Paren& p, const Type* expected, Span s);

@@ -132,10 +132,12 @@ void FlatBuilder::drop_leaves(const std::vector<Expr*>& leaves, size_t from, siz
     if (!plain(leaves[k])) out.push_back(statement(leaves[k]));
 }
 
-void FlatBuilder::assign_flat(Expr* flat, const std::vector<int>& slots, std::vector<Stmt*>& out) {
+void FlatBuilder::assign_flat(Expr* flat, const std::vector<int>& slots, std::vector<Stmt*>& out,
+                              bool declares, Span decl) {
   out.insert(out.end(), flat->block->stmts.begin(), flat->block->stmts.end());
   for (size_t k = 0; k < slots.size() && k < flat->args.size(); ++k)
-    out.push_back(assign_slot(slots[k], flat->args[k], flat->args[k]->span));
+    out.push_back(declares ? let_slot(slots[k], flat->args[k], decl)
+                           : assign_slot(slots[k], flat->args[k], flat->args[k]->span));
 }
 
 Expr* FlatBuilder::with_prelude(std::vector<Stmt*> pre, Expr* value) {

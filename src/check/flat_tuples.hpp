@@ -40,8 +40,10 @@ class FlatBuilder {
   // Statements that evaluate leaves[from, to) for their effects only (none for a plain read).
   void drop_leaves(const std::vector<Expr*>& leaves, size_t from, size_t to,
                    std::vector<Stmt*>& out);
-  // The flat tuple `flat` into `slots`: its prelude, then each scalar assigned.
-  void assign_flat(Expr* flat, const std::vector<int>& slots, std::vector<Stmt*>& out);
+  // The flat tuple `flat` into `slots`: its prelude, then each scalar assigned, or each local
+  // declared with `let` at `decl` when `declares`.
+  void assign_flat(Expr* flat, const std::vector<int>& slots, std::vector<Stmt*>& out,
+                   bool declares = false, Span decl = {});
   // `value` after `pre` (a BlockExpr when `pre` is not empty).
   Expr* with_prelude(std::vector<Stmt*> pre, Expr* value);
   // `==` (all) or `!=` (any) of the first half of `leaves` with the second, as Rust's PartialEq

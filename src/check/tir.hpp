@@ -217,9 +217,11 @@ struct Expr {
   bool from_match = false;     // BlockExpr: a `match`, made a block of `if`s by the lowering
   std::string text;            // String; for Var, the variable's name (for messages)
   std::vector<int> out_slots;  // Call of a function with ret_slots: the locals it writes
-  // If, BlockExpr, Match of a tuple type, in the typed program only: the locals its value goes
-  // to, one per scalar; the lowering assigns each branch's value to them (lower_tuples.hpp).
+  // A flat tuple, or an If, BlockExpr or Match of a tuple type, that is a statement of the typed
+  // program: the locals its value goes to, one per scalar; the lowering assigns them
+  // (lower/lower_tuples.hpp).
   std::vector<int> into_slots;
+  bool declares = false;  // a flat tuple's into_slots are the locals of a `let`: declared there
   std::vector<Expr*> args;
   Block* block = nullptr;       // If (then), BlockExpr
   Block* else_block = nullptr;  // If

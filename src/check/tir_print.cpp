@@ -206,12 +206,16 @@ class Printer {
   }
 
   // An expression, and the locals its tuple value goes to (Expr::into_slots), as a call's.
-  std::string expr(const Expr& e) { return value(e) + into(e.into_slots); }
-  // ` -> (a%1, b%2)`: the locals a tuple's scalars are written into; nothing for none.
-  std::string into(const std::vector<int>& slots) const {
+  std::string expr(const Expr& e) { return value(e) + into(e.into_slots, e.declares); }
+  // ` -> (a%1, b%2)`: the locals a tuple's scalars are written into (` -> let (…)`: declared
+  // there); nothing for none.
+  std::string into(const std::vector<int>& slots, bool declares = false) const {
     std::string text;
     for (size_t k = 0; k < slots.size(); ++k)
-      text += (k ? ", " : " -> (") + local(slots[k]) + (k + 1 == slots.size() ? ")" : "");
+      text += (k          ? ", "
+               : declares ? " -> let ("
+                          : " -> (") +
+              local(slots[k]) + (k + 1 == slots.size() ? ")" : "");
     return text;
   }
   std::string value(const Expr& e) {

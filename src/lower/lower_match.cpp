@@ -24,6 +24,7 @@ class Lowering {
 
   void block(Block* b) {
     if (!b) return;
+    spread_tuple_stores(build_, b);  // lower_tuples.cpp
     for (Stmt* s : b->stmts) stmt(s);
     expr(b->tail);
   }

@@ -1,10 +1,14 @@
-// Tuples (lower/lower_tuples.hpp): the comparisons, prints and asserts of tuple values. Every
+// Tuples (lower/lower_tuples.hpp): the comparisons, prints and asserts of tuple values, and the
+// tuple values stored into locals (a `return`'s, an `if`'s, a `break`'s). Every
 // scalar is read once, in the order spec/semantics.md §2 gives, as the checker's own consumers of
 // a tuple read them (check/check_tuple.cpp).
 #include "lower/lower_tuples.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
+
+#include "support/internal_error.hpp"
 
 namespace vx::lower {
 
@@ -168,9 +172,34 @@ void route(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots,
   out.push_back(build.statement(v));
 }
 
+bool stores_flat(const Stmt* s) {
+  return s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty() &&
+         tir::is_flat(s->value);
+}
+
+// `s`, or what it stores when it stores a flat tuple (its prelude may store one again).
+void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
+  if (!stores_flat(s)) return out.push_back(s);
+  Expr* v = s->value;
+  const std::vector<int> slots = std::move(v->into_slots);
+  v->into_slots.clear();
+  std::vector<Stmt*> pieces;
+  build.assign_flat(v, slots, pieces, v->declares, s->span);
+  for (Stmt* p : pieces) spread(build, p, out);
+}
+
 }  // namespace
 
+void spread_tuple_stores(tir::FlatBuilder& build, tir::Block* b) {
+  if (std::none_of(b->stmts.begin(), b->stmts.end(), stores_flat)) return;
+  std::vector<Stmt*> out;
+  for (Stmt* s : b->stmts) spread(build, s, out);
+  b->stmts = std::move(out);
+}
+
 void route_tuple_value(tir::FlatBuilder& build, Expr* e) {
+  if (tir::is_flat(e))  // spread_tuple_stores takes each of these out of its block first
+    internal_error("a flat tuple stores into locals outside a block's statements");
   const std::vector<int> slots = std::move(e->into_slots);
   e->into_slots.clear();
   route_branches(build, e, slots);  // `e` is a statement already

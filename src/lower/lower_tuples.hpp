@@ -13,6 +13,10 @@ namespace vx::lower {
 // must be lowered already. Anything else is left as it is.
 void lower_tuple_use(tir::FlatBuilder& build, tir::Expr* e);
 
+// The statements of `b` that put a flat tuple into locals (Expr::into_slots), each replaced by
+// the tuple's prelude and an assignment a scalar; before `b`'s statements are lowered.
+void spread_tuple_stores(tir::FlatBuilder& build, tir::Block* b);
+
 // An `if`, `match` or block whose tuple value goes into locals (Expr::into_slots), before the
 // expressions inside it are lowered: each branch's value assigned to them (a branch whose value is
 // such an `if` again, that `if` so), and `e` a statement of type `()`.
