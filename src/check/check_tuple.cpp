@@ -3,9 +3,10 @@
 // kernel rules, the CUDA emitter) runs tuples unchanged: a tuple local is its scalars' locals, a
 // function that returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots)
 // that the call copies into the caller's (tir::Expr::out_slots). The typed program keeps `==` and
-// `!=` of two tuples, tuples printed and assert_eq! of two tuples, and an `if`, `match` or block
-// whose value is a tuple names the locals it goes to (tir::Expr::into_slots); the lowering takes
-// those apart (lower/lower_tuples.cpp). Both build with check/flat_tuples.hpp.
+// `!=` of two tuples, tuples printed and assert_eq! of two tuples, and a tuple value that goes into
+// locals (a `let`'s, a `return`'s, an `if`'s, a `break`'s) is a statement naming them
+// (tir::Expr::into_slots); the lowering takes those apart (lower/lower_tuples.cpp). Both build
+// with check/flat_tuples.hpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <charconv>
