@@ -237,6 +237,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "sub_tensor_ref_row_of_block.vx: it declares the tensor `r` other than with `fill` or "
       "`uninit`",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
+      "tuple_call_in_block_code.vx: it calls the function `pair`",
       "tuples_on_device.vx: it calls the function `divmod`",
       "value_range_casts_and_shifts.vx: it uses the operator `<<`",
       "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -298,6 +299,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"data_dependent_write.vx", "refused"},
       {"dbg_index_near_miss.vx", "it calls `dbg!`, which .uir has no instruction for"},
       {"grid_over_limit.vx", "the loop `b` has more passes than a .uir range holds (2^31 - 1)"},
+      {"helper_tuple_call_index_race.vx", "it calls the function `put`"},
       {"index_too_large.vx", "refused"},
       {"lane_must_fix_index.vx", "refused"},
       {"lanes_sum_in_expression.vx", "it calls `lanes::sum`, which .uir has no instruction for"},
@@ -316,6 +318,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
        "the loop `b` has a bound that is not known before the region runs"},
       {"run_time_size_racy.vx",
        "the loop `b` has a bound that is not known before the region runs"},
+      {"struct_back_index_race.vx", "it calls the function `negate`"},
       {"struct_ref_shared_write.vx", "it calls the function `note`"},
       {"struct_shared_field_write.vx", "refused"},  // its fields are locals (types.md §9)
       {"struct_whole_shared_write.vx", "it calls the function `make`"},
@@ -343,6 +346,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"tile_in_lane_loop.vx", "accepted"},  // .uir has no shared memory to place or size
       {"tile_in_region.vx", "accepted"},     // .uir has no shared memory to place or size
       {"tile_too_large.vx", "accepted"},     // .uir has no shared memory to place or size
+      {"tuple_call_index_race.vx", "it calls the function `pair`"},
       {"tuple_shared_assigned_from_call.vx", "it calls the function `pair`"},
       {"tuple_shared_element_write.vx", "refused"},  // its scalars are locals (types.md §8)
       {"two_lane_loops_one_name.vx", "refused"},

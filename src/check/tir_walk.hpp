@@ -57,6 +57,22 @@ void walk_expr(const Expr* e, const F& f) {
   }
 }
 
+// The locals that `s` or `e` itself writes (not what runs inside it), in the typed program as in
+// the lowered one: an assignment's target, the locals a tuple value is stored into
+// (Expr::into_slots) unless it declares them, the locals a call writes (Expr::out_slots). Every
+// reader of what a program writes asks this, so that a form of a write the checker leaves to the
+// lowering is not missed.
+template <class F>
+void own_writes(const Stmt* s, const Expr* e, const F& f) {
+  if (s && s->kind == StmtKind::Assign && s->target && s->target->kind == ExprKind::Var)
+    f(s->target->slot);
+  if (!e) return;
+  if (!e->declares)
+    for (int slot : e->into_slots)
+      if (slot >= 0) f(slot);
+  for (int slot : e->out_slots) f(slot);
+}
+
 // Whether pred holds somewhere in the statement, the block or the expression.
 inline bool stmt_has(const Stmt* s, const std::function<bool(const Stmt*, const Expr*)>& pred) {
   bool found = false;

@@ -148,9 +148,9 @@ void RegionEmitter::run() {
   cur_fn_ = &fn_;
   collect_captures();
   find_read_only();
-  walk_block(spawn_.body, [&](const Stmt* st, const Expr*) {
-    if (st && st->kind == StmtKind::Assign && st->target && st->target->kind == ExprKind::Var)
-      assigned_.insert(st->target->slot);
+  // A call's out locals are assigned too: a tuple's scalars, a `&mut` struct's fields coming back.
+  walk_block(spawn_.body, [&](const Stmt* st, const Expr* e) {
+    tir::own_writes(st, e, [&](int slot) { assigned_.insert(slot); });
   });
   // The block loops: one directly in the region, up to three in each other.
   std::vector<const Stmt*> loops;

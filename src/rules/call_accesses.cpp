@@ -122,11 +122,10 @@ bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<i
 }
 
 void forget_assigned(const tir::Block* b, const tir::Expr* e, std::vector<const IxNode*>& values) {
-  auto forget = [&](const tir::Stmt* st, const tir::Expr*) {
-    if (st && st->kind == tir::StmtKind::Assign && st->target &&
-        st->target->kind == tir::ExprKind::Var && st->target->slot >= 0 &&
-        st->target->slot < static_cast<int>(values.size()))
-      values[st->target->slot] = nullptr;
+  auto forget = [&](const tir::Stmt* st, const tir::Expr* x) {
+    tir::own_writes(st, x, [&](int slot) {
+      if (slot >= 0 && slot < static_cast<int>(values.size())) values[slot] = nullptr;
+    });
   };
   tir::walk_block(b, forget);
   tir::walk_expr(e, forget);
@@ -201,10 +200,8 @@ class Summary {
   // A local assigned anywhere is not one value: an index that uses it is not read.
   static std::set<int> assigned_in(const tir::Function& g) {
     std::set<int> assigned;
-    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
-      if (s && s->kind == tir::StmtKind::Assign && s->target &&
-          s->target->kind == tir::ExprKind::Var)
-        assigned.insert(s->target->slot);
+    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr* e) {
+      tir::own_writes(s, e, [&](int slot) { assigned.insert(slot); });
     });
     return assigned;
   }

@@ -80,11 +80,11 @@ class RuleWalker {
     return alias_[v->slot];
   }
 
+  // The locals written anywhere in `b`: assigned, or given by a call (a tuple's scalars, a `&mut`
+  // struct's fields coming back), which is not one value either.
   void for_each_assign(const tir::Block* b) {
-    tir::walk_block(b, [&](const tir::Stmt* s, const tir::Expr*) {
-      if (s && s->kind == tir::StmtKind::Assign && s->target &&
-          s->target->kind == tir::ExprKind::Var)
-        assigned_.insert(s->target->slot);
+    tir::walk_block(b, [&](const tir::Stmt* s, const tir::Expr* e) {
+      tir::own_writes(s, e, [&](int slot) { assigned_.insert(slot); });
     });
   }
 
@@ -658,6 +658,9 @@ class RuleWalker {
         return;
       case tir::ExprKind::Call:
         walk_call(e);
+        // The locals the call gives values (a tuple's scalars, a `&mut` struct's fields coming
+        // back) hold what it computed: not what they held before.
+        for (int slot : e->out_slots) set_now(slot, nullptr);
         return;
       case tir::ExprKind::Builtin:
         walk_builtin(e);

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "check/tir_walk.hpp"
 #include "interp/runtime.hpp"
 #include "support/internal_error.hpp"
 #include "uir/uir.hpp"
@@ -116,8 +117,7 @@ class Lowerer {
   void find_assigned(const tir::Block* b) {
     if (!b) return;
     for (const tir::Stmt* s : b->stmts) {
-      if (s->kind == tir::StmtKind::Assign && s->target->kind == tir::ExprKind::Var)
-        assigned_.insert(s->target->slot);
+      tir::own_writes(s, s->value, [&](int slot) { assigned_.insert(slot); });
       find_assigned(s->body);
       if (s->value && s->value->kind == tir::ExprKind::BlockExpr) find_assigned(s->value->block);
     }
@@ -295,6 +295,7 @@ class Lowerer {
     if (!e.type.is_scalar() || !is_int(e.type.scalar)) return std::nullopt;
     switch (e.kind) {
       case tir::ExprKind::Match:  // lowered before this step
+      case tir::ExprKind::Field:
         tir::unlowered();
       case tir::ExprKind::Literal:
         return e.lit.i;
@@ -456,6 +457,7 @@ class Lowerer {
   Val expr(const tir::Expr& e) {
     switch (e.kind) {
       case tir::ExprKind::Match:  // lowered before this step
+      case tir::ExprKind::Field:
         tir::unlowered();
       case tir::ExprKind::Literal:
         return literal(e);

@@ -41,7 +41,7 @@ class E:
             return self.value
         if op == "as":
             return wrap(self.a.ev(env), self.t)
-        if op in ("dbg", "ifsame", "call"):
+        if op in ("dbg", "ifsame", "call", "via"):
             return self.a.ev(env)
         if op == "mutacc":  # `let mut ix = a; ix += b;` and then `ix`
             return wrap(self.a.ev(env) + self.b.ev(env), self.t)
@@ -77,7 +77,7 @@ class E:
             return "(if %s { %s } else { %s })" % (self.name, self.a.text(), self.b.text())
         if op == "call":  # a helper that returns a's value from the variables it names
             return "%s(%s)" % (self.name, ", ".join(n for n, _ in self.value))
-        if op == "mutacc":
+        if op in ("mutacc", "via"):  # via: a local a call gave a's value (ThroughMutant)
             return self.name
         return "(%s %s %s)" % (self.a.text(), op, self.b.text())
 
@@ -486,6 +486,61 @@ _REFUSE = {
 }
 
 
+# ---- an index part of which a call gives: a tuple's scalar, a `&mut` struct's field coming back,
+# or a helper's integer value (kernel-rules.md §4 step 1). The first two are locals the call
+# writes, which the rules must not take for the 0 they are declared with: the part may cancel
+# the lane's own digit (x + (0 - x)), and then every lane writes one element.
+
+THROUGH = ["tuple", "struct", "helper"]
+
+
+class ThroughMutant(Mutant):
+    def __init__(self, loops, dims, lane, part, how, note):
+        via = E("via", "i32", part, name="tv.v" if how == "struct" else "tv")
+        super().__init__(loops, dims, [B("+", lane, via)], klass="through_" + how, note=note)
+        self.part, self.how = part, how
+
+    def items(self):
+        body = self.part.text()
+        if self.how == "tuple":
+            return ["fn thru(b: i32, l: i32) -> (i32, i32) {\n    (%s, 0)\n}" % body]
+        if self.how == "struct":
+            return ["struct Thru {\n    v: i32,\n}",
+                    "fn thru(c: &mut Thru, b: i32, l: i32) {\n    c.v = %s;\n}" % body]
+        return ["fn thru(b: i32, l: i32) -> i32 {\n    %s\n}" % body]
+
+    def index_prelude(self):
+        if self.how == "tuple":
+            return "let (tv, _) = thru(b, l); "
+        if self.how == "struct":
+            return "let mut tv = Thru { v: 0 }; thru(&mut tv, b, l); "
+        return "let tv = thru(b, l); "
+
+
+def through_mutant(seed):
+    """`out[b * NL + l + tv] = 1`, tv given by a call: 0, a constant, or a value that cancels or
+    repeats the lane's digit (a race when it does)."""
+    r = random.Random(seed * 6007 + 5)
+    nb = r.choice([2, 3, 4])
+    nl = r.choice([4, 8, 16, 32])
+    how = r.choice(THROUGH)
+    b, l = V("b"), V("l")
+    loops = [Loop("b", "blocks", 0, nb), Loop("l", "lanes", 0, nl)]
+    lane = _lin([(nl, b), (1, l)])
+    k = r.randint(1, 3)
+    parts = {
+        "zero": C(0),
+        "const": C(k),
+        "neg_lane": B("-", C(0), l),
+        "lane_times": B("*", l, C(k)),
+        "neg_block": B("-", C(0), B("*", b, C(nl))),
+        "lane_mod": B("%", l, C(2)),
+        "block": B("*", b, C(k)),
+    }
+    name = r.choice(sorted(parts))
+    return ThroughMutant(loops, [nb * nl * 4 + 8], lane, parts[name], how, name)
+
+
 class Negative:
     def __init__(self, klass):
         self.klass, self.note = klass, ""
@@ -520,7 +575,8 @@ def any_mutant(seed):
     a race mutant whose store is in a helper, (one in sixteen) a call with aliased arguments, or
     (one in sixteen) a store through a row reference (calls.py); (one in sixteen each) a kernel of
     run-time shapes proved index by index, or a grid-stride loop (runtime_shapes.py), or one
-    tensor in three phases of a block at other indices (phases.py)."""
+    tensor in three phases of a block at other indices (phases.py); (one in sixteen) an index part
+    of which a call gives (through_mutant)."""
     from . import calls, phases, runtime_shapes
     if seed % 8 == 7:
         return Negative(KLASSES_REFUSE[(seed // 8) % len(KLASSES_REFUSE)])
@@ -536,4 +592,6 @@ def any_mutant(seed):
         return runtime_shapes.stride_mutant(seed)
     if seed % 16 == 14:
         return phases.phase_mutant(seed)
+    if seed % 16 == 6:
+        return through_mutant(seed)
     return mutant(seed)
