@@ -389,6 +389,45 @@ TEST_CASE("the typed program keeps tuple ==, {:?} and assert_eq!; the lowering t
   CHECK(assert_->format[0].literal == "assertion `left == right` failed\n  left: (");
 }
 
+TEST_CASE("a call keeps its tuple arguments; the lowering passes their scalars in order") {
+  using vx::tir::ExprKind;
+  const std::string text =
+      "fn f(p: (i32, f64), k: i32) -> i32 {\n  p.0 + k\n}\n"
+      "fn main() {\n  let mut n = 1;\n  let r = f(({ n += 1; n }, 2.5), n);\n"
+      "  println!(\"{}\", r);\n}";
+  auto typed = check(text, vx::pipeline::Step::Check);
+  REQUIRE(typed.program);
+  // `let r`: the call, its first argument the flat tuple, whose first scalar is the block.
+  const vx::tir::Expr* call = let_init(typed, 1);
+  REQUIRE(call);
+  REQUIRE(call->kind == ExprKind::Call);
+  REQUIRE(call->args.size() == 2);
+  REQUIRE(vx::tir::is_flat(call->args[0]));
+  CHECK(call->args[0]->args[0]->kind == ExprKind::BlockExpr);
+  CHECK(call->args[1]->kind == ExprKind::Var);
+
+  auto lowered = check(text);
+  REQUIRE(lowered.program);
+  // The block runs into a hidden local first (n, read after it, is the third argument), then the
+  // call of three scalars: that local, 2.5 and n.
+  const vx::tir::Expr* v = let_init(lowered, 1);
+  REQUIRE(v);
+  REQUIRE(v->kind == ExprKind::BlockExpr);
+  REQUIRE(v->block->stmts.size() == 1);
+  const vx::tir::Stmt* hidden = v->block->stmts[0];
+  CHECK(hidden->kind == vx::tir::StmtKind::Let);
+  CHECK(hidden->value->kind == ExprKind::BlockExpr);
+  const vx::tir::Expr* c = v->block->tail;
+  REQUIRE(c);
+  REQUIRE(c->kind == ExprKind::Call);
+  REQUIRE(c->args.size() == 3);
+  CHECK(c->args[0]->kind == ExprKind::Var);
+  CHECK(c->args[0]->slot == hidden->slot);
+  CHECK(c->args[1]->lit.f == 2.5);
+  CHECK(c->args[2]->kind == ExprKind::Var);
+  CHECK(c->args[2]->text == "n");
+}
+
 TEST_CASE(
     "an if whose value is a tuple names its locals; the lowering has each branch assign them") {
   using vx::tir::ExprKind;

@@ -73,6 +73,11 @@ endif()
 add_test(NAME let_borrows
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/let_borrows_test.py $<TARGET_FILE:vx>
           ${vx_let_borrows_count} 1)
+# struct_call_borrows: every form of a use or a write of a struct (assignments of a field, of a
+# struct field, of the whole struct, a destructuring `let`, a `&mut` call) in an argument after
+# the struct is borrowed by the same call, against the rule of spec/types.md §9 (E0305).
+add_test(NAME struct_call_borrows
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/struct_call_borrows_test.py $<TARGET_FILE:vx>)
 
 # `vx call` on arrays numpy writes and reads (spec/cli.md §2.2): seed 002's gelu_forward on
 # 6,291,456 floats, bit for bit the interpreter's own run. numpy is Debian's python3-numpy

@@ -59,7 +59,8 @@ TYPED_BODY = [
     '    println!("{}", (h%3[3i32][7i32] : i32));',
 ]
 # A `match` on a tuple of two locals: `v` is immutable, tested itself; `k` is `mut`, so its value
-# goes into a hidden local `_match` first. Arm 2's alternatives are an or-pattern, then its guard; `(u, _)`
+# goes into a hidden local `_match` first (the typed program's statement of the tuple declares it,
+# `_` for `v`; the lowering makes the `let`). Arm 2's alternatives are an or-pattern, then its guard; `(u, _)`
 # completes the cover and is the chain's final `else` (`u` is `v`'s own local).
 MATCH_PROGRAM = """fn main() {
     let v = 7;
@@ -82,7 +83,7 @@ MATCH_TYPED = [
     (1, "let k%2: i32 = v%0;"),
     (1, "k%2 -= 7i32;"),
     (1, "let r%4: i32 = (match {"),
-    (2, "let _match%3: i32 = k%2;"),
+    (2, "((v%0, k%2) : (i32, i32)) -> let (_, _match%3);"),
     (1, "} v%0, _match%3 {"),
     (2, "(0i32, _) => {"),
     (3, "1i32"),
@@ -166,6 +167,67 @@ TUPLE_LOWERED = [
     (0, "}"),
 ]
 
+# A field of a tuple value that has effects, a destructuring `let` with `_` and an assignment to
+# a tuple local: the typed program keeps the field (`.1`, the value's second scalar), the `let` of
+# the whole value (`-> let (a%3, _, b%4)`) and the assignment of the whole value to `t`'s locals.
+# The lowering spreads the block's stores first: the swap reads both of t's scalars into locals
+# of its own (7, 8) before it writes either; then it runs the block of the field's value into a
+# local (9) before 2.5 is read, and the `_` element for its effect (n becomes 2).
+FIELD_PROGRAM = """fn main() {
+    let mut n = 0;
+    let x = ({ n += 1; n }, 2.5).1;
+    let (a, _, b) = (n, { n += 1; n }, 4);
+    let mut t = (a, b);
+    t = (t.1, t.0);
+    println!("{} {} {} {} {:?}", x, a, b, n, t);
+}
+"""
+FIELD_TYPED = [
+    (0, "fn main() -> () {  // 1:4, 7 slots"),
+    (1, "let n%0: i32 = 0i32;"),
+    (1, "let x%1: f64 = (((({"),
+    (2, "n%0 += 1i32;"),
+    (2, "n%0"),
+    (1, "} : i32), 2.5f64) : (i32, f64)).1 : f64);"),
+    (1, "({"),
+    (2, "let _tuple%2: i32 = n%0;"),
+    (2, "(_tuple%2, ({"),
+    (3, "n%0 += 1i32;"),
+    (3, "n%0"),
+    (2, "} : i32), 4i32)"),
+    (1, "} : (i32, i32, i32)) -> let (a%3, _, b%4);"),
+    (1, "((a%3, b%4) : (i32, i32)) -> let (t.0%5, t.1%6);"),
+    (1, "((t.1%6, t.0%5) : (i32, i32)) -> (t.0%5, t.1%6);"),
+    (1, 'println!("{} {} {} {} {:?}", x%1, a%3, b%4, n%0, ((t.0%5, t.1%6) : (i32, i32)));'),
+    (0, "}"),
+]
+FIELD_LOWERED = [
+    (0, "fn main() -> () {  // 1:4, 10 slots"),
+    (1, "let n%0: i32 = 0i32;"),
+    (1, "let x%1: f64 = ({"),
+    (2, "let _tuple%9: i32 = ({"),
+    (3, "n%0 += 1i32;"),
+    (3, "n%0"),
+    (2, "} : i32);"),
+    (2, "2.5f64"),
+    (1, "} : f64);"),
+    (1, "let _tuple%2: i32 = n%0;"),
+    (1, "let a%3: i32 = _tuple%2;"),
+    (1, "({"),
+    (2, "n%0 += 1i32;"),
+    (2, "n%0"),
+    (1, "} : i32);"),
+    (1, "let b%4: i32 = 4i32;"),
+    (1, "let t.0%5: i32 = a%3;"),
+    (1, "let t.1%6: i32 = b%4;"),
+    (1, "let _tuple%7: i32 = t.1%6;"),
+    (1, "let _tuple%8: i32 = t.0%5;"),
+    (1, "t.0%5 = _tuple%7;"),
+    (1, "t.1%6 = _tuple%8;"),
+    (1, 'println!("{} {} {} {} ({}, {})", x%1, a%3, b%4, n%0, t.0%5, t.1%6);'),
+    (0, "}"),
+]
+
 SYNC = "    // offload mark: sync (the GPU's results copied back)"
 CHECKPOINT = "    // offload mark: checkpoint after the region at 3:5"
 
@@ -234,6 +296,18 @@ with tempfile.TemporaryDirectory() as tmp:
     for dump, want in (("typed", TUPLE_TYPED), ("lowered", TUPLE_LOWERED)):
         r = vx("check", f"--dump={dump}", tuple_path)
         expect_lines(f"check --dump={dump} of tuples", r.stdout,
+                     ["    " * depth + text for depth, text in want])
+
+    field_path = os.path.join(tmp, "f.vx")
+    with open(field_path, "w") as f:
+        f.write(FIELD_PROGRAM)
+    r = vx("run", field_path)
+    # n: 1 after x, read as a, then 2; t: (1, 4) swapped
+    if r.returncode != 0 or r.stdout != "2.5 1 4 2 (4, 1)\n":
+        fail(f"the field program: status {r.returncode}, stdout {r.stdout!r}")
+    for dump, want in (("typed", FIELD_TYPED), ("lowered", FIELD_LOWERED)):
+        r = vx("check", f"--dump={dump}", field_path)
+        expect_lines(f"check --dump={dump} of a field, a destructuring let and a tuple assigned", r.stdout,
                      ["    " * depth + text for depth, text in want])
 
     r = vx("check", "--dump=kernels", path)

@@ -258,7 +258,7 @@ def check_with_vx(vx):
 DUMP_SIGNS = {"If": r"\(if ", "BlockExpr": r"\(\{", "Match": r"\(match ", "Loop": r"\bloop \{", "While": r"\bwhile ",
               "For": r"\bfor ", "Let": r"\blet ", "Return": r"\breturn\b", "Break": r"\bbreak\b",
               "Continue": r"\bcontinue\b", "Builtin": r"\.\w+\(|lanes::|atomic_\w+\(|scoped_fence",
-              "Ref": r"\(&", "View": r"\(&\(", "ArrayLit": r"\(\[", "Cast": r" as ",
+              "Ref": r"\(&", "View": r"\(&\(", "ArrayLit": r"\(\[", "Cast": r" as ", "Field": r"\)\.\d+ : ",
               "TensorNew": r"::(fill|uninit|fill_dims)\("}
 
 

@@ -526,24 +526,30 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
     return error_expr(s);
   }
   // The values the arms test: the scrutinee's own locals where they are immutable ones (so that
-  // the kernel rules see a lane's index as itself), else hidden locals.
+  // the kernel rules see a lane's index as itself), else hidden locals. A tuple's is a statement
+  // of the flat tuple that declares the hidden ones (-1 for a local tested itself); the lowering
+  // makes the lets (lower/lower_tuples.cpp).
   tir::Block* outer = prog_.new_block();
   outer->span = s;
   std::vector<tir::Expr*> leaves = {scrut};
   if (t.is_tuple()) {
     scrut = as_flat(scrut);
-    outer->stmts.insert(outer->stmts.end(), scrut->block->stmts.begin(), scrut->block->stmts.end());
     leaves = scrut->args;
   }
-  std::vector<int> slots;
+  std::vector<int> slots, declared;
   for (tir::Expr* leaf : leaves) {
     int slot = leaf->kind == tir::ExprKind::Var ? leaf->slot : -1;
     if (slot >= 0 && fn_->slot_mut[static_cast<size_t>(slot)]) slot = -1;
-    if (slot < 0) {
-      slot = hidden_slot(leaf->type, kMatchValueName, scrut_span);
-      outer->stmts.push_back(let_slot(slot, leaf, scrut_span));
-    }
-    slots.push_back(slot);
+    declared.push_back(slot < 0 ? hidden_slot(leaf->type, kMatchValueName, scrut_span) : -1);
+    slots.push_back(slot < 0 ? declared.back() : slot);
+  }
+  if (t.is_tuple()) {
+    scrut->into_slots = declared;
+    scrut->declares = true;
+    outer->stmts.push_back(flat().statement(scrut));
+    outer->stmts.back()->span = scrut_span;
+  } else if (declared.front() >= 0) {
+    outer->stmts.push_back(let_slot(declared.front(), scrut, scrut_span));
   }
 
   // The patterns, in order; then the arms' guards and bodies.
@@ -579,7 +585,7 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
       });
     if (!read)
       outer->stmts.push_back(let_slot(hidden_slot(leaves[i]->type, kMatchValueName, scrut_span),
-                                      leaves[i], scrut_span));
+                                      read_slot(slot, leaves[i]->span), scrut_span));
   }
 
   // The arms' bodies, as the branches of an `if` (check_if): each expects what the `match`

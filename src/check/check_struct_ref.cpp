@@ -17,11 +17,10 @@ namespace vx::check {
 
 namespace {
 
-// The locals that `e` reads and those it assigns.
+// The locals that `e` reads and those it assigns (tests/struct_call_borrows_test.py).
 void touched(const tir::Expr* e, std::set<int>& reads, std::set<int>& writes) {
   tir::walk_expr(e, [&](const tir::Stmt* s, const tir::Expr* x) {
-    if (s && s->kind == tir::StmtKind::Assign && s->target && s->target->kind == tir::ExprKind::Var)
-      writes.insert(s->target->slot);
+    tir::own_writes(s, x, [&](int slot) { writes.insert(slot); });
     if (x && x->kind == tir::ExprKind::Var) reads.insert(x->slot);
   });
 }

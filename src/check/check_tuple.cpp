@@ -3,10 +3,12 @@
 // kernel rules, the CUDA emitter) runs tuples unchanged: a tuple local is its scalars' locals, a
 // function that returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots)
 // that the call copies into the caller's (tir::Expr::out_slots). The typed program keeps `==` and
-// `!=` of two tuples, tuples printed and assert_eq! of two tuples, and a tuple value that goes into
-// locals (a `let`'s, a `return`'s, an `if`'s, a `break`'s) is a statement naming them
-// (tir::Expr::into_slots); the lowering takes those apart (lower/lower_tuples.cpp). Both build
-// with check/flat_tuples.hpp.
+// `!=` of two tuples, tuples printed, assert_eq! of two tuples, a scalar field of a value with
+// effects (tir::ExprKind::Field) and the tuple arguments of a call whose value is no tuple and
+// that copies no struct back, and a tuple value that goes into locals (a `let`'s, a
+// destructuring `let`'s, an assignment's, a `return`'s, an `if`'s, a `break`'s) is a statement
+// naming them (tir::Expr::into_slots); the lowering takes those apart (lower/lower_tuples.cpp).
+// Both build with check/flat_tuples.hpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <charconv>
@@ -214,6 +216,12 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
   int first = 0;
   if (!tuple_index(base->type, f, s, elem, first)) return error_expr(s);
   const int count = elem.leaf_count();
+  if (elem.is_scalar() && tir::has_effect(base)) {  // `f().1`: the lowering takes it apart
+    tir::Expr* e = make(tir::ExprKind::Field, elem, s);
+    e->args = {base};
+    e->field = first;
+    return e;
+  }
   // The other elements are still evaluated (for their effects), before the field is read.
   bool other_effects = false;
   for (int k = 0; k < static_cast<int>(base->args.size()); ++k)
@@ -271,34 +279,25 @@ void Checker::declare_tuple(const std::string& name, const Type& t, bool is_mut,
   scopes_.back().push_back(std::move(l));
 }
 
-void Checker::bind_pattern(const ast::LetPattern& p, const Type& t,
-                           const std::vector<tir::Expr*>& leaves, size_t first,
-                           std::set<std::string>& names, std::vector<tir::Stmt*>& out) {
-  const int count = t.leaf_count();
+void Checker::bind_pattern(const ast::LetPattern& p, const Type& t, size_t first,
+                           std::set<std::string>& names, std::vector<int>& slots) {
   ast::visit(
       p,
       [&](const ast::BindPat& b) {
         const std::string& name = b.name.name;
-        if (name == "_")  // the elements are still evaluated
-          return drop_leaves(leaves, first, first + static_cast<size_t>(count), out);
+        if (name == "_") return;  // the elements are still evaluated
         if (!names.insert(name).second)
           error("E0102", span(b.name),
                 "identifier `" + name + "` is bound more than once in the same pattern",
                 "used in a pattern more than once");
         if (!t.is_tuple()) {
-          tir::Stmt* st = prog_.new_stmt();
-          st->kind = tir::StmtKind::Let;
-          st->span = span(b);
-          st->value = leaves[first];
-          st->var_name = name;
-          st->slot = declare(name, t, b.is_mut, span(b.name));
-          out.push_back(st);
+          slots[first] = declare(name, t, b.is_mut, span(b.name));
           return;
         }
-        tir::Expr* sub = new_flat(t, span(b));
-        sub->args.assign(leaves.begin() + static_cast<long>(first),
-                         leaves.begin() + static_cast<long>(first) + count);
-        declare_tuple(name, t, b.is_mut, span(b.name), sub, out);
+        std::vector<tir::Stmt*> none;  // declared only: the destructuring `let` stores them
+        std::vector<int> leaves;
+        declare_tuple(name, t, b.is_mut, span(b.name), nullptr, none, &leaves);
+        std::copy(leaves.begin(), leaves.end(), slots.begin() + static_cast<long>(first));
       },
       [&](const ast::x3::forward_ast<ast::TuplePat>& pat) {
         const ast::TuplePat& tp = pat.get();
@@ -319,7 +318,7 @@ void Checker::bind_pattern(const ast::LetPattern& p, const Type& t,
         }
         size_t at = first;
         for (size_t i = 0; i < tp.elems.size(); ++i) {
-          bind_pattern(tp.elems[i], t.elems[i], leaves, at, names, out);
+          bind_pattern(tp.elems[i], t.elems[i], at, names, slots);
           at += static_cast<size_t>(t.elems[i].leaf_count());
         }
       });
@@ -351,16 +350,20 @@ void Checker::check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<ti
     error("E0200", span(l.pat),
           "mismatched types: expected `" + type_name(v->type) + "`, found a tuple",
           "expected `" + type_name(v->type) + "`");
-  (void)s;
   if (!tuple) {
     declare_unchecked(l.pat);
     return;
   }
-  out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
-  v->block->stmts.clear();
+  // A statement of the value that declares the names' locals, and drops the scalars a `_` binds
+  // (-1): the lowering makes the lets (lower/lower_tuples.cpp).
   std::set<std::string> names;
-  bind_pattern(ast::LetPattern(ast::x3::forward_ast<ast::TuplePat>(l.pat)), v->type, v->args, 0,
-               names, out);
+  std::vector<int> slots(v->args.size(), -1);
+  bind_pattern(ast::LetPattern(ast::x3::forward_ast<ast::TuplePat>(l.pat)), v->type, 0, names,
+               slots);
+  v->into_slots = std::move(slots);
+  v->declares = true;
+  out.push_back(flat().statement(v));
+  out.back()->span = s;
 }
 
 void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,
@@ -475,15 +478,15 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   }
   v = coerce(v, t, span(a.value));
   if (v->type.is_error()) return;
-  // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
-  materialize(v, true);
   if (whole) local.moved = false;  // a new value
-  out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
-  for (size_t k = 0; k < v->args.size(); ++k) {
-    out.push_back(
-        assign_slot(local.leaves[static_cast<size_t>(first) + k], v->args[k], span(place)));
-    out.back()->target->text = path;  // what a diagnostic names: the tuple assigned (`p`, `t.1`)
-  }
+  // A statement of the value naming the place's locals and the place (`p`, `t.1`: what a
+  // diagnostic names); the lowering reads every scalar before it writes any (`t = (t.1, t.0);`
+  // swaps) and assigns them (lower/lower_tuples.cpp).
+  const auto from = local.leaves.begin() + first;
+  v->into_slots.assign(from, from + static_cast<long>(v->args.size()));
+  v->text = path;
+  out.push_back(flat().statement(v));
+  out.back()->span = span(place);
 }
 
 void Checker::return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out,
@@ -505,6 +508,11 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   // `&mut` struct arguments (check_struct_ref.cpp): the callee's fields come back after the call.
   const std::vector<StructBorrow> backs = call_borrows(call, sig);
   pass_tensor_leaves_by_view(call);  // check_struct_tensor.cpp
+  // A call whose value is no tuple and that copies no struct back keeps its tuple arguments; the
+  // lowering passes their scalars (lower/lower_tuples.cpp).
+  const bool tuple_args = std::any_of(call->args.begin(), call->args.end(),
+                                      [](const tir::Expr* a) { return a->type.is_tuple(); });
+  if (!sig.ret.is_tuple() && backs.empty() && tuple_args) return call;
   std::vector<tir::Stmt*> pre;
   std::vector<tir::Expr*> parts = call->args;
   call->args = sequence(parts, pre);
@@ -550,7 +558,7 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
 
 void Checker::check_no_tuples(const tir::Function& f) {
   // The tuples the lowering takes apart (lower/lower_tuples.cpp): the operands of `==` and `!=`,
-  // the arguments of a print and an assert.
+  // the arguments of a print, an assert and a call, the value a Field reads.
   // And an `if`, `match` or block whose value goes into locals, with its branches' values.
   std::set<const tir::Expr*> kept;
   std::function<void(const tir::Expr*)> routed = [&](const tir::Expr* e) {
@@ -562,7 +570,8 @@ void Checker::check_no_tuples(const tir::Function& f) {
     if (e && !e->into_slots.empty()) routed(e);
     const bool compare = e && e->kind == tir::ExprKind::Binary &&
                          (e->bop == tir::BinOp::Eq || e->bop == tir::BinOp::Ne);
-    if (e && (compare || e->kind == tir::ExprKind::Print || e->kind == tir::ExprKind::Assert))
+    if (e && (compare || e->kind == tir::ExprKind::Print || e->kind == tir::ExprKind::Assert ||
+              e->kind == tir::ExprKind::Field || e->kind == tir::ExprKind::Call))
       for (const tir::Expr* a : e->args)
         if (is_flat(a)) kept.insert(a);
   });

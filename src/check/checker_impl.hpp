@@ -207,6 +207,8 @@ class Checker {
   tir::Expr* tuple_var(const Local& l, Span s);
   // `.N` of `base`; the element's type and the range of its scalars, or false (reported).
   bool tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem, int& first);
+  // `.N` of `base` (flat): a scalar of a value with effects is a Field node, which the lowering
+  // takes apart; the checker takes apart the rest.
   tir::Expr* tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span s);
   // `a == b`, `a != b` of two tuples, kept for the lowering; E0202 for another operator.
   tir::Expr* tuple_compare(const OpTree& t, tir::BinOp op, tir::Expr* a, tir::Expr* b);
@@ -216,8 +218,10 @@ class Checker {
   // The names of a pattern that was refused, as locals of no type (no further errors).
   void declare_unchecked(const ast::TuplePat& p);
   void check_let_tuple(const ast::LetTupleStmt& l, Span s, std::vector<tir::Stmt*>& out);
-  void bind_pattern(const ast::LetPattern& p, const Type& t, const std::vector<tir::Expr*>& leaves,
-                    size_t first, std::set<std::string>& names, std::vector<tir::Stmt*>& out);
+  // Declares the names of `p`, which binds scalars [first, …) of a value of type `t`: their
+  // locals into `slots` (-1, left as it was, for a scalar `_` drops).
+  void bind_pattern(const ast::LetPattern& p, const Type& t, size_t first,
+                    std::set<std::string>& names, std::vector<int>& slots);
   // `t = …`, `t.0 = …`, `t.1 += …` of a tuple local; `*r = …` of a reference to a struct
   // (`through_deref`).
   void check_tuple_assign(Local& local, const ast::Postfix& place, const ast::AssignTail& a,

@@ -27,6 +27,7 @@ const tir::Expr* tensor_root(const tir::Expr* e) {
       case tir::ExprKind::If:
       case tir::ExprKind::BlockExpr:
       case tir::ExprKind::Match:
+      case tir::ExprKind::Field:
       case tir::ExprKind::Print:
       case tir::ExprKind::Assert:
       case tir::ExprKind::ArrayLit:
@@ -146,6 +147,7 @@ class Walk {
       case tir::ExprKind::Var:
         return;
       case tir::ExprKind::Match:
+      case tir::ExprKind::Field:
         tir::unlowered();
       case tir::ExprKind::Print:
         out_.prints = true;

@@ -4,10 +4,8 @@
 
 namespace vx::tir {
 
-namespace {
+bool plain(const Expr* e) { return e->kind == ExprKind::Literal || e->kind == ExprKind::Var; }
 
-// Whether running `e` can have an effect or read what an effect changes: anything but a plain
-// scalar, or a flat tuple with a prelude or such a scalar.
 bool has_effect(const Expr* e) {
   if (!e->type.is_tuple()) return !plain(e);
   if (!e->block->stmts.empty()) return true;
@@ -15,10 +13,6 @@ bool has_effect(const Expr* e) {
     if (!plain(a)) return true;
   return false;
 }
-
-}  // namespace
-
-bool plain(const Expr* e) { return e->kind == ExprKind::Literal || e->kind == ExprKind::Var; }
 
 bool is_flat(const Expr* e) {
   return e->type.is_tuple() && e->kind == ExprKind::BlockExpr && e->block && !e->block->tail &&
@@ -135,9 +129,13 @@ void FlatBuilder::drop_leaves(const std::vector<Expr*>& leaves, size_t from, siz
 void FlatBuilder::assign_flat(Expr* flat, const std::vector<int>& slots, std::vector<Stmt*>& out,
                               bool declares, Span decl) {
   out.insert(out.end(), flat->block->stmts.begin(), flat->block->stmts.end());
-  for (size_t k = 0; k < slots.size() && k < flat->args.size(); ++k)
-    out.push_back(declares ? let_slot(slots[k], flat->args[k], decl)
-                           : assign_slot(slots[k], flat->args[k], flat->args[k]->span));
+  for (size_t k = 0; k < slots.size() && k < flat->args.size(); ++k) {
+    if (slots[k] < 0)
+      drop_leaves(flat->args, k, k + 1, out);
+    else
+      out.push_back(declares ? let_slot(slots[k], flat->args[k], decl)
+                             : assign_slot(slots[k], flat->args[k], flat->args[k]->span));
+  }
 }
 
 Expr* FlatBuilder::with_prelude(std::vector<Stmt*> pre, Expr* value) {

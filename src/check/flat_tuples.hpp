@@ -1,10 +1,10 @@
 // Flat tuples (spec/types.md §8): a tuple value in the typed program is a BlockExpr of the
 // tuple's type whose block holds what runs first and whose args are its scalars in order (a
-// nested tuple's inlined). The checker makes them and takes most of them apart as it types
+// nested tuple's inlined). The checker makes them and takes some of them apart as it types
 // (check/check_tuple.cpp); the lowering (lower/lower_tuples.cpp) takes apart those the typed
-// program keeps: `==` and `!=` of two tuples, tuples printed with `{:?}` and assert_eq! of two
-// tuples. Both build with this: the hidden locals of one function and the order their values
-// are read in.
+// program keeps: `==` and `!=` of two tuples, tuples printed with `{:?}`, assert_eq! of two
+// tuples, a scalar field of a value, and the values stored into locals (Expr::into_slots). Both
+// build with this: the hidden locals of one function and the order their values are read in.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,6 +16,9 @@ namespace vx::tir {
 // A scalar that reads the same whenever it is read: a literal or a local.
 bool plain(const Expr* e);
 bool is_flat(const Expr* e);
+// Whether running `e` can have an effect or read what an effect changes: anything but a plain
+// scalar, or a flat tuple with a prelude or such a scalar.
+bool has_effect(const Expr* e);
 
 class FlatBuilder {
  public:
@@ -41,7 +44,8 @@ class FlatBuilder {
   void drop_leaves(const std::vector<Expr*>& leaves, size_t from, size_t to,
                    std::vector<Stmt*>& out);
   // The flat tuple `flat` into `slots`: its prelude, then each scalar assigned, or each local
-  // declared with `let` at `decl` when `declares`.
+  // declared with `let` at `decl` when `declares`; a scalar whose slot is -1 runs for its effects
+  // only (a destructuring `let`'s `_`).
   void assign_flat(Expr* flat, const std::vector<int>& slots, std::vector<Stmt*>& out,
                    bool declares = false, Span decl = {});
   // `value` after `pre` (a BlockExpr when `pre` is not empty).

@@ -244,6 +244,7 @@ std::optional<std::string> ignored_value(const tir::Program& p, const Expr* v) {
     case ExprKind::If:
     case ExprKind::BlockExpr:
     case ExprKind::Match:
+    case ExprKind::Field:
     case ExprKind::Print:
     case ExprKind::Assert:
     case ExprKind::ArrayLit:

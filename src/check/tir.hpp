@@ -191,6 +191,10 @@ enum class ExprKind : uint8_t {
   Match,      // `match`: `match` holds the scrutinee's locals and the arms. Only the checker's
               // typed program has it: the lowering step (lower/lower.hpp) makes each a BlockExpr
               // (`from_match`) of a chain of `if`s before the kernel rules and the back ends.
+  Field,      // a scalar field of a tuple or struct value that has effects (`f().1`, `g().x`):
+              // the scalar `field` of the flat tuple args[0], whose other scalars still run for
+              // their effects. Only the typed program has it: the lowering makes each the
+              // prelude, those effects and the scalar (lower/lower_tuples.hpp).
 };
 
 struct Match;
@@ -208,18 +212,21 @@ struct Expr {
   Literal lit;
   int slot = -1;      // Var
   int fn_index = -1;  // Call
+  int field = -1;     // Field: the index of its scalar among args[0]'s
   BinOp bop = BinOp::Add;
   UnOp uop = UnOp::Neg;
   BuiltinId builtin = BuiltinId::LanesSum;
-  bool builtin_fill = false;   // TensorNew
-  bool newline = false;        // Print
-  bool is_assert_eq = false;   // Assert
-  bool from_match = false;     // BlockExpr: a `match`, made a block of `if`s by the lowering
-  std::string text;            // String; for Var, the variable's name (for messages)
+  bool builtin_fill = false;  // TensorNew
+  bool newline = false;       // Print
+  bool is_assert_eq = false;  // Assert
+  bool from_match = false;    // BlockExpr: a `match`, made a block of `if`s by the lowering
+  // String; for Var, the variable's name (for messages); for a flat tuple assigned to a tuple
+  // local's place (into_slots), that place (`t`, `t.1`).
+  std::string text;
   std::vector<int> out_slots;  // Call of a function with ret_slots: the locals it writes
   // A flat tuple, or an If, BlockExpr or Match of a tuple type, that is a statement of the typed
-  // program: the locals its value goes to, one per scalar; the lowering assigns them
-  // (lower/lower_tuples.hpp).
+  // program: the locals its value goes to, one per scalar (-1: a scalar a destructuring `let`
+  // drops); the lowering assigns them (lower/lower_tuples.hpp).
   std::vector<int> into_slots;
   bool declares = false;  // a flat tuple's into_slots are the locals of a `let`: declared there
   std::vector<Expr*> args;
@@ -229,11 +236,14 @@ struct Expr {
   Match* match = nullptr;  // Match
 };
 
-// A `match` in a step that reads the lowered program: the lowering step did not run, a bug in vx.
+// A `match` or a field of a value in a step that reads the lowered program: the lowering step did
+// not run, a bug in vx.
 [[noreturn]] inline void unlowered(const char* file = __builtin_FILE(),
                                    int line = __builtin_LINE()) {
-  internal_error("a `match` reached a step that reads the lowered program (lower/lower.hpp)", file,
-                 line);
+  internal_error(
+      "a `match` or a field of a value reached a step that reads the lowered program "
+      "(lower/lower.hpp)",
+      file, line);
 }
 
 // The blocks whose value is the value of `e`: an `if`'s two, a block expression's, the bodies of a

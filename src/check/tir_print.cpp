@@ -208,14 +208,14 @@ class Printer {
   // An expression, and the locals its tuple value goes to (Expr::into_slots), as a call's.
   std::string expr(const Expr& e) { return value(e) + into(e.into_slots, e.declares); }
   // ` -> (a%1, b%2)`: the locals a tuple's scalars are written into (` -> let (…)`: declared
-  // there); nothing for none.
+  // there, `_` for a scalar run for its effects only); nothing for none.
   std::string into(const std::vector<int>& slots, bool declares = false) const {
     std::string text;
     for (size_t k = 0; k < slots.size(); ++k)
       text += (k          ? ", "
                : declares ? " -> let ("
                           : " -> (") +
-              local(slots[k]) + (k + 1 == slots.size() ? ")" : "");
+              (slots[k] < 0 ? "_" : local(slots[k])) + (k + 1 == slots.size() ? ")" : "");
     return text;
   }
   std::string value(const Expr& e) {
@@ -299,6 +299,8 @@ class Printer {
       }
       case ExprKind::Match:
         return typed(match(*e.match), e.type);
+      case ExprKind::Field:  // `.N`: the N-th scalar of the flat tuple, counted from 0
+        return typed(expr(*e.args[0]) + "." + std::to_string(e.field), e.type);
       case ExprKind::ArrayLit:
         if (e.args.size() == 1 && e.type.dims[0] > 1)
           return typed("[" + expr(*e.args[0]) + "; " + std::to_string(e.type.dims[0]) + "]",

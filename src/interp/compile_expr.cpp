@@ -277,6 +277,7 @@ const Node* Compiler::value(const tir::Expr& e) {
   using tir::ExprKind;
   switch (e.kind) {
     case ExprKind::Match:  // lowered before this step
+    case ExprKind::Field:
       tir::unlowered();
     case ExprKind::Literal:
       return with_scalar(e.type.scalar, [&](auto tag) -> const Node* {

@@ -738,6 +738,7 @@ class LaneBuilder {
     if (!e.type.is_scalar()) return nullptr;
     switch (e.kind) {
       case ExprKind::Match:  // lowered before this step
+      case ExprKind::Field:
         tir::unlowered();
       case ExprKind::Literal: {
         auto* n = with_buffer(c_.make<LaneValue<T>>());

@@ -1,7 +1,8 @@
-// Tuples (lower/lower_tuples.hpp): the comparisons, prints and asserts of tuple values, and the
-// tuple values stored into locals (a `return`'s, an `if`'s, a `break`'s). Every
-// scalar is read once, in the order spec/semantics.md §2 gives, as the checker's own consumers of
-// a tuple read them (check/check_tuple.cpp).
+// Tuples (lower/lower_tuples.hpp): the comparisons, prints, asserts, fields and call arguments of
+// tuple values, and the tuple values stored into locals (a `let`'s, a destructuring `let`'s, a
+// `match`'s scrutinee's, an assignment's, a `return`'s, an `if`'s, a `break`'s). Every scalar is
+// read once, in the order spec/semantics.md §2 gives, as the checker's own consumers of a tuple
+// read them (check/check_tuple.cpp).
 #include "lower/lower_tuples.hpp"
 
 #include <algorithm>
@@ -149,6 +150,20 @@ void after_prelude(tir::FlatBuilder& build, Expr* e, std::vector<Stmt*> pre, Exp
 void route(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots,
            std::vector<Stmt*>& out);
 
+// `f().1`: the other scalars still run for their effects, in order, before the field is read.
+void lower_field(tir::FlatBuilder& build, Expr* e) {
+  Expr* base = e->args[0];
+  const size_t k = static_cast<size_t>(e->field);
+  bool other_effects = false;
+  for (size_t j = 0; j < base->args.size(); ++j)
+    other_effects = other_effects || (j != k && !tir::plain(base->args[j]));
+  if (other_effects) build.materialize(base, true);
+  std::vector<Stmt*> pre = base->block->stmts;
+  build.drop_leaves(base->args, 0, k, pre);
+  build.drop_leaves(base->args, k + 1, base->args.size(), pre);
+  after_prelude(build, e, std::move(pre), base->args[k]);
+}
+
 // Each branch's value of the `if`, `match` or block `e` into `slots`; `e` of type `()`.
 void route_branches(tir::FlatBuilder& build, Expr* e, const std::vector<int>& slots) {
   for (tir::Block* b : tir::branches(e)) {
@@ -177,6 +192,18 @@ bool stores_flat(const Stmt* s) {
          tir::is_flat(s->value);
 }
 
+// `t = …`, `t.1 = …`: the flat tuple `v` into the locals of the place `v->text` names, at `at`.
+// Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
+void assign_place(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots, Span at,
+                  std::vector<Stmt*>& out) {
+  build.materialize(v, true);
+  out.insert(out.end(), v->block->stmts.begin(), v->block->stmts.end());
+  for (size_t k = 0; k < slots.size() && k < v->args.size(); ++k) {
+    out.push_back(build.assign_slot(slots[k], v->args[k], at));
+    out.back()->target->text = v->text;  // what a diagnostic names: the place, not its scalar
+  }
+}
+
 // `s`, or what it stores when it stores a flat tuple (its prelude may store one again).
 void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
   if (!stores_flat(s)) return out.push_back(s);
@@ -184,7 +211,10 @@ void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
   const std::vector<int> slots = std::move(v->into_slots);
   v->into_slots.clear();
   std::vector<Stmt*> pieces;
-  build.assign_flat(v, slots, pieces, v->declares, s->span);
+  if (v->declares || v->text.empty())  // a `let`'s, or into hidden locals
+    build.assign_flat(v, slots, pieces, v->declares, s->span);
+  else
+    assign_place(build, v, slots, s->span, pieces);
   for (Stmt* p : pieces) spread(build, p, out);
 }
 
@@ -206,6 +236,15 @@ void route_tuple_value(tir::FlatBuilder& build, Expr* e) {
 }
 
 void lower_tuple_use(tir::FlatBuilder& build, Expr* e) {
+  if (e->kind == ExprKind::Field) return lower_field(build, e);
+  const auto tuple = [](const Expr* a) { return a->type.is_tuple(); };
+  if (e->kind == ExprKind::Call && std::any_of(e->args.begin(), e->args.end(), tuple)) {
+    // `f(t, (a, g()))`: each tuple's scalars are arguments, read in order (spec/semantics.md §2)
+    std::vector<Expr*> parts = e->args;
+    std::vector<Stmt*> pre;
+    e->args = build.sequence(parts, pre);
+    return after_prelude(build, e, std::move(pre), e);
+  }
   const bool compare =
       e->kind == ExprKind::Binary && (e->bop == tir::BinOp::Eq || e->bop == tir::BinOp::Ne);
   if (compare && e->args[0]->type.is_tuple()) {

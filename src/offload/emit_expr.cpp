@@ -184,6 +184,7 @@ std::optional<std::string> RegionEmitter::reg_tile_elem(const Expr& e) {
 std::string RegionEmitter::expr(const Expr& e, std::string& pre) {
   switch (e.kind) {
     case ExprKind::Match:  // lowered before this step
+    case ExprKind::Field:
       tir::unlowered();
     case ExprKind::Literal:
       if (e.type.scalar == Scalar::Bool) return e.lit.i ? "true" : "false";

@@ -57,6 +57,7 @@ std::optional<uint64_t> eval_int(const Expr& e, interp::Frame& f) {
   const Scalar s = e.type.scalar;
   switch (e.kind) {
     case ExprKind::Match:  // lowered before this step
+    case ExprKind::Field:
       tir::unlowered();
     case ExprKind::Literal:
       return norm(static_cast<uint64_t>(e.lit.i), s);

@@ -23,6 +23,7 @@ std::optional<std::pair<int64_t, int64_t>> index_interval(const Expr& e,
   std::optional<std::pair<int64_t, int64_t>> r;
   switch (e.kind) {
     case ExprKind::Match:  // lowered before this step
+    case ExprKind::Field:
       tir::unlowered();
     case ExprKind::Literal:
       if (!is_signed_int(e.type.scalar) && e.lit.i < 0) return std::nullopt;  // u64 above 2^63
@@ -102,6 +103,7 @@ std::optional<LanePass> pass_shape(const Stmt& s) {
 std::optional<int64_t> owned_offset(const Expr& e, int var) {
   switch (e.kind) {
     case ExprKind::Match:  // lowered before this step
+    case ExprKind::Field:
       tir::unlowered();
     case ExprKind::Var:
       if (e.slot == var) return int64_t{0};

@@ -239,6 +239,7 @@ class Summary {
   const IxNode* build(const tir::Expr* e) {
     switch (e->kind) {
       case tir::ExprKind::Match:  // lowered before this step
+      case tir::ExprKind::Field:
         tir::unlowered();
       case tir::ExprKind::Literal:
         if (e->type.is_scalar() && is_int(e->type.scalar)) return dag_.constant(e->lit.i);
@@ -357,6 +358,7 @@ class Summary {
     if (!e) return true;
     switch (e->kind) {
       case tir::ExprKind::Match:  // lowered before this step
+      case tir::ExprKind::Field:
         tir::unlowered();
       case tir::ExprKind::Var:
         return !frame_.bound.count(e->slot);  // any other use of the tensor is not read

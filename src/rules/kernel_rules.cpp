@@ -105,6 +105,7 @@ class RuleWalker {
   const IxNode* build(const tir::Expr* e) {
     switch (e->kind) {
       case tir::ExprKind::Match:  // lowered before this step
+      case tir::ExprKind::Field:
         tir::unlowered();
       case tir::ExprKind::Literal:
         if (e->type.is_scalar() && is_int(e->type.scalar)) return dag_.constant(e->lit.i);
@@ -641,6 +642,7 @@ class RuleWalker {
     if (!e) return;
     switch (e->kind) {
       case tir::ExprKind::Match:  // lowered before this step
+      case tir::ExprKind::Field:
         tir::unlowered();
       case tir::ExprKind::Index: {
         int r = e->args[0]->type.is_array() ? -1 : root_slot(e);  // an array: no shared memory

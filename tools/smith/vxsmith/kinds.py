@@ -20,8 +20,9 @@ atomic without its type).
 How the checker types what it reads (as `vx check --dump=typed` prints it): a `match` is a
 `Match` (a `Let` holds the scrutinee unless it is a variable; an arm's block is its own, and the
 lowering step later makes the arms a chain of `If`s); `&m[i]` of a tensor of higher rank is a `Ref` of a
-`View`; `x.f` of a struct and `t.0` of a tuple are `Var`s (their leaves' locals), and `&s` of a
-struct passes its fields (no `Ref`); `Tensor<…>::fill` / `uninit` / `fill_dims` are `TensorNew`;
+`View`; `x.f` of a struct and `t.0` of a tuple are `Var`s (their leaves' locals), a field of a
+call's result (`tup1(x).0`, `mk2(x).a`: smith's helpers return tuples and structs of scalars) is
+a `Field` of the call's value, and `&s` of a struct passes its fields (no `Ref`); `Tensor<…>::fill` / `uninit` / `fill_dims` are `TensorNew`;
 every method (`x.abs()`, `t.len()`, `tok.wait()`), `lanes::` routine, atomic and fence is a
 `Builtin`; an ordering or a scope (`AtomicOrdering::Relaxed`) is an i32 `Literal`, and so is a
 negative literal; a `loop` with a value is a `BlockExpr` of a `Let`, the `Loop`, and an `Assign`
@@ -347,6 +348,8 @@ class _Parser:
             elif tok == ".":
                 self.next()
                 self.next()  # a field of a struct or a tuple: the leaf's local
+                if self.kinds[start:start + 1] == [("Call", self.ctx)]:
+                    self.kinds.insert(start, ("Field", self.ctx))  # a scalar of a call's value
                 if self.kinds[start:] != [("Var", self.ctx)]:
                     self.kinds.insert(start, ("Var", self.ctx))
             elif tok == "as":
