@@ -222,15 +222,8 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
     e->field = first;
     return e;
   }
-  // The other elements are still evaluated (for their effects), before the field is read.
-  bool other_effects = false;
-  for (int k = 0; k < static_cast<int>(base->args.size()); ++k)
-    if ((k < first || k >= first + count) && !plain(base->args[static_cast<size_t>(k)]))
-      other_effects = true;
-  if (other_effects) materialize(base, true);
-  std::vector<tir::Stmt*> pre = base->block->stmts;
-  drop_leaves(base->args, 0, static_cast<size_t>(first), pre);
-  drop_leaves(base->args, static_cast<size_t>(first + count), base->args.size(), pre);
+  std::vector<tir::Stmt*> pre =
+      flat().select(base, static_cast<size_t>(first), static_cast<size_t>(count));
   if (!elem.is_tuple()) return with_prelude(pre, base->args[static_cast<size_t>(first)]);
   tir::Expr* flat = new_flat(elem, s);
   flat->block->stmts = std::move(pre);

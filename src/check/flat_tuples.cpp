@@ -120,6 +120,17 @@ std::vector<Expr*> FlatBuilder::sequence(std::vector<Expr*>& parts, std::vector<
   return leaves;
 }
 
+std::vector<Stmt*> FlatBuilder::select(Expr* flat, size_t first, size_t count) {
+  bool other_effects = false;
+  for (size_t k = 0; k < flat->args.size(); ++k)
+    other_effects = other_effects || ((k < first || k >= first + count) && !plain(flat->args[k]));
+  if (other_effects) materialize(flat, true);
+  std::vector<Stmt*> pre = flat->block->stmts;
+  drop_leaves(flat->args, 0, first, pre);
+  drop_leaves(flat->args, first + count, flat->args.size(), pre);
+  return pre;
+}
+
 void FlatBuilder::drop_leaves(const std::vector<Expr*>& leaves, size_t from, size_t to,
                               std::vector<Stmt*>& out) {
   for (size_t k = from; k < to && k < leaves.size(); ++k)

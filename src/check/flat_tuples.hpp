@@ -40,6 +40,11 @@ class FlatBuilder {
   // Puts the preludes of `parts` (flat tuples and scalars) into `pre` in order, and makes each
   // part's values safe to read after the parts that follow. Returns their scalars in order.
   std::vector<Expr*> sequence(std::vector<Expr*>& parts, std::vector<Stmt*>& pre);
+  // What reading the scalars [first, first + count) of the flat tuple `flat` needs to run first:
+  // its prelude, then its other scalars that have an effect, in order (they still run); when
+  // there are such, every scalar is read into a local first (materialize), so that those read
+  // are the values they had. A field of a tuple value (`f().1`).
+  std::vector<Stmt*> select(Expr* flat, size_t first, size_t count);
   // Statements that evaluate leaves[from, to) for their effects only (none for a plain read).
   void drop_leaves(const std::vector<Expr*>& leaves, size_t from, size_t to,
                    std::vector<Stmt*>& out);

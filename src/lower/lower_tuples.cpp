@@ -154,14 +154,7 @@ void route(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots,
 void lower_field(tir::FlatBuilder& build, Expr* e) {
   Expr* base = e->args[0];
   const size_t k = static_cast<size_t>(e->field);
-  bool other_effects = false;
-  for (size_t j = 0; j < base->args.size(); ++j)
-    other_effects = other_effects || (j != k && !tir::plain(base->args[j]));
-  if (other_effects) build.materialize(base, true);
-  std::vector<Stmt*> pre = base->block->stmts;
-  build.drop_leaves(base->args, 0, k, pre);
-  build.drop_leaves(base->args, k + 1, base->args.size(), pre);
-  after_prelude(build, e, std::move(pre), base->args[k]);
+  after_prelude(build, e, build.select(base, k, 1), base->args[k]);
 }
 
 // Each branch's value of the `if`, `match` or block `e` into `slots`; `e` of type `()`.
