@@ -228,6 +228,73 @@ FIELD_LOWERED = [
     (0, "}"),
 ]
 
+# A call that returns a tuple is a statement that declares its value's locals, and a call that
+# borrows a struct `&mut` names the locals its fields come back to; the lowering gives each call
+# out locals declared with 0, then copies the fields back into the struct after the call
+# (spec/cli.md §4).
+CALL_PROGRAM = """struct P { x: f64, n: i32 }
+fn two(a: i32) -> (i32, f64) { (a + 1, 0.5) }
+fn bump(p: &mut P, k: i32) -> i32 { p.n += k; p.n * 10 }
+fn main() {
+    let mut p = P { x: 1.5, n: 3 };
+    let (a, b) = two(p.n);
+    let v = bump(&mut p, a);
+    println!("{} {} {} {:?}", a, b, v, p);
+}
+"""
+CALLEES = [  # the struct's fields go back through `_back` locals (check_struct_ref.cpp)
+    (0, "fn bump(p.x%0: f64, p.n%1: i32, k%2: i32) -> i32 {  // 3:4, 6 slots"),
+    (1, "p.n%1 += k%2;"),
+    (1, "let _tuple%5: i32 = (p.n%1 * 10i32 : i32);"),
+    (1, "_back.x%3 = p.x%0;"),
+    (1, "_back.n%4 = p.n%1;"),
+    (1, "_tuple%5"),
+    (0, "}"),
+    (0, ""),
+]
+CALL_TYPED = [
+    (0, "fn two(a%0: i32) -> () {  // 2:4, 3 slots"),
+    (1, "(((a%0 + 1i32 : i32), 0.5f64) : (i32, f64)) -> (_ret.0%1, _ret.1%2);"),
+    (0, "}"),
+    (0, ""),
+] + CALLEES + [
+    (0, "fn main() -> () {  // 4:4, 7 slots"),
+    (1, "((1.5f64, 3i32) : P) -> let (p.x%0, p.n%1);"),
+    (1, "({"),
+    (2, "(two(p.n%1) : (i32, f64)) -> let (_tuple.0%2, _tuple.1%3);"),
+    (2, "(_tuple.0%2, _tuple.1%3)"),
+    (1, "} : (i32, f64)) -> let (a%4, b%5);"),
+    (1, "let v%6: i32 = (bump(((p.x%0, p.n%1) : &mut P), a%4) back (p.x%0, p.n%1) : i32);"),
+    (1, 'println!("{} {} {} {:?}", a%4, b%5, v%6, ((p.x%0, p.n%1) : P));'),
+    (0, "}"),
+]
+CALL_LOWERED = [
+    (0, "fn two(a%0: i32) -> () {  // 2:4, 3 slots"),
+    (1, "_ret.0%1 = (a%0 + 1i32 : i32);"),
+    (1, "_ret.1%2 = 0.5f64;"),
+    (0, "}"),
+    (0, ""),
+] + CALLEES + [
+    (0, "fn main() -> () {  // 4:4, 10 slots"),
+    (1, "let p.x%0: f64 = 1.5f64;"),
+    (1, "let p.n%1: i32 = 3i32;"),
+    (1, "let _tuple.0%2: i32 = 0i32;"),
+    (1, "let _tuple.1%3: f64 = 0.0f64;"),
+    (1, "(two(p.n%1) -> (_tuple.0%2, _tuple.1%3) : ());"),
+    (1, "let a%4: i32 = _tuple.0%2;"),
+    (1, "let b%5: f64 = _tuple.1%3;"),
+    (1, "let v%6: i32 = ({"),
+    (2, "let _tuple%7: f64 = 0.0f64;"),
+    (2, "let _tuple%8: i32 = 0i32;"),
+    (2, "let _tuple%9: i32 = (bump(p.x%0, p.n%1, a%4) -> (_tuple%7, _tuple%8) : i32);"),
+    (2, "p.x%0 = _tuple%7;"),
+    (2, "p.n%1 = _tuple%8;"),
+    (2, "_tuple%9"),
+    (1, "} : i32);"),
+    (1, 'println!("{} {} {} P { x: {}, n: {} }", a%4, b%5, v%6, p.x%0, p.n%1);'),
+    (0, "}"),
+]
+
 SYNC = "    // offload mark: sync (the GPU's results copied back)"
 CHECKPOINT = "    // offload mark: checkpoint after the region at 3:5"
 
@@ -287,28 +354,27 @@ with tempfile.TemporaryDirectory() as tmp:
             fail(f"check --dump={dump}: the unused_variables warning is "
                  f"{'given' if warned else 'missing'}: {r.stderr!r}")
 
-    tuple_path = os.path.join(tmp, "t.vx")
-    with open(tuple_path, "w") as f:
-        f.write(TUPLE_PROGRAM)
-    r = vx("run", tuple_path)
-    if r.returncode != 0 or r.stdout != "(1, 2.5) true\n":  # (0, 1) == (0, 1): n read, then 1
-        fail(f"the tuple program: status {r.returncode}, stdout {r.stdout!r}")
-    for dump, want in (("typed", TUPLE_TYPED), ("lowered", TUPLE_LOWERED)):
-        r = vx("check", f"--dump={dump}", tuple_path)
-        expect_lines(f"check --dump={dump} of tuples", r.stdout,
-                     ["    " * depth + text for depth, text in want])
+    def dumped(name, program, stdout, dumps, what):
+        """`program` runs and prints `stdout`; its typed and lowered dumps are `dumps`."""
+        p = os.path.join(tmp, name)
+        with open(p, "w") as f:
+            f.write(program)
+        r = vx("run", p)
+        if r.returncode != 0 or r.stdout != stdout:
+            fail(f"the {what} program: status {r.returncode}, stdout {r.stdout!r}")
+        for dump, want in zip(("typed", "lowered"), dumps):
+            r = vx("check", f"--dump={dump}", p)
+            expect_lines(f"check --dump={dump} of {what}", r.stdout,
+                         ["    " * depth + text for depth, text in want])
 
-    field_path = os.path.join(tmp, "f.vx")
-    with open(field_path, "w") as f:
-        f.write(FIELD_PROGRAM)
-    r = vx("run", field_path)
+    # (0, 1) == (0, 1): n read, then 1
+    dumped("t.vx", TUPLE_PROGRAM, "(1, 2.5) true\n", (TUPLE_TYPED, TUPLE_LOWERED), "tuples")
     # n: 1 after x, read as a, then 2; t: (1, 4) swapped
-    if r.returncode != 0 or r.stdout != "2.5 1 4 2 (4, 1)\n":
-        fail(f"the field program: status {r.returncode}, stdout {r.stdout!r}")
-    for dump, want in (("typed", FIELD_TYPED), ("lowered", FIELD_LOWERED)):
-        r = vx("check", f"--dump={dump}", field_path)
-        expect_lines(f"check --dump={dump} of a field, a destructuring let and a tuple assigned", r.stdout,
-                     ["    " * depth + text for depth, text in want])
+    dumped("f.vx", FIELD_PROGRAM, "2.5 1 4 2 (4, 1)\n", (FIELD_TYPED, FIELD_LOWERED),
+           "a field, a destructuring let and a tuple assigned")
+    # two(3) = (4, 0.5); bump adds 4 to p.n (7) and gives 70
+    dumped("c.vx", CALL_PROGRAM, "4 0.5 70 P { x: 1.5, n: 7 }\n", (CALL_TYPED, CALL_LOWERED),
+           "calls that return a tuple and copy a struct back")
 
     r = vx("check", "--dump=kernels", path)
     expect_lines("check --dump=kernels", r.stdout, [

@@ -337,11 +337,4 @@ std::vector<Checker::StructBorrow> Checker::call_borrows(const tir::Expr* call, 
   return backs;
 }
 
-void Checker::copy_back(const std::vector<StructBorrow>& backs, const std::vector<int>& out,
-                        size_t first, Span s, std::vector<tir::Stmt*>& stmts) {
-  size_t k = first;
-  for (const StructBorrow& b : backs)
-    for (int leaf : b.leaves) stmts.push_back(assign_slot(leaf, read_slot(out[k++], s), s));
-}
-
 }  // namespace vx::check

@@ -2,13 +2,13 @@
 // takes tuple values apart where they are used, so that every back end (the interpreter, the
 // kernel rules, the CUDA emitter) runs tuples unchanged: a tuple local is its scalars' locals, a
 // function that returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots)
-// that the call copies into the caller's (tir::Expr::out_slots). The typed program keeps `==` and
-// `!=` of two tuples, tuples printed, assert_eq! of two tuples, a scalar field of a value with
-// effects (tir::ExprKind::Field) and the tuple arguments of a call whose value is no tuple and
-// that copies no struct back, and a tuple value that goes into locals (a `let`'s, a
-// destructuring `let`'s, an assignment's, a `return`'s, an `if`'s, a `break`'s) is a statement
-// naming them (tir::Expr::into_slots); the lowering takes those apart (lower/lower_tuples.cpp).
-// Both build with check/flat_tuples.hpp.
+// that the call copies into the caller's (tir::Expr::out_slots, made by the lowering). The typed
+// program keeps `==` and `!=` of two tuples, tuples printed, assert_eq! of two tuples, a scalar
+// field of a value with effects (tir::ExprKind::Field), a call's tuple arguments, the fields of
+// its `&mut` structs that come back (tir::Expr::back_slots), and a tuple value that goes into
+// locals (a call's, a `let`'s, a destructuring `let`'s, an assignment's, a `return`'s, an `if`'s,
+// a `break`'s) is a statement naming them (tir::Expr::into_slots); the lowering takes those apart
+// (lower/lower_tuples.cpp). Both build with check/flat_tuples.hpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <charconv>
@@ -81,17 +81,7 @@ void Checker::route_into(tir::Expr* e, const std::vector<int>& slots,
   out.push_back(flat().statement(e));
 }
 
-tir::Expr* Checker::zero_of(const Type& t, Span s) {
-  if (t.kind == TypeKind::Tensor) return nullptr;  // a tensor field: no value until it is given one
-  if (!t.is_array()) return make(tir::ExprKind::Literal, t, s);
-  // An array field of a struct: `[0; N]`, an array of arrays `[[0; M]; N]`.
-  tir::Expr* e = make(tir::ExprKind::ArrayLit, t, s);
-  Type inner = t;
-  inner.dims.erase(inner.dims.begin());
-  if (inner.dims.empty()) inner = Type::of(t.scalar);
-  e->args = {zero_of(inner, s)};
-  return e;
-}
+tir::Expr* Checker::zero_of(const Type& t, Span s) { return flat().zero_of(t, s); }
 
 tir::Expr* Checker::as_flat(tir::Expr* e) {
   if (!e->type.is_tuple() || is_flat(e)) return e;
@@ -501,52 +491,28 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   // `&mut` struct arguments (check_struct_ref.cpp): the callee's fields come back after the call.
   const std::vector<StructBorrow> backs = call_borrows(call, sig);
   pass_tensor_leaves_by_view(call);  // check_struct_tensor.cpp
-  // A call whose value is no tuple and that copies no struct back keeps its tuple arguments; the
-  // lowering passes their scalars (lower/lower_tuples.cpp).
   const bool tuple_args = std::any_of(call->args.begin(), call->args.end(),
                                       [](const tir::Expr* a) { return a->type.is_tuple(); });
-  if (!sig.ret.is_tuple() && backs.empty() && tuple_args) return call;
-  std::vector<tir::Stmt*> pre;
-  std::vector<tir::Expr*> parts = call->args;
-  call->args = sequence(parts, pre);
-  if (!sig.ret.is_tuple() && backs.empty()) return with_prelude(std::move(pre), call);
-  if (sig.ret.is_tuple()) {
-    call->type = Type::unit();
-    call->out_slots = leaf_slots(sig.ret, tir::kTupleTemp, call->span, false);
+  if (!sig.ret.is_tuple() && backs.empty() && !tuple_args) {  // `&mut m.w` only
+    std::vector<tir::Stmt*> pre;
+    std::vector<tir::Expr*> parts = call->args;
+    call->args = sequence(parts, pre);
+    return with_prelude(std::move(pre), call);
   }
-  const size_t first_back = call->out_slots.size();
+  // The call keeps its arguments and names the locals its `&mut` structs' fields come back to;
+  // the lowering passes the tuples' scalars, makes the out locals and copies the fields back
+  // (FlatBuilder::take_apart_call, lower/lower_tuples.cpp).
   for (const StructBorrow& b : backs)
-    for (int leaf : b.leaves)
-      call->out_slots.push_back(
-          hidden_slot(fn_->slot_types[static_cast<size_t>(leaf)], tir::kTupleTemp, call->span));
-  for (int slot : call->out_slots) {
-    pre.push_back(let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], call->span),
-                           call->span));
-  }
-  int result = -1;  // a scalar or tensor result, kept while the fields are copied back
-  tir::Stmt* st = prog_.new_stmt();
-  st->kind = tir::StmtKind::Expr;
-  st->span = call->span;
-  st->value = call;
-  if (!call->type.is_unit()) {
-    result = hidden_slot(call->type, tir::kTupleTemp, call->span);
-    st = let_slot(result, call, call->span);
-  }
-  pre.push_back(st);
-  copy_back(backs, call->out_slots, first_back, call->span, pre);
-  if (result >= 0) return with_prelude(std::move(pre), read_slot(result, call->span));
-  if (!sig.ret.is_tuple()) {
-    tir::Expr* e = make(tir::ExprKind::BlockExpr, Type::unit(), call->span);
-    e->block = prog_.new_block();
-    e->block->span = call->span;
-    e->block->stmts = std::move(pre);
-    return e;
-  }
-  tir::Expr* flat = new_flat(sig.ret, call->span);
-  flat->block->stmts = std::move(pre);
-  for (size_t k = 0; k < first_back; ++k)
-    flat->args.push_back(read_slot(call->out_slots[k], call->span));
-  return flat;
+    call->back_slots.insert(call->back_slots.end(), b.leaves.begin(), b.leaves.end());
+  if (!sig.ret.is_tuple()) return call;
+  // A tuple value: the call is a statement that declares a local per scalar (` -> let (…)`), and
+  // the value reads them.
+  call->into_slots = leaf_slots(sig.ret, tir::kTupleTemp, call->span, false);
+  call->declares = true;
+  tir::Expr* value = new_flat(sig.ret, call->span);
+  value->block->stmts.push_back(flat().statement(call));
+  for (int slot : call->into_slots) value->args.push_back(read_slot(slot, call->span));
+  return value;
 }
 
 void Checker::check_no_tuples(const tir::Function& f) {

@@ -284,10 +284,6 @@ class Checker {
   // the callee they are two tensors, so a kernel there would race (spec/types.md §4.1).
   void check_call_aliases(const tir::Expr* call);
   std::set<int> ref_roots(const tir::Expr* arg) const;
-  // After the call statement: the callee's write-back slots (`out` from `first`) into the
-  // structs borrowed.
-  void copy_back(const std::vector<StructBorrow>& backs, const std::vector<int>& out, size_t first,
-                 Span s, std::vector<tir::Stmt*>& stmts);
 
   // ---- check_struct_tensor.cpp: structs holding tensors (spec/types.md §9, "Tensor fields").
   // Such a struct owns its tensors: it moves whole (its local is marked moved), a tensor field is

@@ -60,6 +60,42 @@ Expr* FlatBuilder::read_slot(int slot, Span s) {
   return e;
 }
 
+const Type& FlatBuilder::slot_type(int slot) const {
+  return fn_->slot_types[static_cast<size_t>(slot)];
+}
+
+Expr* FlatBuilder::zero_of(const Type& t, Span s) {
+  if (t.kind == TypeKind::Tensor) return nullptr;
+  if (!t.is_array()) return make(ExprKind::Literal, t, s);
+  // An array field of a struct: `[0; N]`, an array of arrays `[[0; M]; N]`.
+  Expr* e = make(ExprKind::ArrayLit, t, s);
+  Type inner = t;
+  inner.dims.erase(inner.dims.begin());
+  if (inner.dims.empty()) inner = Type::of(t.scalar);
+  e->args = {zero_of(inner, s)};
+  return e;
+}
+
+void FlatBuilder::take_apart_call(Expr* call, std::vector<Stmt*>& pre, std::vector<Stmt*>& post) {
+  std::vector<Expr*> parts = call->args;
+  call->args = sequence(parts, pre);
+  if (call->type.is_tuple()) {  // it writes its value into the caller's locals when it returns
+    call->type = Type::unit();
+    call->out_slots = std::move(call->into_slots);
+    call->into_slots.clear();
+    call->declares = false;
+  }
+  const size_t first_back = call->out_slots.size();
+  for (int leaf : call->back_slots)
+    call->out_slots.push_back(hidden_slot(slot_type(leaf), kTupleTemp, call->span));
+  for (int slot : call->out_slots)
+    pre.push_back(let_slot(slot, zero_of(slot_type(slot), call->span), call->span));
+  for (size_t k = 0; k < call->back_slots.size(); ++k)
+    post.push_back(assign_slot(call->back_slots[k],
+                               read_slot(call->out_slots[first_back + k], call->span), call->span));
+  call->back_slots.clear();
+}
+
 Stmt* FlatBuilder::assign_slot(int slot, Expr* value, Span s) {
   Stmt* st = prog_.new_stmt();
   st->kind = StmtKind::Assign;

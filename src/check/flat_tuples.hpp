@@ -3,8 +3,9 @@
 // nested tuple's inlined). The checker makes them and takes some of them apart as it types
 // (check/check_tuple.cpp); the lowering (lower/lower_tuples.cpp) takes apart those the typed
 // program keeps: `==` and `!=` of two tuples, tuples printed with `{:?}`, assert_eq! of two
-// tuples, a scalar field of a value, and the values stored into locals (Expr::into_slots). Both
-// build with this: the hidden locals of one function and the order their values are read in.
+// tuples, a scalar field of a value, a call's tuple arguments, out locals and struct fields that
+// come back, and the values stored into locals (Expr::into_slots). Both build with this: the hidden
+// locals of one function and the order their values are read in.
 #pragma once
 #include <string>
 #include <vector>
@@ -31,6 +32,15 @@ class FlatBuilder {
   Stmt* let_slot(int slot, Expr* value, Span s);
   Stmt* assign_slot(int slot, Expr* value, Span s);
   Expr* read_slot(int slot, Span s);
+  const Type& slot_type(int slot) const;
+  // The value a local of type `t` is declared with before something gives it one: 0, `false`, an
+  // array of them; null for a tensor (a struct's tensor field has no value until it is given one).
+  Expr* zero_of(const Type& t, Span s);
+  // A call of the typed program taken apart (spec/semantics.md §2): its arguments' prelude, its
+  // out locals (Expr::out_slots) declared with zeros, into `pre`; the call then writes its tuple
+  // value into the locals it declares (Expr::into_slots) and the fields of each `&mut` struct into
+  // hidden locals, which `post` copies back into the struct (Expr::back_slots).
+  void take_apart_call(Expr* call, std::vector<Stmt*>& pre, std::vector<Stmt*>& post);
   Stmt* statement(Expr* e);
   // `e` as the tail of `blk`, or as its last statement when it is a unit value other than `()`.
   void set_tail(Block* blk, Expr* e);

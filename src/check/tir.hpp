@@ -170,9 +170,10 @@ enum class ExprKind : uint8_t {
   View,       // args[0][args[1]]… with fewer indices than the rank: a reference to the sub-tensor
               // (type Ref, rank reduced); only under `&` / `&mut` in the source
   Ref,        // `&x` / `&mut x` of a tensor-like args[0] (Var or View); type Ref
-  Call,       // user function `fn_index` with args (a tensor argument by value is moved); a
-              // function that returns a tuple has type () and writes its `ret_slots` into the
-              // caller's `out_slots` when it returns
+  Call,       // user function `fn_index` with args (a tensor argument by value is moved); in
+              // the typed program a call of a function that returns a tuple is a statement that
+              // declares its value's locals (into_slots); lowered, it has type () and writes its
+              // `ret_slots` into the caller's `out_slots` when it returns
   Builtin,    // `builtin` with args; for methods args[0] is the receiver; orderings and fence
               // scopes are i32 literals (AtomicOrdering, FenceScope)
   TensorNew,  // `Tensor<…>::fill(args[0])` (builtin_fill = true) or `::uninit()`; type is Tensor;
@@ -224,6 +225,10 @@ struct Expr {
   // local's place (into_slots), that place (`t`, `t.1`).
   std::string text;
   std::vector<int> out_slots;  // Call of a function with ret_slots: the locals it writes
+  // Call in the typed program: the caller's locals that the fields of its `&mut` struct
+  // arguments come back to; the lowering gives the call out locals for them and copies them back
+  // after it (FlatBuilder::take_apart_call).
+  std::vector<int> back_slots;
   // A flat tuple, or an If, BlockExpr or Match of a tuple type, that is a statement of the typed
   // program: the locals its value goes to, one per scalar (-1: a scalar a destructuring `let`
   // drops); the lowering assigns them (lower/lower_tuples.hpp).

@@ -218,6 +218,13 @@ class Printer {
               (slots[k] < 0 ? "_" : local(slots[k])) + (k + 1 == slots.size() ? ")" : "");
     return text;
   }
+  // ` back (p.x%1, p.n%2)`: the locals a call copies its `&mut` structs' fields back to.
+  std::string back(const std::vector<int>& slots) const {
+    std::string text;
+    for (size_t k = 0; k < slots.size(); ++k)
+      text += (k ? ", " : " back (") + local(slots[k]) + (k + 1 == slots.size() ? ")" : "");
+    return text;
+  }
   std::string value(const Expr& e) {
     switch (e.kind) {
       case ExprKind::Literal:
@@ -260,7 +267,7 @@ class Printer {
         return typed(std::string(e.type.ref_mut ? "&mut " : "&") + expr(*e.args[0]), e.type);
       case ExprKind::Call: {
         return typed(program_.functions[static_cast<size_t>(e.fn_index)].name + "(" + args(e.args) +
-                         ")" + into(e.out_slots),
+                         ")" + back(e.back_slots) + into(e.out_slots),
                      e.type);
       }
       case ExprKind::Builtin: {

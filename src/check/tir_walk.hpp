@@ -59,7 +59,8 @@ void walk_expr(const Expr* e, const F& f) {
 
 // The locals that `s` or `e` itself writes (not what runs inside it), in the typed program as in
 // the lowered one: an assignment's target, the locals a tuple value is stored into
-// (Expr::into_slots) unless it declares them, the locals a call writes (Expr::out_slots). Every
+// (Expr::into_slots) unless it declares them, the locals a call writes (Expr::out_slots) and those
+// its `&mut` structs' fields come back to (Expr::back_slots, typed program only). Every
 // reader of what a program writes asks this, so that a form of a write the checker leaves to the
 // lowering is not missed.
 template <class F>
@@ -71,6 +72,7 @@ void own_writes(const Stmt* s, const Expr* e, const F& f) {
     for (int slot : e->into_slots)
       if (slot >= 0) f(slot);
   for (int slot : e->out_slots) f(slot);
+  for (int slot : e->back_slots) f(slot);
 }
 
 // Whether pred holds somewhere in the statement, the block or the expression.

@@ -4,14 +4,14 @@
 // per arm a value reaches: an arm's test is its patterns' comparisons of those locals, then its
 // guard; the arm that completes the cover of the type is the final `else`. `==` and `!=` of two
 // tuples, tuples printed with `{:?}`, assert_eq! of two tuples, a scalar field of a value and a
-// call's tuple arguments become their scalars' code; a tuple value stored into locals (a `let`'s,
-// a destructuring `let`'s, a `match`'s scrutinee's, an assignment's, a `return`'s, a `break`'s)
-// becomes an assignment a scalar, and each branch of an `if`, `match` or block whose value is a
-// tuple assigns its scalars to the locals the checker named (lower_tuples.hpp). The rest of
-// tuples and structs is not lowered here yet: the checker gives each tuple a local per scalar and
-// takes apart a field of a value that is a tuple, the arguments of a call that returns a tuple or
-// copies a struct back, call results and struct references as it types them
-// (check/check_tuple.cpp, check/check_struct*.cpp).
+// call's tuple arguments become their scalars' code; a call that returns a tuple or borrows a
+// struct `&mut` gets its out locals and copies the struct's fields back; a tuple value stored
+// into locals (a call's, a `let`'s, a destructuring `let`'s, a `match`'s scrutinee's, an
+// assignment's, a `return`'s, a `break`'s) becomes an assignment a scalar, and each branch of an
+// `if`, `match` or block whose value is a tuple assigns its scalars to the locals the checker
+// named (lower_tuples.hpp). The rest of tuples and structs is not lowered here yet: the checker
+// gives each tuple a local per scalar and takes apart a field of a value that is a tuple and
+// struct references as it types them (check/check_tuple.cpp, check/check_struct*.cpp).
 // Needs a typed program the checker accepted (check/checker.hpp); lowers it in place, once.
 #pragma once
 #include "check/tir.hpp"

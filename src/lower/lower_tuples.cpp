@@ -157,6 +157,37 @@ void lower_field(tir::FlatBuilder& build, Expr* e) {
   after_prelude(build, e, build.select(base, k, 1), base->args[k]);
 }
 
+// A call whose value is no tuple (a call of a tuple value is a statement, `spread`): each tuple
+// argument's scalars become arguments, read in order (spec/semantics.md §2), and the fields of a
+// `&mut` struct argument come back after it, then its value is read.
+void lower_call(tir::FlatBuilder& build, Expr* e) {
+  const auto tuple = [](const Expr* a) { return a->type.is_tuple(); };
+  if (e->back_slots.empty()) {
+    if (std::none_of(e->args.begin(), e->args.end(), tuple)) return;
+    std::vector<Expr*> parts = e->args;
+    std::vector<Stmt*> pre;
+    e->args = build.sequence(parts, pre);
+    return after_prelude(build, e, std::move(pre), e);
+  }
+  Expr* call = build.make(e->kind, e->type, e->span);
+  *call = *e;
+  std::vector<Stmt*> pre, post;
+  build.take_apart_call(call, pre, post);
+  const Span at = call->span;
+  if (call->type.is_unit()) {
+    pre.push_back(build.statement(call));
+  } else {  // kept in a local while the fields are copied back
+    const int result = build.hidden_slot(call->type, tir::kTupleTemp, at);
+    pre.push_back(build.let_slot(result, call, at));
+    pre.insert(pre.end(), post.begin(), post.end());
+    *e = *build.with_prelude(std::move(pre), build.read_slot(result, at));
+    return;
+  }
+  pre.insert(pre.end(), post.begin(), post.end());
+  *e = *build.new_flat(Type::unit(), at);  // a block of type (): the call and the copies back
+  e->block->stmts = std::move(pre);
+}
+
 // Each branch's value of the `if`, `match` or block `e` into `slots`; `e` of type `()`.
 void route_branches(tir::FlatBuilder& build, Expr* e, const std::vector<int>& slots) {
   for (tir::Block* b : tir::branches(e)) {
@@ -185,6 +216,14 @@ bool stores_flat(const Stmt* s) {
          tir::is_flat(s->value);
 }
 
+// A call that declares the locals of its tuple value (FlatBuilder::take_apart_call).
+bool stores_call(const Stmt* s) {
+  return s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty() &&
+         s->value->kind == ExprKind::Call;
+}
+
+bool stores(const Stmt* s) { return stores_flat(s) || stores_call(s); }
+
 // `t = …`, `t.1 = …`: the flat tuple `v` into the locals of the place `v->text` names, at `at`.
 // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
 void assign_place(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots, Span at,
@@ -197,13 +236,22 @@ void assign_place(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slot
   }
 }
 
-// `s`, or what it stores when it stores a flat tuple (its prelude may store one again).
+// `s`, or what it stores when it stores a flat tuple or a call's tuple value (a prelude may
+// store one again).
 void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
-  if (!stores_flat(s)) return out.push_back(s);
+  if (!stores(s)) return out.push_back(s);
   Expr* v = s->value;
+  std::vector<Stmt*> pieces;
+  if (stores_call(s)) {
+    std::vector<Stmt*> post;
+    build.take_apart_call(v, pieces, post);
+    pieces.push_back(s);
+    pieces.insert(pieces.end(), post.begin(), post.end());
+    for (Stmt* p : pieces) spread(build, p, out);
+    return;
+  }
   const std::vector<int> slots = std::move(v->into_slots);
   v->into_slots.clear();
-  std::vector<Stmt*> pieces;
   if (v->declares || v->text.empty())  // a `let`'s, or into hidden locals
     build.assign_flat(v, slots, pieces, v->declares, s->span);
   else
@@ -214,15 +262,15 @@ void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
 }  // namespace
 
 void spread_tuple_stores(tir::FlatBuilder& build, tir::Block* b) {
-  if (std::none_of(b->stmts.begin(), b->stmts.end(), stores_flat)) return;
+  if (std::none_of(b->stmts.begin(), b->stmts.end(), stores)) return;
   std::vector<Stmt*> out;
   for (Stmt* s : b->stmts) spread(build, s, out);
   b->stmts = std::move(out);
 }
 
 void route_tuple_value(tir::FlatBuilder& build, Expr* e) {
-  if (tir::is_flat(e))  // spread_tuple_stores takes each of these out of its block first
-    internal_error("a flat tuple stores into locals outside a block's statements");
+  if (tir::is_flat(e) || e->kind == ExprKind::Call)  // spread_tuple_stores takes these apart
+    internal_error("a tuple value is stored into locals outside a block's statements");
   const std::vector<int> slots = std::move(e->into_slots);
   e->into_slots.clear();
   route_branches(build, e, slots);  // `e` is a statement already
@@ -230,14 +278,7 @@ void route_tuple_value(tir::FlatBuilder& build, Expr* e) {
 
 void lower_tuple_use(tir::FlatBuilder& build, Expr* e) {
   if (e->kind == ExprKind::Field) return lower_field(build, e);
-  const auto tuple = [](const Expr* a) { return a->type.is_tuple(); };
-  if (e->kind == ExprKind::Call && std::any_of(e->args.begin(), e->args.end(), tuple)) {
-    // `f(t, (a, g()))`: each tuple's scalars are arguments, read in order (spec/semantics.md §2)
-    std::vector<Expr*> parts = e->args;
-    std::vector<Stmt*> pre;
-    e->args = build.sequence(parts, pre);
-    return after_prelude(build, e, std::move(pre), e);
-  }
+  if (e->kind == ExprKind::Call) return lower_call(build, e);
   const bool compare =
       e->kind == ExprKind::Binary && (e->bop == tir::BinOp::Eq || e->bop == tir::BinOp::Ne);
   if (compare && e->args[0]->type.is_tuple()) {

@@ -11,13 +11,16 @@ namespace vx::lower {
 // arguments, printed as Rust's `{:?}` and `{:#?}` print a tuple or a struct), or assert_eq! of two
 // tuples (an assert! of their `==` whose message is assert_eq!'s), a Field of a tuple value
 // (its prelude, its other scalars that have effects, then its scalar), or a call with tuple
-// arguments (each tuple's scalars become arguments); the expressions inside `e`
+// arguments (each tuple's scalars become arguments) or `&mut` structs whose fields come back
+// (FlatBuilder::take_apart_call); the expressions inside `e`
 // must be lowered already. Anything else is left as it is.
 void lower_tuple_use(tir::FlatBuilder& build, tir::Expr* e);
 
 // The statements of `b` that put a flat tuple into locals (Expr::into_slots), each replaced by
 // the tuple's prelude and an assignment a scalar (a `let` when they are declared there, and the
-// scalar alone for a destructuring `let`'s `_`); before `b`'s statements are lowered.
+// scalar alone for a destructuring `let`'s `_`), and the calls that declare the locals of their
+// tuple value, each taken apart (FlatBuilder::take_apart_call); before `b`'s statements are
+// lowered.
 void spread_tuple_stores(tir::FlatBuilder& build, tir::Block* b);
 
 // An `if`, `match` or block whose tuple value goes into locals (Expr::into_slots), before the
