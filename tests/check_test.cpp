@@ -711,7 +711,8 @@ TEST_CASE("a struct's tensor field is lent to a `&mut` call, not copied back, an
   for (const auto& f : c.program->functions)
     if (f.name == "bump") bump = &f;
   REQUIRE(bump);
-  CHECK(bump->write_backs == 1);  // `n`, not `w`
+  REQUIRE(bump->write_back_from.size() == 1);  // `n`, not `w`
+  CHECK(bump->slot_names[static_cast<size_t>(bump->write_back_from[0])] == "m.n");
   const auto& main_fn = c.program->functions[c.program->main_index];
   int views = 0, tensor_lets = 0;
   vx::tir::walk_block(main_fn.body, [&](const vx::tir::Stmt* s, const vx::tir::Expr* e) {

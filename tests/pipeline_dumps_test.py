@@ -234,7 +234,13 @@ FIELD_LOWERED = [
 # (spec/cli.md §4).
 CALL_PROGRAM = """struct P { x: f64, n: i32 }
 fn two(a: i32) -> (i32, f64) { (a + 1, 0.5) }
-fn bump(p: &mut P, k: i32) -> i32 { p.n += k; p.n * 10 }
+fn bump(p: &mut P, k: i32) -> i32 {
+    if k > 100 {
+        return k;
+    }
+    p.n += k;
+    p.n * 10
+}
 fn main() {
     let mut p = P { x: 1.5, n: 3 };
     let (a, b) = two(p.n);
@@ -242,8 +248,33 @@ fn main() {
     println!("{} {} {} {:?}", a, b, v, p);
 }
 """
-CALLEES = [  # the struct's fields go back through `_back` locals (check_struct_ref.cpp)
-    (0, "fn bump(p.x%0: f64, p.n%1: i32, k%2: i32) -> i32 {  // 3:4, 6 slots"),
+
+
+# The struct's fields go back through `_back` locals (check_struct_ref.cpp), which the lowering
+# assigns before a `return` and at the end of the body (lower/lower_write_backs.cpp).
+def bump_head(slots):
+    return (f"fn bump(p.x%0: f64, p.n%1: i32, k%2: i32) -> i32 {{  // 3:4, {slots} slots, "
+            "on return (p.x%0, p.n%1) -> (_back.x%3, _back.n%4)")
+
+
+BUMP_TYPED = [
+    (0, bump_head(5)),
+    (1, "(if (k%2 > 100i32 : bool) {"),
+    (2, "return k%2;"),
+    (1, "} : ());"),
+    (1, "p.n%1 += k%2;"),
+    (1, "(p.n%1 * 10i32 : i32)"),
+    (0, "}"),
+    (0, ""),
+]
+BUMP_LOWERED = [
+    (0, bump_head(7)),
+    (1, "(if (k%2 > 100i32 : bool) {"),
+    (2, "let _tuple%6: i32 = k%2;"),
+    (2, "_back.x%3 = p.x%0;"),
+    (2, "_back.n%4 = p.n%1;"),
+    (2, "return _tuple%6;"),
+    (1, "} : ());"),
     (1, "p.n%1 += k%2;"),
     (1, "let _tuple%5: i32 = (p.n%1 * 10i32 : i32);"),
     (1, "_back.x%3 = p.x%0;"),
@@ -257,8 +288,8 @@ CALL_TYPED = [
     (1, "(((a%0 + 1i32 : i32), 0.5f64) : (i32, f64)) -> (_ret.0%1, _ret.1%2);"),
     (0, "}"),
     (0, ""),
-] + CALLEES + [
-    (0, "fn main() -> () {  // 4:4, 7 slots"),
+] + BUMP_TYPED + [
+    (0, "fn main() -> () {  // 10:4, 7 slots"),
     (1, "((1.5f64, 3i32) : P) -> let (p.x%0, p.n%1);"),
     (1, "({"),
     (2, "(two(p.n%1) : (i32, f64)) -> let (_tuple.0%2, _tuple.1%3);"),
@@ -274,8 +305,8 @@ CALL_LOWERED = [
     (1, "_ret.1%2 = 0.5f64;"),
     (0, "}"),
     (0, ""),
-] + CALLEES + [
-    (0, "fn main() -> () {  // 4:4, 10 slots"),
+] + BUMP_LOWERED + [
+    (0, "fn main() -> () {  // 10:4, 10 slots"),
     (1, "let p.x%0: f64 = 1.5f64;"),
     (1, "let p.n%1: i32 = 3i32;"),
     (1, "let _tuple.0%2: i32 = 0i32;"),

@@ -104,16 +104,12 @@ void Checker::check_return(const ast::ReturnStmt& ret, tir::Stmt* st,
     st->value = check_expr(*ret.value, &sig_->ret);
     st->value = coerce(st->value, sig_->ret, span(*ret.value), "the returned value");
     mark_moved(st->value, span(*ret.value));
-    if (sig_->ret.is_tuple()) {
-      if (write_back_params_.empty()) return return_tuple(st->value, st->span, out, true);
-      return_tuple(st->value, st->span, out, false);
-      st->value = nullptr;
-    }
+    if (sig_->ret.is_tuple()) return return_tuple(st->value, st->span, out, true);
   } else if (!sig_->ret.is_unit() && !sig_->ret.is_error()) {
     error("E0200", st->span, "`return;` in a function that returns `" + type_name(sig_->ret) + "`",
           "expected a value");
   }
-  return return_with_write_back(st, out);
+  out.push_back(st);
 }
 
 void Checker::check_while(const ast::WhileStmt& w, tir::Stmt* st, std::vector<tir::Stmt*>& out) {

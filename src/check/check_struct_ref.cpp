@@ -2,7 +2,8 @@
 // reference to a struct means the struct itself, and the checker, which gives every scalar of a
 // struct a local of its own (check_tuple.cpp), passes one by copying: the callee gets the fields
 // as its own locals, and when it returns, the fields of each `&mut` parameter go back through
-// return slots (tir::Function::write_backs) into the struct that the caller borrowed. That is
+// return slots (tir::Function::write_back_from, assigned by the lowering:
+// lower/lower_write_backs.hpp) into the struct that the caller borrowed. That is
 // Rust's meaning because no other argument of the call may use a struct borrowed `&mut` (E0305)
 // and Vx has no other way to reach it during the call. `let r = &mut p;` makes `r` a second name
 // of `p`'s locals. The back ends see scalars, calls and assignments only.
@@ -168,7 +169,6 @@ bool Checker::write_through_shared(const Local& l, const std::string& path, Span
 }
 
 void Checker::declare_write_backs(tir::Function& f) {
-  write_back_params_.clear();
   for (size_t i = 0; i < sig_->params.size(); ++i) {
     const Type& t = sig_->params[i];
     if (!t.is_struct_ref() || !t.ref_mut) continue;
@@ -176,47 +176,12 @@ void Checker::declare_write_backs(tir::Function& f) {
     if (!l) continue;
     // A tensor field came as a view of the caller's tensor: its writes are already there.
     const std::vector<int> all = leaf_slots(t, "_back", l->decl, false);
-    std::vector<int> leaves, back;
     for (size_t k = 0; k < l->leaves.size() && k < all.size(); ++k) {
       if (!copied_back(l->leaves[k])) continue;
-      leaves.push_back(l->leaves[k]);
-      back.push_back(all[k]);
+      f.write_back_from.push_back(l->leaves[k]);
+      f.ret_slots.push_back(all[k]);
     }
-    f.ret_slots.insert(f.ret_slots.end(), back.begin(), back.end());
-    f.write_backs += static_cast<int>(back.size());
-    write_back_params_.push_back({std::move(leaves), std::move(back)});
   }
-}
-
-void Checker::write_back(std::vector<tir::Stmt*>& out, Span s) {
-  for (const auto& [leaves, back] : write_back_params_)
-    for (size_t k = 0; k < leaves.size(); ++k)
-      out.push_back(assign_slot(back[k], read_slot(leaves[k], s), s));
-}
-
-void Checker::return_with_write_back(tir::Stmt* ret, std::vector<tir::Stmt*>& out) {
-  if (!write_back_params_.empty()) {
-    // The value first: it may still change the parameters (`return g(p);`).
-    if (ret->value && !ret->value->type.is_unit() && !ret->value->type.is_error()) {
-      const int slot = hidden_slot(ret->value->type, tir::kTupleTemp, ret->value->span);
-      out.push_back(let_slot(slot, ret->value, ret->value->span));
-      ret->value = read_slot(slot, ret->value->span);
-    }
-    write_back(out, ret->span);
-  }
-  out.push_back(ret);
-}
-
-void Checker::end_with_write_back(tir::Block* body) {
-  if (write_back_params_.empty()) return;
-  if (tir::Expr* tail = body->tail) {
-    const int slot = hidden_slot(tail->type, tir::kTupleTemp, tail->span);
-    body->stmts.push_back(let_slot(slot, tail, tail->span));
-    write_back(body->stmts, tail->span);
-    body->tail = read_slot(slot, tail->span);
-    return;
-  }
-  if (!never_ends(body, false)) write_back(body->stmts, Span{body->span.end, body->span.end});
 }
 
 namespace {

@@ -554,7 +554,6 @@ void Checker::check_function(int index) {
     f.body->tail = nullptr;
     return_tuple(tail, tail->span, f.body->stmts, false);
   }
-  end_with_write_back(f.body);
   if (!diags_.has_errors()) check_no_tuples(f);
   fn_ = nullptr;
 }

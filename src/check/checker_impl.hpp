@@ -268,14 +268,9 @@ class Checker {
   tir::Expr* deref_struct(tir::Expr* e);
   // `p.x = …` through a `&` reference: E0302 (false: no such write).
   bool write_through_shared(const Local& l, const std::string& path, Span target);
-  // Per function: the locals of each `&mut` struct parameter and the return slots that take
-  // them back to the caller (tir::Function::write_backs).
-  std::vector<std::pair<std::vector<int>, std::vector<int>>> write_back_params_;
+  // The return slots that take the fields of each `&mut` struct parameter back to the caller
+  // (tir::Function::write_back_from; the lowering assigns them).
   void declare_write_backs(tir::Function& f);
-  void write_back(std::vector<tir::Stmt*>& out, Span s);
-  // A `return` (value checked, or null) and the end of the body copy the `&mut` parameters out.
-  void return_with_write_back(tir::Stmt* ret, std::vector<tir::Stmt*>& out);
-  void end_with_write_back(tir::Block* body);
   // The `&mut` struct arguments of a call whose result is `ret`, in parameter order; E0305 for
   // an argument after a borrow that touches the struct borrowed.
   std::vector<StructBorrow> call_borrows(const tir::Expr* call, const FnSig& sig);

@@ -389,9 +389,11 @@ struct Function {
   // A function that returns a tuple (spec/types.md §8): its `ret` is () and its `return`
   // leaves the tuple's elements in these locals, which the call copies to its `out_slots`.
   std::vector<int> ret_slots;
-  // The last `write_backs` of ret_slots hold, on return, the fields of the `&mut` struct
-  // parameters, which the call copies back into the struct borrowed (check_struct_ref.cpp).
-  int write_backs = 0;
+  // The fields' locals of the `&mut` struct parameters, whose values the last
+  // write_back_from.size() of ret_slots take on return, for the call to copy back into the struct
+  // borrowed (check_struct_ref.cpp); the lowering assigns them before each `return` and at the end
+  // of the body (lower/lower_write_backs.hpp).
+  std::vector<int> write_back_from;
   Block* body = nullptr;
   std::vector<Type> slot_types;  // the type of every local slot of this function's frame
   std::vector<std::string> slot_names;

@@ -28,7 +28,14 @@ class Printer {
       out_ << (i ? ", " : "") << local(f.param_slots[i]) << ": "
            << type_name(f.slot_types[static_cast<size_t>(f.param_slots[i])]);
     out_ << ") -> " << type_name(f.ret) << " {  // " << where(f.span) << ", " << f.slot_count()
-         << " slots\n";
+         << " slots";
+    // The `&mut` struct parameters' fields, which go back to the caller through return slots.
+    const size_t backs = f.write_back_from.size();
+    if (backs > 0) {
+      const std::vector<int> to(f.ret_slots.end() - static_cast<long>(backs), f.ret_slots.end());
+      out_ << ", on return (" << locals(f.write_back_from) << ") -> (" << locals(to) << ")";
+    }
+    out_ << "\n";
     block_body(f.body, 1);
     out_ << "}\n";
   }
@@ -218,12 +225,15 @@ class Printer {
               (slots[k] < 0 ? "_" : local(slots[k])) + (k + 1 == slots.size() ? ")" : "");
     return text;
   }
+  // `p.x%1, p.n%2`
+  std::string locals(const std::vector<int>& slots) const {
+    std::string text;
+    for (size_t k = 0; k < slots.size(); ++k) text += (k ? ", " : "") + local(slots[k]);
+    return text;
+  }
   // ` back (p.x%1, p.n%2)`: the locals a call copies its `&mut` structs' fields back to.
   std::string back(const std::vector<int>& slots) const {
-    std::string text;
-    for (size_t k = 0; k < slots.size(); ++k)
-      text += (k ? ", " : " back (") + local(slots[k]) + (k + 1 == slots.size() ? ")" : "");
-    return text;
+    return slots.empty() ? "" : " back (" + locals(slots) + ")";
   }
   std::string value(const Expr& e) {
     switch (e.kind) {

@@ -7,6 +7,7 @@
 #include "check/match_usefulness.hpp"
 #include "lower/lower.hpp"
 #include "lower/lower_tuples.hpp"
+#include "lower/lower_write_backs.hpp"
 
 namespace vx::lower {
 
@@ -20,17 +21,25 @@ using tir::Stmt;
 
 class Lowering {
  public:
-  Lowering(tir::Program& program, tir::Function& fn) : prog_(program), build_(program, &fn) {}
+  Lowering(tir::Program& program, tir::Function& fn)
+      : prog_(program), fn_(fn), build_(program, &fn) {}
+
+  void function() {
+    write_back_at_end(build_, fn_);  // lower_write_backs.cpp
+    block(fn_.body);
+  }
 
   void block(Block* b) {
     if (!b) return;
     spread_tuple_stores(build_, b);  // lower_tuples.cpp
+    write_back_on_return(build_, fn_, b);
     for (Stmt* s : b->stmts) stmt(s);
     expr(b->tail);
   }
 
  private:
   tir::Program& prog_;
+  tir::Function& fn_;
   tir::FlatBuilder build_;  // the function's hidden locals (check/flat_tuples.hpp)
 
   void stmt(Stmt* s) {
@@ -162,7 +171,7 @@ class Lowering {
 }  // namespace
 
 void lower_program(tir::Program& program) {
-  for (tir::Function& f : program.functions) Lowering(program, f).block(f.body);
+  for (tir::Function& f : program.functions) Lowering(program, f).function();
 }
 
 }  // namespace vx::lower

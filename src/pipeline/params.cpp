@@ -25,7 +25,7 @@ std::vector<Param> of(const tir::Function& fn) {
 }
 
 const Type* returned_aggregate(const tir::Function& fn) {
-  if (fn.ret_slots.size() <= static_cast<size_t>(fn.write_backs)) return nullptr;
+  if (fn.ret_slots.size() <= fn.write_back_from.size()) return nullptr;
   return &must_find(fn.aggregates, fn.ret_slots.front()).type;
 }
 
