@@ -78,6 +78,11 @@ add_test(NAME let_borrows
 # the struct is borrowed by the same call, against the rule of spec/types.md §9 (E0305).
 add_test(NAME struct_call_borrows
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/struct_call_borrows_test.py $<TARGET_FILE:vx>)
+# tuple_values: random programs of nested tuple values with effects, fields of values, helpers
+# that return nested tuples, `if`s, destructuring and `==`, against a model of the evaluation
+# order (the forms the lowering takes apart, lower/lower_tuples.cpp).
+add_test(NAME tuple_values
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/tuple_values_test.py $<TARGET_FILE:vx> 300)
 
 # `vx call` on arrays numpy writes and reads (spec/cli.md §2.2): seed 002's gelu_forward on
 # 6,291,456 floats, bit for bit the interpreter's own run. numpy is Debian's python3-numpy

@@ -44,6 +44,13 @@ add_test(NAME smith_kinds
           --vx $<TARGET_FILE:vx>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_kinds PROPERTIES TIMEOUT 120)
+# `smith --file`: the tiers asked for run (an unknown one is a usage error) and leave nothing
+# beside the program.
+add_test(NAME smith_file
+  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/smith_file_test.py ${VX_SMITH}/smith
+          $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR}/conformance/semantics/tuple_field_of_value.vx
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(smith_file PROPERTIES TIMEOUT 300)
 # The comparison can fail: an implementation that changes one digit of the output is caught.
 add_test(NAME smith_wrong_impl
   COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 10 --jobs 2

@@ -238,6 +238,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "`uninit`",
       "tile_read_after_wait.vx: it declares `tok`, which is not a scalar or tensor",
       "tuple_call_in_block_code.vx: it calls the function `pair`",
+      "tuple_field_of_value.vx: it calls the function `two`",
       "tuples_on_device.vx: it calls the function `divmod`",
       "value_range_casts_and_shifts.vx: it uses the operator `<<`",
       "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",

@@ -192,10 +192,12 @@ enum class ExprKind : uint8_t {
   Match,      // `match`: `match` holds the scrutinee's locals and the arms. Only the checker's
               // typed program has it: the lowering step (lower/lower.hpp) makes each a BlockExpr
               // (`from_match`) of a chain of `if`s before the kernel rules and the back ends.
-  Field,      // a scalar field of a tuple or struct value that has effects (`f().1`, `g().x`):
-              // the scalar `field` of the flat tuple args[0], whose other scalars still run for
-              // their effects. Only the typed program has it: the lowering makes each the
-              // prelude, those effects and the scalar (lower/lower_tuples.hpp).
+  Field,      // a field of a tuple or struct value that has effects (`f().1`, `g().x`): the
+              // scalar `field` of the flat tuple args[0], or for a field that is a tuple the
+              // statement that declares its scalars' locals (into_slots) from that one on; the
+              // value's other scalars still run for their effects. Only the typed program has it:
+              // the lowering makes each the prelude, those effects and the scalars
+              // (lower/lower_tuples.hpp).
 };
 
 struct Match;
@@ -213,7 +215,7 @@ struct Expr {
   Literal lit;
   int slot = -1;      // Var
   int fn_index = -1;  // Call
-  int field = -1;     // Field: the index of its scalar among args[0]'s
+  int field = -1;     // Field: the index of its (first) scalar among args[0]'s
   BinOp bop = BinOp::Add;
   UnOp uop = UnOp::Neg;
   BuiltinId builtin = BuiltinId::LanesSum;

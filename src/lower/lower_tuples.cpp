@@ -216,13 +216,13 @@ bool stores_flat(const Stmt* s) {
          tir::is_flat(s->value);
 }
 
-// A call that declares the locals of its tuple value (FlatBuilder::take_apart_call).
-bool stores_call(const Stmt* s) {
+// A call, or a field of a tuple value that is a tuple, that declares the locals of its value.
+bool declares_value(const Stmt* s) {
   return s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty() &&
-         s->value->kind == ExprKind::Call;
+         (s->value->kind == ExprKind::Call || s->value->kind == ExprKind::Field);
 }
 
-bool stores(const Stmt* s) { return stores_flat(s) || stores_call(s); }
+bool stores(const Stmt* s) { return stores_flat(s) || declares_value(s); }
 
 // `t = …`, `t.1 = …`: the flat tuple `v` into the locals of the place `v->text` names, at `at`.
 // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
@@ -242,7 +242,18 @@ void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
   if (!stores(s)) return out.push_back(s);
   Expr* v = s->value;
   std::vector<Stmt*> pieces;
-  if (stores_call(s)) {
+  if (declares_value(s) && v->kind == ExprKind::Field) {
+    // `f().1` of a tuple: what the value runs first and its other scalars with effects, then
+    // a `let` of each of the field's scalars.
+    Expr* base = v->args[0];
+    const size_t first = static_cast<size_t>(v->field);
+    pieces = build.select(base, first, v->into_slots.size());
+    for (size_t k = 0; k < v->into_slots.size(); ++k)
+      pieces.push_back(build.let_slot(v->into_slots[k], base->args[first + k], v->span));
+    for (Stmt* p : pieces) spread(build, p, out);
+    return;
+  }
+  if (declares_value(s)) {
     std::vector<Stmt*> post;
     build.take_apart_call(v, pieces, post);
     pieces.push_back(s);
@@ -269,7 +280,8 @@ void spread_tuple_stores(tir::FlatBuilder& build, tir::Block* b) {
 }
 
 void route_tuple_value(tir::FlatBuilder& build, Expr* e) {
-  if (tir::is_flat(e) || e->kind == ExprKind::Call)  // spread_tuple_stores takes these apart
+  // spread_tuple_stores takes each of these out of its block first
+  if (tir::is_flat(e) || e->kind == ExprKind::Call || e->kind == ExprKind::Field)
     internal_error("a tuple value is stored into locals outside a block's statements");
   const std::vector<int> slots = std::move(e->into_slots);
   e->into_slots.clear();

@@ -338,7 +338,14 @@ def check_file(a):
         with open(a.file) as f:
             text = f.read()
         only = set(a.tiers.split(",")) if a.tiers else None
-        ref, bad = R.differ(tiers, os.path.abspath(a.file), text, only=only)
+        path = os.path.abspath(a.file)
+        names = [name for name, _, _ in tiers.others(path, text)]
+        unknown = sorted((only or set()) - set(names))
+        if unknown:  # a tier that does not run here would pass without running
+            print("smith: %s: no tier %s here; the tiers for this program are %s" % (
+                a.file, ", ".join(unknown), ", ".join(names)), file=sys.stderr)
+            return 2
+        ref, bad = R.differ(tiers, path, text, only=only)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     for t, why, kind in bad:

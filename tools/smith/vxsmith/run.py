@@ -13,6 +13,7 @@ import re
 import shlex
 import struct
 import subprocess
+import tempfile
 
 TIMEOUT = 60
 
@@ -147,12 +148,14 @@ class Tiers:
         region vx emits (a region vx does not emit, with its reason, is no finding; CUDA that NVRTC
         refuses is one: the GPU tier of that region would be lost). `nvrtc_mismatch` says what
         failed, or is None."""
-        for arch in NVRTC_ARCHS:
-            r = run([self.vx, "emit-cuda", "--cubin", "%s.%s.cubin" % (path, arch), "--arch", arch, path])
-            r.nvrtc_mismatch = None
-            if r.status != 0:
-                r.nvrtc_mismatch = "emit-cuda --arch %s: status %s: %s" % (arch, r.status, r.err.strip()[-800:])
-                return r
+        with tempfile.TemporaryDirectory(prefix="smith-cubin-") as scratch:  # not beside `path`
+            for arch in NVRTC_ARCHS:
+                cubin = os.path.join(scratch, arch + ".cubin")
+                r = run([self.vx, "emit-cuda", "--cubin", cubin, "--arch", arch, path])
+                r.nvrtc_mismatch = None
+                if r.status != 0:
+                    r.nvrtc_mismatch = "emit-cuda --arch %s: status %s: %s" % (arch, r.status, r.err.strip()[-800:])
+                    return r
         return r
 
     def uir_run(self, path, ref=None):

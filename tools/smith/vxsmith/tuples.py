@@ -1,8 +1,9 @@
 """Tuples in generated programs (spec/types.md §8, spec/smith.md §2): device helpers that take a
 scalar and return a tuple, and expressions that use them: a block that takes the result apart
 with `let (a, b) = …;`, a read of one element (`.1`), a comparison of two tuples (`==`, `!=`),
-and a `match` on the result. The helpers are chosen by an RNG of their own, so a program without them is the one the
-seed gave before tuples existed."""
+and a `match` on the result. A helper of three elements may nest the last two (`(A, (B, C))`), so
+that `.1` of its result is itself a tuple (`(tupN(x).1).0`). The helpers are chosen by an RNG of
+their own, so a program without them is the one the seed gave before tuples existed."""
 
 import random
 
@@ -10,10 +11,23 @@ import random
 ELEMS = ["i32", "i64", "u8", "f32", "f64", "bool"]
 
 
+def shape(parts, nested):
+    """The tuple of `parts` (types, values or patterns): `(a, (b, c))` when nested."""
+    if nested:
+        return "(%s, (%s))" % (parts[0], ", ".join(parts[1:]))
+    return "(%s)" % ", ".join(parts)
+
+
+def element(v, i, nested):
+    """The i-th scalar of the tuple `v`: `v.2`, or `(v.1).1` in a nested one."""
+    return "(%s.1).%d" % (v, i - 1) if nested and i > 0 else "%s.%d" % (v, i)
+
+
 def tuple_helpers(g):
-    """Adds 0-2 helpers `fn tupN(x: T) -> (A, B[, C]) { (…, …) }` to g.helpers; records them in
-    g.tuple_sigs as (name, param type, element types)."""
+    """Adds 0-2 helpers `fn tupN(x: T) -> (A, B[, C]) { (…, …) }` (or `(A, (B, C))`) to g.helpers;
+    records them in g.tuple_sigs as (name, param type, element types, nested)."""
     r = random.Random(g.seed * 7919 + 17)
+    nest = random.Random(g.seed * 7919 + 29)  # its own: the flat helpers stay as they were
     g.tuple_sigs = []
     if r.random() < 0.5:
         return
@@ -22,26 +36,30 @@ def tuple_helpers(g):
         elems = [r.choice(ELEMS) for _ in range(r.randint(2, 3))]
         name = g.fresh("tup")
         values = [g.expr(e, [("x", t)], 1) for e in elems]
-        ret = "(%s)" % ", ".join(elems)
-        g.helpers.append("fn %s(x: %s) -> %s {\n    (%s)\n}" % (name, t, ret, ", ".join(values)))
-        g.tuple_sigs.append((name, t, elems))
+        nested = len(elems) == 3 and nest.random() < 0.5
+        g.helpers.append("fn %s(x: %s) -> %s {\n    %s\n}" % (name, t, shape(elems, nested),
+                                                              shape(values, nested)))
+        g.tuple_sigs.append((name, t, elems, nested))
         g.feat("tuple_helper_fn")
+        if nested:
+            g.feat("tuple_nested")
 
 
 def tuple_expr(g, t, env, d, reads):
     """An expression of scalar type t made with a tuple helper's result."""
-    name, pt, elems = g.pick(g.tuple_sigs)
+    name, pt, elems, nested = g.pick(g.tuple_sigs)
     call = "%s(%s)" % (name, g.expr(pt, env, d, reads))
     k = g.r.random()
     if 0.6 <= k < 0.8:
-        return tuple_match(g, t, env, d, reads, call, elems)
+        return tuple_match(g, t, env, d, reads, call, elems, nested)
     if k < 0.3:
         # a tuple compared with one made of its own elements, some changed
         g.feat("tuple_eq")
         v = g.fresh("tv")
-        parts = ["%s.%d" % (v, i) if g.chance(0.7) else g.expr(e, env, d, reads) for i, e in enumerate(elems)]
+        parts = [element(v, i, nested) if g.chance(0.7) else g.expr(e, env, d, reads)
+                 for i, e in enumerate(elems)]
         op = g.pick(["==", "!="])
-        eq = "({ let %s = %s; %s %s (%s) })" % (v, call, v, op, ", ".join(parts))
+        eq = "({ let %s = %s; %s %s %s })" % (v, call, v, op, shape(parts, nested))
         return eq if t == "bool" else "(%s as i32 as %s)" % (eq, t)
     if k < 0.6:
         # `let (a, _, c) = f(x);` and an expression of the names bound
@@ -55,18 +73,19 @@ def tuple_expr(g, t, env, d, reads):
             names.append((n, e))
             pats.append(n)
         body = g.expr(t, env + names, d, reads)
-        return "({ let (%s) = %s; %s })" % (", ".join(pats), call, body)
+        return "({ let %s = %s; %s })" % (shape(pats, nested), call, body)
     # one element, converted to t
     i = g.ri(0, len(elems) - 1)
     g.feat("tuple_field")
     e = elems[i]
+    field = element(call, i, nested)  # nested: `.1` of the value is a tuple (spec/types.md §8)
     if e == t:
-        return "%s.%d" % (call, i)
+        return field
     if e == "bool":
-        return "(%s.%d as i32 as %s)" % (call, i, t) if t != "bool" else "%s.%d" % (call, i)
+        return "(%s as i32 as %s)" % (field, t) if t != "bool" else field
     if t == "bool":
-        return "(%s.%d > %s)" % (call, i, g.lit(e))
-    return "(%s.%d as %s)" % (call, i, t)
+        return "(%s > %s)" % (field, g.lit(e))
+    return "(%s as %s)" % (field, t)
 
 
 def element_pattern(g, e):
@@ -87,7 +106,7 @@ def element_pattern(g, e):
     return "%s | %s" % (g.lit(e, g.ri(0, 9)), g.lit(e, g.ri(10, 19)))
 
 
-def tuple_match(g, t, env, d, reads, call, elems):
+def tuple_match(g, t, env, d, reads, call, elems, nested=False):
     """`match tupN(x) { (p, q) => …, … _ => … }`: element patterns, names bound to elements and
     used in the arm, sometimes a `..` after the first element, sometimes a guard; the last arm is
     `_` (always exhaustive; an arm that an earlier one covers is only a warning)."""
@@ -107,7 +126,7 @@ def tuple_match(g, t, env, d, reads, call, elems):
             g.feat("tuple_match_rest")
             pats = [pats[0], ".."]
             names = [(n, e) for (n, e) in names if n == pats[0]]
-        pat = "(%s)" % ", ".join(pats)
+        pat = "(%s)" % ", ".join(pats) if pats[1:] == [".."] else shape(pats, nested)
         if g.chance(0.2):
             g.feat("tuple_match_guard")
             pat += " if %s" % g.expr("bool", env + names, d, reads)
