@@ -236,8 +236,8 @@ void assign_place(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slot
   }
 }
 
-// `s`, or what it stores when it stores a flat tuple or a call's tuple value (a prelude may
-// store one again).
+// `s`, or what it stores when it stores a flat tuple or declares the locals of a call's or a
+// field's tuple value (a prelude may store one again).
 void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
   if (!stores(s)) return out.push_back(s);
   Expr* v = s->value;
