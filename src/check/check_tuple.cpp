@@ -211,14 +211,7 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
     tir::Expr* e = make(tir::ExprKind::Field, elem, s);
     e->args = {base};
     e->field = first;
-    if (elem.is_scalar()) return e;
-    // A tuple: a statement that declares a local per scalar (` -> let (…)`), which the value reads.
-    e->into_slots = leaf_slots(elem, tir::kTupleTemp, s, false);
-    e->declares = true;
-    tir::Expr* value = new_flat(elem, s);
-    value->block->stmts.push_back(flat().statement(e));
-    for (int slot : e->into_slots) value->args.push_back(read_slot(slot, s));
-    return value;
+    return elem.is_scalar() ? e : declared_value(e);
   }
   std::vector<tir::Stmt*> pre =
       flat().select(base, static_cast<size_t>(first), static_cast<size_t>(count));
@@ -512,14 +505,15 @@ tir::Expr* Checker::finish_call(tir::Expr* call, const FnSig& sig) {
   // (FlatBuilder::take_apart_call, lower/lower_tuples.cpp).
   for (const StructBorrow& b : backs)
     call->back_slots.insert(call->back_slots.end(), b.leaves.begin(), b.leaves.end());
-  if (!sig.ret.is_tuple()) return call;
-  // A tuple value: the call is a statement that declares a local per scalar (` -> let (…)`), and
-  // the value reads them.
-  call->into_slots = leaf_slots(sig.ret, tir::kTupleTemp, call->span, false);
-  call->declares = true;
-  tir::Expr* value = new_flat(sig.ret, call->span);
-  value->block->stmts.push_back(flat().statement(call));
-  for (int slot : call->into_slots) value->args.push_back(read_slot(slot, call->span));
+  return sig.ret.is_tuple() ? declared_value(call) : call;
+}
+
+tir::Expr* Checker::declared_value(tir::Expr* e) {
+  e->into_slots = leaf_slots(e->type, tir::kTupleTemp, e->span, false);
+  e->declares = true;
+  tir::Expr* value = new_flat(e->type, e->span);
+  value->block->stmts.push_back(flat().statement(e));
+  for (int slot : e->into_slots) value->args.push_back(read_slot(slot, e->span));
   return value;
 }
 

@@ -230,6 +230,9 @@ class Checker {
   void return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out, bool with_return);
   // A call: tuple arguments give their scalars, and a tuple result comes as a flat tuple.
   tir::Expr* finish_call(tir::Expr* call, const FnSig& sig);
+  // The tuple value of `e` (a call, a Field) as a flat tuple: `e` a statement that declares a
+  // local per scalar (` -> let (…)`, made by the lowering), and the value reads them.
+  tir::Expr* declared_value(tir::Expr* e);
   // What no consumer took apart: a tuple where Vx cannot use one (the operands the lowering
   // takes apart aside).
   void check_no_tuples(const tir::Function& f);

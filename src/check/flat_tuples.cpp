@@ -113,6 +113,12 @@ Stmt* FlatBuilder::statement(Expr* e) {
   return st;
 }
 
+Expr* FlatBuilder::into_local(Expr* e, std::vector<Stmt*>& out) {
+  const int slot = hidden_slot(e->type, kTupleTemp, e->span);
+  out.push_back(let_slot(slot, e, e->span));
+  return read_slot(slot, e->span);
+}
+
 void FlatBuilder::set_tail(Block* blk, Expr* e) {
   if (e->type.is_unit() && e->kind != ExprKind::Unit)
     blk->stmts.push_back(statement(e));  // `if c { … }` without else, a call returning ()
@@ -126,10 +132,7 @@ void FlatBuilder::materialize(Expr* flat, bool all) {
     if (!plain(flat->args[static_cast<size_t>(k)])) last = k;
   for (int k = 0; k <= last; ++k) {
     Expr*& leaf = flat->args[static_cast<size_t>(k)];
-    if (leaf->kind == ExprKind::Literal) continue;
-    const int slot = hidden_slot(leaf->type, kTupleTemp, leaf->span);
-    flat->block->stmts.push_back(let_slot(slot, leaf, leaf->span));
-    leaf = read_slot(slot, leaf->span);
+    if (leaf->kind != ExprKind::Literal) leaf = into_local(leaf, flat->block->stmts);
   }
 }
 
@@ -146,11 +149,8 @@ std::vector<Expr*> FlatBuilder::sequence(std::vector<Expr*>& parts, std::vector<
       leaves.insert(leaves.end(), p->args.begin(), p->args.end());
       continue;
     }
-    if (later && p->kind != ExprKind::Literal && !p->type.is_tensor_like() && p->type.is_scalar()) {
-      const int slot = hidden_slot(p->type, kTupleTemp, p->span);
-      pre.push_back(let_slot(slot, p, p->span));
-      p = read_slot(slot, p->span);
-    }
+    if (later && p->kind != ExprKind::Literal && !p->type.is_tensor_like() && p->type.is_scalar())
+      p = into_local(p, pre);
     leaves.push_back(p);
   }
   return leaves;

@@ -42,6 +42,8 @@ class FlatBuilder {
   // hidden locals, which `post` copies back into the struct (Expr::back_slots).
   void take_apart_call(Expr* call, std::vector<Stmt*>& pre, std::vector<Stmt*>& post);
   Stmt* statement(Expr* e);
+  // `e` read into a new hidden local by a `let` added to `out`; returns the read of that local.
+  Expr* into_local(Expr* e, std::vector<Stmt*>& out);
   // `e` as the tail of `blk`, or as its last statement when it is a unit value other than `()`.
   void set_tail(Block* blk, Expr* e);
   // Moves the scalars of a flat tuple into locals (those up to the last one with an effect, or

@@ -177,10 +177,9 @@ void lower_call(tir::FlatBuilder& build, Expr* e) {
   if (call->type.is_unit()) {
     pre.push_back(build.statement(call));
   } else {  // kept in a local while the fields are copied back
-    const int result = build.hidden_slot(call->type, tir::kTupleTemp, at);
-    pre.push_back(build.let_slot(result, call, at));
+    Expr* result = build.into_local(call, pre);
     pre.insert(pre.end(), post.begin(), post.end());
-    *e = *build.with_prelude(std::move(pre), build.read_slot(result, at));
+    *e = *build.with_prelude(std::move(pre), result);
     return;
   }
   pre.insert(pre.end(), post.begin(), post.end());

@@ -19,13 +19,6 @@ void write_back(tir::FlatBuilder& build, const tir::Function& fn, Span s,
         build.assign_slot(fn.ret_slots[first + k], build.read_slot(fn.write_back_from[k], s), s));
 }
 
-// `e` read into a hidden local by a statement added to `out`; the read.
-tir::Expr* kept(tir::FlatBuilder& build, tir::Expr* e, std::vector<tir::Stmt*>& out) {
-  const int slot = build.hidden_slot(e->type, tir::kTupleTemp, e->span);
-  out.push_back(build.let_slot(slot, e, e->span));
-  return build.read_slot(slot, e->span);
-}
-
 }  // namespace
 
 void write_back_on_return(tir::FlatBuilder& build, const tir::Function& fn, tir::Block* b) {
@@ -35,7 +28,7 @@ void write_back_on_return(tir::FlatBuilder& build, const tir::Function& fn, tir:
   std::vector<tir::Stmt*> out;
   for (tir::Stmt* s : b->stmts) {
     if (is_return(s)) {
-      if (s->value && !s->value->type.is_unit()) s->value = kept(build, s->value, out);
+      if (s->value && !s->value->type.is_unit()) s->value = build.into_local(s->value, out);
       write_back(build, fn, s->span, out);
     }
     out.push_back(s);
@@ -48,7 +41,7 @@ void write_back_at_end(tir::FlatBuilder& build, tir::Function& fn) {
   if (fn.write_back_from.empty()) return;
   if (body->tail) {
     const Span at = body->tail->span;
-    body->tail = kept(build, body->tail, body->stmts);
+    body->tail = build.into_local(body->tail, body->stmts);
     write_back(build, fn, at, body->stmts);
     return;
   }
