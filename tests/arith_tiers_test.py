@@ -24,7 +24,6 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 from fractions import Fraction
 
 import numpy as np
@@ -33,6 +32,9 @@ VX, SRC, BUILD = (os.path.abspath(a) for a in sys.argv[1:4])
 GPU = "--no-gpu" not in sys.argv[4:]
 sys.path.insert(0, os.path.join(SRC, "tools", "smith"))
 from vxsmith import fakegpu  # noqa: E402  (the stand-in GPU, as smith runs it)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 INTS = {"i8": (8, True), "i16": (16, True), "i32": (32, True), "i64": (64, True),
         "u8": (8, False), "u16": (16, False), "u32": (32, False), "u64": (64, False)}
@@ -287,7 +289,7 @@ def fmt(t):
 
 # ---- running vx ----------------------------------------------------------------------------------
 
-work = tempfile.mkdtemp(prefix="vx_arith_")
+work = scratch_dir(prefix="vx_arith_")
 
 
 def write(name, text_):

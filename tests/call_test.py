@@ -24,14 +24,16 @@ usage: call_test.py VX CORPUS_DIR
 import os
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 CORPUS = os.path.abspath(sys.argv[2])
 GELU = os.path.join(CORPUS, "book", "blog_gelu_forward_exact.vx")
-tmp = tempfile.mkdtemp(prefix="vx_call_")
+tmp = scratch_dir(prefix="vx_call_")
 failures = []
 
 

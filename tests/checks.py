@@ -2,11 +2,15 @@
 what it got and wanted, and the test fails at the end if any did). run: a command with text
 output and more environment. on_terminal: a command run with
 one of its outputs a terminal. lint_sources: a check of every line of src/ against patterns.
+scratch_dir: a temporary folder removed when the test exits.
 Import it with the test's folder on sys.path."""
+import atexit
 import os
 import pty
+import shutil
 import subprocess
 import sys
+import tempfile
 
 
 class Checks:
@@ -66,17 +70,26 @@ def on_terminal(argv, which, env=None, cwd=None, timeout=60):
     return p.wait(timeout=timeout), out
 
 
-def lint_sources(name, root, flags, must_flag, must_pass, allowed=()):
-    """Runs `flags(line)` (the reasons it finds a line wrong, a list) on every line of the C++
-    files of ROOT/src, but those of `allowed` (paths from ROOT); first on `must_flag` and
-    `must_pass`, so that a pattern that cannot fail fails the check. Prints each problem and
-    exits: 1 when there is one."""
+def scratch_dir(prefix="vx_test_"):
+    """A new temporary folder, removed with all it holds when this process exits, however the
+    test ends but killed (tests that called mkdtemp left a folder in /tmp each run)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
+def lint_sources(name, root, flags, must_flag, must_pass, allowed=(), folder="src",
+                 suffixes=(".cpp", ".hpp", ".def", ".inc")):
+    """Runs `flags(line)` (the reasons it finds a line wrong, a list) on every line of the
+    files ending in `suffixes` under ROOT/`folder` (the C++ of src/ unless told), but those of
+    `allowed` (paths from ROOT); first on `must_flag` and `must_pass`, so that a pattern that
+    cannot fail fails the check. Prints each problem and exits: 1 when there is one."""
     failures = ["the check misses `%s`" % line for line in must_flag if not flags(line)]
     failures += ["the check flags `%s`" % line for line in must_pass if flags(line)]
     files = 0
-    for base, _, names in sorted(os.walk(os.path.join(root, "src"))):
+    for base, _, names in sorted(os.walk(os.path.join(root, folder))):
         for file_name in sorted(names):
-            if not file_name.endswith((".cpp", ".hpp", ".def", ".inc")):
+            if not file_name.endswith(suffixes):
                 continue
             files += 1
             path = os.path.join(base, file_name)

@@ -28,13 +28,12 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import on_terminal  # noqa: E402
+from checks import on_terminal, scratch_dir  # noqa: E402
 
 VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 LIMIT = 16 << 20
@@ -83,7 +82,7 @@ def expect_too_large(what, r, path, status=1):
         fail(f"{what}: expected E0003 at {path}:1:1 and exit {status}, got {r.returncode}: {r.err[:300]}")
 
 
-tmp = tempfile.mkdtemp(prefix="vx_cli_inputs_")
+tmp = scratch_dir(prefix="vx_cli_inputs_")
 main_vx = os.path.join(tmp, "main.vx")
 with open(main_vx, "w") as f:
     f.write("fn main() {}\n")

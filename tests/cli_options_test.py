@@ -19,11 +19,13 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 failures = []
-tmp = tempfile.mkdtemp(prefix="vx_cli_options_")
+tmp = scratch_dir(prefix="vx_cli_options_")
 
 
 def fail(msg):

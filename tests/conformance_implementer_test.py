@@ -21,12 +21,14 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
-tmp = tempfile.mkdtemp(prefix="vx_implementer_")
+tmp = scratch_dir(prefix="vx_implementer_")
 failures = []
 
 

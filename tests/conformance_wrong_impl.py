@@ -20,13 +20,15 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 IMPL = f"sh '{HERE}/wrong_impl/flip_stdout.sh' {{mode}} {{flags}} {{file}}"
-tmp = tempfile.mkdtemp(prefix="vx_wrong_impl_")
+tmp = scratch_dir(prefix="vx_wrong_impl_")
 failures = []
 
 

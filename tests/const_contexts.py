@@ -18,9 +18,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
+
 VX = sys.argv[1]
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TMP = tempfile.mkdtemp(prefix="vx_const_")
+TMP = scratch_dir(prefix="vx_const_")
 BATCH = 10  # values a program: 20 consts, well under the 50 errors a checker may stop at
 
 # One value of each alternative of ast::Primary, and of each suffix and prefix operator.

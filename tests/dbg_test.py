@@ -17,13 +17,12 @@ usage: dbg_test.py VX
 import json
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, run  # noqa: E402
+from checks import Checks, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
-tmp = tempfile.mkdtemp(prefix="vx_dbg_")
+tmp = scratch_dir(prefix="vx_dbg_")
 checks = Checks("dbg")
 fail = checks.fail
 def write(name, text):

@@ -11,7 +11,9 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 MAX_DEPTH = 8192        # kMaxExprDepth
 MAX_PARSE_DEPTH = 1024  # kMaxParseDepth: expressions and types open at once
@@ -19,7 +21,7 @@ MAX_PREFIX = 256
 MAX_CASTS = 256
 
 VX = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="vx_deep_")
+TMP = scratch_dir(prefix="vx_deep_")
 failures = []
 
 

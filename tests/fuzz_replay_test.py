@@ -14,7 +14,9 @@ import importlib.util
 import os
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 ROOT = sys.argv[1]
 loader = importlib.machinery.SourceFileLoader("vx_fuzz_tool", os.path.join(ROOT, "tools", "fuzz"))
@@ -24,7 +26,7 @@ loader.exec_module(fuzz)
 fuzz.SLOW_S = 1  # so that a stand-in can be slow alone in a second and a half
 fuzz.TIMEOUT_S = 2
 
-tmp = tempfile.mkdtemp(prefix="vx_fuzz_replay_")
+tmp = scratch_dir(prefix="vx_fuzz_replay_")
 failures = []
 
 

@@ -17,14 +17,16 @@ usage: growth_test.py VX [--runs N]
 import os
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
 BOUND = 8
 failures = []
-tmp = tempfile.mkdtemp(prefix="vx_growth_")
+tmp = scratch_dir(prefix="vx_growth_")
 
 
 def fail(msg):

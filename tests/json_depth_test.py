@@ -22,12 +22,14 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 LIMIT = 512  # kMaxJsonDepth (src/support/json_input.hpp), stated in spec/cli.md §2.1 and §7.7
 failures = []
-tmp = tempfile.mkdtemp(prefix="vx_json_depth_")
+tmp = scratch_dir(prefix="vx_json_depth_")
 
 
 def fail(msg):

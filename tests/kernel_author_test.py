@@ -21,17 +21,16 @@ import json
 import os
 import re
 import sys
-import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, run  # noqa: E402
+from checks import Checks, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 CORPUS = os.path.abspath(sys.argv[2])
 GELU = os.path.join(CORPUS, "book", "blog_gelu_forward_exact.vx")
-tmp = tempfile.mkdtemp(prefix="vx_author_")
+tmp = scratch_dir(prefix="vx_author_")
 NO_DRIVER = {"VX_CUDA_DRIVER": os.path.join(tmp, "no-such-libcuda.so")}
 checks = Checks("kernel_author")
 fail, expect = checks.fail, checks.status

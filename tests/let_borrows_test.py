@@ -20,7 +20,9 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX = sys.argv[1]
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 300
@@ -151,7 +153,7 @@ def loop_ok(steps):
 
 def main():
     rng = random.Random(SEED)
-    tmp = tempfile.mkdtemp(prefix="vx_let_borrows_")
+    tmp = scratch_dir(prefix="vx_let_borrows_")
     failures = 0
     counts = {"refused": 0, "accepted": 0}
     for n in range(COUNT):

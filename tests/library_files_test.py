@@ -13,13 +13,12 @@ usage: library_files_test.py VX
 """
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, run  # noqa: E402
+from checks import Checks, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
-tmp = tempfile.mkdtemp(prefix="vx_library_")
+tmp = scratch_dir(prefix="vx_library_")
 checks = Checks("library_files")
 fail = checks.fail
 

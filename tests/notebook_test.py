@@ -20,7 +20,6 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-import tempfile
 import time
 
 VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -29,7 +28,7 @@ NOTEBOOK = os.path.join(ROOT, "notebooks", "001_global_and_local_loops.ipynb")
 # repl_protocol_test.py): then an interrupt from the notebook stops a running cell.
 INTERRUPT_STOPS_INPUT = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks  # noqa: E402
+from checks import Checks, scratch_dir  # noqa: E402
 
 checks = Checks("notebook")
 fail, expect, finish = checks.fail, checks.expect, checks.finish
@@ -73,7 +72,7 @@ class Html(html.parser.HTMLParser):
 
 # -- install the kernel into a temporary prefix, as a teacher would into their own
 
-tmp = tempfile.mkdtemp(prefix="vx-notebook-")
+tmp = scratch_dir(prefix="vx-notebook-")
 p = subprocess.run([os.path.join(ROOT, "tools", "jupyter-install"), "--no-setup", "--prefix", tmp,
                     "--vx", VX], capture_output=True, text=True, timeout=120)
 if p.returncode != 0:

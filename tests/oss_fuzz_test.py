@@ -27,9 +27,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 ROOT = os.path.abspath(sys.argv[1])
 failures = []
@@ -107,7 +109,7 @@ if missing:
 
 # ---- build.sh under the contract --------------------------------------------------------------
 harnesses = os.environ.get("VX_OSS_FUZZ_HARNESSES", "all")
-tmp = tempfile.mkdtemp(prefix="vx_oss_fuzz_")
+tmp = scratch_dir(prefix="vx_oss_fuzz_")
 src, work, out = (os.path.join(tmp, d) for d in ("src", "work", "out"))
 for d in (src, work, out):
     os.mkdir(d)

@@ -14,18 +14,17 @@ usage: python_notebook_test.py REPO_ROOT
 import os
 import re
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
 ROOT = sys.argv[1]
 NOTEBOOK = os.path.join(ROOT, "notebooks", "002_python_kernels.ipynb")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks  # noqa: E402
+from checks import Checks, scratch_dir  # noqa: E402
 
 checks = Checks("python_notebook")
 fail, expect, finish = checks.fail, checks.expect, checks.finish
 
-tmp = tempfile.mkdtemp(prefix="vx-python-notebook-")
+tmp = scratch_dir(prefix="vx-python-notebook-")
 os.environ["JUPYTER_RUNTIME_DIR"] = os.path.join(tmp, "runtime")
 os.environ["JUPYTER_CONFIG_DIR"] = os.path.join(tmp, "config")
 os.environ["IPYTHONDIR"] = os.path.join(tmp, "ipython")

@@ -33,9 +33,11 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 MODE, VX, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
@@ -108,7 +110,7 @@ def elided_rows(first, last):
 
 
 def piped():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir()
     load_me = os.path.join(tmp, "load_me.vx")
     with open(load_me, "w") as f:
         f.write("fn triple(v: i32) -> i32 { v * 3 }\n"
@@ -282,7 +284,7 @@ class Terminal:
 
 
 def on_pty():
-    state = tempfile.mkdtemp()
+    state = scratch_dir()
     env = dict(os.environ, TERM="xterm", XDG_STATE_HOME=state, HOME=state)
     try:
         t = Terminal([VX, "repl", "--offload=off"], env)
@@ -593,7 +595,7 @@ def diagnostics(stderr):
 
 
 def inputs():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir()
     lesson_uir = os.path.join(ROOT, "conformance", "uir", "lesson_3x_plus_1.uir")
     reload_me = os.path.join(tmp, "reload_me.vx")
     with open(reload_me, "w") as f:

@@ -27,8 +27,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 WIDTH, HEIGHT = 120, 50
@@ -50,7 +52,7 @@ if not TMUX:
     fail("tmux is not installed (tools/setup installs it); this test needs it")
     finish()
 
-tmp = tempfile.mkdtemp()
+tmp = scratch_dir()
 socket = os.path.join(tmp, "tmux.sock")
 
 

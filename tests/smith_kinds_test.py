@@ -32,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 SMITH = os.path.join(SOURCE, "tools", "smith", "smith")
@@ -206,7 +209,7 @@ def program(context, snippet):
 def check_with_vx(vx):
     """Each row's examples against vx: the failures."""
     fails = []
-    work = tempfile.mkdtemp(prefix="smith-kinds-")
+    work = scratch_dir(prefix="smith-kinds-")
     n = 0
     for c in CONTEXTS:
         # the template itself, with a statement every context accepts

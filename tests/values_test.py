@@ -30,9 +30,11 @@ import shlex
 import struct
 import subprocess
 import sys
-import tempfile
 
 import jsonschema
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 CORPUS = os.path.abspath(sys.argv[2])
@@ -43,7 +45,7 @@ VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 # --every N: only every Nth corpus program is dumped (the sanitizer build's 2, CI in 30 minutes).
 EVERY = int(sys.argv[sys.argv.index("--every") + 1]) if "--every" in sys.argv else 1
 failures = []
-tmp = tempfile.mkdtemp(prefix="vx_values_")
+tmp = scratch_dir(prefix="vx_values_")
 
 
 def fail(msg):

@@ -13,10 +13,12 @@ The results of every path are compared (bit for bit between vx's, within 2 ulp f
 float32 tanh) before any time is reported.
 usage: bench.py VX RESULTS-DIR [--quick]"""
 import argparse
+import atexit
 import datetime
 import json
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -95,6 +97,7 @@ def main():
     quick = args.quick
     load_at_start = os.getloadavg()
     tmp = tempfile.mkdtemp(prefix="vx-bench-python-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)  # its arrays are hundreds of MB
     path = os.path.join(tmp, "gelu.vx")
     with open(path, "w") as f:
         f.write(SOURCE)
