@@ -95,6 +95,9 @@ if(NOT VX_SANITIZE)
   # Every JSON vx reads goes through support/json_input.cpp, which limits its size and nesting.
   add_test(NAME json_input
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/json_input_check.py ${PROJECT_SOURCE_DIR})
+  # No function of src/ that nothing calls: a refactor that leaves one behind fails (issue 36).
+  add_test(NAME unused_functions
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/unused_functions_check.py ${PROJECT_SOURCE_DIR})
   # No Python test leaves a temporary folder behind: checks.scratch_dir removes it at exit.
   add_test(NAME scratch_dirs
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/scratch_dirs_check.py ${PROJECT_SOURCE_DIR})

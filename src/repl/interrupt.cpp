@@ -53,9 +53,4 @@ const std::atomic<bool>* interrupt_flag() { return &g_requested; }
 
 bool interrupt_requested() { return g_requested.load(std::memory_order_relaxed); }
 
-void request_interrupt() {
-  if (g_running.load(std::memory_order_relaxed) > 0)
-    g_requested.store(true, std::memory_order_relaxed);
-}
-
 }  // namespace vx::repl

@@ -30,8 +30,5 @@ class RunningInput : boost::noncopyable {
 const std::atomic<bool>* interrupt_flag();
 // Whether the running input was asked to stop.
 bool interrupt_requested();
-// Asks the running input to stop, as SIGINT does (for a front end told of an interrupt another
-// way); does nothing while no input runs.
-void request_interrupt();
 
 }  // namespace vx::repl

@@ -186,7 +186,6 @@ bool UirSession::eval(const std::string& name, const std::string& text, int64_t 
   return impl_->eval(name, text, max_steps, max_seconds);
 }
 void UirSession::check_last() { impl_->check_last(); }
-bool UirSession::has_kernel() const { return impl_->last_kernel.has_value(); }
 bool UirSession::empty() const { return impl_->accepted.empty(); }
 
 std::string UirSession::program_text() const {

@@ -29,7 +29,6 @@ class UirSession {
   // :check after a .uir kernel: the last input with a `range` (accepted or refused), checked
   // with the inputs that stood before it: its diagnostics, then the tables of its stores.
   void check_last();
-  bool has_kernel() const;
   // The accepted inputs, in order, `print`s included: a program `vx run FILE.uir` runs.
   std::string program_text() const;
   bool empty() const;

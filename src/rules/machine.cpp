@@ -31,28 +31,6 @@ bool Machine::has_atomic(Scalar s) const {
   }
 }
 
-const char* device_kind_name(DeviceKind k) {
-  switch (k) {
-    case DeviceKind::Nvidia:
-      return "NVIDIA";
-    case DeviceKind::Apple:
-      return "Apple";
-    default:
-      return "None";
-  }
-}
-
-const char* copy_engine_name(CopyEngine e) {
-  switch (e) {
-    case CopyEngine::Tma:
-      return "TMA";
-    case CopyEngine::CpAsync:
-      return "CpAsync";
-    default:
-      return "None";
-  }
-}
-
 Machine default_machine() { return Machine{}; }
 
 namespace {

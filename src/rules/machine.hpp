@@ -34,9 +34,6 @@ struct Machine {
   bool has_atomic(Scalar s) const;
 };
 
-const char* device_kind_name(DeviceKind k);  // "NVIDIA", "Apple", "None"
-const char* copy_engine_name(CopyEngine e);  // "TMA", "CpAsync", "None"
-
 // The machine used when no --machine is given: the H100 SXM.
 Machine default_machine();
 
