@@ -175,6 +175,59 @@ class Summary {
     return ok ? r : nullptr;
   }
 
+  // The values a call of `fn` leaves in its return slots (call_results).
+  std::optional<std::vector<const IxNode*>> results(int fn, std::map<int, const IxNode*> env,
+                                                    int depth) {
+    if (fn < 0 || fn >= static_cast<int>(prog_.functions.size()) || depth > kMaxDepth ||
+        on_stack_.count(fn))
+      return std::nullopt;
+    const tir::Function& g = prog_.functions[fn];
+    if (!g.body || g.ret_slots.empty()) return std::nullopt;
+    Frame saved = frame_;
+    frame_ = {&g, {}, std::move(env), {}, depth};
+    on_stack_.insert(fn);
+    const tir::Block* b = g.body;
+    bool ok = !returns_inside(nullptr, b->tail);
+    for (size_t k = 0; k < b->stmts.size() && ok; ++k) {
+      const tir::Stmt* s = b->stmts[k];
+      // Only a last `return` ends the body where the rule follows it.
+      ok = !returns_inside(s, nullptr) &&
+           (s->kind != tir::StmtKind::Return || k + 1 == b->stmts.size());
+      if (ok) step(s);
+    }
+    forget_writes(nullptr, b->tail);
+    std::optional<std::vector<const IxNode*>> r;
+    if (ok) {
+      r.emplace();
+      for (int slot : g.ret_slots) {
+        auto it = frame_.env.find(slot);
+        r->push_back(it == frame_.env.end() ? nullptr : it->second);
+      }
+    }
+    on_stack_.erase(fn);
+    frame_ = std::move(saved);
+    return r;
+  }
+
+  // The values a call `e` gives its out slots, in their order (null: not known), when its
+  // arguments write no local (so that each is read with the values before the call).
+  std::vector<const IxNode*> given(const tir::Expr* e,
+                                   const std::function<const IxNode*(const tir::Expr*)>& read) {
+    std::vector<const IxNode*> got(e->out_slots.size(), nullptr);
+    const int f = e->fn_index;
+    if (got.empty() || f < 0 || f >= static_cast<int>(prog_.functions.size())) return got;
+    const tir::Function& g = prog_.functions[f];
+    std::map<int, const IxNode*> env;
+    for (size_t k = 0; k < e->args.size(); ++k) {
+      if (writes_inside(nullptr, e->args[k])) return got;
+      if (k < g.param_slots.size() && int_type(e->args[k]->type).bits)
+        if (const IxNode* n = read(e->args[k])) env[g.param_slots[k]] = n;
+    }
+    auto r = results(f, std::move(env), frame_.depth + 1);
+    if (r && r->size() == got.size()) got = std::move(*r);
+    return got;
+  }
+
   // The accesses of function `fn` through the locals of `bound` (slot -> the row it stands for).
   bool function(int fn, std::map<int, std::vector<const IxNode*>> bound,
                 std::map<int, const IxNode*> env, int depth) {
@@ -204,6 +257,75 @@ class Summary {
       tir::own_writes(s, e, [&](int slot) { assigned.insert(slot); });
     });
     return assigned;
+  }
+
+  // Whether a `return` is inside `s` (not `s` itself) or `e`: the body may end there.
+  static bool returns_inside(const tir::Stmt* s, const tir::Expr* e) {
+    auto is_return = [&](const tir::Stmt* st, const tir::Expr*) {
+      return st && st != s && st->kind == tir::StmtKind::Return;
+    };
+    return (s && tir::stmt_has(s, is_return)) || (e && tir::expr_has(e, is_return));
+  }
+  // Whether `s` or `e` assigns a local anywhere inside it.
+  static bool writes_inside(const tir::Stmt* s, const tir::Expr* e) {
+    bool found = false;
+    auto note = [&](const tir::Stmt* st, const tir::Expr* x) {
+      tir::own_writes(st, x, [&](int) { found = true; });
+    };
+    tir::walk_stmt(s, note);
+    tir::walk_expr(e, note);
+    return found;
+  }
+  // Every local `s` or `e` assigns, anywhere inside it, leaves the frame's values.
+  void forget_writes(const tir::Stmt* s, const tir::Expr* e) {
+    auto forget = [&](const tir::Stmt* st, const tir::Expr* x) {
+      tir::own_writes(st, x, [&](int slot) { frame_.env.erase(slot); });
+    };
+    tir::walk_stmt(s, forget);
+    tir::walk_expr(e, forget);
+  }
+
+  // One statement of a body's top level, which runs once, in order (results), or of a block
+  // statement there: an integer `let` or assignment gives its local the value built, a call its
+  // out slots the values it gives (given); whatever else the statement assigns is no longer
+  // known.
+  void step(const tir::Stmt* s) {
+    if (s->kind == tir::StmtKind::Expr && s->value && s->value->kind == tir::ExprKind::BlockExpr &&
+        s->value->block) {  // a block statement runs its statements once, in order
+      for (const tir::Stmt* inner : s->value->block->stmts) step(inner);
+      forget_writes(nullptr, s->value->block->tail);
+      return;
+    }
+    int target = -1;
+    const IxNode* v = nullptr;
+    std::vector<const IxNode*> out;
+    const tir::Function& g = *frame_.fn;
+    auto is_int_slot = [&](int slot) {
+      return slot >= 0 && slot < g.slot_count() && int_type(g.slot_types[slot]).bits;
+    };
+    if (s->kind == tir::StmtKind::Let && s->slot >= 0) {
+      target = s->slot;
+      if (s->value && is_int_slot(target)) v = build(s->value);
+    } else if (s->kind == tir::StmtKind::Assign && s->target->kind == tir::ExprKind::Var) {
+      target = s->target->slot;
+      if (is_int_slot(target)) {
+        v = build(s->value);
+        if (s->compound) {
+          auto op = index_op(s->op);
+          auto now = frame_.env.find(target);
+          v = op && v && now != frame_.env.end()
+                  ? dag_.binary(*op, now->second, v, int_type(g.slot_types[target]))
+                  : nullptr;
+        }
+      }
+    } else if (s->kind == tir::StmtKind::Expr && s->value &&
+               s->value->kind == tir::ExprKind::Call) {
+      out = given(s->value, [&](const tir::Expr* x) { return build(x); });
+    }
+    forget_writes(s, nullptr);
+    if (target >= 0 && v) frame_.env[target] = v;
+    for (size_t k = 0; k < out.size(); ++k)
+      if (out[k]) frame_.env[s->value->out_slots[k]] = out[k];
   }
 
   struct Frame {
@@ -437,6 +559,16 @@ const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<con
     if (ints[k]) env[g.param_slots[k]] = ints[k];
   Summary s(prog, dag);
   return s.value(fn, std::move(env), 0);
+}
+
+std::vector<std::pair<int, const IxNode*>> call_results(
+    const tir::Program& prog, const tir::Expr* call, IndexDag& dag,
+    const std::function<const IxNode*(const tir::Expr*)>& read) {
+  Summary s(prog, dag);
+  const std::vector<const IxNode*> got = s.given(call, read);
+  std::vector<std::pair<int, const IxNode*>> out;
+  for (size_t k = 0; k < got.size(); ++k) out.emplace_back(call->out_slots[k], got[k]);
+  return out;
 }
 
 std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, int fn, int param,

@@ -9,6 +9,7 @@
 #pragma once
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "check/tir.hpp"
@@ -62,5 +63,16 @@ std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, i
 // `ints` (as call_accesses'); null when it is anything else.
 const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<const IxNode*>& ints,
                          IndexDag& dag);
+
+// Each out slot of a call (a tuple's scalars, the fields of its `&mut` structs coming back) with
+// the value the call leaves in it, null where not known; `read` builds the caller's node of an
+// argument. The callee is followed at its body's top level, which runs once and in order: an
+// integer `let` or assignment there (to a return slot too) gives its local the value built from
+// the arguments, as call_value's lets, a call there the values it gives in turn, and whatever a
+// statement assigns inside it (in a loop, an `if`, a block) is no longer known. A body with a
+// `return` before its last statement gives none, nor a call whose arguments assign a local.
+std::vector<std::pair<int, const IxNode*>> call_results(
+    const tir::Program& prog, const tir::Expr* call, IndexDag& dag,
+    const std::function<const IxNode*(const tir::Expr*)>& read);
 
 }  // namespace vx::kr

@@ -20,10 +20,10 @@ namespace vx {
 
 namespace {
 
+using kr::int_type;
 using kr::IxNode;
 using kr::IxOp;
-
-using kr::int_type;
+using kr::place_indices;
 
 // A loop's known bound, or nullopt.
 std::optional<int64_t> find_or(const std::map<const tir::Stmt*, std::optional<int64_t>>& m,
@@ -31,7 +31,6 @@ std::optional<int64_t> find_or(const std::map<const tir::Stmt*, std::optional<in
   auto it = m.find(s);
   return it == m.end() ? std::nullopt : it->second;
 }
-using kr::place_indices;
 
 class RuleWalker {
  public:
@@ -661,8 +660,9 @@ class RuleWalker {
       case tir::ExprKind::Call:
         walk_call(e);
         // The locals the call gives values (a tuple's scalars, a `&mut` struct's fields coming
-        // back) hold what it computed: not what they held before.
-        for (int slot : e->out_slots) set_now(slot, nullptr);
+        // back) hold what it computed: what the rule reads of the callee, or not known.
+        for (auto [slot, v] : kr::call_results(prog_, e, dag_, [&](auto* x) { return build(x); }))
+          set_now(slot, v);
         return;
       case tir::ExprKind::Builtin:
         walk_builtin(e);

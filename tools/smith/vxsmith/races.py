@@ -489,24 +489,43 @@ _REFUSE = {
 # ---- an index part of which a call gives: a tuple's scalar, a `&mut` struct's field coming back,
 # or a helper's integer value (kernel-rules.md §4 step 1). The first two are locals the call
 # writes, which the rules must not take for the 0 they are declared with: the part may cancel
-# the lane's own digit (x + (0 - x)), and then every lane writes one element.
+# the lane's own digit (x + (0 - x)), and then every lane writes one element. The rules read them
+# from the helper's body, when they can follow it: its top level, run once and in order. The
+# helper's body takes a shape (drawn with a generator of its own): plainly the value; through a
+# second helper (`nested`); added to a local or field that starts at 0 (`acc`); after a `return`
+# in an `if` that never runs (`early`), or assigned inside an `if` that always does (`in_if`),
+# which the rules do not follow, so that what they refuse there is by design.
 
 THROUGH = ["tuple", "struct", "helper"]
+SHAPES = {"tuple": ["plain", "nested", "acc", "early"], "struct": ["plain", "nested", "acc", "in_if"],
+          "helper": ["plain"]}
 
 
 class ThroughMutant(Mutant):
-    def __init__(self, loops, dims, lane, part, how, note):
+    def __init__(self, loops, dims, lane, part, how, note, shape="plain"):
         via = E("via", "i32", part, name="tv.v" if how == "struct" else "tv")
-        super().__init__(loops, dims, [B("+", lane, via)], klass="through_" + how, note=note)
-        self.part, self.how = part, how
+        klass = "through_" + how + ("" if shape == "plain" else "_" + shape)
+        super().__init__(loops, dims, [B("+", lane, via)], klass=klass, note=note)
+        self.part, self.how, self.shape = part, how, shape
 
     def items(self):
-        body = self.part.text()
+        body, shape = self.part.text(), self.shape
         if self.how == "tuple":
-            return ["fn thru(b: i32, l: i32) -> (i32, i32) {\n    (%s, 0)\n}" % body]
+            if shape == "nested":
+                return ["fn thru0(b: i32, l: i32) -> (i32, i32) {\n    (0, %s)\n}" % body,
+                        "fn thru(b: i32, l: i32) -> (i32, (i32, i32)) {\n    let (z, v) = thru0(b, l);\n"
+                        "    (v, (z, 1))\n}"]
+            lead = {"acc": "    let mut v = 0;\n    v += %s;\n    (v, 0)" % body,
+                    "early": "    if b < 0 {\n        return (1, 0);\n    }\n    (%s, 0)" % body}
+            ret = "(i32, (i32, i32))" if shape == "nested" else "(i32, i32)"
+            return ["fn thru(b: i32, l: i32) -> %s {\n%s\n}" % (ret, lead.get(shape, "    (%s, 0)" % body))]
         if self.how == "struct":
-            return ["struct Thru {\n    v: i32,\n}",
-                    "fn thru(c: &mut Thru, b: i32, l: i32) {\n    c.v = %s;\n}" % body]
+            st = "struct Thru {\n    v: i32,\n}"
+            if shape == "nested":
+                return [st, "fn thru0(c: &mut Thru, b: i32, l: i32) {\n    c.v = %s;\n}" % body,
+                        "fn thru(c: &mut Thru, b: i32, l: i32) {\n    thru0(c, b, l);\n}"]
+            lead = {"acc": "    c.v += %s;" % body, "in_if": "    if b >= 0 {\n        c.v = %s;\n    }" % body}
+            return [st, "fn thru(c: &mut Thru, b: i32, l: i32) {\n%s\n}" % lead.get(shape, "    c.v = %s;" % body)]
         return ["fn thru(b: i32, l: i32) -> i32 {\n    %s\n}" % body]
 
     def index_prelude(self):
@@ -538,7 +557,8 @@ def through_mutant(seed):
         "block": B("*", b, C(k)),
     }
     name = r.choice(sorted(parts))
-    return ThroughMutant(loops, [nb * nl * 4 + 8], lane, parts[name], how, name)
+    shape = random.Random(seed * 7727 + 13).choice(SHAPES[how])
+    return ThroughMutant(loops, [nb * nl * 4 + 8], lane, parts[name], how, name, shape)
 
 
 class Negative:
