@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """`smith --file F.vx` (spec/smith.md): the tiers asked for run and agree, a tier name that does
 not run for the program is a usage error (exit status 2) rather than a pass, and the NVRTC tier
-leaves nothing beside the program. Usage: smith_file_test.py SMITH VX PROGRAM.vx"""
+leaves nothing beside the program. And `smith --count` ended by SIGTERM (as `timeout` ends it)
+removes its temporary folder. Usage: smith_file_test.py SMITH VX PROGRAM.vx"""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 smith, vx, program = sys.argv[1:4]
 failures = []
@@ -29,6 +32,31 @@ with tempfile.TemporaryDirectory() as tmp:
     r = smith_file(path, "offload=gpu,nonsense")
     if r.returncode != 2 or "no tier nonsense here" not in r.stderr or "offload=gpu" not in r.stderr:
         failures.append("an unknown tier: status %d, %r" % (r.returncode, r.stderr))
+
+with tempfile.TemporaryDirectory() as tmp:
+    env = dict(os.environ, TMPDIR=tmp)
+    p = subprocess.Popen(["/usr/bin/python3", smith, "--seed", "0", "--count", "400", "--jobs", "1",
+                          "--no-uir", "--no-nvrtc", "--vx", vx, "-q"], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and not any(n.startswith("smith-") for n in os.listdir(tmp)):
+        time.sleep(0.1)
+    started = [n for n in os.listdir(tmp) if n.startswith("smith-")]
+    time.sleep(2)  # programs written and running
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        err = "(did not end within 120 s of SIGTERM)"
+    if not started:
+        failures.append("smith --count made no temporary folder in TMPDIR within 60 s: %r" % err)
+    if p.returncode != 128 + signal.SIGTERM:
+        failures.append("smith --count after SIGTERM: status %s, want %d: %r"
+                        % (p.returncode, 128 + signal.SIGTERM, err[-400:]))
+    left = os.listdir(tmp)
+    if left:
+        failures.append("smith --count after SIGTERM left %s in TMPDIR" % ", ".join(sorted(left)))
 
 for f in failures:
     print("FAIL: " + f)

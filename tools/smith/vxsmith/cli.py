@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -288,7 +289,15 @@ def parser():
     return p
 
 
+def _terminated(signum, _frame):
+    """SIGTERM (`timeout`, a CI job cancelled) ends smith as Ctrl-C does: through the `finally`s
+    that remove its temporary folders. Without it a run of 100,000 programs that `timeout` ended
+    left them all in /tmp."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None):
+    signal.signal(signal.SIGTERM, _terminated)
     a = parser().parse_args(argv)
     a.vx = os.path.abspath(a.vx)
     if a.impl and a.count is None and not a.file:
