@@ -142,71 +142,53 @@ class Summary {
 
   // The value of a call of `fn` (call_value).
   const IxNode* value(int fn, std::map<int, const IxNode*> env, int depth) {
-    if (fn < 0 || fn >= static_cast<int>(prog_.functions.size()) || depth > kMaxDepth ||
-        on_stack_.count(fn))
-      return nullptr;
-    const tir::Function& g = prog_.functions[fn];
-    if (!int_type(g.ret).bits || !g.body) return nullptr;
-    std::set<int> assigned = assigned_in(g);
-    for (int s : assigned) env.erase(s);
-    Frame saved = frame_;
-    frame_ = {&g, {}, std::move(env), assigned, depth};
-    on_stack_.insert(fn);
-    const tir::Block* b = g.body;
-    const IxNode* r = nullptr;
-    bool ok = true;
-    for (size_t k = 0; k < b->stmts.size() && ok; ++k) {
-      const tir::Stmt* s = b->stmts[k];
-      if (s->kind == tir::StmtKind::Let && s->value && s->slot >= 0 && s->slot < g.slot_count() &&
-          !assigned.count(s->slot) && int_type(g.slot_types[s->slot]).bits) {
-        const IxNode* n = build(s->value);
-        if (n) frame_.env[s->slot] = n;
-        ok = n != nullptr;
-      } else if (s->kind == tir::StmtKind::Return && s->value && k + 1 == b->stmts.size() &&
-                 !b->tail) {
-        r = build(s->value);
-      } else {
-        ok = false;
-      }
-    }
-    if (ok && !r && b->tail) r = build(b->tail);
-    on_stack_.erase(fn);
-    frame_ = std::move(saved);
-    return ok ? r : nullptr;
+    auto end = follow(fn, std::move(env), depth);
+    return end ? end->value : nullptr;
   }
 
-  // The values a call of `fn` leaves in its return slots (call_results).
-  std::optional<std::vector<const IxNode*>> results(int fn, std::map<int, const IxNode*> env,
-                                                    int depth) {
+  // What a call leaves behind (null: not known).
+  struct End {
+    std::vector<const IxNode*> slots;  // in its return slots (tir::Function::ret_slots)
+    const IxNode* value = nullptr;     // the integer it returns
+  };
+  // Follows the body of `fn` from its parameters' values `env`: its top level (and its block
+  // statements, step), which runs once and in order. nullopt when a `return` may end it before
+  // its end, or past the depth.
+  std::optional<End> follow(int fn, std::map<int, const IxNode*> env, int depth) {
     if (fn < 0 || fn >= static_cast<int>(prog_.functions.size()) || depth > kMaxDepth ||
         on_stack_.count(fn))
       return std::nullopt;
     const tir::Function& g = prog_.functions[fn];
-    if (!g.body || g.ret_slots.empty()) return std::nullopt;
+    if (!g.body) return std::nullopt;
     Frame saved = frame_;
     frame_ = {&g, {}, std::move(env), {}, depth};
     on_stack_.insert(fn);
     const tir::Block* b = g.body;
+    const bool returns_int = int_type(g.ret).bits != 0;
+    End e;
     bool ok = !returns_inside(nullptr, b->tail);
     for (size_t k = 0; k < b->stmts.size() && ok; ++k) {
       const tir::Stmt* s = b->stmts[k];
       // Only a last `return` ends the body where the rule follows it.
       ok = !returns_inside(s, nullptr) &&
            (s->kind != tir::StmtKind::Return || k + 1 == b->stmts.size());
-      if (ok) step(s);
+      if (!ok) break;
+      if (s->kind == tir::StmtKind::Return && s->value && returns_int) e.value = build(s->value);
+      step(s);
     }
-    forget_writes(nullptr, b->tail);
-    std::optional<std::vector<const IxNode*>> r;
+    std::optional<End> end;
     if (ok) {
-      r.emplace();
+      if (b->tail && returns_int) e.value = build(b->tail);
+      forget_writes(nullptr, b->tail);
       for (int slot : g.ret_slots) {
         auto it = frame_.env.find(slot);
-        r->push_back(it == frame_.env.end() ? nullptr : it->second);
+        e.slots.push_back(it == frame_.env.end() ? nullptr : it->second);
       }
+      end = std::move(e);
     }
     on_stack_.erase(fn);
     frame_ = std::move(saved);
-    return r;
+    return end;
   }
 
   // The values a call `e` gives its out slots, in their order (null: not known), when its
@@ -223,8 +205,8 @@ class Summary {
       if (k < g.param_slots.size() && int_type(e->args[k]->type).bits)
         if (const IxNode* n = read(e->args[k])) env[g.param_slots[k]] = n;
     }
-    auto r = results(f, std::move(env), frame_.depth + 1);
-    if (r && r->size() == got.size()) got = std::move(*r);
+    auto end = follow(f, std::move(env), frame_.depth + 1);
+    if (end && end->slots.size() == got.size()) got = std::move(end->slots);
     return got;
   }
 
@@ -285,7 +267,7 @@ class Summary {
     tir::walk_expr(e, forget);
   }
 
-  // One statement of a body's top level, which runs once, in order (results), or of a block
+  // One statement of a body's top level, which runs once, in order (follow), or of a block
   // statement there: an integer `let` or assignment gives its local the value built, a call its
   // out slots the values it gives (given); whatever else the statement assigns is no longer
   // known.

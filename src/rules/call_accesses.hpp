@@ -58,9 +58,9 @@ std::optional<std::vector<CallAccess>> call_accesses(const tir::Program& prog, i
                                                      const std::vector<const IxNode*>& ints,
                                                      IndexDag& dag);
 
-// The value of a call of `fn` that returns an integer computed from its arguments: its body is
-// integer `let`s never assigned and a value (or one `return`), built like an index from
-// `ints` (as call_accesses'); null when it is anything else.
+// The value of a call of `fn` that returns an integer computed from its arguments, built like an
+// index from `ints` (as call_accesses'), its body followed as call_results says; null when it
+// is not known.
 const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<const IxNode*>& ints,
                          IndexDag& dag);
 
@@ -74,5 +74,12 @@ const IxNode* call_value(const tir::Program& prog, int fn, const std::vector<con
 std::vector<std::pair<int, const IxNode*>> call_results(
     const tir::Program& prog, const tir::Expr* call, IndexDag& dag,
     const std::function<const IxNode*(const tir::Expr*)>& read);
+
+// The expression whose value a block expression has: its tail, through nested blocks (`e` when
+// it is not a block with a tail). Its value is read after the block's statements have run.
+inline const tir::Expr* block_value(const tir::Expr* e) {
+  while (e && e->kind == tir::ExprKind::BlockExpr && e->block && e->block->tail) e = e->block->tail;
+  return e;
+}
 
 }  // namespace vx::kr

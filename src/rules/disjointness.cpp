@@ -29,6 +29,13 @@ bool FunctionFacts::loop_inside(const tir::Stmt* inner, const tir::Stmt* loop) c
   return std::find(it->second.begin(), it->second.end(), loop) != it->second.end();
 }
 
+std::pair<std::optional<int64_t>, std::optional<int64_t>> FunctionFacts::known_bounds(
+    const tir::Stmt* loop) const {
+  auto lo = loop_lo.find(loop), hi = loop_hi.find(loop);
+  return {lo == loop_lo.end() ? std::nullopt : lo->second,
+          hi == loop_hi.end() ? std::nullopt : hi->second};
+}
+
 std::optional<std::pair<int64_t, int64_t>> FunctionFacts::leaf_range(const IxNode* leaf,
                                                                      int depth) const {
   if (leaf->op == IxOp::Symbol) return std::pair<int64_t, int64_t>{0, INT32_MAX};

@@ -58,6 +58,9 @@ struct FunctionFacts {
   } words;
 
   bool declared_inside(int slot, const tir::Stmt* loop) const;
+  // The first and last values of `loop`'s index, where known (loop_lo, loop_hi).
+  std::pair<std::optional<int64_t>, std::optional<int64_t>> known_bounds(
+      const tir::Stmt* loop) const;
   // The values a leaf can take in any pass: a loop's whole range (from its bounds' ranges when
   // they are not constants), a `?` dimension's 0 to 2^31 - 1; nullopt: its type's range.
   std::optional<std::pair<int64_t, int64_t>> leaf_range(const IxNode* leaf, int depth = 0) const;

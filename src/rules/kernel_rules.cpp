@@ -25,13 +25,6 @@ using kr::IxNode;
 using kr::IxOp;
 using kr::place_indices;
 
-// A loop's known bound, or nullopt.
-std::optional<int64_t> find_or(const std::map<const tir::Stmt*, std::optional<int64_t>>& m,
-                               const tir::Stmt* s) {
-  auto it = m.find(s);
-  return it == m.end() ? std::nullopt : it->second;
-}
-
 class RuleWalker {
  public:
   RuleWalker(const tir::Program& prog, const Machine& m, const std::vector<FunctionEffects>& sums,
@@ -257,9 +250,8 @@ class RuleWalker {
           if (e->op == IxOp::Sub && e->b->value == INT64_MIN) continue;
           shift = e->op == IxOp::Add ? e->b->value : -e->b->value;
           auto* loop = static_cast<const tir::Stmt*>(e->a->key);
-          if (!kr::shift_keeps_bounds(e, shift, t.dims[k], find_or(facts_.loop_lo, loop),
-                                      find_or(facts_.loop_hi, loop)))
-            continue;
+          const auto [lo, hi] = facts_.known_bounds(loop);
+          if (!kr::shift_keeps_bounds(e, shift, t.dims[k], lo, hi)) continue;
           e = e->a;
         }
         if (e->op != IxOp::Loop) continue;
@@ -348,11 +340,12 @@ class RuleWalker {
             prefix_unknown_[s->slot] = !known;
           }
         }
-        if (s->value && t.is_scalar() && is_int(t.scalar) && !assigned_.count(s->slot)) {
-          const IxNode* n = build(s->value);
+        const tir::Expr* v = kr::block_value(s->value);  // read after it has been walked
+        if (v && t.is_scalar() && is_int(t.scalar) && !assigned_.count(s->slot)) {
+          const IxNode* n = build(v);
           if (foldable(n)) env_[s->slot] = n;
         } else if (t.is_scalar() && is_int(t.scalar)) {
-          set_now(s->slot, s->value ? build(s->value) : nullptr);
+          set_now(s->slot, v ? build(v) : nullptr);
         }
         return;
       }

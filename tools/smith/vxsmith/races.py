@@ -492,18 +492,20 @@ _REFUSE = {
 # the lane's own digit (x + (0 - x)), and then every lane writes one element. The rules read them
 # from the helper's body, when they can follow it: its top level, run once and in order. The
 # helper's body takes a shape (drawn with a generator of its own): plainly the value; through a
-# second helper (`nested`); added to a local or field that starts at 0 (`acc`); after a `return`
-# in an `if` that never runs (`early`), or assigned inside an `if` that always does (`in_if`),
-# which the rules do not follow, so that what they refuse there is by design.
+# second helper (`nested`); added to a local or field that starts at 0 (`acc`); a field of a
+# nested tuple (`field`: `(thru(b, l).1).0`); the helper's own value after it sets the field
+# (`ret`); after a `return` in an `if` that never runs (`early`), or assigned inside an `if` that
+# always does (`in_if`), which the rules do not follow, so that what they refuse there is by
+# design.
 
 THROUGH = ["tuple", "struct", "helper"]
-SHAPES = {"tuple": ["plain", "nested", "acc", "early"], "struct": ["plain", "nested", "acc", "in_if"],
-          "helper": ["plain"]}
+SHAPES = {"tuple": ["plain", "nested", "acc", "early", "field"],
+          "struct": ["plain", "nested", "acc", "in_if", "ret"], "helper": ["plain"]}
 
 
 class ThroughMutant(Mutant):
     def __init__(self, loops, dims, lane, part, how, note, shape="plain"):
-        via = E("via", "i32", part, name="tv.v" if how == "struct" else "tv")
+        via = E("via", "i32", part, name="tv.v" if how == "struct" and shape != "ret" else "tv")
         klass = "through_" + how + ("" if shape == "plain" else "_" + shape)
         super().__init__(loops, dims, [B("+", lane, via)], klass=klass, note=note)
         self.part, self.how, self.shape = part, how, shape
@@ -517,6 +519,8 @@ class ThroughMutant(Mutant):
                         "    (v, (z, 1))\n}"]
             lead = {"acc": "    let mut v = 0;\n    v += %s;\n    (v, 0)" % body,
                     "early": "    if b < 0 {\n        return (1, 0);\n    }\n    (%s, 0)" % body}
+            if shape == "field":
+                return ["fn thru(b: i32, l: i32) -> (i32, (i32, i32)) {\n    (1, (%s, 0))\n}" % body]
             ret = "(i32, (i32, i32))" if shape == "nested" else "(i32, i32)"
             return ["fn thru(b: i32, l: i32) -> %s {\n%s\n}" % (ret, lead.get(shape, "    (%s, 0)" % body))]
         if self.how == "struct":
@@ -524,13 +528,17 @@ class ThroughMutant(Mutant):
             if shape == "nested":
                 return [st, "fn thru0(c: &mut Thru, b: i32, l: i32) {\n    c.v = %s;\n}" % body,
                         "fn thru(c: &mut Thru, b: i32, l: i32) {\n    thru0(c, b, l);\n}"]
+            if shape == "ret":
+                return [st, "fn thru(c: &mut Thru, b: i32, l: i32) -> i32 {\n    c.v = %s;\n    c.v + 0\n}" % body]
             lead = {"acc": "    c.v += %s;" % body, "in_if": "    if b >= 0 {\n        c.v = %s;\n    }" % body}
             return [st, "fn thru(c: &mut Thru, b: i32, l: i32) {\n%s\n}" % lead.get(shape, "    c.v = %s;" % body)]
         return ["fn thru(b: i32, l: i32) -> i32 {\n    %s\n}" % body]
 
     def index_prelude(self):
         if self.how == "tuple":
-            return "let (tv, _) = thru(b, l); "
+            return "let tv = (thru(b, l).1).0; " if self.shape == "field" else "let (tv, _) = thru(b, l); "
+        if self.how == "struct" and self.shape == "ret":
+            return "let mut tc = Thru { v: 0 }; let tv = thru(&mut tc, b, l); "
         if self.how == "struct":
             return "let mut tv = Thru { v: 0 }; thru(&mut tv, b, l); "
         return "let tv = thru(b, l); "
