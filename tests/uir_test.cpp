@@ -187,6 +187,8 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "host_blocks_many.vx: it calls `lanes::sum`, which .uir has no instruction for",
       "if_branch_runs_once.vx: it uses `if`, and .uir has no control flow but ranges",
       "index_from_helper_and_if.vx: it calls the function `at`",
+      "index_from_helper_value.vx: it calls the function `next`",
+      "index_from_tuple_helper.vx: it calls the function `rc`",
       "lane_copies_on_the_cpu.vx: it declares `first`, which is not a scalar or tensor",
       "lanes_argmax_ties.vx: it uses `if`, and .uir has no control flow but ranges",
       "lanes_max_argmax.vx: it uses `if`, and .uir has no control flow but ranges",
@@ -321,6 +323,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
        "the loop `b` has a bound that is not known before the region runs"},
       {"struct_back_index_race.vx", "it calls the function `negate`"},
       {"struct_ref_shared_write.vx", "it calls the function `note`"},
+      {"struct_helper_field_in_if.vx", "it calls the function `at`"},
+      {"struct_helper_value_race.vx", "it calls the function `next`"},
       {"struct_shared_field_write.vx", "refused"},  // its fields are locals (types.md §9)
       {"struct_whole_shared_write.vx", "it calls the function `make`"},
       {"structure_across_rev.vx",
@@ -348,6 +352,10 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"tile_in_region.vx", "accepted"},     // .uir has no shared memory to place or size
       {"tile_too_large.vx", "accepted"},     // .uir has no shared memory to place or size
       {"tuple_call_index_race.vx", "it calls the function `pair`"},
+      {"tuple_helper_args_assign.vx", "it calls the function `rc`"},
+      {"tuple_helper_early_return.vx", "it calls the function `rc`"},
+      {"tuple_helper_index_half.vx", "it calls the function `rc`"},
+      {"tuple_helper_index_wrap.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"tuple_shared_assigned_from_call.vx", "it calls the function `pair`"},
       {"tuple_shared_element_write.vx", "refused"},  // its scalars are locals (types.md §8)
       {"two_lane_loops_one_name.vx", "refused"},
