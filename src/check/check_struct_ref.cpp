@@ -20,8 +20,8 @@ namespace {
 
 // The locals that `e` reads and those it assigns (tests/struct_call_borrows_test.py).
 void touched(const tir::Expr* e, std::set<int>& reads, std::set<int>& writes) {
-  tir::walk_expr(e, [&](const tir::Stmt* s, const tir::Expr* x) {
-    tir::own_writes(s, x, [&](int slot) { writes.insert(slot); });
+  tir::writes_in(e, [&](int slot) { writes.insert(slot); });
+  tir::walk_expr(e, [&](const tir::Stmt*, const tir::Expr* x) {
     if (x && x->kind == tir::ExprKind::Var) reads.insert(x->slot);
   });
 }

@@ -75,6 +75,21 @@ void own_writes(const Stmt* s, const Expr* e, const F& f) {
   for (int slot : e->back_slots) f(slot);
 }
 
+// Every local that the statement, block or expression assigns anywhere inside it (own_writes of
+// each statement and expression in it), each as often as it is written; null writes nothing.
+template <class F>
+void writes_in(const Stmt* s, const F& f) {
+  walk_stmt(s, [&](const Stmt* st, const Expr* x) { own_writes(st, x, f); });
+}
+template <class F>
+void writes_in(const Block* b, const F& f) {
+  walk_block(b, [&](const Stmt* st, const Expr* x) { own_writes(st, x, f); });
+}
+template <class F>
+void writes_in(const Expr* e, const F& f) {
+  walk_expr(e, [&](const Stmt* st, const Expr* x) { own_writes(st, x, f); });
+}
+
 // Whether pred holds somewhere in the statement, the block or the expression.
 inline bool stmt_has(const Stmt* s, const std::function<bool(const Stmt*, const Expr*)>& pred) {
   bool found = false;

@@ -149,9 +149,7 @@ void RegionEmitter::run() {
   collect_captures();
   find_read_only();
   // A call's out locals are assigned too: a tuple's scalars, a `&mut` struct's fields coming back.
-  walk_block(spawn_.body, [&](const Stmt* st, const Expr* e) {
-    tir::own_writes(st, e, [&](int slot) { assigned_.insert(slot); });
-  });
+  tir::writes_in(spawn_.body, [&](int slot) { assigned_.insert(slot); });
   // The block loops: one directly in the region, up to three in each other.
   std::vector<const Stmt*> loops;
   const tir::Block* body = spawn_.body;

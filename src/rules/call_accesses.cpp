@@ -122,13 +122,11 @@ bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<i
 }
 
 void forget_assigned(const tir::Block* b, const tir::Expr* e, std::vector<const IxNode*>& values) {
-  auto forget = [&](const tir::Stmt* st, const tir::Expr* x) {
-    tir::own_writes(st, x, [&](int slot) {
-      if (slot >= 0 && slot < static_cast<int>(values.size())) values[slot] = nullptr;
-    });
+  auto forget = [&](int slot) {
+    if (slot >= 0 && slot < static_cast<int>(values.size())) values[slot] = nullptr;
   };
-  tir::walk_block(b, forget);
-  tir::walk_expr(e, forget);
+  tir::writes_in(b, forget);
+  tir::writes_in(e, forget);
 }
 
 namespace {
@@ -179,7 +177,7 @@ class Summary {
     std::optional<End> end;
     if (ok) {
       if (b->tail && returns_int) e.value = build(b->tail);
-      forget_writes(nullptr, b->tail);
+      forget_writes(b->tail);
       for (int slot : g.ret_slots) {
         auto it = frame_.env.find(slot);
         e.slots.push_back(it == frame_.env.end() ? nullptr : it->second);
@@ -201,7 +199,7 @@ class Summary {
     const tir::Function& g = prog_.functions[f];
     std::map<int, const IxNode*> env;
     for (size_t k = 0; k < e->args.size(); ++k) {
-      if (writes_inside(nullptr, e->args[k])) return got;
+      if (writes_inside(e->args[k])) return got;
       if (k < g.param_slots.size() && int_type(e->args[k]->type).bits)
         if (const IxNode* n = read(e->args[k])) env[g.param_slots[k]] = n;
     }
@@ -235,9 +233,7 @@ class Summary {
   // A local assigned anywhere is not one value: an index that uses it is not read.
   static std::set<int> assigned_in(const tir::Function& g) {
     std::set<int> assigned;
-    tir::walk_block(g.body, [&](const tir::Stmt* s, const tir::Expr* e) {
-      tir::own_writes(s, e, [&](int slot) { assigned.insert(slot); });
-    });
+    tir::writes_in(g.body, [&](int slot) { assigned.insert(slot); });
     return assigned;
   }
 
@@ -248,23 +244,17 @@ class Summary {
     };
     return (s && tir::stmt_has(s, is_return)) || (e && tir::expr_has(e, is_return));
   }
-  // Whether `s` or `e` assigns a local anywhere inside it.
-  static bool writes_inside(const tir::Stmt* s, const tir::Expr* e) {
+  // Whether `e` assigns a local anywhere inside it.
+  static bool writes_inside(const tir::Expr* e) {
     bool found = false;
-    auto note = [&](const tir::Stmt* st, const tir::Expr* x) {
-      tir::own_writes(st, x, [&](int) { found = true; });
-    };
-    tir::walk_stmt(s, note);
-    tir::walk_expr(e, note);
+    tir::writes_in(e, [&](int) { found = true; });
     return found;
   }
-  // Every local `s` or `e` assigns, anywhere inside it, leaves the frame's values.
-  void forget_writes(const tir::Stmt* s, const tir::Expr* e) {
-    auto forget = [&](const tir::Stmt* st, const tir::Expr* x) {
-      tir::own_writes(st, x, [&](int slot) { frame_.env.erase(slot); });
-    };
-    tir::walk_stmt(s, forget);
-    tir::walk_expr(e, forget);
+  // Every local the statement or expression `n` assigns, anywhere inside it, leaves the frame's
+  // values.
+  template <class Node>
+  void forget_writes(const Node* n) {
+    tir::writes_in(n, [&](int slot) { frame_.env.erase(slot); });
   }
 
   // One statement of a body's top level, which runs once, in order (follow), or of a block
@@ -275,7 +265,7 @@ class Summary {
     if (s->kind == tir::StmtKind::Expr && s->value && s->value->kind == tir::ExprKind::BlockExpr &&
         s->value->block) {  // a block statement runs its statements once, in order
       for (const tir::Stmt* inner : s->value->block->stmts) step(inner);
-      forget_writes(nullptr, s->value->block->tail);
+      forget_writes(s->value->block->tail);
       return;
     }
     int target = -1;
@@ -304,7 +294,7 @@ class Summary {
                s->value->kind == tir::ExprKind::Call) {
       out = given(s->value, [&](const tir::Expr* x) { return build(x); });
     }
-    forget_writes(s, nullptr);
+    forget_writes(s);
     if (target >= 0 && v) frame_.env[target] = v;
     for (size_t k = 0; k < out.size(); ++k)
       if (out[k]) frame_.env[s->value->out_slots[k]] = out[k];

@@ -75,9 +75,7 @@ class RuleWalker {
   // The locals written anywhere in `b`: assigned, or given by a call (a tuple's scalars, a `&mut`
   // struct's fields coming back), which is not one value either.
   void for_each_assign(const tir::Block* b) {
-    tir::walk_block(b, [&](const tir::Stmt* s, const tir::Expr* e) {
-      tir::own_writes(s, e, [&](int slot) { assigned_.insert(slot); });
-    });
+    tir::writes_in(b, [&](int slot) { assigned_.insert(slot); });
   }
 
   // ---- index expressions

@@ -61,7 +61,7 @@ class Lowerer {
       : p_(p), fn_(fn), values_(values), r_(r) {}
 
   void lower(const tir::Stmt& spawn) {
-    find_assigned(spawn.body);
+    tir::writes_in(spawn.body, [&](int slot) { assigned_.insert(slot); });
     block(spawn.body);
     std::ostringstream text;
     text << "# " << r_.location << ": the `spawn on` region of `" << fn_.name
@@ -113,15 +113,6 @@ class Lowerer {
   }
 
   const std::string& slot_name(int slot) { return fn_.slot_names[slot]; }
-
-  void find_assigned(const tir::Block* b) {
-    if (!b) return;
-    for (const tir::Stmt* s : b->stmts) {
-      tir::own_writes(s, s->value, [&](int slot) { assigned_.insert(slot); });
-      find_assigned(s->body);
-      if (s->value && s->value->kind == tir::ExprKind::BlockExpr) find_assigned(s->value->block);
-    }
-  }
 
   // ---- captured values, declared at the top
   std::string captured_tensor(int slot) {
