@@ -18,3 +18,7 @@ if(Python3_FOUND)
 else()
   add_test(NAME kernel_rule_ids COMMAND ${CMAKE_COMMAND} -E false)
 endif()
+# Every collision note of E6032 names passes that get to the accesses: an `if`'s condition, a
+# `break`, a `while`, a helper's `if`, a stepped loop (tests/collision_notes_test.py).
+add_test(NAME collision_notes
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/collision_notes_test.py $<TARGET_FILE:vx>)

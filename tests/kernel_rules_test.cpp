@@ -165,6 +165,26 @@ TEST_CASE("check yourself: coefficient 8 for blocks of 16 lanes collides") {
   REQUIRE(in12);
   CHECK(in12->element == 8);
   CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {{off, 8}}));
+  // A pass the guards keep out is not one of the two: with `if b != 0` the first pair is block 1
+  // lane 8 and block 2 lane 0 (element 16); with `if t < 8` no two passes meet (8 > 7); a guard
+  // that cannot be evaluated gives no pair. With `.step_by(2)` over t (0, 2, …, 14), blocks 0 and
+  // 1 still meet: lane 8 and lane 0.
+  const Guard b_not_0{Guard::Ne, b, L.c(0), true};
+  auto guarded =
+      find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {}, {b_not_0});
+  REQUIRE(guarded);
+  CHECK(guarded->first == std::vector<int64_t>{1, 8});
+  CHECK(guarded->second == std::vector<int64_t>{2, 0});
+  CHECK(guarded->element == 16);
+  CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {},
+                        {{Guard::Lt, t, L.c(8), true}}));
+  const IxNode* unknown = L.dag.var(&L, "n");
+  CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {},
+                        {{Guard::Eq, unknown, L.c(0), true}}));
+  auto stepped = find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false, 2}}, fixed);
+  REQUIRE(stepped);
+  CHECK(stepped->first == std::vector<int64_t>{0, 8});
+  CHECK(stepped->second == std::vector<int64_t>{1, 0});
   // Coefficient 16 beats 15.
   RadixProof ok = L.prove(L.add(L.mul(b, L.c(16)), t));
   CHECK(ok.proved());

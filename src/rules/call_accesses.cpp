@@ -223,7 +223,10 @@ class Summary {
     Frame saved = frame_;
     frame_ = {&g, std::move(bound), std::move(env), std::move(assigned), depth};
     on_stack_.insert(fn);
+    const int guarded = guarded_;
+    if (exits_early(g)) ++guarded_;
     bool ok = block(g.body);
+    guarded_ = guarded;
     on_stack_.erase(fn);
     frame_ = std::move(saved);
     return ok;
@@ -235,6 +238,25 @@ class Summary {
     std::set<int> assigned;
     tir::writes_in(g.body, [&](int slot) { assigned.insert(slot); });
     return assigned;
+  }
+
+  // Whether `g` may end before the end of its body: a `break`, a `continue`, or a `return` that
+  // is not its last statement.
+  static bool exits_early(const tir::Function& g) {
+    const tir::Stmt* last =
+        g.body && !g.body->tail && !g.body->stmts.empty() ? g.body->stmts.back() : nullptr;
+    return tir::block_has(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
+      return s && s != last &&
+             (s->kind == tir::StmtKind::Break || s->kind == tir::StmtKind::Continue ||
+              s->kind == tir::StmtKind::Return);
+    });
+  }
+  // The accesses of `b`, which a call may not get to.
+  bool guarded_block(const tir::Block* b) {
+    ++guarded_;
+    bool ok = block(b);
+    --guarded_;
+    return ok;
   }
 
   // Whether a `return` is inside `s` (not `s` itself) or `e`: the body may end there.
@@ -394,8 +416,8 @@ class Summary {
   bool access(const tir::Expr* place, bool write, bool read) {
     auto r = row(place);
     if (!r) return false;
-    if (read) out.push_back({false, *r, text(place->span)});
-    if (write) out.push_back({true, *r, text(place->span)});
+    if (read) out.push_back({false, *r, text(place->span), guarded_ > 0});
+    if (write) out.push_back({true, *r, text(place->span), guarded_ > 0});
     for (const tir::Expr* i : place_indices(place))
       if (!expr(i)) return false;
     return true;
@@ -427,14 +449,14 @@ class Summary {
       case tir::StmtKind::Return:
         return expr(s->value);
       case tir::StmtKind::While:
-        return expr(s->value) && block(s->body);
+        return expr(s->value) && guarded_block(s->body);
       case tir::StmtKind::Loop:
       case tir::StmtKind::Spawn:
-        return block(s->body);
+        return guarded_block(s->body);
       case tir::StmtKind::For:
         for (const tir::RangeAdapter& a : s->adapters)
           if (!expr(a.step)) return false;
-        return expr(s->start) && expr(s->end) && block(s->body);
+        return expr(s->start) && expr(s->end) && guarded_block(s->body);
       case tir::StmtKind::Break:
       case tir::StmtKind::Continue:
         return true;
@@ -495,14 +517,22 @@ class Summary {
           if (a->kind != tir::ExprKind::Index && rooted(a)) return false;  // a routine's
         return args(e);
       case tir::ExprKind::If:
-        return args(e) && block(e->block) && block(e->else_block);
+        return args(e) && guarded_block(e->block) && guarded_block(e->else_block);
       case tir::ExprKind::BlockExpr:
         return block(e->block);
       case tir::ExprKind::Literal:
       case tir::ExprKind::Unit:
       case tir::ExprKind::String:
-      case tir::ExprKind::Unary:
       case tir::ExprKind::Binary:
+        if (e->bop == tir::BinOp::And || e->bop == tir::BinOp::Or) {  // the right side may not run
+          if (!expr(e->args[0])) return false;
+          ++guarded_;
+          bool ok = expr(e->args[1]);
+          --guarded_;
+          return ok;
+        }
+        return args(e);
+      case tir::ExprKind::Unary:
       case tir::ExprKind::Cast:
       case tir::ExprKind::TensorNew:
       case tir::ExprKind::Transfer:
@@ -518,6 +548,7 @@ class Summary {
   IndexDag& dag_;
   Frame frame_;
   std::set<int> on_stack_;
+  int guarded_ = 0;  // > 0: something decides whether a call gets to the code walked
 };
 
 }  // namespace

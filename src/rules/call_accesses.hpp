@@ -48,6 +48,9 @@ struct CallAccess {
   bool write = false;
   std::vector<const IxNode*> indices;  // in the argument's root tensor, its row's first
   std::string place;                   // the callee's source text of the access
+  // Whether something in the callee decides if a call gets to it (an `if`, a loop, the right
+  // side of `&&` or `||`, a `break`, `continue` or early `return`): for messages' examples only.
+  bool guarded = false;
 };
 
 // The accesses of `fn` through its parameter `param`, which stands for the row `prefix` of the

@@ -599,21 +599,19 @@ class Checker {
   // The Loop leaves of some nodes (each node walked once, not once per path).
   static std::set<const IxNode*> loop_leaves(std::initializer_list<const IxNode*> roots) {
     std::set<const IxNode*> used, seen;
-    std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
-      if (!n || !seen.insert(n).second) return;
-      if (n->op == IxOp::Loop) used.insert(n);
-      if (!n->is_leaf()) {
-        collect(n->a);
-        collect(n->b);
-      }
-    };
-    for (const IxNode* r : roots) collect(r);
+    for (const IxNode* r : roots)
+      for_each_leaf(r, seen, [&](const IxNode* n) {
+        if (n->op == IxOp::Loop) used.insert(n);
+      });
     return used;
   }
 
-  std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const IxNode* other,
+  std::vector<LoopRange> ranges(const tir::Stmt* loop, const Access& a, const Access* other,
                                 std::vector<const tir::Stmt*>& stmts) const {
-    std::set<const IxNode*> used = loop_leaves({a.offset, other});
+    std::set<const IxNode*> used = loop_leaves({a.offset, other ? other->offset : nullptr});
+    for (const Access* x : {&a, other})  // a pass must get to the access, too
+      for (const Guard& g : x ? x->guards : std::vector<Guard>{})
+        for (const IxNode* leaf : loop_leaves({g.a, g.b})) used.insert(leaf);
     std::vector<LoopRange> out;
     auto it = std::find(a.fors.begin(), a.fors.end(), loop);
     for (; it != a.fors.end(); ++it) {
@@ -626,7 +624,16 @@ class Checker {
         if (hi) hi = std::min(*hi, b->second.second);
       }
       if (!lo || !hi) return {};
-      out.push_back({leaf, *lo, *hi, s == loop});
+      // Its values: the range, or every k-th of it for `.step_by(k)` with k a literal (a bound
+      // from an in-bounds index, above, may leave a start the loop never takes: none then).
+      int64_t step = 1;
+      if (!s->adapters.empty()) {
+        const tir::Expr* k = s->adapters.size() == 1 ? s->adapters[0].step : nullptr;
+        if (!k || k->kind != tir::ExprKind::Literal || k->lit.i <= 0) return {};
+        step = k->lit.i;
+        if (*lo != must_find(facts_.loop_lo, s)) return {};
+      }
+      out.push_back({leaf, *lo, *hi, s == loop, step});
       stmts.push_back(s);
     }
     return out;
@@ -659,13 +666,22 @@ class Checker {
 
   std::string collision_text(const tir::Stmt* loop, const Access& write, const Access* other) {
     std::vector<const tir::Stmt*> stmts;
-    auto loops = ranges(loop, write, other ? other->offset : nullptr, stmts);
+    auto loops = ranges(loop, write, other, stmts);
     if (loops.empty()) return {};
+    // Passes that get to the accesses: through the `if`s around them; where something else on
+    // the way decides, two passes that would collide if they got there, said so.
+    const bool unknown = write.reach_unknown || (other && other->reach_unknown);
+    const std::vector<Guard> none;
     auto c = find_collision(
         write.offset, other ? other->offset : nullptr, loops,
         [&](const IxNode* l) { return fixed_value(l); }, write.indices,
-        other ? other->indices : DimIndices{});
+        other ? other->indices : DimIndices{}, unknown ? none : write.guards,
+        unknown || !other ? none : other->guards);
     if (!c) return {};
+    const std::string would = unknown ? " would" : "";
+    const std::string if_reached =
+        unknown ? std::string(", if both get there (what decides it is not followed here)")
+                : std::string();
     // Every note is true: the two passes it names reach one element, index by index, each in
     // its dimension (the offset found them through the row-major sum of the indices).
     const DimIndices& second_indices = c->second_reads ? other->indices : write.indices;
@@ -685,9 +701,25 @@ class Checker {
     }
     if (!c->second_reads || other->write)
       return describe_pass(facts_, stmts, c->first) + " and " +
-             describe_pass(facts_, stmts, c->second) + " both write " + elem;
-    return describe_pass(facts_, stmts, c->first) + " writes " + elem + " and " +
-           describe_pass(facts_, stmts, c->second) + " reads it";
+             describe_pass(facts_, stmts, c->second) + would + " both write " + elem + if_reached;
+    return describe_pass(facts_, stmts, c->first) + (unknown ? " would write " : " writes ") +
+           elem + " and " + describe_pass(facts_, stmts, c->second) +
+           (unknown ? " read it" : " reads it") + if_reached;
+  }
+
+  // The note that names two passes that collide; when there is none and a condition decides
+  // which passes get to an access, the note that says the rule does not narrow them by it.
+  void add_collision(Diagnostic& d, const tir::Stmt* loop, const Access& write,
+                     const Access* other) {
+    std::string c = collision_text(loop, write, other);
+    if (!c.empty()) return d.notes.push_back(c);
+    for (const Access* a : {&write, other})
+      if (a && a->conditional)
+        return d.notes.push_back(
+            "the rule proves `" + a->text +
+            "` as if every pass got to it: it does not narrow the passes by a condition on "
+            "the way; write the condition into the loop or the index (spec/kernel-rules.md §4 "
+            "step 11)");
   }
 
   // An access as messages quote it: `out[b][l]`, or `out[b][l]` (line 7) when the other one
@@ -793,10 +825,7 @@ class Checker {
       d.notes.push_back(
           "the two are written alike, but a name in them stands for a different "
           "variable in each (the index of another loop, or another `let`)");
-    if (a.offset && write.offset) {
-      std::string c = collision_text(loop, write, &a);
-      if (!c.empty()) d.notes.push_back(c);
-    }
+    if (a.offset && write.offset) add_collision(d, loop, write, &a);
     // A later loop of the same level runs once every pass of this one is done: a block loop after
     // this one in the region, a lane loop after this one in the block's code.
     d.helps.push_back("within one pass, read and write `" + name + "` at the same index; a later " +
@@ -866,8 +895,7 @@ class Checker {
               "one of them is not known";
     }
     auto& d = report(rule, write, loop, head + why, "the write");
-    std::string c = collision_text(loop, write, nullptr);
-    if (!c.empty()) d.notes.push_back(c);
+    add_collision(d, loop, write, nullptr);
     d.notes.push_back(
         "the offset is `" + to_string(write.offset) + "`" +
         (p.per_dimension.empty() ? "" : ", and index by index (§4.9) `" + p.per_dimension + "`"));

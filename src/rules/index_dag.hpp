@@ -11,8 +11,10 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace vx::kr {
 
@@ -167,6 +169,71 @@ std::optional<int64_t> evaluate(const IxNode* n, const F& value_of) {
       return std::nullopt;
   }
   return wrap_to(r, n->type);
+}
+
+// Calls `f` on each leaf under `root`, once: `seen` holds the nodes already walked and gets
+// those walked here, so that a shared sub-expression is walked once, not once per path.
+template <class F>
+void for_each_leaf(const IxNode* root, std::set<const IxNode*>& seen, const F& f) {
+  std::vector<const IxNode*> stack{root};
+  while (!stack.empty()) {
+    const IxNode* n = stack.back();
+    stack.pop_back();
+    if (!n || !seen.insert(n).second) continue;
+    if (n->is_leaf()) {
+      f(n);
+      continue;
+    }
+    stack.push_back(n->b);
+    stack.push_back(n->a);
+  }
+}
+
+// A condition an access runs under, for the examples that messages give (spec/kernel-rules.md
+// §4): the access runs in a pass only where `a cmp b` is `holds` (an `if`'s branch, or its
+// `else`). The proof itself reads no condition.
+struct Guard {
+  enum Cmp { Eq, Ne, Lt, Le, Gt, Ge } cmp = Eq;
+  const IxNode* a = nullptr;
+  const IxNode* b = nullptr;
+  bool holds = true;
+};
+
+// Whether every guard holds with `value_of` for the leaves: false when one does not, else nullopt
+// when one cannot be evaluated.
+template <class F>
+std::optional<bool> guards_hold(const std::vector<Guard>& guards, const F& value_of) {
+  std::optional<bool> all = true;
+  for (const Guard& g : guards) {
+    auto x = evaluate(g.a, value_of), y = evaluate(g.b, value_of);
+    if (!x || !y) {
+      all = std::nullopt;
+      continue;
+    }
+    bool v = false;
+    switch (g.cmp) {
+      case Guard::Eq:
+        v = *x == *y;
+        break;
+      case Guard::Ne:
+        v = *x != *y;
+        break;
+      case Guard::Lt:
+        v = *x < *y;
+        break;
+      case Guard::Le:
+        v = *x <= *y;
+        break;
+      case Guard::Gt:
+        v = *x > *y;
+        break;
+      case Guard::Ge:
+        v = *x >= *y;
+        break;
+    }
+    if (v != g.holds) return false;
+  }
+  return all;
 }
 
 }  // namespace vx::kr

@@ -15,6 +15,7 @@
 #include "rules/kernel_access.hpp"
 #include "rules/kernel_tokens.hpp"
 #include "rules/loop_nest.hpp"
+#include "rules/pass_guards.hpp"
 
 namespace vx {
 
@@ -46,7 +47,8 @@ class RuleWalker {
     prefix_unknown_.assign(n, false);
     assigned_.clear();
     foldable_.clear();
-    for_each_assign(fn.body);
+    // Written anywhere: assigned, or given by a call (a tuple's scalars, a struct's fields).
+    tir::writes_in(fn.body, [&](int slot) { assigned_.insert(slot); });
     walk_block(fn.body, nullptr);
     kr::check_disjointness(facts_, diags_, explain, maps);
   }
@@ -70,12 +72,6 @@ class RuleWalker {
     const tir::Expr* v = tensor_root(e);
     if (!v || v->slot < 0 || v->slot >= fn_->slot_count()) return -1;
     return alias_[v->slot];
-  }
-
-  // The locals written anywhere in `b`: assigned, or given by a call (a tuple's scalars, a `&mut`
-  // struct's fields coming back), which is not one value either.
-  void for_each_assign(const tir::Block* b) {
-    tir::writes_in(b, [&](int slot) { assigned_.insert(slot); });
   }
 
   // ---- index expressions
@@ -311,6 +307,7 @@ class RuleWalker {
   }
 
   void walk_stmt(const tir::Stmt* s, const tir::Stmt* owner) {
+    const size_t first = facts_.accesses.size();  // the statement's accesses: from here on
     switch (s->kind) {
       case tir::StmtKind::Let: {
         if (s->value) {
@@ -385,6 +382,7 @@ class RuleWalker {
         if (s->value) walk_expr(s->value);
         loops_.push_back(s);
         walk_block(s->body, s);
+        kr::reach_unknown(facts_.accesses, first);
         loops_.pop_back();
         forget(s->body);
         return;
@@ -396,18 +394,17 @@ class RuleWalker {
         auto saved_loops = std::move(loops_);
         loops_.clear();
         walk_block(s->body, s);
+        if (kr::exits_in(s->body)) kr::reach_unknown(facts_.accesses, first);
         loops_ = std::move(saved_loops);
         --spawn_;
         return;
       }
       case tir::StmtKind::Return:
         if (!across_.empty()) {
-          auto& d = error(KernelRule::LeavesAcrossLoop, s->span,
-                          "`return` cannot leave an `across` loop: each lane must get to the end "
-                          "of the loop",
-                          "inside the " + std::string(level_word(across_.back())) + " loop `" +
-                              across_.back()->var_name + "`");
-          (void)d;
+          error(KernelRule::LeavesAcrossLoop, s->span,
+                "`return` cannot leave an `across` loop: each lane must get to the end of the loop",
+                "inside the " + std::string(level_word(across_.back())) + " loop `" +
+                    across_.back()->var_name + "`");
         }
         if (s->value) walk_expr(s->value);
         return;
@@ -527,7 +524,10 @@ class RuleWalker {
       nest_.enter(nest_loop, verdict);
     }
     forget(s->body);
+    const size_t first = facts_.accesses.size();
     walk_block(s->body, s);
+    // A pass gets to the body when the range is not empty: known for constant bounds only.
+    if (!lo_v || !hi_v || *lo_v > *hi_v) kr::reach_unknown(facts_.accesses, first);
     forget(s->body);
     if (s->across != tir::Across::None) {
       across_.pop_back();
@@ -678,10 +678,13 @@ class RuleWalker {
         // Each arm starts from the values before the `if`; after it, what an arm assigns is
         // not known.
         const auto before = now_;
-        walk_block(e->block, nullptr);
-        now_ = before;
-        walk_block(e->else_block, nullptr);
-        now_ = before;
+        for (const tir::Block* arm : {e->block, e->else_block}) {
+          const size_t first = facts_.accesses.size();
+          walk_block(arm, nullptr);
+          now_ = before;  // the condition's values (pass_guards.hpp)
+          kr::guard_accesses(facts_.accesses, first, e->args.empty() ? nullptr : e->args[0],
+                             arm == e->block, build_);
+        }
         forget(e->block);
         forget(e->else_block);
         return;
@@ -692,7 +695,13 @@ class RuleWalker {
       case tir::ExprKind::Binary:
         if (e->bop == tir::BinOp::And || e->bop == tir::BinOp::Or) {
           // The right side may not run: what it assigns is not known after it.
-          for (const tir::Expr* a : e->args) walk_expr(a);
+          walk_expr(e->args[0]);
+          const size_t first = facts_.accesses.size();
+          auto values = now_;  // the values the left side read (pass_guards.hpp)
+          walk_expr(e->args[1]);
+          std::swap(now_, values);
+          kr::guard_accesses(facts_.accesses, first, e->args[0], e->bop == tir::BinOp::And, build_);
+          std::swap(now_, values);
           for (const tir::Expr* a : e->args) forget_in(a);
           return;
         }
@@ -805,6 +814,7 @@ class RuleWalker {
       acc.span = call->span;
       acc.text = c.place + "` in `" + prog_.functions[call->fn_index].name + "(…)";
       acc.fors = fors_;
+      acc.reach_unknown = c.guarded;
       facts_.accesses.push_back(std::move(acc));
     }
     summarised_.insert({call, i});
@@ -819,12 +829,11 @@ class RuleWalker {
     // as the whole value of a `let` or as a statement of its own (a token's `let` is E6036's).
     if (row.place == tir::BuiltinPlace::BlockCode && spawn_ > 0) {
       if (!block_code()) {
-        auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
-                        "`" + name +
-                            "` runs with all the lanes of a block, so it must be in "
-                            "the code of a block: in a block loop, outside its lane loops",
-                        nest_.lane_loops() > 0 ? "inside a lane loop" : "not in a block loop");
-        (void)d;
+        error(KernelRule::LanesRoutinePlacement, e->span,
+              "`" + name +
+                  "` runs with all the lanes of a block, so it must be in the code of a block: in "
+                  "a block loop, outside its lane loops",
+              nest_.lane_loops() > 0 ? "inside a lane loop" : "not in a block loop");
       } else if (row.form == tir::BuiltinForm::Let && row.result != tir::BuiltinResult::Token &&
                  whole_let_ != e) {
         auto& d = error(KernelRule::LanesRoutinePlacement, e->span,
@@ -964,6 +973,7 @@ class RuleWalker {
   int spawn_ = 0;
   kr::LoopNest nest_{m_};
   std::vector<const tir::Stmt*> fors_, across_, loops_;
+  const kr::BuildIndex build_ = [this](const tir::Expr* e) { return build(e); };
   const tir::Expr* whole_let_ = nullptr;
   const tir::Expr* whole_stmt_ = nullptr;
 };

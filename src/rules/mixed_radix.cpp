@@ -348,14 +348,17 @@ RadixProof prove_unique(const IxNode* offset, const Classify& classify, bool sin
 std::optional<Collision> find_collision(
     const IxNode* write, const IxNode* other, const std::vector<LoopRange>& loops,
     const std::function<std::optional<int64_t>(const IxNode*)>& fixed,
-    const DimIndices& write_indices, const DimIndices& other_indices, int64_t budget) {
+    const DimIndices& write_indices, const DimIndices& other_indices,
+    const std::vector<Guard>& write_guards, const std::vector<Guard>& other_guards,
+    int64_t budget) {
   // Each evaluation walks the offsets as trees.
   if (write->size > kMaxExpandedSize || (other && other->size > kMaxExpandedSize))
     return std::nullopt;
   __int128 total = 1;
   for (const auto& l : loops) {
     if (l.hi < l.lo) return std::nullopt;
-    total *= static_cast<__int128>(l.hi) - l.lo + 1;  // i64::MIN..i64::MAX has 2^64 passes
+    // i64::MIN..i64::MAX has 2^64 passes
+    total *= (static_cast<__int128>(l.hi) - l.lo) / std::max<int64_t>(l.step, 1) + 1;
     if (total > budget) return std::nullopt;
   }
   int par = -1;
@@ -369,8 +372,12 @@ std::optional<Collision> find_collision(
       if (loops[i].leaf == leaf) return cur[i];
     return fixed(leaf);
   };
-  // Whether every index is in its dimension; nullopt: one could not be evaluated.
-  auto in_bounds = [&](const DimIndices& indices) -> std::optional<bool> {
+  // Whether the pass gets to the access and every index is in its dimension; nullopt: one could
+  // not be evaluated.
+  auto in_bounds = [&](const DimIndices& indices,
+                       const std::vector<Guard>& guards) -> std::optional<bool> {
+    auto runs = guards_hold(guards, value_of);
+    if (!runs || !*runs) return runs;
     for (const auto& [index, size] : indices) {
       if (size <= 0) continue;
       auto v = evaluate(index, value_of);
@@ -381,23 +388,33 @@ std::optional<Collision> find_collision(
   };
   std::unordered_map<int64_t, std::vector<int64_t>> writer;  // element -> first assignment
   std::vector<std::pair<int64_t, std::vector<int64_t>>> reads;
+  // The element the access reaches in this pass: none when it does not get there or is out of
+  // bounds; nullopt when that cannot be told.
+  auto reached = [&](const IxNode* offset, const DimIndices& indices,
+                     const std::vector<Guard>& guards) -> std::optional<std::optional<int64_t>> {
+    auto in = in_bounds(indices, guards);
+    if (!in) return std::nullopt;
+    if (!*in) return std::optional<int64_t>();
+    auto e = evaluate(offset, value_of);
+    if (!e) return std::nullopt;
+    return e;
+  };
   for (int64_t step = 0; step < static_cast<int64_t>(total); ++step) {
-    auto w = evaluate(write, value_of);
-    auto w_in = in_bounds(write_indices);
-    if (!w || !w_in) return std::nullopt;
-    if (*w_in) {
-      auto [it, fresh] = writer.emplace(*w, cur);
-      if (!fresh && it->second[par] != cur[par]) return Collision{it->second, cur, *w, false};
+    auto w = reached(write, write_indices, write_guards);
+    if (!w) return std::nullopt;
+    if (*w) {
+      auto [it, fresh] = writer.emplace(**w, cur);
+      if (!fresh && it->second[par] != cur[par]) return Collision{it->second, cur, **w, false};
     }
     if (other) {
-      auto r = evaluate(other, value_of);
-      auto r_in = in_bounds(other_indices);
-      if (!r || !r_in) return std::nullopt;
-      if (*r_in) reads.emplace_back(*r, cur);
+      auto r = reached(other, other_indices, other_guards);
+      if (!r) return std::nullopt;
+      if (*r) reads.emplace_back(**r, cur);
     }
     for (int i = static_cast<int>(loops.size()) - 1; i >= 0; --i) {
-      if (cur[i] < loops[i].hi) {  // never steps past i64::MAX
-        ++cur[i];
+      const int64_t step = std::max<int64_t>(loops[i].step, 1);
+      if (static_cast<__int128>(loops[i].hi) - cur[i] >= step) {  // never past i64::MAX
+        cur[i] += step;
         break;
       }
       cur[i] = loops[i].lo;

@@ -72,6 +72,7 @@ struct LoopRange {
   const IxNode* leaf = nullptr;
   int64_t lo = 0, hi = 0;
   bool parallel = false;
+  int64_t step = 1;  // `.step_by(step)`: lo, lo + step, … up to hi
 };
 struct Collision {
   std::vector<int64_t> first, second;  // values of the loops (same order as the input)
@@ -83,12 +84,14 @@ struct Collision {
 // access to the same tensor; may be null) reaching an element that `write` writes in another
 // pass. `fixed` gives the value of every other leaf (nullopt: give up).
 // A pass whose `write_indices` (or `other_indices`) are not all in bounds is not one of them: it
-// stops the program before it writes.
+// stops the program before it writes; nor is one where the access's `guards` do not all hold
+// (it does not get there). A guard that cannot be evaluated gives up, as an index does.
 using DimIndices = std::vector<std::pair<const IxNode*, int64_t>>;  // index, size (0: unknown)
 std::optional<Collision> find_collision(
     const IxNode* write, const IxNode* other, const std::vector<LoopRange>& loops,
     const std::function<std::optional<int64_t>(const IxNode*)>& fixed,
     const DimIndices& write_indices = {}, const DimIndices& other_indices = {},
+    const std::vector<Guard>& write_guards = {}, const std::vector<Guard>& other_guards = {},
     int64_t budget = 1 << 18);
 
 }  // namespace vx::kr

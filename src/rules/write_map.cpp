@@ -126,17 +126,17 @@ class Mapper {
   // that the offset uses (a plain loop it does not use repeats one pass's write).
   bool choose_loops() {
     std::set<const IxNode*> seen;
-    std::function<void(const IxNode*)> collect = [&](const IxNode* n) {
-      if (!n || !seen.insert(n).second) return;
-      if (n->is_leaf())
-        leaves_.push_back(n);
-      else {
-        collect(n->a);
-        collect(n->b);
-      }
-    };
-    collect(a_.offset);
-    for (const auto& [index, size] : a_.indices) collect(index);
+    auto collect = [&](const IxNode* n) { leaves_.push_back(n); };
+    for_each_leaf(a_.offset, seen, collect);
+    for (const auto& [index, size] : a_.indices) for_each_leaf(index, seen, collect);
+    // The loops a condition on the way to the store reads are enumerated too; a value it reads
+    // that is not known draws the pass as if it got there (enumerate).
+    std::set<const IxNode*> in_guards;
+    for (const Guard& g : a_.guards)
+      for (const IxNode* side : {g.a, g.b})
+        for_each_leaf(side, in_guards, [&](const IxNode* n) {
+          if (n->op == IxOp::Loop) seen.insert(n);
+        });
     auto it = std::find_if(a_.fors.begin(), a_.fors.end(),
                            [](const tir::Stmt* s) { return s->across != tir::Across::None; });
     for (; it != a_.fors.end(); ++it) {
@@ -283,8 +283,16 @@ class Mapper {
     elements_ = elements();
     FirstWriters first(elements_);
     std::unordered_map<int64_t, std::vector<int64_t>> others;  // later writers of one pass
+    int64_t kept_out = 0;               // passes the conditions keep from the store
+    bool undecided = a_.reach_unknown;  // a pass drawn though it may not get to the store
     for (int64_t step = 0; step < steps; ++step) {
       if (step) advance(cur);
+      if (auto runs = guards_hold(a_.guards, value_of); !runs) {
+        undecided = true;
+      } else if (!*runs) {
+        ++kept_out;
+        continue;
+      }
       ++m_.evaluations;
       auto off = evaluate(a_.offset, value_of);
       bool in = off.has_value();
@@ -336,6 +344,13 @@ class Mapper {
       }
       if (m_.first_collision.empty()) m_.first_collision = what;
     }
+    if (kept_out)
+      m_.notes.push_back(std::to_string(kept_out) + " of the passes enumerated do not get to the " +
+                         "store (a condition on the way), and write nothing");
+    if (undecided)
+      m_.notes.push_back(
+          "every pass is drawn as if it got to the store: what decides whether it "
+          "does is not followed here");
   }
 
   void advance(std::vector<int64_t>& cur) const {

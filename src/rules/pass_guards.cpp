@@ -1,0 +1,70 @@
+#include "rules/pass_guards.hpp"
+
+#include <optional>
+#include <utility>
+
+#include "check/tir_walk.hpp"
+#include "rules/call_accesses.hpp"
+
+namespace vx::kr {
+
+namespace {
+
+std::optional<Guard::Cmp> comparison(tir::BinOp op) {
+  static constexpr std::pair<tir::BinOp, Guard::Cmp> kCmps[] = {
+      {tir::BinOp::Eq, Guard::Eq}, {tir::BinOp::Ne, Guard::Ne}, {tir::BinOp::Lt, Guard::Lt},
+      {tir::BinOp::Le, Guard::Le}, {tir::BinOp::Gt, Guard::Gt}, {tir::BinOp::Ge, Guard::Ge}};
+  for (const auto& [b, c] : kCmps)
+    if (b == op) return c;
+  return std::nullopt;
+}
+
+// The guards that say where `c` is `holds`: a comparison of integers, `!` of a condition, `&&`
+// where it holds and `||` where it does not (both sides, as each must). False when `c` is
+// anything else.
+bool guards_of(const tir::Expr* c, bool holds, const BuildIndex& build, std::vector<Guard>& out) {
+  if (!c) return false;
+  if (c->kind == tir::ExprKind::Unary && c->uop == tir::UnOp::Not && c->type.is_scalar() &&
+      c->type.scalar == Scalar::Bool)
+    return guards_of(c->args[0], !holds, build, out);
+  if (c->kind != tir::ExprKind::Binary) return false;
+  if ((c->bop == tir::BinOp::And && holds) || (c->bop == tir::BinOp::Or && !holds))
+    return guards_of(c->args[0], holds, build, out) && guards_of(c->args[1], holds, build, out);
+  auto cmp = comparison(c->bop);
+  if (!cmp || !int_type(c->args[0]->type).bits || !int_type(c->args[1]->type).bits) return false;
+  const IxNode* a = build(c->args[0]);
+  const IxNode* b = build(c->args[1]);
+  if (!a || !b) return false;
+  out.push_back({*cmp, a, b, holds});
+  return true;
+}
+
+}  // namespace
+
+void guard_accesses(std::vector<Access>& accesses, size_t first, const tir::Expr* cond, bool holds,
+                    const BuildIndex& build) {
+  if (first >= accesses.size()) return;  // no access: no node built
+  std::vector<Guard> guards;
+  const bool known = guards_of(cond, holds, build, guards);
+  for (size_t k = first; k < accesses.size(); ++k) {
+    Access& a = accesses[k];
+    a.conditional = true;
+    if (known)
+      a.guards.insert(a.guards.end(), guards.begin(), guards.end());
+    else
+      a.reach_unknown = true;
+  }
+}
+
+void reach_unknown(std::vector<Access>& accesses, size_t first) {
+  for (size_t k = first; k < accesses.size(); ++k) accesses[k].reach_unknown = true;
+}
+
+bool exits_in(const tir::Block* b) {
+  return tir::block_has(b, [](const tir::Stmt* s, const tir::Expr*) {
+    return s && (s->kind == tir::StmtKind::Break || s->kind == tir::StmtKind::Continue ||
+                 s->kind == tir::StmtKind::Return);
+  });
+}
+
+}  // namespace vx::kr
