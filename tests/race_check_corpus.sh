@@ -75,6 +75,26 @@ refused=$corpus/kernel_rules/lesson_neighbour_read.vx
 status=$?
 [ "$status" -eq 101 ] || fail "$refused: exit status $status, expected 101"
 
+# Every collision note is true (spec/kernel-rules.md §4): each refused program whose refusal names
+# two passes that collide, and does not say that it cannot tell whether they get there, must be
+# stopped by the recorder when run anyway. (The neighbour read above stops one step earlier, at
+# the uninitialised slot.) A note that named a block an `if` keeps from the store was not.
+noted=0
+for f in $(grep -rl '//~ ERROR E6032' "$corpus" --include='*.vx' | sort); do
+  "$vx" check "$f" > "$tmp/out" 2> "$tmp/err"
+  grep -E '^ *= note: .*( both write | reads it)' "$tmp/err" | grep -qv 'if both get there' || continue
+  noted=$((noted + 1))
+  "$vx" run --unchecked-kernels --check-races "$f" > "$tmp/out" 2> "$tmp/err"
+  status=$?
+  if [ "$status" -ne 101 ]; then
+    fail "$f: its refusal names two passes that collide, but run anyway it exits $status"
+  elif ! grep -qE '^error: runtime error: (data race|read of uninitialised)' "$tmp/err"; then
+    fail "$f: its refusal names two passes that collide, but the recorder says: $(head -n 1 "$tmp/err")"
+  fi
+done
+echo "$noted refused programs with a collision note run with --check-races"
+[ "$noted" -ge 20 ] || fail "only $noted refused programs with a collision note in $corpus"
+
 if [ "$failed" -ne 0 ]; then
   echo "race_check_corpus: $failed failed" >&2
   exit 1

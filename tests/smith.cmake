@@ -9,7 +9,9 @@
 #   fails on any disagreement, and on a generated program vx refuses.
 # smith_races: a fixed range of race mutants through `vx check`, judged by enumeration; fails on
 #   an accepted collision (or a mutant refused with another code than its family's: E6032 for the
-#   races, stores in a helper included, E0305 for a call given two references to one tensor).
+#   races, stores in a helper included, E0305 for a call given two references to one tensor), and
+#   on a collision note of a refusal that names passes the mutant's model says do not get to the
+#   access or do not reach the element (tools/smith/vxsmith/notes.py).
 # smith_kinds: every kind of the typed program (src/check/tir.hpp's ExprKind and StmtKind) is in
 #   the feature table of smith_programs' seeds in every context of device code where the language
 #   accepts it, and every built-in in some context (generated only, no run: a few seconds); its

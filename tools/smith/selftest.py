@@ -8,7 +8,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vxsmith import calls, gen, kinds, phases, races, reduce as red, run as R, runtime_shapes  # noqa: E402
+from vxsmith import calls, gen, kinds, notes, phases, races, reduce as red, run as R, runtime_shapes  # noqa: E402
 from vxsmith.races import B, C, V, Loop, Mutant, cast, wrap  # noqa: E402
 
 failures = 0
@@ -293,6 +293,27 @@ for s in with_section[:10]:
 for k in ("kind:Loop@lane", "kind:While@block", "kind:View@helper_block", "kind:Return@nested_helper",
           "kind:Continue@helper_lane", "kind:Unit@block", "kind:Call@nested_helper"):
     check(feats.get(k), "device code sections make %s: %r" % (k, sorted(feats)))
+
+# the collision notes (notes.py): a note is true where its passes get past the guard and reach
+# its element, false where the guard keeps one out, or where a loop does not take a value it
+# names; a hedged note is read on its indices alone
+gm = races.Mutant([races.Loop("b", "blocks", 0, 8)], [2], [races.B("/", races.V("b"), races.C(4))],
+                  guard=("b % 2 == 0 && b != 0", lambda env: env["b"] % 2 == 0 and env["b"] != 0))
+for note, want in [("block 4 and block 6 both write element 1", True),
+                   ("block 0 and block 1 both write element 0", False),
+                   ("block 0 and block 1 would both write element 0, if both get there (what decides it "
+                    "is not followed here)", True),
+                   ("block 4 and block 6 both write element 0", False),
+                   ("block 9 and block 6 both write element 1", False)]:
+    check(notes.note_holds(gm, note) is want, "note %r: %r" % (note, notes.note_holds(gm, note)))
+km = races.Mutant([races.Loop("b", "blocks", 0, 4), races.Loop("k", "plain", 0, 3, adapters=[("step", 2)])], [8],
+                  [races.B("+", races.V("b"), races.V("k"))])
+check(notes.note_holds(km, "block 0 with `k` = 2 and block 2 with `k` = 0 both write element 2") is True, "step 2")
+check(notes.note_holds(km, "block 0 with `k` = 1 and block 1 with `k` = 0 both write element 1") is False,
+      "k = 1 is not a value of (0..3).step_by(2)")
+check(notes.collision_notes("  = note: lane 1 writes element 1 and lane 0 reads it\n  = note: the offset is `l`\n")
+      == ["lane 1 writes element 1 and lane 0 reads it"], "collision_notes")
+check(notes.note_holds(gm, "the offset is `b / 4`") is None, "not a collision note")
 
 print("smith selftest: %s" % ("%d failures" % failures if failures else "ok"))
 sys.exit(1 if failures else 0)

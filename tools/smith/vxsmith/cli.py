@@ -14,7 +14,7 @@ import time
 import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from . import gen, races, reduce as red, report as rpt, results, run as R
+from . import gen, notes, races, reduce as red, report as rpt, results, run as R
 from .fakegpu import FakeGpu, RealGpu
 from .progress import Progress, plural
 
@@ -104,6 +104,7 @@ def one_mutant(seed, vx, work, races_check=True):
             _judge_refusal(res, m, r, vx, work)
         else:
             _judge_mutant(res, truth, r, vx, path, races_check)
+            _judge_notes(res, m, r)
         if rpt.mutant_finding(res):
             res["program"] = text
         for k in ("why",):
@@ -161,6 +162,22 @@ def _judge_mutant(res, truth, r, vx, path, races_check):
         rr = R.run([vx, "run", "--offload=off", "--check-races", "--unchecked-kernels", path])
         res["check_races"] = "collision" if rr.status == 101 and "data race" in rr.err else (
             "clean" if rr.status == 0 else "status %s" % rr.status)
+
+
+def _judge_notes(res, m, r):
+    """Every collision note of a refusal must be true (spec/kernel-rules.md §4): the passes it
+    names get to the accesses and reach the element, by the oracle's model (notes.py)."""
+    if r.status != 1:
+        return
+    for note in notes.collision_notes(r.err):
+        ok = notes.note_holds(m, note)
+        if ok is None:
+            continue
+        res["notes_checked"] = res.get("notes_checked", 0) + 1
+        if not ok:
+            res["verdict"] = "false-note"
+            res["why"] = "the note is not true of the program: %s" % note
+            return
 
 
 def reduce_finding(config, finding, tries=400, seconds=300):

@@ -40,7 +40,8 @@ def program_finding(r):
 def mutant_finding(r):
     v = r.get("verdict", "error")
     expected = "collision" if r.get("collides") else "clean"
-    if v not in ("unsound", "invalid", "error", "wrongly-accepted") and r.get("check_races", expected) == expected:
+    if v not in ("unsound", "invalid", "error", "wrongly-accepted", "false-note") and \
+            r.get("check_races", expected) == expected:
         return None
     f = {k: r[k] for k in ("seed", "class", "note", "verdict", "codes", "collides", "oob", "witness", "why",
                            "check_races", "program") if k in r}
@@ -105,6 +106,8 @@ def build(config, programs=(), mutants=(), run=None):
     for r in mutants:
         v = r.get("verdict", "error")
         _add(rep["verdicts"], {v: 1})
+        if r.get("notes_checked"):
+            _add(rep["features"], {"collision notes checked": r["notes_checked"]})
         _add(rep["classes"].setdefault(r.get("class", "?"), {}), {v: 1})
         f = mutant_finding(r)
         if f:
