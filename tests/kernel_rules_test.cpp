@@ -741,4 +741,57 @@ fn main() {})")
 fn main() {})");
   REQUIRE(other.size() == 1);
   CHECK(other[0].find("starts at") == std::string::npos);
+  // A product that wraps in i32 for a lane loop up to a parameter: l < cols <= 2^31 - 1, so
+  // `l * 3` reaches 3 * (2^31 - 2) = 6442450938 at the last lane, which i64 holds; the help casts
+  // `l`, and the index computed in i64 is proved index by index.
+  auto wraps = check_source(R"(pub fn k(out: &mut Tensor<i32, [?, ?], Memory::HBM>, cols: i32) {
+    spawn on(Topology::Device) {
+        for b in 0..4 across blocks {
+            for l in 0..cols across lanes(256) {
+                for k in 0..3 { out[b][l * 3 + k] = 1; }
+            }
+        }
+    }
+}
+fn main() {})");
+  REQUIRE(wraps.size() == 1);
+  CHECK(wraps[0].find("the index may wrap around: `l * 3` computes in i32") != std::string::npos);
+  CHECK(wraps[0].find("help: compute `l * 3` in i64, which holds every value it takes (0 to "
+                      "6442450938): `(l as i64) * 3`, and cast the index's other terms with it") !=
+        std::string::npos);
+  CHECK(check_source(R"(pub fn k(out: &mut Tensor<i32, [?, ?], Memory::HBM>, cols: i32) {
+    spawn on(Topology::Device) {
+        for b in 0..4 across blocks {
+            for l in 0..cols across lanes(256) {
+                for k in 0..3 { out[b][(l as i64) * 3 + (k as i64)] = 1; }
+            }
+        }
+    }
+}
+fn main() {})")
+            .empty());
+  // A u8 product: i32 holds 255 * 3 = 765 (spec/kernel-rules.md §4 step 11's example). A product
+  // in i64 has no wider type: no such help.
+  auto u8 = check_source(R"(fn main() {
+    let mut out = transfer(Tensor<i32, [766]>::fill(0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..1 across blocks {
+            for l in 0u8..=255u8 across lanes { out[(l * 3u8) as i32] = 1; }
+        }
+    }
+})");
+  REQUIRE(u8.size() == 1);
+  CHECK(u8[0].find("help: compute `l * 3` in i32, which holds every value it takes (0 to 765): "
+                   "`(l as i32) * 3`") != std::string::npos);
+  auto i64 = check_source(R"(fn main() {
+    let mut out = transfer(Tensor<i32, [8]>::fill(0), Memory::HBM);
+    spawn on(Topology::Device) {
+        for b in 0..8 across blocks {
+            for l in 0..8 across lanes { out[(b as i64) * 4611686018427387904 + (l as i64)] = 1; }
+        }
+    }
+})");
+  REQUIRE(i64.size() == 1);
+  CHECK(i64[0].find("may wrap around") != std::string::npos);
+  CHECK(i64[0].find("help: compute") == std::string::npos);
 }

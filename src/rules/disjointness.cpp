@@ -270,6 +270,7 @@ class Checker {
               [&](const IxNode* l) { return classify(l, loop, a).kind == LeafInfo::Fixed; })) {
         p.failure = RadixProof::Wraps;
         p.why = describe_wrap(*w);
+        p.widen = widen_help(*w);
       }
     return p;
   }
@@ -836,6 +837,8 @@ class Checker {
   // extension of §4 answers (spec/kernel-rules.md §4.11).
   std::optional<std::string> provable_form(const Access& write, const tir::Stmt* loop,
                                            const RadixProof& p) const {
+    // An operation that wraps in its type and would not in i32 or i64.
+    if (p.failure == RadixProof::Wraps && !p.widen.empty()) return p.widen;
     // A stride that is not a constant: a flat row-major index over run-time sizes.
     if (p.failure == RadixProof::NotDigits && !p.too_large && write.indices.size() == 1 &&
         p.why.find(", not a constant") != std::string::npos)

@@ -462,3 +462,52 @@ std::string describe_wrap(const Wrap& w) {
 }
 
 }  // namespace vx::kr
+
+namespace vx::kr {
+
+std::string widen_help(const Wrap& w) {
+  const IxNode* n = w.node;
+  const IntType t = n->type;
+  if (t.math() || !n->a) return {};
+  std::optional<IntType> wide;
+  for (IntType c : {IntType{32, true}, IntType{64, true}})
+    if (c.bits > t.bits && fits(w.lo, c) && fits(w.hi, c)) {
+      wide = c;
+      break;
+    }
+  if (!wide) return {};
+  std::set<const IxNode*> seen;
+  bool source = true;  // every leaf is a constant, a variable or a loop's own index
+  for (const IxNode* side : {n->a, n->b})
+    for_each_leaf(side, seen, [&](const IxNode* l) {
+      source = source && (l->op == IxOp::Const || l->op == IxOp::Var ||
+                          (l->op == IxOp::Loop && l->name.find('(') == std::string::npos));
+    });
+  if (!source) return {};
+  const std::string type = wide->name();
+  auto cast = [&](const IxNode* x) {
+    const std::string s = to_string(x);
+    return "(" + (x->is_leaf() ? s : "(" + s + ")") + " as " + type + ")";
+  };
+  auto operand = [&](const IxNode* x) {
+    return x->is_leaf() ? to_string(x) : "(" + to_string(x) + ")";
+  };
+  std::string text;
+  if (n->op == IxOp::Neg) {
+    text = "-" + cast(n->a);
+  } else {
+    // The first operand that is not a constant is cast; the constant takes the wider type.
+    const bool first = !n->a->is_const();
+    const char* op = n->op == IxOp::Add   ? " + "
+                     : n->op == IxOp::Sub ? " - "
+                     : n->op == IxOp::Mul ? " * "
+                     : n->op == IxOp::Div ? " / "
+                                          : " % ";
+    text = (first ? cast(n->a) : operand(n->a)) + op + (first ? operand(n->b) : cast(n->b));
+  }
+  return "compute `" + to_string(n) + "` in " + type + ", which holds every value it takes (" +
+         int128_text(w.lo) + " to " + int128_text(w.hi) + "): `" + text +
+         "`, and cast the index's other terms with it";
+}
+
+}  // namespace vx::kr

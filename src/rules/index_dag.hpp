@@ -111,6 +111,12 @@ std::optional<Wrap> find_wrap(const IxNode* n, const LeafRange& leaf_range,
 bool never_wraps(const IxNode* n, const LeafRange& leaf_range);
 // "may be as large as 8589934591" / "as small as -…": what `w` says, for messages.
 std::string describe_wrap(const Wrap& w);
+// The close variant that does not wrap, for a help: the operation of `w` computed in i32 or i64,
+// the narrowest wider than its type that holds every value it may take, its operand cast:
+// "compute `l * 3` in i64, which holds every value it takes (up to 6442450938): `(l as i64) *
+// 3`, and cast the index's other terms with it". Empty when neither holds them, or when a leaf of
+// the operation is not a name of the source (a stepped loop's `step(c)`, a dimension's `dim1`).
+std::string widen_help(const Wrap& w);
 // The values `n` can take, its operations wrapping as Vx's integers do (an operation that may
 // wrap can give any value of its type).
 std::pair<__int128, __int128> value_range(const IxNode* n, const LeafRange& leaf_range);

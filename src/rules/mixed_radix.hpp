@@ -60,6 +60,7 @@ struct RadixProof {
   // Proved index by index (spec/kernel-rules.md §4.9): the tuple of the indices, combined with
   // strides of the proof's own choosing; the combination proved, as Vx source.
   std::string per_dimension;
+  std::string widen;  // Wraps: the help that computes the operation in a wider type (widen_help)
   bool proved() const { return failure == None; }
 };
 
