@@ -3,6 +3,7 @@ implementation), check the kernel rules against a race oracle, reduce what diffe
 (spec/smith.md)."""
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -228,8 +229,46 @@ _work = None
 
 def _init(config, work, objects=None):
     global _tiers, _work
+    _quiet_worker()
     _tiers = make_tiers(config, work, objects, announce=False)
     _work = work
+
+
+class _Stopped(BaseException):
+    """The seed a pool's process was running, given up: smith is being ended."""
+
+
+_in_seed = False  # a pool's process is running a seed or a reduction (not waiting for one)
+
+
+def _stop_seed(signum, _frame):
+    if _in_seed:
+        raise _Stopped(signum)
+
+
+def _quiet_worker():
+    """SIGTERM or SIGINT to a pool's process (sent to smith's whole process group, as a terminal's
+    Ctrl-C and `kill -- -PGID` do) gives up the seed it is running, whose vx subprocess.run kills;
+    smith's own process cancels what is queued and ends (_pool). Taken as smith takes it, the
+    signal became that seed's error (SystemExit is caught with it) and the process went on to the
+    next seed; and a process that died of it, or of one while it waited, would break the pool."""
+    signal.signal(signal.SIGTERM, _stop_seed)
+    signal.signal(signal.SIGINT, _stop_seed)
+
+
+@contextlib.contextmanager
+def _pool(jobs, **kw):
+    """A ProcessPoolExecutor that, when smith is ended (SIGTERM, Ctrl-C) or fails, cancels the
+    seeds still queued instead of running them all before it exits: a `with` alone waits for
+    every one, and a run of 3,000 programs that `kill` ended went on for an hour."""
+    kw.setdefault("initializer", _quiet_worker)
+    ex = ProcessPoolExecutor(jobs, **kw)
+    try:
+        yield ex
+    except BaseException:
+        ex.shutdown(wait=True, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
 
 
 def guarded(kind, seed, tiers, work, gpu_every=1):
@@ -248,7 +287,17 @@ def guarded(kind, seed, tiers, work, gpu_every=1):
 
 
 def _pool_seed(kind, seed, gpu_every):
-    return guarded(kind, seed, _tiers, _work, gpu_every)
+    return _in_pool(guarded, kind, seed, _tiers, _work, gpu_every)
+
+
+def _in_pool(fn, *args):
+    """fn(*args) in a pool's process, which a signal to it gives up (_quiet_worker)."""
+    global _in_seed
+    _in_seed = True
+    try:
+        return fn(*args)
+    finally:
+        _in_seed = False
 
 
 def add_common_options(p):
@@ -410,8 +459,9 @@ def reduce_all(a, config, rep, progress, submit=None):
         return
     progress.note("smith: reducing %s" % plural(len(todo), "finding"))
     if submit is None:
-        with ProcessPoolExecutor(min(a.jobs, len(todo))) as ex:
-            futs = [ex.submit(reduce_finding, config, f, a.reduce_tries, a.reduce_seconds) for f in todo]
+        with _pool(min(a.jobs, len(todo))) as ex:
+            futs = [ex.submit(_in_pool, reduce_finding, config, f, a.reduce_tries, a.reduce_seconds)
+                    for f in todo]
             reduced = [x.result() for x in futs]
     else:
         reduced = submit(reduce_finding, [(config, f, a.reduce_tries, a.reduce_seconds) for f in todo])
@@ -473,7 +523,7 @@ def run_batch(a, config, work, t0, progress):
             progress.note("smith: the stand-in GPU's kernels of %d programs built in %.0f s" % (
                 len(paths), time.time() - t))
             objects = tiers.fake.objects
-    with ProcessPoolExecutor(a.jobs, initializer=_init, initargs=(config, work, objects)) as ex:
+    with _pool(a.jobs, initializer=_init, initargs=(config, work, objects)) as ex:
         kind = "mutants" if a.mutants else "programs"
         pending = {ex.submit(_pool_seed, kind, s, a.gpu_every) for s in seeds}
         while pending:
