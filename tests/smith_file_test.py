@@ -2,7 +2,8 @@
 """`smith --file F.vx` (spec/smith.md): the tiers asked for run and agree, a tier name that does
 not run for the program is a usage error (exit status 2) rather than a pass, and the NVRTC tier
 leaves nothing beside the program. And `smith --count` ended by SIGTERM (as `timeout` ends it,
-or to its whole process group) ends soon, with status 143, and removes its temporary folder. Usage: smith_file_test.py SMITH VX PROGRAM.vx"""
+or to its whole process group) ends soon, with status 143, and removes its temporary folder.
+Usage: smith_file_test.py SMITH VX PROGRAM.vx"""
 import os
 import shutil
 import signal
