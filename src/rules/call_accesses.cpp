@@ -7,6 +7,7 @@
 #include "check/effects.hpp"
 #include "check/tir_walk.hpp"
 #include "check/types.hpp"
+#include "rules/pass_guards.hpp"
 #include "support/internal_error.hpp"
 
 namespace vx::kr {
@@ -245,11 +246,7 @@ class Summary {
   static bool exits_early(const tir::Function& g) {
     const tir::Stmt* last =
         g.body && !g.body->tail && !g.body->stmts.empty() ? g.body->stmts.back() : nullptr;
-    return tir::block_has(g.body, [&](const tir::Stmt* s, const tir::Expr*) {
-      return s && s != last &&
-             (s->kind == tir::StmtKind::Break || s->kind == tir::StmtKind::Continue ||
-              s->kind == tir::StmtKind::Return);
-    });
+    return exits_in(g.body, last);
   }
   // The accesses of `b`, which a call may not get to.
   bool guarded_block(const tir::Block* b) {

@@ -169,6 +169,22 @@ int precedence(const IxNode* n) {
   }
 }
 
+// A binary operation as Vx writes it, with its spaces: " + ", " * ", " % ".
+const char* op_text(IxOp op) {
+  switch (op) {
+    case IxOp::Add:
+      return " + ";
+    case IxOp::Sub:
+      return " - ";
+    case IxOp::Mul:
+      return " * ";
+    case IxOp::Div:
+      return " / ";
+    default:
+      return " % ";
+  }
+}
+
 // Prints `n`; a node in `names` (other than `top`) prints as its name.
 void print(std::string& out, const IxNode* n, const std::unordered_map<const IxNode*, int>& names,
            const IxNode* top) {
@@ -211,23 +227,7 @@ void print(std::string& out, const IxNode* n, const std::unordered_map<const IxN
   if (lp) out += "(";
   print(out, n->a, names, top);
   if (lp) out += ")";
-  switch (n->op) {
-    case IxOp::Add:
-      out += " + ";
-      break;
-    case IxOp::Sub:
-      out += " - ";
-      break;
-    case IxOp::Mul:
-      out += " * ";
-      break;
-    case IxOp::Div:
-      out += " / ";
-      break;
-    default:
-      out += " % ";
-      break;
-  }
+  out += op_text(n->op);
   if (rp) out += "(";
   print(out, n->b, names, top);
   if (rp) out += ")";
@@ -461,10 +461,6 @@ std::string describe_wrap(const Wrap& w) {
   return s;
 }
 
-}  // namespace vx::kr
-
-namespace vx::kr {
-
 std::string widen_help(const Wrap& w) {
   const IxNode* n = w.node;
   const IntType t = n->type;
@@ -498,12 +494,8 @@ std::string widen_help(const Wrap& w) {
   } else {
     // The first operand that is not a constant is cast; the constant takes the wider type.
     const bool first = !n->a->is_const();
-    const char* op = n->op == IxOp::Add   ? " + "
-                     : n->op == IxOp::Sub ? " - "
-                     : n->op == IxOp::Mul ? " * "
-                     : n->op == IxOp::Div ? " / "
-                                          : " % ";
-    text = (first ? cast(n->a) : operand(n->a)) + op + (first ? operand(n->b) : cast(n->b));
+    text = (first ? cast(n->a) : operand(n->a)) + op_text(n->op) +
+           (first ? operand(n->b) : cast(n->b));
   }
   return "compute `" + to_string(n) + "` in " + type + ", which holds every value it takes (" +
          int128_text(w.lo) + " to " + int128_text(w.hi) + "): `" + text +

@@ -372,29 +372,21 @@ std::optional<Collision> find_collision(
       if (loops[i].leaf == leaf) return cur[i];
     return fixed(leaf);
   };
-  // Whether the pass gets to the access and every index is in its dimension; nullopt: one could
-  // not be evaluated.
-  auto in_bounds = [&](const DimIndices& indices,
-                       const std::vector<Guard>& guards) -> std::optional<bool> {
+  std::unordered_map<int64_t, std::vector<int64_t>> writer;  // element -> first assignment
+  std::vector<std::pair<int64_t, std::vector<int64_t>>> reads;
+  // The element the access reaches in this pass: none when it does not get there or an index is
+  // out of its dimension; nullopt when that cannot be told.
+  auto reached = [&](const IxNode* offset, const DimIndices& indices,
+                     const std::vector<Guard>& guards) -> std::optional<std::optional<int64_t>> {
     auto runs = guards_hold(guards, value_of);
-    if (!runs || !*runs) return runs;
+    if (!runs) return std::nullopt;
+    if (!*runs) return std::optional<int64_t>();
     for (const auto& [index, size] : indices) {
       if (size <= 0) continue;
       auto v = evaluate(index, value_of);
       if (!v) return std::nullopt;
-      if (*v < 0 || *v >= size) return false;
+      if (*v < 0 || *v >= size) return std::optional<int64_t>();
     }
-    return true;
-  };
-  std::unordered_map<int64_t, std::vector<int64_t>> writer;  // element -> first assignment
-  std::vector<std::pair<int64_t, std::vector<int64_t>>> reads;
-  // The element the access reaches in this pass: none when it does not get there or is out of
-  // bounds; nullopt when that cannot be told.
-  auto reached = [&](const IxNode* offset, const DimIndices& indices,
-                     const std::vector<Guard>& guards) -> std::optional<std::optional<int64_t>> {
-    auto in = in_bounds(indices, guards);
-    if (!in) return std::nullopt;
-    if (!*in) return std::optional<int64_t>();
     auto e = evaluate(offset, value_of);
     if (!e) return std::nullopt;
     return e;

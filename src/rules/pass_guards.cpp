@@ -60,10 +60,11 @@ void reach_unknown(std::vector<Access>& accesses, size_t first) {
   for (size_t k = first; k < accesses.size(); ++k) accesses[k].reach_unknown = true;
 }
 
-bool exits_in(const tir::Block* b) {
-  return tir::block_has(b, [](const tir::Stmt* s, const tir::Expr*) {
-    return s && (s->kind == tir::StmtKind::Break || s->kind == tir::StmtKind::Continue ||
-                 s->kind == tir::StmtKind::Return);
+bool exits_in(const tir::Block* b, const tir::Stmt* except) {
+  return tir::block_has(b, [&](const tir::Stmt* s, const tir::Expr*) {
+    return s && s != except &&
+           (s->kind == tir::StmtKind::Break || s->kind == tir::StmtKind::Continue ||
+            s->kind == tir::StmtKind::Return);
   });
 }
 

@@ -29,7 +29,7 @@ void guard_accesses(std::vector<Access>& accesses, size_t first, const tir::Expr
 // guard says.
 void reach_unknown(std::vector<Access>& accesses, size_t first);
 
-// Whether a `break`, `continue` or `return` is somewhere in `b`.
-bool exits_in(const tir::Block* b);
+// Whether a `break`, `continue` or `return` other than `except` is somewhere in `b`.
+bool exits_in(const tir::Block* b, const tir::Stmt* except = nullptr);
 
 }  // namespace vx::kr
