@@ -3,8 +3,8 @@ implementation), check the kernel rules against a race oracle, reduce what diffe
 (spec/smith.md)."""
 
 import argparse
-import contextlib
 import json
+import multiprocessing
 import os
 import shlex
 import shutil
@@ -229,7 +229,6 @@ _work = None
 
 def _init(config, work, objects=None):
     global _tiers, _work
-    _quiet_worker()
     _tiers = make_tiers(config, work, objects, announce=False)
     _work = work
 
@@ -239,6 +238,7 @@ class _Stopped(BaseException):
 
 
 _in_seed = False  # a pool's process is running a seed or a reduction (not waiting for one)
+_stop = None  # a pool's process: set when smith is being ended, and what is queued is skipped
 
 
 def _stop_seed(signum, _frame):
@@ -246,29 +246,84 @@ def _stop_seed(signum, _frame):
         raise _Stopped(signum)
 
 
-def _quiet_worker():
-    """SIGTERM or SIGINT to a pool's process (sent to smith's whole process group, as a terminal's
-    Ctrl-C and `kill -- -PGID` do) gives up the seed it is running, whose vx subprocess.run kills;
-    smith's own process cancels what is queued and ends (_pool). Taken as smith takes it, the
-    signal became that seed's error (SystemExit is caught with it) and the process went on to the
-    next seed; and a process that died of it, or of one while it waited, would break the pool."""
+def _worker_init(stop, init, initargs):
+    """A pool's process. SIGTERM or SIGINT to it (sent to smith's whole process group, as a
+    terminal's Ctrl-C and `kill -- -PGID` do) gives up the seed it is running, whose vx
+    subprocess.run kills, and is ignored while it waits for one: a process that died of it would
+    break the pool. Taken as smith takes it, the signal became that seed's error (SystemExit is
+    caught with it) and the process went on to the next seed."""
+    global _stop
+    _stop = stop
     signal.signal(signal.SIGTERM, _stop_seed)
     signal.signal(signal.SIGINT, _stop_seed)
+    if init is not None:
+        init(*initargs)
 
 
-@contextlib.contextmanager
-def _pool(jobs, **kw):
-    """A ProcessPoolExecutor that, when smith is ended (SIGTERM, Ctrl-C) or fails, cancels the
-    seeds still queued instead of running them all before it exits: a `with` alone waits for
-    every one, and a run of 3,000 programs that `kill` ended went on for an hour."""
-    kw.setdefault("initializer", _quiet_worker)
-    ex = ProcessPoolExecutor(jobs, **kw)
+def _in_pool(fn, *args):
+    """fn(*args) in a pool's process, unless smith is being ended; a signal gives it up."""
+    global _in_seed
+    if _stop.is_set():
+        return None
+    _in_seed = True
     try:
-        yield ex
-    except BaseException:
+        return fn(*args)
+    finally:
+        _in_seed = False
+
+
+def _run_pool(jobs, calls, on_result, init=None, initargs=(), more=None, tick=None):
+    """Run each `(key, fn, args)` of `calls` in `jobs` processes, and give `on_result(key, result)`
+    each result as it comes, in smith's own process. At most two calls a process are queued at a
+    time, and none once `more()` says no (the --minutes deadline); `tick()` is called at least every
+    half second (the progress line).
+
+    SIGTERM or SIGINT to smith is noted here, not raised where it lands: raised inside
+    concurrent.futures (a submit, a wait on thousands of futures), it could leave a lock taken
+    that the pool's shutdown then waited for forever (a CI run saw smith outlive SIGTERM to its
+    process group by 40 s). Once noted, the processes skip what is queued, the pool is shut down,
+    and smith ends as the signal says: status 128+N for SIGTERM, KeyboardInterrupt for SIGINT."""
+    noted = []
+    old = {s: signal.signal(s, lambda signum, _frame: noted.append(signum))
+           for s in (signal.SIGTERM, signal.SIGINT)}  # the pool's processes start with it too
+    stop = multiprocessing.Event()
+    ex = ProcessPoolExecutor(jobs, initializer=_worker_init, initargs=(stop, init, initargs))
+    pending = {}
+    todo = iter(calls)
+    try:
+        while not noted:
+            if more is not None and not more():
+                todo = iter(())
+                pending = {f: k for f, k in pending.items() if not f.cancel()}
+            while len(pending) < 2 * jobs:
+                call = next(todo, None)
+                if call is None:
+                    break
+                key, fn, args = call
+                pending[ex.submit(_in_pool, fn, *args)] = key
+            if not pending:
+                break
+            done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for f in done:
+                key = pending.pop(f)
+                try:
+                    r = f.result()
+                except _Stopped as x:  # a process was ended: so is smith
+                    noted.append(x.args[0])
+                    break
+                on_result(key, r)
+            if tick is not None:
+                tick()
+    finally:
+        if noted:
+            stop.set()
         ex.shutdown(wait=True, cancel_futures=True)
-        raise
-    ex.shutdown(wait=True)
+        for s, h in old.items():
+            signal.signal(s, h)
+    if noted:
+        if noted[0] == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + noted[0])
 
 
 def guarded(kind, seed, tiers, work, gpu_every=1):
@@ -287,17 +342,7 @@ def guarded(kind, seed, tiers, work, gpu_every=1):
 
 
 def _pool_seed(kind, seed, gpu_every):
-    return _in_pool(guarded, kind, seed, _tiers, _work, gpu_every)
-
-
-def _in_pool(fn, *args):
-    """fn(*args) in a pool's process, which a signal to it gives up (_quiet_worker)."""
-    global _in_seed
-    _in_seed = True
-    try:
-        return fn(*args)
-    finally:
-        _in_seed = False
+    return guarded(kind, seed, _tiers, _work, gpu_every)
 
 
 def add_common_options(p):
@@ -379,6 +424,9 @@ def main(argv=None):
         return run_count(a)
     except SetupError as x:
         sys.exit("smith: %s" % x)
+    except KeyboardInterrupt:  # Ctrl-C: its temporary folders are gone (the `finally`s); no traceback
+        print("smith: interrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
 
 
 def generate_only(a):
@@ -459,10 +507,10 @@ def reduce_all(a, config, rep, progress, submit=None):
         return
     progress.note("smith: reducing %s" % plural(len(todo), "finding"))
     if submit is None:
-        with _pool(min(a.jobs, len(todo))) as ex:
-            futs = [ex.submit(_in_pool, reduce_finding, config, f, a.reduce_tries, a.reduce_seconds)
-                    for f in todo]
-            reduced = [x.result() for x in futs]
+        reduced = [None] * len(todo)
+        _run_pool(min(a.jobs, len(todo)),
+                  ((k, reduce_finding, (config, f, a.reduce_tries, a.reduce_seconds)) for k, f in enumerate(todo)),
+                  reduced.__setitem__)
     else:
         reduced = submit(reduce_finding, [(config, f, a.reduce_tries, a.reduce_seconds) for f in todo])
     for f, r in zip(todo, reduced):
@@ -523,22 +571,15 @@ def run_batch(a, config, work, t0, progress):
             progress.note("smith: the stand-in GPU's kernels of %d programs built in %.0f s" % (
                 len(paths), time.time() - t))
             objects = tiers.fake.objects
-    with _pool(a.jobs, initializer=_init, initargs=(config, work, objects)) as ex:
-        kind = "mutants" if a.mutants else "programs"
-        pending = {ex.submit(_pool_seed, kind, s, a.gpu_every) for s in seeds}
-        while pending:
-            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            if a.minutes and time.time() - t0 > a.minutes * 60:
-                for g in pending:
-                    g.cancel()
-                pending = {g for g in pending if not g.cancelled()}
-            for f in done:
-                if f.cancelled():
-                    continue
-                r = f.result()
-                out.append(r)
-                found = rpt.mutant_finding(r) if a.mutants else rpt.program_finding(r)
-                if found:
-                    progress.found(rpt.finding_line(found), rpt.finding_key(found))
-            progress.update(len(out))
+    kind = "mutants" if a.mutants else "programs"
+
+    def got(_seed, r):
+        out.append(r)
+        found = rpt.mutant_finding(r) if a.mutants else rpt.program_finding(r)
+        if found:
+            progress.found(rpt.finding_line(found), rpt.finding_key(found))
+
+    _run_pool(a.jobs, ((s, _pool_seed, (kind, s, a.gpu_every)) for s in seeds), got, _init, (config, work, objects),
+              more=(lambda: time.time() - t0 <= a.minutes * 60) if a.minutes else None,
+              tick=lambda: progress.update(len(out)))
     return out
