@@ -53,6 +53,12 @@ add_test(NAME smith_file
           $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR}/conformance/semantics/tuple_field_of_value.vx
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_file PROPERTIES TIMEOUT 300)
+# smith and a campaign ended by SIGTERM (to it, to its process group) and Ctrl-C, at several
+# moments of the run: status 143 or 130 within 40 s, no process left, nothing in TMPDIR.
+add_test(NAME smith_ending
+  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/smith_ending_test.py ${VX_SMITH} $<TARGET_FILE:vx>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(smith_ending PROPERTIES TIMEOUT 600)
 # The comparison can fail: an implementation that changes one digit of the output is caught.
 add_test(NAME smith_wrong_impl
   COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 10 --jobs 2

@@ -9,7 +9,7 @@ import shlex
 import sys
 import time
 
-from . import cli, dist, report as rpt, results, shards
+from . import cli, dist, ending, report as rpt, results, shards
 from .progress import Progress
 
 KINDS = ("programs", "mutants")
@@ -67,6 +67,7 @@ def merge_parser():
     return p
 
 
+@ending.main_of("campaign")
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["merge"]:
@@ -94,17 +95,20 @@ def main(argv=None):
     total = ((a.programs or 0) + (a.mutants or 0) + parts - 1) // parts if counted else None
     progress = Progress("programs and mutants", total=total, deadline=deadline, quiet=a.quiet,
                         every_seconds=a.progress_every)
-    pool = dist.DaskPool(a.scheduler, a.workers) if a.scheduler or a.workers else dist.LocalPool(a.jobs)
-    progress.note("campaign: on %s" % pool.where)
-    try:
-        plan = Plan(a, part, parts, counted)
-        found, retried = drive(plan, pool, config, deadline, progress)
-        rep = rpt.merge(found) if found else rpt.build(config)
-        if not a.no_reduce:
-            cli.reduce_all(a, config, rep, progress, submit=pool.map)
-    finally:
-        progress.close()
-        pool.close()
+    with ending.Noted() as noted:  # SIGTERM, Ctrl-C: the shards stop, the pool and folder go (ending.py)
+        pool = dist.DaskPool(a.scheduler, a.workers) if a.scheduler or a.workers else dist.LocalPool(a.jobs)
+        progress.note("campaign: on %s" % pool.where)
+        try:
+            plan = Plan(a, part, parts, counted)
+            found, retried = drive(plan, pool, config, deadline, progress, noted)
+            if noted.signum is None:
+                rep = rpt.merge(found) if found else rpt.build(config)
+                if not a.no_reduce:
+                    cli.reduce_all(a, config, rep, progress, submit=pool.map)
+        finally:
+            progress.close()
+            pool.close(ended=noted.signum is not None)
+    noted.end()
     rep["run"] = {"command": shlex.join([sys.argv[0]] + argv), "where": pool.where,
                   "shard": a.shard, "shards": [s for r in found for s in r["run"]["shards"]],
                   "retried": retried}
@@ -164,12 +168,12 @@ class Plan:
         self.spent[spec["kind"]] += seconds
 
 
-def drive(plan, pool, config, deadline, progress):
-    """Run the plan's shards, a few more at a time than the pool has slots; return their reports
-    and the shards that ran more than once."""
+def drive(plan, pool, config, deadline, progress, noted):
+    """Run the plan's shards, a few more at a time than the pool has slots, until they are done or
+    the campaign is ended (`noted`); return their reports and the shards that ran more than once."""
     pending, found, retried = {}, [], []
     items = 0
-    while True:
+    while noted.signum is None:
         while len(pending) < 2 * pool.slots and (deadline is None or time.time() < deadline):
             spec = plan.take()
             if spec is None:
@@ -181,6 +185,9 @@ def drive(plan, pool, config, deadline, progress):
         done, _ = pool.wait(set(pending), 0.5)
         for f in done:
             spec, retries = pending.pop(f)
+            if not f.cancelled() and isinstance(f.exception(), ending.Stopped):  # a process was ended: so is the campaign
+                noted.note(f.exception().args[0])
+                break
             if pool.lost(f) and retries < plan.a.retries:
                 retried.append({"shard": spec["name"], "why": "lost with a worker process that died"})
                 progress.note("campaign: %s: its worker died; running it again" % spec["name"])

@@ -4,7 +4,6 @@ implementation), check the kernel rules against a race oracle, reduce what diffe
 
 import argparse
 import json
-import multiprocessing
 import os
 import shlex
 import shutil
@@ -13,9 +12,9 @@ import sys
 import tempfile
 import time
 import traceback
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 
-from . import gen, notes, races, reduce as red, report as rpt, results, run as R
+from . import ending, gen, notes, races, reduce as red, report as rpt, results, run as R
 from .fakegpu import FakeGpu, RealGpu
 from .progress import Progress, plural
 
@@ -233,97 +232,44 @@ def _init(config, work, objects=None):
     _work = work
 
 
-class _Stopped(BaseException):
-    """The seed a pool's process was running, given up: smith is being ended."""
-
-
-_in_seed = False  # a pool's process is running a seed or a reduction (not waiting for one)
-_stop = None  # a pool's process: set when smith is being ended, and what is queued is skipped
-
-
-def _stop_seed(signum, _frame):
-    if _in_seed:
-        raise _Stopped(signum)
-
-
-def _worker_init(stop, init, initargs):
-    """A pool's process. SIGTERM or SIGINT to it (sent to smith's whole process group, as a
-    terminal's Ctrl-C and `kill -- -PGID` do) gives up the seed it is running, whose vx
-    subprocess.run kills, and is ignored while it waits for one: a process that died of it would
-    break the pool. Taken as smith takes it, the signal became that seed's error (SystemExit is
-    caught with it) and the process went on to the next seed."""
-    global _stop
-    _stop = stop
-    signal.signal(signal.SIGTERM, _stop_seed)
-    signal.signal(signal.SIGINT, _stop_seed)
-    if init is not None:
-        init(*initargs)
-
-
-def _in_pool(fn, *args):
-    """fn(*args) in a pool's process, unless smith is being ended; a signal gives it up."""
-    global _in_seed
-    if _stop.is_set():
-        return None
-    _in_seed = True
-    try:
-        return fn(*args)
-    finally:
-        _in_seed = False
-
-
 def _run_pool(jobs, calls, on_result, init=None, initargs=(), more=None, tick=None):
     """Run each `(key, fn, args)` of `calls` in `jobs` processes, and give `on_result(key, result)`
     each result as it comes, in smith's own process. At most two calls a process are queued at a
     time, and none once `more()` says no (the --minutes deadline); `tick()` is called at least every
-    half second (the progress line).
-
-    SIGTERM or SIGINT to smith is noted here, not raised where it lands: raised inside
-    concurrent.futures (a submit, a wait on thousands of futures), it could leave a lock taken
-    that the pool's shutdown then waited for forever (a CI run saw smith outlive SIGTERM to its
-    process group by 40 s). Once noted, the processes skip what is queued, the pool is shut down,
-    and smith ends as the signal says: status 128+N for SIGTERM, KeyboardInterrupt for SIGINT."""
-    noted = []
-    old = {s: signal.signal(s, lambda signum, _frame: noted.append(signum))
-           for s in (signal.SIGTERM, signal.SIGINT)}  # the pool's processes start with it too
-    stop = multiprocessing.Event()
-    ex = ProcessPoolExecutor(jobs, initializer=_worker_init, initargs=(stop, init, initargs))
-    pending = {}
-    todo = iter(calls)
-    try:
-        while not noted:
-            if more is not None and not more():
-                todo = iter(())
-                pending = {f: k for f, k in pending.items() if not f.cancel()}
-            while len(pending) < 2 * jobs:
-                call = next(todo, None)
-                if call is None:
+    half second (the progress line). SIGTERM and SIGINT end it as ending.py says."""
+    with ending.Noted() as noted:
+        ex, stop = ending.pool(jobs, init, initargs)
+        pending = {}
+        todo = iter(calls)
+        try:
+            while noted.signum is None:
+                if more is not None and not more():
+                    todo = iter(())
+                    pending = {f: k for f, k in pending.items() if not f.cancel()}
+                while len(pending) < 2 * jobs:
+                    call = next(todo, None)
+                    if call is None:
+                        break
+                    key, fn, args = call
+                    pending[ex.submit(ending.in_pool, fn, *args)] = key
+                if not pending:
                     break
-                key, fn, args = call
-                pending[ex.submit(_in_pool, fn, *args)] = key
-            if not pending:
-                break
-            done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for f in done:
-                key = pending.pop(f)
-                try:
-                    r = f.result()
-                except _Stopped as x:  # a process was ended: so is smith
-                    noted.append(x.args[0])
-                    break
-                on_result(key, r)
-            if tick is not None:
-                tick()
-    finally:
-        if noted:
-            stop.set()
-        ex.shutdown(wait=True, cancel_futures=True)
-        for s, h in old.items():
-            signal.signal(s, h)
-    if noted:
-        if noted[0] == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise SystemExit(128 + noted[0])
+                done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                for f in done:
+                    key = pending.pop(f)
+                    try:
+                        r = f.result()
+                    except ending.Stopped as x:  # a process was ended: so is smith
+                        noted.note(x.args[0])
+                        break
+                    on_result(key, r)
+                if tick is not None:
+                    tick()
+        finally:
+            if noted.signum is not None:
+                stop.set()
+            ex.shutdown(wait=True, cancel_futures=True)
+    noted.end()
 
 
 def guarded(kind, seed, tiers, work, gpu_every=1):
@@ -407,6 +353,7 @@ def _terminated(signum, _frame):
     raise SystemExit(128 + signum)
 
 
+@ending.main_of("smith")
 def main(argv=None):
     signal.signal(signal.SIGTERM, _terminated)
     a = parser().parse_args(argv)
@@ -424,9 +371,6 @@ def main(argv=None):
         return run_count(a)
     except SetupError as x:
         sys.exit("smith: %s" % x)
-    except KeyboardInterrupt:  # Ctrl-C: its temporary folders are gone (the `finally`s); no traceback
-        print("smith: interrupted", file=sys.stderr)
-        return 128 + signal.SIGINT
 
 
 def generate_only(a):

@@ -14,10 +14,10 @@ import logging
 import os
 import site
 import uuid
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from . import shards
+from . import ending, shards
 from .progress import plural
 
 SMITH_DIR = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -28,13 +28,13 @@ class LocalPool:
 
     def __init__(self, jobs):
         self.jobs = jobs
-        self.ex = ProcessPoolExecutor(jobs)
+        self.ex, self.stop = ending.pool(jobs)
         self.scratch = "smith-campaign-" + uuid.uuid4().hex[:12]  # the shards' folder (shards.run)
         self.slots = jobs
         self.where = plural(jobs, "local process", "local processes")
 
     def submit(self, name, fn, *args):
-        f = self.ex.submit(fn, *args)
+        f = self.ex.submit(ending.in_pool, fn, *args)
         f.vx_pool = self.ex  # the pool it went to
         return f
 
@@ -48,19 +48,23 @@ class LocalPool:
         except BrokenProcessPool:
             if future.vx_pool is self.ex:  # a process died: a new pool for what is left
                 self.ex.shutdown(wait=False, cancel_futures=True)
-                self.ex = ProcessPoolExecutor(self.jobs)
+                self.ex, self.stop = ending.pool(self.jobs)
             return True
         except Exception:
             return False
         return False
 
     def map(self, fn, arglist):
-        return [f.result() for f in [self.ex.submit(fn, *args) for args in arglist]]
+        return [f.result() for f in [self.ex.submit(ending.in_pool, fn, *args) for args in arglist]]
 
     def starts(self):
         return {}
 
-    def close(self):
+    def close(self, ended=False):
+        """Shut the pool down; `ended`: the campaign is being ended, and the shards running stop
+        after their seed."""
+        if ended:
+            self.stop.set()
         self.ex.shutdown(cancel_futures=True)
         shards.remove_scratch(self.scratch)
 
@@ -144,7 +148,8 @@ class DaskPool:
             self.started.setdefault(name, []).append(worker)
         return self.started
 
-    def close(self):
+    def close(self, ended=False):
+        """Close the client (its tasks are let go) and the cluster started here."""
         if self.cluster is None:
             try:  # what the shards of killed workers left, on every worker still there
                 self.client.run(shards.remove_scratch, self.scratch)

@@ -12,7 +12,7 @@ import tempfile
 import time
 import traceback
 
-from . import cli, gen, report as rpt
+from . import cli, ending, gen, report as rpt
 
 MUTANTS_PER_PROGRAM = 10  # a mutant shard holds ten times a program shard's seeds (each is ~10x cheaper)
 
@@ -83,7 +83,7 @@ def _seeds(spec, config, deadline, work):
         tiers.fake.prebuild(paths, parts=1)
     found = []
     for s in seeds:
-        if deadline is not None and time.time() > deadline:
+        if deadline is not None and time.time() > deadline or ending.stopping():
             break
         found.append(cli.guarded(spec["kind"], s, tiers, work, gpu_every))
     return found
