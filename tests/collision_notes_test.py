@@ -10,7 +10,7 @@ element is the note's (never vx's output). Where the rule cannot tell whether a 
 (a `break`, a `while`, a helper's `if`) the note says so; where no two passes that get there
 collide, the note says that the rule does not narrow the passes by the condition. Before the fix
 the notes named blocks that the `if` kept out (`limit_guarded_store.vx`: blocks 0 and 4) and a
-value a `.step_by(2)` loop never takes.
+value a `.step_by(2)` loop never takes; and an `if` with `||` was not followed.
 
 usage: collision_notes_test.py VX
 """
@@ -151,6 +151,26 @@ expect_note("step_by", program(
     "            }\n"
     "        }\n"), "%s and %s both write element %d" % c, absent=("`k` = 1",))
 
+# 10-11. `||` where it holds and `&&` where it does not: one side or the other lets a pass in.
+# `if b == 1 || b > 5`: blocks 1, 6, 7 store out[b / 4]: 0, 1, 1: blocks 6 and 7 (blocks 0 and 1
+# before, when the `||` was not followed and the note named a block it keeps out). The `else` of
+# `if b % 3 == 0 && b != 0`: blocks 0, 1, 2, 4, 5, 7 store out[b / 3]: blocks 0 and 1.
+c = first_collision(("block %d" % b, b, b // 4 if b == 1 or b > 5 else None) for b in range(8))
+expect_note("if_or", program(
+    "        for b in 0..8 across blocks {\n"
+    "            if b == 1 || b > 5 {\n"
+    "                out[b / 4] = b;\n"
+    "            }\n"
+    "        }\n"), "%s and %s both write element %d" % c, absent=(HEDGE,))
+c = first_collision(("block %d" % b, b, None if b % 3 == 0 and b != 0 else b // 3) for b in range(8))
+expect_note("else_of_and", program(
+    "        for b in 0..8 across blocks {\n"
+    "            if b % 3 == 0 && b != 0 {\n"
+    "            } else {\n"
+    "                out[b / 3] = b;\n"
+    "            }\n"
+    "        }\n"), "%s and %s both write element %d" % c, absent=(HEDGE,))
+
 # 9. the write map of 1 (`vx check --map`): the passes the `if` keeps out write nothing.
 path = os.path.join(WORK, "if_and.vx")
 r = subprocess.run([VX, "check", "--map", path], capture_output=True, text=True, timeout=60,
@@ -163,4 +183,4 @@ if want not in r.stdout + r.stderr:
 if failures:
     print("%d failure(s)" % len(failures))
     sys.exit(1)
-print("collision_notes: 9 programs")
+print("collision_notes: 11 programs")

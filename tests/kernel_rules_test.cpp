@@ -169,7 +169,7 @@ TEST_CASE("check yourself: coefficient 8 for blocks of 16 lanes collides") {
   // lane 8 and block 2 lane 0 (element 16); with `if t < 8` no two passes meet (8 > 7); a guard
   // that cannot be evaluated gives no pair. With `.step_by(2)` over t (0, 2, …, 14), blocks 0 and
   // 1 still meet: lane 8 and lane 0.
-  const Guard b_not_0{Guard::Ne, b, L.c(0), true};
+  const Guard b_not_0{Guard::Ne, b, L.c(0), true, {}};
   auto guarded =
       find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {}, {b_not_0});
   REQUIRE(guarded);
@@ -177,10 +177,28 @@ TEST_CASE("check yourself: coefficient 8 for blocks of 16 lanes collides") {
   CHECK(guarded->second == std::vector<int64_t>{2, 0});
   CHECK(guarded->element == 16);
   CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {},
-                        {{Guard::Lt, t, L.c(8), true}}));
+                        {{Guard::Lt, t, L.c(8), true, {}}}));
   const IxNode* unknown = L.dag.var(&L, "n");
   CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {},
-                        {{Guard::Eq, unknown, L.c(0), true}}));
+                        {{Guard::Eq, unknown, L.c(0), true, {}}}));
+  // `if b == 3 || b == 4` (any_of): blocks 3 and 4 meet at element 32 (lanes 8 and 0); with
+  // `if b == 3 || b == 5` no two blocks that get there meet; with `if n == 0 || b == 3` block 3
+  // alone is known to get there, and the others cannot be evaluated: no pair.
+  auto either = [&](const IxNode* x, int64_t v, const IxNode* y, int64_t w) {
+    Guard g;
+    g.any_of = {{{Guard::Eq, x, L.c(v), true, {}}}, {{Guard::Eq, y, L.c(w), true, {}}}};
+    return std::vector<Guard>{g};
+  };
+  auto three_or_four = find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {},
+                                      {}, either(b, 3, b, 4));
+  REQUIRE(three_or_four);
+  CHECK(three_or_four->first == std::vector<int64_t>{3, 8});
+  CHECK(three_or_four->second == std::vector<int64_t>{4, 0});
+  CHECK(three_or_four->element == 32);
+  CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {},
+                        either(b, 3, b, 5)));
+  CHECK(!find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false}}, fixed, {}, {},
+                        either(unknown, 0, b, 3)));
   auto stepped = find_collision(off, nullptr, {{b, 0, 7, true}, {t, 0, 15, false, 2}}, fixed);
   REQUIRE(stepped);
   CHECK(stepped->first == std::vector<int64_t>{0, 8});

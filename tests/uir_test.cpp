@@ -396,6 +396,7 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
       {"call_stores_in_own_loop.vx", "it calls the function `clear`"},
       {"div_mod_pair_narrow.vx", "refused"},
       {"guarded_store_pair.vx", "it uses `if`, and .uir has no control flow but ranges"},
+      {"guarded_store_or.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"index_from_helper_halves.vx", "it calls the function `half`"},
       {"index_from_if_arms_differ.vx", "it uses `if`, and .uir has no control flow but ranges"},
       {"limit_guarded_store.vx", "it uses `if`, and .uir has no control flow but ranges"},

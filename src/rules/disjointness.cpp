@@ -611,8 +611,10 @@ class Checker {
                                 std::vector<const tir::Stmt*>& stmts) const {
     std::set<const IxNode*> used = loop_leaves({a.offset, other ? other->offset : nullptr});
     for (const Access* x : {&a, other})  // a pass must get to the access, too
-      for (const Guard& g : x ? x->guards : std::vector<Guard>{})
-        for (const IxNode* leaf : loop_leaves({g.a, g.b})) used.insert(leaf);
+      if (x)
+        for_each_compared(x->guards, [&](const IxNode* side) {
+          for (const IxNode* leaf : loop_leaves({side})) used.insert(leaf);
+        });
     std::vector<LoopRange> out;
     auto it = std::find(a.fors.begin(), a.fors.end(), loop);
     for (; it != a.fors.end(); ++it) {

@@ -197,13 +197,70 @@ void for_each_leaf(const IxNode* root, std::set<const IxNode*>& seen, const F& f
 
 // A condition an access runs under, for the examples that messages give (spec/kernel-rules.md
 // §4): the access runs in a pass only where `a cmp b` is `holds` (an `if`'s branch, or its
-// `else`). The proof itself reads no condition.
+// `else`). A `||` where it holds (or `&&` where it does not) is `any_of`: the guard holds where
+// every guard of one of its lists holds, and `cmp`, `a`, `b` and `holds` are not read. The proof
+// itself reads no condition.
 struct Guard {
   enum Cmp { Eq, Ne, Lt, Le, Gt, Ge } cmp = Eq;
   const IxNode* a = nullptr;
   const IxNode* b = nullptr;
   bool holds = true;
+  std::vector<std::vector<Guard>> any_of;
 };
+
+// Calls f(node) for each side of each comparison of `guards`, those of `any_of` included.
+template <class F>
+void for_each_compared(const std::vector<Guard>& guards, const F& f) {
+  for (const Guard& g : guards) {
+    if (!g.any_of.empty()) {
+      for (const std::vector<Guard>& one : g.any_of) for_each_compared(one, f);
+      continue;
+    }
+    f(g.a);
+    f(g.b);
+  }
+}
+
+template <class F>
+std::optional<bool> guards_hold(const std::vector<Guard>& guards, const F& value_of);
+
+// Whether `g` holds with `value_of` for the leaves; nullopt when it cannot be evaluated.
+template <class F>
+std::optional<bool> guard_holds(const Guard& g, const F& value_of) {
+  if (!g.any_of.empty()) {
+    std::optional<bool> one = false;
+    for (const std::vector<Guard>& alternative : g.any_of) {
+      auto holds = guards_hold(alternative, value_of);
+      if (holds && *holds) return true;
+      if (!holds) one = std::nullopt;
+    }
+    return one;
+  }
+  auto x = evaluate(g.a, value_of), y = evaluate(g.b, value_of);
+  if (!x || !y) return std::nullopt;
+  bool v = false;
+  switch (g.cmp) {
+    case Guard::Eq:
+      v = *x == *y;
+      break;
+    case Guard::Ne:
+      v = *x != *y;
+      break;
+    case Guard::Lt:
+      v = *x < *y;
+      break;
+    case Guard::Le:
+      v = *x <= *y;
+      break;
+    case Guard::Gt:
+      v = *x > *y;
+      break;
+    case Guard::Ge:
+      v = *x >= *y;
+      break;
+  }
+  return v == g.holds;
+}
 
 // Whether every guard holds with `value_of` for the leaves: false when one does not, else nullopt
 // when one cannot be evaluated.
@@ -211,33 +268,11 @@ template <class F>
 std::optional<bool> guards_hold(const std::vector<Guard>& guards, const F& value_of) {
   std::optional<bool> all = true;
   for (const Guard& g : guards) {
-    auto x = evaluate(g.a, value_of), y = evaluate(g.b, value_of);
-    if (!x || !y) {
+    auto holds = guard_holds(g, value_of);
+    if (!holds)
       all = std::nullopt;
-      continue;
-    }
-    bool v = false;
-    switch (g.cmp) {
-      case Guard::Eq:
-        v = *x == *y;
-        break;
-      case Guard::Ne:
-        v = *x != *y;
-        break;
-      case Guard::Lt:
-        v = *x < *y;
-        break;
-      case Guard::Le:
-        v = *x <= *y;
-        break;
-      case Guard::Gt:
-        v = *x > *y;
-        break;
-      case Guard::Ge:
-        v = *x >= *y;
-        break;
-    }
-    if (v != g.holds) return false;
+    else if (!*holds)
+      return false;
   }
   return all;
 }

@@ -20,8 +20,8 @@ std::optional<Guard::Cmp> comparison(tir::BinOp op) {
 }
 
 // The guards that say where `c` is `holds`: a comparison of integers, `!` of a condition, `&&`
-// where it holds and `||` where it does not (both sides, as each must). False when `c` is
-// anything else.
+// where it holds and `||` where it does not (both sides, as each must), and `||` where it holds
+// and `&&` where it does not (one side or the other: any_of). False when `c` is anything else.
 bool guards_of(const tir::Expr* c, bool holds, const BuildIndex& build, std::vector<Guard>& out) {
   if (!c) return false;
   if (c->kind == tir::ExprKind::Unary && c->uop == tir::UnOp::Not && c->type.is_scalar() &&
@@ -30,12 +30,19 @@ bool guards_of(const tir::Expr* c, bool holds, const BuildIndex& build, std::vec
   if (c->kind != tir::ExprKind::Binary) return false;
   if ((c->bop == tir::BinOp::And && holds) || (c->bop == tir::BinOp::Or && !holds))
     return guards_of(c->args[0], holds, build, out) && guards_of(c->args[1], holds, build, out);
+  if ((c->bop == tir::BinOp::Or && holds) || (c->bop == tir::BinOp::And && !holds)) {
+    Guard either;  // the right side is read only where the left does not decide: both may say
+    for (const tir::Expr* side : {c->args[0], c->args[1]})
+      if (!guards_of(side, holds, build, either.any_of.emplace_back())) return false;
+    out.push_back(std::move(either));
+    return true;
+  }
   auto cmp = comparison(c->bop);
   if (!cmp || !int_type(c->args[0]->type).bits || !int_type(c->args[1]->type).bits) return false;
   const IxNode* a = build(c->args[0]);
   const IxNode* b = build(c->args[1]);
   if (!a || !b) return false;
-  out.push_back({*cmp, a, b, holds});
+  out.push_back({*cmp, a, b, holds, {}});
   return true;
 }
 

@@ -132,11 +132,11 @@ class Mapper {
     // The loops a condition on the way to the store reads are enumerated too; a value it reads
     // that is not known draws the pass as if it got there (enumerate).
     std::set<const IxNode*> in_guards;
-    for (const Guard& g : a_.guards)
-      for (const IxNode* side : {g.a, g.b})
-        for_each_leaf(side, in_guards, [&](const IxNode* n) {
-          if (n->op == IxOp::Loop) seen.insert(n);
-        });
+    for_each_compared(a_.guards, [&](const IxNode* side) {
+      for_each_leaf(side, in_guards, [&](const IxNode* n) {
+        if (n->op == IxOp::Loop) seen.insert(n);
+      });
+    });
     auto it = std::find_if(a_.fors.begin(), a_.fors.end(),
                            [](const tir::Stmt* s) { return s->across != tir::Across::None; });
     for (; it != a_.fors.end(); ++it) {

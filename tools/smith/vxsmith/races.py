@@ -308,6 +308,20 @@ KLASSES = ["coef_lowered", "shift", "digit_dropped", "divmod_changed", "wrap_i32
            "wrap_u16", "neighbour_read", "swapped", "random_coefs", "exact"]
 
 
+def _wrap_guard(seed, m, nb):
+    """The guard of a wrap mutant, `b % m == 0`; now and then with `|| b == X`, or as the `!` of an
+    `&&`, which the notes follow as one side or the other (kernel-rules.md §4; notes.py checks the
+    pair a note names against it). From its own generator, so that the rest of the seed's mutant is
+    unchanged."""
+    g = random.Random(seed * 7919 + 13)
+    form, x = g.random(), g.randrange(nb)
+    if form < 0.25:
+        return ("b %% %d == 0 || b == %d" % (m, x), lambda env: env["b"] % m == 0 or env["b"] == x)
+    if form < 0.5:
+        return ("!(b %% %d != 0 && b != %d)" % (m, x), lambda env: not (env["b"] % m != 0 and env["b"] != x))
+    return ("b %% %d == 0" % m, lambda env: env["b"] % m == 0)
+
+
 def mutant(seed):
     """One kernel (racy or not), from a race-free base and one mutation."""
     r = random.Random(seed * 7919 + 17)
@@ -377,8 +391,8 @@ def mutant(seed):
         sh = r.choice([30, 29, 31, 28])
         idx = [B("+", B("*", b, C(1 << sh)), l)]
         m = r.choice([4, 2, 8])
-        guard = ("b %% %d == 0" % m, lambda env, m=m: env["b"] % m == 0)
-        note = "2^%d, b %% %d" % (sh, m)
+        guard = _wrap_guard(seed, m, nb)
+        note = "2^%d, %s" % (sh, guard[0])
     elif klass == "wrap_i64":
         nb = 8
         loops[0] = Loop("b", "blocks", 0, nb)
@@ -388,8 +402,8 @@ def mutant(seed):
         bi = cast(b, "i64")
         idx = [B("+", B("*", bi, C(1 << sh, "i64")), cast(l, "i64"))]
         m = r.choice([4, 2, 8])
-        guard = ("b %% %d == 0" % m, lambda env, m=m: env["b"] % m == 0)
-        note = "2^%d" % sh
+        guard = _wrap_guard(seed, m, nb)
+        note = "2^%d, %s" % (sh, guard[0])
     elif klass == "wrap_u8":
         u = V("l", "u8")
         c = r.choice([2, 3, 4, 1])
