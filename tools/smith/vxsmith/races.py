@@ -229,7 +229,6 @@ class Mutant:
     def truth(self, limit=1 << 18):
         """(collides, witness or None, out_of_bounds: bool); None when too many passes."""
         par = [lp for lp in self.loops if lp.kind != "plain"]
-        plain = [lp for lp in self.loops if lp.kind == "plain"]
         n = 1
         for lp in self.loops:
             n *= max(0, lp.hi - lp.lo)
@@ -254,7 +253,6 @@ class Mutant:
                 if self.guard is not None and not self.guard[1](env):
                     return None
                 p = tuple(env[lp.name] for lp in par)
-                res = None
                 if self.read is not None:
                     try:
                         r = element(self.read, env)
