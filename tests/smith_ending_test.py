@@ -11,9 +11,12 @@ The two defect classes this guards against:
   run in ten under load; CI's smith_file failed on it);
 - a campaign killed outright: its pool's processes went on with their shards, then waited for
   work forever, beside the scratch folder.
-So the signal is sent at several moments of the run, from while the pool starts to mid-run.
+So the signal is sent at several moments of the run, from while the pool starts to mid-run; and
+every process pool of tools/smith is made by vxsmith/ending.py's `pool` (a lint: one made
+elsewhere would take the signal where it lands, and its processes would die of it).
 Usage: smith_ending_test.py TOOLS_SMITH VX"""
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -27,6 +30,25 @@ COMMANDS = {
     "smith": ["smith", "--seed", "0", "--count", "5000"],
     "campaign": ["campaign", "--programs", "2000", "--shard-size", "4"],
 }
+
+
+def pools_outside_ending():
+    """The lines of tools/smith that make a process pool other than through ending.pool."""
+    found = []
+    for folder, _, files in os.walk(smith_dir):
+        for f in sorted(files):
+            path = os.path.join(folder, f)
+            if not f.endswith(".py") and f not in ("smith", "campaign") or f == "ending.py":
+                continue
+            with open(path, encoding="utf-8") as text:
+                for k, line in enumerate(text, 1):
+                    if re.search(r"\b(ProcessPoolExecutor|multiprocessing\.Pool|Pool)\(", line):
+                        found.append("%s:%d: %s" % (os.path.relpath(path, smith_dir), k, line.strip()))
+    return found
+
+
+for line in pools_outside_ending():
+    failures.append("a process pool not made by ending.pool: " + line)
 
 
 def started(tmp, name):
