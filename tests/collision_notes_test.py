@@ -2,12 +2,12 @@
 """The collision notes of E6032 name only passes that get to the accesses (spec/kernel-rules.md §4:
 every note is true).
 
-Each program refuses a store that an `if`, a `break`, a `while`, a helper's `if` or a stepped loop
+Each program refuses a store that an `if`, a `break`, a `while`, a helper's `if` or loop, or a stepped loop
 keeps some passes from. The expected note is computed here: the passes are enumerated in the
 order the rule counts them (outer loop first), with the program's condition and index written
 again in Python, and the first pair of passes of different blocks (or lanes) that reach one
 element is the note's (never vx's output). Where the rule cannot tell whether a pass gets there
-(a `break`, a `while`, a helper's `if`) the note says so; where no two passes that get there
+(a `break`, a `while`, a helper's loop) the note says so; where no two passes that get there
 collide, the note says that the rule does not narrow the passes by the condition. Before the fix
 the notes named blocks that the `if` kept out (`limit_guarded_store.vx`: blocks 0 and 4) and a
 value a `.step_by(2)` loop never takes; and an `if` with `||` was not followed.
@@ -117,12 +117,12 @@ expect_note("one_block", program(
     "            }\n"
     "        }\n"), CONDITION % "out[b * 1073741824 + l]", absent=(" both write ",))
 
-# 5-7. A `break` in the plain loop, a `while` around the store, a helper that stores in an `if`:
-# whether a pass gets to the store is not followed, and the note says so; the pair is the first
-# of the indices alone (k = 0 in blocks 0 and 1; b / 2 = 0 in blocks 0 and 1).
+# 5-7. A `break` in the plain loop, a `while` around the store, a helper that stores in a loop
+# that may not run: whether a pass gets to the store is not followed, and the note says so; the
+# pair is the first of the indices alone (k = 0 in blocks 0 and 1; b / 2 = 0 in blocks 0 and 1).
 HW = ("fn hw(a: &mut Tensor<i32, [8], Memory::HBM>, i: i32, v: i32) {\n"
-      "    if v == 0 {\n"
-      "        a[i] = v;\n"
+      "    for k in 0..v {\n"
+      "        a[i] = k;\n"
       "    }\n"
       "}\n")
 for name, body, helpers, passes in [
@@ -136,10 +136,33 @@ for name, body, helpers, passes in [
                   "                out[b / 2] = 1;\n"
                   "                n += 1;\n"
                   "            }\n", "", [("block %d" % b, b, b // 2) for b in range(4)]),
-        ("helper_if", "            hw(&mut out, b / 2, b);\n", HW, [("block %d" % b, b, b // 2) for b in range(4)])]:
+        ("helper_loop", "            hw(&mut out, b / 2, b);\n", HW, [("block %d" % b, b, b // 2) for b in range(4)])]:
     c = first_collision(passes)
     expect_note(name, program("        for b in 0..4 across blocks {\n" + body + "        }\n", helpers=helpers),
                 "%s and %s would both write element %d%s" % (c + (HEDGE,)))
+
+# 12-13. A helper that stores in an `if` on its parameter: the note follows the helper's condition
+# as the caller's (before, it said "if both get there"). `if v % 2 == 1 { a[i] = v; }` called with
+# (b / 4, b) over 0..8: blocks 1, 3, 5, 7 store at 0, 0, 1, 1: blocks 1 and 3. With `v == 0` only
+# block 0 stores: no pair, and the note says the rule does not narrow the passes by the condition.
+def helper_if(cond):
+    return ("fn hw(a: &mut Tensor<i32, [8], Memory::HBM>, i: i32, v: i32) {\n"
+            "    if %s {\n"
+            "        a[i] = v;\n"
+            "    }\n"
+            "}\n" % cond)
+
+
+c = first_collision(("block %d" % b, b, b // 4 if b % 2 == 1 else None) for b in range(8))
+expect_note("helper_if", program("        for b in 0..8 across blocks {\n"
+                                 "            hw(&mut out, b / 4, b);\n"
+                                 "        }\n", helpers=helper_if("v % 2 == 1")),
+            "%s and %s both write element %d" % c, absent=(HEDGE,))
+assert first_collision(("block %d" % b, b, b // 2 if b == 0 else None) for b in range(4)) is None
+expect_note("helper_if_one_block", program("        for b in 0..4 across blocks {\n"
+                                           "            hw(&mut out, b / 2, b);\n"
+                                           "        }\n", helpers=helper_if("v == 0")),
+            CONDITION % "a[i]` in `hw(…)", absent=(" both write ",))
 
 # 8. `(0..3).step_by(2)` takes 0 and 2, never 1: out[b + k] meets at block 0 with k = 2 and
 # block 2 with k = 0 (a note over 0..=2 named k = 1).
@@ -183,4 +206,4 @@ if want not in r.stdout + r.stderr:
 if failures:
     print("%d failure(s)" % len(failures))
     sys.exit(1)
-print("collision_notes: 11 programs")
+print("collision_notes: 13 programs")

@@ -256,6 +256,24 @@ class Summary {
     return ok;
   }
 
+  // The accesses of a branch of `if cond` (its block where `holds`, its `else` otherwise), under
+  // the condition where guards can say it, else guarded. The callee assigns none of the locals
+  // that have a value (frame_.env), so the condition reads after the walk what it read at the
+  // `if`; its nodes are built only then, and only for an access (pass_guards.hpp).
+  bool branch(const tir::Expr* cond, const tir::Block* b, bool holds) {
+    const size_t first = out.size();
+    if (!block(b)) return false;
+    if (first == out.size()) return true;
+    std::vector<Guard> guards;
+    const bool known = guards_of(
+        cond, holds, [&](const tir::Expr* x) { return build(x); }, guards);
+    for (size_t k = first; k < out.size(); ++k) {
+      out[k].guards.insert(out[k].guards.end(), guards.begin(), guards.end());
+      out[k].guarded = out[k].guarded || !known;
+    }
+    return true;
+  }
+
   // Whether a `return` is inside `s` (not `s` itself) or `e`: the body may end there.
   static bool returns_inside(const tir::Stmt* s, const tir::Expr* e) {
     auto is_return = [&](const tir::Stmt* st, const tir::Expr*) {
@@ -413,8 +431,8 @@ class Summary {
   bool access(const tir::Expr* place, bool write, bool read) {
     auto r = row(place);
     if (!r) return false;
-    if (read) out.push_back({false, *r, text(place->span), guarded_ > 0});
-    if (write) out.push_back({true, *r, text(place->span), guarded_ > 0});
+    if (read) out.push_back({false, *r, text(place->span), {}, guarded_ > 0});
+    if (write) out.push_back({true, *r, text(place->span), {}, guarded_ > 0});
     for (const tir::Expr* i : place_indices(place))
       if (!expr(i)) return false;
     return true;
@@ -514,7 +532,8 @@ class Summary {
           if (a->kind != tir::ExprKind::Index && rooted(a)) return false;  // a routine's
         return args(e);
       case tir::ExprKind::If:
-        return args(e) && guarded_block(e->block) && guarded_block(e->else_block);
+        return args(e) && branch(e->args[0], e->block, true) &&
+               branch(e->args[0], e->else_block, false);
       case tir::ExprKind::BlockExpr:
         return block(e->block);
       case tir::ExprKind::Literal:

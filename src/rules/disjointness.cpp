@@ -717,7 +717,7 @@ class Checker {
     std::string c = collision_text(loop, write, other);
     if (!c.empty()) return d.notes.push_back(c);
     for (const Access* a : {&write, other})
-      if (a && a->conditional)
+      if (a && (a->conditional || !a->guards.empty()))  // a helper's access has guards alone
         return d.notes.push_back(
             "the rule proves `" + a->text +
             "` as if every pass got to it: it does not narrow the passes by a condition on "

@@ -19,9 +19,8 @@ std::optional<Guard::Cmp> comparison(tir::BinOp op) {
   return std::nullopt;
 }
 
-// The guards that say where `c` is `holds`: a comparison of integers, `!` of a condition, `&&`
-// where it holds and `||` where it does not (both sides, as each must), and `||` where it holds
-// and `&&` where it does not (one side or the other: any_of). False when `c` is anything else.
+}  // namespace
+
 bool guards_of(const tir::Expr* c, bool holds, const BuildIndex& build, std::vector<Guard>& out) {
   if (!c) return false;
   if (c->kind == tir::ExprKind::Unary && c->uop == tir::UnOp::Not && c->type.is_scalar() &&
@@ -45,8 +44,6 @@ bool guards_of(const tir::Expr* c, bool holds, const BuildIndex& build, std::vec
   out.push_back({*cmp, a, b, holds, {}});
   return true;
 }
-
-}  // namespace
 
 void guard_accesses(std::vector<Access>& accesses, size_t first, const tir::Expr* cond, bool holds,
                     const BuildIndex& build) {

@@ -19,6 +19,12 @@ namespace vx::kr {
 
 using BuildIndex = std::function<const IxNode*(const tir::Expr*)>;
 
+// Appends to `out` the guards that say where `c` is `holds`: a comparison of integers, `!` of a
+// condition, `&&` where it holds and `||` where it does not (both sides, as each must), and `||`
+// where it holds and `&&` where it does not (one side or the other: any_of). False when `c` is
+// anything else, or an operand cannot be built.
+bool guards_of(const tir::Expr* c, bool holds, const BuildIndex& build, std::vector<Guard>& out);
+
 // The accesses from `first` on were walked in a branch of `if cond`: its `then` block where
 // `holds`, its `else` block otherwise (or the right side of `cond && x` where `cond` holds, of
 // `cond || x` where it does not). `build` reads the condition's operands as they were at it.
