@@ -94,9 +94,17 @@ def end(name, whom, sig, delay):
             _, err = p.communicate()
             err = "(did not end within 40 s) " + err
         took = time.time() - t
-        time.sleep(0.5)  # what it left running, by its session (its pool's processes are in it)
-        alive = [pid for pid in subprocess.run(["pgrep", "-s", str(p.pid)], capture_output=True, text=True).stdout.split()
-                 if not zombie(pid)]
+        # what it left running, by its session (its pool's processes are in it). A vx started just
+        # as the signal came may outlive it by its run (the pool's process gave it up before it
+        # knew its pid), so a process is left only if it is still there 15 s on; the campaign's
+        # processes that were left waited for work forever.
+        settle = time.time() + 15
+        while True:
+            alive = [pid for pid in subprocess.run(["pgrep", "-s", str(p.pid)], capture_output=True,
+                                                   text=True).stdout.split() if not zombie(pid)]
+            if not alive or time.time() > settle:
+                break
+            time.sleep(0.1)
         if alive:
             ps = subprocess.run(["ps", "-o", "pid,ppid,etime,args", "-p", ",".join(alive)], capture_output=True,
                                 text=True).stdout
