@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""smith and a campaign, ended (spec/smith.md §7, §8): SIGTERM to the process alone (`timeout`,
+"""smith and a campaign (on local processes, and on a Dask cluster it starts), ended (spec/smith.md
+§7, §8): SIGTERM to the process alone (`timeout`,
 `kill PID`, a batch job's end) or to its whole process group (`kill -- -PGID`, a terminal's job
 control), and SIGINT to the group (Ctrl-C). Each ends within 40 s with status 143 (SIGTERM) or
 130 and `NAME: interrupted` alone on stderr (Ctrl-C), and leaves nothing: no process of its
@@ -27,8 +28,10 @@ smith_dir, vx = (os.path.abspath(x) for x in sys.argv[1:3])
 failures = []
 COMMANDS = {
     # 5,000 programs and 2,000 programs: many minutes of work, so an end within 40 s is an end
-    "smith": ["smith", "--seed", "0", "--count", "5000"],
-    "campaign": ["campaign", "--programs", "2000", "--shard-size", "4"],
+    "smith": ["smith", "--seed", "0", "--count", "5000", "--jobs", "2"],
+    "campaign": ["campaign", "--programs", "2000", "--shard-size", "4", "--jobs", "2"],
+    # on a Dask cluster of two workers that it starts (a batch job's end, spec/smith.md §8)
+    "campaign on Dask": ["campaign", "--programs", "2000", "--shard-size", "4", "--workers", "2"],
 }
 
 
@@ -53,7 +56,7 @@ for line in pools_outside_ending():
 
 def started(tmp, name):
     """Has the run made its folder in TMPDIR (smith's programs, a campaign's scratch)?"""
-    prefix = "smith-campaign-" if name == "campaign" else "smith-"
+    prefix = "smith-campaign-" if name.startswith("campaign") else "smith-"
     return any(n.startswith(prefix) for n in os.listdir(tmp))
 
 
@@ -71,7 +74,7 @@ def end(name, whom, sig, delay):
     want = 128 + sig
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["/usr/bin/python3", os.path.join(smith_dir, COMMANDS[name][0])] + COMMANDS[name][1:] + [
-            "--jobs", "2", "--no-uir", "--no-nvrtc", "--vx", vx, "-q", "--results", os.path.join(tmp, "results")]
+            "--no-uir", "--no-nvrtc", "--vx", vx, "-q", "--results", os.path.join(tmp, "results")]
         p = subprocess.Popen(cmd, env=dict(os.environ, TMPDIR=tmp), start_new_session=True, cwd=tmp,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 60
@@ -112,8 +115,8 @@ def end(name, whom, sig, delay):
             failures.append("%s left %d processes running:\n%s" % (what, len(alive), ps))
         if p.returncode != want:
             failures.append("%s: status %s after %.0f s, want %d: %r" % (what, p.returncode, took, want, err[-400:]))
-        elif sig == signal.SIGINT and err != "%s: interrupted\n" % name:
-            failures.append("%s printed %r, want only '%s: interrupted'" % (what, err, name))
+        elif sig == signal.SIGINT and err != "%s: interrupted\n" % COMMANDS[name][0]:
+            failures.append("%s printed %r, want only '%s: interrupted'" % (what, err, COMMANDS[name][0]))
         left = os.listdir(tmp)
         if left:
             failures.append("%s left %s in TMPDIR" % (what, ", ".join(sorted(left))))
@@ -125,6 +128,8 @@ for name in ("smith", "campaign"):
         for delay in (0.1, 0.5, 3):
             end(name, whom, signal.SIGTERM, delay)
     end(name, "its process group", signal.SIGINT, 1)
+for whom in ("it", "its process group"):
+    end("campaign on Dask", whom, signal.SIGTERM, 1)
 
 for f in failures:
     print("FAIL: " + f)
