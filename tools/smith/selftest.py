@@ -3,12 +3,13 @@
 hand (spec/semantics.md §4), the output comparison, the reducer, and that the generator is
 deterministic. No vx needed. Run: /usr/bin/python3 tools/smith/selftest.py"""
 
+import multiprocessing
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vxsmith import calls, gen, kinds, notes, phases, races, reduce as red, run as R, runtime_shapes  # noqa: E402
+from vxsmith import calls, ending, gen, kinds, notes, phases, races, reduce as red, run as R, runtime_shapes  # noqa: E402
 from vxsmith.races import B, C, V, Loop, Mutant, cast, wrap  # noqa: E402
 
 failures = 0
@@ -83,6 +84,14 @@ check(R.same_output("~u0.5 x: 1.25\n", "~u0.5 x: 1.5\n", strict_unordered=True) 
 prog = "fn main() {\n    let a = 1;\n    for i in 0..3 {\n        let b = 2;\n        BUG;\n    }\n    let c = 3;\n}\n"
 small = red.reduce(prog, lambda t: "BUG" in t and t.count("{") == t.count("}"))
 check(small == "fn main() {\n    BUG;\n}\n", "reduced to %r" % small)
+# and stops, the program as it was, in a pool's process whose smith or campaign is being ended
+# (ending.py): a reduction runs up to --reduce-seconds, and the pool's shutdown waits for it
+ending._stop = multiprocessing.Event()
+ending._stop.set()
+stats = {}
+check(red.reduce(prog, lambda t: "BUG" in t, stats=stats) == prog and stats["stopped"] == "ended",
+      "a reduction once smith is being ended: %r" % stats)
+ending._stop = None
 
 # the generator is deterministic, and its programs print
 for s in range(40):

@@ -21,6 +21,8 @@ it).
 import re
 import time
 
+from . import ending
+
 
 def _code(line):
     """The line without its `//` comment (outside string literals) and surrounding blanks."""
@@ -174,6 +176,8 @@ class _Search:
             self.stopped = "tries"
         elif self.deadline is not None and time.time() > self.deadline:
             self.stopped = "time"
+        elif ending.stopping():  # a pool's process whose smith or campaign is being ended
+            self.stopped = "ended"
         return self.stopped is not None
 
     def ok(self, cand):
