@@ -257,20 +257,12 @@ class Summary {
   }
 
   // The accesses of a branch of `if cond` (its block where `holds`, its `else` otherwise), under
-  // the condition where guards can say it, else guarded. The callee assigns none of the locals
-  // that have a value (frame_.env), so the condition reads after the walk what it read at the
-  // `if`; its nodes are built only then, and only for an access (pass_guards.hpp).
+  // the condition as the kernel's own (pass_guards.hpp). The callee assigns none of the locals
+  // that have a value (frame_.env), so the condition reads after the walk what it read at the `if`.
   bool branch(const tir::Expr* cond, const tir::Block* b, bool holds) {
     const size_t first = out.size();
     if (!block(b)) return false;
-    if (first == out.size()) return true;
-    std::vector<Guard> guards;
-    const bool known = guards_of(
-        cond, holds, [&](const tir::Expr* x) { return build(x); }, guards);
-    for (size_t k = first; k < out.size(); ++k) {
-      out[k].guards.insert(out[k].guards.end(), guards.begin(), guards.end());
-      out[k].guarded = out[k].guarded || !known;
-    }
+    guard_accesses(out, first, cond, holds, [&](const tir::Expr* x) { return build(x); });
     return true;
   }
 
@@ -431,8 +423,8 @@ class Summary {
   bool access(const tir::Expr* place, bool write, bool read) {
     auto r = row(place);
     if (!r) return false;
-    if (read) out.push_back({false, *r, text(place->span), {}, guarded_ > 0});
-    if (write) out.push_back({true, *r, text(place->span), {}, guarded_ > 0});
+    if (read) out.push_back({false, *r, text(place->span), {{}, guarded_ > 0, false}});
+    if (write) out.push_back({true, *r, text(place->span), {{}, guarded_ > 0, false}});
     for (const tir::Expr* i : place_indices(place))
       if (!expr(i)) return false;
     return true;

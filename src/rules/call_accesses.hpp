@@ -48,12 +48,10 @@ struct CallAccess {
   bool write = false;
   std::vector<const IxNode*> indices;  // in the argument's root tensor, its row's first
   std::string place;                   // the callee's source text of the access
-  // What decides whether a call gets to it, for messages' examples only: the conditions of the
-  // callee's `if`s around it, in the caller's nodes, and whether something else decides it that
-  // they do not say (a loop, the right side of `&&` or `||`, a `break`, `continue` or early
-  // `return`, a condition the guards cannot say).
-  std::vector<Guard> guards;
-  bool guarded = false;
+  // Whether a call gets to it, for messages' examples only: the conditions of the callee's `if`s
+  // around it, in the caller's nodes, and whether something else decides it that they do not say
+  // (a loop, the right side of `&&` or `||`, a `break`, `continue` or early `return`).
+  Reach reach;
 };
 
 // The accesses of `fn` through its parameter `param`, which stands for the row `prefix` of the

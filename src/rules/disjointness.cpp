@@ -612,7 +612,7 @@ class Checker {
     std::set<const IxNode*> used = loop_leaves({a.offset, other ? other->offset : nullptr});
     for (const Access* x : {&a, other})  // a pass must get to the access, too
       if (x)
-        for_each_compared(x->guards, [&](const IxNode* side) {
+        for_each_compared(x->reach.guards, [&](const IxNode* side) {
           for (const IxNode* leaf : loop_leaves({side})) used.insert(leaf);
         });
     std::vector<LoopRange> out;
@@ -673,13 +673,13 @@ class Checker {
     if (loops.empty()) return {};
     // Passes that get to the accesses: through the `if`s around them; where something else on
     // the way decides, two passes that would collide if they got there, said so.
-    const bool unknown = write.reach_unknown || (other && other->reach_unknown);
+    const bool unknown = write.reach.unknown || (other && other->reach.unknown);
     const std::vector<Guard> none;
     auto c = find_collision(
         write.offset, other ? other->offset : nullptr, loops,
         [&](const IxNode* l) { return fixed_value(l); }, write.indices,
-        other ? other->indices : DimIndices{}, unknown ? none : write.guards,
-        unknown || !other ? none : other->guards);
+        other ? other->indices : DimIndices{}, unknown ? none : write.reach.guards,
+        unknown || !other ? none : other->reach.guards);
     if (!c) return {};
     const std::string would = unknown ? " would" : "";
     const std::string if_reached =
@@ -717,7 +717,7 @@ class Checker {
     std::string c = collision_text(loop, write, other);
     if (!c.empty()) return d.notes.push_back(c);
     for (const Access* a : {&write, other})
-      if (a && (a->conditional || !a->guards.empty()))  // a helper's access has guards alone
+      if (a && a->reach.conditional)
         return d.notes.push_back(
             "the rule proves `" + a->text +
             "` as if every pass got to it: it does not narrow the passes by a condition on "

@@ -277,4 +277,15 @@ std::optional<bool> guards_hold(const std::vector<Guard>& guards, const F& value
   return all;
 }
 
+// Whether a pass gets to an access (a kernel's own, or one in a helper it calls), for the
+// examples messages give; the proof reads none of it (pass_guards.hpp): the conditions of the
+// `if`s around it, whether something else on the way decides it that they do not say (a
+// `while`, a range that may be empty, a `break`, a helper's loop…), and whether it is in a branch
+// of an `if` (or the right side of `&&`, `||`).
+struct Reach {
+  std::vector<Guard> guards;
+  bool unknown = false;
+  bool conditional = false;
+};
+
 }  // namespace vx::kr

@@ -34,13 +34,7 @@ struct Access {
   // The index of each dimension and its size (0: not known), when the access names an element:
   // a collision's example passes must be in bounds (a pass out of bounds stops the program).
   std::vector<std::pair<const IxNode*, int64_t>> indices;
-  // Whether a pass reaches the access, for the examples messages give (the proof reads none of
-  // these; pass_guards.hpp): the conditions of the `if`s around it, whether something else on the
-  // way decides it that they do not say (a `while`, a range that may be empty, a `break`, a
-  // helper's `if`…), and whether it is in a branch of an `if` (or the right side of `&&`, `||`).
-  std::vector<Guard> guards;
-  bool reach_unknown = false;
-  bool conditional = false;
+  Reach reach;  // whether a pass gets to it, for messages' examples
 };
 
 // What the disjointness check needs to know about the function being checked.

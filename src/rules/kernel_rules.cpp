@@ -675,7 +675,8 @@ class RuleWalker {
         break;
       case tir::ExprKind::If: {
         walk_expr(e->args.empty() ? nullptr : e->args[0]);
-        // Each arm starts from the values before the `if`; what an arm assigns is unknown after.
+        // Each arm starts from the values before the `if`; after it, what an arm assigns is
+        // not known.
         const auto before = now_;
         for (const tir::Block* arm : {e->block, e->else_block}) {
           const size_t first = facts_.accesses.size();
@@ -813,8 +814,7 @@ class RuleWalker {
       acc.span = call->span;
       acc.text = c.place + "` in `" + prog_.functions[call->fn_index].name + "(…)";
       acc.fors = fors_;
-      acc.reach_unknown = c.guarded;
-      acc.guards = c.guards;
+      acc.reach = c.reach;
       facts_.accesses.push_back(std::move(acc));
     }
     summarised_.insert({call, i});

@@ -45,25 +45,6 @@ bool guards_of(const tir::Expr* c, bool holds, const BuildIndex& build, std::vec
   return true;
 }
 
-void guard_accesses(std::vector<Access>& accesses, size_t first, const tir::Expr* cond, bool holds,
-                    const BuildIndex& build) {
-  if (first >= accesses.size()) return;  // no access: no node built
-  std::vector<Guard> guards;
-  const bool known = guards_of(cond, holds, build, guards);
-  for (size_t k = first; k < accesses.size(); ++k) {
-    Access& a = accesses[k];
-    a.conditional = true;
-    if (known)
-      a.guards.insert(a.guards.end(), guards.begin(), guards.end());
-    else
-      a.reach_unknown = true;
-  }
-}
-
-void reach_unknown(std::vector<Access>& accesses, size_t first) {
-  for (size_t k = first; k < accesses.size(); ++k) accesses[k].reach_unknown = true;
-}
-
 bool exits_in(const tir::Block* b, const tir::Stmt* except) {
   return tir::block_has(b, [&](const tir::Stmt* s, const tir::Expr*) {
     return s && s != except &&

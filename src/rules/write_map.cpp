@@ -132,7 +132,7 @@ class Mapper {
     // The loops a condition on the way to the store reads are enumerated too; a value it reads
     // that is not known draws the pass as if it got there (enumerate).
     std::set<const IxNode*> in_guards;
-    for_each_compared(a_.guards, [&](const IxNode* side) {
+    for_each_compared(a_.reach.guards, [&](const IxNode* side) {
       for_each_leaf(side, in_guards, [&](const IxNode* n) {
         if (n->op == IxOp::Loop) seen.insert(n);
       });
@@ -284,10 +284,10 @@ class Mapper {
     FirstWriters first(elements_);
     std::unordered_map<int64_t, std::vector<int64_t>> others;  // later writers of one pass
     int64_t kept_out = 0;               // passes the conditions keep from the store
-    bool undecided = a_.reach_unknown;  // a pass drawn though it may not get to the store
+    bool undecided = a_.reach.unknown;  // a pass drawn though it may not get to the store
     for (int64_t step = 0; step < steps; ++step) {
       if (step) advance(cur);
-      if (auto runs = guards_hold(a_.guards, value_of); !runs) {
+      if (auto runs = guards_hold(a_.reach.guards, value_of); !runs) {
         undecided = true;
       } else if (!*runs) {
         ++kept_out;
