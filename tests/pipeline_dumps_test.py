@@ -169,7 +169,8 @@ TUPLE_LOWERED = [
 
 # A field of a tuple value that has effects, a destructuring `let` with `_` and an assignment to
 # a tuple local: the typed program keeps the field (`.1`, the value's second scalar), the `let` of
-# the whole value (`-> let (a%3, _, b%4)`) and the assignment of the whole value to `t`'s locals.
+# the whole value (`-> let (a%3, _, b%4)`) and the assignment of the whole value to `t`'s locals,
+# whose fields `t.1` and `t.0` it reads as fields of `t` too (the lowering reads their locals).
 # The lowering spreads the block's stores first: the swap reads both of t's scalars into locals
 # of its own (7, 8) before it writes either; then it runs the block of the field's value into a
 # local (9) before 2.5 is read, and the `_` element for its effect (n becomes 2).
@@ -197,7 +198,8 @@ FIELD_TYPED = [
     (2, "} : i32), 4i32)"),
     (1, "} : (i32, i32, i32)) -> let (a%3, _, b%4);"),
     (1, "((a%3, b%4) : (i32, i32)) -> let (t.0%5, t.1%6);"),
-    (1, "((t.1%6, t.0%5) : (i32, i32)) -> (t.0%5, t.1%6);"),
+    (1, "(((((t.0%5, t.1%6) : (i32, i32)).1 : i32), (((t.0%5, t.1%6) : (i32, i32)).0 : i32))"
+        " : (i32, i32)) -> (t.0%5, t.1%6);"),
     (1, 'println!("{} {} {} {} {:?}", x%1, a%3, b%4, n%0, ((t.0%5, t.1%6) : (i32, i32)));'),
     (0, "}"),
 ]
@@ -263,7 +265,7 @@ BUMP_TYPED = [
     (2, "return k%2;"),
     (1, "} : ());"),
     (1, "p.n%1 += k%2;"),
-    (1, "(p.n%1 * 10i32 : i32)"),
+    (1, "((((p.x%0, p.n%1) : &mut P).1 : i32) * 10i32 : i32)"),
     (0, "}"),
     (0, ""),
 ]
@@ -292,7 +294,7 @@ CALL_TYPED = [
     (0, "fn main() -> () {  // 10:4, 7 slots"),
     (1, "((1.5f64, 3i32) : P) -> let (p.x%0, p.n%1);"),
     (1, "({"),
-    (2, "(two(p.n%1) : (i32, f64)) -> let (_tuple.0%2, _tuple.1%3);"),
+    (2, "(two((((p.x%0, p.n%1) : P).1 : i32)) : (i32, f64)) -> let (_tuple.0%2, _tuple.1%3);"),
     (2, "(_tuple.0%2, _tuple.1%3)"),
     (1, "} : (i32, f64)) -> let (a%4, b%5);"),
     (1, "let v%6: i32 = (bump(((p.x%0, p.n%1) : &mut P), a%4) back (p.x%0, p.n%1) : i32);"),

@@ -538,7 +538,8 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   }
   std::vector<int> slots, declared;
   for (tir::Expr* leaf : leaves) {
-    int slot = leaf->kind == tir::ExprKind::Var ? leaf->slot : -1;
+    const tir::Expr* read = tir::plain_local(leaf);  // `match p.x`: p.x's local
+    int slot = read ? read->slot : -1;
     if (slot >= 0 && fn_->slot_mut[static_cast<size_t>(slot)]) slot = -1;
     declared.push_back(slot < 0 ? hidden_slot(leaf->type, kMatchValueName, scrut_span) : -1);
     slots.push_back(slot < 0 ? declared.back() : slot);
@@ -576,7 +577,8 @@ tir::Expr* Checker::check_match(const ast::MatchExpr& m, const Type* expected, S
   // A scrutinee that is a local no test reads (`match x { _ => … }`, `0..=255` of a u8) is still
   // evaluated, as in Rust: a read of it, so that `unused_variables` does not call it unused.
   for (size_t i = 0; i < leaves.size(); ++i) {
-    if (leaves[i]->kind != tir::ExprKind::Var || leaves[i]->slot != slots[i]) continue;
+    const tir::Expr* local = tir::plain_local(leaves[i]);
+    if (!local || local->slot != slots[i]) continue;
     const int slot = slots[i];
     bool read = false;
     for (const tir::Pattern& p : arm_patterns)

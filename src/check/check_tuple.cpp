@@ -3,8 +3,9 @@
 // kernel rules, the CUDA emitter) runs tuples unchanged: a tuple local is its scalars' locals, a
 // function that returns a tuple leaves its scalars in locals of its own (tir::Function::ret_slots)
 // that the call copies into the caller's (tir::Expr::out_slots, made by the lowering). The typed
-// program keeps `==` and `!=` of two tuples, tuples printed, assert_eq! of two tuples, a field
-// of a value with effects (tir::ExprKind::Field), a call's tuple arguments, the fields of
+// program keeps `==` and `!=` of two tuples, tuples printed, assert_eq! of two tuples, a scalar
+// field of a value and a tuple field of a value with effects (tir::ExprKind::Field; a tuple
+// field of a value without effects is its scalars' locals), a call's tuple arguments, the fields of
 // its `&mut` structs that come back (tir::Expr::back_slots), and a tuple value that goes into
 // locals (a call's, a `let`'s, a destructuring `let`'s, an assignment's, a `return`'s, an `if`'s,
 // a `break`'s) is a statement naming them (tir::Expr::into_slots); the lowering takes those apart
@@ -206,7 +207,7 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
   int first = 0;
   if (!tuple_index(base->type, f, s, elem, first)) return error_expr(s);
   const int count = elem.leaf_count();
-  if ((elem.is_scalar() || (elem.is_tuple() && !holds_tensor(elem))) && tir::has_effect(base)) {
+  if (elem.is_scalar() || (elem.is_tuple() && !holds_tensor(elem) && tir::has_effect(base))) {
     // `f().1`: the lowering takes it apart (lower/lower_tuples.cpp)
     tir::Expr* e = make(tir::ExprKind::Field, elem, s);
     e->args = {base};

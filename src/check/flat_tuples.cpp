@@ -4,7 +4,16 @@
 
 namespace vx::tir {
 
-bool plain(const Expr* e) { return e->kind == ExprKind::Literal || e->kind == ExprKind::Var; }
+bool plain(const Expr* e) {
+  if (e->kind == ExprKind::Field) return e->type.is_scalar() && !has_effect(e->args[0]);
+  return e->kind == ExprKind::Literal || e->kind == ExprKind::Var;
+}
+
+const Expr* plain_local(const Expr* e) {
+  if (e->kind == ExprKind::Field && plain(e))
+    return plain_local(e->args[0]->args[static_cast<size_t>(e->field)]);
+  return e->kind == ExprKind::Var ? e : nullptr;
+}
 
 bool has_effect(const Expr* e) {
   if (!e->type.is_tuple()) return !plain(e);

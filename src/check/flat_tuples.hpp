@@ -14,8 +14,12 @@
 
 namespace vx::tir {
 
-// A scalar that reads the same whenever it is read: a literal or a local.
+// A scalar that reads the same whenever it is read: a literal, a local, or a field of a local's
+// tuple (`t.1`, `p.x`: a Field of a flat tuple without effects, which the lowering makes its
+// scalar's local).
 bool plain(const Expr* e);
+// The Var of the local that the plain scalar `e` reads (a field's scalar for a field), or null.
+const Expr* plain_local(const Expr* e);
 bool is_flat(const Expr* e);
 // Whether running `e` can have an effect or read what an effect changes: anything but a plain
 // scalar, or a flat tuple with a prelude or such a scalar.

@@ -192,12 +192,12 @@ enum class ExprKind : uint8_t {
   Match,      // `match`: `match` holds the scrutinee's locals and the arms. Only the checker's
               // typed program has it: the lowering step (lower/lower.hpp) makes each a BlockExpr
               // (`from_match`) of a chain of `if`s before the kernel rules and the back ends.
-  Field,      // a field of a tuple or struct value that has effects (`f().1`, `g().x`): the
-              // scalar `field` of the flat tuple args[0], or for a field that is a tuple the
-              // statement that declares its scalars' locals (into_slots) from that one on; the
-              // value's other scalars still run for their effects. Only the typed program has it:
-              // the lowering makes each the prelude, those effects and the scalars
-              // (lower/lower_tuples.hpp).
+  Field,      // a scalar field of a value (`t.1`, `p.x`, `f().1`), or a tuple field of one
+              // with effects (`g().inner`): the scalar `field` of the flat tuple args[0], or for
+              // a tuple the statement that declares its scalars' locals (into_slots) from that
+              // one on; the other scalars still run for their effects (a walk, tir_walk.hpp,
+              // skips the plain ones). Only the typed program has it: the lowering makes each
+              // the prelude, those effects and the scalars (lower/lower_tuples.hpp).
 };
 
 struct Match;

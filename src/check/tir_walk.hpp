@@ -1,12 +1,14 @@
 // Generic walks over the typed program: f(stmt, nullptr) for every statement and f(nullptr, expr)
 // for every expression, in source order, into loop bodies, spawn bodies and the blocks of `if`
 // and block expressions. A `match` is walked as its lowering runs it: the scrutinee's setup, then
-// for each arm a value can reach, the locals its test reads, its guard and its body. Used by the
+// for each arm a value can reach, the locals its test reads, its guard and its body; a field of a
+// value (`p.x`) as its lowering reads it, without the value's other plain scalars. Used by the
 // checker, its lints, the kernel rules, the CUDA emitter and the offload runner.
 #pragma once
 #include <functional>
 #include <set>
 
+#include "check/flat_tuples.hpp"
 #include "check/tir.hpp"
 
 namespace vx::tir {
@@ -36,11 +38,25 @@ void walk_pattern(const Pattern& p, const F& f) {
   if (p.kind == Pattern::Kind::Value) walk_expr(p.var, f);
   for (const Pattern& sub : p.subs) walk_pattern(sub, f);
 }
+// The scalars of the flat tuple `base` that its field [first, first + count) runs, as the lowering
+// runs it: the field's own and the others that have effects. A plain scalar of another field is
+// not read (`m.scale` reads no other field of `m`).
+template <class F>
+void walk_field_of(const Expr* base, size_t first, size_t count, const F& f) {
+  f(nullptr, base);
+  walk_block(base->block, f);
+  for (size_t k = 0; k < base->args.size(); ++k)
+    if ((k >= first && k < first + count) || !plain(base->args[k])) walk_expr(base->args[k], f);
+}
 template <class F>
 void walk_expr(const Expr* e, const F& f) {
   if (!e) return;
   f(nullptr, e);
-  for (auto* a : e->args) walk_expr(a, f);
+  if (e->kind == ExprKind::Field)
+    walk_field_of(e->args[0], static_cast<size_t>(e->field),
+                  static_cast<size_t>(e->type.leaf_count()), f);
+  else
+    for (auto* a : e->args) walk_expr(a, f);
   walk_block(e->block, f);
   walk_block(e->else_block, f);
   if (e->match) {
