@@ -286,7 +286,7 @@ BUMP_LOWERED = [
     (0, ""),
 ]
 CALL_TYPED = [
-    (0, "fn two(a%0: i32) -> () {  // 2:4, 3 slots"),
+    (0, "fn two(a%0: i32) -> (i32, f64) {  // 2:4, 3 slots, returned in (_ret.0%1, _ret.1%2)"),
     (1, "(((a%0 + 1i32 : i32), 0.5f64) : (i32, f64)) -> (_ret.0%1, _ret.1%2);"),
     (0, "}"),
     (0, ""),
@@ -302,7 +302,7 @@ CALL_TYPED = [
     (0, "}"),
 ]
 CALL_LOWERED = [
-    (0, "fn two(a%0: i32) -> () {  // 2:4, 3 slots"),
+    (0, "fn two(a%0: i32) -> (i32, f64) {  // 2:4, 3 slots, returned in (_ret.0%1, _ret.1%2)"),
     (1, "_ret.0%1 = (a%0 + 1i32 : i32);"),
     (1, "_ret.1%2 = 0.5f64;"),
     (0, "}"),

@@ -27,10 +27,15 @@ class Printer {
     for (size_t i = 0; i < f.param_slots.size(); ++i)
       out_ << (i ? ", " : "") << local(f.param_slots[i]) << ": "
            << type_name(f.slot_types[static_cast<size_t>(f.param_slots[i])]);
-    out_ << ") -> " << type_name(f.ret) << " {  // " << where(f.span) << ", " << f.slot_count()
-         << " slots";
-    // The `&mut` struct parameters' fields, which go back to the caller through return slots.
+    // A tuple's value is returned in locals (ret_slots, before the write-backs): the header names
+    // the type the source declares and the comment those locals.
     const size_t backs = f.write_back_from.size();
+    const std::vector<int> value(f.ret_slots.begin(), f.ret_slots.end() - static_cast<long>(backs));
+    const auto tuple = value.empty() ? f.aggregates.end() : f.aggregates.find(value.front());
+    out_ << ") -> " << type_name(tuple == f.aggregates.end() ? f.ret : tuple->second.type)
+         << " {  // " << where(f.span) << ", " << f.slot_count() << " slots";
+    if (tuple != f.aggregates.end()) out_ << ", returned in (" << locals(value) << ")";
+    // The `&mut` struct parameters' fields, which go back to the caller through return slots.
     if (backs > 0) {
       const std::vector<int> to(f.ret_slots.end() - static_cast<long>(backs), f.ret_slots.end());
       out_ << ", on return (" << locals(f.write_back_from) << ") -> (" << locals(to) << ")";
