@@ -5,11 +5,11 @@
 // that the call copies into the caller's (tir::Expr::out_slots, made by the lowering). The typed
 // program keeps `==` and `!=` of two tuples, tuples printed, assert_eq! of two tuples, a scalar
 // field of a value and a tuple field of a value with effects (tir::ExprKind::Field; a tuple
-// field of a value without effects is its scalars' locals), a call's tuple arguments, the fields of
-// its `&mut` structs that come back (tir::Expr::back_slots), and a tuple value that goes into
-// locals (a call's, a `let`'s, a destructuring `let`'s, an assignment's, a `return`'s, an `if`'s,
-// a `break`'s) is a statement naming them (tir::Expr::into_slots); the lowering takes those apart
-// (lower/lower_tuples.cpp). Both build with check/flat_tuples.hpp.
+// field of scalars of a value without effects is a flat tuple of such fields), a call's tuple
+// arguments, the fields of its `&mut` structs that come back (tir::Expr::back_slots), and a tuple
+// value that goes into locals (a call's, a `let`'s, a destructuring `let`'s, an assignment's, a
+// `return`'s, an `if`'s, a `break`'s) is a statement naming them (tir::Expr::into_slots); the
+// lowering takes those apart (lower/lower_tuples.cpp). Both build with check/flat_tuples.hpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
 #include <charconv>
@@ -207,12 +207,31 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
   int first = 0;
   if (!tuple_index(base->type, f, s, elem, first)) return error_expr(s);
   const int count = elem.leaf_count();
+  tir::Expr* const leaf = static_cast<size_t>(first) < base->args.size()
+                              ? base->args[static_cast<size_t>(first)]
+                              : nullptr;
+  if (elem.is_scalar() && leaf && leaf->kind == tir::ExprKind::Field && tir::plain(leaf) &&
+      !tir::has_effect(base))
+    return leaf;  // `u.1.0`: a field of `u.1`, itself the fields of `u`, is the field of `u`
   if (elem.is_scalar() || (elem.is_tuple() && !holds_tensor(elem) && tir::has_effect(base))) {
     // `f().1`: the lowering takes it apart (lower/lower_tuples.cpp)
     tir::Expr* e = make(tir::ExprKind::Field, elem, s);
     e->args = {base};
     e->field = first;
     return elem.is_scalar() ? e : declared_value(e);
+  }
+  const auto scalar = [](const tir::Expr* x) { return x->type.is_scalar(); };
+  const auto leaves = base->args.begin() + first;
+  if (elem.is_tuple() && std::all_of(leaves, leaves + count, scalar)) {
+    // `u.1` of a local: each of its scalars a field of the value, which the lowering reads
+    tir::Expr* flat = new_flat(elem, s);
+    for (int k = 0; k < count; ++k) {
+      tir::Expr* e = make(tir::ExprKind::Field, leaves[k]->type, s);
+      e->args = {base};
+      e->field = first + k;
+      flat->args.push_back(e);
+    }
+    return flat;
   }
   std::vector<tir::Stmt*> pre =
       flat().select(base, static_cast<size_t>(first), static_cast<size_t>(count));

@@ -13,9 +13,10 @@
 // function that borrows a struct `&mut` assigns its fields to its return slots before each `return`
 // and at the end of its body (lower_write_backs.hpp). The rest of tuples and structs is not lowered
 // here yet: the checker gives each tuple or struct local a local per scalar, makes a struct
-// reference another name of the struct's locals and a tuple field of a value without effects its
-// scalars, as it types them (check/check_tuple.cpp, check/check_struct*.cpp). Needs a typed program
-// the checker accepted (check/checker.hpp); lowers it in place, once.
+// reference another name of the struct's locals and a field of a value without effects that holds a
+// tensor or an array its scalars, as it types them (check/check_tuple.cpp,
+// check/check_struct*.cpp). Needs a typed program the checker accepted (check/checker.hpp); lowers
+// it in place, once.
 #pragma once
 #include "check/tir.hpp"
 
