@@ -2,8 +2,12 @@
 scalar and return a tuple, and expressions that use them: a block that takes the result apart
 with `let (a, b) = …;`, a read of one element (`.1`), a comparison of two tuples (`==`, `!=`),
 and a `match` on the result. A helper of three elements may nest the last two (`(A, (B, C))`), so
-that `.1` of its result is itself a tuple (`(tupN(x).1).0`). The helpers are chosen by an RNG of
-their own, so a program without them is the one the seed gave before tuples existed."""
+that `.1` of its result is itself a tuple (`(tupN(x).1).0`). The element read and the `match` now
+and then take the result into a local first and read the local's fields (`tl.1`, `(tl.1).0`, `match
+(tl.0, tl.1)`), which the typed program keeps as fields of the local (spec/cli.md §4). The helpers
+are chosen by an RNG of their own, so a program without them is the one the seed gave before tuples
+existed, and so is the choice of a local, so a program without one is the one the seed gave
+before."""
 
 import random
 
@@ -29,6 +33,7 @@ def tuple_helpers(g):
     r = random.Random(g.seed * 7919 + 17)
     nest = random.Random(g.seed * 7919 + 29)  # its own: the flat helpers stay as they were
     g.tuple_sigs = []
+    g.tuple_local = random.Random(g.seed * 7919 + 41)  # its own: see the module's text
     if r.random() < 0.5:
         return
     for _ in range(r.randint(1, 2)):
@@ -51,6 +56,13 @@ def tuple_expr(g, t, env, d, reads):
     call = "%s(%s)" % (name, g.expr(pt, env, d, reads))
     k = g.r.random()
     if 0.6 <= k < 0.8:
+        if g.tuple_local.random() < 0.3:
+            # the scrutinee made of a local's fields: a `match` that tests the local's scalars
+            g.feat("tuple_match_fields")
+            v = g.fresh("tl")
+            scrut = shape([element(v, i, nested) for i in range(len(elems))], nested)
+            return "({ let %s = %s; %s })" % (v, call, tuple_match(g, t, env, d, reads, scrut,
+                                                                  elems, nested))
         return tuple_match(g, t, env, d, reads, call, elems, nested)
     if k < 0.3:
         # a tuple compared with one made of its own elements, some changed
@@ -78,14 +90,20 @@ def tuple_expr(g, t, env, d, reads):
     i = g.ri(0, len(elems) - 1)
     g.feat("tuple_field")
     e = elems[i]
-    field = element(call, i, nested)  # nested: `.1` of the value is a tuple (spec/types.md §8)
+    local = g.fresh("tl") if g.tuple_local.random() < 0.5 else None
+    if local:
+        g.feat("tuple_local_field")
+    # nested: `.1` of the value is a tuple (spec/types.md §8)
+    field = element(local or call, i, nested)
     if e == t:
-        return field
-    if e == "bool":
-        return "(%s as i32 as %s)" % (field, t) if t != "bool" else field
-    if t == "bool":
-        return "(%s > %s)" % (field, g.lit(e))
-    return "(%s as %s)" % (field, t)
+        value = field
+    elif e == "bool":
+        value = "(%s as i32 as %s)" % (field, t) if t != "bool" else field
+    elif t == "bool":
+        value = "(%s > %s)" % (field, g.lit(e))
+    else:
+        value = "(%s as %s)" % (field, t)
+    return "({ let %s = %s; %s })" % (local, call, value) if local else value
 
 
 def element_pattern(g, e):
