@@ -221,12 +221,15 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
     return elem.is_scalar() ? e : declared_value(e);
   }
   const auto scalar = [](const tir::Expr* x) { return x->type.is_scalar(); };
-  const auto leaves = base->args.begin() + first;
-  if (elem.is_tuple() && std::all_of(leaves, leaves + count, scalar)) {
+  const size_t end = static_cast<size_t>(first + count);
+  if (elem.is_tuple() && end <= base->args.size() &&
+      std::all_of(base->args.begin() + first, base->args.begin() + static_cast<long>(end),
+                  scalar)) {
     // `u.1` of a local: each of its scalars a field of the value, which the lowering reads
     tir::Expr* flat = new_flat(elem, s);
     for (int k = 0; k < count; ++k) {
-      tir::Expr* e = make(tir::ExprKind::Field, leaves[k]->type, s);
+      tir::Expr* e =
+          make(tir::ExprKind::Field, base->args[static_cast<size_t>(first + k)]->type, s);
       e->args = {base};
       e->field = first + k;
       flat->args.push_back(e);
