@@ -230,6 +230,35 @@ FIELD_LOWERED = [
     (0, "}"),
 ]
 
+# Fields of a local's tuple (spec/cli.md §4): the typed program keeps `u.1` as the tuple of the
+# fields .1 and .2 of u's value (its scalars counted from 0), `u.1.0` as the field .1 of u itself
+# and `v.1` as the field .1 of v; the lowering reads the locals: u.1.0%1 + u.0%0 = 2 + 1.
+NESTED_PROGRAM = """fn main() {
+    let u = (1, (2, 3.5));
+    let v = u.1;
+    println!("{} {}", u.1.0 + u.0, v.1);
+}
+"""
+U = "((u.0%0, u.1.0%1, u.1.1%2) : (i32, (i32, f64)))"
+NESTED_TYPED = [
+    (0, "fn main() -> () {  // 1:4, 5 slots"),
+    (1, "((1i32, 2i32, 3.5f64) : (i32, (i32, f64))) -> let (u.0%0, u.1.0%1, u.1.1%2);"),
+    (1, f"((({U}.1 : i32), ({U}.2 : f64)) : (i32, f64)) -> let (v.0%3, v.1%4);"),
+    (1, f'println!("{{}} {{}}", (({U}.1 : i32) + ({U}.0 : i32) : i32),'
+        ' (((v.0%3, v.1%4) : (i32, f64)).1 : f64));'),
+    (0, "}"),
+]
+NESTED_LOWERED = [
+    (0, "fn main() -> () {  // 1:4, 5 slots"),
+    (1, "let u.0%0: i32 = 1i32;"),
+    (1, "let u.1.0%1: i32 = 2i32;"),
+    (1, "let u.1.1%2: f64 = 3.5f64;"),
+    (1, "let v.0%3: i32 = u.1.0%1;"),
+    (1, "let v.1%4: f64 = u.1.1%2;"),
+    (1, 'println!("{} {}", (u.1.0%1 + u.0%0 : i32), v.1%4);'),
+    (0, "}"),
+]
+
 # A call that returns a tuple is a statement that declares its value's locals, and a call that
 # borrows a struct `&mut` names the locals its fields come back to; the lowering gives each call
 # out locals declared with 0, then copies the fields back into the struct after the call
@@ -405,6 +434,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # n: 1 after x, read as a, then 2; t: (1, 4) swapped
     dumped("f.vx", FIELD_PROGRAM, "2.5 1 4 2 (4, 1)\n", (FIELD_TYPED, FIELD_LOWERED),
            "a field, a destructuring let and a tuple assigned")
+    dumped("n.vx", NESTED_PROGRAM, "3 3.5\n", (NESTED_TYPED, NESTED_LOWERED),
+           "fields of a local's tuple")
     # two(3) = (4, 0.5); bump adds 4 to p.n (7) and gives 70
     dumped("c.vx", CALL_PROGRAM, "4 0.5 70 P { x: 1.5, n: 7 }\n", (CALL_TYPED, CALL_LOWERED),
            "calls that return a tuple and copy a struct back")
