@@ -207,33 +207,33 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
   int first = 0;
   if (!tuple_index(base->type, f, s, elem, first)) return error_expr(s);
   const int count = elem.leaf_count();
-  tir::Expr* const leaf = static_cast<size_t>(first) < base->args.size()
-                              ? base->args[static_cast<size_t>(first)]
-                              : nullptr;
-  if (elem.is_scalar() && leaf && leaf->kind == tir::ExprKind::Field && tir::plain(leaf) &&
-      !tir::has_effect(base))
-    return leaf;  // `u.1.0`: a field of `u.1`, itself the fields of `u`, is the field of `u`
-  if (elem.is_scalar() || (elem.is_tuple() && !holds_tensor(elem) && tir::has_effect(base))) {
-    // `f().1`: the lowering takes it apart (lower/lower_tuples.cpp)
-    tir::Expr* e = make(tir::ExprKind::Field, elem, s);
+  const size_t end = static_cast<size_t>(first + count);
+  const bool effects = tir::has_effect(base);
+  // The field whose (first) scalar is the value's k-th: the lowering takes it apart
+  // (lower/lower_tuples.cpp).
+  const auto field_of = [&](int k, const Type& t) {
+    tir::Expr* e = make(tir::ExprKind::Field, t, s);
     e->args = {base};
-    e->field = first;
+    e->field = k;
+    return e;
+  };
+  if (elem.is_scalar() && !effects && end <= base->args.size()) {
+    tir::Expr* leaf = base->args[static_cast<size_t>(first)];
+    // `u.1.0`: a field of `u.1`, itself the fields of `u`, is the field of `u`
+    return leaf->kind == tir::ExprKind::Field ? leaf : field_of(first, elem);
+  }
+  if (elem.is_scalar() || (elem.is_tuple() && !holds_tensor(elem) && effects)) {
+    tir::Expr* e = field_of(first, elem);  // `f().1`
     return elem.is_scalar() ? e : declared_value(e);
   }
   const auto scalar = [](const tir::Expr* x) { return x->type.is_scalar(); };
-  const size_t end = static_cast<size_t>(first + count);
   if (elem.is_tuple() && end <= base->args.size() &&
       std::all_of(base->args.begin() + first, base->args.begin() + static_cast<long>(end),
                   scalar)) {
     // `u.1` of a local: each of its scalars a field of the value, which the lowering reads
     tir::Expr* flat = new_flat(elem, s);
-    for (int k = 0; k < count; ++k) {
-      tir::Expr* e =
-          make(tir::ExprKind::Field, base->args[static_cast<size_t>(first + k)]->type, s);
-      e->args = {base};
-      e->field = first + k;
-      flat->args.push_back(e);
-    }
+    for (int k = first; k < first + count; ++k)
+      flat->args.push_back(field_of(k, base->args[static_cast<size_t>(k)]->type));
     return flat;
   }
   std::vector<tir::Stmt*> pre =
