@@ -40,38 +40,13 @@ std::string char_text(Int v) {
 
 bool inside(Interval piece, Interval iv) { return iv.lo <= piece.lo && piece.hi <= iv.hi; }
 
-// The row with its head replaced by `front`.
-std::vector<const Pat*> with_head(const std::vector<const Pat*>& row,
-                                  std::vector<const Pat*> front) {
-  front.insert(front.end(), row.begin() + 1, row.end());
-  return front;
-}
-
-// The rows, each or-pattern at a head made one row per alternative.
-void expand_or(const std::vector<const Pat*>& row, std::vector<std::vector<const Pat*>>& out) {
-  if (row.empty() || row[0]->kind != Kind::Or) {
-    out.push_back(row);
-    return;
-  }
-  for (const Pat& alt : row[0]->subs) expand_or(with_head(row, {&alt}), out);
-}
-
-// A tuple column's head as the heads of its element columns.
-std::vector<const Pat*> spread(const std::vector<const Pat*>& row, size_t arity) {
-  std::vector<const Pat*> front;
-  if (row[0]->kind == Kind::Tuple)
-    for (const Pat& sub : row[0]->subs) front.push_back(&sub);
-  else
-    front.assign(arity, &kWild);
-  return with_head(row, std::move(front));
-}
-
 // The pieces of `domain` that no head range of `rows` (or `extra`) cuts: each head holds a piece
 // whole or not at all. A bool's pieces are its two values. Only the cuts inside the domain are
 // kept and sorted: the domain of one value, looked at past 10,000 rows, has one piece, and
 // sorting the 20,000 cuts of the rows for each of them took most of the time of a long `|` list.
-std::vector<Interval> split(Scalar t, const std::vector<Interval>& domain,
-                            const std::vector<std::vector<const Pat*>>& rows, const Pat* extra) {
+template <class Rows>
+std::vector<Interval> split(Scalar t, const std::vector<Interval>& domain, const Rows& rows,
+                            const Pat* extra) {
   std::vector<Int> cuts;  // the first value of a piece
   auto cut = [&](Int at) {
     for (const Interval& d : domain)
@@ -85,7 +60,7 @@ std::vector<Interval> split(Scalar t, const std::vector<Interval>& domain,
     cut(p->values.lo);
     cut(p->values.hi + 1);
   };
-  for (const auto& r : rows) cut_at(r[0]);
+  for (const auto& r : rows) cut_at(r->head);
   if (extra) cut_at(extra);
   if (t == Scalar::Bool) cut(1);
   std::sort(cuts.begin(), cuts.end());
@@ -233,6 +208,29 @@ bool Cover::holds(const Pat& p, const Cover& other) const {
   return false;  // not a scalar's pattern: nothing is proved of it
 }
 
+Usefulness::Row Usefulness::with_head(Row row, const std::vector<const Pat*>& front) {
+  Row tail = row ? row->tail : nullptr;
+  for (auto it = front.rbegin(); it != front.rend(); ++it) tail = cell(*it, tail);
+  return tail;
+}
+
+void Usefulness::expand_or(Row row, std::vector<Row>& out) {
+  if (!row || row->head->kind != Kind::Or) {
+    out.push_back(row);
+    return;
+  }
+  for (const Pat& alt : row->head->subs) expand_or(cell(&alt, row->tail), out);
+}
+
+Usefulness::Row Usefulness::spread(Row row, size_t arity) {
+  std::vector<const Pat*> front;
+  if (row->head->kind == Kind::Tuple)
+    for (const Pat& sub : row->head->subs) front.push_back(&sub);
+  else
+    front.assign(arity, &kWild);
+  return with_head(row, front);
+}
+
 bool Usefulness::step(size_t work) {
   steps_ += work;
   if (steps_ <= budget_) return true;
@@ -242,31 +240,32 @@ bool Usefulness::step(size_t work) {
 
 bool Usefulness::useful(const std::vector<const Pat*>& rows, const Pat& v, const Type& t) {
   if (exhausted_) return true;  // as useful_rows answers: not proved useless
+  Scope scope(cells_);
   std::vector<Row> matrix;
-  for (const Pat* r : rows) matrix.push_back({r});
-  return useful_rows(matrix, {&v}, {t});
+  for (const Pat* r : rows) matrix.push_back(cell(r, nullptr));
+  return useful_rows(matrix, cell(&v, nullptr), {t});
 }
 
-bool Usefulness::useful_rows(const std::vector<Row>& rows, const Row& v,
-                             const std::vector<Type>& types) {
+bool Usefulness::useful_rows(const std::vector<Row>& rows, Row v, const std::vector<Type>& types) {
   if (!step()) return true;  // not proved useless: no warning is given
-  if (v.empty()) return rows.empty();
-  const Pat* head = v[0];
+  if (!v) return rows.empty();
+  Scope scope(cells_);
+  const Pat* head = v->head;
   if (head->kind == Kind::Or) {
     for (const Pat& alt : head->subs)
       if (useful_rows(rows, with_head(v, {&alt}), types)) return true;
     return false;
   }
   std::vector<Row> matrix;
-  for (const Row& r : rows) expand_or(r, matrix);
+  for (Row r : rows) expand_or(r, matrix);
   const Type& t = types[0];
   if (t.is_tuple()) {
     std::vector<Row> spec;
-    for (const Row& r : matrix) spec.push_back(spread(r, t.elems.size()));
+    for (Row r : matrix) spec.push_back(spread(r, t.elems.size()));
     return useful_rows(spec, spread(v, t.elems.size()), column_types(t.elems, types));
   }
   const std::vector<Type> rest(types.begin() + 1, types.end());
-  const Row tail(v.begin() + 1, v.end());
+  const Row tail = v->tail;
   const std::vector<Interval> domain =
       head->kind == Kind::Range ? std::vector<Interval>{head->values} : type_values(t.scalar);
   const std::vector<Interval> pieces = split(t.scalar, domain, matrix, nullptr);
@@ -275,10 +274,10 @@ bool Usefulness::useful_rows(const std::vector<Row>& rows, const Row& v,
   for (const Interval& piece : pieces) {
     std::vector<Row> spec;
     bool named = false;
-    for (const Row& r : matrix) {
-      const bool holds = r[0]->kind == Kind::Wild || inside(piece, r[0]->values);
-      named = named || (holds && r[0]->kind != Kind::Wild);
-      if (holds) spec.emplace_back(r.begin() + 1, r.end());
+    for (Row r : matrix) {
+      const bool holds = r->head->kind == Kind::Wild || inside(piece, r->head->values);
+      named = named || (holds && r->head->kind != Kind::Wild);
+      if (holds) spec.push_back(r->tail);
     }
     if (!named) {
       if (default_done) continue;
@@ -292,8 +291,9 @@ bool Usefulness::useful_rows(const std::vector<Row>& rows, const Row& v,
 std::vector<std::string> Usefulness::missing(const std::vector<const Pat*>& rows, const Type& t,
                                              bool scrutinee_scalar) {
   if (exhausted_) return {};  // as witnesses answers
+  Scope scope(cells_);
   std::vector<Row> matrix;
-  for (const Pat* r : rows) matrix.push_back({r});
+  for (const Pat* r : rows) matrix.push_back(cell(r, nullptr));
   std::vector<std::string> out;
   for (Witness& w : witnesses(matrix, {t}, scrutinee_scalar)) out.push_back(std::move(w[0]));
   return out;
@@ -304,12 +304,13 @@ std::vector<Usefulness::Witness> Usefulness::witnesses(const std::vector<Row>& r
                                                        bool scrutinee) {
   if (!step()) return {};
   if (types.empty()) return rows.empty() ? std::vector<Witness>{Witness{}} : std::vector<Witness>{};
+  Scope scope(cells_);
   std::vector<Row> matrix;
-  for (const Row& r : rows) expand_or(r, matrix);
+  for (Row r : rows) expand_or(r, matrix);
   const Type& t = types[0];
   const std::vector<Type> rest(types.begin() + 1, types.end());
-  const bool named = std::any_of(matrix.begin(), matrix.end(),
-                                 [](const Row& r) { return r[0]->kind != Kind::Wild; });
+  const bool named =
+      std::any_of(matrix.begin(), matrix.end(), [](Row r) { return r->head->kind != Kind::Wild; });
   std::vector<Witness> out;
   // The witnesses of the rows `spec` after each of `fronts`, one front after the other.
   auto extend = [&](const std::vector<Row>& spec, const std::vector<Type>& types_left,
@@ -325,8 +326,8 @@ std::vector<Usefulness::Witness> Usefulness::witnesses(const std::vector<Row>& r
   };
   auto rows_with_wild_head = [&] {
     std::vector<Row> spec;
-    for (const Row& r : matrix)
-      if (r[0]->kind == Kind::Wild) spec.emplace_back(r.begin() + 1, r.end());
+    for (Row r : matrix)
+      if (r->head->kind == Kind::Wild) spec.push_back(r->tail);
     return spec;
   };
   if (t.is_tuple()) {
@@ -336,7 +337,7 @@ std::vector<Usefulness::Witness> Usefulness::witnesses(const std::vector<Row>& r
     }
     const size_t n = t.elems.size();
     std::vector<Row> spec;
-    for (const Row& r : matrix) spec.push_back(spread(r, n));
+    for (Row r : matrix) spec.push_back(spread(r, n));
     for (Witness& w : witnesses(spec, column_types(t.elems, types), false)) {
       std::string text = "(";
       for (size_t i = 0; i < n; ++i) text += (i ? ", " : "") + w[i];
@@ -360,11 +361,11 @@ std::vector<Usefulness::Witness> Usefulness::witnesses(const std::vector<Row>& r
   for (const Interval& piece : pieces) {
     std::vector<Row> spec;
     bool held = false;
-    for (const Row& r : matrix) {
-      if (r[0]->kind == Kind::Wild) {
-        spec.emplace_back(r.begin() + 1, r.end());
-      } else if (inside(piece, r[0]->values)) {
-        spec.emplace_back(r.begin() + 1, r.end());
+    for (Row r : matrix) {
+      if (r->head->kind == Kind::Wild) {
+        spec.push_back(r->tail);
+      } else if (inside(piece, r->head->values)) {
+        spec.push_back(r->tail);
         held = true;
       }
     }
