@@ -73,6 +73,13 @@ add_test(NAME growth
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/growth_test.py $<TARGET_FILE:vx> --runs ${vx_growth_runs})
 set_tests_properties(growth PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
 
+# `match` exhaustiveness (E0208 and the patterns it names) and unreachable patterns on random
+# matches of small tuples, against a model that enumerates every value with numpy
+# (tests/match_model_test.py).
+add_test(NAME match_model
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/match_model_test.py $<TARGET_FILE:vx>)
+set_tests_properties(match_model PROPERTIES TIMEOUT 300)
+
 # Checks of the source text, not of a build: the release build runs them (CI runs both builds,
 # so the sanitizer build does not read the same files again).
 if(NOT VX_SANITIZE)
