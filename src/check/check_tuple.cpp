@@ -454,9 +454,17 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
       let_borrow_conflict(local.leaves[k], path, target, false);
   }
   if (!t.is_tuple()) {
-    // One scalar: the assignment of a scalar local.
+    // One scalar: the assignment of a scalar local. A scalar field (`p.n = …`, `t.1 += …`) is
+    // the Field of the local's value, as a read of it is (tuple_field); the lowering makes it
+    // the scalar's local (lower/lower_tuples.cpp). A tensor or an array field is its local.
     tir::Stmt* st = assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);
     st->target->span = target;
+    if (t.is_scalar() && !place.suffixes.empty()) {
+      tir::Expr* field = make(tir::ExprKind::Field, t, target);
+      field->args = {tuple_var(local, target)};
+      field->field = first;
+      st->target = field;
+    }
     st->span = span(place);
     st->compound = compound;
     if (compound) {

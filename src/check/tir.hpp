@@ -326,7 +326,8 @@ inline int64_t queried_dim(const Expr& e) {
 enum class StmtKind : uint8_t {
   Let,     // slot = init (init may be null: the local is assigned before use)
   Assign,  // target = value, or target op= value when `compound`; target is a Var (scalar,
-           // or a tensor/token local) or an Index
+           // or a tensor/token local), an Index, or (typed program only) a scalar Field of a
+           // local's tuple or struct, which the lowering makes a Var
   Expr,    // value evaluated for its effect
   While,   // while cond { body }
   Loop,    // loop { body }

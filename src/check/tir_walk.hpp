@@ -81,8 +81,8 @@ void walk_expr(const Expr* e, const F& f) {
 // lowering is not missed.
 template <class F>
 void own_writes(const Stmt* s, const Expr* e, const F& f) {
-  if (s && s->kind == StmtKind::Assign && s->target && s->target->kind == ExprKind::Var)
-    f(s->target->slot);
+  if (s && s->kind == StmtKind::Assign && s->target)
+    if (const Expr* local = plain_local(s->target)) f(local->slot);  // `x = …`, `p.n = …`
   if (!e) return;
   if (!e->declares)
     for (int slot : e->into_slots)
