@@ -550,7 +550,7 @@ fn main() {
   CHECK(offload::offload_marks(*q->program).eager);
 }
 
-TEST_CASE("verify compares bit for bit, and f32-atomic regions within their bound") {
+TEST_CASE("verify compares bit for bit but for NaNs, and f32-atomic regions within their bound") {
   auto bytes = [](std::vector<float> v) {
     std::vector<std::byte> b(v.size() * 4);
     std::memcpy(b.data(), v.data(), b.size());
@@ -571,6 +571,32 @@ TEST_CASE("verify compares bit for bit, and f32-atomic regions within their boun
   CHECK(loose.first_difference == -1);
   CHECK(loose.within == 2);
   CHECK(offload::compare_launch(h.data(), far.data(), n, Scalar::F32, true).first_difference == 1);
+  // Two NaNs are equal whatever their sign and payload (x86's 0.0 / 0.0 against the canonical
+  // NaN and an NVIDIA GPU's); a NaN against a number is not.
+  auto word = [](std::vector<uint32_t> v) {
+    std::vector<std::byte> b(v.size() * 4);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  auto nans = word({0x7fc00000u, 0xffc00000u, 0x7fffffffu, 0x7f800001u});
+  auto other_nans = word({0xffc00000u, 0x7fffffffu, 0x7fc00000u, 0xffc00000u});
+  CHECK(offload::compare_launch(nans.data(), other_nans.data(), 16, Scalar::F32, false)
+            .first_difference == -1);
+  auto number = word({0xffc00000u, 0xffc00000u, 0x7f800000u, 0x7fc00000u});  // +inf at [2]
+  CHECK(offload::compare_launch(nans.data(), number.data(), 16, Scalar::F32, false)
+            .first_difference == 2);
+  // f16's and f64's NaNs alike: 0x7e00 and 0xfe01 are both NaN, 0x7c00 is +inf.
+  auto halves = [](std::vector<uint16_t> v) {
+    std::vector<std::byte> b(v.size() * 2);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  auto h1 = halves({0x7e00, 0x7e00}), h2 = halves({0xfe01, 0x7c00});
+  CHECK(offload::compare_launch(h1.data(), h2.data(), 4, Scalar::F16, false).first_difference == 1);
+  const uint64_t d1[2] = {0x7ff8000000000000u, 1}, d2[2] = {0xfff8000000000001u, 1};
+  CHECK(offload::compare_launch(reinterpret_cast<const std::byte*>(d1),
+                                reinterpret_cast<const std::byte*>(d2), 16, Scalar::F64, false)
+            .first_difference == -1);
   // Integers never get a bound.
   std::vector<std::byte> a(8), b(8);
   b[4] = std::byte{1};
