@@ -3,6 +3,7 @@
 // by ast::visit). `break` and `continue` are in check_loops.cpp, `let (a, b)` in check_tuple.cpp.
 #include <algorithm>
 #include <boost/variant/get.hpp>
+#include <optional>
 
 #include "check/checker_impl.hpp"
 #include "support/internal_error.hpp"
@@ -32,6 +33,25 @@ Span value_origin(const tir::Expr* e) {
     if (!next) return e->span;
     e = next;
   }
+}
+
+// The place `p` with its parentheses taken off, as Rust reads a place: `(t.1).0` is `t.1.0`,
+// `(p.inner).x` is `p.inner.x`, `(x)` is `x`. Only parentheses around a place of their own (no
+// operator, cast or tuple inside) go; `(*r).x` keeps them (place_root reads it). Null when `p`
+// has none to take off.
+std::optional<ast::Postfix> without_parens(const ast::Postfix& p) {
+  const auto* par = boost::get<ast::Paren>(&p.base);
+  if (!par || par->is_tuple()) return std::nullopt;
+  const ast::Expr& inner = par->inner.get();
+  if (!inner.rest.empty() || !inner.first.types.empty() || !inner.first.operand.ops.empty())
+    return std::nullopt;
+  ast::Postfix out = p;  // the whole place's position: a diagnostic underlines `(t.1).0`
+  const ast::Postfix& in = inner.first.operand.operand;
+  out.base = in.base;
+  out.suffixes = in.suffixes;
+  out.suffixes.insert(out.suffixes.end(), p.suffixes.begin(), p.suffixes.end());
+  if (auto deeper = without_parens(out)) return deeper;
+  return out;
 }
 }  // namespace
 
@@ -248,6 +268,8 @@ void Checker::check_assign(const ast::ExprStmt& es, tir::Stmt* st, std::vector<t
   const ast::Postfix* place = nullptr;
   if (target.rest.empty() && target.first.types.empty() && target.first.operand.ops.empty())
     place = &target.first.operand.operand;
+  std::optional<ast::Postfix> unwrapped = place ? without_parens(*place) : std::nullopt;
+  if (unwrapped) place = &*unwrapped;
   const ast::PathExpr* pe = place ? place_root(*place) : nullptr;
   bool simple_name = pe && !pe->call_args && pe->path.segments.size() == 1;
   bool all_index = place && std::all_of(place->suffixes.begin(), place->suffixes.end(),
