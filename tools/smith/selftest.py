@@ -111,7 +111,8 @@ for s in range(200):
     gen.generate(s, feats)
 for k in ("run_time_size_host_loop", "run_time_size_fn_arg", "run_time_size_len_bound",
           "struct_item", "struct_local", "struct_pass", "struct_field_read", "struct_ref_helpers",
-          "struct_ref_mut", "tuple_local_field", "tuple_match_fields"):
+          "struct_ref_mut", "tuple_local_field", "tuple_match_fields",
+          "tuple_field_write"):
     check(feats.get(k, 0) > 0, "feature %s in seeds 0-199" % k)
 text = gen.generate(77)
 check("[?, 31, 4], Memory::HBM>::fill_dims(" in text and ".len() across blocks" in text,

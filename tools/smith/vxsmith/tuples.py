@@ -4,7 +4,8 @@ with `let (a, b) = …;`, a read of one element (`.1`), a comparison of two tupl
 and a `match` on the result. A helper of three elements may nest the last two (`(A, (B, C))`), so
 that `.1` of its result is itself a tuple (`(tupN(x).1).0`). The element read and the `match` now
 and then take the result into a local first and read the local's fields (`tl.1`, `(tl.1).0`, `match
-(tl.0, tl.1)`), which the typed program keeps as fields of the local (spec/cli.md §4). The helpers
+(tl.0, tl.1)`), which the typed program keeps as fields of the local (spec/cli.md §4), and now and
+then assign one of its fields first (`(tl.1).1 += …;`). The helpers
 are chosen by an RNG of their own, so a program without them is the one the seed gave before tuples
 existed, and so is the choice of a local, so a program without one is the one the seed gave
 before."""
@@ -34,6 +35,7 @@ def tuple_helpers(g):
     nest = random.Random(g.seed * 7919 + 29)  # its own: the flat helpers stay as they were
     g.tuple_sigs = []
     g.tuple_local = random.Random(g.seed * 7919 + 41)  # its own: see the module's text
+    g.tuple_write = random.Random(g.seed * 7919 + 53)  # its own too
     if r.random() < 0.5:
         return
     for _ in range(r.randint(1, 2)):
@@ -95,6 +97,27 @@ def tuple_expr(g, t, env, d, reads):
         g.feat("tuple_local_field")
     # nested: `.1` of the value is a tuple (spec/types.md §8)
     field = element(local or call, i, nested)
+    write = ""
+    if local and g.tuple_write.random() < 0.4:
+        # a field of the local assigned before the read (`tl.0 = …;`, `(tl.1).1 += …;`): an
+        # assigned field of the local's value in the typed program (spec/cli.md §4), through
+        # parentheses for a nested one (spec/grammar.md §3)
+        # The value is a literal or another field of the same type, drawn from tuple_write
+        # alone: the program's other choices (g.r) stay those the seed gave before.
+        g.feat("tuple_field_write")
+        w = g.tuple_write
+        j = w.randrange(len(elems))
+        ej = elems[j]
+        op = "+=" if ej != "bool" and w.random() < 0.5 else "="
+        same = [k for k, ek in enumerate(elems) if ek == ej and k != j]
+        if same and op == "=" and w.random() < 0.5:
+            value_in = element(local, w.choice(same), nested)
+        elif ej == "bool":
+            value_in = w.choice(["true", "false"])
+        else:
+            value_in = g.lit(ej, w.randint(0, 20) if ej not in ("f32", "f64")
+                             else w.randint(-8, 8) * 0.25)
+        write = "%s %s %s; " % (element(local, j, nested), op, value_in)
     if e == t:
         value = field
     elif e == "bool":
@@ -103,7 +126,9 @@ def tuple_expr(g, t, env, d, reads):
         value = "(%s > %s)" % (field, g.lit(e))
     else:
         value = "(%s as %s)" % (field, t)
-    return "({ let %s = %s; %s })" % (local, call, value) if local else value
+    if not local:
+        return value
+    return "({ let %s%s = %s; %s%s })" % ("mut " if write else "", local, call, write, value)
 
 
 def element_pattern(g, e):
