@@ -459,7 +459,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     // the scalar's local (lower/lower_tuples.cpp). A tensor or an array field is its local.
     tir::Stmt* st = assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);
     st->target->span = target;
-    if (t.is_scalar() && !place.suffixes.empty()) {
+    if (t.is_scalar()) {
       tir::Expr* field = make(tir::ExprKind::Field, t, target);
       field->args = {tuple_var(local, target)};
       field->field = first;

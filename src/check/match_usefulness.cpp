@@ -44,6 +44,7 @@ bool inside(Interval piece, Interval iv) { return iv.lo <= piece.lo && piece.hi 
 // whole or not at all. A bool's pieces are its two values. Only the cuts inside the domain are
 // kept and sorted: the domain of one value, looked at past 10,000 rows, has one piece, and
 // sorting the 20,000 cuts of the rows for each of them took most of the time of a long `|` list.
+// `rows`: Usefulness's rows (a private type), of which it reads the heads.
 template <class Rows>
 std::vector<Interval> split(Scalar t, const std::vector<Interval>& domain, const Rows& rows,
                             const Pat* extra) {
