@@ -136,8 +136,7 @@ def replaced(node, target, by):
     if node is target:
         return by
     if node.kind in ("tuple", "or"):
-        copy = Node(node.kind, [replaced(s, target, by) for s in node.subs])
-        return copy
+        return Node(node.kind, [replaced(s, target, by) for s in node.subs])
     return node
 
 

@@ -209,14 +209,7 @@ tir::Expr* Checker::tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span
   const int count = elem.leaf_count();
   const size_t end = static_cast<size_t>(first + count);
   const bool effects = tir::has_effect(base);
-  // The field whose (first) scalar is the value's k-th: the lowering takes it apart
-  // (lower/lower_tuples.cpp).
-  const auto field_of = [&](int k, const Type& t) {
-    tir::Expr* e = make(tir::ExprKind::Field, t, s);
-    e->args = {base};
-    e->field = k;
-    return e;
-  };
+  const auto field_of = [&](int k, const Type& t) { return flat().field(base, k, t, s); };
   if (elem.is_scalar() && !effects && end <= base->args.size()) {
     tir::Expr* leaf = base->args[static_cast<size_t>(first)];
     // `u.1.0`: a field of `u.1`, itself the fields of `u`, is the field of `u`
@@ -457,14 +450,10 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     // One scalar: the assignment of a scalar local. A scalar field (`p.n = …`, `t.1 += …`) is
     // the Field of the local's value, as a read of it is (tuple_field); the lowering makes it
     // the scalar's local (lower/lower_tuples.cpp). A tensor or an array field is its local.
-    tir::Stmt* st = assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);
-    st->target->span = target;
-    if (t.is_scalar()) {
-      tir::Expr* field = make(tir::ExprKind::Field, t, target);
-      field->args = {tuple_var(local, target)};
-      field->field = first;
-      st->target = field;
-    }
+    tir::Stmt* st = t.is_scalar()
+                        ? flat().assign(flat().field(tuple_var(local, target), first, t, target),
+                                        nullptr, target)
+                        : assign_slot(local.leaves[static_cast<size_t>(first)], nullptr, target);
     st->span = span(place);
     st->compound = compound;
     if (compound) {

@@ -106,12 +106,23 @@ void FlatBuilder::take_apart_call(Expr* call, std::vector<Stmt*>& pre, std::vect
 }
 
 Stmt* FlatBuilder::assign_slot(int slot, Expr* value, Span s) {
+  return assign(read_slot(slot, s), value, s);
+}
+
+Stmt* FlatBuilder::assign(Expr* target, Expr* value, Span s) {
   Stmt* st = prog_.new_stmt();
   st->kind = StmtKind::Assign;
   st->span = s;
-  st->target = read_slot(slot, s);
+  st->target = target;
   st->value = value;
   return st;
+}
+
+Expr* FlatBuilder::field(Expr* base, int k, const Type& t, Span s) {
+  Expr* e = make(ExprKind::Field, t, s);
+  e->args = {base};
+  e->field = k;
+  return e;
 }
 
 Stmt* FlatBuilder::statement(Expr* e) {

@@ -35,7 +35,12 @@ class FlatBuilder {
   int hidden_slot(const Type& t, const std::string& name, Span decl, bool is_mut = false);
   Stmt* let_slot(int slot, Expr* value, Span s);
   Stmt* assign_slot(int slot, Expr* value, Span s);
+  // `target = value;` (`value` may be set later, with the operator of a compound assignment).
+  Stmt* assign(Expr* target, Expr* value, Span s);
   Expr* read_slot(int slot, Span s);
+  // The field of the flat tuple `base` whose (first) scalar is its k-th, of type `t` (`p.x`,
+  // `f().1`): the lowering takes it apart (lower/lower_tuples.cpp).
+  Expr* field(Expr* base, int k, const Type& t, Span s);
   const Type& slot_type(int slot) const;
   // The value a local of type `t` is declared with before something gives it one: 0, `false`, an
   // array of them; null for a tensor (a struct's tensor field has no value until it is given one).

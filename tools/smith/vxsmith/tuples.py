@@ -5,10 +5,9 @@ and a `match` on the result. A helper of three elements may nest the last two (`
 that `.1` of its result is itself a tuple (`(tupN(x).1).0`). The element read and the `match` now
 and then take the result into a local first and read the local's fields (`tl.1`, `(tl.1).0`, `match
 (tl.0, tl.1)`), which the typed program keeps as fields of the local (spec/cli.md §4), and now and
-then assign one of its fields first (`(tl.1).1 += …;`). The helpers
-are chosen by an RNG of their own, so a program without them is the one the seed gave before tuples
-existed, and so is the choice of a local, so a program without one is the one the seed gave
-before."""
+then assign one of its fields first (`(tl.1).1 += …;`). The helpers, the choice of a local and
+the choice of a write each come from an RNG of their own, so a program without them is the one
+the seed gave before they existed."""
 
 import random
 
@@ -97,27 +96,7 @@ def tuple_expr(g, t, env, d, reads):
         g.feat("tuple_local_field")
     # nested: `.1` of the value is a tuple (spec/types.md §8)
     field = element(local or call, i, nested)
-    write = ""
-    if local and g.tuple_write.random() < 0.4:
-        # a field of the local assigned before the read (`tl.0 = …;`, `(tl.1).1 += …;`): an
-        # assigned field of the local's value in the typed program (spec/cli.md §4), through
-        # parentheses for a nested one (spec/grammar.md §3)
-        # The value is a literal or another field of the same type, drawn from tuple_write
-        # alone: the program's other choices (g.r) stay those the seed gave before.
-        g.feat("tuple_field_write")
-        w = g.tuple_write
-        j = w.randrange(len(elems))
-        ej = elems[j]
-        op = "+=" if ej != "bool" and w.random() < 0.5 else "="
-        same = [k for k, ek in enumerate(elems) if ek == ej and k != j]
-        if same and op == "=" and w.random() < 0.5:
-            value_in = element(local, w.choice(same), nested)
-        elif ej == "bool":
-            value_in = w.choice(["true", "false"])
-        else:
-            value_in = g.lit(ej, w.randint(0, 20) if ej not in ("f32", "f64")
-                             else w.randint(-8, 8) * 0.25)
-        write = "%s %s %s; " % (element(local, j, nested), op, value_in)
+    write = field_write(g, local, elems, nested) if local and g.tuple_write.random() < 0.4 else ""
     if e == t:
         value = field
     elif e == "bool":
@@ -129,6 +108,26 @@ def tuple_expr(g, t, env, d, reads):
     if not local:
         return value
     return "({ let %s%s = %s; %s%s })" % ("mut " if write else "", local, call, write, value)
+
+
+def field_write(g, local, elems, nested):
+    """`tl.0 = …; ` or `(tl.1).1 += …; `: a field of the local assigned before it is read, which
+    the typed program keeps as an assigned field (spec/cli.md §4), through parentheses for a nested
+    one (spec/grammar.md §3). The value is a literal or another field of the same type, drawn from
+    g.tuple_write alone, so the program's other choices (g.r) stay those the seed gave before."""
+    g.feat("tuple_field_write")
+    w = g.tuple_write
+    j = w.randrange(len(elems))
+    e = elems[j]
+    op = "+=" if e != "bool" and w.random() < 0.5 else "="
+    same = [k for k, ek in enumerate(elems) if ek == e and k != j]
+    if same and op == "=" and w.random() < 0.5:
+        value = element(local, w.choice(same), nested)
+    elif e == "bool":
+        value = w.choice(["true", "false"])
+    else:
+        value = g.lit(e, w.randint(0, 20) if e not in ("f32", "f64") else w.randint(-8, 8) * 0.25)
+    return "%s %s %s; " % (element(local, j, nested), op, value)
 
 
 def element_pattern(g, e):
