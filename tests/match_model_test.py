@@ -2,23 +2,31 @@
 """`match` exhaustiveness and unreachable patterns against a model that enumerates values
 (spec/semantics.md §3, spec/errors.md `unreachable_patterns`).
 
-Each program matches a tuple of bool, u8 and i8 elements (a tuple inside it too), at most two of
-them 8-bit, so numpy holds every value of the type at once: a pattern is the set of values it
-matches, and the arms, or-patterns at the top and inside tuples, guards and `_` are drawn at
-random from a seed. The model says, from those sets alone:
+Each program matches a tuple of scalars (a tuple inside it too): bool, u8 and i8, and in half of
+the programs the wide types, i16 to u64 and char, at most two of them not bool. The arms,
+or-patterns at the top and inside tuples, guards and `_` are drawn at random from a seed. numpy
+holds every value of the type at once, a wide scalar by its classes: the type's values cut at the
+first value and one past the last of each range the program writes of it (a char's also at the
+surrogates, which are no values), so every range holds each class whole or not at all. Some
+programs have two arms that hold every char between them, one on each side of the surrogates. A
+pattern is the set of values (classes) it matches, and the model says, from those sets alone:
 
 - whether the arms without a guard hold every value: E0208 if not, and then each pattern vx names
-  as not covered must match some value and none that an unguarded arm matches;
+  as not covered must match some value and none that an unguarded arm matches (a range it names
+  may cut a class: it matches a class when it holds any of its values, and a covered class is
+  covered whole);
 - which patterns no value reaches: an alternative of an arm whose values the unguarded arms above
   and the alternatives before it in its arm hold; inside a tuple pattern, an alternative whose
   values (the rest of the pattern as it is) those and the alternatives before it hold. Only the
   outermost such pattern is named. vx must warn `unreachable pattern` on exactly those spans.
 
-The algorithm in vx (check/match_usefulness.cpp) splits columns into ranges and takes tuples
-apart; nothing of that is used here.
+The algorithm in vx (check/match_usefulness.cpp) splits a column by the rows at each step of a
+recursion and takes tuples apart. The model cuts each type once, by every range of the program,
+and tests every combination of classes.
 
 usage: match_model_test.py VX [--programs N] [--seed S]
 """
+import bisect
 import json
 import os
 import random
@@ -34,19 +42,60 @@ VX = os.path.abspath(sys.argv[1])
 PROGRAMS = int(sys.argv[sys.argv.index("--programs") + 1]) if "--programs" in sys.argv else 400
 SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
 BOUNDS = {"bool": (0, 1), "u8": (0, 255), "i8": (-128, 127)}
+for bits in (16, 32, 64):
+    BOUNDS[f"i{bits}"] = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    BOUNDS[f"u{bits}"] = (0, (1 << bits) - 1)
+BOUNDS["char"] = (0, 0x10FFFF)
+SURROGATES = (0xD800, 0xDFFF)
+WIDE = ["i16", "u16", "i32", "u32", "i64", "u64", "char"]
 checks = Checks("match_model")
 tmp = scratch_dir(prefix="vx_match_model_")
 
 
-# A type is a scalar's name or a list of types (a tuple). Its values are columns: one numpy
-# array per scalar leaf, all of one length, every combination once.
+# A type is a scalar's name or a list of types (a tuple). Its values are columns: one per scalar
+# leaf, a pair of a numpy array of class numbers (all of one length, every combination once) and
+# the classes, each an interval (lo, hi) of the scalar's values in order. A bool's or an 8-bit
+# scalar's class is one value; a wide scalar's are cut at `cuts[type]`.
 def leaves(t):
     return [t] if isinstance(t, str) else [x for e in t for x in leaves(e)]
 
 
-def columns(t):
-    ranges = [np.arange(BOUNDS[s][0], BOUNDS[s][1] + 1) for s in leaves(t)]
-    return [g.ravel() for g in np.meshgrid(*ranges, indexing="ij")]
+def domain(s):
+    lo, hi = BOUNDS[s]
+    if s == "char":
+        return [(lo, SURROGATES[0] - 1), (SURROGATES[1] + 1, hi)]
+    return [(lo, hi)]
+
+
+def classes(s, cuts):
+    if s not in WIDE:
+        return [(v, v) for v in range(BOUNDS[s][0], BOUNDS[s][1] + 1)]
+    out = []
+    for a, b in domain(s):
+        at = a
+        for c in sorted(c for c in cuts.get(s, ()) if a < c <= b):
+            out.append((at, c - 1))
+            at = c
+        out.append((at, b))
+    return out
+
+
+def columns(t, cuts):
+    tables = [classes(s, cuts) for s in leaves(t)]
+    grids = np.meshgrid(*[np.arange(len(x)) for x in tables], indexing="ij")
+    return [(g.ravel(), table) for g, table in zip(grids, tables)]
+
+
+def collect_cuts(node, t, cuts):
+    """Adds to cuts[type] the first value, and one past the last, of each range of the pattern."""
+    if node.kind == "range":
+        cuts.setdefault(t, set()).update((node.lo, node.hi + 1))
+    elif node.kind == "or":
+        for alt in node.subs:
+            collect_cuts(alt, t, cuts)
+    elif node.kind == "tuple":
+        for sub, et in zip(node.subs, t):
+            collect_cuts(sub, et, cuts)
 
 
 def type_text(t):
@@ -64,7 +113,37 @@ class Node:
 
 
 def scalar_text(s, v):
-    return ("true" if v else "false") if s == "bool" else str(v)
+    if s == "bool":
+        return "true" if v else "false"
+    if s == "char":
+        printable = 0x20 <= v < 0x7F and chr(v) not in "'\\"
+        return f"'{chr(v)}'" if printable else "'\\u{%X}'" % v
+    return str(v)
+
+
+def wide_value(s, r):
+    """A value of the wide scalar s: an edge of the type, a small one or any."""
+    lo, hi = BOUNDS[s]
+    if s == "char":
+        v = r.choice([0, 0x7F, ord("a"), ord("z"), SURROGATES[0] - 1, SURROGATES[1] + 1, hi,
+                      r.randint(0x20, 0x7E), r.randint(0x20, 0x7E), r.randint(lo, hi)])
+        return v if not SURROGATES[0] <= v <= SURROGATES[1] else SURROGATES[1] + 1
+    return r.choice([lo, lo + 1, -1 if lo < 0 else 2, 0, 1, hi - 1, hi, r.randint(max(lo, -50), 50),
+                     r.randint(max(lo, -50), 50), r.randint(lo, hi)])
+
+
+def wide_range(s, r):
+    """A range of the wide scalar s: a value, a short range, or one to a far value or the end."""
+    lo, hi = BOUNDS[s]
+    if s == "char" and r.random() < 0.15:  # the values on one side of the surrogates
+        a, b = r.choice([(lo, SURROGATES[0] - 1), (SURROGATES[1] + 1, hi)])
+        return Node("range", lo=a, hi=b)
+    a = wide_value(s, r)
+    b = r.choice([a, a + r.choice([1, 3, 30]), max(a, wide_value(s, r)), hi])
+    b = min(b, hi)
+    if s == "char" and SURROGATES[0] <= b <= SURROGATES[1]:
+        b = SURROGATES[0] - 1 if a < SURROGATES[0] else SURROGATES[1] + 1
+    return Node("range", lo=a, hi=max(a, b))
 
 
 def draw(t, r, depth=0, ors=True):
@@ -78,6 +157,8 @@ def draw(t, r, depth=0, ors=True):
     lo, hi = BOUNDS[t]
     if ors and r.random() < 0.2:
         return Node("or", [draw(t, r, depth + 1, False) for _ in range(r.randint(2, 3))])
+    if t in WIDE:
+        return wide_range(t, r)
     a = r.randint(lo, hi)
     if t != "bool" and r.random() < 0.5:
         return Node("range", lo=a, hi=r.randint(a, min(hi, a + r.choice([0, 3, 20, 100]))))
@@ -112,11 +193,14 @@ def write(node, t, col):
 
 def mask(node, t, cols):
     """The values of type t (as columns) that the pattern matches."""
-    n = len(cols[0])
+    n = len(cols[0][0])
     if node.kind == "wild":
         return np.ones(n, dtype=bool)
-    if node.kind == "range":
-        return (cols[0] >= node.lo) & (cols[0] <= node.hi)
+    if node.kind == "range":  # the classes with a value in lo..=hi, which are in a row
+        numbers, table = cols[0]
+        first = bisect.bisect_left([b for _, b in table], node.lo)
+        last = bisect.bisect_right([a for a, _ in table], node.hi) - 1
+        return (numbers >= first) & (numbers <= last)
     if node.kind == "or":
         m = np.zeros(n, dtype=bool)
         for alt in node.subs:
@@ -176,91 +260,130 @@ def unreachable(arm, t, cols, above):
 
 
 # The patterns vx names as missing, parsed back into nodes.
-TOKEN = re.compile(r"\s*(\(|\)|,|_|true|false|\.\.=|(?:u8|i8)::(?:MIN|MAX)|-?\d+_(?:u8|i8))")
+SCALAR = r"(?:[iu](?:8|16|32|64))"
+CHAR = r"'(?:[^'\\]|\\u\{[0-9a-f]+\}|\\[0nrt'\\])'"
+TOKEN = re.compile(rf"\s*(\(|\)|,|_|true|false|\.\.=|{SCALAR}::(?:MIN|MAX)|-?\d+_{SCALAR}|{CHAR})")
+ESCAPES = {"0": 0, "n": 10, "r": 13, "t": 9, "'": 39, "\\": 92}
 
 
-def parse_witness(text, t):
-    tokens = []
+def parse_witnesses(message, t):
+    """The patterns that E0208's message names between backticks, as (text, node). They are read
+    with the tokens of patterns, not up to the next backtick, which a char may be (`'`'`)."""
     pos = 0
-    while pos < len(text):
-        m = TOKEN.match(text, pos)
+
+    def token():
+        nonlocal pos
+        m = TOKEN.match(message, pos)
         if not m:
-            raise ValueError(f"cannot read {text!r} at {pos}")
-        tokens.append(m.group(1))
+            raise ValueError(f"cannot read {message[pos:]!r}")
         pos = m.end()
-    tokens.reverse()
+        return m.group(1)
 
     def value(tok, s):
         if tok in ("true", "false"):
             return int(tok == "true")
-        if tok.endswith("::MIN"):
-            return BOUNDS[tok[:2]][0]
-        if tok.endswith("::MAX"):
-            return BOUNDS[tok[:2]][1]
+        if tok.startswith("'"):
+            if s != "char":
+                raise ValueError(f"{tok} is not a {s}")
+            body = tok[1:-1]
+            if body.startswith("\\u{"):
+                return int(body[3:-1], 16)
+            return ESCAPES[body[1]] if body.startswith("\\") else ord(body)
+        if "::" in tok:
+            name, end = tok.split("::")
+            if name != s:
+                raise ValueError(f"{tok} is not a {s}")
+            return BOUNDS[s][0 if end == "MIN" else 1]
         number, suffix = tok.rsplit("_", 1)
         if suffix != s:
             raise ValueError(f"{tok} is not a {s}")
         return int(number)
 
     def one(t):
-        tok = tokens.pop()
+        nonlocal pos
+        tok = token()
         if tok == "_":
             return Node("wild")
         if isinstance(t, list):
             if tok != "(":
-                raise ValueError(f"{text!r}: a tuple starts with {tok!r}")
+                raise ValueError(f"a tuple starts with {tok!r}")
             subs = []
             for k, et in enumerate(t):
                 subs.append(one(et))
-                sep = tokens.pop()
+                sep = token()
                 if sep == ",":
-                    sep = tokens.pop() if k == len(t) - 1 else sep
+                    sep = token() if k == len(t) - 1 else sep
                 if (k == len(t) - 1) != (sep == ")"):
-                    raise ValueError(f"{text!r}: {sep!r} after element {k}")
+                    raise ValueError(f"{sep!r} after element {k}")
             return Node("tuple", subs)
         lo = value(tok, t)
-        if tokens and tokens[-1] == "..=":
-            tokens.pop()
-            return Node("range", lo=lo, hi=value(tokens.pop(), t))
+        if message.startswith("..=", pos):
+            pos += 3
+            return Node("range", lo=lo, hi=value(token(), t))
         return Node("range", lo=lo, hi=lo)
 
-    node = one(t)
-    if tokens:
-        raise ValueError(f"{text!r}: left over {tokens}")
-    return node
+    out = []
+    while (start := message.find("`", pos)) >= 0:
+        pos = start + 1
+        node = one(t)
+        if message[pos:pos + 1] != "`":
+            raise ValueError(f"{message[start:pos + 10]!r}: no closing backtick")
+        out.append((message[start + 1:pos], node))
+        pos += 1
+    return out
 
 
 def draw_type(r):
-    eight = 0
+    """A tuple type with at most two elements other than bool: 8-bit ones, or in half of the
+    programs also wide ones."""
+    wide = r.random() < 0.5
+    big = 0
+
+    def scalar(p_bool):
+        nonlocal big
+        if big >= 2 or r.random() < p_bool:
+            return "bool"
+        big += 1
+        return r.choice(["u8", "i8"] + (WIDE if wide else []))
+
     out = []
     for _ in range(r.randint(2, 3)):
-        if r.random() < 0.2:
-            inner = []
-            for _ in range(2):
-                s = "bool" if eight >= 2 or r.random() < 0.5 else r.choice(["u8", "i8"])
-                eight += s != "bool"
-                inner.append(s)
-            out.append(inner)
-        else:
-            s = "bool" if eight >= 2 or r.random() < 0.4 else r.choice(["u8", "i8"])
-            eight += s != "bool"
-            out.append(s)
+        out.append([scalar(0.5), scalar(0.5)] if r.random() < 0.2 else scalar(0.4))
     return out
+
+
+def only(t, leaf, node):
+    """A pattern of type t that is `_` but at its scalar number `leaf`, which is `node`."""
+    def build(t, at):
+        if isinstance(t, str):
+            return (node if at == leaf else Node("wild")), at + 1
+        subs = []
+        for e in t:
+            sub, at = build(e, at)
+            subs.append(sub)
+        return Node("tuple", subs), at
+    return build(t, 0)[0]
 
 
 def one_program(seed):
     r = random.Random(seed)
     t = draw_type(r)
-    cols = columns(t)
     lines = ["fn main() {", f"    let v: {type_text(t)} = {value_text(t)};",
              "    let g = v.0 == v.0;", "    let k = match v {"]
     arms = []
-    for i in range(r.randint(1, 7)):
-        arm = draw(t, r)
-        guard = r.random() < 0.15
-        text = write(arm, t, 9)
-        lines.append("        " + text + (" if g" if guard else "") + f" => {i},")
-        arms.append((len(lines), arm, guard))
+    count = r.randint(1, 7)
+    chars = [k for k, s in enumerate(leaves(t)) if s == "char"]
+    # Sometimes two arms that hold every char between them, one on each side of the surrogates.
+    halves_at = r.randint(0, count - 1) if chars and r.random() < 0.3 else -1
+    for i in range(count):
+        drawn = [(draw(t, r), r.random() < 0.15)]
+        if i == halves_at:
+            leaf = r.choice(chars)
+            drawn = [(only(t, leaf, Node("range", lo=a, hi=b)), False) for a, b in domain("char")]
+        for arm, guard in drawn:
+            text = write(arm, t, 9)
+            lines.append("        " + text + (" if g" if guard else "") + f" => {i},")
+            arms.append((len(lines), arm, guard))
     if r.random() < 0.35:
         arm = Node("wild")
         write(arm, t, 9)
@@ -268,8 +391,12 @@ def one_program(seed):
         arms.append((len(lines), arm, False))
     lines += ["    };", '    println!("{}", k);', "}"]
     source = "\n".join(lines) + "\n"
+    cuts = {}
+    for _, arm, _ in arms:
+        collect_cuts(arm, t, cuts)
+    cols = columns(t, cuts)
 
-    above = np.zeros(len(cols[0]), dtype=bool)
+    above = np.zeros(len(cols[0][0]), dtype=bool)
     want_dead = set()
     for line, arm, guard in arms:
         want_dead |= {(line, a, b) for a, b in unreachable(arm, t, cols, above)}
@@ -291,17 +418,18 @@ def one_program(seed):
         if [d["code"] for d in errors] != ["E0208"] or p.returncode != 1:
             return checks.fail(f"{what}not exhaustive; vx: status {p.returncode}, "
                                f"{[(d['code'], d['message']) for d in errors]}")
-        named = re.findall(r"`([^`]*)`", errors[0]["message"])
+        try:
+            named = parse_witnesses(errors[0]["message"], t)
+        except ValueError as e:
+            return checks.fail(f"{what}cannot read the missing patterns of "
+                               f"{errors[0]['message']!r}: {e}")
         if not named:
             return checks.fail(f"{what}E0208 names no pattern: {errors[0]['message']}")
-        for w in named:
-            try:
-                m = mask(parse_witness(w, t), t, cols)
-            except (ValueError, IndexError) as e:
-                return checks.fail(f"{what}cannot read the missing pattern {w!r}: {e}")
+        for w, node in named:
+            m = mask(node, t, cols)
             if not m.any() or (m & above).any():
                 return checks.fail(f"{what}`{w}` is named as not covered, but it matches "
-                                   f"{int(m.sum())} values, {int((m & above).sum())} of them covered")
+                                   f"{int(m.sum())} classes, {int((m & above).sum())} of them covered")
         return "missing"
     if errors or p.returncode != 0:
         return checks.fail(f"{what}exhaustive; vx: status {p.returncode}, "
@@ -319,7 +447,7 @@ def one_program(seed):
 
 def value_text(t):
     if isinstance(t, str):
-        return "true" if t == "bool" else "1"
+        return {"bool": "true", "char": "'a'"}.get(t, "1")
     return "(" + ", ".join(value_text(e) for e in t) + ("," if len(t) == 1 else "") + ")"
 
 
