@@ -785,3 +785,55 @@ TEST_CASE("errors past the cap are counted, and the program is still refused") {
     CHECK(c.diags->list().size() <= cap);
   }
 }
+
+TEST_CASE("a constant zero divisor or a constant shift too far is E0220, with rustc's labels") {
+  // spec/errors.md E0220: the right-hand side alone decides; the dividend is named when it is a
+  // constant (`7_i32`), `_` otherwise; the span is the operation or the whole compound assignment.
+  const std::string text =
+      "fn main() {\n"
+      "    let x = 5;\n"
+      "    let mut y: u16 = 3;\n"
+      "    let a = x / 0;\n"
+      "    let b = -7 % 0i32;\n"
+      "    y %= 0;\n"
+      "    let c = 1u8 << 8;\n"
+      "    let d = x >> -1i64;\n"
+      "    y <<= 16u64;\n"
+      "    let e = 18446744073709551615u64 / 0;\n"
+      "    let f = x / (1 - 1);\n"
+      "    let g = 1u8 << 7;\n"
+      "    let h = 7.0 / 0.0;\n"
+      "    println!(\"{} {} {} {} {} {} {} {} {}\", a, b, y, c, d, e, f, g, h);\n"
+      "}\n";
+  auto c = check(text);
+  struct Want {
+    int line;
+    std::string code, message, label, spanned;
+  };
+  const std::vector<Want> want = {
+      {4, "E0220", "this operation will panic at runtime", "attempt to divide `_` by zero",
+       "x / 0"},
+      {5, "E0220", "this operation will panic at runtime",
+       "attempt to calculate the remainder of `-7_i32` with a divisor of zero", "-7 % 0i32"},
+      {6, "E0220", "this operation will panic at runtime",
+       "attempt to calculate the remainder of `_` with a divisor of zero", "y %= 0"},
+      {7, "E0220", "this arithmetic operation will overflow",
+       "attempt to shift left by `8_i32`, which would overflow", "1u8 << 8"},
+      {8, "E0220", "this arithmetic operation will overflow",
+       "attempt to shift right by `-1_i64`, which would overflow", "x >> -1i64"},
+      {9, "E0220", "this arithmetic operation will overflow",
+       "attempt to shift left by `16_u64`, which would overflow", "y <<= 16u64"},
+      {10, "E0220", "this operation will panic at runtime",
+       "attempt to divide `18446744073709551615_u64` by zero", "18446744073709551615u64 / 0"},
+  };
+  const auto& got = c.diags->list();
+  REQUIRE(got.size() == want.size());
+  for (size_t k = 0; k < want.size(); ++k) {
+    CAPTURE(k);
+    CHECK(got[k].code == want[k].code);
+    CHECK(c.file->line_col(got[k].span.begin).line == want[k].line);
+    CHECK(got[k].message == want[k].message);
+    CHECK(got[k].label == want[k].label);
+    CHECK(text.substr(got[k].span.begin, got[k].span.end - got[k].span.begin) == want[k].spanned);
+  }
+}

@@ -80,6 +80,13 @@ add_test(NAME match_model
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/match_model_test.py $<TARGET_FILE:vx>)
 set_tests_properties(match_model PROPERTIES TIMEOUT 300)
 
+# E0220 for a constant divisor of zero or a constant shift amount out of range, on random
+# operations of every integer type, against a model of when an operation stops and against the
+# runtime with the same operands from variables (tests/always_stops_test.py).
+add_test(NAME always_stops
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/always_stops_test.py $<TARGET_FILE:vx>)
+set_tests_properties(always_stops PROPERTIES TIMEOUT 300)
+
 # Checks of the source text, not of a build: the release build runs them (CI runs both builds,
 # so the sanitizer build does not read the same files again).
 if(NOT VX_SANITIZE)

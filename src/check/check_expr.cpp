@@ -323,10 +323,49 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
       return refuse("booleans can only be compared with `==` and `!=`");
   }
   if (is_comparison(op)) result = Type::of(Scalar::Bool);
+  always_stops(op, a, a->type, b, t.span);
   tir::Expr* e = make(tir::ExprKind::Binary, result, t.span);
   e->bop = op;
   e->args = {a, b};
   return e;
+}
+
+void Checker::always_stops(tir::BinOp op, const tir::Expr* left, const Type& left_type,
+                           const tir::Expr* right, Span s) {
+  const bool divides = op == tir::BinOp::Div || op == tir::BinOp::Rem;
+  const bool shifts = op == tir::BinOp::Shl || op == tir::BinOp::Shr;
+  if (!fn_ || !(divides || shifts) || right->kind != tir::ExprKind::Literal ||
+      !right->type.is_scalar() || !is_int(right->type.scalar) || !left_type.is_scalar() ||
+      !is_int(left_type.scalar))
+    return;
+  // A constant as rustc names it, with its type (`7_i32`); anything else is `_`.
+  auto named = [](const tir::Expr* e) -> std::string {
+    if (!e || e->kind != tir::ExprKind::Literal) return "_";
+    const bool is_signed = is_signed_int(e->type.scalar);
+    return (is_signed ? std::to_string(e->lit.i)
+                      : std::to_string(static_cast<uint64_t>(e->lit.i))) +
+           "_" + type_name(e->type);
+  };
+  const int64_t amount = right->lit.i;
+  const bool negative = is_signed_int(right->type.scalar) && amount < 0;
+  const int bits = scalar_info(left_type.scalar).bits;
+  if (divides && amount == 0) {
+    auto& d = error("E0220", s, "this operation will panic at runtime",
+                    op == tir::BinOp::Div ? "attempt to divide `" + named(left) + "` by zero"
+                                          : "attempt to calculate the remainder of `" +
+                                                named(left) + "` with a divisor of zero");
+    d.notes.push_back(
+        "the divisor is a constant, so every run that gets here would stop (spec/semantics.md "
+        "§4)");
+  } else if (shifts && (negative || static_cast<uint64_t>(amount) >= static_cast<uint64_t>(bits))) {
+    auto& d = error("E0220", s, "this arithmetic operation will overflow",
+                    std::string("attempt to shift ") + (op == tir::BinOp::Shl ? "left" : "right") +
+                        " by `" + named(right) + "`, which would overflow");
+    d.notes.push_back("a shift of a `" + type_name(left_type) + "` is by 0 to " +
+                      std::to_string(bits - 1) +
+                      "; the amount is a constant, so every run that gets here would stop "
+                      "(spec/semantics.md §4)");
+  }
 }
 
 tir::Expr* Checker::check_cast(const ast::Cast& c, const Type* expected) {

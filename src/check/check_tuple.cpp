@@ -469,6 +469,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     } else {
       v = coerce(v, t, span(a.value));
     }
+    if (compound) always_stops(st->op, nullptr, t, v, Span{target.begin, span(a.value).end});
     st->value = v;
     out.push_back(st);
     return;

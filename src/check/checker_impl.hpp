@@ -113,6 +113,13 @@ class Checker {
   tir::Expr* check_expr(const ast::Expr& e, const Type* expected);
   std::unique_ptr<OpTree> fold_chain(const ast::Expr& e);
   tir::Expr* check_tree(const OpTree& t, const Type* expected);
+  // E0220 for an operation at `s` that stops every run that gets there, by a constant right
+  // operand: an integer `/` or `%` by zero, as rustc's `unconditional_panic`, or a shift of a
+  // `left_type` by an amount outside 0 to its width minus 1, as its `arithmetic_overflow`
+  // (spec/semantics.md §4). `left` is null for a compound assignment. A const's value is the const
+  // folder's (E0206).
+  void always_stops(tir::BinOp op, const tir::Expr* left, const Type& left_type,
+                    const tir::Expr* right, Span s);
   tir::Expr* check_cast(const ast::Cast& c, const Type* expected);
   tir::Expr* check_unary(const ast::Unary& u, size_t first_op, const Type* expected, Span span);
   tir::Expr* check_postfix(const ast::Postfix& p, const Type* expected, bool want_place);

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""E0220 for an operation that stops every run by a constant right-hand side (spec/errors.md
+E0220, spec/semantics.md §4), against a model of when an integer operation stops and against vx's
+own runtime.
+
+Random integer `/`, `%`, `<<` and `>>`, as operators and as compound assignments, of every integer
+type, whose right-hand side is a literal, a negated literal or a const, with the left operand a
+variable or a literal. The model says, from the operator, the types' widths and the value alone:
+a division or remainder by zero stops, and so does a shift by an amount outside 0 to the left
+operand's width minus 1. vx check must refuse exactly those lines, with E0220, rustc's message and
+the label that names the dividend (`7_i32`, or `_`) or the amount (`8_u8`). Then the runtime must
+agree: each refused operation with its right-hand side read from a variable stops with a runtime
+error (exit status 101) at its line, and the accepted ones all run.
+
+usage: always_stops_test.py VX [--programs N] [--seed S]
+"""
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, run, scratch_dir  # noqa: E402
+
+VX = os.path.abspath(sys.argv[1])
+PROGRAMS = int(sys.argv[sys.argv.index("--programs") + 1]) if "--programs" in sys.argv else 12
+SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
+CASES = 40  # operations per program
+checks = Checks("always_stops")
+tmp = scratch_dir(prefix="vx_always_stops_")
+
+BITS = {f"{s}{b}": b for b in (8, 16, 32, 64) for s in "iu"}
+
+
+def bounds(t):
+    b = BITS[t]
+    return (-(1 << (b - 1)), (1 << (b - 1)) - 1) if t[0] == "i" else (0, (1 << b) - 1)
+
+
+def literal(v, t):
+    return f"{v}{t}"  # a negative one is a negated literal, which only signed types have
+
+
+def value(t, r, near=()):
+    lo, hi = bounds(t)
+    pool = [lo, hi, 0, 1, r.randint(lo, hi)] + [x for x in near if lo <= x <= hi]
+    return r.choice(pool)
+
+
+class Case:
+    """One operation: `line` of the program, what the model says (`stops`, and the label)."""
+
+    def __init__(self, r, k):
+        self.k = k
+        self.op = r.choice(["/", "%", "<<", ">>"])
+        self.t = r.choice(sorted(BITS))
+        self.compound = r.random() < 0.3
+        self.left_literal = not self.compound and r.random() < 0.4
+        self.left = value(self.t, r, near=(7, -7))
+        shift = self.op in ("<<", ">>")
+        self.u = r.choice(sorted(BITS)) if shift else self.t
+        bits = BITS[self.t]
+        self.right = value(self.u, r, near=(0, -1, bits - 1, bits, bits + 1, 255) if shift else (0, 0, 0, -3))
+        self.as_const = r.random() < 0.2
+        if shift:
+            self.stops = not 0 <= self.right < bits
+            way = "left" if self.op == "<<" else "right"
+            self.message = "this arithmetic operation will overflow"
+            self.label = f"attempt to shift {way} by `{self.right}_{self.u}`, which would overflow"
+        else:
+            self.stops = self.right == 0
+            named = f"{self.left}_{self.t}" if self.left_literal else "_"
+            self.message = "this operation will panic at runtime"
+            self.label = (f"attempt to divide `{named}` by zero" if self.op == "/" else
+                          f"attempt to calculate the remainder of `{named}` with a divisor of zero")
+
+    def const(self):
+        return f"const R{self.k}: {self.u} = {literal(self.right, self.u)};" if self.as_const else None
+
+    def statement(self, right):
+        """The operation's line, its right-hand side `right`."""
+        left = literal(self.left, self.t) if self.left_literal else f"x{self.k}"
+        if self.compound:
+            return f"    let mut y{self.k}: {self.t} = {literal(self.left, self.t)}; y{self.k} {self.op}= {right};"
+        return f"    let y{self.k} = {left} {self.op} {right};"
+
+    def prelude(self):
+        return f"    let x{self.k}: {self.t} = {literal(self.left, self.t)};"
+
+    def right_text(self):
+        return f"R{self.k}" if self.as_const else literal(self.right, self.u)
+
+
+def program(cases, right_of):
+    """The cases as one program: their consts, then per case its left variable and its line. Returns
+    the text and the line of each case."""
+    lines = [c.const() for c in cases if c.const()] + ["fn main() {"]
+    at = {}
+    for c in cases:
+        lines.append(c.prelude())
+        lines.append(c.statement(right_of(c)))
+        at[c.k] = len(lines)
+        lines.append(f'    println!("{{}}", y{c.k});')
+    lines.append("}")
+    return "\n".join(lines) + "\n", at
+
+
+def check_program(seed):
+    r = random.Random(seed)
+    cases = [Case(r, k) for k in range(CASES)]
+    text, at = program(cases, Case.right_text)
+    path = os.path.join(tmp, f"ops{seed}.vx")
+    with open(path, "w") as f:
+        f.write(text)
+    p = run([VX, "check", "--error-format=json", path])
+    got = {}
+    for line in p.stderr.splitlines():
+        if line.startswith("{"):
+            d = json.loads(line)
+            if d["level"] == "error":
+                s = [x for x in d["spans"] if x["is_primary"]][0]
+                got[s["line_start"]] = (d["code"], d["message"], s["label"])
+    want = {at[c.k]: ("E0220", c.message, c.label) for c in cases if c.stops}
+    if got != want:
+        for line in sorted(set(got) | set(want)):
+            if got.get(line) != want.get(line):
+                checks.fail(f"seed {seed} ({path}) line {line}: vx {got.get(line)}, model {want.get(line)}")
+        return 0, 0
+    if p.returncode != (1 if want else 0):
+        checks.fail(f"seed {seed}: vx check status {p.returncode}")
+
+    # The runtime: every refused case, its right-hand side from a variable, stops at its line.
+    stopped = 0
+    for c in [c for c in cases if c.stops]:
+        one, where = program([c], lambda c: f"r{c.k}")
+        one = one.replace(c.statement(f"r{c.k}"),
+                          f"    let r{c.k}: {c.u} = {literal(c.right, c.u)};\n" + c.statement(f"r{c.k}"))
+        rpath = os.path.join(tmp, f"ops{seed}_{c.k}.vx")
+        with open(rpath, "w") as f:
+            f.write(one)
+        q = run([VX, "run", rpath])
+        if q.returncode != 101 or "runtime error" not in q.stderr or f"{rpath}:{where[c.k] + 1}:" not in q.stderr:
+            checks.fail(f"{rpath}: the model says it stops, but vx run gives status {q.returncode}: {q.stderr[-400:]}")
+        stopped += 1
+    # and the accepted ones, as written, all run.
+    kept = [c for c in cases if not c.stops]
+    text, _ = program(kept, Case.right_text)
+    apath = os.path.join(tmp, f"ops{seed}_kept.vx")
+    with open(apath, "w") as f:
+        f.write(text)
+    q = run([VX, "run", apath])
+    if q.returncode != 0 or len(q.stdout.splitlines()) != len(kept):
+        checks.fail(f"{apath}: the model says none stops, but vx run gives status {q.returncode}: {q.stderr[-400:]}")
+    return stopped, len(kept)
+
+
+stops = runs = 0
+for i in range(PROGRAMS):
+    s, k = check_program(SEED * 1_000_003 + i)
+    stops, runs = stops + s, runs + k
+print(f"always_stops: {PROGRAMS} programs of {CASES} operations: {stops} refused, {runs} accepted")
+# Both verdicts must be common, or the draw tests less than it says.
+for what, n in (("refused", stops), ("accepted", runs)):
+    if n < PROGRAMS * CASES // 5:
+        checks.fail(f"only {n} of {PROGRAMS * CASES} operations {what}")
+checks.finish()
