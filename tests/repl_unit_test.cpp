@@ -131,6 +131,15 @@ TEST_CASE_FIXTURE(OffloadOffSession,
   CHECK(err.str().find("warning: unreachable statement") != std::string::npos);
   CHECK(err.str().find("unused variable") == std::string::npos);
   CHECK(err.str().find("does not need to be mutable") == std::string::npos);
+  // Functions are for the inputs that follow: nothing calls `later` or `racy` yet, and the
+  // input's refusal does not say that they are never used.
+  err.str("");
+  CHECK_FALSE(
+      s.eval("fn later() -> i32 { 2 }\n"
+             "fn racy() { let mut t = transfer(Tensor<i32, [4]>::fill(0), Memory::HBM);\n"
+             "spawn on(Topology::Device) { for b in 0..2 across blocks { t[0] = 1; } } }"));
+  CHECK(err.str().find("error[E6032]") != std::string::npos);
+  CHECK(err.str().find("is never used") == std::string::npos);
 }
 
 TEST_CASE_FIXTURE(OffloadOffSession,

@@ -396,6 +396,35 @@ bool never_ends(const tir::Block* b, bool jumps) {
                      [&](const Stmt* s) { return stmt_never_ends(s, jumps); });
 }
 
+// dead_code: the functions that no chain of calls reaches from `main` or a `pub fn` (what `vx call`
+// and the Python module call), at their names, as rustc says it of a binary's functions.
+void dead_functions(const tir::Program& p, std::vector<Found>& out) {
+  const size_t n = p.functions.size();
+  std::vector<bool> used(n, false);
+  std::vector<size_t> todo;
+  const auto reach = [&](size_t k) {
+    if (used[k]) return;
+    used[k] = true;
+    todo.push_back(k);
+  };
+  for (size_t k = 0; k < n; ++k)
+    if (p.functions[k].is_pub || static_cast<int>(k) == p.main_index) reach(k);
+  while (!todo.empty()) {
+    const tir::Function& f = p.functions[todo.back()];
+    todo.pop_back();
+    if (!f.body) continue;
+    tir::walk_block(f.body, [&](const Stmt*, const Expr* e) {
+      if (e && e->kind == ExprKind::Call && e->fn_index >= 0 &&
+          static_cast<size_t>(e->fn_index) < n)
+        reach(static_cast<size_t>(e->fn_index));
+    });
+  }
+  for (size_t k = 0; k < n; ++k)
+    if (!used[k])
+      out.push_back({"dead_code", p.functions[k].span,
+                     "function `" + p.functions[k].name + "` is never used", ""});
+}
+
 void lint_program(const tir::Program& program, Diagnostics& diags) {
   if (diags.has_errors() || !program.file) return;
   std::vector<Found> found;
@@ -412,6 +441,7 @@ void lint_program(const tir::Program& program, Diagnostics& diags) {
     });
   }
   sum_unordered_printed(program, found);
+  dead_functions(program, found);
   for (const tir::UnreachablePattern& u : program.unreachable_patterns) {
     Found w{"unreachable_patterns", u.at, "unreachable pattern", "no value can reach this"};
     for (const auto& [at, text] : u.because) w.secondary.push_back({at, text});

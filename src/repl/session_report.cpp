@@ -123,11 +123,11 @@ void Session::Impl::deliver(std::ostream& o, const SourceFile* file, const Diagn
 
 void Session::Impl::report_all(const Attempt& a, const SourceFile& input) const {
   for (const Diagnostic& d : a.diags()->list()) {
-    // A binding is used by later inputs, and a warning about the session's own wrapping is not
-    // the user's: only warnings about the input, and not of unused bindings.
+    // A binding or a function is used by later inputs, and a warning about the session's own
+    // wrapping is not the user's: only warnings about the input, and not of unused bindings.
     Span in_input;
     if (d.severity == Severity::Warning &&
-        (d.lint == "unused_variables" || d.lint == "unused_mut" ||
+        (d.lint == "unused_variables" || d.lint == "unused_mut" || d.lint == "dead_code" ||
          !a.composed.map(d.span, in_input)))
       continue;
     report(err, d, a.composed, input);
