@@ -8,7 +8,7 @@ type, whose right-hand side is a literal, a negated literal or a const, with the
 variable or a literal. The model says, from the operator, the types' widths and the value alone:
 a division or remainder by zero stops, and so does a shift by an amount outside 0 to the left
 operand's width minus 1. vx check must refuse exactly those lines, with E0220, rustc's message and
-the label that names the dividend (`7_i32`, or `_`) or the amount (`8_u8`). Then the runtime must
+the label that names the dividend (`7_i32`, `i64::MIN`, or `_`) or the amount (`8_u8`). Then the runtime must
 agree: each refused operation with its right-hand side read from a variable stops with a runtime
 error (exit status 101) at its line, and the accepted ones all run.
 
@@ -41,6 +41,15 @@ def literal(v, t):
     return f"{v}{t}"  # a negative one is a negated literal, which only signed types have
 
 
+def const_name(v, t):
+    """A constant as rustc's messages name it (its ConstInt): `i32::MIN`, `u8::MAX` at the ends
+    of the type, else the value and its type, `7_i32`."""
+    lo, hi = bounds(t)
+    if t[0] == "i" and v == lo:
+        return f"{t}::MIN"
+    return f"{t}::MAX" if v == hi else f"{v}_{t}"
+
+
 def value(t, r, near=()):
     lo, hi = bounds(t)
     pool = [lo, hi, 0, 1, r.randint(lo, hi)] + [x for x in near if lo <= x <= hi]
@@ -48,7 +57,8 @@ def value(t, r, near=()):
 
 
 class Case:
-    """One operation: `line` of the program, what the model says (`stops`, and the label)."""
+    """One operation `k`: its operator, types and operands, and what the model says of it
+    (`stops`, and the message and label of its E0220)."""
 
     def __init__(self, r, k):
         self.k = k
@@ -66,10 +76,10 @@ class Case:
             self.stops = not 0 <= self.right < bits
             way = "left" if self.op == "<<" else "right"
             self.message = "this arithmetic operation will overflow"
-            self.label = f"attempt to shift {way} by `{self.right}_{self.u}`, which would overflow"
+            self.label = f"attempt to shift {way} by `{const_name(self.right, self.u)}`, which would overflow"
         else:
             self.stops = self.right == 0
-            named = f"{self.left}_{self.t}" if self.left_literal else "_"
+            named = const_name(self.left, self.t) if self.left_literal else "_"
             self.message = "this operation will panic at runtime"
             self.label = (f"attempt to divide `{named}` by zero" if self.op == "/" else
                           f"attempt to calculate the remainder of `{named}` with a divisor of zero")
@@ -91,14 +101,17 @@ class Case:
         return f"R{self.k}" if self.as_const else literal(self.right, self.u)
 
 
-def program(cases, right_of):
-    """The cases as one program: their consts, then per case its left variable and its line. Returns
-    the text and the line of each case."""
+def program(cases, from_variable=False):
+    """The cases as one program: their consts, then per case its left variable and its line, the
+    right-hand side as written or (from_variable) read from a variable `rK`. Returns the text and
+    the line of each case."""
     lines = [c.const() for c in cases if c.const()] + ["fn main() {"]
     at = {}
     for c in cases:
         lines.append(c.prelude())
-        lines.append(c.statement(right_of(c)))
+        if from_variable:
+            lines.append(f"    let r{c.k}: {c.u} = {literal(c.right, c.u)};")
+        lines.append(c.statement(f"r{c.k}" if from_variable else c.right_text()))
         at[c.k] = len(lines)
         lines.append(f'    println!("{{}}", y{c.k});')
     lines.append("}")
@@ -108,7 +121,7 @@ def program(cases, right_of):
 def check_program(seed):
     r = random.Random(seed)
     cases = [Case(r, k) for k in range(CASES)]
-    text, at = program(cases, Case.right_text)
+    text, at = program(cases)
     path = os.path.join(tmp, f"ops{seed}.vx")
     with open(path, "w") as f:
         f.write(text)
@@ -132,19 +145,17 @@ def check_program(seed):
     # The runtime: every refused case, its right-hand side from a variable, stops at its line.
     stopped = 0
     for c in [c for c in cases if c.stops]:
-        one, where = program([c], lambda c: f"r{c.k}")
-        one = one.replace(c.statement(f"r{c.k}"),
-                          f"    let r{c.k}: {c.u} = {literal(c.right, c.u)};\n" + c.statement(f"r{c.k}"))
+        one, where = program([c], from_variable=True)
         rpath = os.path.join(tmp, f"ops{seed}_{c.k}.vx")
         with open(rpath, "w") as f:
             f.write(one)
         q = run([VX, "run", rpath])
-        if q.returncode != 101 or "runtime error" not in q.stderr or f"{rpath}:{where[c.k] + 1}:" not in q.stderr:
+        if q.returncode != 101 or "runtime error" not in q.stderr or f"{rpath}:{where[c.k]}:" not in q.stderr:
             checks.fail(f"{rpath}: the model says it stops, but vx run gives status {q.returncode}: {q.stderr[-400:]}")
         stopped += 1
     # and the accepted ones, as written, all run.
     kept = [c for c in cases if not c.stops]
-    text, _ = program(kept, Case.right_text)
+    text, _ = program(kept)
     apath = os.path.join(tmp, f"ops{seed}_kept.vx")
     with open(apath, "w") as f:
         f.write(text)

@@ -788,7 +788,8 @@ TEST_CASE("errors past the cap are counted, and the program is still refused") {
 
 TEST_CASE("a constant zero divisor or a constant shift too far is E0220, with rustc's labels") {
   // spec/errors.md E0220: the right-hand side alone decides; the dividend is named when it is a
-  // constant (`7_i32`), `_` otherwise; the span is the operation or the whole compound assignment.
+  // constant (`-7_i32`, and as rustc's ConstInt names the ends of a type, `u64::MAX`), `_`
+  // otherwise; the span is the operation or the whole compound assignment.
   const std::string text =
       "fn main() {\n"
       "    let x = 5;\n"
@@ -823,8 +824,8 @@ TEST_CASE("a constant zero divisor or a constant shift too far is E0220, with ru
        "attempt to shift right by `-1_i64`, which would overflow", "x >> -1i64"},
       {9, "E0220", "this arithmetic operation will overflow",
        "attempt to shift left by `16_u64`, which would overflow", "y <<= 16u64"},
-      {10, "E0220", "this operation will panic at runtime",
-       "attempt to divide `18446744073709551615_u64` by zero", "18446744073709551615u64 / 0"},
+      {10, "E0220", "this operation will panic at runtime", "attempt to divide `u64::MAX` by zero",
+       "18446744073709551615u64 / 0"},
   };
   const auto& got = c.diags->list();
   REQUIRE(got.size() == want.size());

@@ -376,10 +376,11 @@ def one_program(seed):
     # Sometimes two arms that hold every char between them, one on each side of the surrogates.
     halves_at = r.randint(0, count - 1) if chars and r.random() < 0.3 else -1
     for i in range(count):
-        drawn = [(draw(t, r), r.random() < 0.15)]
         if i == halves_at:
             leaf = r.choice(chars)
             drawn = [(only(t, leaf, Node("range", lo=a, hi=b)), False) for a, b in domain("char")]
+        else:
+            drawn = [(draw(t, r), r.random() < 0.15)]
         for arm, guard in drawn:
             text = write(arm, t, 9)
             lines.append("        " + text + (" if g" if guard else "") + f" => {i},")

@@ -9,6 +9,7 @@
 
 #include "check/checker_impl.hpp"
 #include "check/lints.hpp"
+#include "check/match_usefulness.hpp"
 #include "support/half.hpp"
 #include "support/internal_error.hpp"
 #include "support/suggest.hpp"
@@ -338,13 +339,13 @@ void Checker::always_stops(tir::BinOp op, const tir::Expr* left, const Type& lef
       !right->type.is_scalar() || !is_int(right->type.scalar) || !left_type.is_scalar() ||
       !is_int(left_type.scalar))
     return;
-  // A constant as rustc names it, with its type (`7_i32`); anything else is `_`.
+  // A constant as rustc names it (`7_i32`, `u64::MAX`: value_text), anything else `_`.
   auto named = [](const tir::Expr* e) -> std::string {
     if (!e || e->kind != tir::ExprKind::Literal) return "_";
-    const bool is_signed = is_signed_int(e->type.scalar);
-    return (is_signed ? std::to_string(e->lit.i)
-                      : std::to_string(static_cast<uint64_t>(e->lit.i))) +
-           "_" + type_name(e->type);
+    const Scalar t = e->type.scalar;
+    using patterns::Int;
+    const Int v = is_signed_int(t) ? Int{e->lit.i} : Int{static_cast<uint64_t>(e->lit.i)};
+    return patterns::value_text(v, t);
   };
   const int64_t amount = right->lit.i;
   const bool negative = is_signed_int(right->type.scalar) && amount < 0;
@@ -366,6 +367,12 @@ void Checker::always_stops(tir::BinOp op, const tir::Expr* left, const Type& lef
                       "; the amount is a constant, so every run that gets here would stop "
                       "(spec/semantics.md §4)");
   }
+}
+
+void Checker::always_stops(const tir::Stmt* st, const Type& t, Span target,
+                           const ast::Expr& value) {
+  if (st->compound)
+    always_stops(st->op, nullptr, t, st->value, Span{target.begin, span(value).end});
 }
 
 tir::Expr* Checker::check_cast(const ast::Cast& c, const Type* expected) {

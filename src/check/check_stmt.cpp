@@ -371,8 +371,7 @@ void Checker::check_assign(const ast::ExprStmt& es, tir::Stmt* st, std::vector<t
     } else {
       st->value = coerce(st->value, local->type, span(a.value), nullptr, local);
     }
-    if (st->compound)
-      always_stops(st->op, nullptr, local->type, st->value, Span{tspan.begin, span(a.value).end});
+    always_stops(st, local->type, tspan, a.value);
     if (!st->compound) {
       mark_moved(st->value, span(a.value));
       let_borrow_conflict(local->slot, name, tspan, false);
@@ -417,8 +416,7 @@ void Checker::assign_element(tir::Stmt* st, tir::Expr* base,
         st->op != tir::BinOp::BitOr && st->op != tir::BinOp::BitXor)
       error("E0202", tspan, "`" + a.op + "` cannot be applied to `bool`");
   }
-  if (st->compound)
-    always_stops(st->op, nullptr, et, st->value, Span{tspan.begin, span(a.value).end});
+  always_stops(st, et, tspan, a.value);
   out.push_back(st);
 }
 }  // namespace vx::check

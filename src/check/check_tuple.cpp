@@ -469,8 +469,8 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     } else {
       v = coerce(v, t, span(a.value));
     }
-    if (compound) always_stops(st->op, nullptr, t, v, Span{target.begin, span(a.value).end});
     st->value = v;
+    always_stops(st, t, target, a.value);
     out.push_back(st);
     return;
   }

@@ -120,6 +120,9 @@ class Checker {
   // folder's (E0206).
   void always_stops(tir::BinOp op, const tir::Expr* left, const Type& left_type,
                     const tir::Expr* right, Span s);
+  // The same for the assignment `st` to a place of type `t` at `target`, when it is compound
+  // (`x /= 0;`): its span runs from the place to the end of `value`.
+  void always_stops(const tir::Stmt* st, const Type& t, Span target, const ast::Expr& value);
   tir::Expr* check_cast(const ast::Cast& c, const Type* expected);
   tir::Expr* check_unary(const ast::Unary& u, size_t first_op, const Type* expected, Span span);
   tir::Expr* check_postfix(const ast::Postfix& p, const Type* expected, bool want_place);

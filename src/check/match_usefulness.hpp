@@ -33,8 +33,9 @@ struct Pat {
 // has no values that a pattern names (only `_` and names match it).
 std::vector<Interval> type_values(Scalar t);
 
-// A value as rustc writes it in a pattern it reports: `5_i32`, `i32::MIN`, `u8::MAX`, `true`,
-// `'a'`, `'\u{10ffff}'`.
+// A value as rustc writes it in a pattern it reports, or an integer in a message about a constant
+// (E0220's dividend and shift amount): `5_i32`, `i32::MIN`, `u8::MAX`, `true`, `'a'`,
+// `'\u{10ffff}'`.
 std::string value_text(Int v, Scalar t);
 
 // Whether `p` matches every value of `t`.
