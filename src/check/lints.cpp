@@ -3,6 +3,7 @@
 #include "check/lints.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -124,6 +125,31 @@ void unused_locals(const tir::Function& f, const SourceFile& file, std::vector<F
       out.push_back({"unused_mut", mut_span(file, decl), "variable does not need to be mutable",
                      "remove this `mut`"});
   }
+}
+
+// ---- while_true
+
+// `while true { … }` (the condition the literal, in parentheses or not): "denote infinite loops
+// with `loop { ... }`", as rustc says, at `while true` (from its label, `'a: while true`).
+void while_true(const tir::Function& f, const SourceFile& file, std::vector<Found>& out) {
+  const std::string_view text = file.text();
+  tir::walk_block(f.body, [&](const Stmt* s, const Expr*) {
+    if (!s || s->kind != StmtKind::While || !s->value || s->value->kind != ExprKind::Literal)
+      return;
+    const Span cond = s->value->span;
+    if (cond.end > text.size() || cond.begin > cond.end || s->span.begin > cond.begin) return;
+    std::string_view written = text.substr(cond.begin, cond.end - cond.begin);
+    const auto wrapping = [](char c) {
+      return c == '(' || c == ')' || std::isspace(static_cast<unsigned char>(c));
+    };
+    while (!written.empty() && wrapping(written.front())) written.remove_prefix(1);
+    while (!written.empty() && wrapping(written.back())) written.remove_suffix(1);
+    if (written != "true") return;
+    out.push_back({"while_true",
+                   {s->span.begin, cond.end},
+                   "denote infinite loops with `loop { ... }`",
+                   "help: use `loop`"});
+  });
 }
 
 // ---- unreachable_code
@@ -432,6 +458,7 @@ void lint_program(const tir::Program& program, Diagnostics& diags) {
     if (!f.body) continue;
     unused_locals(f, *program.file, found);
     unreachable_code(f, found);
+    while_true(f, *program.file, found);
     unused_results(program, f, found);
     atomic_result_order(f, found);
     tir::walk_block(f.body, [&](const Stmt*, const Expr* e) {

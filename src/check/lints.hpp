@@ -1,6 +1,6 @@
 // The checker's warnings (spec/errors.md, "Warnings"), read off the lowered program
 // (lower/lower.hpp) of a program the checker accepted: `unused_variables`, `unused_mut`,
-// `unreachable_code`, `unused_results`, `sum_unordered_printed`, `dead_code` and
+// `while_true`, `unreachable_code`, `unused_results`, `sum_unordered_printed`, `dead_code` and
 // `unreachable_patterns` (which the checker finds, check_match.cpp). The lane warnings belong to
 // the kernel rules (kernel_lints.cpp).
 #pragma once
