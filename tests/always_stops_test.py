@@ -20,11 +20,11 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, run, scratch_dir  # noqa: E402
+from checks import Checks, int_option, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
-PROGRAMS = int(sys.argv[sys.argv.index("--programs") + 1]) if "--programs" in sys.argv else 12
-SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
+PROGRAMS = int_option("--programs", 12)
+SEED = int_option("--seed", 1)
 CASES = 40  # operations per program
 checks = Checks("always_stops")
 tmp = scratch_dir(prefix="vx_always_stops_")

@@ -70,6 +70,12 @@ def on_terminal(argv, which, env=None, cwd=None, timeout=60):
     return p.wait(timeout=timeout), out
 
 
+def int_option(name, default):
+    """The number after `name` (`--programs`) on this process's command line, else `default`:
+    the random tests' sizes and seeds."""
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
 def scratch_dir(prefix="vx_test_"):
     """A new temporary folder, removed with all it holds when this process exits, however the
     test ends but killed (tests that called mkdtemp left a folder in /tmp each run)."""

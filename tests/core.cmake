@@ -80,6 +80,15 @@ add_test(NAME match_model
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/match_model_test.py $<TARGET_FILE:vx>)
 set_tests_properties(match_model PROPERTIES TIMEOUT 300)
 
+# The control-flow lints on random programs, each against a liveness or a reachability of its
+# own in Python, and what they call dead or endless against runs: unused_assignments
+# (tests/dead_store_model_test.py) and unconditional_recursion (tests/recursion_model_test.py).
+add_test(NAME dead_store_model
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/dead_store_model_test.py $<TARGET_FILE:vx>)
+add_test(NAME recursion_model
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/recursion_model_test.py $<TARGET_FILE:vx>)
+set_tests_properties(dead_store_model recursion_model PROPERTIES TIMEOUT 300)
+
 # E0220 for a constant divisor of zero or a constant shift amount out of range, on random
 # operations of every integer type, against a model of when an operation stops and against the
 # runtime with the same operands from variables (tests/always_stops_test.py).

@@ -36,11 +36,11 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, run, scratch_dir  # noqa: E402
+from checks import Checks, int_option, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
-PROGRAMS = int(sys.argv[sys.argv.index("--programs") + 1]) if "--programs" in sys.argv else 400
-SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
+PROGRAMS = int_option("--programs", 400)
+SEED = int_option("--seed", 1)
 BOUNDS = {"bool": (0, 1), "u8": (0, 255), "i8": (-128, 127)}
 for bits in (16, 32, 64):
     BOUNDS[f"i{bits}"] = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)

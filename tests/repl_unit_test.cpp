@@ -140,6 +140,22 @@ TEST_CASE_FIXTURE(OffloadOffSession,
              "spawn on(Topology::Device) { for b in 0..2 across blocks { t[0] = 1; } } }"));
   CHECK(err.str().find("error[E6032]") != std::string::npos);
   CHECK(err.str().find("is never used") == std::string::npos);
+  // A value stored into a binding is for the inputs that follow too: no unused_assignments.
+  // But a function that cannot return without recursing is the input's own.
+  err.str("");
+  CHECK_FALSE(
+      s.eval("let mut acc = 1;\nprintln!(\"{}\", acc);\nacc = 2;\n"
+             "let mut t = transfer(Tensor<i32, [4]>::fill(0), Memory::HBM);\n"
+             "spawn on(Topology::Device) { for b in 0..2 across blocks { t[0] = 1; } }"));
+  CHECK(err.str().find("error[E6032]") != std::string::npos);
+  CHECK(err.str().find("is never read") == std::string::npos);
+  err.str("");
+  CHECK_FALSE(
+      s.eval("fn spin(n: i32) -> i32 { spin(n + 1) }\n"
+             "fn racy() { let mut t = transfer(Tensor<i32, [4]>::fill(0), Memory::HBM);\n"
+             "spawn on(Topology::Device) { for b in 0..2 across blocks { t[0] = 1; } } }"));
+  CHECK(err.str().find("error[E6032]") != std::string::npos);
+  CHECK(err.str().find("warning: function cannot return without recursing") != std::string::npos);
 }
 
 TEST_CASE_FIXTURE(OffloadOffSession,

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "check/lint_flow.hpp"
 #include "check/tir_walk.hpp"
 #include "support/internal_error.hpp"
 
@@ -83,6 +84,39 @@ Span mut_span(const SourceFile& file, Span name) {
   return name;
 }
 
+// unused_assignments: a value stored into a scalar or array local that is read somewhere and
+// assigned somewhere (else unused_variables speaks), which no read reaches (lint_flow.hpp).
+// A tuple's or struct's elements, the hidden locals and those a return passes back are not looked
+// at.
+void unused_assignments(const tir::Function& f, const std::vector<SlotUse>& uses,
+                        std::vector<Found>& out) {
+  std::vector<bool> tracked(static_cast<size_t>(f.slot_count()), false);
+  for (int slot = 0; slot < f.slot_count(); ++slot) {
+    const std::string& name = f.slot_names[slot];
+    const Type& t = f.slot_types[slot];
+    tracked[static_cast<size_t>(slot)] =
+        !name.empty() && name[0] != '_' && name.find('.') == std::string::npos &&
+        (t.is_scalar() || t.is_array()) && uses[slot].read && uses[slot].assigned;
+  }
+  for (const std::vector<int>* passed_back : {&f.ret_slots, &f.write_back_from})
+    for (int slot : *passed_back)
+      if (slot >= 0 && slot < f.slot_count()) tracked[static_cast<size_t>(slot)] = false;
+  for (const lint::DeadStore& d : lint::dead_stores(f, tracked)) {
+    const std::string& name = f.slot_names[d.slot];
+    const bool passed = !d.at;
+    const Span at = passed                        ? f.slot_decls[d.slot]
+                    : d.at->kind == StmtKind::Let ? f.slot_decls[d.slot]
+                                                  : d.at->target->span;
+    out.push_back(
+        {"unused_assignments",
+         at,
+         (passed ? "value passed to `" : "value assigned to `") + name + "` is never read",
+         "",
+         {},
+         {"maybe it is overwritten before being read?"}});
+  }
+}
+
 void unused_locals(const tir::Function& f, const SourceFile& file, std::vector<Found>& out) {
   if (f.slot_decls.size() != f.slot_names.size() || f.slot_mut.size() != f.slot_names.size())
     return;  // a function the checker did not make (the .uir reader's)
@@ -125,6 +159,7 @@ void unused_locals(const tir::Function& f, const SourceFile& file, std::vector<F
       out.push_back({"unused_mut", mut_span(file, decl), "variable does not need to be mutable",
                      "remove this `mut`"});
   }
+  unused_assignments(f, uses, out);
 }
 
 // ---- while_true
@@ -451,6 +486,31 @@ void dead_functions(const tir::Program& p, std::vector<Found>& out) {
                      "function `" + p.functions[k].name + "` is never used", ""});
 }
 
+// unconditional_recursion: a function that no run can leave without calling itself
+// (lint_flow.hpp), at its signature (from `fn` to before its body's `{`), as rustc says it.
+void unconditional_recursion(const tir::Program& p, std::vector<Found>& out) {
+  const std::string_view text = p.file->text();
+  for (size_t k = 0; k < p.functions.size(); ++k) {
+    const tir::Function& f = p.functions[k];
+    if (!f.body) continue;
+    const std::vector<const Expr*> calls = lint::unconditional_recursion(f, static_cast<int>(k));
+    if (calls.empty()) continue;
+    Span sig = f.span;
+    const size_t fn_at = text.substr(0, f.span.begin).rfind("fn");
+    if (fn_at != std::string_view::npos) sig.begin = static_cast<uint32_t>(fn_at);
+    if (f.body->span.begin > f.span.end && f.body->span.begin <= text.size()) {
+      uint32_t end = f.body->span.begin;
+      while (end > f.span.end && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+      sig.end = end;
+    }
+    Found w{"unconditional_recursion", sig, "function cannot return without recursing",
+            "cannot return without recursing"};
+    for (const Expr* call : calls) w.secondary.push_back({call->span, "recursive call site"});
+    w.helps.push_back("a `loop` may express intention better if this is on purpose");
+    out.push_back(std::move(w));
+  }
+}
+
 void lint_program(const tir::Program& program, Diagnostics& diags) {
   if (diags.has_errors() || !program.file) return;
   std::vector<Found> found;
@@ -469,6 +529,7 @@ void lint_program(const tir::Program& program, Diagnostics& diags) {
   }
   sum_unordered_printed(program, found);
   dead_functions(program, found);
+  unconditional_recursion(program, found);
   for (const tir::UnreachablePattern& u : program.unreachable_patterns) {
     Found w{"unreachable_patterns", u.at, "unreachable pattern", "no value can reach this"};
     for (const auto& [at, text] : u.because) w.secondary.push_back({at, text});

@@ -1,8 +1,8 @@
 // The checker's warnings (spec/errors.md, "Warnings"), read off the lowered program
 // (lower/lower.hpp) of a program the checker accepted: `unused_variables`, `unused_mut`,
-// `while_true`, `unreachable_code`, `unused_results`, `sum_unordered_printed`, `dead_code` and
-// `unreachable_patterns` (which the checker finds, check_match.cpp). The lane warnings belong to
-// the kernel rules (kernel_lints.cpp).
+// `unused_assignments` (lint_flow.hpp), `while_true`, `unreachable_code`, `unused_results`,
+// `sum_unordered_printed`, `dead_code` and `unreachable_patterns` (which the checker finds,
+// check_match.cpp). The lane warnings belong to the kernel rules (kernel_lints.cpp).
 #pragma once
 #include "check/tir.hpp"
 #include "support/diagnostics.hpp"

@@ -128,7 +128,7 @@ void Session::Impl::report_all(const Attempt& a, const SourceFile& input) const 
     Span in_input;
     if (d.severity == Severity::Warning &&
         (d.lint == "unused_variables" || d.lint == "unused_mut" || d.lint == "dead_code" ||
-         !a.composed.map(d.span, in_input)))
+         d.lint == "unused_assignments" || !a.composed.map(d.span, in_input)))
       continue;
     report(err, d, a.composed, input);
   }
