@@ -106,6 +106,9 @@ void Checker::run(bool needs_main) {
   plain_calls_.assign(sigs_.size(), {});
   for (size_t i = 0; i < sigs_.size(); ++i) check_function(static_cast<int>(i));
   check_device_calls();
+  for (const auto& [name, info] : consts_)
+    if (!info.named && !info.item->is_pub)
+      prog_.unnamed_consts.push_back({span(info.item->name), name});
   auto main_it = fn_by_name_.find("main");
   if (main_it == fn_by_name_.end()) {
     if (needs_main && !diags_.has_errors()) {
@@ -127,6 +130,8 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
   auto it = consts_.find(name);
   if (it == consts_.end()) return false;
   ConstInfo& c = it->second;
+  const Span own = span(c.item->name);
+  if (use.begin != own.begin || use.end != own.end) c.named = true;
   if (c.state == ConstInfo::InProgress) {
     error("E0206", use, "the value of const `" + name + "` depends on itself");
     c.state = ConstInfo::Failed;

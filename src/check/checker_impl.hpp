@@ -35,6 +35,7 @@ struct ConstInfo {
   tir::Literal value;
   std::string text;  // a `&str` const's value
   enum State { Pending, InProgress, Done, Failed } state = Pending;
+  bool named = false;  // named somewhere but in its own declaration (dead_code, check/lints.cpp)
 };
 
 struct Local {

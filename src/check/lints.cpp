@@ -458,7 +458,8 @@ bool never_ends(const tir::Block* b, bool jumps) {
 }
 
 // dead_code: the functions that no chain of calls reaches from `main` or a `pub fn` (what `vx call`
-// and the Python module call), at their names, as rustc says it of a binary's functions.
+// and the Python module call), at their names, as rustc says it of a binary's functions; and the
+// consts that nothing names (Program::unnamed_consts).
 void dead_functions(const tir::Program& p, std::vector<Found>& out) {
   const size_t n = p.functions.size();
   std::vector<bool> used(n, false);
@@ -484,6 +485,8 @@ void dead_functions(const tir::Program& p, std::vector<Found>& out) {
     if (!used[k])
       out.push_back({"dead_code", p.functions[k].span,
                      "function `" + p.functions[k].name + "` is never used", ""});
+  for (const auto& [at, name] : p.unnamed_consts)
+    out.push_back({"dead_code", at, "constant `" + name + "` is never used", ""});
 }
 
 // unconditional_recursion: a function that no run can leave without calling itself

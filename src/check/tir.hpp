@@ -434,6 +434,9 @@ inline std::vector<Block*> branches(const Expr* e) {
 struct Program {
   std::vector<Function> functions;
   std::vector<UnreachablePattern> unreachable_patterns;  // found by the checker
+  // The consts that are not `pub` and that nothing names but their own declarations (the
+  // `dead_code` lint, check/lints.cpp): each one's name, where it is declared.
+  std::vector<std::pair<Span, std::string>> unnamed_consts;
   int main_index = -1;
   std::shared_ptr<const SourceFile> file;
 
