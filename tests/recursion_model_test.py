@@ -298,25 +298,30 @@ def one(seed):
     want = sorted(where[id(c)] for c in model.calls) if warned else None
     if got != want:
         return checks.fail(f"{what}recursive call sites (line, column): vx {got}, model {want}")
+    returned = 0
     if warned:
         marked, _ = write(body, tail, True)
         for n in (-2, 0, 3):
             q = run_f(marked, n, os.path.join(tmp, f"r{seed}_marked.vx"))
             out = q.stdout.splitlines()
-            RETURNED[0] += q.returncode == 0
+            returned += q.returncode == 0
             if q.returncode == 0 and (not out or out[0] != "R"):
                 return checks.fail(f"{what}warned, but f({n}) returns without calling f: with "
                                    f"the calls marked it prints {q.stdout!r}")
-    return warned
+    return warned, returned
 
 
-RETURNED = [0]  # the runs of a marked `f` that returned
-warned = 0
+warned = returned = 0  # programs whose f is warned of; runs of a marked f that returned
 for k in range(PROGRAMS):
-    if one(SEED * 1_000_003 + k) is True:
-        warned += 1
-print(f"{PROGRAMS} programs: f warned of in {warned}; {RETURNED[0]} runs of a warned f returned")
+    result = one(SEED * 1_000_003 + k)
+    if result:
+        warned += result[0]
+        returned += result[1]
+print(f"{PROGRAMS} programs: f warned of in {warned}; {returned} runs of a warned f returned")
 if warned < PROGRAMS // 10 or warned > PROGRAMS * 9 // 10:
     checks.fail(f"{warned} of {PROGRAMS} programs warned of: the draw is too one-sided to test "
                 "the lint")
+if returned < warned:
+    checks.fail(f"only {returned} runs of the {warned} warned functions returned: too few to "
+                "check the model by runs")
 checks.finish()

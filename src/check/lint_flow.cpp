@@ -253,9 +253,9 @@ class FreeRuns {
         return true;
       case Shape::If: {
         if (!expr(e->args[0])) return false;
-        const bool then_ends = block(e->block);
-        const bool else_ends = block(e->else_block);  // no else: it completes
-        return then_ends || else_ends;
+        const bool then_completes = block(e->block);
+        const bool else_completes = block(e->else_block);  // none: it completes
+        return then_completes || else_completes;
       }
       case Shape::Block:
         return block(e->block) && args(e);

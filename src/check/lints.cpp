@@ -86,8 +86,8 @@ Span mut_span(const SourceFile& file, Span name) {
 
 // unused_assignments: a value stored into a scalar or array local that is read somewhere and
 // assigned somewhere (else unused_variables speaks), which no read reaches (lint_flow.hpp).
-// A tuple's or struct's elements, the hidden locals and those a return passes back are not looked
-// at.
+// A tuple's or struct's elements (`t.0`, `p.x`) and the hidden locals (`_…`, the return and
+// write-back slots among them) are not looked at.
 void unused_assignments(const tir::Function& f, const std::vector<SlotUse>& uses,
                         std::vector<Found>& out) {
   std::vector<bool> tracked(static_cast<size_t>(f.slot_count()), false);
@@ -98,22 +98,17 @@ void unused_assignments(const tir::Function& f, const std::vector<SlotUse>& uses
         !name.empty() && name[0] != '_' && name.find('.') == std::string::npos &&
         (t.is_scalar() || t.is_array()) && uses[slot].read && uses[slot].assigned;
   }
-  for (const std::vector<int>* passed_back : {&f.ret_slots, &f.write_back_from})
-    for (int slot : *passed_back)
-      if (slot >= 0 && slot < f.slot_count()) tracked[static_cast<size_t>(slot)] = false;
   for (const lint::DeadStore& d : lint::dead_stores(f, tracked)) {
     const std::string& name = f.slot_names[d.slot];
-    const bool passed = !d.at;
-    const Span at = passed                        ? f.slot_decls[d.slot]
-                    : d.at->kind == StmtKind::Let ? f.slot_decls[d.slot]
-                                                  : d.at->target->span;
-    out.push_back(
-        {"unused_assignments",
-         at,
-         (passed ? "value passed to `" : "value assigned to `") + name + "` is never read",
-         "",
-         {},
-         {"maybe it is overwritten before being read?"}});
+    // A `let`'s or a parameter's at the name declared, an assignment's at its target.
+    const Span at =
+        d.at && d.at->kind == StmtKind::Assign ? d.at->target->span : f.slot_decls[d.slot];
+    out.push_back({"unused_assignments",
+                   at,
+                   (d.at ? "value assigned to `" : "value passed to `") + name + "` is never read",
+                   "",
+                   {},
+                   {"maybe it is overwritten before being read?"}});
   }
 }
 
