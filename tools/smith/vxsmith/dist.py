@@ -1,6 +1,7 @@
 """Where a campaign's shards run (spec/smith.md §8): processes of this machine, or a Dask
 distributed cluster (Debian's python3-distributed), an existing one (`--scheduler`) or one
-started here on the loopback interface (`--workers N`).
+started here on the loopback interface (`--workers N`), by a host process (`host`, below) in a
+session of its own.
 
 Both give the campaign the same three calls: submit a task, wait for some to finish, and the
 shards that had to run again because a worker died. A task lost with its worker is run again:
@@ -12,7 +13,11 @@ unfinished tasks are submitted again (by the campaign, which asks `lost`).
 import functools
 import logging
 import os
+import signal
 import site
+import subprocess
+import sys
+import time
 import uuid
 from concurrent.futures import FIRST_COMPLETED, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -20,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from . import ending, shards
 from .progress import plural
 
+CLOSE_SECONDS = 20  # for the client, then the local cluster's host, to close before what is left is killed
 SMITH_DIR = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
@@ -94,17 +100,15 @@ class DaskPool:
 
     def __init__(self, scheduler=None, workers=None):
         need_distributed()
-        from distributed import Client, LocalCluster, Queue
+        from distributed import Client, Queue
 
-        self.cluster = None
+        self.host = None
         self.scratch = "smith-campaign-" + uuid.uuid4().hex[:12]
         if scheduler:
             self.client = Client(scheduler, timeout="30s")
-        else:  # its workers' files in the campaign's folder too (Dask leaves its dask-worker-space)
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
-                                        local_directory=os.path.join(shards.scratch_dir(self.scratch), "dask"))
-            self.client = Client(self.cluster)
+        else:
+            self.host = Host(workers, shards.scratch_dir(self.scratch))
+            self.client = Client(self.host.address, timeout="30s")
         # the workers import vxsmith from the campaign's own tools/smith (the same path on every
         # machine), now and on every worker that joins later
         self.client.register_worker_callbacks(setup=functools.partial(site.addsitedir, SMITH_DIR))
@@ -150,12 +154,73 @@ class DaskPool:
 
     def close(self, ended=False):
         """Close the client (its tasks are let go) and the cluster started here."""
-        if self.cluster is None:
+        if self.host is None:
             try:  # what the shards of killed workers left, on every worker still there
                 self.client.run(shards.remove_scratch, self.scratch)
             except Exception:
                 pass
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-            shards.remove_scratch(self.scratch)
+        try:
+            self.client.close(timeout=CLOSE_SECONDS)
+        finally:
+            if self.host is not None:
+                self.host.end()
+                shards.remove_scratch(self.scratch)
+
+
+class Host:
+    """The process that runs the local cluster of `--workers N` (`host`), in a session of its own:
+    a signal to the campaign's process group (a terminal's Ctrl-C, `kill -- -PGID`) does not reach
+    the cluster's scheduler, nannies and workers, whose start and close it could hang (a worker
+    killed while Dask started it was restarted by its nanny while the cluster waited for the first
+    start, forever). The campaign ends it, after closing its client, by closing its stdin; a
+    campaign killed outright closes it too."""
+
+    def __init__(self, workers, directory):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([SMITH_DIR] + ([os.environ["PYTHONPATH"]] if
+                                                                              os.environ.get("PYTHONPATH") else [])))
+        self.proc = subprocess.Popen([sys.executable, "-m", "vxsmith.dist", str(workers), directory], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
+                                     text=True)
+        self.address = ""
+        for line in self.proc.stdout:  # its scheduler's address, once its workers are up
+            if line.startswith("tcp://"):
+                self.address = line.strip()
+                break
+        if not self.address:
+            self.end()
+            raise SystemExit("campaign: the local Dask cluster did not start (status %s)" % self.proc.returncode)
+
+    def end(self):
+        """Close the cluster (by the host's stdin), wait for the host to end, then kill what is left
+        of its session (its group): while the host is not reaped its group's id is not reused."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        deadline = time.time() + CLOSE_SECONDS
+        while time.time() < deadline and not os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT):
+            time.sleep(0.05)
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+        self.proc.stdout.close()
+
+
+def host(workers, directory):
+    """`python3 -m vxsmith.dist N DIR`: a Dask cluster of N worker processes of one thread each on
+    127.0.0.1, its files in DIR/dask; print its scheduler's address, then close it at the end of
+    stdin."""
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None, silence_logs=logging.ERROR,
+                           local_directory=os.path.join(directory, "dask"))
+    print(cluster.scheduler_address, flush=True)
+    sys.stdin.read()
+    cluster.close(timeout=CLOSE_SECONDS)
+
+
+if __name__ == "__main__":
+    host(int(sys.argv[1]), sys.argv[2])
