@@ -130,7 +130,10 @@ def end(name, whom, sig, delay):
             ps = subprocess.run(["ps", "-o", "pid,ppid,etime,args", "-p", ",".join(alive)], capture_output=True,
                                 text=True).stdout
             for pid in alive:
-                subprocess.run(["kill", "-KILL", pid])
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             failures.append("%s left %d processes running:\n%s" % (what, len(alive), ps))
         if p.returncode != want:
             failures.append("%s: status %s after %.0f s, want %d: %r" % (what, p.returncode, took, want, err[-400:]))

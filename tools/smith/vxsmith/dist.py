@@ -176,8 +176,7 @@ class Host:
     campaign killed outright closes it too."""
 
     def __init__(self, workers, directory):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([SMITH_DIR] + ([os.environ["PYTHONPATH"]] if
-                                                                              os.environ.get("PYTHONPATH") else [])))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SMITH_DIR, os.environ.get("PYTHONPATH")])))
         self.proc = subprocess.Popen([sys.executable, "-m", "vxsmith.dist", str(workers), directory], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
                                      text=True)
