@@ -10,11 +10,6 @@ endforeach()
 # files, JSON errors, JUnit XML that stays well-formed. Needs python3 (not optional: without it
 # the test fails rather than pass unseen).
 vx_doctest(source_test)
-if(Python3_EXECUTABLE)
-  set(vx_python ${Python3_EXECUTABLE})
-else()
-  set(vx_python python3)
-endif()
 add_test(NAME cli_inputs
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/cli_inputs_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR})
@@ -48,7 +43,7 @@ if(VX_SANITIZE)
   set(vx_values_every 4)
 endif()
 add_test(NAME values
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/values_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance --every ${vx_values_every})
 
 # Deep and wide JSON on every surface that reads it (`vx diff`, `vx repl --protocol=jsonl`): a
@@ -89,14 +84,14 @@ add_test(NAME tuple_values
 # (tools/setup), so the test runs under Debian's python3, whatever python3 is first on PATH; it
 # fails where numpy is missing. The GPU tier's call is in cuda_host_test.
 add_test(NAME call
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/call_test.py $<TARGET_FILE:vx>
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/call_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance)
 
 # What a kernel author runs beside numpy (issue 38): `vx diff A.npy B.npy` in ulps, `vx call
 # --out` of an output with no input file (`--shape`), `vx call --bench`, and `--offload=gpu` with
 # no GPU (E0700). Debian's python3 for numpy, as `call`.
 add_test(NAME kernel_author
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/kernel_author_test.py $<TARGET_FILE:vx>
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/kernel_author_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR}/conformance)
 
 # `dbg!` (spec/builtins.md §7): its lines on stderr in pass order, the lint, the emitter's printf.

@@ -66,7 +66,6 @@ endif()
 if(NOT VX_FUZZ)
   return()
 endif()
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
 foreach(pair ${VX_FUZZ_RUNS})
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 harness)
@@ -76,7 +75,7 @@ foreach(pair ${VX_FUZZ_RUNS})
   target_compile_options(fuzz_${harness} PRIVATE -fsanitize=fuzzer)
   target_link_options(fuzz_${harness} PRIVATE -fsanitize=fuzzer)
   add_test(NAME fuzz_${harness}
-    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/fuzz --ci --runs ${runs}
+    COMMAND ${vx_python} ${PROJECT_SOURCE_DIR}/tools/fuzz --ci --runs ${runs}
             --build-dir ${CMAKE_BINARY_DIR} ${harness})
   set_tests_properties(fuzz_${harness} PROPERTIES TIMEOUT 600 LABELS fuzz)
 endforeach()

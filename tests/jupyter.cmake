@@ -9,8 +9,8 @@
 #    (notebooks/001_global_and_local_loops.ipynb) executed headless with nbclient, its outputs
 #    checked cell by cell.
 add_test(NAME repl_protocol
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/repl_protocol_test.py $<TARGET_FILE:vx>)
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_protocol_test.py $<TARGET_FILE:vx>)
 add_test(NAME notebook
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/notebook_test.py $<TARGET_FILE:vx>
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/notebook_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR})
 set_tests_properties(repl_protocol notebook PROPERTIES TIMEOUT 600)

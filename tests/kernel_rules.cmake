@@ -9,15 +9,9 @@ add_test(NAME race_check_corpus
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # The rule ids of E6032 (tests/kernel_rule_ids.py): spec/errors.md lists kernel_rules.def, every
 # E6032 of the corpus carries one under --error-format=json, and every rule is reported by one.
-# Fails (never skips) without Python.
-find_package(Python3 COMPONENTS Interpreter)
-if(Python3_FOUND)
-  add_test(NAME kernel_rule_ids
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kernel_rule_ids.py $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-else()
-  add_test(NAME kernel_rule_ids COMMAND ${CMAKE_COMMAND} -E false)
-endif()
+add_test(NAME kernel_rule_ids
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/kernel_rule_ids.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
 # Every collision note of E6032 names passes that get to the accesses: an `if`'s condition, a
 # `break`, a `while`, a helper's `if`, a stepped loop (tests/collision_notes_test.py).
 add_test(NAME collision_notes

@@ -24,12 +24,6 @@ else()
 endif()
 
 # The generated constant tables of vx_math.h are what their generator prints (mpmath).
-find_package(Python3 COMPONENTS Interpreter)
-if(Python3_FOUND)
-  set(vx_math_python ${Python3_EXECUTABLE})
-else()
-  set(vx_math_python python3)  # fails the test where there is none, never skips it
-endif()
-add_test(NAME math_tables COMMAND ${vx_math_python} ${CMAKE_CURRENT_LIST_DIR}/math_tables.py
+add_test(NAME math_tables COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/math_tables.py
                                   ${CMAKE_CURRENT_LIST_DIR}/..)
 set_tests_properties(math_tables PROPERTIES TIMEOUT 120 LABELS math)

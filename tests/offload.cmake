@@ -55,21 +55,19 @@ else()
   set(vx_arith_gpu)
 endif()
 add_test(NAME arith_tiers
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/arith_tiers_test.py $<TARGET_FILE:vx>
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/arith_tiers_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${vx_arith_gpu})
 set_tests_properties(arith_tiers PROPERTIES TIMEOUT 900)
 
 # emit_readable: `vx emit-cuda` keeps the Vx names, indents, writes #line, and --prelude
 # (spec/offload.md §1.1); NVRTC compiles a program whose names clash with C++ and the emitter's.
-if(Python3_EXECUTABLE)
-  add_test(NAME emit_readable
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/emit_readable_test.py $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-endif()
+add_test(NAME emit_readable
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/emit_readable_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
 
 # emit_options: --no-opt's names and --opt-bisect-limit's decisions (spec/offload.md §1.2).
 add_test(NAME emit_options
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/emit_options_test.py $<TARGET_FILE:vx>
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/emit_options_test.py $<TARGET_FILE:vx>
           ${PROJECT_SOURCE_DIR})
 
 # cuda_golden: FileCheck checks of the emitted CUDA (tests/cuda_golden/*.check, README.md there):
@@ -80,9 +78,6 @@ find_program(VX_FILECHECK NAMES FileCheck-14 FileCheck)
 if(NOT VX_FILECHECK)
   set(VX_FILECHECK FileCheck-14)
 endif()
-if(Python3_EXECUTABLE)
-  add_test(NAME cuda_golden
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cuda_golden.py $<TARGET_FILE:vx>
-            ${VX_FILECHECK}
-    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-endif()
+add_test(NAME cuda_golden
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/cuda_golden.py $<TARGET_FILE:vx> ${VX_FILECHECK}
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

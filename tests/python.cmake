@@ -25,9 +25,9 @@ endif()
 set(vx_python_env "PYTHONPATH=${CMAKE_BINARY_DIR}/python" "VX_BINARY=$<TARGET_FILE:vx>"
     "PYTHONDONTWRITEBYTECODE=1")
 add_test(NAME python
-  COMMAND ${Python_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_LIST_DIR}/python_test.py)
+  COMMAND ${vx_python} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_LIST_DIR}/python_test.py)
 add_test(NAME python_notebook
-  COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/python_notebook_test.py ${PROJECT_SOURCE_DIR})
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/python_notebook_test.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(python python_notebook PROPERTIES TIMEOUT 600 ENVIRONMENT "${vx_python_env}")
 # CUDA tensors through the stand-in CUDA driver (tests/offload.cmake) run the kernels that
 # cuda_host_test compiles for the host harness: after it.
@@ -37,7 +37,7 @@ set_property(TEST python APPEND PROPERTY ENVIRONMENT
   "VX_CUDA_HOST_DIR=${CMAKE_BINARY_DIR}/cuda_host")
 add_test(NAME python_install
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/python_install_test.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}
-          ${Python_EXECUTABLE})
+          ${vx_python})
 # It runs ninja on this build (nothing to do once it is built): not beside another test that does.
 set_tests_properties(python_install PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE
   ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")

@@ -16,40 +16,37 @@
 #    without it: it never reports itself skipped.
 vx_doctest(repl_unit_test)
 
-find_package(Python3 COMPONENTS Interpreter)
-if(Python3_FOUND)
-  add_test(NAME explain_examples
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/explain_examples.py $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-  add_test(NAME repl_piped
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py piped $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-  add_test(NAME repl_values
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py values $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-  add_test(NAME repl_pty
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py pty $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-  add_test(NAME repl_interrupt
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py interrupt
-            $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR})
-  add_test(NAME repl_inputs
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py inputs $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-  add_test(NAME repl_tmux
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_tmux_test.py $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-  # 6. repl_cut_inputs: inputs cut from every corpus program through the protocol; no
-  #    diagnostic points into the wrapper the REPL puts around an input (issue 39).
-  add_test(NAME repl_cut_inputs
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/repl_cut_inputs_test.py
-            $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR})
-  # 7. explain_pager: `vx explain` laid out and paged on a terminal, Markdown when piped; the
-  #    human E6032 names its rule.
-  add_test(NAME explain_pager
-    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/explain_pager_test.py $<TARGET_FILE:vx>
-            ${PROJECT_SOURCE_DIR})
-  set_tests_properties(explain_examples repl_piped repl_values repl_pty repl_interrupt repl_inputs
-                       repl_tmux repl_cut_inputs explain_pager PROPERTIES TIMEOUT 300)
-  set_tests_properties(repl_pty PROPERTIES SKIP_RETURN_CODE 77)  # a machine without ptys
-endif()
+add_test(NAME explain_examples
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/explain_examples.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+add_test(NAME repl_piped
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py piped $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+add_test(NAME repl_values
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py values $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+add_test(NAME repl_pty
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py pty $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+add_test(NAME repl_interrupt
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py interrupt
+          $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR})
+add_test(NAME repl_inputs
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_test.py inputs $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+add_test(NAME repl_tmux
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_tmux_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+# 6. repl_cut_inputs: inputs cut from every corpus program through the protocol; no
+#    diagnostic points into the wrapper the REPL puts around an input (issue 39).
+add_test(NAME repl_cut_inputs
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/repl_cut_inputs_test.py
+          $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR})
+# 7. explain_pager: `vx explain` laid out and paged on a terminal, Markdown when piped; the
+#    human E6032 names its rule.
+add_test(NAME explain_pager
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/explain_pager_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+set_tests_properties(explain_examples repl_piped repl_values repl_pty repl_interrupt repl_inputs
+                     repl_tmux repl_cut_inputs explain_pager PROPERTIES TIMEOUT 300)
+set_tests_properties(repl_pty PROPERTIES SKIP_RETURN_CODE 77)  # a machine without ptys

@@ -15,7 +15,6 @@ usage: repl_protocol_test.py VX
 """
 import json
 import os
-import re
 import signal
 import subprocess
 import sys

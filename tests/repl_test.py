@@ -694,7 +694,7 @@ def inputs():
              r"binding, .*?\n\n    fn main\(\) \{\n        let x = 1;\n        x = 2; "
              r"// error\[E0300\]\n    \}\n", ":explain E0300")
     r.send(":explain E0001")
-    m = r.expect("out", r"^E0001 — .*?\n(?=\S*\n?E\d{4}|\Z)", ":explain E0001", timeout=10)
+    r.expect("out", r"^E0001 — .*?\n(?=\S*\n?E\d{4}|\Z)", ":explain E0001", timeout=10)
     r.send(":sve x")
     status = r.close()
     if status != 0:

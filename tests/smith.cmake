@@ -29,39 +29,39 @@ if(VX_SANITIZE)
   set(vx_smith_count 40)
   set(vx_mutant_count 160)
 endif()
-add_test(NAME smith_selftest COMMAND /usr/bin/python3 ${VX_SMITH}/selftest.py)
+add_test(NAME smith_selftest COMMAND ${vx_python} ${VX_SMITH}/selftest.py)
 add_test(NAME smith_programs
-  COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count ${vx_smith_count} --jobs 2
+  COMMAND ${vx_python} ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count ${vx_smith_count} --jobs 2
           --gpu require --gpu-every 8 --work ${CMAKE_BINARY_DIR}/smith/programs -q
           --json ${CMAKE_BINARY_DIR}/smith/programs.json
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 add_test(NAME smith_races
-  COMMAND /usr/bin/python3 ${VX_SMITH}/smith --mutants --vx $<TARGET_FILE:vx> --seed 0 --count ${vx_mutant_count} --jobs 2
+  COMMAND ${vx_python} ${VX_SMITH}/smith --mutants --vx $<TARGET_FILE:vx> --seed 0 --count ${vx_mutant_count} --jobs 2
           --work ${CMAKE_BINARY_DIR}/smith/races --json ${CMAKE_BINARY_DIR}/smith/races.json
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_programs smith_races PROPERTIES TIMEOUT 400
   ENVIRONMENT "VX_CACHE_DIR=${CMAKE_BINARY_DIR}/smith/kernel_cache")
 add_test(NAME smith_kinds
-  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/smith_kinds_test.py --seed 0 --count ${vx_smith_seeds}
+  COMMAND ${vx_python} ${PROJECT_SOURCE_DIR}/tests/smith_kinds_test.py --seed 0 --count ${vx_smith_seeds}
           --vx $<TARGET_FILE:vx>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_kinds PROPERTIES TIMEOUT 120)
 # `smith --file`: the tiers asked for run (an unknown one is a usage error) and leave nothing
 # beside the program.
 add_test(NAME smith_file
-  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/smith_file_test.py ${VX_SMITH}/smith
+  COMMAND ${vx_python} ${PROJECT_SOURCE_DIR}/tests/smith_file_test.py ${VX_SMITH}/smith
           $<TARGET_FILE:vx> ${PROJECT_SOURCE_DIR}/conformance/semantics/tuple_field_of_value.vx
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_file PROPERTIES TIMEOUT 300)
 # smith and a campaign ended by SIGTERM (to it, to its process group) and Ctrl-C, at several
 # moments of the run: status 143 or 130 within 40 s, no process left, nothing in TMPDIR.
 add_test(NAME smith_ending
-  COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/smith_ending_test.py ${VX_SMITH} $<TARGET_FILE:vx>
+  COMMAND ${vx_python} ${PROJECT_SOURCE_DIR}/tests/smith_ending_test.py ${VX_SMITH} $<TARGET_FILE:vx>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(smith_ending PROPERTIES TIMEOUT 600)
 # The comparison can fail: an implementation that changes one digit of the output is caught.
 add_test(NAME smith_wrong_impl
-  COMMAND /usr/bin/python3 ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 10 --jobs 2
+  COMMAND ${vx_python} ${VX_SMITH}/smith --vx $<TARGET_FILE:vx> --seed 0 --count 10 --jobs 2
           --impl "sh ${VX_SMITH}/wrong_impl.sh $<TARGET_FILE:vx> {file}" --no-uir
           --work ${CMAKE_BINARY_DIR}/smith/wrong_impl
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -16,7 +16,7 @@
 if(NOT VX_SANITIZE)
   foreach(mode dist reduce)
     add_test(NAME smith_${mode}
-      COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/smith_dist_test.py ${mode} $<TARGET_FILE:vx>
+      COMMAND ${vx_python} ${PROJECT_SOURCE_DIR}/tests/smith_dist_test.py ${mode} $<TARGET_FILE:vx>
               ${CMAKE_BINARY_DIR}/smith/${mode})
   endforeach()
   set_tests_properties(smith_dist smith_reduce PROPERTIES TIMEOUT 240)

@@ -70,7 +70,6 @@ class Gen:
 
     def field(self, shape, depth):
         """`(W).i` of a tuple W that holds `shape` at i."""
-        r = self.r
         wrapper, index = self.wrapper(shape)
         text, ev = self.value(wrapper, depth - 1)
         return "(%s).%d" % (text, index), lambda st: ev(st)[index]
