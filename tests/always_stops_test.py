@@ -4,8 +4,10 @@ E0220, spec/semantics.md §4), against a model of when an integer operation stop
 own runtime.
 
 Random integer `/`, `%`, `<<` and `>>`, as operators and as compound assignments, of every integer
-type, whose right-hand side is a literal, a negated literal or a const, with the left operand a
-variable or a literal. The model says, from the operator, the types' widths and the value alone:
+type, whose right-hand side is a literal, a negated literal, a const, or a constant expression
+whose value it is (`(3u8 + 253u8)`, `(R7 - 0i16)`, `(255u16 as i8)`: the sum, difference and cast
+wrap), with the left operand a variable, a literal or such an expression. The model says, from
+the operator, the types' widths and the value alone:
 a division or remainder by zero stops, and so does a shift by an amount outside 0 to the left
 operand's width minus 1. vx check must refuse exactly those lines, with E0220, rustc's message and
 the label that names the dividend (`7_i32`, `i64::MIN`, or `_`) or the amount (`8_u8`). Then the runtime must
@@ -50,6 +52,32 @@ def const_name(v, t):
     return f"{t}::MAX" if v == hi else f"{v}_{t}"
 
 
+def wrap(v, t):
+    """`v` as a value of `t`, wrapped as Vx's integer arithmetic and casts wrap."""
+    lo, _ = bounds(t)
+    return (v - lo) % (1 << BITS[t]) + lo
+
+
+def expression(v, t, r, name=None):
+    """A constant expression of type `t` whose value is `v`, worked out here: a sum or difference
+    of two literals (or of the const `name` and a literal) that wraps to `v`, or a cast from
+    another integer type of a value that wraps to `v`."""
+    lo, hi = bounds(t)
+    a = literal(r.randint(lo, hi), t) if name is None else name
+    a_value = int(a[: -len(t)]) if name is None else v
+    form = r.choice(["+", "-", "as"])
+    if form == "+":
+        return f"({a} + {literal(wrap(v - a_value, t), t)})"
+    if form == "-":
+        return f"({a} - {literal(wrap(a_value - v, t), t)})"
+    w = r.choice(sorted(BITS))
+    wlo, whi = bounds(w)
+    choices = [x for x in (v + k * (1 << BITS[t]) for k in range(-2, 3)) if wlo <= x <= whi]
+    if not choices:
+        return f"({a} + {literal(wrap(v - a_value, t), t)})"
+    return f"({literal(r.choice(choices), w)} as {t})"
+
+
 def value(t, r, near=()):
     lo, hi = bounds(t)
     pool = [lo, hi, 0, 1, r.randint(lo, hi)] + [x for x in near if lo <= x <= hi]
@@ -72,6 +100,11 @@ class Case:
         bits = BITS[self.t]
         self.right = value(self.u, r, near=(0, -1, bits - 1, bits, bits + 1, 255) if shift else (0, 0, 0, -3))
         self.as_const = r.random() < 0.2
+        # The right-hand side as a constant expression (of the const, when there is one).
+        self.right_expression = expression(self.right, self.u, r, f"R{self.k}" if self.as_const else None) \
+            if r.random() < 0.4 else None
+        self.left_expression = expression(self.left, self.t, r) \
+            if self.left_literal and r.random() < 0.4 else None
         if shift:
             self.stops = not 0 <= self.right < bits
             way = "left" if self.op == "<<" else "right"
@@ -89,7 +122,7 @@ class Case:
 
     def statement(self, right):
         """The operation's line, its right-hand side `right`."""
-        left = literal(self.left, self.t) if self.left_literal else f"x{self.k}"
+        left = (self.left_expression or literal(self.left, self.t)) if self.left_literal else f"x{self.k}"
         if self.compound:
             return f"    let mut y{self.k}: {self.t} = {literal(self.left, self.t)}; y{self.k} {self.op}= {right};"
         return f"    let y{self.k} = {left} {self.op} {right};"
@@ -98,6 +131,8 @@ class Case:
         return f"    let x{self.k}: {self.t} = {literal(self.left, self.t)};"
 
     def right_text(self):
+        if self.right_expression:
+            return self.right_expression
         return f"R{self.k}" if self.as_const else literal(self.right, self.u)
 
 

@@ -787,9 +787,11 @@ TEST_CASE("errors past the cap are counted, and the program is still refused") {
 }
 
 TEST_CASE("a constant zero divisor or a constant shift too far is E0220, with rustc's labels") {
-  // spec/errors.md E0220: the right-hand side alone decides; the dividend is named when it is a
-  // constant (`-7_i32`, and as rustc's ConstInt names the ends of a type, `u64::MAX`), `_`
-  // otherwise; the span is the operation or the whole compound assignment.
+  // spec/errors.md E0220: the right-hand side's value decides, where it is constant (a literal,
+  // or literals, consts, operators and casts: `1 - 1`); the dividend is named when it is a
+  // constant (`-7_i32`, `7_i32` for `2 + 5`, and as rustc's ConstInt names the ends of a type,
+  // `u64::MAX`), `_` otherwise; the span is the operation or the whole compound assignment. A
+  // divisor that itself divides by zero has its own E0220, and the operation around it none.
   const std::string text =
       "fn main() {\n"
       "    let x = 5;\n"
@@ -804,7 +806,14 @@ TEST_CASE("a constant zero divisor or a constant shift too far is E0220, with ru
       "    let f = x / (1 - 1);\n"
       "    let g = 1u8 << 7;\n"
       "    let h = 7.0 / 0.0;\n"
+      "    let i = (2 + 5) % (3 - 3);\n"
+      "    let j = 1u8 << (4 + 4);\n"
+      "    let k = x / (1 / 0);\n"
+      "    let m = [1, 2, 3];\n"
+      "    let l = x / (1 - 2) + m[1 + 1] + m[(1 - 1) * 7];\n"
+      "    let n = m[1 + 2] + m[0 - 1];\n"
       "    println!(\"{} {} {} {} {} {} {} {} {}\", a, b, y, c, d, e, f, g, h);\n"
+      "    println!(\"{} {} {} {} {}\", i, j, k, l, n);\n"
       "}\n";
   auto c = check(text);
   struct Want {
@@ -826,6 +835,18 @@ TEST_CASE("a constant zero divisor or a constant shift too far is E0220, with ru
        "attempt to shift left by `16_u64`, which would overflow", "y <<= 16u64"},
       {10, "E0220", "this operation will panic at runtime", "attempt to divide `u64::MAX` by zero",
        "18446744073709551615u64 / 0"},
+      {11, "E0220", "this operation will panic at runtime", "attempt to divide `_` by zero",
+       "x / (1 - 1)"},
+      {14, "E0220", "this operation will panic at runtime",
+       "attempt to calculate the remainder of `7_i32` with a divisor of zero", "(2 + 5) % (3 - 3)"},
+      {15, "E0220", "this arithmetic operation will overflow",
+       "attempt to shift left by `8_i32`, which would overflow", "1u8 << (4 + 4)"},
+      {16, "E0220", "this operation will panic at runtime", "attempt to divide `1_i32` by zero",
+       "1 / 0"},
+      {19, "E0220", "this operation will panic at runtime",
+       "index out of bounds: the length is 3 but the index is 3", "m[1 + 2]"},
+      {19, "E0220", "this operation will panic at runtime",
+       "index out of bounds: the length is 3 but the index is -1", "m[0 - 1]"},
   };
   const auto& got = c.diags->list();
   REQUIRE(got.size() == want.size());

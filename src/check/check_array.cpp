@@ -173,12 +173,13 @@ tir::Expr* Checker::check_array_index(tir::Expr* base, const std::vector<tir::Ex
   }
   bool ok = true;
   for (int k = 0; k < n; ++k) {
-    const tir::Expr* i = indices[k];
-    if (i->type.is_error()) {
+    if (indices[k]->type.is_error()) {
       ok = false;
       continue;
     }
-    if (i->kind != tir::ExprKind::Literal) continue;
+    // The index's value where it is constant (`1 + 2`, `N - 1`), as rustc's lint sees it.
+    const tir::Expr* i = fold_constant(indices[k], false);
+    if (!i || i->kind != tir::ExprKind::Literal) continue;
     // rustc's `unconditional_panic`, an error by default: a constant index out of bounds.
     const bool negative = is_signed_int(i->type.scalar) && i->lit.i < 0;
     const uint64_t len = static_cast<uint64_t>(t.dims[k]);

@@ -331,16 +331,19 @@ tir::Expr* Checker::check_tree(const OpTree& t, const Type* expected) {
   return e;
 }
 
-void Checker::always_stops(tir::BinOp op, const tir::Expr* left, const Type& left_type,
-                           const tir::Expr* right, Span s) {
+void Checker::always_stops(tir::BinOp op, tir::Expr* left, const Type& left_type, tir::Expr* right,
+                           Span s) {
   const bool divides = op == tir::BinOp::Div || op == tir::BinOp::Rem;
   const bool shifts = op == tir::BinOp::Shl || op == tir::BinOp::Shr;
-  if (!fn_ || !(divides || shifts) || right->kind != tir::ExprKind::Literal ||
-      !right->type.is_scalar() || !is_int(right->type.scalar) || !left_type.is_scalar() ||
-      !is_int(left_type.scalar))
+  if (!fn_ || !(divides || shifts) || !right->type.is_scalar() || !is_int(right->type.scalar) ||
+      !left_type.is_scalar() || !is_int(left_type.scalar))
     return;
+  // The operands' values where they are constant (`1 - 1`, `N * 2`), as rustc's lints see them.
+  right = fold_constant(right, false);
+  if (!right) return;
   // A constant as rustc names it (`7_i32`, `u64::MAX`: value_text), anything else `_`.
-  auto named = [](const tir::Expr* e) -> std::string {
+  auto named = [&](tir::Expr* e) -> std::string {
+    if (e) e = fold_constant(e, false);
     if (!e || e->kind != tir::ExprKind::Literal) return "_";
     const Scalar t = e->type.scalar;
     using patterns::Int;

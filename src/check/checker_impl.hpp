@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "check/checker.hpp"
@@ -115,12 +116,12 @@ class Checker {
   std::unique_ptr<OpTree> fold_chain(const ast::Expr& e);
   tir::Expr* check_tree(const OpTree& t, const Type* expected);
   // E0220 for an operation at `s` that stops every run that gets there, by a constant right
-  // operand: an integer `/` or `%` by zero, as rustc's `unconditional_panic`, or a shift of a
-  // `left_type` by an amount outside 0 to its width minus 1, as its `arithmetic_overflow`
-  // (spec/semantics.md §4). `left` is null for a compound assignment. A const's value is the const
-  // folder's (E0206).
-  void always_stops(tir::BinOp op, const tir::Expr* left, const Type& left_type,
-                    const tir::Expr* right, Span s);
+  // operand (any expression of literals, consts, operators and casts: fold_constant): an integer
+  // `/` or `%` by zero, as rustc's `unconditional_panic`, or a shift of a `left_type` by an amount
+  // outside 0 to its width minus 1, as its `arithmetic_overflow` (spec/semantics.md §4). `left`
+  // is null for a compound assignment. A const's value is the const folder's (E0206).
+  void always_stops(tir::BinOp op, tir::Expr* left, const Type& left_type, tir::Expr* right,
+                    Span s);
   // The same for the assignment `st` to a place of type `t` at `target`, when it is compound
   // (`x /= 0;`): its span runs from the place to the end of `value`.
   void always_stops(const tir::Stmt* st, const Type& t, Span target, const ast::Expr& value);
@@ -368,13 +369,18 @@ class Checker {
   // A mismatch only because `found` has a `?` where `expected` has a size: says so on `d`.
   static void run_time_size_help(Diagnostic& d, const Type& expected, const Type& found);
   bool check_format(const std::vector<ast::Expr>& args, size_t first, Span span, tir::Expr* into);
-  // Evaluates a constant expression (literals, operators, casts) for a const item; returns null
-  // when it is not constant.
-  tir::Expr* fold_constant(tir::Expr* e);
+  // Evaluates a constant expression (literals, consts, operators, casts) for a const item; returns
+  // null when it is not constant, or when it divides by zero or shifts too far, which is E0206
+  // when `report` (a const's value) and not otherwise (an operand that E0220 looks at, whose
+  // own operation has its own E0220). Without `report` each node is folded once (quiet_folds_),
+  // so that the operands of nested operations are not folded again at each level.
+  tir::Expr* fold_constant(tir::Expr* e, bool report = true);
+  tir::Expr* fold_node(tir::Expr* e, bool report);
   tir::Expr* ordering_arg(const ast::Expr& e, const char* enum_name,
                           const std::vector<std::string>& names);
 
   const ParsedProgram& parsed_;
+  std::unordered_map<const tir::Expr*, tir::Expr*> quiet_folds_;  // fold_constant's
   Diagnostics& diags_;
   const SourceFile& file_;
   tir::Program& prog_;

@@ -236,13 +236,22 @@ tir::Expr* Checker::check_const_value(const ConstInfo& c) {
   return e;
 }
 
-tir::Expr* Checker::fold_constant(tir::Expr* e) {
+tir::Expr* Checker::fold_constant(tir::Expr* e, bool report) {
+  if (report) return fold_node(e, true);
+  if (auto it = quiet_folds_.find(e); it != quiet_folds_.end()) return it->second;
+  tir::Expr* folded = fold_node(e, false);
+  quiet_folds_[e] = folded;
+  return folded;
+}
+
+tir::Expr* Checker::fold_node(tir::Expr* e, bool report) {
   using tir::BinOp;
   using tir::ExprKind;
   if (e->kind == ExprKind::Literal) return e;
+  if (!report && !e->type.is_scalar()) return nullptr;  // an operand refused already
   auto lit = [&](const Type& t) { return make(ExprKind::Literal, t, e->span); };
   if (e->kind == ExprKind::Unary) {
-    tir::Expr* a = fold_constant(e->args[0]);
+    tir::Expr* a = fold_constant(e->args[0], report);
     if (!a) return nullptr;
     tir::Expr* r = lit(e->type);
     const Scalar s = e->type.scalar;
@@ -259,7 +268,7 @@ tir::Expr* Checker::fold_constant(tir::Expr* e) {
     return r;
   }
   if (e->kind == ExprKind::Cast) {
-    tir::Expr* a = fold_constant(e->args[0]);
+    tir::Expr* a = fold_constant(e->args[0], report);
     if (!a) return nullptr;
     tir::Expr* r = lit(e->type);
     const Scalar from = a->type.scalar, to = e->type.scalar;
@@ -280,8 +289,8 @@ tir::Expr* Checker::fold_constant(tir::Expr* e) {
     return r;
   }
   if (e->kind != ExprKind::Binary) return nullptr;
-  tir::Expr* a = fold_constant(e->args[0]);
-  tir::Expr* b = fold_constant(e->args[1]);
+  tir::Expr* a = fold_constant(e->args[0], report);
+  tir::Expr* b = fold_constant(e->args[1], report);
   if (!a || !b) return nullptr;
   tir::Expr* r = lit(e->type);
   const Scalar s = a->type.scalar;
@@ -346,6 +355,7 @@ tir::Expr* Checker::fold_constant(tir::Expr* e) {
     r->lit.i = to_slot(v);
     return true;
   });
+  if (err != 0 && !report) return nullptr;
   if (err == VX_ARITH_DIV_ZERO) {
     error("E0206", e->span, "the const's value divides by zero", "division by zero");
     return nullptr;
