@@ -610,6 +610,15 @@ def inputs():
     r.send(":check")
     r.expect("out", r"^no kernel entered yet: ", ":check before any kernel")
 
+    # An accepted input's warnings show, as in a file, but those of a binding or function no
+    # input uses yet: a later one may.
+    r.send("while true { break; }")
+    r.send("fn spin(n: i32) -> i32 { spin(n) }")
+    r.expect("out", r"^defined fn spin\n", "a function with a warning is defined")
+    r.send("let mut unused_yet = 1;")
+    r.send("fn not_called_yet() {}")
+    r.expect("out", r"^defined fn not_called_yet\n", "a function no input calls yet")
+
     # Where an input ends.
     r.send("let y = 3 +")  # an operator at the end: it goes on
     r.send("4;")
@@ -713,6 +722,8 @@ def inputs():
         fail(f"a diagnostic points into the wrapping (<session>):\n{err}")
     got = [(k, loc) for k, loc, _ in diagnostics(err)]
     want = [
+        ("plain", "<repl>:1:1"),   # while_true
+        ("plain", "<repl>:1:1"),   # unconditional_recursion
         ("E0001", "<repl>:1:11"),  # let z = 1 + <blank line>: at the `+`, as in a file
         ("E0002", "<repl>:1:9"),   # let w = (1 +: the `(` is never closed
         ("E0001", "<repl>:1:10"),  # let v = 3
@@ -737,7 +748,9 @@ def inputs():
                       (("E0101", "<repl>:1:1"), "is not kept")]:
         if text not in body.get(key, ""):
             fail(f"{key}: {text!r} is missing from:\n{body.get(key)}")
-    for text in ["note: `return` ended the input early: its bindings are not kept",
+    for text in ["warning: denote infinite loops with `loop { ... }`\n --> <repl>:1:1\n",
+                 "warning: function cannot return without recursing\n --> <repl>:1:1\n",
+                 "note: `return` ended the input early: its bindings are not kept",
                  # not the `}` of the wrapper (issue 39)
                  "error[E0001]: expected `;`, found the end of the input\n --> <repl>:1:10\n",
                  f"`:reload` reads `{reload_me}` again",

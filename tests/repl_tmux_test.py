@@ -106,6 +106,13 @@ screen = Screen()
 PROMPT = r"^vx> "
 
 
+def warp_warning(lanes, idle):
+    """The end of a kernel input whose lane loop (line 3) has `lanes` lanes, not a multiple of the
+    warp: its lanes_not_warp_multiple warning, as `vx run` gives it, then the prompt."""
+    return (r"^\.\.\. }\nwarning: %d lanes are not a multiple of 32, the warp: the last warp of "
+            r"each block has %d idle lanes\n --> <repl>:3:1\n(?:.*\n)*?" % (lanes, idle)) + PROMPT
+
+
 def wait_ready(what, timeout=30):
     """Waits until the REPL waits for a line: the pane's last line is a bare prompt. A line typed
     while the REPL is still busy is echoed by the terminal and again by the line editor, which
@@ -161,7 +168,7 @@ try:
     store = "for t in 0..8 across lanes(8) { out[b + 4 * t] = t; }"
     step(["let mut out = transfer(Tensor<i32, [32]>::fill(0), Memory::HBM);",
           "spawn on(Topology::Device) {", "for b in 0..4 across blocks {", store, "}", "}"],
-         r"^\.\.\. }\n" + PROMPT, "the lesson's b + 4t kernel")
+         warp_warning(8, 24), "the lesson's b + 4t kernel")
     rows = ["%4d | " % r + " ".join("%d:%d" % (e % 4, e // 4) for e in range(r, r + 16))
             for r in (0, 16)]
     want = ["<repl>:3:%d: who writes `out[b + 4 * t]` of `out` [32]" % (store.index("out[") + 1),
@@ -182,14 +189,14 @@ try:
     step(["let y = n +"], r"^\.\.\. ", "the continuation prompt after `+`")
     step(["3;", "y * 2"], r"^= 20 : i32\n" + PROMPT, "a value over two lines")
 
-    # A function, a kernel in Vx (the lesson's 3x + 1 as 4 blocks of 16 lanes) and a print, for
-    # :save below.
+    # A function, a kernel in Vx (the lesson's 3x + 1 as 4 blocks of 16 lanes, which warns that
+    # 16 lanes are not a warp, as `vx run` does) and a print, for :save below.
     step(["fn scale(v: f32) -> f32 { v * 2.0 }"], r"^defined fn scale\n" + PROMPT, "a function")
     step(["let mut g = transfer(Tensor<i32, [4, 16]>::fill(0), Memory::HBM);",
           "spawn on(Topology::Device) {",
           "for b in 0..4 across blocks {",
           "for l in 0..16 across lanes(16) { g[b][l] = (b * 16 + l) * 3 + 1; }",
-          "}", "}"], r"^\.\.\. }\n" + PROMPT, "a kernel")
+          "}", "}"], warp_warning(16, 16), "a kernel")
     step(["let back = transfer(g, Memory::CPU_DRAM);",
           'println!("{} {} {} {}", n, scale(t[1][3]), back[0][0], back[3][15]);'],
          r"^7 200\.5 1 190\n" + PROMPT, "a print")

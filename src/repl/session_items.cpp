@@ -84,6 +84,7 @@ bool Session::Impl::eval_items(const Input& in) {
     return false;
   }
   if (!p.has_main && refuse_main_calls(a, *input)) return false;
+  report_all(a, *input);  // its warnings
   remember_region(a, *input);
   if (p.has_main) {
     SessionRunner runner;  // no markers: main is the program's own

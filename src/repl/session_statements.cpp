@@ -318,6 +318,7 @@ bool Session::Impl::eval_statements(const Input& in, bool type_only) {
     }
     main_fn = &a.program()->functions[a.program()->main_index];
   }
+  report_all(a, input);  // its warnings
   remember_region(a, input);
 
   const auto& stmts = main_fn->body->stmts;
