@@ -80,6 +80,12 @@ add_test(NAME dead_store_model
 add_test(NAME recursion_model
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/recursion_model_test.py $<TARGET_FILE:vx>)
 set_tests_properties(dead_store_model recursion_model PROPERTIES TIMEOUT 300)
+# unused_parens: the parentheses it warns of, taken away from the corpus's and the generator's
+# programs, change nothing vx check or vx run says (tests/unused_parens_fix_test.py).
+add_test(NAME unused_parens_fix
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/unused_parens_fix_test.py $<TARGET_FILE:vx>
+          ${PROJECT_SOURCE_DIR})
+set_tests_properties(unused_parens_fix PROPERTIES TIMEOUT 300)
 
 # E0220 for a constant divisor of zero or a constant shift amount out of range, on random
 # operations of every integer type, against a model of when an operation stops and against the

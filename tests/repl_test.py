@@ -618,6 +618,9 @@ def inputs():
     r.send("let mut unused_yet = 1;")
     r.send("fn not_called_yet() {}")
     r.expect("out", r"^defined fn not_called_yet\n", "a function no input calls yet")
+    r.send("let pp = (5);")
+    r.send("(40 + pp)")  # the value shown: the session's binding of it is not the user's
+    r.expect("out", r"^= 45 : i32\n", "a value in parentheses")
 
     # Where an input ends.
     r.send("let y = 3 +")  # an operator at the end: it goes on
@@ -724,6 +727,7 @@ def inputs():
     want = [
         ("plain", "<repl>:1:1"),   # while_true
         ("plain", "<repl>:1:1"),   # unconditional_recursion
+        ("plain", "<repl>:1:10"),  # unused_parens of `let pp = (5);`
         ("E0001", "<repl>:1:11"),  # let z = 1 + <blank line>: at the `+`, as in a file
         ("E0002", "<repl>:1:9"),   # let w = (1 +: the `(` is never closed
         ("E0001", "<repl>:1:10"),  # let v = 3
@@ -750,6 +754,7 @@ def inputs():
             fail(f"{key}: {text!r} is missing from:\n{body.get(key)}")
     for text in ["warning: denote infinite loops with `loop { ... }`\n --> <repl>:1:1\n",
                  "warning: function cannot return without recursing\n --> <repl>:1:1\n",
+                 "warning: unnecessary parentheses around assigned value\n --> <repl>:1:10\n",
                  "note: `return` ended the input early: its bindings are not kept",
                  # not the `}` of the wrapper (issue 39)
                  "error[E0001]: expected `;`, found the end of the input\n --> <repl>:1:10\n",

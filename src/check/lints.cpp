@@ -10,6 +10,7 @@
 #include <set>
 
 #include "check/lint_flow.hpp"
+#include "check/lint_parens.hpp"
 #include "check/tir_walk.hpp"
 #include "support/internal_error.hpp"
 
@@ -509,7 +510,7 @@ void unconditional_recursion(const tir::Program& p, std::vector<Found>& out) {
   }
 }
 
-void lint_program(const tir::Program& program, Diagnostics& diags) {
+void lint_program(const tir::Program& program, const ParsedProgram& parsed, Diagnostics& diags) {
   if (diags.has_errors() || !program.file) return;
   std::vector<Found> found;
   for (const tir::Function& f : program.functions) {
@@ -528,6 +529,9 @@ void lint_program(const tir::Program& program, Diagnostics& diags) {
   sum_unordered_printed(program, found);
   dead_functions(program, found);
   unconditional_recursion(program, found);
+  for (lint::UnusedParens& u : lint::unused_parens(parsed, *program.file))
+    found.push_back(
+        {"unused_parens", u.span, std::move(u.message), "help: remove these parentheses"});
   for (const tir::UnreachablePattern& u : program.unreachable_patterns) {
     Found w{"unreachable_patterns", u.at, "unreachable pattern", "no value can reach this"};
     for (const auto& [at, text] : u.because) w.secondary.push_back({at, text});

@@ -97,7 +97,7 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
   }
   if (options.through == Step::Check) return c;
   lower::lower_program(*c.program);
-  lint_program(*c.program, *c.diags);
+  lint_program(*c.program, *c.parsed, *c.diags);
   if (options.through == Step::Lower) return c;
   static const Machine kDefault = default_machine();
   if (!check_kernel_rules(*c.program, options.machine ? *options.machine : kDefault, *c.diags,

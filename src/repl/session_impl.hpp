@@ -71,7 +71,11 @@ struct Session::Impl {
   // input`), and with `place`, placed where the input's code ends. False when it is not one.
   static bool at_end_of_input(Diagnostic& m, const SourceFile& input, bool place);
   void deliver(std::ostream& o, const SourceFile* file, const Diagnostic& m) const;
-  void report_all(const Attempt& a, const SourceFile& input) const;
+  // `shown`: the input's final expression, whose value is shown. The session assigns it to a
+  // binding of its own, so parentheses around all of it would be unused_parens' "assigned value",
+  // which the input has none of.
+  void report_all(const Attempt& a, const SourceFile& input,
+                  std::optional<Span> shown = std::nullopt) const;
 
   // -- composing (session_statements.cpp)
 

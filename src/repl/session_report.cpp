@@ -121,14 +121,17 @@ void Session::Impl::deliver(std::ostream& o, const SourceFile* file, const Diagn
   repl::deliver(hooks, o, file, m);
 }
 
-void Session::Impl::report_all(const Attempt& a, const SourceFile& input) const {
+void Session::Impl::report_all(const Attempt& a, const SourceFile& input,
+                               std::optional<Span> shown) const {
   for (const Diagnostic& d : a.diags()->list()) {
     // A binding or a function is used by later inputs, and a warning about the session's own
     // wrapping is not the user's: only warnings about the input, and not of unused bindings.
     Span in_input;
     if (d.severity == Severity::Warning &&
         (d.lint == "unused_variables" || d.lint == "unused_mut" || d.lint == "dead_code" ||
-         d.lint == "unused_assignments" || !a.composed.map(d.span, in_input)))
+         d.lint == "unused_assignments" || !a.composed.map(d.span, in_input) ||
+         (d.lint == "unused_parens" && shown && in_input.begin == shown->begin &&
+          in_input.end == shown->end)))
       continue;
     report(err, d, a.composed, input);
   }

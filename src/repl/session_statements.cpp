@@ -318,7 +318,9 @@ bool Session::Impl::eval_statements(const Input& in, bool type_only) {
     }
     main_fn = &a.program()->functions[a.program()->main_index];
   }
-  report_all(a, input);  // its warnings
+  std::optional<Span> shown;
+  if (tail) shown = Span{static_cast<uint32_t>(tail->begin), static_cast<uint32_t>(tail->end)};
+  report_all(a, input, shown);  // its warnings
   remember_region(a, input);
 
   const auto& stmts = main_fn->body->stmts;

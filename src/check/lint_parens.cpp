@@ -1,0 +1,209 @@
+// unused_parens (lint_parens.hpp): one walk over the AST of every item, which looks at the
+// expression standing in each place the lint knows.
+#include "check/lint_parens.hpp"
+
+#include <string_view>
+
+#include "parse/ast.hpp"
+
+namespace vx::lint {
+
+namespace {
+
+// What may stand inside parentheses at a place without them being needed.
+enum class Place {
+  Value,  // an assigned or returned value, an argument: anything
+  Head,   // before a `{` (`if`, `while`, `match`, a `for` range): no `{` inside, where a struct
+          // literal would need them
+  Tail,   // a block's value: not a block-like expression first, which would become a statement
+};
+
+// The parentheses that hold the whole of `e` (not a tuple's), or null.
+const ast::Paren* whole_paren(const ast::Expr& e) {
+  if (!e.rest.empty() || !e.first.types.empty() || !e.first.operand.ops.empty() ||
+      !e.first.operand.operand.suffixes.empty())
+    return nullptr;
+  const auto* par = boost::get<ast::Paren>(&e.first.operand.operand.base);
+  return par && !par->is_tuple() ? par : nullptr;
+}
+
+// Whether `e` starts with an expression that is a statement of its own at the start of a block.
+bool starts_block_like(const ast::Expr& e) {
+  if (!e.first.operand.ops.empty()) return false;
+  return ast::visit(
+      e.first.operand.operand.base, [](const ast::FloatLit&) { return false; },
+      [](const ast::IntLit&) { return false; }, [](const ast::BoolLit&) { return false; },
+      [](const ast::StringLit&) { return false; }, [](const ast::CharLit&) { return false; },
+      [](const ast::TensorCtor&) { return false; }, [](const ast::MacroCall&) { return false; },
+      [](const ast::PathExpr&) { return false; }, [](const ast::ArrayLit&) { return false; },
+      [](const ast::StructLit&) { return false; }, [](const ast::UnitLit&) { return false; },
+      [](const ast::Paren&) { return false; }, [](const ast::UnsafeBlock&) { return true; },
+      [](const ast::LoopExpr&) { return true; },
+      [](const ast::x3::forward_ast<ast::IfExpr>&) { return true; },
+      [](const ast::x3::forward_ast<ast::MatchExpr>&) { return true; },
+      [](const ast::x3::forward_ast<ast::Block>&) { return true; });
+}
+
+class Walk {
+ public:
+  Walk(const ParsedProgram& parsed, const SourceFile& file, std::vector<UnusedParens>& out)
+      : parsed_(parsed), text_(file.text()), out_(out) {}
+
+  void item(const ast::Item& it) {
+    ast::visit(
+        it, [](const ast::Attribute&) {}, [](const ast::ImportItem&) {},
+        [&](const ast::FnItem& f) { block(f.body); },
+        [&](const ast::ConstItem& c) { at(c.value, "assigned value", Place::Value); },
+        [](const ast::StructItem&) {});
+  }
+
+ private:
+  // `e`, standing where the lint looks: its parentheses reported when they hold all of it.
+  void at(const ast::Expr& e, const char* what, Place place) {
+    if (const ast::Paren* par = whole_paren(e)) {
+      const Span s = parsed_.span(*par);
+      const bool known = s.begin < s.end && s.end <= text_.size();
+      const bool needed =
+          !known ||
+          (place == Place::Head &&
+           text_.substr(s.begin, s.end - s.begin).find('{') != std::string_view::npos) ||
+          (place == Place::Tail && starts_block_like(par->inner.get()));
+      if (!needed) out_.push_back({s, std::string("unnecessary parentheses around ") + what});
+    }
+    expr(e);
+  }
+
+  void expr(const ast::Expr& e) {
+    cast(e.first);
+    for (const ast::BinaryRest& r : e.rest) cast(r.operand);
+  }
+
+  void cast(const ast::Cast& c) {
+    const ast::Postfix& p = c.operand.operand;
+    primary(p.base);
+    for (const ast::Suffix& s : p.suffixes)
+      ast::visit(
+          s, [&](const ast::IndexSuffix& i) { expr(i.index.get()); },
+          [&](const ast::MethodSuffix& m) { arguments(m.args, "method argument"); },
+          [](const ast::FieldSuffix&) {});
+  }
+
+  void arguments(const std::vector<ast::Expr>& args, const char* what) {
+    for (const ast::Expr& a : args) at(a, what, Place::Value);
+  }
+
+  void primary(const ast::Primary& p) {
+    ast::visit(
+        p, [](const ast::FloatLit&) {}, [](const ast::IntLit&) {}, [](const ast::BoolLit&) {},
+        [](const ast::StringLit&) {}, [](const ast::CharLit&) {},
+        [&](const ast::TensorCtor& t) { arguments(t.args, "function argument"); },
+        [&](const ast::MacroCall& m) {
+          for (const ast::Expr& a : m.args) expr(a);  // a macro's arguments are its own
+        },
+        [&](const ast::PathExpr& pe) {
+          if (pe.call_args) arguments(*pe.call_args, "function argument");
+        },
+        [&](const ast::ArrayLit& a) {
+          for (const ast::Expr& e : a.elems) expr(e);
+        },
+        [&](const ast::StructLit& s) {
+          for (const ast::FieldInit& f : s.fields)
+            if (f.value) expr(f.value->get());
+        },
+        [](const ast::UnitLit&) {},
+        [&](const ast::Paren& par) {
+          expr(par.inner.get());
+          for (const ast::Expr& e : par.rest) expr(e);
+        },
+        [&](const ast::UnsafeBlock& u) { block(u.body.get()); },
+        [&](const ast::LoopExpr& l) { block(l.body.get()); },
+        [&](const ast::x3::forward_ast<ast::IfExpr>& i) { if_expr(i.get()); },
+        [&](const ast::x3::forward_ast<ast::MatchExpr>& m) { match(m.get()); },
+        [&](const ast::x3::forward_ast<ast::Block>& b) { block(b.get()); });
+  }
+
+  void if_expr(const ast::IfExpr& i) {
+    at(i.cond, "`if` condition", Place::Head);
+    block(i.then_block.get());
+    for (const ast::ElseIf& e : i.else_ifs) {
+      at(e.cond, "`if` condition", Place::Head);
+      block(e.body.get());
+    }
+    if (i.else_block) block(i.else_block->get());
+  }
+
+  void match(const ast::MatchExpr& m) {
+    at(m.scrutinee, "`match` scrutinee expression", Place::Head);
+    for (const ast::MatchArm& arm : m.arms) {
+      if (arm.guard) expr(*arm.guard);
+      expr(arm.body.expr);
+      if (arm.body.assign) at(arm.body.assign->value, "assigned value", Place::Value);
+    }
+  }
+
+  void block(const ast::Block& b) {
+    for (size_t k = 0; k < b.stmts.size(); ++k) stmt(b.stmts[k], k + 1 == b.stmts.size());
+  }
+
+  void stmt(const ast::Stmt& s, bool last) {
+    ast::visit(
+        s,
+        [&](const ast::LetStmt& l) {
+          if (l.init) at(*l.init, "assigned value", Place::Value);
+        },
+        [&](const ast::LetTupleStmt& l) {
+          if (l.init) at(*l.init, "assigned value", Place::Value);
+        },
+        [&](const ast::ReturnStmt& r) {
+          if (r.value) at(*r.value, "`return` value", Place::Value);
+        },
+        [&](const ast::BreakStmt& b) {
+          if (b.value) expr(*b.value);
+        },
+        [](const ast::ContinueStmt&) {},
+        [&](const ast::WhileStmt& w) {
+          at(w.cond, "`while` condition", Place::Head);
+          block(w.body.get());
+        },
+        [&](const ast::ForStmt& f) {
+          for_range(f.range);
+          block(f.body.get());
+        },
+        [&](const ast::SpawnStmt& sp) { block(sp.body.get()); },
+        [&](const ast::ExprStmt& e) {
+          if (last && !e.semicolon && !e.assign)
+            at(e.expr, "block return value", Place::Tail);
+          else
+            expr(e.expr);
+          if (e.assign) at(e.assign->value, "assigned value", Place::Value);
+        });
+  }
+
+  // `for i in (a..b) {`: the range in parentheses of its own (spec/grammar.md §3), which
+  // `(a)..b`'s are not, and without adapters, which need them.
+  void for_range(const ast::ForRange& r) {
+    const Span s = parsed_.span(r), start = parsed_.span(r.start);
+    if (r.adapters.empty() && s.begin < s.end && s.end <= text_.size() && text_[s.begin] == '(' &&
+        start.begin > s.begin &&
+        text_.substr(s.begin, s.end - s.begin).find('{') == std::string_view::npos)
+      out_.push_back({s, "unnecessary parentheses around `for` iterator expression"});
+    expr(r.start);
+    expr(r.end);
+    for (const ast::MethodSuffix& m : r.adapters) arguments(m.args, "method argument");
+  }
+
+  const ParsedProgram& parsed_;
+  std::string_view text_;
+  std::vector<UnusedParens>& out_;
+};
+
+}  // namespace
+
+std::vector<UnusedParens> unused_parens(const ParsedProgram& parsed, const SourceFile& file) {
+  std::vector<UnusedParens> out;
+  Walk walk(parsed, file, out);
+  for (const ast::Item& it : parsed.program.items) walk.item(it);
+  return out;
+}
+
+}  // namespace vx::lint
