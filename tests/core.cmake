@@ -79,7 +79,11 @@ add_test(NAME dead_store_model
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/dead_store_model_test.py $<TARGET_FILE:vx>)
 add_test(NAME recursion_model
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/recursion_model_test.py $<TARGET_FILE:vx>)
-set_tests_properties(dead_store_model recursion_model PROPERTIES TIMEOUT 300)
+# dead_code of structs and fields on random uses of random structs, against what the test wrote
+# (tests/dead_struct_model_test.py).
+add_test(NAME dead_struct_model
+  COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/dead_struct_model_test.py $<TARGET_FILE:vx>)
+set_tests_properties(dead_store_model recursion_model dead_struct_model PROPERTIES TIMEOUT 300)
 # unused_parens: the parentheses it warns of, taken away from the corpus's and the generator's
 # programs, change nothing vx check or vx run says (tests/unused_parens_fix_test.py).
 add_test(NAME unused_parens_fix

@@ -68,6 +68,7 @@ bool Checker::check_format(const std::vector<ast::Expr>& args, size_t first, Spa
     const ast::Expr& x = args[first + 1 + i];
     const ast::StringLit* text = plain_string(x);
     values.push_back(text ? string_literal(*text, span(x)) : check_expr(x, nullptr));
+    fields_read(values.back()->type);  // `{:?}` of a struct prints every field
   }
   std::vector<bool> used(nargs, false);
   int next = 0;

@@ -163,10 +163,10 @@ tir::Expr* Checker::tuple_var(const Local& l, Span s) {
 }
 
 bool Checker::tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem,
-                          int& first) {
+                          int& first, bool reads) {
   if (base.is_error()) return false;
   if (base.is_struct()) {  // check_struct.cpp
-    const int k = struct_field(base, f, s);
+    const int k = struct_field(base, f, s, reads);
     if (k < 0) return false;
     first = 0;
     for (int i = 0; i < k; ++i) first += base.elems[static_cast<size_t>(i)].leaf_count();
@@ -376,6 +376,10 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
   std::string path = through_deref ? "*" + name : name;
   bool ok = true;
   std::vector<const ast::IndexSuffix*> idx;  // `s.a[i] = …`: an element of an array field
+  // A field is read when the place goes on into an element of it (dead_code).
+  const bool indexed = std::any_of(place.suffixes.begin(), place.suffixes.end(), [](const auto& x) {
+    return boost::get<ast::IndexSuffix>(&x) != nullptr;
+  });
   for (const ast::Suffix& sfx : place.suffixes) {
     if (const auto* ix = boost::get<ast::IndexSuffix>(&sfx)) {
       idx.push_back(ix);
@@ -392,7 +396,7 @@ void Checker::check_tuple_assign(Local& local, const ast::Postfix& place, const 
     const auto& f = *fp;
     Type elem;
     int off = 0;
-    if (!tuple_index(t, f, target, elem, off)) {
+    if (!tuple_index(t, f, target, elem, off, indexed)) {
       ok = false;
       break;
     }

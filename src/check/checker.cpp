@@ -106,6 +106,13 @@ void Checker::run(bool needs_main) {
   plain_calls_.assign(sigs_.size(), {});
   for (size_t i = 0; i < sigs_.size(); ++i) check_function(static_cast<int>(i));
   check_device_calls();
+  // What a `pub fn` takes, the code that calls the program made; what it returns, that code reads.
+  for (const FnSig& sig : sigs_)
+    if (sig.item && sig.item->is_pub) {
+      for (const Type& t : sig.params) fields_read(t, true);
+      fields_read(sig.ret);
+    }
+  dead_structs();
   for (const auto& [name, info] : consts_)
     if (!info.named && !info.item->is_pub)
       prog_.unnamed_consts.push_back({span(info.item->name), name});

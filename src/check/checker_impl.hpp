@@ -28,6 +28,10 @@ struct StructInfo {
   const ast::StructItem* item = nullptr;
   Type type;  // a Tuple with the struct's name and field names (check_struct.cpp)
   enum State { Pending, InProgress, Done, Failed } state = Pending;
+  // For dead_code (check/lints.cpp): a struct literal names it, or a `pub fn` takes it from the
+  // code that calls the program; and the fields read (fields_read).
+  bool constructed = false;
+  std::set<std::string> read;
 };
 
 struct ConstInfo {
@@ -218,7 +222,9 @@ class Checker {
   tir::Expr* check_tuple_lit(const ast::Paren& p, const Type* expected, Span s);
   tir::Expr* tuple_var(const Local& l, Span s);
   // `.N` of `base`; the element's type and the range of its scalars, or false (reported).
-  bool tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem, int& first);
+  // `reads` as struct_field's.
+  bool tuple_index(const Type& base, const ast::FieldSuffix& f, Span s, Type& elem, int& first,
+                   bool reads = true);
   // `.N` of `base` (flat): a scalar of a value with effects is a Field node, which the lowering
   // takes apart; the checker takes apart the rest.
   tir::Expr* tuple_field(tir::Expr* base, const ast::FieldSuffix& f, Span s);
@@ -257,7 +263,14 @@ class Checker {
   bool has_struct(const std::string& name) const { return structs_.count(name) > 0; }
   tir::Expr* check_struct_lit(const ast::StructLit& l, Span s);
   // A struct's field `f` (by name): its index, or -1 (reported at `s`).
-  int struct_field(const Type& base, const ast::FieldSuffix& f, Span s);
+  // `reads`: the field's value is read (dead_code): not the field a place assigns (`p.x = …`,
+  // `p.x += …`, as rustc counts it), unless the place goes on into an element (`p.a[i] = …`).
+  int struct_field(const Type& base, const ast::FieldSuffix& f, Span s, bool reads = true);
+  // Every field of the structs that a value of type `t` holds is read: printed with `{:?}`, or
+  // crossing a `pub fn`'s boundary (with `constructed`, a parameter the caller made).
+  void fields_read(const Type& t, bool constructed = false);
+  // The structs and fields that dead_code reports, into the program.
+  void dead_structs();
   // `==` of two structs, or a struct in assert_eq!: E0202 (Vx derives nothing).
   tir::Expr* struct_compare_error(const Type& t, const std::string& op, Span op_span, Span whole);
 

@@ -454,9 +454,10 @@ bool never_ends(const tir::Block* b, bool jumps) {
 }
 
 // dead_code: the functions that no chain of calls reaches from `main` or a `pub fn` (what `vx call`
-// and the Python module call), at their names, as rustc says it of a binary's functions; and the
-// consts that nothing names (Program::unnamed_consts).
-void dead_functions(const tir::Program& p, std::vector<Found>& out) {
+// and the Python module call), at their names, as rustc says it of a binary's functions; the
+// consts that nothing names (Program::unnamed_consts); the structs nothing constructs and the
+// fields nothing reads (Program::unconstructed_structs, unread_fields).
+void dead_code(const tir::Program& p, std::vector<Found>& out) {
   const size_t n = p.functions.size();
   std::vector<bool> used(n, false);
   std::vector<size_t> todo;
@@ -483,6 +484,25 @@ void dead_functions(const tir::Program& p, std::vector<Found>& out) {
                      "function `" + p.functions[k].name + "` is never used", ""});
   for (const auto& [at, name] : p.unnamed_consts)
     out.push_back({"dead_code", at, "constant `" + name + "` is never used", ""});
+  for (const auto& [at, name] : p.unconstructed_structs)
+    out.push_back({"dead_code", at, "struct `" + name + "` is never constructed", ""});
+  for (const tir::UnreadFields& u : p.unread_fields) {
+    // As rustc lists them: `a`, `a` and `b`, `a`, `b`, and `c`.
+    std::string names;
+    const size_t n = u.fields.size();
+    for (size_t k = 0; k < n; ++k)
+      names += (k == 0       ? ""
+                : n == 2     ? " and "
+                : k + 1 == n ? ", and "
+                             : ", ") +
+               ("`" + u.fields[k].second + "`");
+    Found w{"dead_code", u.fields[0].first,
+            (n == 1 ? "field " : "fields ") + names + (n == 1 ? " is" : " are") + " never read",
+            ""};
+    w.secondary.push_back({u.at, n == 1 ? "field in this struct" : "fields in this struct"});
+    for (size_t k = 1; k < n; ++k) w.secondary.push_back({u.fields[k].first, ""});
+    out.push_back(std::move(w));
+  }
 }
 
 // unconditional_recursion: a function that no run can leave without calling itself
@@ -527,7 +547,7 @@ void lint_program(const tir::Program& program, const ParsedProgram& parsed, Diag
     });
   }
   sum_unordered_printed(program, found);
-  dead_functions(program, found);
+  dead_code(program, found);
   unconditional_recursion(program, found);
   for (lint::UnusedParens& u : lint::unused_parens(parsed, *program.file))
     found.push_back(

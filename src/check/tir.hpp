@@ -413,6 +413,13 @@ struct Function {
   int slot_count() const { return static_cast<int>(slot_types.size()); }
 };
 
+// A struct's fields that nothing reads (the `dead_code` lint, check/lints.cpp).
+struct UnreadFields {
+  Span at;  // the struct's name
+  std::string name;
+  std::vector<std::pair<Span, std::string>> fields;  // each one's name, where it is declared
+};
+
 // A pattern of a `match` that no value reaches (the `unreachable_patterns` lint, check/lints.cpp):
 // the earlier patterns that cover it, with what each label says.
 struct UnreachablePattern {
@@ -437,6 +444,11 @@ struct Program {
   // The consts that are not `pub` and that nothing names but their own declarations (the
   // `dead_code` lint, check/lints.cpp): each one's name, where it is declared.
   std::vector<std::pair<Span, std::string>> unnamed_consts;
+  // The structs that are not `pub` and that no struct literal constructs (nor a `pub fn` takes):
+  // each one's name, where it is declared; and for each other one, its fields that are not `pub`
+  // and that nothing reads (check_struct.cpp, Checker::fields_read).
+  std::vector<std::pair<Span, std::string>> unconstructed_structs;
+  std::vector<UnreadFields> unread_fields;
   int main_index = -1;
   std::shared_ptr<const SourceFile> file;
 
