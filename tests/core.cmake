@@ -86,9 +86,13 @@ add_test(NAME dead_struct_model
 set_tests_properties(dead_store_model recursion_model dead_struct_model PROPERTIES TIMEOUT 300)
 # unused_parens: the parentheses it warns of, taken away from the corpus's and the generator's
 # programs, change nothing vx check or vx run says (tests/unused_parens_fix_test.py).
+set(vx_parens_smith 40)
+if(VX_SANITIZE)
+  set(vx_parens_smith 10)  # the sanitizer build runs each program several times slower
+endif()
 add_test(NAME unused_parens_fix
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/unused_parens_fix_test.py $<TARGET_FILE:vx>
-          ${PROJECT_SOURCE_DIR})
+          ${PROJECT_SOURCE_DIR} --smith ${vx_parens_smith})
 set_tests_properties(unused_parens_fix PROPERTIES TIMEOUT 300)
 
 # E0220 for a constant divisor of zero or a constant shift amount out of range, on random

@@ -7,7 +7,8 @@ For every program of the corpus that vx check accepts, and for programs of the g
 with the `)` that closes it; the program with all of them taken away (again, for parentheses in
 parentheses, until none is warned of) must be accepted, with the other warnings as before, and
 `vx run` must print the same and end with the same status. At least MIN_WARNINGS warnings are
-taken away in all, so that the test cannot pass on programs that have none.
+taken away in all, and from half the generated programs, so that the test cannot pass on
+programs that have none.
 
 usage: unused_parens_fix_test.py VX REPO_ROOT [--smith N]
 """
@@ -138,6 +139,7 @@ for seed in range(SMITH_PROGRAMS):
     total, generated = total + n, generated + (n > 0)
 print(f"unused_parens_fix: {total} parentheses taken away from {programs} programs of the corpus "
       f"and {generated} of {SMITH_PROGRAMS} generated")
-if total < MIN_WARNINGS:
-    checks.fail(f"only {total} parentheses taken away: the programs test too little")
+if total < MIN_WARNINGS or generated < SMITH_PROGRAMS // 2:
+    checks.fail(f"only {total} parentheses taken away, from {generated} generated programs: the "
+                "programs test too little")
 checks.finish()
