@@ -16,13 +16,12 @@ error (exit status 101) at its line, and the accepted ones all run.
 
 usage: always_stops_test.py VX [--programs N] [--seed S]
 """
-import json
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, int_option, run, scratch_dir  # noqa: E402
+from checks import Checks, int_option, json_diagnostics, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 PROGRAMS = int_option("--programs", 12)
@@ -161,13 +160,8 @@ def check_program(seed):
     with open(path, "w") as f:
         f.write(text)
     p = run([VX, "check", "--error-format=json", path])
-    got = {}
-    for line in p.stderr.splitlines():
-        if line.startswith("{"):
-            d = json.loads(line)
-            if d["level"] == "error":
-                s = [x for x in d["spans"] if x["is_primary"]][0]
-                got[s["line_start"]] = (d["code"], d["message"], s["label"])
+    got = {s["line_start"]: (d["code"], d["message"], s["label"])
+           for d, s in json_diagnostics(p.stderr) if d["level"] == "error"}
     want = {at[c.k]: ("E0220", c.message, c.label) for c in cases if c.stops}
     if got != want:
         for line in sorted(set(got) | set(want)):

@@ -2,9 +2,11 @@
 what it got and wanted, and the test fails at the end if any did). run: a command with text
 output and more environment. on_terminal: a command run with
 one of its outputs a terminal. lint_sources: a check of every line of src/ against patterns.
-scratch_dir: a temporary folder removed when the test exits.
+scratch_dir: a temporary folder removed when the test exits. json_diagnostics: what
+--error-format=json wrote, with each diagnostic's primary span.
 Import it with the test's folder on sys.path."""
 import atexit
+import json
 import os
 import pty
 import shutil
@@ -48,6 +50,17 @@ def run(argv, env=None, cwd=None, timeout=300):
     full = dict(os.environ)
     full.update(env or {})
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=full, cwd=cwd)
+
+
+def json_diagnostics(stderr):
+    """The diagnostics vx wrote on `stderr` under --error-format=json (spec/cli.md §5), in order:
+    (the diagnostic, its primary span or None) for each line that is one."""
+    out = []
+    for line in stderr.splitlines():
+        if line.startswith("{"):
+            d = json.loads(line)
+            out.append((d, next((x for x in d["spans"] if x["is_primary"]), None)))
+    return out
 
 
 def on_terminal(argv, which, env=None, cwd=None, timeout=60):

@@ -18,13 +18,12 @@ return; }`). Every store is on a line of its own.
 
 usage: dead_store_model_test.py VX [--programs N] [--seed S]
 """
-import json
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, int_option, run, scratch_dir  # noqa: E402
+from checks import Checks, int_option, json_diagnostics, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 PROGRAMS = int_option("--programs", 300)
@@ -328,13 +327,8 @@ def one(seed):
     p = run([VX, "run", "--error-format=json", path])
     if p.returncode != 0:
         return checks.fail(f"{what}vx run: status {p.returncode}: {p.stderr[-600:]}")
-    got = set()
-    for line in p.stderr.splitlines():
-        if line.startswith("{"):
-            d = json.loads(line)
-            if d.get("lint") == "unused_assignments":
-                s = [x for x in d["spans"] if x["is_primary"]][0]
-                got.add((s["line_start"], d["message"]))
+    got = {(s["line_start"], d["message"]) for d, s in json_diagnostics(p.stderr)
+           if d.get("lint") == "unused_assignments"}
     want = {(where[id(s)], f"value assigned to `{s[1]}` is never read") for s in dead}
     if got != want:
         return checks.fail(f"{what}dead stores (line, message): vx {sorted(got)}, "

@@ -13,13 +13,12 @@ its fields not `pub` that were not read, listed as rustc lists them, at the firs
 
 usage: dead_struct_model_test.py VX [--programs N] [--seed S]
 """
-import json
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, int_option, run, scratch_dir  # noqa: E402
+from checks import Checks, int_option, json_diagnostics, run, scratch_dir  # noqa: E402
 
 VX = os.path.abspath(sys.argv[1])
 PROGRAMS = int_option("--programs", 150)
@@ -122,14 +121,11 @@ for i in range(PROGRAMS):
         f.write(text)
     p = run([VX, "check", "--error-format=json", path])
     got = {}
-    for line in p.stderr.splitlines():
-        if line.startswith("{"):
-            d = json.loads(line)
-            if d["level"] == "error":
-                checks.fail(f"{path}: refused: {d['message']}\n{text}")
-            if d.get("lint") == "dead_code":
-                s = [x for x in d["spans"] if x["is_primary"]][0]
-                got[s["line_start"]] = d["message"]
+    for d, s in json_diagnostics(p.stderr):
+        if d["level"] == "error":
+            checks.fail(f"{path}: refused: {d['message']}\n{text}")
+        if d.get("lint") == "dead_code":
+            got[s["line_start"]] = d["message"]
     if got != expected:
         checks.fail(f"seed {seed}: vx {got}, model {expected}\n{text}")
     for message in expected.values():

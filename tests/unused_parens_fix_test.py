@@ -13,12 +13,11 @@ programs that have none.
 usage: unused_parens_fix_test.py VX REPO_ROOT [--smith N]
 """
 import glob
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Checks, int_option, run, scratch_dir  # noqa: E402
+from checks import Checks, int_option, json_diagnostics, run, scratch_dir  # noqa: E402
 
 VX, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SMITH_PROGRAMS = int_option("--smith", 40)
@@ -32,15 +31,10 @@ def warnings_of(path):
     """vx check's status, its unused_parens spans (byte offsets) and its other warnings."""
     p = run([VX, "check", "--error-format=json", path])
     parens, others = [], []
-    for line in p.stderr.splitlines():
-        if not line.startswith("{"):
-            continue
-        d = json.loads(line)
+    for d, s in json_diagnostics(p.stderr):
         if d.get("lint") == "unused_parens":
-            s = [x for x in d["spans"] if x["is_primary"]][0]
             parens.append((s["byte_start"], s["byte_end"]))
         elif d["level"] == "warning":
-            s = [x for x in d["spans"] if x["is_primary"]][0]
             others.append((d["lint"], d["message"], s["line_start"]))
     return p.returncode, parens, others
 

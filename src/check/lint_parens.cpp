@@ -60,17 +60,19 @@ class Walk {
  private:
   // `e`, standing where the lint looks: its parentheses reported when they hold all of it.
   void at(const ast::Expr& e, const char* what, Place place) {
-    if (const ast::Paren* par = whole_paren(e)) {
-      const Span s = parsed_.span(*par);
-      const bool known = s.begin < s.end && s.end <= text_.size();
-      const bool needed =
-          !known ||
-          (place == Place::Head &&
-           text_.substr(s.begin, s.end - s.begin).find('{') != std::string_view::npos) ||
-          (place == Place::Tail && starts_block_like(par->inner.get()));
-      if (!needed) out_.push_back({s, std::string("unnecessary parentheses around ") + what});
-    }
+    if (const ast::Paren* par = whole_paren(e))
+      if (place != Place::Tail || !starts_block_like(par->inner.get()))
+        report(parsed_.span(*par), what, place);
     expr(e);
+  }
+
+  // The parentheses at `s`, unless a head's hold a `{` (or the span is not known).
+  void report(Span s, const char* what, Place place) {
+    if (s.begin >= s.end || s.end > text_.size()) return;
+    if (place == Place::Head &&
+        text_.substr(s.begin, s.end - s.begin).find('{') != std::string_view::npos)
+      return;
+    out_.push_back({s, std::string("unnecessary parentheses around ") + what});
   }
 
   void expr(const ast::Expr& e) {
@@ -183,10 +185,9 @@ class Walk {
   // `(a)..b`'s are not, and without adapters, which need them.
   void for_range(const ast::ForRange& r) {
     const Span s = parsed_.span(r), start = parsed_.span(r.start);
-    if (r.adapters.empty() && s.begin < s.end && s.end <= text_.size() && text_[s.begin] == '(' &&
-        start.begin > s.begin &&
-        text_.substr(s.begin, s.end - s.begin).find('{') == std::string_view::npos)
-      out_.push_back({s, "unnecessary parentheses around `for` iterator expression"});
+    if (r.adapters.empty() && s.begin < text_.size() && text_[s.begin] == '(' &&
+        start.begin > s.begin)
+      report(s, "`for` iterator expression", Place::Head);
     expr(r.start);
     expr(r.end);
     for (const ast::MethodSuffix& m : r.adapters) arguments(m.args, "method argument");
