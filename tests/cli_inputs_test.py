@@ -430,6 +430,20 @@ if r.returncode != 1 or r.out != "":
 r = vx("check", "-D", "nothing", idle)
 if r.returncode != 2:
     fail(f"-D nothing: want a usage error (2), got {r.returncode}")
+# The note that a lint is on by default goes with the first of its warnings that is shown, also
+# when `#[allow]` took away the one before it; once a lint, as rustc says it.
+allowed_first = program("allowed_first.vx",
+                        "#[allow(unused_parens)]\n"
+                        "fn f() -> i32 {\n    let a = (1);\n    a\n}\n"
+                        "fn main() {\n    let b = (2);\n    let c = (3);\n"
+                        "    println!(\"{} {} {}\", f(), b, c);\n}\n")
+r = vx("check", allowed_first)
+shown = [l for l in r.err.split("\n") if l.startswith(" --> ")]
+if r.returncode != 0 or shown != [f" --> {allowed_first}:7:13", f" --> {allowed_first}:8:13"] or \
+        r.err.count("= note: `#[warn(unused_parens)]` on by default") != 1 or \
+        r.err.index("on by default") > r.err.index(":8:13"):
+    fail(f"#[allow] on the first warning of a lint: want the note once, on the one at 7:13, "
+         f"got {r.returncode} {r.err!r}")
 # One idle lane, one lane short of the warp: singular (the lesson's check-4 said "1 lanes").
 one = program("one_idle.vx", kernel(33, 32))
 r = vx("check", one)

@@ -619,6 +619,7 @@ def inputs():
     r.send("fn not_called_yet() {}")
     r.expect("out", r"^defined fn not_called_yet\n", "a function no input calls yet")
     r.send("let pp = (5);")
+    r.send("let qq = (6);")  # a lint's note that it is on by default: once a session
     r.send("(40 + pp)")  # the value shown: the session's binding of it is not the user's
     r.expect("out", r"^= 45 : i32\n", "a value in parentheses")
 
@@ -721,6 +722,9 @@ def inputs():
     if any(len(line) > 80 for line in text_1.split("\n") if not line.startswith("    ")):
         fail(f":explain E0001 has lines past 80 columns:\n{text_1[:3000]}")
 
+    notes = re.findall(r"= note: `#\[warn\((\w+)\)\]` on by default", err)
+    if sorted(notes) != ["unconditional_recursion", "unused_parens", "while_true"]:
+        fail(f"each lint's `on by default` note once a session: got {notes}\n{err}")
     if "<session>" in err:
         fail(f"a diagnostic points into the wrapping (<session>):\n{err}")
     got = [(k, loc) for k, loc, _ in diagnostics(err)]
@@ -728,6 +732,7 @@ def inputs():
         ("plain", "<repl>:1:1"),   # while_true
         ("plain", "<repl>:1:1"),   # unconditional_recursion
         ("plain", "<repl>:1:10"),  # unused_parens of `let pp = (5);`
+        ("plain", "<repl>:1:10"),  # and of `let qq = (6);`
         ("E0001", "<repl>:1:11"),  # let z = 1 + <blank line>: at the `+`, as in a file
         ("E0002", "<repl>:1:9"),   # let w = (1 +: the `(` is never closed
         ("E0001", "<repl>:1:10"),  # let v = 3

@@ -180,6 +180,7 @@ void Session::reset() {
   impl_->saved_statements.clear();
   impl_->saved_mains.clear();
   impl_->saved_values = false;
+  impl_->noted_lints.clear();
 }
 
 std::vector<std::string> Session::names() const {

@@ -50,6 +50,8 @@ struct Session::Impl {
   bool saved_values = false;          // a final expression became a statement
   std::set<std::string> saved_files;  // written by :save: a later :save may overwrite them
   std::string last_load;              // the file :load read last, for :reload
+  // The lints whose warnings the session has shown: only the first says it is on by default.
+  mutable std::set<std::string> noted_lints;
 
   Impl(SessionOptions o, std::ostream& out_, std::ostream& err_)
       : options(std::move(o)), out(out_), err(err_), uir(out_, err_, hooks) {}

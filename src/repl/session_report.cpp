@@ -133,7 +133,14 @@ void Session::Impl::report_all(const Attempt& a, const SourceFile& input,
          (d.lint == "unused_parens" && shown && in_input.begin == shown->begin &&
           in_input.end == shown->end)))
       continue;
-    report(err, d, a.composed, input);
+    if (d.severity != Severity::Warning) {
+      report(err, d, a.composed, input);
+      continue;
+    }
+    // As rustc says it once a compilation, the session says once that a lint is on by default.
+    Diagnostic w = d;
+    note_on_by_default(w, noted_lints.insert(w.lint).second);
+    report(err, w, a.composed, input);
   }
   err.flush();
 }

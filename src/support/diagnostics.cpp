@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "support/error_index.hpp"
@@ -44,6 +45,25 @@ Diagnostic& Diagnostics::add(Diagnostic d) {
   return list_.back();
 }
 
+std::string on_by_default(const std::string& lint) {
+  return "`#[warn(" + lint + ")]` on by default";
+}
+
+bool is_on_by_default(const std::string& note) {
+  return note.starts_with("`#[warn(") && note.ends_with(")]` on by default");
+}
+
+void note_on_by_default(Diagnostic& d, bool first) {
+  std::erase_if(d.notes, is_on_by_default);
+  if (first) d.notes.insert(d.notes.begin(), on_by_default(d.lint));
+}
+
+void Diagnostics::note_defaults() {
+  std::set<std::string> seen;
+  for (Diagnostic& d : list_)
+    if (d.severity == Severity::Warning) note_on_by_default(d, seen.insert(d.lint).second);
+}
+
 Diagnostic& Diagnostics::warning(std::string lint, Span span, std::string message,
                                  std::string label) {
   Diagnostic d;
@@ -53,7 +73,7 @@ Diagnostic& Diagnostics::warning(std::string lint, Span span, std::string messag
   d.label = std::move(label);
   const bool first = std::none_of(list_.begin(), list_.end(),
                                   [&](const Diagnostic& other) { return other.lint == lint; });
-  if (first) d.notes.push_back("`#[warn(" + lint + ")]` on by default");
+  if (first) d.notes.push_back(on_by_default(lint));
   d.lint = std::move(lint);
   return add(std::move(d));
 }
@@ -70,7 +90,7 @@ void Diagnostics::deny_warnings() {
   for (Diagnostic& d : list_) {
     if (d.severity != Severity::Warning) continue;
     d.severity = Severity::Error;
-    std::erase_if(d.notes, [](const std::string& n) { return n.find("on by default") != n.npos; });
+    std::erase_if(d.notes, is_on_by_default);
     d.notes.insert(d.notes.begin(), "`-D " + d.lint + "` implied by `-D warnings`");
   }
 }

@@ -33,20 +33,29 @@ struct Diagnostic {
   std::string lint;                // a warning's name (`idle_lanes`), for `#[allow(…)]` and JSON
 };
 
+// The note that the first warning of the lint `lint` carries: "`#[warn(LINT)]` on by default".
+std::string on_by_default(const std::string& lint);
+bool is_on_by_default(const std::string& note);
+// Removes that note from the warning `d`, and gives it back when `first` (the first of its lint
+// that a reader sees), before the other notes.
+void note_on_by_default(Diagnostic& d, bool first);
+
 class Diagnostics {
  public:
   explicit Diagnostics(std::shared_ptr<const SourceFile> file) : file_(std::move(file)) {}
 
   Diagnostic& error(std::string code, Span span, std::string message, std::string label = {});
-  // A warning of the lint `lint` (spec/errors.md, "Warnings"); the first of each lint says that
-  // it is on by default.
+  // A warning of the lint `lint` (spec/errors.md, "Warnings"); the first of each lint kept says
+  // that it is on by default (on_by_default).
   Diagnostic& warning(std::string lint, Span span, std::string message, std::string label = {});
   size_t warning_count() const;
   // Drops the diagnostics `drop` says so of (warnings that `#[allow(…)]` allows).
+  // The first warning of each lint that is left says that it is on by default.
   template <class Pred>
   void remove_if(Pred drop) {
     std::erase_if(list_, drop);
     std::erase_if(dropped_, drop);
+    note_defaults();
   }
   // `-D warnings`: every warning becomes an error, with a note that says why.
   void deny_warnings();
@@ -67,6 +76,7 @@ class Diagnostics {
 
  private:
   size_t kept(Severity s) const;
+  void note_defaults();
   std::shared_ptr<const SourceFile> file_;
   std::vector<Diagnostic> list_;
   // Past the caps: code, lint, severity and span only (for the counts, `#[allow]` and `-D`).
