@@ -6,10 +6,12 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "support/diagnostics.hpp"
@@ -210,4 +212,40 @@ TEST_CASE("colour only when asked for, and never in JSON") {
   CHECK(!color_wanted("never", 2));
   CHECK(color_wanted("always", 2));
   CHECK(!color_wanted("auto", -1));  // not a terminal
+}
+
+TEST_CASE("each lint's first warning left, and only it, says the lint is on by default") {
+  // Random warnings of three lints (some with notes of their own), then a random `#[allow]`:
+  // the note follows whichever warning of a lint comes first after the removal, before its own
+  // notes, however many warnings were made or taken away.
+  auto file = std::make_shared<SourceFile>("t.vx", std::string(64, ' '));
+  std::mt19937 rng(7);
+  const std::vector<std::string> lints = {"unused_parens", "dead_code", "while_true"};
+  for (int round = 0; round < 500; ++round) {
+    Diagnostics diags(file);
+    const int count = static_cast<int>(rng() % 12);
+    for (int k = 0; k < count; ++k) {
+      const uint32_t at = static_cast<uint32_t>(k);
+      if (rng() % 5 == 0) diags.error("E0200", {at, at + 1}, "an error");
+      auto& w = diags.warning(lints[rng() % lints.size()], {at, at + 1}, "a warning");
+      if (rng() % 2) w.notes.push_back("a note of its own");
+    }
+    const uint32_t allow_mask = static_cast<uint32_t>(rng());
+    diags.remove_if([&](const Diagnostic& d) {
+      return d.severity == Severity::Warning && ((allow_mask >> d.span.begin) & 1) != 0;
+    });
+    std::set<std::string> seen;
+    for (const Diagnostic& d : diags.list()) {
+      if (d.severity != Severity::Warning) {
+        CHECK(d.notes.empty());
+        continue;
+      }
+      const bool first = seen.insert(d.lint).second;
+      const auto on = std::count_if(d.notes.begin(), d.notes.end(), is_on_by_default);
+      CHECK(on == (first ? 1 : 0));
+      if (first && !d.notes.empty())
+        CHECK(d.notes.front() == "`#[warn(" + d.lint + ")]` on by default");
+      CHECK(std::count(d.notes.begin(), d.notes.end(), "a note of its own") <= 1);
+    }
+  }
 }
