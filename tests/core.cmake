@@ -79,7 +79,8 @@ add_test(NAME dead_store_model
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/dead_store_model_test.py $<TARGET_FILE:vx>)
 add_test(NAME recursion_model
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/recursion_model_test.py $<TARGET_FILE:vx>)
-# dead_code of structs and fields on random uses of random structs, against what the test wrote
+# dead_code of structs, fields and consts on random uses of random structs and consts, in
+# functions that `main` reaches and in functions never used, against what the test wrote
 # (tests/dead_struct_model_test.py).
 add_test(NAME dead_struct_model
   COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/dead_struct_model_test.py $<TARGET_FILE:vx>)

@@ -220,40 +220,35 @@ tir::Expr* Checker::check_struct_lit(const ast::StructLit& l, Span s) {
     at += n;
   }
   for (const auto& f : by_field) flat->args.insert(flat->args.end(), f.begin(), f.end());
-  structs_[name].constructed = true;
+  uses().constructed.insert(name);
   return flat;
 }
 
 void Checker::fields_read(const Type& t, bool constructed) {
   if (!t.is_tuple()) return;
-  if (auto it = structs_.find(t.name); t.is_struct() && it != structs_.end()) {
-    it->second.read.insert(t.fields.begin(), t.fields.end());
-    it->second.constructed = it->second.constructed || constructed;
+  if (t.is_struct() && structs_.count(t.name)) {
+    for (const std::string& f : t.fields) uses().read.insert({t.name, f});
+    if (constructed) uses().constructed.insert(t.name);
   }
   for (const Type& e : t.elems) fields_read(e, constructed);
 }
 
-void Checker::dead_structs() {
+void Checker::declare_dead_code_items() {
   for (const auto& [name, info] : structs_) {
     const ast::StructItem& item = *info.item;
-    if (item.is_pub) continue;
-    if (!info.constructed) {
-      prog_.unconstructed_structs.push_back({span(item.name), name});
-      continue;
-    }
-    tir::UnreadFields unread{span(item.name), name, {}};
+    tir::DeadCodeFacts::Declared d{span(item.name), name, item.is_pub, {}};
     for (const ast::FieldDecl& f : item.fields)
-      if (!f.is_pub && !info.read.count(f.name.name))
-        unread.fields.push_back({span(f.name), f.name.name});
-    if (!unread.fields.empty()) prog_.unread_fields.push_back(std::move(unread));
+      d.fields.push_back({span(f.name), f.name.name, f.is_pub, {}});
+    prog_.dead_code.structs.push_back(std::move(d));
   }
+  for (const auto& [name, info] : consts_)
+    prog_.dead_code.consts.push_back({span(info.item->name), name, info.item->is_pub, {}});
 }
 
 int Checker::struct_field(const Type& base, const ast::FieldSuffix& f, Span s, bool reads) {
   const int k = field_index(base, f.name);
   if (k >= 0) {
-    if (reads)
-      if (auto it = structs_.find(base.name); it != structs_.end()) it->second.read.insert(f.name);
+    if (reads && structs_.count(base.name)) uses().read.insert({base.name, f.name});
     return k;
   }
   auto& d = error("E0211", span(f), "no field `" + f.name + "` on type `" + base.name + "`",

@@ -69,8 +69,11 @@ void Checker::run(bool needs_main) {
         [](const ast::StructItem&) {});  // collect_structs, next
   }
   collect_structs();
-  // Signatures (after every const is known, so that dimensions can name consts).
+  // Signatures (after every const is known, so that dimensions can name consts); what one names
+  // is its function's (dead_code).
+  prog_.dead_code.by_function.resize(sigs_.size());
   for (auto& sig : sigs_) {
+    uses_ = &prog_.dead_code.by_function[static_cast<size_t>(&sig - sigs_.data())];
     std::map<std::string, Span> seen;
     for (const auto& p : sig.item->params) {
       if (seen.count(p.name.name)) {
@@ -95,6 +98,7 @@ void Checker::run(bool needs_main) {
       sig.ret = Type::error();
     }
   }
+  uses_ = nullptr;
   for (auto& [name, info] : consts_) {
     Type t;
     tir::Literal v;
@@ -112,10 +116,7 @@ void Checker::run(bool needs_main) {
       for (const Type& t : sig.params) fields_read(t, true);
       fields_read(sig.ret);
     }
-  dead_structs();
-  for (const auto& [name, info] : consts_)
-    if (!info.named && !info.item->is_pub)
-      prog_.unnamed_consts.push_back({span(info.item->name), name});
+  declare_dead_code_items();
   auto main_it = fn_by_name_.find("main");
   if (main_it == fn_by_name_.end()) {
     if (needs_main && !diags_.has_errors()) {
@@ -138,7 +139,7 @@ bool Checker::const_value(const std::string& name, Span use, Type& type, tir::Li
   if (it == consts_.end()) return false;
   ConstInfo& c = it->second;
   const Span own = span(c.item->name);
-  if (use.begin != own.begin || use.end != own.end) c.named = true;
+  if (use.begin != own.begin || use.end != own.end) uses().consts.insert(name);
   if (c.state == ConstInfo::InProgress) {
     error("E0206", use, "the value of const `" + name + "` depends on itself");
     c.state = ConstInfo::Failed;
@@ -520,6 +521,7 @@ void Checker::check_function(int index) {
   fn_ = &f;
   sig_ = &sig;
   fn_index_ = index;
+  uses_ = &prog_.dead_code.by_function[static_cast<size_t>(index)];
   scopes_.clear();
   let_borrows_.clear();
   struct_leaf_slots_.clear();
@@ -568,6 +570,7 @@ void Checker::check_function(int index) {
   }
   if (!diags_.has_errors()) check_no_tuples(f);
   fn_ = nullptr;
+  uses_ = nullptr;
 }
 
 Local* Checker::lookup(const std::string& name) {

@@ -28,10 +28,6 @@ struct StructInfo {
   const ast::StructItem* item = nullptr;
   Type type;  // a Tuple with the struct's name and field names (check_struct.cpp)
   enum State { Pending, InProgress, Done, Failed } state = Pending;
-  // For dead_code (check/lints.cpp): a struct literal names it, or a `pub fn` takes it from the
-  // code that calls the program; and the fields read (fields_read).
-  bool constructed = false;
-  std::set<std::string> read;
 };
 
 struct ConstInfo {
@@ -40,7 +36,6 @@ struct ConstInfo {
   tir::Literal value;
   std::string text;  // a `&str` const's value
   enum State { Pending, InProgress, Done, Failed } state = Pending;
-  bool named = false;  // named somewhere but in its own declaration (dead_code, check/lints.cpp)
 };
 
 struct Local {
@@ -269,8 +264,11 @@ class Checker {
   // Every field of the structs that a value of type `t` holds is read: printed with `{:?}`, or
   // crossing a `pub fn`'s boundary (with `constructed`, a parameter the caller made).
   void fields_read(const Type& t, bool constructed = false);
-  // The structs and fields that dead_code reports, into the program.
-  void dead_structs();
+  // The consts and structs that dead_code may report, into the program (tir::DeadCodeFacts).
+  void declare_dead_code_items();
+  // Where what is checked now records the consts it names, the structs it constructs and the
+  // fields it reads: the function's, the const value's, or the rest of the program's.
+  tir::ItemUses& uses() { return uses_ ? *uses_ : prog_.dead_code.always; }
   // `==` of two structs, or a struct in assert_eq!: E0202 (Vx derives nothing).
   tir::Expr* struct_compare_error(const Type& t, const std::string& op, Span op_span, Span whole);
 
@@ -507,6 +505,7 @@ class Checker {
   int unsafe_depth_ = 0;
   int block_loop_depth_ = 0;  // across blocks loops around the current code
   int fn_index_ = -1;
+  tir::ItemUses* uses_ = nullptr;  // uses()
 
   // For the rule that device code cannot call a function that opens a `spawn on` region.
   std::vector<bool> has_spawn_;                     // per function: contains a region itself

@@ -224,15 +224,19 @@ tir::Expr* Checker::check_const_value(const ConstInfo& c) {
     return nullptr;
   }
   // Outside any function or region, whatever use asked for the const first (E0405 is the use's).
+  // What it names is the const's (dead_code).
   tir::Function* const saved_fn = fn_;
   const int saved_index = fn_index_, saved_spawn = spawn_depth_;
+  tir::ItemUses* const saved_uses = uses_;
   fn_ = nullptr;
   fn_index_ = -1;
   spawn_depth_ = 0;
+  uses_ = &prog_.dead_code.by_const[c.item->name.name];
   tir::Expr* e = check_expr(value, &c.type);
   fn_ = saved_fn;
   fn_index_ = saved_index;
   spawn_depth_ = saved_spawn;
+  uses_ = saved_uses;
   return e;
 }
 

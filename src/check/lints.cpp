@@ -454,9 +454,10 @@ bool never_ends(const tir::Block* b, bool jumps) {
 }
 
 // dead_code: the functions that no chain of calls reaches from `main` or a `pub fn` (what `vx call`
-// and the Python module call), at their names, as rustc says it of a binary's functions; the
-// consts that nothing names (Program::unnamed_consts); the structs nothing constructs and the
-// fields nothing reads (Program::unconstructed_structs, unread_fields).
+// and the Python module call), at their names, as rustc says it of a binary's functions; and of
+// what those functions, the consts they name (and the consts those name), the `pub` consts and
+// the rest of the program name (tir::DeadCodeFacts): the consts none names, the structs none
+// constructs and the fields none reads. A use in a function that is never used is no use.
 void dead_code(const tir::Program& p, std::vector<Found>& out) {
   const size_t n = p.functions.size();
   std::vector<bool> used(n, false);
@@ -482,25 +483,53 @@ void dead_code(const tir::Program& p, std::vector<Found>& out) {
     if (!used[k])
       out.push_back({"dead_code", p.functions[k].span,
                      "function `" + p.functions[k].name + "` is never used", ""});
-  for (const auto& [at, name] : p.unnamed_consts)
-    out.push_back({"dead_code", at, "constant `" + name + "` is never used", ""});
-  for (const auto& [at, name] : p.unconstructed_structs)
-    out.push_back({"dead_code", at, "struct `" + name + "` is never constructed", ""});
-  for (const tir::UnreadFields& u : p.unread_fields) {
+
+  const tir::DeadCodeFacts& facts = p.dead_code;
+  tir::ItemUses live;
+  std::vector<std::string> consts;  // named by what is live, to take in
+  const auto take = [&](const tir::ItemUses& u) {
+    consts.insert(consts.end(), u.consts.begin(), u.consts.end());
+    live.constructed.insert(u.constructed.begin(), u.constructed.end());
+    live.read.insert(u.read.begin(), u.read.end());
+  };
+  take(facts.always);
+  for (size_t k = 0; k < n && k < facts.by_function.size(); ++k)
+    if (used[k]) take(facts.by_function[k]);
+  for (const tir::DeadCodeFacts::Declared& c : facts.consts)
+    if (c.is_pub) consts.push_back(c.name);
+  while (!consts.empty()) {
+    const std::string name = std::move(consts.back());
+    consts.pop_back();
+    if (!live.consts.insert(name).second) continue;
+    if (auto it = facts.by_const.find(name); it != facts.by_const.end()) take(it->second);
+  }
+  for (const tir::DeadCodeFacts::Declared& c : facts.consts)
+    if (!live.consts.count(c.name))
+      out.push_back({"dead_code", c.at, "constant `" + c.name + "` is never used", ""});
+  for (const tir::DeadCodeFacts::Declared& s : facts.structs) {
+    if (s.is_pub) continue;
+    if (!live.constructed.count(s.name)) {
+      out.push_back({"dead_code", s.at, "struct `" + s.name + "` is never constructed", ""});
+      continue;
+    }
+    std::vector<const tir::DeadCodeFacts::Declared*> unread;
+    for (const tir::DeadCodeFacts::Declared& f : s.fields)
+      if (!f.is_pub && !live.read.count({s.name, f.name})) unread.push_back(&f);
+    if (unread.empty()) continue;
     // As rustc lists them: `a`, `a` and `b`, `a`, `b`, and `c`.
     std::string names;
-    const size_t n = u.fields.size();
-    for (size_t k = 0; k < n; ++k)
+    const size_t m = unread.size();
+    for (size_t k = 0; k < m; ++k)
       names += (k == 0       ? ""
-                : n == 2     ? " and "
-                : k + 1 == n ? ", and "
+                : m == 2     ? " and "
+                : k + 1 == m ? ", and "
                              : ", ") +
-               ("`" + u.fields[k].second + "`");
-    Found w{"dead_code", u.fields[0].first,
-            (n == 1 ? "field " : "fields ") + names + (n == 1 ? " is" : " are") + " never read",
+               ("`" + unread[k]->name + "`");
+    Found w{"dead_code", unread[0]->at,
+            (m == 1 ? "field " : "fields ") + names + (m == 1 ? " is" : " are") + " never read",
             ""};
-    w.secondary.push_back({u.at, n == 1 ? "field in this struct" : "fields in this struct"});
-    for (size_t k = 1; k < n; ++k) w.secondary.push_back({u.fields[k].first, ""});
+    w.secondary.push_back({s.at, m == 1 ? "field in this struct" : "fields in this struct"});
+    for (size_t k = 1; k < m; ++k) w.secondary.push_back({unread[k]->at, ""});
     out.push_back(std::move(w));
   }
 }

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -413,11 +414,27 @@ struct Function {
   int slot_count() const { return static_cast<int>(slot_types.size()); }
 };
 
-// A struct's fields that nothing reads (the `dead_code` lint, check/lints.cpp).
-struct UnreadFields {
-  Span at;  // the struct's name
-  std::string name;
-  std::vector<std::pair<Span, std::string>> fields;  // each one's name, where it is declared
+// What a function, a const's value, or the rest of the program (the signatures, the structs'
+// declarations, what a `pub fn` takes and returns) names: the dead_code lint (check/lints.cpp)
+// counts those of the functions that `main` or a `pub fn` reaches, and of the consts they name.
+struct ItemUses {
+  std::set<std::string> consts;       // the consts named
+  std::set<std::string> constructed;  // the structs that a literal constructs (or a `pub fn` takes)
+  std::set<std::pair<std::string, std::string>> read;  // the fields read: struct, field
+};
+
+// The consts and structs that dead_code may speak of, and what each item names.
+struct DeadCodeFacts {
+  struct Declared {
+    Span at;  // its name
+    std::string name;
+    bool is_pub = false;
+    std::vector<Declared> fields;  // a struct's
+  };
+  std::vector<Declared> consts, structs;
+  std::vector<ItemUses> by_function;         // by function index
+  std::map<std::string, ItemUses> by_const;  // by the const's name: what its value names
+  ItemUses always;
 };
 
 // A pattern of a `match` that no value reaches (the `unreachable_patterns` lint, check/lints.cpp):
@@ -441,14 +458,7 @@ inline std::vector<Block*> branches(const Expr* e) {
 struct Program {
   std::vector<Function> functions;
   std::vector<UnreachablePattern> unreachable_patterns;  // found by the checker
-  // The consts that are not `pub` and that nothing names but their own declarations (the
-  // `dead_code` lint, check/lints.cpp): each one's name, where it is declared.
-  std::vector<std::pair<Span, std::string>> unnamed_consts;
-  // The structs that are not `pub` and that no struct literal constructs (nor a `pub fn` takes):
-  // each one's name, where it is declared; and for each other one, its fields that are not `pub`
-  // and that nothing reads (check_struct.cpp, Checker::fields_read).
-  std::vector<std::pair<Span, std::string>> unconstructed_structs;
-  std::vector<UnreadFields> unread_fields;
+  DeadCodeFacts dead_code;                               // found by the checker
   int main_index = -1;
   std::shared_ptr<const SourceFile> file;
 
