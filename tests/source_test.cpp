@@ -249,3 +249,28 @@ TEST_CASE("each lint's first warning left, and only it, says the lint is on by d
     }
   }
 }
+
+TEST_CASE("warnings that #[allow] silences take no place under the cap") {
+  // Up to three caps' worth of warnings of two lints, one allowed (set before, as the pipeline
+  // sets it before the checker runs): every warning not allowed is printed up to the cap, in
+  // order, and the counts know nothing of the allowed ones.
+  auto file = std::make_shared<SourceFile>("t.vx", std::string(512, ' '));
+  std::mt19937 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    Diagnostics diags(file);
+    diags.set_allowed([](const Diagnostic& d) { return d.lint == "unused_parens"; });
+    std::vector<uint32_t> shown;
+    const int count = static_cast<int>(rng() % (3 * Diagnostics::kMaxKept));
+    for (int k = 0; k < count; ++k) {
+      const uint32_t at = static_cast<uint32_t>(k);
+      const bool allowed = rng() % 3 != 0;
+      diags.warning(allowed ? "unused_parens" : "dead_code", {at, at + 1}, "a warning");
+      if (!allowed) shown.push_back(at);
+    }
+    CHECK(diags.warning_count() == shown.size());
+    if (shown.size() > Diagnostics::kMaxKept) shown.resize(Diagnostics::kMaxKept);
+    std::vector<uint32_t> printed;
+    for (const Diagnostic& d : diags.list()) printed.push_back(d.span.begin);
+    CHECK(printed == shown);
+  }
+}

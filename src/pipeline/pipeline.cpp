@@ -37,7 +37,8 @@ std::set<std::string> allowed_by(const std::string& text) {
 }
 
 // `#![allow(…)]` at the top of the file and `#[allow(…)]` on an item silence those lints
-// (`warnings`: all of them) in the file or in the item (spec/errors.md, "Warnings").
+// (`warnings`: all of them) in the file or in the item (spec/errors.md, "Warnings"). Set before
+// the checker runs, so that the warnings they silence take no place under the cap of those printed.
 void apply_allows(const ParsedProgram& parsed, Diagnostics& diags) {
   std::set<std::string> file_wide, pending;
   std::vector<std::pair<Span, std::set<std::string>>> items;
@@ -55,13 +56,15 @@ void apply_allows(const ParsedProgram& parsed, Diagnostics& diags) {
   auto allows = [](const std::set<std::string>& set, const std::string& lint) {
     return set.count(lint) > 0 || set.count("warnings") > 0;
   };
-  diags.remove_if([&](const Diagnostic& d) {
+  auto allowed = [=](const Diagnostic& d) {
     if (d.severity != Severity::Warning) return false;
     if (allows(file_wide, d.lint)) return true;
     for (const auto& [span, set] : items)
       if (d.span.begin >= span.begin && d.span.begin < span.end && allows(set, d.lint)) return true;
     return false;
-  });
+  };
+  diags.remove_if(allowed);
+  diags.set_allowed(allowed);
 }
 
 Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options);
@@ -70,7 +73,6 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
 
 Compiled compile(std::shared_ptr<SourceFile> file, const Options& options) {
   Compiled c = compile_steps(std::move(file), options);
-  if (c.parsed) apply_allows(*c.parsed, *c.diags);
   if (options.deny_warnings && c.diags->warning_count() > 0) {
     c.diags->deny_warnings();
     if (!c.refused_at) c.refused_at = std::min(options.through, Step::KernelRules);
@@ -89,6 +91,7 @@ Compiled compile_steps(std::shared_ptr<SourceFile> file, const Options& options)
     c.refused_at = Step::Parse;
     return c;
   }
+  apply_allows(*c.parsed, *c.diags);
   if (options.through == Step::Parse) return c;
   c.program = check_program(*c.parsed, *c.diags, {options.needs_main, options.session_decls});
   if (!c.program) {

@@ -29,6 +29,11 @@ size_t Diagnostics::kept(Severity s) const {
 }
 
 Diagnostic& Diagnostics::add(Diagnostic d) {
+  if (d.severity == Severity::Warning && allowed_ && allowed_(d)) {
+    static thread_local Diagnostic allowed;  // the caller may still add labels and notes
+    allowed = std::move(d);
+    return allowed;
+  }
   if (kept(d.severity) >= kMaxKept) {
     Diagnostic counted;  // what the counts, `#[allow]` and `-D warnings` read
     counted.severity = d.severity;

@@ -2,6 +2,7 @@
 // like rustc's (`error[E0200]: …`, `--> file:line:col`, the line, a `^^^` underline) or as JSON.
 // Every pass reports user errors here; internal errors never come from here.
 #pragma once
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -57,6 +58,11 @@ class Diagnostics {
     std::erase_if(dropped_, drop);
     note_defaults();
   }
+  // From now on, the warnings that `allowed` says so of (`#[allow(…)]`) are neither kept nor
+  // counted, so that they take no place under the cap; remove_if takes away those made before.
+  void set_allowed(std::function<bool(const Diagnostic&)> allowed) {
+    allowed_ = std::move(allowed);
+  }
   // `-D warnings`: every warning becomes an error, with a note that says why.
   void deny_warnings();
   Diagnostic& add(Diagnostic d);
@@ -81,6 +87,7 @@ class Diagnostics {
   std::vector<Diagnostic> list_;
   // Past the caps: code, lint, severity and span only (for the counts, `#[allow]` and `-D`).
   std::vector<Diagnostic> dropped_;
+  std::function<bool(const Diagnostic&)> allowed_;
 };
 
 enum class ErrorFormat { Human, Json };
