@@ -15,7 +15,8 @@ enum class Place {
   Value,  // an assigned or returned value, an argument: anything
   Head,   // before a `{` (`if`, `while`, `match`, a `for` range): no `{` inside, where a struct
           // literal would need them
-  Tail,   // a block's value: not a block-like expression first, which would become a statement
+  Tail,   // a block's value, a match arm's, a `break`'s: not a block-like expression that something
+          // follows (`({ a } + 1)`), where the block would end the statement, the arm or the value
 };
 
 // The parentheses that hold the whole of `e` (not a tuple's), or null.
@@ -28,6 +29,15 @@ const ast::Paren* whole_paren(const ast::Expr& e) {
 }
 
 // Whether `e` starts with an expression that is a statement of its own at the start of a block.
+bool starts_block_like(const ast::Expr& e);
+
+// Whether `e` starts with such an expression and goes on after it (`{ a } + 1`, `if c { a } else
+// { b } as f32`): without parentheses, it would end where the block-like expression ends.
+bool block_like_then_more(const ast::Expr& e) {
+  return starts_block_like(e) &&
+         (!e.rest.empty() || !e.first.types.empty() || !e.first.operand.operand.suffixes.empty());
+}
+
 bool starts_block_like(const ast::Expr& e) {
   if (!e.first.operand.ops.empty()) return false;
   return ast::visit(
@@ -61,7 +71,7 @@ class Walk {
   // `e`, standing where the lint looks: its parentheses reported when they hold all of it.
   void at(const ast::Expr& e, const char* what, Place place) {
     if (const ast::Paren* par = whole_paren(e))
-      if (place != Place::Tail || !starts_block_like(par->inner.get()))
+      if (place != Place::Tail || !block_like_then_more(par->inner.get()))
         report(parsed_.span(*par), what, place);
     expr(e);
   }
@@ -85,7 +95,8 @@ class Walk {
     primary(p.base);
     for (const ast::Suffix& s : p.suffixes)
       ast::visit(
-          s, [&](const ast::IndexSuffix& i) { expr(i.index.get()); },
+          s,
+          [&](const ast::IndexSuffix& i) { at(i.index.get(), "index expression", Place::Value); },
           [&](const ast::MethodSuffix& m) { arguments(m.args, "method argument"); },
           [](const ast::FieldSuffix&) {});
   }
@@ -138,8 +149,12 @@ class Walk {
     at(m.scrutinee, "`match` scrutinee expression", Place::Head);
     for (const ast::MatchArm& arm : m.arms) {
       if (arm.guard) expr(*arm.guard);
-      expr(arm.body.expr);
-      if (arm.body.assign) at(arm.body.assign->value, "assigned value", Place::Value);
+      if (arm.body.assign) {
+        expr(arm.body.expr);  // the place assigned
+        at(arm.body.assign->value, "assigned value", Place::Value);
+      } else {
+        at(arm.body.expr, "match arm expression", Place::Tail);
+      }
     }
   }
 
@@ -160,7 +175,7 @@ class Walk {
           if (r.value) at(*r.value, "`return` value", Place::Value);
         },
         [&](const ast::BreakStmt& b) {
-          if (b.value) expr(*b.value);
+          if (b.value) at(*b.value, "`break` value", Place::Tail);
         },
         [](const ast::ContinueStmt&) {},
         [&](const ast::WhileStmt& w) {
