@@ -6,7 +6,8 @@
 #   (--workers 2, with its progress lines), by a dask-scheduler and two dask-workers on 127.0.0.1
 #   (--scheduler), as --shard 0/2 and 1/2 merged by `campaign merge`, and on that cluster again
 #   with one worker killed once it has started a shard: every report equals the one process's
-#   (the key `run` aside), and the last says which shard ran again. Fails without Debian's
+#   (the key `run` aside), and the last says which shard ran again. On that cluster, a campaign
+#   ended by SIGTERM leaves no task running on the workers. Fails without Debian's
 #   python3-distributed (tools/setup installs it).
 # smith_reduce: `smith --impl wrong_impl.sh --reduce --results DIR`: progress lines, the finding
 #   reduced to at most 8 lines, the commands of findings.md run as written reproduce it, no

@@ -9,6 +9,8 @@ smith_dist_test.py dist VX WORK_DIR: every way of running the same seeds writes 
   local      a Dask cluster the campaign starts itself (--workers 2), not quiet: progress lines
   shards     --shard 0/2 and --shard 1/2, then `campaign merge` (and a part merged twice refused)
   cluster    a dask-scheduler and two dask-worker processes on 127.0.0.1 (--scheduler)
+  ended      that cluster again; the campaign is ended (SIGTERM) once a shard has started: the
+             shards on the workers stop too, instead of running on after the campaign let them go
   kill       that cluster again; one worker is killed (SIGKILL) as soon as it has started a
              shard: the shard runs again on the other, the report is the same and says so
   Fails (never skips) without Dask: Debian's python3-distributed (tools/setup installs it).
@@ -135,6 +137,43 @@ class Cluster:
                 p.kill()
 
 
+def ended_run(cluster):
+    """SIGTERM to a campaign on the cluster once a shard has started on a worker: the campaign ends
+    (status 143), and the shards running on the workers stop after their seed (ending.watching),
+    before the campaign removes their folders, and before it ends: within 1 s of its end, no worker
+    runs a task. A shard let go ran on through its 5000 seeds, each failing at once (a finding of
+    smith's own) once the campaign had removed its folder: for 10 s and more."""
+    from distributed import Client
+
+    argv = campaign_argv("ended", "-q", "--scheduler", cluster.address, "--programs", "10000",
+                         "--shard-size", "5000")
+    t = time.time()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    started = False
+    while p.poll() is None and time.time() - t < 120 and not started:
+        started = any(glob.glob(os.path.join(tmp, "smith-campaign-*", "smith-shard-*")) for tmp in cluster.tmp)
+        time.sleep(0.05)
+    time.sleep(0.5)  # a seed or two into the shard
+    p.send_signal(signal.SIGTERM)
+    _, stderr = p.communicate(timeout=120)
+    ended = time.time()
+    idle_after = None
+    with Client(cluster.address, timeout="30s") as c:
+        while time.time() - ended < 1:
+            busy = sum(c.run(lambda dask_worker: len(dask_worker.active_threads)).values())
+            print("ended: %.2f s after the end: %d tasks running" % (time.time() - ended, busy), flush=True)
+            if busy == 0:
+                idle_after = time.time() - ended
+                break
+            time.sleep(0.1)
+    print("ended: %.1f s to start a shard, exit %d; workers idle %s" % (
+        ended - t, p.returncode, "%.1f s after the end" % idle_after if idle_after is not None else "never"),
+        flush=True)
+    check(started, "ended: no shard started on the cluster")
+    check(p.returncode == 128 + signal.SIGTERM, "ended: exit status %d, stderr %s" % (p.returncode, stderr[-2000:]))
+    check(idle_after is not None, "ended: the workers still run the campaign's shards 1 s after it ended")
+
+
 def killed_run(cluster):
     """Kill worker 0 once a shard has started there (its folder appears in its TMPDIR)."""
     out = os.path.join(WORK, "kill")
@@ -200,6 +239,7 @@ def main_dist():
         rep, out, _ = campaign("cluster", "--scheduler", cluster.address)
         same("a scheduler and two workers", rep, base)
         check(rep is not None and "2 workers" in rep["run"]["where"], "two workers: %s" % (rep or {}).get("run"))
+        ended_run(cluster)
         rep, out = killed_run(cluster)
         same("a worker killed", rep, base)
         retried = (rep or {}).get("run", {}).get("retried", [])

@@ -8,6 +8,9 @@ shards that had to run again because a worker died. A task lost with its worker 
 on a cluster, the scheduler gives it to another worker (each task says where it starts, into a
 Dask Queue, so a second start is seen); here, a pool whose process died is replaced and its
 unfinished tasks are submitted again (by the campaign, which asks `lost`).
+
+A campaign that is ended stops its shards: here through the pool's stop event, on a cluster
+through a Dask Event that each task watches between seeds (ending.watching).
 """
 
 import functools
@@ -19,6 +22,7 @@ import subprocess
 import sys
 import time
 import uuid
+import weakref
 from concurrent.futures import FIRST_COMPLETED, wait
 from concurrent.futures.process import BrokenProcessPool
 
@@ -75,15 +79,20 @@ class LocalPool:
         shards.remove_scratch(self.scratch)
 
 
-def _task(queue, name, fn, *args):
-    """A shard on a Dask worker: say where it starts, then run it."""
-    from distributed import Queue, get_worker
+def _task(queue, stop, name, fn, *args):
+    """A shard on a Dask worker: nothing once the campaign is ended (its Event `stop` set); else
+    say where it starts, then run it, stopping between seeds when the campaign is ended."""
+    from distributed import Event, Queue, get_worker
 
+    ended = Event(stop)
+    if ended.is_set():
+        return None
     try:
         Queue(queue).put([name, get_worker().address])
     except Exception:  # the record of starts is for the report only
         pass
-    return fn(*args)
+    with ending.watching(ended.is_set):
+        return fn(*args)
 
 
 def need_distributed():
@@ -100,7 +109,7 @@ class DaskPool:
 
     def __init__(self, scheduler=None, workers=None):
         need_distributed()
-        from distributed import Client, Queue
+        from distributed import Client, Event, Queue
 
         self.host = None
         self.scratch = "smith-campaign-" + uuid.uuid4().hex[:12]
@@ -118,11 +127,16 @@ class DaskPool:
                                       plural(len(info), "worker"), plural(self.slots, "thread"))
         self.queue_name = "vx-smith-" + uuid.uuid4().hex
         self.queue = Queue(self.queue_name, client=self.client)
+        self.stop_name = "vx-smith-stop-" + uuid.uuid4().hex  # set when the campaign is ended
+        self.stop = Event(self.stop_name, client=self.client)
         self.started = {}
+        self.submitted = weakref.WeakSet()  # the tasks the campaign still holds
 
     def submit(self, name, fn, *args):
-        return self.client.submit(_task, self.queue_name, name, fn, *args, pure=False, key="%s-%s" % (
-            name.replace(" ", "-"), uuid.uuid4().hex[:8]))
+        f = self.client.submit(_task, self.queue_name, self.stop_name, name, fn, *args, pure=False,
+                               key="%s-%s" % (name.replace(" ", "-"), uuid.uuid4().hex[:8]))
+        self.submitted.add(f)
+        return f
 
     def wait(self, pending, timeout):
         from distributed import wait as dwait
@@ -153,7 +167,20 @@ class DaskPool:
         return self.started
 
     def close(self, ended=False):
-        """Close the client (its tasks are let go) and the cluster started here."""
+        """Close the client (its tasks are let go) and the cluster started here; `ended`: the
+        campaign is being ended, and the shards running on the workers stop after their seed (a
+        worker's thread cannot be stopped from outside: each shard watches the campaign's Event),
+        before their folders are removed."""
+        if ended:
+            from distributed import wait as dwait
+
+            try:
+                self.stop.set()
+                left = [f for f in self.submitted if not f.done()]
+                if left:
+                    dwait(left, timeout=CLOSE_SECONDS)
+            except Exception:  # a scheduler gone, or tasks past the time: let them go
+                pass
         if self.host is None:
             try:  # what the shards of killed workers left, on every worker still there
                 self.client.run(shards.remove_scratch, self.scratch)

@@ -12,10 +12,13 @@ In a pool's process the signal gives up what it is running (`Stopped`; its vx su
 kills) and is ignored while it waits for work: a process that died of it would break the pool.
 """
 
+import contextlib
 import functools
 import multiprocessing
 import signal
 import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -95,9 +98,37 @@ def in_pool(fn, *args):
         _running = False
 
 
+_watched = threading.local()  # a thread that runs a task of a Dask worker: how it learns of the end
+
+
+@contextlib.contextmanager
+def watching(is_set, every=0.5):
+    """In a thread that runs a task for a pool of another kind (a Dask worker's, whose owner's
+    signal cannot reach it): `stopping()` there asks `is_set()`, at most once every `every`
+    seconds, and is true from the first time it says so."""
+    _watched.state = {"is_set": is_set, "every": every, "asked": None, "ended": False}
+    try:
+        yield
+    finally:
+        _watched.state = None
+
+
 def stopping():
-    """Is this a pool's process whose owner is ending? (A shard asks between seeds.)"""
-    return _stop is not None and _stop.is_set()
+    """Is this a pool's process or a watching thread whose owner is ending? (A shard asks between
+    seeds.)"""
+    if _stop is not None and _stop.is_set():
+        return True
+    w = getattr(_watched, "state", None)
+    if w is None or w["ended"]:
+        return w is not None
+    now = time.monotonic()
+    if w["asked"] is None or now - w["asked"] >= w["every"]:
+        w["asked"] = now
+        try:
+            w["ended"] = bool(w["is_set"]())
+        except Exception:  # the scheduler gone: the client's end lets the task go anyway
+            pass
+    return w["ended"]
 
 
 def main_of(name):
