@@ -414,9 +414,10 @@ struct Function {
   int slot_count() const { return static_cast<int>(slot_types.size()); }
 };
 
-// What a function, a const's value, or the rest of the program (the signatures, the structs'
-// declarations, what a `pub fn` takes and returns) names: the dead_code lint (check/lints.cpp)
-// counts those of the functions that `main` or a `pub fn` reaches, and of the consts they name.
+// What a function (its signature and its body), a const's value, or the rest of the program (the
+// structs' declarations, what a `pub fn` takes and returns) names: the dead_code lint
+// (check/lints.cpp) counts those of the functions that `main` or a `pub fn` reaches, and of the
+// consts they name.
 struct ItemUses {
   std::set<std::string> consts;       // the consts named
   std::set<std::string> constructed;  // the structs that a literal constructs (or a `pub fn` takes)

@@ -28,23 +28,27 @@ size_t Diagnostics::kept(Severity s) const {
                        [&](const Diagnostic& d) { return d.severity == s; });
 }
 
+namespace {
+
+// A diagnostic that is not kept, to which the caller may still add labels and notes.
+Diagnostic& scratch(Diagnostic d) {
+  static thread_local Diagnostic sink;
+  sink = std::move(d);
+  return sink;
+}
+
+}  // namespace
+
 Diagnostic& Diagnostics::add(Diagnostic d) {
-  if (d.severity == Severity::Warning && allowed_ && allowed_(d)) {
-    static thread_local Diagnostic allowed;  // the caller may still add labels and notes
-    allowed = std::move(d);
-    return allowed;
-  }
+  if (d.severity == Severity::Warning && allowed_ && allowed_(d)) return scratch(std::move(d));
   if (kept(d.severity) >= kMaxKept) {
     Diagnostic counted;  // what the counts, `#[allow]` and `-D warnings` read
     counted.severity = d.severity;
-    counted.code = std::move(d.code);
-    counted.lint = std::move(d.lint);
+    counted.code = d.code;
+    counted.lint = d.lint;
     counted.span = d.span;
     dropped_.push_back(std::move(counted));
-    // The caller may still add labels and notes: they go to a scratch diagnostic.
-    static thread_local Diagnostic sink;
-    sink = std::move(d);
-    return sink;
+    return scratch(std::move(d));
   }
   list_.push_back(std::move(d));
   return list_.back();
