@@ -9,8 +9,9 @@ on a cluster, the scheduler gives it to another worker (each task says where it 
 Dask Queue, so a second start is seen); here, a pool whose process died is replaced and its
 unfinished tasks are submitted again (by the campaign, which asks `lost`).
 
-A campaign that is ended stops its shards: here through the pool's stop event, on a cluster
-through a Dask Event that each task watches between seeds (ending.watching).
+A campaign that is ended stops its shards: here through the pool's stop event; on a cluster it
+did not start, through a Dask Event that each task watches between seeds (ending.watching); a
+cluster it started ends with it.
 """
 
 import functools
@@ -80,17 +81,20 @@ class LocalPool:
 
 
 def _task(queue, stop, name, fn, *args):
-    """A shard on a Dask worker: nothing once the campaign is ended (its Event `stop` set); else
-    say where it starts, then run it, stopping between seeds when the campaign is ended."""
+    """A shard on a Dask worker: say where it starts, then run it. On a cluster the campaign did
+    not start (`stop`, the name of its Event), nothing once the campaign is ended, and a shard
+    running stops between seeds when it is; a cluster started here ends with the campaign."""
     from distributed import Event, Queue, get_worker
 
-    ended = Event(stop)
-    if ended.is_set():
+    ended = Event(stop) if stop else None
+    if ended is not None and ended.is_set():
         return None
     try:
         Queue(queue).put([name, get_worker().address])
     except Exception:  # the record of starts is for the report only
         pass
+    if ended is None:
+        return fn(*args)
     with ending.watching(ended.is_set):
         return fn(*args)
 
@@ -127,8 +131,9 @@ class DaskPool:
                                       plural(len(info), "worker"), plural(self.slots, "thread"))
         self.queue_name = "vx-smith-" + uuid.uuid4().hex
         self.queue = Queue(self.queue_name, client=self.client)
-        self.stop_name = "vx-smith-stop-" + uuid.uuid4().hex  # set when the campaign is ended
-        self.stop = Event(self.stop_name, client=self.client)
+        # On a cluster the campaign did not start, an Event set when the campaign is ended.
+        self.stop_name = "vx-smith-stop-" + uuid.uuid4().hex if scheduler else None
+        self.stop = Event(self.stop_name, client=self.client) if scheduler else None
         self.started = {}
         self.submitted = weakref.WeakSet()  # the tasks the campaign still holds
 
@@ -168,10 +173,11 @@ class DaskPool:
 
     def close(self, ended=False):
         """Close the client (its tasks are let go) and the cluster started here; `ended`: the
-        campaign is being ended, and the shards running on the workers stop after their seed (a
-        worker's thread cannot be stopped from outside: each shard watches the campaign's Event),
-        before their folders are removed."""
-        if ended:
+        campaign is being ended. On a cluster it did not start, the shards running on the workers
+        stop after their seed (a worker's thread cannot be stopped from outside: each shard
+        watches the campaign's Event), before their folders are removed; a cluster started here
+        ends whole (Host.end)."""
+        if ended and self.stop is not None:
             from distributed import wait as dwait
 
             try:
