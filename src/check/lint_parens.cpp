@@ -29,15 +29,6 @@ const ast::Paren* whole_paren(const ast::Expr& e) {
 }
 
 // Whether `e` starts with an expression that is a statement of its own at the start of a block.
-bool starts_block_like(const ast::Expr& e);
-
-// Whether `e` starts with such an expression and goes on after it (`{ a } + 1`, `if c { a } else
-// { b } as f32`): without parentheses, it would end where the block-like expression ends.
-bool block_like_then_more(const ast::Expr& e) {
-  return starts_block_like(e) &&
-         (!e.rest.empty() || !e.first.types.empty() || !e.first.operand.operand.suffixes.empty());
-}
-
 bool starts_block_like(const ast::Expr& e) {
   if (!e.first.operand.ops.empty()) return false;
   return ast::visit(
@@ -52,6 +43,13 @@ bool starts_block_like(const ast::Expr& e) {
       [](const ast::x3::forward_ast<ast::IfExpr>&) { return true; },
       [](const ast::x3::forward_ast<ast::MatchExpr>&) { return true; },
       [](const ast::x3::forward_ast<ast::Block>&) { return true; });
+}
+
+// Whether `e` starts with such an expression and goes on after it (`{ a } + 1`, `if c { a } else
+// { b } as f32`): without parentheses, it would end where the block-like expression ends.
+bool block_like_then_more(const ast::Expr& e) {
+  return starts_block_like(e) &&
+         (!e.rest.empty() || !e.first.types.empty() || !e.first.operand.operand.suffixes.empty());
 }
 
 class Walk {

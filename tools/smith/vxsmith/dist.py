@@ -14,6 +14,7 @@ did not start, through a Dask Event that each task watches between seeds (ending
 cluster it started ends with it.
 """
 
+import contextlib
 import functools
 import logging
 import os
@@ -93,9 +94,7 @@ def _task(queue, stop, name, fn, *args):
         Queue(queue).put([name, get_worker().address])
     except Exception:  # the record of starts is for the report only
         pass
-    if ended is None:
-        return fn(*args)
-    with ending.watching(ended.is_set):
+    with ending.watching(ended.is_set) if ended is not None else contextlib.nullcontext():
         return fn(*args)
 
 
@@ -133,7 +132,7 @@ class DaskPool:
         self.queue = Queue(self.queue_name, client=self.client)
         # On a cluster the campaign did not start, an Event set when the campaign is ended.
         self.stop_name = "vx-smith-stop-" + uuid.uuid4().hex if scheduler else None
-        self.stop = Event(self.stop_name, client=self.client) if scheduler else None
+        self.stop = Event(self.stop_name, client=self.client) if self.stop_name else None
         self.started = {}
         self.submitted = weakref.WeakSet()  # the tasks the campaign still holds
 

@@ -119,10 +119,10 @@ def stopping():
     if _stop is not None and _stop.is_set():
         return True
     w = getattr(_watched, "state", None)
-    if w is None or w["ended"]:
-        return w is not None
+    if w is None:
+        return False
     now = time.monotonic()
-    if w["asked"] is None or now - w["asked"] >= w["every"]:
+    if not w["ended"] and (w["asked"] is None or now - w["asked"] >= w["every"]):
         w["asked"] = now
         try:
             w["ended"] = bool(w["is_set"]())
