@@ -26,12 +26,14 @@ runs it:
 - the reducer alone (no vx): a use goes before its definition, blocks unwrap.
 """
 
+import contextlib
 import glob
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -94,6 +96,7 @@ class Cluster:
         self.procs = []
         log = open(os.path.join(WORK, "cluster.log"), "w")
         self.procs.append(subprocess.Popen(["dask-scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                            "--dashboard-address", "127.0.0.1:0",
                                             "--scheduler-file", self.file], stdout=log, stderr=log, env=ENV))
         self.tmp = []
         for k in range(2):
@@ -202,6 +205,22 @@ def killed_run(cluster):
         return None, stdout
 
 
+@contextlib.contextmanager
+def port_taken(port):
+    """PORT on 127.0.0.1 listened to for the block's length (if something else has it, it is taken
+    already)."""
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+        s.listen()
+    except OSError:
+        pass
+    try:
+        yield
+    finally:
+        s.close()
+
+
 def main_dist():
     try:
         import distributed  # noqa: F401
@@ -215,7 +234,12 @@ def main_dist():
                                                                                           base["mutants"]))
         check(len(base["failures"]) > 0 and any(f.get("reduced") for f in base["failures"]),
               "baseline: wrong_impl.sh gives findings, one of them reduced")
-    rep, _, err = campaign("local", "--workers", "2", quiet=False)
+    # Dask's default HTTP port taken, as by another cluster on the machine (smith_ending's, in
+    # parallel): the cluster the campaign starts must not warn of it on the campaign's stderr
+    with port_taken(8787):
+        rep, _, err = campaign("local", "--workers", "2", quiet=False)
+    foreign = [ln for ln in err.splitlines() if not re.match(r"(smith|campaign): ", ln)]
+    check(not foreign, "--workers 2: stderr lines not the campaign's own: %r" % foreign[:8])
     same("local (--workers 2)", rep, base)
     lines = [ln for ln in err.splitlines() if re.match(r"smith: \d+/120 programs and mutants, \d+ findings?, ", ln)]
     check(len(lines) >= 2 and lines[-1].startswith("smith: 120/120"),

@@ -245,8 +245,11 @@ def host(workers, directory):
     stdin."""
     from distributed import LocalCluster
 
+    # The scheduler serves HTTP even with no dashboard, on port 8787 unless told otherwise; with
+    # another cluster on the machine there, Dask warns on stderr, which is the campaign's. Port 0.
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, silence_logs=logging.ERROR,
+                           dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                           silence_logs=logging.ERROR,
                            local_directory=os.path.join(directory, "dask"))
     print(cluster.scheduler_address, flush=True)
     sys.stdin.read()
