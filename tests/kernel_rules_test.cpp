@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "check/checker.hpp"
 #include "parse/parser.hpp"
@@ -330,7 +331,7 @@ TEST_CASE("whole programs: the seed's messages and the explain table") {
   CHECK(ex[0].checks[0].level == "block");
   CHECK(ex[0].checks[0].proof.comparisons.at(0).text == "300 > 299");
   CHECK(ex[0].checks[1].level == "lane");
-  auto json = explain_diagnostic(ex[0]).data;
+  auto json = *explain_diagnostic(ex[0]).data;
   CHECK(json["checks"][0]["proof"]["digits"][0]["coefficient"] == 300);
   // On the host machine the same program is refused: no blocks and lanes.
   Machine host;
@@ -350,7 +351,7 @@ TEST_CASE("the explain tables outlive the index graph they were proved on") {
   REQUIRE(p.digits.size() == 2);
   CHECK(p.digits[0].text() == "y");
   CHECK(p.digits[1].text() == "x");
-  CHECK(explain_diagnostic(ex[0]).data["checks"][0]["proof"]["digits"][1]["loop"] == "x");
+  CHECK((*explain_diagnostic(ex[0]).data)["checks"][0]["proof"]["digits"][1]["loop"] == "x");
 }
 
 TEST_CASE("an offset whose arithmetic wraps in its type is refused, with a colliding pair") {

@@ -2,6 +2,9 @@
 """The layers of src/ hold (issue 18): a file includes only headers of its own layer and of the
 layers below it, a header marked internal ("Internal to …" anywhere in the comment it opens with) is
 included only from its own folder, and the libraries of CMakeLists.txt (vx_layer) link only downward.
+No header includes the whole of nlohmann::json (<nlohmann/json.hpp>, about 2 s of compiling every
+file that includes it, and support/diagnostics.hpp is in nearly all of them): a header declares with
+<nlohmann/json_fwd.hpp>, and the files that build or read JSON include the whole.
 
 The order, lowest first (README, "Layers"):
   numeric  the math and f16/bf16 routines that the host and emitted kernels share (header-only)
@@ -79,6 +82,7 @@ for layer in folders:
                 internal[f"{layer}/{name}"] = layer
 
 include = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"', re.M)
+whole_json = re.compile(r'^\s*#\s*include\s+<nlohmann/json\.hpp>', re.M)
 files = 0
 for layer in folders:
     ok = allowed(layer) if layer in BELOW else set()
@@ -88,6 +92,10 @@ for layer in folders:
         files += 1
         with open(os.path.join(src, layer, name), encoding="utf-8") as f:
             text = f.read()
+        if name.endswith((".hpp", ".h", ".cuh")):
+            for m in whole_json.finditer(text):
+                failures.append(f"src/{layer}/{name}:{text.count(chr(10), 0, m.start()) + 1}: a header "
+                                "includes <nlohmann/json.hpp>; declare with <nlohmann/json_fwd.hpp>")
         for m in include.finditer(text):
             target, header = m.group(1), f"{m.group(1)}/{m.group(2)}"
             line = text.count("\n", 0, m.start()) + 1

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "check/tir_walk.hpp"
 #include "offload/emit_cuda.hpp"

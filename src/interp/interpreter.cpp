@@ -53,6 +53,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "check/tir_walk.hpp"
@@ -376,10 +377,10 @@ int run_on_this_thread(const tir::Program& program, const RunOptions& options) {
     // The passes also as data (spec/cli.md §5), outermost first: the Python package's
     // KernelError reads them.
     for (auto p = e.passes.rbegin(); p != e.passes.rend(); ++p)
-      d.data["passes"].push_back({{"loop", p->block ? "block" : "lane"},
-                                  {"index", p->index},
-                                  {"var", p->var},
-                                  {"value", p->value}});
+      (*d.data)["passes"].push_back({{"loop", p->block ? "block" : "lane"},
+                                     {"index", p->index},
+                                     {"var", p->var},
+                                     {"value", p->value}});
     if (options.report_error)
       options.report_error(err, d);
     else

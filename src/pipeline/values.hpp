@@ -2,7 +2,7 @@
 // its end, every value exactly (floats also as their bits); `vx diff A.json B.json` compares two
 // such files, of this vx or of another implementation, element by element, in ulps for floats.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 

@@ -5,6 +5,7 @@
 // shifted: §4 step 2), and a tensor changed by atomics is accessed only by atomics.
 #include <algorithm>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "rules/index_poly.hpp"
@@ -906,11 +907,11 @@ class Checker {
         (p.per_dimension.empty() ? "" : ", and index by index (§4.9) `" + p.per_dimension + "`"));
     if (auto h = provable_form(write, loop, p)) d.helps.push_back(*h);
     d.helps.push_back("`vx check --explain` shows the digits and the comparisons");
-    d.data = {{"kind", "disjointness"},
-              {"loop", level + " loop `" + loop->var_name + "`"},
-              {"tensor", name},
-              {"offset", to_string(write.offset)},
-              {"proof", proof_json(p)}};
+    *d.data = {{"kind", "disjointness"},
+               {"loop", level + " loop `" + loop->var_name + "`"},
+               {"tensor", name},
+               {"offset", to_string(write.offset)},
+               {"proof", proof_json(p)}};
   }
 
   void build_explain() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace vx::kr {
@@ -107,9 +108,10 @@ Diagnostic explain_diagnostic(const StoreExplain& s) {
   d.message = "explain: the store `" + s.place + "`";
   d.span = s.span;
   d.label = s.offset.empty() ? "offset not readable" : "offset " + s.offset;
-  d.data = {{"kind", "explain"}, {"store", s.place}, {"tensor", s.tensor}, {"offset", s.offset}};
-  d.data["checks"] = nlohmann::json::array();
-  for (const auto& c : s.checks) d.data["checks"].push_back(check_json(c));
+  nlohmann::json& data = *d.data;
+  data = {{"kind", "explain"}, {"store", s.place}, {"tensor", s.tensor}, {"offset", s.offset}};
+  data["checks"] = nlohmann::json::array();
+  for (const auto& c : s.checks) data["checks"].push_back(check_json(c));
   return d;
 }
 

@@ -4,7 +4,7 @@
 // data is the `data` of a JSON diagnostic. Needs the proofs that kernel_rules.cpp made.
 #pragma once
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 // drawn afterwards: as text for a terminal (ANSI colour by block), as SVG, or as JSON data.
 #pragma once
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 #include <vector>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
 
@@ -375,26 +376,27 @@ Diagnostic map_diagnostic(const StoreExplain& s) {
   d.severity = Severity::Note;
   d.message = "map: who writes `" + s.place + "`";
   d.span = s.span;
-  d.data = {{"kind", "map"}, {"store", s.place}, {"tensor", s.tensor}, {"shape", m.shape}};
+  nlohmann::json& data = *d.data;
+  data = {{"kind", "map"}, {"store", s.place}, {"tensor", s.tensor}, {"shape", m.shape}};
   if (!m.unmappable.empty()) {
-    d.data["unmappable"] = m.unmappable;
+    data["unmappable"] = m.unmappable;
     return d;
   }
-  d.data["window"] = m.window;
-  d.data["label"] = m.label_form;
-  d.data["sample"] = m.sample;
-  d.data["evaluations"] = m.evaluations;
-  d.data["total"] = m.total;
-  d.data["out_of_bounds"] = m.out_of_bounds;
-  d.data["collided"] = m.collided;
-  d.data["first_collision"] = m.first_collision;
-  d.data["notes"] = m.notes;
-  d.data["cells"] = nlohmann::json::array();
+  data["window"] = m.window;
+  data["label"] = m.label_form;
+  data["sample"] = m.sample;
+  data["evaluations"] = m.evaluations;
+  data["total"] = m.total;
+  data["out_of_bounds"] = m.out_of_bounds;
+  data["collided"] = m.collided;
+  data["first_collision"] = m.first_collision;
+  data["notes"] = m.notes;
+  data["cells"] = nlohmann::json::array();
   for (const MapCell& c : m.cells)
-    d.data["cells"].push_back({{"index", c.index},
-                               {"pass", c.written ? nlohmann::json(c.label) : nlohmann::json()},
-                               {"block", c.written ? nlohmann::json(c.block) : nlohmann::json()},
-                               {"collides", c.collides}});
+    data["cells"].push_back({{"index", c.index},
+                             {"pass", c.written ? nlohmann::json(c.label) : nlohmann::json()},
+                             {"block", c.written ? nlohmann::json(c.block) : nlohmann::json()},
+                             {"collides", c.collides}});
   return d;
 }
 

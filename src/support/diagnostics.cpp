@@ -6,12 +6,32 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "support/error_index.hpp"
 
 namespace vx {
+
+DiagnosticData::DiagnosticData() noexcept = default;
+DiagnosticData::DiagnosticData(const DiagnosticData& other)
+    : value_(other.value_ ? std::make_unique<nlohmann::json>(*other.value_) : nullptr) {}
+DiagnosticData::DiagnosticData(DiagnosticData&& other) noexcept = default;
+DiagnosticData& DiagnosticData::operator=(const DiagnosticData& other) {
+  if (this != &other)
+    value_ = other.value_ ? std::make_unique<nlohmann::json>(*other.value_) : nullptr;
+  return *this;
+}
+DiagnosticData& DiagnosticData::operator=(DiagnosticData&& other) noexcept = default;
+DiagnosticData::~DiagnosticData() = default;
+
+nlohmann::json& DiagnosticData::operator*() {
+  if (!value_) value_ = std::make_unique<nlohmann::json>();
+  return *value_;
+}
+
+const nlohmann::json* DiagnosticData::get() const noexcept { return value_.get(); }
 
 Diagnostic& Diagnostics::error(std::string code, Span span, std::string message,
                                std::string label) {
@@ -389,7 +409,7 @@ nlohmann::json diagnostic_json(const SourceFile& file, const Diagnostic& d) {
   for (const auto& l : d.secondary) j["spans"].push_back(span_json(l.span, l.text, false));
   j["notes"] = d.notes;
   j["helps"] = d.helps;
-  if (!d.data.is_null()) j["data"] = d.data;
+  if (const nlohmann::json* data = d.data.get(); data && !data->is_null()) j["data"] = *data;
   if (!d.rule.empty()) j["rule"] = d.rule;
   std::ostringstream rendered;
   render_styled(rendered, file, d, false);  // never coloured

@@ -3,7 +3,8 @@
 // Every pass reports user errors here; internal errors never come from here.
 #pragma once
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -20,6 +21,24 @@ struct Label {
   std::string text;
 };
 
+// A diagnostic's machine-readable data (explain tables, write maps …), null until written. It is
+// held by pointer so that this header, which nearly every file includes, needs only
+// <nlohmann/json_fwd.hpp>: the whole of nlohmann::json costs about 2 s of compiling a file that
+// includes it. A file that reads or writes the data includes <nlohmann/json.hpp>.
+class DiagnosticData {
+ public:
+  DiagnosticData() noexcept;
+  DiagnosticData(const DiagnosticData& other);
+  DiagnosticData(DiagnosticData&& other) noexcept;
+  DiagnosticData& operator=(const DiagnosticData& other);
+  DiagnosticData& operator=(DiagnosticData&& other) noexcept;
+  ~DiagnosticData();
+  nlohmann::json& operator*();                 // made null on first use
+  const nlohmann::json* get() const noexcept;  // nullptr when never written
+ private:
+  std::unique_ptr<nlohmann::json> value_;
+};
+
 struct Diagnostic {
   Severity severity = Severity::Error;
   std::string code;     // "E0200"; empty for a plain message
@@ -29,7 +48,7 @@ struct Diagnostic {
   std::vector<Label> secondary;
   std::vector<std::string> notes;  // `= note: …` lines
   std::vector<std::string> helps;  // `= help: …` lines
-  nlohmann::json data;             // extra machine-readable data (explain tables …)
+  DiagnosticData data;             // extra machine-readable data (explain tables …)
   std::string rule;                // E6032: which kernel rule (rules/kernel_rules.def), for JSON
   std::string lint;                // a warning's name (`idle_lanes`), for `#[allow(…)]` and JSON
 };

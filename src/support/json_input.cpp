@@ -1,5 +1,7 @@
 #include "support/json_input.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace vx {
 
 namespace {

@@ -6,7 +6,7 @@
 // spec/cli.md §2.1 and §7.7 state the limits.
 #pragma once
 #include <cstddef>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
