@@ -10,13 +10,14 @@ namespace vx::lint {
 
 namespace {
 
-// What may stand inside parentheses at a place without them being needed.
+// What may stand inside parentheses at a place without them being needed. In every place,
+// parentheses around a block-like expression that something follows (`({ a } + 1)`) are needed,
+// as rustc holds: as a block's value, an arm or a `break` value, the block would end the
+// statement, the arm or the value without them.
 enum class Place {
-  Value,  // an assigned or returned value, an argument: anything
+  Value,  // an assigned, returned or block's value, an arm, an argument, an index
   Head,   // before a `{` (`if`, `while`, `match`, a `for` range): no `{` inside, where a struct
           // literal would need them
-  Tail,   // a block's value, a match arm's, a `break`'s: not a block-like expression that something
-          // follows (`({ a } + 1)`), where the block would end the statement, the arm or the value
 };
 
 // The parentheses that hold the whole of `e` (not a tuple's), or null.
@@ -69,8 +70,7 @@ class Walk {
   // `e`, standing where the lint looks: its parentheses reported when they hold all of it.
   void at(const ast::Expr& e, const char* what, Place place) {
     if (const ast::Paren* par = whole_paren(e))
-      if (place != Place::Tail || !block_like_then_more(par->inner.get()))
-        report(parsed_.span(*par), what, place);
+      if (!block_like_then_more(par->inner.get())) report(parsed_.span(*par), what, place);
     expr(e);
   }
 
@@ -151,7 +151,7 @@ class Walk {
         expr(arm.body.expr);  // the place assigned
         at(arm.body.assign->value, "assigned value", Place::Value);
       } else {
-        at(arm.body.expr, "match arm expression", Place::Tail);
+        at(arm.body.expr, "match arm expression", Place::Value);
       }
     }
   }
@@ -173,7 +173,7 @@ class Walk {
           if (r.value) at(*r.value, "`return` value", Place::Value);
         },
         [&](const ast::BreakStmt& b) {
-          if (b.value) at(*b.value, "`break` value", Place::Tail);
+          if (b.value) at(*b.value, "`break` value", Place::Value);
         },
         [](const ast::ContinueStmt&) {},
         [&](const ast::WhileStmt& w) {
@@ -187,7 +187,7 @@ class Walk {
         [&](const ast::SpawnStmt& sp) { block(sp.body.get()); },
         [&](const ast::ExprStmt& e) {
           if (last && !e.semicolon && !e.assign)
-            at(e.expr, "block return value", Place::Tail);
+            at(e.expr, "block return value", Place::Value);
           else
             expr(e.expr);
           if (e.assign) at(e.assign->value, "assigned value", Place::Value);
