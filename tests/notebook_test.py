@@ -451,6 +451,6 @@ try:
 finally:
     kc.stop_channels()
     km.shutdown_kernel(now=True)
-    del kc, km  # now, while logging still works for their finalizers
+    kc = km = None  # their finalizers now, while logging still works (not `del`: the functions above name kc)
 
 finish()
