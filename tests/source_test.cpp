@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <sstream>
@@ -273,4 +274,24 @@ TEST_CASE("warnings that #[allow] silences take no place under the cap") {
     for (const Diagnostic& d : diags.list()) printed.push_back(d.span.begin);
     CHECK(printed == shown);
   }
+}
+
+TEST_CASE("a diagnostic's data is its own: copies and assignments do not share it") {
+  Diagnostic a;
+  CHECK(a.data.get() == nullptr);
+  (*a.data)["k"] = 1;
+  Diagnostic b = a;
+  (*b.data)["k"] = 2;
+  CHECK((*a.data)["k"] == 1);
+  CHECK((*b.data)["k"] == 2);
+  Diagnostic c;
+  c = b;
+  const Diagnostic& same = c;
+  c = same;  // itself
+  (*b.data)["k"] = 3;
+  CHECK((*c.data)["k"] == 2);
+  c = Diagnostic{};
+  CHECK(c.data.get() == nullptr);
+  Diagnostic d = std::move(b);
+  CHECK((*d.data)["k"] == 3);
 }

@@ -19,9 +19,7 @@ DiagnosticData::DiagnosticData(const DiagnosticData& other)
     : value_(other.value_ ? std::make_unique<nlohmann::json>(*other.value_) : nullptr) {}
 DiagnosticData::DiagnosticData(DiagnosticData&& other) noexcept = default;
 DiagnosticData& DiagnosticData::operator=(const DiagnosticData& other) {
-  if (this != &other)
-    value_ = other.value_ ? std::make_unique<nlohmann::json>(*other.value_) : nullptr;
-  return *this;
+  return *this = DiagnosticData(other);  // the copy made once, by the constructor above
 }
 DiagnosticData& DiagnosticData::operator=(DiagnosticData&& other) noexcept = default;
 DiagnosticData::~DiagnosticData() = default;
