@@ -243,6 +243,7 @@ TEST_CASE("every accepted Vx kernel of the corpus lowers to .uir with the same v
       "tuple_field_of_value.vx: it calls the function `two`",
       "tuples_on_device.vx: it calls the function `divmod`",
       "value_range_casts_and_shifts.vx: it uses the operator `<<`",
+      "value_range_disjoint_bits.vx: it uses the operator `|`",
       "wrap_none_near_miss.vx: it uses `if`, and .uir has no control flow but ranges",
       "write_variable_of_the_pass.vx: the loop `k` has a bound that is not known before the region "
       "runs",
@@ -381,6 +382,8 @@ TEST_CASE("refused Vx kernels stay refused as .uir") {
        "the loop `c` runs over a range with `.step_by()`, and a .uir range counts up by one"},
       {"value_range_cast_wraps.vx", "refused"},
       {"value_range_mask_too_narrow.vx", "it uses the operator `&`"},
+      {"value_range_or_bits_meet.vx", "it uses the operator `|`"},
+      {"value_range_or_low_too_wide.vx", "it uses the operator `|`"},
       {"value_range_shift_too_short.vx", "it uses the operator `<<`"},
       {"value_range_shift_halves.vx", "it uses the operator `>>`"},
       {"per_dimension_fixed_row.vx",

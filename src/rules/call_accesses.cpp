@@ -1,6 +1,7 @@
 #include "rules/call_accesses.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 
@@ -89,9 +90,40 @@ const IxNode* row_major(IndexDag& dag, const std::vector<const IxNode*>& idx, co
   return off;
 }
 
+int low_zero_bits(const IxNode* n) {
+  constexpr int kAll = 63;
+  if (n->is_const())
+    return n->value == 0 ? kAll : std::min(kAll, std::countr_zero(static_cast<uint64_t>(n->value)));
+  switch (n->op) {
+    case IxOp::Add:
+    case IxOp::Sub:
+      return std::min(low_zero_bits(n->a), low_zero_bits(n->b));
+    case IxOp::Mul:
+      return std::min(kAll, low_zero_bits(n->a) + low_zero_bits(n->b));
+    case IxOp::Neg:
+      return low_zero_bits(n->a);
+    default:
+      return 0;
+  }
+}
+
+bool is_bits_op(tir::BinOp op) {
+  return tir::binop_class(op) == tir::OpClass::Bits || tir::binop_class(op) == tir::OpClass::Shift;
+}
+
 const IxNode* bits_index(IndexDag& dag, tir::BinOp op, const IxNode* a, const IxNode* b, IntType t,
-                         const std::function<bool(const IxNode*)>& never_negative) {
+                         const NodeRange& range) {
   if (t.math()) return nullptr;
+  const auto never_negative = [&](const IxNode* n) { return range(n).first >= 0; };
+  if (op == tir::BinOp::BitOr || op == tir::BinOp::BitXor) {
+    // `(b << 4) | l` with l in 0..16 is `b * 16 + l`.
+    for (auto [m, low] : {std::pair{a, b}, std::pair{b, a}}) {
+      const int k = std::min(low_zero_bits(m), static_cast<int>(t.bits) - 1);
+      const auto [lo, hi] = range(low);
+      if (lo >= 0 && hi < (static_cast<__int128>(1) << k)) return dag.binary(IxOp::Add, m, low, t);
+    }
+    return nullptr;
+  }
   if (op == tir::BinOp::Shl || op == tir::BinOp::Shr) {
     if (!b->is_const() || b->value < 0 || b->value >= std::min<int64_t>(t.bits, 62)) return nullptr;
     const IxNode* power = dag.constant(int64_t{1} << b->value);

@@ -34,13 +34,25 @@ const IxNode* row_major(IndexDag& dag, const std::vector<const IxNode*>& idx, co
 // wrap around into the bounds.
 bool shift_keeps_bounds(const IxNode* e, int64_t c, int64_t dim, std::optional<int64_t> loop_lo,
                         std::optional<int64_t> loop_hi);
+// The values a node can take (index_dag.hpp's value_range with the caller's leaf ranges).
+using NodeRange = std::function<std::pair<__int128, __int128>(const IxNode*)>;
+// How many low bits are zero in every value `n` can take, whatever its leaves' values (at most
+// 63): a constant's trailing zeros; the fewest of a sum's or a difference's terms, the sum of a
+// product's factors', a negation's operand's; 0 for anything else. Wrapping keeps it true: an
+// operation in n bits keeps its value modulo 2^n, so a multiple of 2^k stays one for k <= n, and
+// for k > n the value wraps to 0.
+int low_zero_bits(const IxNode* n);
 // §4 step 1, value ranges: `a << b` is `a * 2^b` in its type `t` (both wrap alike), and on
-// values that are never negative (`never_negative`) `a >> b` is `a / 2^b` and `a & (2^b - 1)` is
-// `a % 2^b`, for a constant b; null for any other operation `op`. Only the caller's reader
-// (kernel_rules.cpp) asks it: a callee's index with a shift or a mask is not read (the call keeps
-// its refusal), as before the function moved here.
+// values that are never negative (`range`) `a >> b` is `a / 2^b` and `a & (2^b - 1)` is
+// `a % 2^b`, for a constant b; `a | b` and `a ^ b` are `a + b` when one of them is a multiple of
+// 2^k (low_zero_bits) and every value of the other is in 0 ..= 2^k - 1: their bits do not meet, so
+// no bit carries and the sum cannot wrap. Null for any other operation `op`. Only the caller's
+// reader (kernel_rules.cpp) asks it: a callee's index with a shift, a mask or a bitwise or is not
+// read (the call keeps its refusal), as before the function moved here.
 const IxNode* bits_index(IndexDag& dag, tir::BinOp op, const IxNode* a, const IxNode* b, IntType t,
-                         const std::function<bool(const IxNode*)>& never_negative);
+                         const NodeRange& range);
+// Whether bits_index may read `op`: `&`, `|`, `^`, `<<` and `>>`.
+bool is_bits_op(tir::BinOp op);
 // Sets `values[slot]` to null for every local that `b` or `e` (either may be null) assigns.
 void forget_assigned(const tir::Block* b, const tir::Expr* e, std::vector<const IxNode*>& values);
 

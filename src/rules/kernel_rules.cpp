@@ -85,7 +85,7 @@ class RuleWalker {
     const IxNode* a = build(e->args[0]);
     const IxNode* b = build(e->args[1]);
     return kr::bits_index(dag_, e->bop, a, b, int_type(e->type),
-                          [&](const IxNode* n) { return range_of(n).first >= 0; });
+                          [&](const IxNode* n) { return range_of(n); });
   }
 
   const IxNode* build(const tir::Expr* e) {
@@ -120,7 +120,7 @@ class RuleWalker {
       case tir::ExprKind::Binary: {
         if (auto op = kr::index_op(e->bop))
           return dag_.binary(*op, build(e->args[0]), build(e->args[1]), int_type(e->type));
-        if (e->bop == tir::BinOp::Shl || e->bop == tir::BinOp::Shr || e->bop == tir::BinOp::BitAnd)
+        if (kr::is_bits_op(e->bop))
           if (const IxNode* n = bits_op(e)) return n;
         return dag_.opaque(e, "(" + text(e->span) + ")");
       }

@@ -181,6 +181,18 @@ forms = [races.mutant(s).note for s in range(400)]
 check(15 <= sum("helper" in n for n in forms) <= 50 and 15 <= sum("if-same" in n for n in forms) <= 50 and
       10 <= sum("let-mut" in n for n in forms) <= 50,
       "helper and if-same mutants: %d, %d" % (sum("helper" in n for n in forms), sum("if-same" in n for n in forms)))
+# `|`, `^` and `<<` in the store's index (kernel-rules.md §4 step 1): `(b << 2) | l` over 4 lanes
+# is b * 4 + l; `(b * 2) ^ l` over 4 lanes meets (b = 1, l = 0 and b = 0, l = 2 both reach 2)
+m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8], [B("|", B("<<", b, C(2)), l)])
+check("out[((b << 2) | l)] = 1;" in m.text() and m.truth() == (False, None, False), "(b << 2) | l: %r" % (m.truth(),))
+m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8], [B("^", B("*", b, C(2)), l)])
+check("out[((b * 2) ^ l)] = 1;" in m.text() and m.truth()[0], "(b * 2) ^ l collides: %r" % (m.truth(),))
+check(races.wrap(B("|", C(-8), C(3)).ev({}), "i32") == -5 and B("^", C(-1, "u8"), C(15, "u8")).ev({}) == 240 and
+      B("<<", C(3, "i8"), C(6, "i8")).ev({}) == -64, "| ^ << wrap as two's complement")
+bitsm = [races.mutant(s) for s in range(400) if "bits" in races.mutant(s).note]
+check(30 <= len(bitsm) <= 100 and all(any(op in m.text() for op in (" | ", " ^ ")) for m in bitsm),
+      "bits mutants: %d" % len(bitsm))
+check(any(" << " in m.text() for m in bitsm), "a bits mutant with `<<`")
 # run-time shapes: a pub fn called with its loops' values and with larger ones
 check({races.any_mutant(s).klass[:6] for s in range(9, 400, 16)} == {"dyn2d_"}, "seeds 16k+9 are dyn2d mutants")
 check({races.any_mutant(s).klass[:7] for s in range(1, 400, 16)} == {"stride_"}, "seeds 16k+1 are stride mutants")

@@ -3,8 +3,9 @@
 Each mutant is one region: block loops, lane loops, perhaps a plain loop inside, a guard, and a
 store `out[IDX] = …` (perhaps with a read `out[IDX2]` in the same phase). IDX is an expression
 tree evaluated here with the exact integer semantics of Vx (spec/semantics.md §4: every `+ - *`
-wraps at its type's width in two's complement, `/` rounds toward zero, `%` has the sign of the
-left operand, `as` between integers keeps the value modulo 2^bits). Nothing from src/check or
+and `<<` wraps at its type's width in two's complement, `|` and `^` act on those bits, `/` rounds
+toward zero, `%` has the sign of the left operand, `as` between integers keeps the value modulo
+2^bits). Nothing from src/check or
 src/rules is used: the truth is the set of elements each pass of the region touches, over every pass.
 
 A pass is one value of the block and lane variables (plain loops inside a lane are the same
@@ -28,7 +29,7 @@ def wrap(v, t):
 
 
 class E:
-    """An integer expression: op in v (variable), c (constant), + - * / %, as (cast)."""
+    """An integer expression: op in v (variable), c (constant), + - * / % | ^ <<, as (cast)."""
 
     def __init__(self, op, t, a=None, b=None, name=None, value=None):
         self.op, self.t, self.a, self.b, self.name, self.value = op, t, a, b, name, value
@@ -52,6 +53,10 @@ class E:
             return wrap(x - y, self.t)
         if op == "*":
             return wrap(x * y, self.t)
+        if op in ("|", "^"):  # Python's ints act as infinitely sign-extended two's complement
+            return wrap(x | y if op == "|" else x ^ y, self.t)
+        if op == "<<":  # by a constant below the type's bits
+            return wrap(x << y, self.t)
         if y == 0:
             raise ZeroDivisionError
         q = abs(x) // abs(y)
@@ -94,12 +99,12 @@ class E:
 
 
 def commuted(e):
-    """e with the operands of every + and * swapped: the same value, another text."""
+    """e with the operands of every + * | ^ swapped: the same value, another text."""
     if e.op in ("v", "c"):
         return e
     a = commuted(e.a) if isinstance(e.a, E) else e.a
     b = commuted(e.b) if isinstance(e.b, E) else e.b
-    if e.op in ("+", "*"):
+    if e.op in ("+", "*", "|", "^"):
         a, b = b, a
     return E(e.op, e.t, a, b, e.name, e.value)
 
@@ -320,6 +325,35 @@ def _wrap_guard(seed, m, nb):
     return ("b %% %d == 0" % m, lambda env: env["b"] % m == 0)
 
 
+def as_bits(e, g):
+    """`e` (a sum) with one of its `+` written `|` or `^`, and now and then a product by 2^s as `<< s`:
+    the same value where the two sides' bits do not meet, another where they do
+    (kernel-rules.md §4 step 1, value ranges). From the mutant's own generator `g`."""
+    def walk(x, pred, out):
+        if isinstance(x, E) and x.op not in ("v", "c"):
+            if pred(x):
+                out.append(x)
+            walk(x.a, pred, out)
+            walk(x.b, pred, out)
+        return out
+
+    def rebuilt(x, target, make):
+        if x is target:
+            return make(x)
+        if not isinstance(x, E) or x.op in ("v", "c"):
+            return x
+        return E(x.op, x.t, rebuilt(x.a, target, make), rebuilt(x.b, target, make), x.name, x.value)
+
+    sums = walk(e, lambda x: x.op == "+", [])
+    e = rebuilt(e, g.choice(sums), lambda x: E(g.choice(["|", "|", "^"]), x.t, x.a, x.b))
+    powers = walk(e, lambda x: x.op == "*" and x.b.op == "c" and x.b.value > 1 and
+                  x.b.value & (x.b.value - 1) == 0, [])
+    if powers and g.random() < 0.5:
+        e = rebuilt(e, g.choice(powers),
+                    lambda x: E("<<", x.t, x.a, C(x.b.value.bit_length() - 1, x.t)))
+    return e
+
+
 def mutant(seed):
     """One kernel (racy or not), from a race-free base and one mutation."""
     r = random.Random(seed * 7919 + 17)
@@ -434,6 +468,10 @@ def mutant(seed):
         idx = [_lin(base) if base else C(0)]
         dims = [max(1, sum(c * ((nb if x is b else nl if x is l else k) - 1) for c, x in base) + 1)]
         note = str(cs)
+    bits = random.Random(seed * 1000003 + 29)
+    if bits.random() < 0.15 and klass not in ("wrap_u8", "wrap_u16") and idx[0].op == "+":
+        idx = [as_bits(idx[0], bits)]
+        note += " bits"
     if r.random() < 0.2 and klass not in ("wrap_u8", "wrap_u16", "wrap_i32", "wrap_i64", "neighbour_read"):
         # the same offsets as a 2-D tensor: out[o / W][o % W]
         total = dims[0]
