@@ -134,6 +134,9 @@ if(NOT VX_SANITIZE)
   # Every Python test runs on ${vx_python}, none on another Python or only where one is found.
   add_test(NAME python_runner
            COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/python_runner_check.py ${PROJECT_SOURCE_DIR})
+  # Every Python file is clean under pyflakes: no unused import, no undefined name.
+  add_test(NAME python_lint
+           COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/python_lint_check.py ${PROJECT_SOURCE_DIR})
 endif()
 
 # Every section of spec/ has a test: a corpus program whose `// spec:` header names it, or for a

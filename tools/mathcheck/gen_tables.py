@@ -6,7 +6,7 @@ includes (the ctest math_tables checks that the file is exactly this output):
 
 Every entry is a double or a double-double (hi, lo) with hi = round(v), lo = round(v - hi),
 computed with mpmath at 2200 bits, so each entry is the exact value to ~2^-106."""
-from mpmath import mp, mpf, exp, log, sin, pi, floor, ldexp
+from mpmath import mp, mpf, log, sin, pi, floor, ldexp
 mp.prec = 2200
 
 def dd(v):

@@ -26,7 +26,6 @@ checks that each value lies far enough from a rounding boundary for that error n
 """
 import fractions
 import os
-import re
 import sys
 
 import numpy as np

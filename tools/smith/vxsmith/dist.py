@@ -16,6 +16,7 @@ cluster it started ends with it.
 
 import contextlib
 import functools
+import importlib
 import logging
 import os
 import signal
@@ -100,7 +101,7 @@ def _task(queue, stop, name, fn, *args):
 
 def need_distributed():
     try:
-        import distributed  # noqa: F401 (only whether it is there)
+        importlib.import_module("distributed")  # only whether it is there
     except ImportError:
         raise SystemExit("campaign: --scheduler and --workers need Dask distributed: install Debian's "
                          "python3-distributed (tools/setup does)")
