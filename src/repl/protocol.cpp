@@ -23,6 +23,7 @@
 
 #include "repl/repl.hpp"
 #include "repl/report.hpp"
+#include "repl/wrapped.hpp"
 #include "support/diagnostics.hpp"
 #include "support/internal_error.hpp"
 #include "support/json_input.hpp"
@@ -76,11 +77,6 @@ class CappedText : public std::streambuf {
   std::string text_;
   size_t dropped_ = 0;
 };
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 
 // An error with no place, in the shape of a JSON diagnostic (spec/cli.md §5).
 json plain_error(const std::string& message) {

@@ -14,6 +14,7 @@
 #include "repl/interrupt.hpp"
 #include "repl/line_editor.hpp"
 #include "repl/uir_session.hpp"
+#include "repl/wrapped.hpp"
 #include "support/error_index.hpp"
 #include "support/large_stack.hpp"
 #include "support/suggest.hpp"
@@ -87,11 +88,6 @@ void builtin_words(std::vector<std::string>& free_fns, std::vector<std::string>&
     else
       free_fns.push_back(spelling);
   }
-}
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
 // One REPL: its session and what it reads.
