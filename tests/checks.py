@@ -3,7 +3,8 @@ what it got and wanted, and the test fails at the end if any did). run: a comman
 output and more environment. on_terminal: a command run with
 one of its outputs a terminal. lint_sources: a check of every line of src/ against patterns.
 scratch_dir: a temporary folder removed when the test exits. json_diagnostics: what
---error-format=json wrote, with each diagnostic's primary span.
+--error-format=json wrote, with each diagnostic's primary span. repo_files: the repository's own
+files, without .git, build folders and installed packages.
 Import it with the test's folder on sys.path."""
 import atexit
 import json
@@ -95,6 +96,21 @@ def scratch_dir(prefix="vx_test_"):
     path = tempfile.mkdtemp(prefix=prefix)
     atexit.register(shutil.rmtree, path, ignore_errors=True)
     return path
+
+
+# Folders that hold no file of the repository's own: git's, npm's and Python's caches, bundles.
+# A folder named build… or holding a CMakeCache.txt is a build tree and is skipped as well.
+NOT_SOURCE_DIRS = {".git", "node_modules", "dist", "smith-results", "__pycache__"}
+
+
+def repo_files(root):
+    """(path, file name) of every file under `root` outside NOT_SOURCE_DIRS and build trees, in
+    sorted order."""
+    for base, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in NOT_SOURCE_DIRS and not d.startswith("build")
+                         and not os.path.exists(os.path.join(base, d, "CMakeCache.txt")))
+        for name in sorted(names):
+            yield os.path.join(base, name), name
 
 
 def lint_sources(name, root, flags, must_flag, must_pass, allowed=(), folder="src",

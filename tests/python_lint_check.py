@@ -2,8 +2,8 @@
 """Every Python file of the repository is clean under pyflakes (Debian's python3-pyflakes, which
 tools/setup installs): no import that nothing uses, no name used where it is not defined, no
 variable assigned and never read, no f-string without a placeholder. The files are every `.py`
-and every script whose first line runs a python3 (tools/fuzz, tools/smith/campaign, …), outside
-.git, build folders and web/node_modules. pyflakes reads `# noqa` as nothing: a probe that only
+and every script whose first line runs a python3 (tools/fuzz, tools/smith/campaign, …) among
+checks.repo_files: outside .git, build folders and web/node_modules. pyflakes reads `# noqa` as nothing: a probe that only
 tests whether a module imports is written `importlib.import_module("distributed")`.
 
 usage: python_lint_check.py REPO_ROOT
@@ -18,8 +18,10 @@ except ImportError:
     print("FAIL: pyflakes is missing: install Debian's python3-pyflakes (tools/setup does)")
     sys.exit(1)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import repo_files  # noqa: E402
+
 ROOT = os.path.abspath(sys.argv[1])
-SKIP = {".git", "node_modules", "__pycache__"}
 
 
 def problems(text, name):
@@ -30,18 +32,14 @@ def problems(text, name):
 
 
 def python_files():
-    for base, dirs, names in os.walk(ROOT):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP and not d.startswith("build")
-                         and not os.path.exists(os.path.join(base, d, "CMakeCache.txt")))
-        for name in sorted(names):
-            path = os.path.join(base, name)
-            if name.endswith(".py"):
+    for path, name in repo_files(ROOT):
+        if name.endswith(".py"):
+            yield path
+        elif "." not in name and os.path.isfile(path):
+            with open(path, "rb") as f:
+                first = f.readline()
+            if first.startswith(b"#!") and b"python3" in first:
                 yield path
-            elif "." not in name and os.path.isfile(path):
-                with open(path, "rb") as f:
-                    first = f.readline()
-                if first.startswith(b"#!") and b"python3" in first:
-                    yield path
 
 
 failures = []

@@ -13,8 +13,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import repo_files  # noqa: E402
+
 SOURCES = (".cpp", ".hpp", ".cc", ".h", ".cuh", ".inc", ".def", ".js", ".mjs", ".ts", ".py")
-SKIP_DIRS = {".git", "node_modules", "dist", "smith-results", "__pycache__"}
 # A declaration without a body, at the start of a statement: its return type, its name, its
 # parameters (one level of parentheses inside), and `;` after the qualifiers. A call statement
 # (`f(x);`, `return f(x);`) has no type before the name.
@@ -76,20 +78,17 @@ def main():
     if got != ["dead", "has_thing", "hook"]:
         failures.append("the check on its own example finds %s, not dead, has_thing and hook" % got)
     headers, texts = {}, []
-    for base, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("build"))
-        for name in sorted(names):
-            if not name.endswith(SOURCES):
-                continue
-            path = os.path.join(base, name)
-            rel = os.path.relpath(path, root)
-            if rel == os.path.join("tests", "unused_functions_check.py"):
-                continue  # its own text names the functions it found
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-            if rel.startswith("src" + os.sep) and name.endswith(".hpp"):
-                headers[rel] = text
-            texts.append(strip_comments(text) if name.endswith(SOURCES[:7]) else text)
+    for path, name in repo_files(root):
+        if not name.endswith(SOURCES):
+            continue
+        rel = os.path.relpath(path, root)
+        if rel == os.path.join("tests", "unused_functions_check.py"):
+            continue  # its own text names the functions it found
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        if rel.startswith("src" + os.sep) and name.endswith(".hpp"):
+            headers[rel] = text
+        texts.append(strip_comments(text) if name.endswith(SOURCES[:7]) else text)
     names = set().union(*(declared(t) for t in headers.values()))
     for name in unused(headers, "\n".join(texts)):
         where = sorted(p for p, t in headers.items() if name in declared(t))

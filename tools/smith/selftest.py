@@ -189,7 +189,7 @@ m = Mutant([Loop("b", "blocks", 0, 2), Loop("l", "lanes", 0, 4)], [8], [B("^", B
 check("out[((b * 2) ^ l)] = 1;" in m.text() and m.truth()[0], "(b * 2) ^ l collides: %r" % (m.truth(),))
 check(races.wrap(B("|", C(-8), C(3)).ev({}), "i32") == -5 and B("^", C(-1, "u8"), C(15, "u8")).ev({}) == 240 and
       B("<<", C(3, "i8"), C(6, "i8")).ev({}) == -64, "| ^ << wrap as two's complement")
-bitsm = [races.mutant(s) for s in range(400) if "bits" in races.mutant(s).note]
+bitsm = [m for m in map(races.mutant, range(400)) if "bits" in m.note]
 check(30 <= len(bitsm) <= 100 and all(any(op in m.text() for op in (" | ", " ^ ")) for m in bitsm),
       "bits mutants: %d" % len(bitsm))
 check(any(" << " in m.text() for m in bitsm), "a bits mutant with `<<`")

@@ -5,8 +5,8 @@ store `out[IDX] = …` (perhaps with a read `out[IDX2]` in the same phase). IDX 
 tree evaluated here with the exact integer semantics of Vx (spec/semantics.md §4: every `+ - *`
 and `<<` wraps at its type's width in two's complement, `|` and `^` act on those bits, `/` rounds
 toward zero, `%` has the sign of the left operand, `as` between integers keeps the value modulo
-2^bits). Nothing from src/check or
-src/rules is used: the truth is the set of elements each pass of the region touches, over every pass.
+2^bits). Nothing from src/check or src/rules is used: the truth is the set of elements each pass
+of the region touches, over every pass.
 
 A pass is one value of the block and lane variables (plain loops inside a lane are the same
 pass). Two passes collide when one writes an element the other writes or reads (every two passes
