@@ -128,6 +128,10 @@ if(NOT VX_SANITIZE)
   # No function of src/ that nothing calls: a refactor that leaves one behind fails (issue 36).
   add_test(NAME unused_functions
            COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/unused_functions_check.py ${PROJECT_SOURCE_DIR})
+  # Every file of src/ fit to share a translation unit with the others (the unity builds): no
+  # private function meets another file's name, no using-directive, no macro left defined.
+  add_test(NAME unity
+           COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/unity_check.py ${PROJECT_SOURCE_DIR})
   # No Python test leaves a temporary folder behind: checks.scratch_dir removes it at exit.
   add_test(NAME scratch_dirs
            COMMAND ${vx_python} ${CMAKE_CURRENT_LIST_DIR}/scratch_dirs_check.py ${PROJECT_SOURCE_DIR})

@@ -356,7 +356,7 @@ std::optional<Span> tainted(const Taint& t, int fn, const Expr* e) {
   return std::nullopt;
 }
 
-Taint spread(const tir::Program& p) {
+Taint spread_taint(const tir::Program& p) {
   Taint t;
   t.slots.resize(p.functions.size());
   for (bool changed = true; changed;) {
@@ -389,7 +389,7 @@ void sum_unordered_printed(const tir::Program& p, std::vector<Found>& out) {
     });
   });
   if (!any) return;  // the common case: no pass over the program until nothing changes
-  const Taint t = spread(p);
+  const Taint t = spread_taint(p);
   for (size_t fn = 0; fn < p.functions.size(); ++fn)
     tir::walk_block(p.functions[fn].body, [&](const Stmt*, const Expr* e) {
       if (!e || e->kind != ExprKind::Print) return;

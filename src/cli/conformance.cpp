@@ -31,7 +31,6 @@ namespace vx {
 namespace {
 
 namespace fs = std::filesystem;
-using namespace conformance;
 
 constexpr size_t kMaxCorpusFile = size_t{16} << 20;
 
@@ -58,8 +57,6 @@ std::optional<std::string> read_file(const fs::path& p) {
   ::close(fd);
   return text;
 }
-
-}  // namespace conformance
 
 namespace {
 
@@ -111,7 +108,7 @@ bool write_xfail(const std::string& file, const std::vector<Case>& cases) {
   return static_cast<bool>(out.flush());
 }
 
-std::string indented(std::string_view text) {
+std::string indent_lines(std::string_view text) {
   std::string out;
   for (std::string_view line : split_lines(text)) out += "    " + std::string(line) + "\n";
   return out;
@@ -194,8 +191,10 @@ Case run_case(const std::string& path, const ConformanceOptions& options,
 }
 
 }  // namespace
+}  // namespace conformance
 
 int run_conformance(const ConformanceOptions& options, std::ostream& out, std::ostream& err) {
+  using namespace conformance;
   if (options.format != "text" && options.format != "json" && options.format != "junit") {
     err << "vx conformance: unknown format `" << options.format
         << "` (expected text, json or junit)\n";
@@ -401,7 +400,7 @@ int run_conformance(const ConformanceOptions& options, std::ostream& out, std::o
       const Status s = status_of(c);
       if ((s == Status::XFail && !options.verbose) || (s == Status::Pass && !passes)) continue;
       o << case_line(c, options.xfail_file) << "\n";
-      if (s == Status::Fail) o << indented(failure_details(c, false, 20));
+      if (s == Status::Fail) o << indent_lines(failure_details(c, false, 20));
     }
   };
   const std::string by_section =

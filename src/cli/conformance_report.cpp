@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 // Decodes one UTF-8 sequence at `i` strictly (no overlong forms, no surrogates, at most
 // U+10FFFF); returns its length, or 0 for a byte that does not start a valid sequence.
-int decode_utf8(std::string_view s, size_t i, uint32_t& cp) {
+int decode_utf8_strict(std::string_view s, size_t i, uint32_t& cp) {
   const auto b = static_cast<unsigned char>(s[i]);
   int len = 0;
   uint32_t min = 0;
@@ -55,7 +55,7 @@ std::string xml_escape(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     uint32_t cp = 0;
-    const int len = decode_utf8(s, i, cp);
+    const int len = decode_utf8_strict(s, i, cp);
     const bool is_char =
         len > 0 && (cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
                     (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000);
@@ -103,7 +103,7 @@ std::string valid_utf8(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     uint32_t cp = 0;
-    const int len = decode_utf8(s, i, cp);
+    const int len = decode_utf8_strict(s, i, cp);
     if (len > 0) {
       out.append(s.substr(i, len));
       i += len;

@@ -47,7 +47,7 @@ struct StrLen final : ExprImpl<StrLen, int32_t> {
 };
 
 template <tir::BinOp Op>
-const Node* compare(Compiler& c, const tir::Expr& e) {
+const Node* string_compare(Compiler& c, const tir::Expr& e) {
   auto* n = c.make<StrCompare<Op>>();
   n->a = c.value(*e.args[0]);
   n->b = c.value(*e.args[1]);
@@ -67,17 +67,17 @@ const Node* Compiler::string_value(const tir::Expr& e) {
   // code point order for UTF-8, Rust's order of `str`.
   switch (e.bop) {
     case tir::BinOp::Eq:
-      return compare<tir::BinOp::Eq>(*this, e);
+      return string_compare<tir::BinOp::Eq>(*this, e);
     case tir::BinOp::Ne:
-      return compare<tir::BinOp::Ne>(*this, e);
+      return string_compare<tir::BinOp::Ne>(*this, e);
     case tir::BinOp::Lt:
-      return compare<tir::BinOp::Lt>(*this, e);
+      return string_compare<tir::BinOp::Lt>(*this, e);
     case tir::BinOp::Le:
-      return compare<tir::BinOp::Le>(*this, e);
+      return string_compare<tir::BinOp::Le>(*this, e);
     case tir::BinOp::Gt:
-      return compare<tir::BinOp::Gt>(*this, e);
+      return string_compare<tir::BinOp::Gt>(*this, e);
     case tir::BinOp::Ge:
-      return compare<tir::BinOp::Ge>(*this, e);
+      return string_compare<tir::BinOp::Ge>(*this, e);
     default:
       internal_error("an operator on strings other than a comparison");
   }

@@ -323,7 +323,14 @@ std::string RegionEmitter::shared_arrays() {
 
 namespace {
 
-using namespace emit;
+using emit::DeviceFn;
+using emit::RegionEmitter;
+using emit::Unsupported;
+using tir::Expr;
+using tir::ExprKind;
+using tir::Stmt;
+using tir::StmtKind;
+using tir::walk_block;
 
 void find_spawns(const tir::Block* b, std::vector<const Stmt*>& out) {
   if (!b) return;

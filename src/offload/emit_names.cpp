@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "offload/emit_cuda_impl.hpp"
+#include "support/ascii.hpp"
 
 namespace vx::offload::emit {
 
@@ -80,10 +81,6 @@ bool reserved(std::string_view name) {
   for (std::string_view w : kReserved)
     if (w == name) return true;
   return false;
-}
-
-bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 // A name that could meet one the emitter makes of a local's (`s_x`, `r_x`, `x_d0`, `s_x_init`),

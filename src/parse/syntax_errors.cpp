@@ -6,14 +6,11 @@
 #include <string_view>
 
 #include "parse/parser.hpp"
+#include "support/ascii.hpp"
 
 namespace vx {
 
 namespace {
-
-bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
 
 uint64_t hex_digit_value(char c) {
   if (c >= '0' && c <= '9') return static_cast<uint64_t>(c - '0');

@@ -35,7 +35,7 @@ Machine default_machine() { return Machine{}; }
 
 namespace {
 
-std::string trim(std::string_view s) {
+std::string trim_space(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
@@ -43,7 +43,7 @@ std::string trim(std::string_view s) {
 }
 
 // An integer literal: digits and underscores, an optional type suffix, an optional leading `-`.
-bool parse_int(const std::string& text, int64_t& out) {
+bool parse_int_literal(const std::string& text, int64_t& out) {
   size_t i = 0;
   bool neg = false;
   if (i < text.size() && text[i] == '-') {
@@ -135,7 +135,8 @@ bool load_machine(const std::string& path, Machine& out, std::string& error,
     }
     Span vs = parsed->span(c->value);
     std::string name = c->name.name;
-    std::string value = trim(std::string_view(file->text()).substr(vs.begin, vs.end - vs.begin));
+    std::string value =
+        trim_space(std::string_view(file->text()).substr(vs.begin, vs.end - vs.begin));
     if (auto before = seen.find(name); before != seen.end()) {
       const LineCol lc = file->line_col(before->second.begin);
       return bad(vs, "`" + name + "` is set twice (first on line " + std::to_string(lc.line) + ")",
@@ -143,7 +144,7 @@ bool load_machine(const std::string& path, Machine& out, std::string& error,
     }
     auto want_int = [&](int64_t& slot) {
       const IntRange r = must_find(int_ranges(), name);
-      if (!parse_int(value, slot))
+      if (!parse_int_literal(value, slot))
         return bad(vs, "`" + name + "` needs an integer, not `" + value + "`", "not an integer");
       if (slot < r.lo || slot > r.hi)
         return bad(vs,

@@ -49,7 +49,7 @@ size_t Diagnostics::kept(Severity s) const {
 namespace {
 
 // A diagnostic that is not kept, to which the caller may still add labels and notes.
-Diagnostic& scratch(Diagnostic d) {
+Diagnostic& discarded(Diagnostic d) {
   static thread_local Diagnostic sink;
   sink = std::move(d);
   return sink;
@@ -58,7 +58,7 @@ Diagnostic& scratch(Diagnostic d) {
 }  // namespace
 
 Diagnostic& Diagnostics::add(Diagnostic d) {
-  if (d.severity == Severity::Warning && allowed_ && allowed_(d)) return scratch(std::move(d));
+  if (d.severity == Severity::Warning && allowed_ && allowed_(d)) return discarded(std::move(d));
   if (kept(d.severity) >= kMaxKept) {
     Diagnostic counted;  // what the counts, `#[allow]` and `-D warnings` read
     counted.severity = d.severity;
@@ -66,7 +66,7 @@ Diagnostic& Diagnostics::add(Diagnostic d) {
     counted.lint = d.lint;
     counted.span = d.span;
     dropped_.push_back(std::move(counted));
-    return scratch(std::move(d));
+    return discarded(std::move(d));
   }
   list_.push_back(std::move(d));
   return list_.back();
@@ -145,7 +145,7 @@ const char* severity_word(Severity s) {
 }
 
 // Replaces tabs and control bytes so that the underline lines up and the terminal is safe.
-std::string printable(std::string_view line, size_t max_len = 160) {
+std::string underline_safe(std::string_view line, size_t max_len = 160) {
   std::string out;
   for (char c : line.substr(0, max_len)) {
     unsigned char u = static_cast<unsigned char>(c);
@@ -206,7 +206,7 @@ void render_line(std::ostream& out, const SourceFile& file, int line, std::vecto
                  const std::string& gutter, const Style& st) {
   const std::string number = std::to_string(line);
   out << st.blue << number << gutter.substr(number.size()) << "|" << st.reset << " "
-      << printable(file.line_text(line)) << "\n";
+      << underline_safe(file.line_text(line)) << "\n";
   std::stable_sort(marks.begin(), marks.end(),
                    [](const Mark& x, const Mark& y) { return x.col < y.col; });
   int end = 0;
