@@ -23,10 +23,11 @@ root="${VX_SRC:-$SRC/vx}"
 build="$WORK/vx-fuzz-build"
 generator="Unix Makefiles"
 if command -v ninja >/dev/null; then generator=Ninja; fi
-# vx is C++ only: $CC and $CFLAGS have nothing to compile.
+# vx is C++ only: $CC and $CFLAGS have nothing to compile. A unity build (several files compiled
+# as one; the ctest `unity` keeps every file fit for it) takes about a fifth less time.
 cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
-  -DVX_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
+  -DVX_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DCMAKE_UNITY_BUILD=ON
 harnesses="${VX_FUZZ_HARNESSES:-$(cat "$build/fuzz_harnesses.txt")}"
 targets=()
 for h in $harnesses; do targets+=("fuzz_$h"); done
