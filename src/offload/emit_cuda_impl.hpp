@@ -154,7 +154,6 @@ class RegionEmitter {
   }
   std::string shared_arrays();
   int tmp_ = 0;
-  int block_dims_used_ = 0;
   int lane_level_ = -1;  // lane-nest level while emitting a lane loop body (-1: block code)
   int nest_depth_ = 0;   // depth of the current lane nest
   bool leader_ctx_ = false;
