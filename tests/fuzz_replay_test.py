@@ -5,7 +5,8 @@ A libFuzzer campaign saves crash-, leak-, oom-, timeout- and slow-unit- inputs; 
 each alone. Stand-in harnesses (shell scripts that fail, sleep or succeed, in place of a libFuzzer
 binary) show each verdict: a failure alone is a finding, whatever the file's name; a timeout or
 slow unit that runs in time alone is not; one still slow alone is; a crash that does not fail
-alone is (flaky). Then `--replay` and `--ci` end as those verdicts say.
+alone is (flaky). Then `--replay` and `--ci` end as those verdicts say, and `--ci` runs with a
+build folder named relative to where it is started.
 
 usage: fuzz_replay_test.py REPO_ROOT
 """
@@ -69,7 +70,7 @@ build = os.path.join(tmp, "build")
 os.makedirs(build)
 for harness, target in [("repl", quick), ("parse", fails)]:
     os.symlink(target, os.path.join(build, "fuzz_" + harness))
-tool = os.path.join(ROOT, "tools", "fuzz")
+tool = os.path.abspath(os.path.join(ROOT, "tools", "fuzz"))
 for harness, name, want in [("repl", "timeout-8", 0), ("parse", "slow-unit-9", 1)]:
     p = subprocess.run([sys.executable, tool, "--replay", "--build-dir", build, harness, saved(name)],
                        capture_output=True, text=True)
@@ -77,7 +78,15 @@ for harness, name, want in [("repl", "timeout-8", 0), ("parse", "slow-unit-9", 1
         failures.append("--replay %s %s: want exit %d and the file named, got %d %r %r" %
                         (harness, name, want, p.returncode, p.stdout, p.stderr))
 
+# --ci with the build folder named relative to where it is run from: the harness runs in a folder
+# of its own, where that name means nothing unless tools/fuzz made it absolute first.
+p = subprocess.run([sys.executable, tool, "--ci", "--runs", "1", "--build-dir", "build", "repl"],
+                   capture_output=True, text=True, cwd=tmp)
+if p.returncode != 0 or "nothing found" not in p.stdout:
+    failures.append("--ci --build-dir build (relative): want exit 0 and nothing found, got %d %r %r"
+                    % (p.returncode, p.stdout[-500:], p.stderr[-500:]))
+
 for f in failures:
     print("FAIL: " + f)
-print("fuzz_replay: %d cases, %d failed" % (len(cases) + 2, len(failures)))
+print("fuzz_replay: %d cases, %d failed" % (len(cases) + 3, len(failures)))
 sys.exit(1 if failures else 0)
