@@ -27,8 +27,7 @@ endforeach()
 
 set(CMAKE_CXX_FLAGS_RELEASE "-O2")
 add_executable(vx_engine ${VX_WASM_SOURCES})
-# A unity build (several files compiled as one, a fifth less compile time; the ctest `unity`
-# keeps every file fit for it): the engine is built once, from scratch.
+# A unity build (tests/unity_check.py): the engine is built once, from scratch.
 set_target_properties(vx_engine PROPERTIES OUTPUT_NAME vx_engine SUFFIX ".js" UNITY_BUILD ON)
 target_include_directories(vx_engine PRIVATE ${PROJECT_SOURCE_DIR}/src ${VX_GEN})
 target_include_directories(vx_engine SYSTEM PRIVATE ${VX_WASM_INCLUDE})

@@ -83,7 +83,7 @@ std::optional<std::vector<std::pair<std::string, int>>> read_xfail(const std::st
   int number = 0;
   for (std::string_view line : split_lines(*text)) {
     ++number;
-    line = trim(line);
+    line = trimmed(line);
     if (!line.empty() && line[0] != '#') globs.emplace_back(line, number);
   }
   return globs;

@@ -65,14 +65,14 @@ std::vector<SpecSection> spec_sections(const std::string& spec_dir, std::string&
     bool fenced = false;
     SpecSection* current = nullptr;
     for (std::string_view raw : split_lines(*text)) {
-      const std::string_view line = trim(raw);
+      const std::string_view line = trimmed(raw);
       if (line.starts_with("```")) {
         fenced = !fenced;
         continue;
       }
       if (fenced) continue;
       if (line.starts_with("## ") || line.starts_with("### ")) {
-        const std::string_view title = trim(line.substr(line.find(' ')));
+        const std::string_view title = trimmed(line.substr(line.find(' ')));
         SpecSection s;
         const std::string code = error_code(title), number = section_number(title);
         s.key = file + " " +
@@ -83,8 +83,8 @@ std::vector<SpecSection> spec_sections(const std::string& spec_dir, std::string&
         std::string_view rest = title;
         if (!code.empty() || !number.empty()) {
           rest.remove_prefix(std::min(rest.find(' '), rest.size()));
-          rest = trim(rest);
-          if (!code.empty() && rest.starts_with("—")) rest = trim(rest.substr(3));
+          rest = trimmed(rest);
+          if (!code.empty() && rest.starts_with("—")) rest = trimmed(rest.substr(3));
         }
         s.title = std::string(rest.empty() ? title : rest);
         out.push_back(std::move(s));
@@ -100,7 +100,7 @@ std::vector<SpecSection> spec_sections(const std::string& spec_dir, std::string&
         std::string_view list = line.substr(kTests.size(), line.size() - kTests.size() - 3);
         while (!list.empty()) {
           const size_t comma = std::min(list.find(','), list.size());
-          const std::string_view name = trim(list.substr(0, comma));
+          const std::string_view name = trimmed(list.substr(0, comma));
           if (!name.empty()) current->tests.emplace_back(name);
           list.remove_prefix(std::min(comma + 1, list.size()));
         }
@@ -114,7 +114,7 @@ std::vector<std::string> spec_keys(std::string_view header) {
   std::vector<std::string> keys;
   while (!header.empty()) {
     const size_t semi = std::min(header.find(';'), header.size());
-    const std::string_view item = trim(header.substr(0, semi));
+    const std::string_view item = trimmed(header.substr(0, semi));
     if (!item.empty()) keys.emplace_back(item);
     header.remove_prefix(std::min(semi + 1, header.size()));
   }

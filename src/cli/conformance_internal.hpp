@@ -1,6 +1,6 @@
 // Internal to the conformance runner (src/cli/conformance*.cpp), not an API: what its files share
 // besides conformance.hpp (text helpers, one case's result, the reports). Needs nothing from the
-// rest of vx. spec/cli.md (`vx conformance`), DESIGN §7.
+// rest of vx but support/ascii.hpp's inline helpers. spec/cli.md (`vx conformance`), DESIGN §7.
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "support/ascii.hpp"
 
 namespace vx::conformance {
 
@@ -25,8 +27,7 @@ bool parse_int(std::string_view s, int& value);
 // `E0200:3`: a diagnostic's code and line, as reports and reasons list them.
 std::string code_at(std::string_view code, int line);
 
-// Blanks and line breaks off both ends; the lines of a text (without their `\n`).
-std::string_view trim(std::string_view s);
+// The lines of a text (without their `\n`).
 std::vector<std::string_view> split_lines(std::string_view text);
 
 // How a failed case failed: its output or diagnostics differ, it ran past the time limit, a

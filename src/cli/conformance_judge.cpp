@@ -17,13 +17,6 @@
 namespace vx {
 namespace conformance {
 
-std::string_view trim(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 std::string code_at(std::string_view code, int line) {
   return std::string(code) + ":" + std::to_string(line);
 }
@@ -50,7 +43,7 @@ bool is_code(std::string_view s) {
 }  // namespace
 
 bool parse_int(std::string_view s, int& value) {
-  s = trim(s);
+  s = trimmed(s);
   if (s.empty() || s.size() > 9) return false;
   bool negative = false;
   if (s[0] == '-') {
@@ -93,12 +86,12 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
   const auto lines = split_lines(source);
   // Header directives: only in the leading run of comment and blank lines.
   for (std::string_view raw : lines) {
-    std::string_view line = trim(raw);
+    std::string_view line = trimmed(raw);
     if (line.empty()) continue;
     if (line.substr(0, comment.size()) != comment) break;
-    line = trim(line.substr(comment.size()));
+    line = trimmed(line.substr(comment.size()));
     if (line.substr(0, 10) == "run-flags:") {
-      const std::string_view flags = trim(line.substr(10));
+      const std::string_view flags = trimmed(line.substr(10));
       if (!flags.empty()) {
         if (!e.run_flags.empty()) e.run_flags += ' ';
         e.run_flags += flags;
@@ -106,7 +99,7 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
         if (!why.empty()) e.problems.push_back("malformed `// run-flags:` line: " + printable(why));
       }
     } else if (line.substr(0, 5) == "spec:") {
-      const std::string_view section = trim(line.substr(5));
+      const std::string_view section = trimmed(line.substr(5));
       if (!section.empty()) e.spec += (e.spec.empty() ? "" : "; ") + std::string(section);
     } else if (line.substr(0, 4) == "env:") {
       std::istringstream words{std::string(line.substr(4))};
@@ -155,11 +148,11 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
       continue;
     }
     previous_line = target;
-    rest = trim(rest);
+    rest = trimmed(rest);
     const size_t space = rest.find_first_of(" \t");
     const std::string_view kind = rest.substr(0, space);
     const std::string_view after =
-        space == std::string_view::npos ? std::string_view{} : trim(rest.substr(space));
+        space == std::string_view::npos ? std::string_view{} : trimmed(rest.substr(space));
     if (kind == "ERROR") {
       const std::string_view code = after.substr(0, after.find_first_of(" \t"));
       if (!is_code(code)) {
@@ -168,7 +161,7 @@ Expectations parse_expectations(std::string_view source, std::string_view commen
         continue;
       }
       e.errors.push_back({std::string(code), target});
-      if (const std::string_view text = trim(after.substr(code.size())); !text.empty())
+      if (const std::string_view text = trimmed(after.substr(code.size())); !text.empty())
         e.error_texts.push_back({e.errors.back(), std::string(text)});
     } else if (kind == "WARNING" || kind == "WARN") {
       if (after.empty()) {
@@ -195,9 +188,9 @@ namespace {
 
 // Parses ` --> path:LINE:COL` (any indentation); the path may itself contain ':'.
 bool parse_location(std::string_view line, std::string& path, int& line_no) {
-  line = trim(line);
+  line = trimmed(line);
   if (line.substr(0, 4) != "--> ") return false;
-  line = trim(line.substr(4));
+  line = trimmed(line.substr(4));
   const size_t last = line.rfind(':');
   if (last == std::string_view::npos || last == 0) return false;
   const size_t middle = line.rfind(':', last - 1);
@@ -227,12 +220,12 @@ std::vector<ScrapedDiagnostic> scrape(std::string_view text, bool warnings) {
         pending = ScrapedDiagnostic{std::string(line.substr(6, close - 6)),
                                     {},
                                     0,
-                                    std::string(trim(line.substr(close + 2)))};
+                                    std::string(trimmed(line.substr(close + 2)))};
       continue;
     }
     if (line.substr(0, 6) == "error:" || line.substr(0, 7) == "warning") {
       pending.reset();  // a diagnostic without a code, or a warning
-      const std::string_view message = trim(line.substr(std::min<size_t>(8, line.size())));
+      const std::string_view message = trimmed(line.substr(std::min<size_t>(8, line.size())));
       const bool summary = message.ends_with(" warning emitted") ||  // `N warnings emitted`
                            message.ends_with(" warnings emitted");
       if (warnings && line.substr(0, 8) == "warning:" && !summary)
@@ -278,7 +271,7 @@ constexpr size_t kMaxJsonLine = size_t{16} << 20;
 // the first; none: an empty path and line 0). False when the line is not such an object.
 bool parse_json_diagnostic(std::string_view line, std::string& level, ScrapedDiagnostic& d,
                            std::string& rendered) {
-  line = trim(line);
+  line = trimmed(line);
   if (!line.starts_with("{")) return false;
   std::string why;  // not a diagnostic: the line is then judged as text
   const std::optional<nlohmann::json> parsed = parse_json(line, kMaxJsonLine, why);
@@ -366,7 +359,7 @@ namespace {
 
 std::string first_line(std::string_view text) {
   for (std::string_view line : split_lines(text))
-    if (!trim(line).empty()) return printable(trim(line));
+    if (!trimmed(line).empty()) return printable(trimmed(line));
   return {};
 }
 
@@ -413,7 +406,7 @@ std::string where_else(const RunResult& run, DiagnosticFormat format, const Repo
     return {};
   }
   for (std::string_view line : split_lines(run.err))
-    if (trim(line).substr(0, 1) == "{" && line.find("\"code\"") != std::string_view::npos)
+    if (trimmed(line).substr(0, 1) == "{" && line.find("\"code\"") != std::string_view::npos)
       return " (stderr holds JSON diagnostics; the runner reads the human format: `error[CODE]: …` "
              "then ` --> FILE:LINE:COL`, or JSON lines with --impl-format=json)";
   return {};

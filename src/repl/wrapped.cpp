@@ -4,6 +4,8 @@
 #include <cctype>
 #include <memory>
 
+#include "support/ascii.hpp"
+
 namespace vx::repl {
 
 Attempt run_pipeline(Composed composed, const Machine& machine, bool explain, bool parse_only,
@@ -70,10 +72,7 @@ bool is_identifier(const std::string& s) {
   return true;
 }
 
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
+std::string trim(const std::string& s) { return std::string(trimmed(s)); }
 
 // Calls `fn` for every expression of a block, at any depth.
 void visit_exprs(const tir::Block* b, const std::function<void(const tir::Expr*)>& fn) {

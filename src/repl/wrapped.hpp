@@ -111,6 +111,7 @@ bool has_word(const std::string& t, const std::string& w);
 // An input of items (`fn`, `const`, `pub`, `import`, `#`) rather than of statements.
 bool is_items_input(const std::string& text);
 bool is_identifier(const std::string& s);
+// support/ascii.hpp's trimmed, as a string of its own.
 std::string trim(const std::string& s);
 // Calls `fn` for every expression of a block, at any depth.
 void visit_exprs(const tir::Block* b, const std::function<void(const tir::Expr*)>& fn);

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "parse/parser.hpp"
+#include "support/ascii.hpp"
 #include "support/internal_error.hpp"
 #include "support/source.hpp"
 
@@ -34,13 +35,6 @@ bool Machine::has_atomic(Scalar s) const {
 Machine default_machine() { return Machine{}; }
 
 namespace {
-
-std::string trim_space(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 // An integer literal: digits and underscores, an optional type suffix, an optional leading `-`.
 bool parse_int_literal(const std::string& text, int64_t& out) {
@@ -135,8 +129,8 @@ bool load_machine(const std::string& path, Machine& out, std::string& error,
     }
     Span vs = parsed->span(c->value);
     std::string name = c->name.name;
-    std::string value =
-        trim_space(std::string_view(file->text()).substr(vs.begin, vs.end - vs.begin));
+    // The value's span ends at its last token, past which the grammar's skipper is not run.
+    std::string value(trimmed(std::string_view(file->text()).substr(vs.begin, vs.end - vs.begin)));
     if (auto before = seen.find(name); before != seen.end()) {
       const LineCol lc = file->line_col(before->second.begin);
       return bad(vs, "`" + name + "` is set twice (first on line " + std::to_string(lc.line) + ")",
