@@ -6,7 +6,9 @@ there are findings. Two tests (tests/smith_dist.cmake):
 smith_dist_test.py dist VX WORK_DIR: every way of running the same seeds writes the same report
 (`run` aside), findings and their reductions included, on the loopback interface:
   baseline   one process (--jobs 1)
-  local      a Dask cluster the campaign starts itself (--workers 2), not quiet: progress lines
+  local      a Dask cluster the campaign starts itself (--workers 2), not quiet: progress lines,
+             and nothing but the campaign's own lines on stderr, though the cluster's processes
+             print on theirs; a cluster that does not start: the end of its log, and exit 1
   shards     --shard 0/2 and --shard 1/2, then `campaign merge` (and a part merged twice refused)
   cluster    a dask-scheduler and two dask-worker processes on 127.0.0.1 (--scheduler)
   ended      that cluster again; the campaign is ended (SIGTERM) once a shard has started: the
@@ -63,12 +65,12 @@ def campaign_argv(name, *args):
             "--results", os.path.join(WORK, name)] + list(args)
 
 
-def campaign(name, *args, quiet=True):
+def campaign(name, *args, quiet=True, env=None):
     """Run the campaign into WORK/name; (report, stdout, stderr)."""
     out = os.path.join(WORK, name)
     argv = campaign_argv(name, *args) + (["-q"] if quiet else [])
     t = time.time()
-    p = subprocess.run(argv, capture_output=True, text=True, env=ENV, timeout=240)
+    p = subprocess.run(argv, capture_output=True, text=True, env=env or ENV, timeout=240)
     print("%s: %.1f s, exit %d: %s" % (name, time.time() - t, p.returncode, p.stdout.strip()[-300:]), flush=True)
     check(p.returncode == 1, "%s: exit status %d (1: findings), stderr %s" % (name, p.returncode, p.stderr[-2000:]))
     try:
@@ -206,6 +208,24 @@ def killed_run(cluster):
         return None, stdout
 
 
+NOISE = "noise on the stderr of a process of the cluster"
+
+
+def noisy_cluster_env(fail=False):
+    """ENV, where every Python process in a session other than this test's (the --workers
+    cluster's host, its scheduler and workers) prints NOISE on its stderr as it starts, then,
+    if `fail`, exits with status 3."""
+    folder = os.path.join(WORK, "failing-site" if fail else "noisy-site")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "sitecustomize.py"), "w") as f:
+        f.write("import os, sys\n"
+                "if os.getsid(0) != %d:\n"
+                "    print(%r, file=sys.stderr, flush=True)\n" % (os.getsid(0), NOISE))
+        if fail:
+            f.write("    os._exit(3)\n")
+    return dict(ENV, PYTHONPATH=os.pathsep.join(filter(None, [folder, ENV.get("PYTHONPATH")])))
+
+
 @contextlib.contextmanager
 def port_taken(port):
     """PORT on 127.0.0.1 listened to for the block's length (if something else has it, it is taken
@@ -237,10 +257,22 @@ def main_dist():
               "baseline: wrong_impl.sh gives findings, one of them reduced")
     # Dask's default HTTP port taken, as by another cluster on the machine (smith_ending's, in
     # parallel): the cluster the campaign starts must not warn of it on the campaign's stderr
+    # and every process of the cluster prints on its stderr, as Dask may when a worker's close
+    # outlives its timeout on a loaded machine ("Future exception was never retrieved"): that goes
+    # to the cluster's log, not to the campaign's stderr
     with port_taken(8787):
-        rep, _, err = campaign("local", "--workers", "2", quiet=False)
+        rep, _, err = campaign("local", "--workers", "2", quiet=False, env=noisy_cluster_env())
     foreign = [ln for ln in err.splitlines() if not re.match(r"(smith|campaign): ", ln)]
     check(not foreign, "--workers 2: stderr lines not the campaign's own: %r" % foreign[:8])
+    check(NOISE not in err, "--workers 2: the cluster's own stderr on the campaign's")
+    # a cluster that does not start: its log's end on stderr, each line the campaign's
+    p = subprocess.run(campaign_argv("no-cluster", "--workers", "2", "-q"), capture_output=True, text=True,
+                       env=noisy_cluster_env(fail=True), timeout=120)
+    check(p.returncode == 1 and p.stderr.splitlines() == [
+        "campaign: the local Dask cluster ended with status 3; its log:", "campaign: | " + NOISE,
+        "campaign: the local Dask cluster did not start (status 3)"],
+        "a cluster that does not start: exit %d, stderr %r" % (p.returncode, p.stderr[-1500:]))
+    check(not glob.glob(os.path.join(WORK, "smith-campaign-*")), "a cluster that does not start: its folder left")
     same("local (--workers 2)", rep, base)
     lines = [ln for ln in err.splitlines() if re.match(r"smith: \d+/120 programs and mutants, \d+ findings?, ", ln)]
     check(len(lines) >= 2 and lines[-1].startswith("smith: 120/120"),

@@ -120,7 +120,11 @@ class DaskPool:
         if scheduler:
             self.client = Client(scheduler, timeout="30s")
         else:
-            self.host = Host(workers, shards.scratch_dir(self.scratch))
+            try:
+                self.host = Host(workers, shards.scratch_dir(self.scratch))
+            except SystemExit:
+                shards.remove_scratch(self.scratch)
+                raise
             self.client = Client(self.host.address, timeout="30s")
         # the workers import vxsmith from the campaign's own tools/smith (the same path on every
         # machine), now and on every worker that joins later
@@ -206,13 +210,23 @@ class Host:
     the cluster's scheduler, nannies and workers, whose start and close it could hang (a worker
     killed while Dask started it was restarted by its nanny while the cluster waited for the first
     start, forever). The campaign ends it, after closing its client, by closing its stdin; a
-    campaign killed outright closes it too."""
+    campaign killed outright closes it too.
+
+    What the cluster's processes print (Dask's logging, and asyncio's "Future exception was never
+    retrieved" when a worker's close outlives its own timeout on a loaded machine) goes to a log in
+    the campaign's scratch folder, not to the campaign's stderr, which is the campaign's own. The
+    campaign shows the log's end when the cluster did not start or did not close by itself."""
+
+    LOG_LINES = 40  # of the log shown when the cluster failed
 
     def __init__(self, workers, directory):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SMITH_DIR, os.environ.get("PYTHONPATH")])))
-        self.proc = subprocess.Popen([sys.executable, "-m", "vxsmith.dist", str(workers), directory], env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
-                                     text=True)
+        os.makedirs(directory, exist_ok=True)
+        self.log = os.path.join(directory, "dask-cluster.log")
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "vxsmith.dist", str(workers), directory], env=env,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                         start_new_session=True, text=True)
         self.address = ""
         for line in self.proc.stdout:  # its scheduler's address, once its workers are up
             if line.startswith("tcp://"):
@@ -224,7 +238,8 @@ class Host:
 
     def end(self):
         """Close the cluster (by the host's stdin), wait for the host to end, then kill what is left
-        of its session (its group): while the host is not reaped its group's id is not reused."""
+        of its session (its group): while the host is not reaped its group's id is not reused. The
+        log's end on stderr unless the host closed the cluster and ended with status 0."""
         try:
             self.proc.stdin.close()
         except OSError:
@@ -236,8 +251,22 @@ class Host:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self.proc.wait()
+        status = self.proc.wait()
         self.proc.stdout.close()
+        if status != 0 or not self.address:
+            self.show_log(status)
+
+    def show_log(self, status):
+        try:
+            with open(self.log, encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            lines = []
+        how = "was killed" if status == -signal.SIGKILL else "ended with status %s" % status
+        cut = "" if len(lines) <= self.LOG_LINES else " (its last %d lines of %d)" % (self.LOG_LINES, len(lines))
+        print("campaign: the local Dask cluster %s; its log%s:" % (how, cut), file=sys.stderr)
+        for line in lines[-self.LOG_LINES:]:
+            print("campaign: | " + line, file=sys.stderr)
 
 
 def host(workers, directory):
