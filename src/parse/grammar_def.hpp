@@ -356,7 +356,7 @@ auto const tensor_ctor_def = tensor_type > "::" > ident > '(' > args > ')';
 // macro_call = identifier "!" "(" arguments ")"
 struct macro_call_class : Annotate {};
 x3::rule<macro_call_class, ast::MacroCall> const macro_call = "macro call";
-auto const macro_call_def = ident >> '!' >> '(' > args > ')';
+auto const macro_call_def = (ident >> '!' >> '(') > args > ')';
 
 // path_expr = path [ "(" arguments ")" ]
 struct path_expr_class : Annotate {};
@@ -382,9 +382,9 @@ x3::rule<class struct_lit_close_class> const struct_lit_close = "struct_lit_clos
 auto const struct_lit_close_def = lit('}');
 struct struct_lit_class : Annotate {};
 x3::rule<struct_lit_class, ast::StructLit> const struct_lit = "struct literal";
-auto const struct_lit_def = path >> struct_lit_allowed >> '{' >>
-                            &(lit('}') | (raw_ident >> (lit(':') | ',' | '}'))) > field_inits
-                            > struct_lit_close;
+auto const struct_lit_def =
+    (path >> struct_lit_allowed >> '{' >> &(lit('}') | (raw_ident >> (lit(':') | ',' | '}')))) >
+    field_inits > struct_lit_close;
 
 struct unit_lit_class : Annotate {};
 x3::rule<unit_lit_class, ast::UnitLit> const unit_lit = "()";
@@ -417,7 +417,7 @@ auto const loop_label_def = label >> ':';
 // loop_expr = [ loop_label ] "loop" block
 struct loop_class : Annotate {};
 x3::rule<loop_class, ast::LoopExpr> const loop_expr = "`loop`";
-auto const loop_expr_def = -loop_label >> kw("loop") > block;
+auto const loop_expr_def = (-loop_label >> kw("loop")) > block;
 
 // primary = literal | tensor_ctor | macro_call | match_expr | path_expr | array | "(" ")"
 //         | "(" expr ")" | unsafe_block | loop_expr | if_expr | block
@@ -437,7 +437,7 @@ auto const index_suffix_def =
 
 struct method_suffix_class : Annotate {};
 x3::rule<method_suffix_class, ast::MethodSuffix> const method_suffix = "method call";
-auto const method_suffix_def = '.' >> ident > '(' > args > ')';
+auto const method_suffix_def = ('.' >> ident) > '(' > args > ')';
 
 struct suffix_class : Annotate {};
 x3::rule<suffix_class, ast::Suffix> const suffix_rule = "suffix";
@@ -502,12 +502,12 @@ auto const binary_rest_def = binary_ops >> cast;
 // the checker folds a chain into a tree as deep as the chain is long.
 x3::rule<class too_long_class> const too_long = "too_long";
 auto const too_long_def = !binary_rest;
-auto const expr_def = depth_guard[cast >> x3::repeat(0, kMaxOperators)[binary_rest] > too_long];
+auto const expr_def = depth_guard[(cast >> x3::repeat(0, kMaxOperators)[binary_rest]) > too_long];
 
 // if_expr = "if" expr block { "else" "if" expr block } [ "else" block ]
 struct else_if_class : Annotate {};
 x3::rule<else_if_class, ast::ElseIf> const else_if = "`else if`";
-auto const else_if_def = kw("else") >> kw("if") > no_struct[expr] > block;
+auto const else_if_def = (kw("else") >> kw("if")) > no_struct[expr] > block;
 x3::rule<class else_block_class, ast::Block> const else_block = "`else` block";
 auto const else_block_def = kw("else") > block;
 auto const if_expr_def = kw("if") > no_struct[expr] > block > *else_if > -else_block;
@@ -597,13 +597,13 @@ x3::rule<arm_block_body_class, ast::ArmBody> const arm_block_body = "expression"
 auto const arm_block_body_def = block_expr >> attr(boost::optional<ast::AssignTail>()) >> -lit(',');
 struct arm_expr_body_class : Annotate {};
 x3::rule<arm_expr_body_class, ast::ArmBody> const arm_expr_body = "expression";
-auto const arm_expr_body_def = expr >> -assign_tail > arm_end;
+auto const arm_expr_body_def = (expr >> -assign_tail) > arm_end;
 struct arm_body_class : Annotate {};
 x3::rule<arm_body_class, ast::ArmBody> const arm_body = "expression";
 auto const arm_body_def = arm_block_body | arm_expr_body;
 struct match_arm_class : Annotate {};
 x3::rule<match_arm_class, ast::MatchArm> const match_arm = "`match` arm";
-auto const match_arm_def = pat_alts >> -(kw("if") > expr) > "=>" > arm_body;
+auto const match_arm_def = (pat_alts >> -(kw("if") > expr)) > "=>" > arm_body;
 
 // match = "match" expr "{" { arm } "}": `match` is no keyword (spec/grammar.md §7), so a name
 // `match` followed by something else is read as a name.
@@ -611,7 +611,7 @@ x3::rule<class match_arms_class, std::vector<ast::MatchArm>> const match_arms = 
 auto const match_arms_def = *match_arm;
 x3::rule<class match_close_class, char> const match_close = "`}` or a `match` arm";
 auto const match_close_def = x3::char_('}');
-auto const match_expr_def = kw("match") >> no_struct[expr] >> '{' > match_arms > match_close;
+auto const match_expr_def = (kw("match") >> no_struct[expr] >> '{') > match_arms > match_close;
 
 // ---- Statements ----------------------------------------------------------------------------
 
@@ -634,8 +634,8 @@ auto const let_pat_def = depth_guard[tuple_pat | bind_pat];
 auto const tuple_pat_def = lit('(') > -(let_pat % ',') > -lit(',') > x3::char_(')');
 struct let_tuple_class : Annotate {};
 x3::rule<let_tuple_class, ast::LetTupleStmt> const let_tuple_stmt = "`let` statement";
-auto const let_tuple_stmt_def = kw("let") >> &lit('(') > tuple_pat > -(':' > type) > -('=' > expr) >
-                                ';';
+auto const let_tuple_stmt_def = (kw("let") >> &lit('(')) > tuple_pat > -(':' > type) >
+                                -('=' > expr) > ';';
 struct return_class : Annotate {};
 x3::rule<return_class, ast::ReturnStmt> const return_stmt = "`return` statement";
 auto const return_stmt_def =
@@ -659,7 +659,7 @@ auto const continue_stmt_def =
 // while = [ loop_label ] "while" expr block
 struct while_class : Annotate {};
 x3::rule<while_class, ast::WhileStmt> const while_stmt = "`while` loop";
-auto const while_stmt_def = -loop_label >> kw("while") > no_struct[expr] > block;
+auto const while_stmt_def = (-loop_label >> kw("while")) > no_struct[expr] > block;
 
 // across = "across" ( "blocks" | "lanes" [ "(" integer ")" ] )
 struct across_class : Annotate {};
@@ -692,7 +692,7 @@ x3::rule<for_range_class, ast::ForRange> const for_range = "range";
 auto const for_range_def = (&(lit('(') >> expr >> range_op) >> paren_range) | plain_range;
 struct for_class : Annotate {};
 x3::rule<for_class, ast::ForStmt> const for_stmt = "`for` loop";
-auto const for_stmt_def = -loop_label >> kw("for") > ident > kw("in") > no_struct[for_range] >
+auto const for_stmt_def = (-loop_label >> kw("for")) > ident > kw("in") > no_struct[for_range] >
                           -across > block;
 
 // spawn = "spawn" "on" "(" path ")" block
@@ -707,7 +707,7 @@ auto const stmt_end_def = (lit(';') >> attr(true)) | (&lit('}') >> attr(false));
 
 struct expr_stmt_class : Annotate {};
 x3::rule<expr_stmt_class, ast::ExprStmt> const expr_stmt = "statement";
-auto const expr_stmt_def = expr >> -assign_tail > stmt_end;
+auto const expr_stmt_def = (expr >> -assign_tail) > stmt_end;
 
 auto const block_like_def = unsafe_block | loop_expr | if_expr | match_expr | block;
 
@@ -735,11 +735,11 @@ auto const block_def = '{' > struct_ok[*(*lit(';') >> stmt) > *lit(';')] > close
 // attribute = "#" [ "!" ] "[" text "]"
 struct attribute_class : Annotate {};
 x3::rule<attribute_class, ast::Attribute> const attribute = "attribute";
-auto const attribute_def = '#' >> matches['!'] >> '[' > lexeme[*(any_byte - ']')] > ']';
+auto const attribute_def = ('#' >> matches['!'] >> '[') > lexeme[*(any_byte - ']')] > ']';
 
 struct param_class : Annotate {};
 x3::rule<param_class, ast::Param> const param = "parameter";
-auto const param_def = matches[kw("mut")] >> ident > ':' > type;
+auto const param_def = (matches[kw("mut")] >> ident) > ':' > type;
 
 x3::rule<class params_class, std::vector<ast::Param>> const params = "parameters";
 auto const params_def = -(param % ',') >> -lit(',');
@@ -747,14 +747,14 @@ auto const params_def = -(param % ',') >> -lit(',');
 // fn = [ "pub" ] "fn" identifier "(" params ")" [ "->" type ] block
 struct fn_class : Annotate {};
 x3::rule<fn_class, ast::FnItem> const fn_item = "function";
-auto const fn_item_def = matches[kw("pub")] >> kw("fn") > ident > '(' > params > ')' >
+auto const fn_item_def = (matches[kw("pub")] >> kw("fn")) > ident > '(' > params > ')' >
                          -("->" > type) > block;
 
 // const = [ "pub" ] "const" identifier ":" type "=" expr ";"
 struct const_class : Annotate {};
 x3::rule<const_class, ast::ConstItem> const const_item = "const item";
-auto const const_item_def = matches[kw("pub")] >> kw("const") > ident > ':' > type > '=' > expr >
-                            ';';
+auto const const_item_def =
+    (matches[kw("pub")] >> kw("const")) > ident > ':' > type > '=' > expr > ';';
 
 // struct = [ "pub" ] "struct" identifier "{" [ field { "," field } [ "," ] ] "}"
 // field = [ "pub" ] identifier ":" type
@@ -762,7 +762,7 @@ auto const const_item_def = matches[kw("pub")] >> kw("const") > ident > ':' > ty
 // which Vx leaves out (`struct_body`, syntax_errors.cpp).
 struct field_decl_class : Annotate {};
 x3::rule<field_decl_class, ast::FieldDecl> const field_decl = "field";
-auto const field_decl_def = matches[kw("pub")] >> ident > ':' > type;
+auto const field_decl_def = (matches[kw("pub")] >> ident) > ':' > type;
 x3::rule<class struct_body_class> const struct_body = "struct_body";
 auto const struct_body_def = lit('{');
 x3::rule<class field_decls_class, std::vector<ast::FieldDecl>> const field_decls = "field";
@@ -771,8 +771,8 @@ x3::rule<class struct_close_class> const struct_close = "`}` or a field";
 auto const struct_close_def = lit('}');
 struct struct_item_class : Annotate {};
 x3::rule<struct_item_class, ast::StructItem> const struct_item = "struct";
-auto const struct_item_def = matches[kw("pub")] >> kw("struct") > ident > struct_body > field_decls
-                             > struct_close;
+auto const struct_item_def =
+    (matches[kw("pub")] >> kw("struct")) > ident > struct_body > field_decls > struct_close;
 
 // import = "import" path ";"
 struct import_class : Annotate {};
