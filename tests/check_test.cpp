@@ -437,26 +437,37 @@ TEST_CASE(
   auto typed = check(text, vx::pipeline::Step::Check);
   REQUIRE(typed.program);
   // `let c`, then `let p`: the flat tuple of the `if`'s value, which declares p's locals; what
-  // runs first is the two hidden locals' lets, then the `if` as a statement naming them.
+  // runs first is the `if` as a statement that declares two hidden locals (as a call's value),
+  // and the value reads them.
   const auto& f = typed.program->functions[typed.program->main_index];
   const vx::tir::Expr* p = f.body->stmts[1]->value;
   REQUIRE(vx::tir::is_flat(p));
   CHECK(p->declares);
   const vx::tir::Block* pre = p->block;
-  REQUIRE(pre->stmts.size() == 3);
-  const vx::tir::Expr* branch = pre->stmts[2]->value;
+  REQUIRE(pre->stmts.size() == 1);
+  const vx::tir::Expr* branch = pre->stmts[0]->value;
   REQUIRE(branch->kind == ExprKind::If);
   CHECK(branch->type.is_tuple());
-  CHECK(!branch->declares);
+  CHECK(branch->declares);
   REQUIRE(branch->into_slots.size() == 2);
-  CHECK(branch->into_slots[0] == pre->stmts[0]->slot);
-  CHECK(branch->into_slots[1] == pre->stmts[1]->slot);
+  CHECK(p->args[0]->slot == branch->into_slots[0]);
+  CHECK(p->args[1]->slot == branch->into_slots[1]);
   CHECK(vx::tir::is_flat(branch->block->tail));
   CHECK(branch->else_block->tail->args[1]->lit.f == 4.5);
 
+  // Lowered: `let c`, the hidden locals' lets with their zeros, then the `if` as a statement.
   auto lowered = check(text);
   REQUIRE(lowered.program);
   const auto& g = lowered.program->functions[lowered.program->main_index];
+  for (size_t k = 0; k < 2; ++k) {
+    const vx::tir::Stmt* let = g.body->stmts[1 + k];
+    REQUIRE(let->kind == vx::tir::StmtKind::Let);
+    CHECK(let->slot == branch->into_slots[k]);
+    REQUIRE(let->value);
+    CHECK(let->value->kind == ExprKind::Literal);
+  }
+  CHECK(g.body->stmts[1]->value->lit.i == 0);
+  CHECK(g.body->stmts[2]->value->lit.f == 0.0);
   const vx::tir::Expr* routed = g.body->stmts[3]->value;
   REQUIRE(routed->kind == ExprKind::If);
   CHECK(routed->type.is_unit());

@@ -263,6 +263,48 @@ NESTED_LOWERED = [
 # borrows a struct `&mut` names the locals its fields come back to; the lowering gives each call
 # out locals declared with 0, then copies the fields back into the struct after the call
 # (spec/cli.md §4).
+# An `if` whose value is a tuple: the typed program keeps it as a call's value is kept, a
+# statement that declares hidden locals for its scalars (`-> let (_tuple.0%1, _tuple.1%2)`) and a
+# tuple of their reads, which the `let` of `t` takes; the lowering declares them with zeros, assigns
+# each branch's scalars to them, then declares t's locals from them.
+IF_PROGRAM = """fn main() {
+    let c = false;
+    let t = if c { (1, 2) } else { (3, 4) };
+    println!("{:?}", t);
+}
+"""
+IF_TYPED = [
+    (0, "fn main() -> () {  // 1:4, 5 slots"),
+    (1, "let c%0: bool = false;"),
+    (1, "({"),
+    (2, "(if c%0 {"),
+    (3, "((1i32, 2i32) : (i32, i32))"),
+    (2, "} else {"),
+    (3, "((3i32, 4i32) : (i32, i32))"),
+    (2, "} : (i32, i32)) -> let (_tuple.0%1, _tuple.1%2);"),
+    (2, "(_tuple.0%1, _tuple.1%2)"),
+    (1, "} : (i32, i32)) -> let (t.0%3, t.1%4);"),
+    (1, 'println!("{:?}", ((t.0%3, t.1%4) : (i32, i32)));'),
+    (0, "}"),
+]
+IF_LOWERED = [
+    (0, "fn main() -> () {  // 1:4, 5 slots"),
+    (1, "let c%0: bool = false;"),
+    (1, "let _tuple.0%1: i32 = 0i32;"),
+    (1, "let _tuple.1%2: i32 = 0i32;"),
+    (1, "(if c%0 {"),
+    (2, "_tuple.0%1 = 1i32;"),
+    (2, "_tuple.1%2 = 2i32;"),
+    (1, "} else {"),
+    (2, "_tuple.0%1 = 3i32;"),
+    (2, "_tuple.1%2 = 4i32;"),
+    (1, "} : ());"),
+    (1, "let t.0%3: i32 = _tuple.0%1;"),
+    (1, "let t.1%4: i32 = _tuple.1%2;"),
+    (1, 'println!("({}, {})", t.0%3, t.1%4);'),
+    (0, "}"),
+]
+
 CALL_PROGRAM = """struct P { x: f64, n: i32 }
 fn two(a: i32) -> (i32, f64) { (a + 1, 0.5) }
 fn bump(p: &mut P, k: i32) -> i32 {
@@ -439,6 +481,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # two(3) = (4, 0.5); bump adds 4 to p.n (7) and gives 70
     dumped("c.vx", CALL_PROGRAM, "4 0.5 70 P { x: 1.5, n: 7 }\n", (CALL_TYPED, CALL_LOWERED),
            "calls that return a tuple and copy a struct back")
+    dumped("i.vx", IF_PROGRAM, "(3, 4)\n", (IF_TYPED, IF_LOWERED), "an `if` whose value is a tuple")
 
     r = vx("check", "--dump=kernels", path)
     expect_lines("check --dump=kernels", r.stdout, [

@@ -94,15 +94,9 @@ tir::Expr* Checker::as_flat(tir::Expr* e) {
     return error_expr(e->span);
   }
   if (holds_tensor(e->type)) move_branch_values(e);  // check_struct_tensor.cpp
-  tir::Expr* flat = new_flat(e->type, e->span);
-  std::vector<int> slots = leaf_slots(e->type, tir::kTupleTemp, e->span, false);
-  for (int slot : slots) {
-    flat->block->stmts.push_back(
-        let_slot(slot, zero_of(fn_->slot_types[static_cast<size_t>(slot)], e->span), e->span));
-  }
-  route_into(e, slots, flat->block->stmts);
-  for (int slot : slots) flat->args.push_back(read_slot(slot, e->span));
-  return flat;
+  // As a call's value: the lowering declares the locals and routes each branch's value into them
+  // (lower/lower_tuples.cpp).
+  return declared_value(e);
 }
 
 Type Checker::resolve_tuple(const ast::TupleType& t) {

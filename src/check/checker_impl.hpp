@@ -206,7 +206,8 @@ class Checker {
                    std::vector<tir::Stmt*>& out);
   // `value` after `pre` (a BlockExpr when `pre` is not empty).
   tir::Expr* with_prelude(std::vector<tir::Stmt*> pre, tir::Expr* value);
-  // An `if`, `match` or block whose value is a tuple, as a flat tuple.
+  // An `if`, `match` or block whose value is a tuple, as a flat tuple (declared_value): the
+  // lowering declares its hidden locals and routes each branch's value into them.
   tir::Expr* as_flat(tir::Expr* e);
   // The first value of a hidden local of type `t` (a scalar, or an array field of a struct).
   tir::Expr* zero_of(const Type& t, Span s);
@@ -243,8 +244,9 @@ class Checker {
   void return_tuple(tir::Expr* value, Span s, std::vector<tir::Stmt*>& out, bool with_return);
   // A call: tuple arguments give their scalars, and a tuple result comes as a flat tuple.
   tir::Expr* finish_call(tir::Expr* call, const FnSig& sig);
-  // The tuple value of `e` (a call, a Field) as a flat tuple: `e` a statement that declares a
-  // local per scalar (` -> let (…)`, made by the lowering), and the value reads them.
+  // The tuple value of `e` (a call, a Field, an `if`, a `match` or a block) as a flat tuple: `e`
+  // a statement that declares a local per scalar (` -> let (…)`, made by the lowering), and the
+  // value reads them.
   tir::Expr* declared_value(tir::Expr* e);
   // What no consumer took apart: a tuple where Vx cannot use one (the operands the lowering
   // takes apart aside).
@@ -350,7 +352,7 @@ class Checker {
   bool struct_tensor_assign(Local& local, const Type& elem, const std::string& path, bool whole,
                             bool through_ref, bool element, Span target);
   // The value of an `if`, a `match` or a block of such a struct: what each branch's value moves
-  // is moved after it (spec/memory.md §2), before as_flat routes the values into its slots.
+  // is moved after it (spec/memory.md §2), before as_flat names the locals its value goes to.
   void move_branch_values(tir::Expr* e);
   // `&m.w`, `&mut m.w[i]`: a reference to the tensor field held in `leaf`.
   tir::Expr* tensor_field_ref(const std::string& path, int leaf,

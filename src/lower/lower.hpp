@@ -9,14 +9,15 @@
 // `&mut` gets its out locals and copies the struct's fields back; a tuple value stored into locals
 // (a call's, a `let`'s, a destructuring `let`'s, a `match`'s scrutinee's, an assignment's, a
 // `return`'s, a `break`'s) becomes an assignment a scalar, and each branch of an `if`, `match` or
-// block whose value is a tuple assigns its scalars to the locals the checker named
-// (lower_tuples.hpp). A function that borrows a struct `&mut` assigns its fields to its return
-// slots before each `return` and at the end of its body (lower_write_backs.hpp). The rest of tuples
-// and structs is not lowered here yet: the checker gives each tuple or struct local a local per
-// scalar, makes a struct reference another name of the struct's locals and a field of a value
-// without effects that holds a tensor or an array its scalars, as it types them
-// (check/check_tuple.cpp, check/check_struct*.cpp). Needs a typed program the checker accepted
-// (check/checker.hpp); lowers it in place, once.
+// block whose value is a tuple assigns its scalars to the locals the checker named, which the
+// lowering declares with zeros first when the statement declares them (lower_tuples.hpp). A
+// function that borrows a struct `&mut` assigns its fields to its return slots before each `return`
+// and at the end of its body (lower_write_backs.hpp). The rest of tuples and structs is not lowered
+// here yet: the checker gives each tuple or struct local a local per scalar, makes a struct
+// reference another name of the struct's locals and a field of a value without effects that holds a
+// tensor or an array its scalars, as it types them (check/check_tuple.cpp,
+// check/check_struct*.cpp). Needs a typed program the checker accepted (check/checker.hpp); lowers
+// it in place, once.
 #pragma once
 #include "check/tir.hpp"
 

@@ -221,7 +221,14 @@ bool declares_value(const Stmt* s) {
          (s->value->kind == ExprKind::Call || s->value->kind == ExprKind::Field);
 }
 
-bool stores(const Stmt* s) { return stores_flat(s) || declares_value(s); }
+// An `if`, `match` or block whose tuple value declares hidden locals (Checker::as_flat).
+bool declares_branches(const Stmt* s) {
+  return s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty() &&
+         s->value->declares && !tir::is_flat(s->value) && s->value->kind != ExprKind::Call &&
+         s->value->kind != ExprKind::Field;
+}
+
+bool stores(const Stmt* s) { return stores_flat(s) || declares_value(s) || declares_branches(s); }
 
 // `t = …`, `t.1 = …`: the flat tuple `v` into the locals of the place `v->text` names, at `at`.
 // Every scalar is read before any is written (`t = (t.1, t.0);` swaps).
@@ -251,6 +258,14 @@ void spread(tir::FlatBuilder& build, Stmt* s, std::vector<Stmt*>& out) {
       pieces.push_back(build.let_slot(v->into_slots[k], base->args[first + k], v->span));
     for (Stmt* p : pieces) spread(build, p, out);
     return;
+  }
+  if (declares_branches(s)) {
+    // Each local declared first, with its type's zero; then each branch assigns it its value
+    // (route_tuple_value, when the statement is lowered).
+    for (int slot : v->into_slots)
+      out.push_back(build.let_slot(slot, build.zero_of(build.slot_type(slot), v->span), v->span));
+    v->declares = false;
+    return out.push_back(s);
   }
   if (declares_value(s)) {
     std::vector<Stmt*> post;

@@ -19,8 +19,9 @@ void lower_tuple_use(tir::FlatBuilder& build, tir::Expr* e);
 // The statements of `b` that put a flat tuple into locals (Expr::into_slots), each replaced by
 // the tuple's prelude and an assignment a scalar (a `let` when they are declared there, and the
 // scalar alone for a destructuring `let`'s `_`), and the calls that declare the locals of their
-// tuple value, each taken apart (FlatBuilder::take_apart_call); before `b`'s statements are
-// lowered.
+// tuple value, each taken apart (FlatBuilder::take_apart_call), and the `if`s, `match`es and
+// blocks that declare the locals of their tuple value, each after a `let` of every local with its
+// type's zero; before `b`'s statements are lowered.
 void spread_tuple_stores(tir::FlatBuilder& build, tir::Block* b);
 
 // An `if`, `match` or block whose tuple value goes into locals (Expr::into_slots), before the
