@@ -210,22 +210,27 @@ void route(tir::FlatBuilder& build, Expr* v, const std::vector<int>& slots,
   out.push_back(build.statement(v));
 }
 
+// The tuple value that the statement `s` puts into locals (Expr::into_slots), or null.
+const Expr* into_locals(const Stmt* s) {
+  const bool stores = s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty();
+  return stores ? s->value : nullptr;
+}
+
 bool stores_flat(const Stmt* s) {
-  return s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty() &&
-         tir::is_flat(s->value);
+  const Expr* v = into_locals(s);
+  return v && tir::is_flat(v);
 }
 
 // A call, or a field of a tuple value that is a tuple, that declares the locals of its value.
 bool declares_value(const Stmt* s) {
-  return s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty() &&
-         (s->value->kind == ExprKind::Call || s->value->kind == ExprKind::Field);
+  const Expr* v = into_locals(s);
+  return v && (v->kind == ExprKind::Call || v->kind == ExprKind::Field);
 }
 
 // An `if`, `match` or block whose tuple value declares hidden locals (Checker::as_flat).
 bool declares_branches(const Stmt* s) {
-  return s->kind == tir::StmtKind::Expr && s->value && !s->value->into_slots.empty() &&
-         s->value->declares && !tir::is_flat(s->value) && s->value->kind != ExprKind::Call &&
-         s->value->kind != ExprKind::Field;
+  const Expr* v = into_locals(s);
+  return v && v->declares && !tir::is_flat(v) && !declares_value(s);
 }
 
 bool stores(const Stmt* s) { return stores_flat(s) || declares_value(s) || declares_branches(s); }

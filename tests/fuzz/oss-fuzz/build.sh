@@ -23,7 +23,8 @@ root="${VX_SRC:-$SRC/vx}"
 build="$WORK/vx-fuzz-build"
 generator="Unix Makefiles"
 if command -v ninja >/dev/null; then generator=Ninja; fi
-# vx is C++ only: $CC and $CFLAGS have nothing to compile. A unity build (tests/unity_check.py).
+# vx is C++ only: $CC and $CFLAGS have nothing to compile. It is a unity build
+# (tests/unity_check.py says why that is safe).
 cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DVX_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DCMAKE_UNITY_BUILD=ON
